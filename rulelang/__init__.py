@@ -1,0 +1,1 @@
+"""rulelang: a declarative rules language for the All Fives / Five-Up domino family."""

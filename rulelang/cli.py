@@ -1,0 +1,57 @@
+"""The `rulelang` command: one click group whose subcommands live in `rulelang/commands/`.
+
+Subcommands are imported lazily so that `rulelang check` does not pay for the
+engine, the conformance runner or the renderer.
+"""
+from __future__ import annotations
+
+import importlib
+
+import click
+
+from rulelang._version import __version__
+
+# command name -> "module:attribute" under rulelang.commands
+COMMANDS: dict[str, str] = {
+    "list": "lang:list_cmd",
+    "check": "lang:check_cmd",
+    "compile": "lang:compile_cmd",
+    "fmt": "lang:fmt_cmd",
+    "explain": "lang:explain_cmd",
+    "diff": "lang:diff_cmd",
+    "conform": "conform:conform_cmd",
+    "engine-adapter": "conform:engine_adapter_cmd",
+    "play": "play:play_cmd",
+    "replay": "play:replay_cmd",
+    "simulate": "simulate:simulate_cmd",
+    "render": "render:render_cmd",
+}
+
+
+class LazyGroup(click.Group):
+    """A group that imports a subcommand's module only when it is used."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        module = importlib.import_module(f"rulelang.commands.{module_name}")
+        return getattr(module, attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List commands from their modules' docstrings, importing each (they import lazily inside)."""
+        super().format_commands(ctx, formatter)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rulelang")
+def main() -> None:
+    """rulelang: write, check, play and test All Fives / Five-Up domino variants."""
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,1 @@
+"""The bundled ruleset texts, shipped as package data."""
