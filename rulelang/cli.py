@@ -6,6 +6,7 @@ engine, the conformance runner or the renderer.
 from __future__ import annotations
 
 import importlib
+import os
 
 import click
 
@@ -42,9 +43,25 @@ class LazyGroup(click.Group):
         module = importlib.import_module(f"rulelang.commands.{module_name}")
         return getattr(module, attr)
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """List commands from their modules' docstrings, importing each (they import lazily inside)."""
-        super().format_commands(ctx, formatter)
+    def invoke(self, ctx: click.Context):
+        """Turn an unexpected exception into a one-line message and exit 70, never a traceback.
+
+        Every expected bad input has its own message in its command; this is the
+        last guard. RULELANG_DEBUG=1 shows the traceback for a bug report.
+        """
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the last guard by design
+            if os.environ.get("RULELANG_DEBUG"):
+                raise
+            click.echo(
+                f"rulelang: internal error: {type(exc).__name__}: {exc}\n"
+                "(this is a bug in rulelang; set RULELANG_DEBUG=1 to see the traceback)",
+                err=True,
+            )
+            ctx.exit(70)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
