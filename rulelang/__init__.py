@@ -1,1 +1,141 @@
-"""rulelang: a declarative rules language for the All Fives / Five-Up domino family."""
+"""rulelang: a declarative rules language for the All Fives / Five-Up domino family.
+
+    >>> import rulelang
+    >>> config = rulelang.compile_bundled("allfives")
+    >>> config["target"]["raw"]
+    150
+
+Errors are `RulesetError`s with a stable `code`, `line` and `column`; when a
+text has several, the one raised is a `RulesetErrors` whose `errors` lists them
+all (`check_text` returns the list without raising).
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+from functools import lru_cache
+from typing import Any
+
+from rulelang._version import __version__
+from rulelang.ast import Ruleset
+from rulelang.bundled import bundled_filename, bundled_names, bundled_text
+from rulelang.compiler import analyse, config_schema, validate_config
+from rulelang.errors import (
+    RulesetCheckError,
+    RulesetError,
+    RulesetErrors,
+    RulesetFileError,
+    RulesetSyntaxError,
+    raise_errors,
+)
+from rulelang.formatter import config_to_text, format_text
+
+__all__ = [
+    "__version__",
+    "Ruleset",
+    "RulesetError",
+    "RulesetSyntaxError",
+    "RulesetCheckError",
+    "RulesetFileError",
+    "RulesetErrors",
+    "loads",
+    "load",
+    "check_text",
+    "compile_text",
+    "compile_file",
+    "compile_bundled",
+    "bundled_names",
+    "load_config",
+    "config_schema",
+    "validate_config",
+    "config_to_text",
+    "format_text",
+]
+
+
+def _read(path: str | os.PathLike[str]) -> str:
+    name = os.fspath(path)
+    try:
+        with open(name, encoding="utf-8") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise RulesetFileError("file-not-found", f"no such file: {name}", filename=name,
+                               hint=_bundled_hint()) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesetFileError("cannot-read", f"cannot read {name}: {exc}", filename=name) from None
+
+
+def _bundled_hint() -> str:
+    return "bundled rulesets: " + ", ".join(bundled_names())
+
+
+def check_text(text: str, filename: str = "<string>") -> list[RulesetError]:
+    """Every error of a ruleset text (syntax, then checks), without raising; [] when valid."""
+    return analyse(text, filename).errors
+
+
+def loads(text: str, filename: str = "<string>") -> Ruleset:
+    """Parse and check a ruleset text (raises RulesetError if it has any error)."""
+    result = analyse(text, filename)
+    raise_errors(result.errors)
+    assert result.ruleset is not None
+    return result.ruleset
+
+
+def load(path: str | os.PathLike[str]) -> Ruleset:
+    """Parse and check a ruleset file."""
+    return loads(_read(path), os.fspath(path))
+
+
+def compile_text(text: str, filename: str = "<string>") -> dict[str, Any]:
+    """Compile a ruleset text to its configuration dict (raises RulesetError)."""
+    result = analyse(text, filename)
+    raise_errors(result.errors)
+    assert result.config is not None
+    return result.config
+
+
+def compile_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Compile a ruleset file to its configuration dict."""
+    return compile_text(_read(path), os.fspath(path))
+
+
+@lru_cache(maxsize=None)
+def _compiled_bundled(name: str) -> str:
+    return json.dumps(compile_text(bundled_text(name), bundled_filename(name)))
+
+
+def compile_bundled(name: str) -> dict[str, Any]:
+    """The configuration of a bundled ruleset (a fresh dict each call)."""
+    if name not in bundled_names():
+        raise RulesetFileError("unknown-ruleset", f"there is no bundled ruleset `{name}`",
+                               filename=name, hint=_bundled_hint())
+    return json.loads(_compiled_bundled(name))
+
+
+def load_config(spec: str | os.PathLike[str]) -> dict[str, Any]:
+    """A configuration from a bundled name, a `.rules` file or a compiled `.json` file.
+
+    A `.json` file is validated against the schema (code `invalid-config`).
+    """
+    name = os.fspath(spec)
+    if name.endswith(".json"):
+        text = _read(name)
+        try:
+            config = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RulesetFileError("invalid-config", f"not JSON: {exc.msg}", filename=name,
+                                   line=exc.lineno, column=exc.colno,
+                                   source_line=text.split("\n")[exc.lineno - 1]) from None
+        problems = validate_config(config)
+        if problems:
+            raise RulesetFileError("invalid-config", "not a rulelang configuration: " + problems[0],
+                                   filename=name, hint="compile a ruleset with `rulelang compile`")
+        return copy.deepcopy(config)
+    if name in bundled_names() and not os.path.exists(name):
+        return compile_bundled(name)
+    if os.path.exists(name) or name.endswith(".rules") or os.sep in name:
+        return compile_file(name)
+    raise RulesetFileError("unknown-ruleset", f"no bundled ruleset or file named `{name}`",
+                           filename=name, hint=_bundled_hint())

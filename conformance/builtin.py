@@ -1,0 +1,96 @@
+"""The built-in engine (`interpreter`) seen through the conformance protocol.
+
+`run_case(request) -> result` plays one case and reports what it observes after
+every step; it compares nothing (the runner does). The same function answers
+`run` requests in-process and inside `rulelang engine-adapter`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+PROTOCOL_VERSION = 1
+
+
+def capabilities() -> dict[str, Any]:
+    """What the built-in engine supports: every feature tag, inline rulesets."""
+    from conformance.cases import known_tags
+
+    return {"features": sorted(known_tags()), "inline_rulesets": True}
+
+
+def implementation() -> dict[str, Any]:
+    """Who answers, for the report."""
+    from rulelang._version import __version__
+
+    return {"name": "rulelang", "version": __version__, "language": "python"}
+
+
+def _tile(t) -> str:
+    return f"[{t[0]}|{t[1]}]"
+
+
+def _event(e) -> dict[str, Any]:
+    return {"side": e.side, "kind": e.kind, "raw": e.raw, "accepted": e.accepted,
+            "score_after": e.score_after, "seat": e.seat}
+
+
+def _observe(match, rnd, turn) -> dict[str, Any]:
+    """Everything a case may assert after a step, from the round the step was played in."""
+    lay = rnd.layout
+    unit = rnd.config.unit
+    obs: dict[str, Any] = {"reject": None}
+    if turn is not None:
+        obs.update({
+            "seat": turn.seat,
+            "drawn": [_tile(t) for t in turn.drawn],
+            "passed": list(turn.passed),
+            "offered": [str(m) for m in turn.offered],
+            "points": turn.points,
+            "shown": turn.points // unit if turn.points % unit == 0 else turn.points / unit,
+            "events": [_event(e) for e in turn.events],
+        })
+    obs.update({
+        "layout": {
+            "tiles": [_tile(t) for t in lay.tiles],
+            "connections": [[_tile(a), s, _tile(b), t] for a, s, b, t in lay.connections()],
+            "spinners": [_tile(t) for t in lay.spinners()],
+        },
+        "attach_points": [[_tile(t), s, v] for t, s, v in lay.attach_points()],
+        "counted": [[_tile(t), e, v] for t, e, v in lay.counted()],
+        "count": lay.count(),
+        "scores": list(rnd.scores),
+        "shown_scores": list(rnd.shown_scores),
+    })
+    res = rnd.result
+    obs["round"] = None if res is None else {
+        "kind": res.kind, "seat": res.seat, "side": res.side, "hand_pips": list(res.hand_pips)}
+    obs["match"] = {"over": bool(match.over), "winner": match.winner}
+    return obs
+
+
+def run_case(request: dict[str, Any]) -> dict[str, Any]:
+    """Play `request` (config, players, setup, next_rounds, steps); return {"steps": [observation...]}."""
+    from interpreter import IllegalMove, Match, as_config
+
+    cfg = as_config(request["config"])
+    setup = dict(request["setup"])
+    deals = [setup] + [dict(d) for d in request.get("next_rounds", [])]
+    match = Match(cfg, request["players"], seed=0, record=True, deal=deals)
+    out = []
+    for step in request["steps"]:
+        rnd = match.round
+        turn = None
+        try:
+            if "play" in step:
+                turn = match.play(step["play"])
+            elif match.over:
+                raise IllegalMove("round-over", "the match is over")
+            elif "draw" in step:
+                rnd.draw()
+            else:
+                rnd.pass_turn()
+        except IllegalMove as exc:
+            out.append({"reject": exc.code})
+            continue
+        out.append(_observe(match, rnd, turn))
+    return {"steps": out}

@@ -1,0 +1,290 @@
+"""The engine side and the runner side of the conformance protocol (PROTOCOL.md).
+
+JSON lines over stdin/stdout. The runner sends `start`, then `run` requests with
+a sequence number, then `stop`; the engine answers `start` with its protocol
+version, implementation and capabilities, and every `run` with exactly one of
+`result`, `skipped` or `errored`.
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from typing import IO, Any, Callable
+
+PROTOCOL_VERSION = 1
+MAX_LINE = 8 * 1024 * 1024  # bytes: a longer answer line is an error ("oversized")
+START_TIMEOUT = 20.0
+
+
+class EngineFailure(Exception):
+    """The engine did not answer as the protocol says; `restart` tells the runner to start it anew."""
+
+    def __init__(self, kind: str, message: str, context: dict[str, Any] | None = None, restart: bool = True):
+        super().__init__(message)
+        self.kind = kind  # timeout / crash / malformed / oversized / protocol / version
+        self.message = message
+        self.context = context or {}
+        self.restart = restart
+
+
+# ---------------------------------------------------------------------------
+# Engine side: `rulelang engine-adapter` and any Python engine
+
+
+def serve(run_case: Callable[[dict[str, Any]], dict[str, Any]], implementation: dict[str, Any],
+          capabilities: dict[str, Any], stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+    """Answer protocol requests from `stdin` until `stop` or end of input."""
+
+    def send(obj: dict[str, Any]) -> None:
+        stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        stdout.flush()
+
+    started = False
+    for line in stdin:
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            req = json.loads(line)
+            cmd = req["cmd"]
+        except (ValueError, KeyError, TypeError) as exc:
+            send({"errored": {"message": f"bad request: {exc}"}})
+            continue
+        if cmd == "start":
+            started = True
+            send({"version": PROTOCOL_VERSION, "implementation": implementation, "capabilities": capabilities})
+        elif cmd == "stop":
+            return 0
+        elif cmd == "run":
+            seq = req.get("seq")
+            if not started:
+                send({"seq": seq, "errored": {"message": "run before start"}})
+                continue
+            try:
+                send({"seq": seq, "result": run_case(req["case"])})
+            except Exception as exc:  # noqa: BLE001 - every engine error is that case's error
+                send({"seq": seq, "errored": {"message": f"{type(exc).__name__}: {exc}",
+                                              "context": {"case": req.get("case", {}).get("id")}}})
+        else:
+            send({"errored": {"message": f"unknown command {cmd!r}"}})
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Runner side
+
+
+class InProcessEngine:
+    """An engine called directly (the built-in one, or a test's wrapper): no timeout, no process."""
+
+    def __init__(self, run_case: Callable[[dict[str, Any]], dict[str, Any]], implementation: dict[str, Any],
+                 capabilities: dict[str, Any]):
+        self._run = run_case
+        self.implementation = implementation
+        self.capabilities = capabilities
+        self.restarts = 0
+
+    def start(self) -> None:
+        pass
+
+    def run(self, seq: int, case: dict[str, Any], timeout: float) -> dict[str, Any]:
+        try:
+            return {"seq": seq, "result": self._run(case)}
+        except Exception as exc:  # noqa: BLE001
+            return {"seq": seq, "errored": {"message": f"{type(exc).__name__}: {exc}"}}
+
+    def stop(self) -> None:
+        pass
+
+
+class SubprocessEngine:
+    """An engine started as a subprocess in its own process group, spoken to over JSON lines."""
+
+    def __init__(self, command: str | list[str], cwd: str | None = None, env: dict[str, str] | None = None):
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.cwd = cwd
+        self.env = env
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.implementation: dict[str, Any] = {}
+        self.capabilities: dict[str, Any] = {}
+        self.restarts = 0
+        self.start_error: EngineFailure | None = None
+        self._lines: queue.Queue[Any] = queue.Queue()
+        self._stderr: IO[bytes] | None = None
+
+    # -- process management --------------------------------------------------
+
+    def _spawn(self) -> None:
+        self._stderr = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+            cwd=self.cwd, env=self.env, start_new_session=True)
+        self._lines = queue.Queue()
+        threading.Thread(target=self._reader, args=(self.proc, self._lines), daemon=True).start()
+
+    @staticmethod
+    def _reader(proc: subprocess.Popen[bytes], out: "queue.Queue[Any]") -> None:
+        assert proc.stdout is not None
+        try:
+            while True:
+                line = proc.stdout.readline(MAX_LINE + 1)
+                if not line:
+                    out.put(EOFError())
+                    return
+                if len(line) > MAX_LINE and not line.endswith(b"\n"):
+                    out.put(OverflowError(f"an answer line longer than {MAX_LINE} bytes"))
+                    return
+                out.put(line)
+        except (OSError, ValueError) as exc:
+            out.put(EOFError(str(exc)))
+
+    def _stderr_tail(self, limit: int = 2000) -> str:
+        f = self._stderr
+        if f is None:
+            return ""
+        try:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - limit))
+            return f.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+
+    def kill(self) -> None:
+        """Kill the engine's whole process group and reap it: no orphans."""
+        proc = self.proc
+        self.proc = None
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
+            pass
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+    def _send(self, obj: dict[str, Any]) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write((json.dumps(obj, separators=(",", ":")) + "\n").encode())
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            raise EngineFailure("crash", f"the engine closed its input: {exc}", self._context()) from exc
+
+    def _context(self) -> dict[str, Any]:
+        ctx: dict[str, Any] = {}
+        if self.proc is not None and self.proc.poll() is not None:
+            ctx["exit_code"] = self.proc.returncode
+        tail = self._stderr_tail()
+        if tail:
+            ctx["stderr"] = tail
+        return ctx
+
+    def _receive(self, timeout: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise EngineFailure("timeout", f"no answer within {timeout:g} s", self._context())
+            try:
+                item = self._lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if isinstance(item, EOFError):
+                if self.proc is not None:
+                    try:
+                        self.proc.wait(timeout=2)
+                    except subprocess.TimeoutExpired:
+                        pass
+                raise EngineFailure("crash", "the engine exited or closed its output", self._context())
+            if isinstance(item, OverflowError):
+                raise EngineFailure("oversized", str(item), self._context())
+            text = item.decode("utf-8", "replace").strip()
+            if not text:
+                continue
+            try:
+                obj = json.loads(text)
+            except ValueError as exc:
+                raise EngineFailure("malformed", f"not a JSON line: {exc}", {"line": text[:500], **self._context()}) from exc
+            if not isinstance(obj, dict):
+                raise EngineFailure("malformed", "an answer must be a JSON object", {"line": text[:500]})
+            return obj
+
+    # -- protocol -------------------------------------------------------------
+
+    def start(self) -> None:
+        """Spawn the engine and do the `start` exchange (raises EngineFailure)."""
+        self.kill()
+        self._spawn()
+        self._send({"cmd": "start", "version": PROTOCOL_VERSION})
+        try:
+            hello = self._receive(START_TIMEOUT)
+        except EngineFailure:
+            self.kill()
+            raise
+        version = hello.get("version")
+        if version != PROTOCOL_VERSION:
+            self.kill()
+            raise EngineFailure("version", f"the engine speaks protocol version {version!r}, the runner {PROTOCOL_VERSION}",
+                                {"start": hello})
+        self.implementation = dict(hello.get("implementation") or {})
+        self.capabilities = dict(hello.get("capabilities") or {})
+
+    def ensure_started(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            if self.proc is not None:
+                self.restarts += 1
+            self.start()
+
+    def run(self, seq: int, case: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """One `run` exchange; any failure becomes an `errored` answer and the engine is restarted next time."""
+        try:
+            self.ensure_started()
+            self._send({"cmd": "run", "seq": seq, "case": case})
+            answer = self._receive(timeout)
+            if answer.get("seq") != seq:
+                raise EngineFailure("protocol", f"answer for seq {answer.get('seq')!r}, expected {seq}",
+                                    {"answer": _clip(answer)})
+            if sum(k in answer for k in ("result", "skipped", "errored")) != 1:
+                raise EngineFailure("protocol", "an answer holds exactly one of result, skipped, errored",
+                                    {"answer": _clip(answer)})
+            return answer
+        except EngineFailure as exc:
+            if exc.restart:
+                self.kill()
+                self.restarts += 1
+            return {"seq": seq, "errored": {"message": f"{exc.kind}: {exc.message}", "kind": exc.kind,
+                                            "context": exc.context}}
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            try:
+                self._send({"cmd": "stop"})
+                self.proc.wait(timeout=2)
+            except (EngineFailure, subprocess.TimeoutExpired):
+                pass
+        self.kill()
+
+
+def _clip(obj: Any, limit: int = 1000) -> Any:
+    text = json.dumps(obj)
+    return obj if len(text) <= limit else text[:limit] + "..."

@@ -1,0 +1,143 @@
+"""Run the suite against an engine: lint, select, send each case, compare, classify.
+
+Outcomes: pass, fail (an observation differs), error (the engine crashed, hung,
+answered garbage or `errored`), skip (the engine skipped it or does not claim one
+of its feature tags), xfail (listed in expected-failures/<engine>.json and did
+fail), xpass (listed but passed: the list is stale, and that fails the run).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from .cases import Case, load_expected_failures
+from .compare import Difference, compare
+from .configs import RulesetError, compiled
+
+FAILING = ("fail", "error", "xpass")
+OUTCOMES = ("pass", "fail", "error", "skip", "xfail", "xpass")
+
+
+@dataclass
+class CaseResult:
+    case: Case
+    outcome: str
+    difference: Difference | None = None
+    error: dict[str, Any] | None = None
+    skip_reason: str | None = None
+    xfail_reason: str | None = None
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"id": self.case.id, "variant": self.case.variant, "topic": self.case.topic,
+                             "outcome": self.outcome, "description": self.case.description,
+                             "seconds": round(self.seconds, 4)}
+        if self.difference is not None:
+            step = self.case.data["steps"][self.difference.step] if self.difference.step < len(self.case.data["steps"]) else None
+            d["difference"] = self.difference.to_dict()
+            if step is not None:
+                d["difference"]["move"] = step.get("play") or ("draw" if "draw" in step else "pass")
+        if self.error is not None:
+            d["error"] = self.error
+        if self.skip_reason:
+            d["skip_reason"] = self.skip_reason
+        if self.xfail_reason:
+            d["xfail_reason"] = self.xfail_reason
+        return d
+
+
+@dataclass
+class RunResult:
+    engine: dict[str, Any]
+    results: list[CaseResult] = field(default_factory=list)
+    restarts: int = 0
+    stale_expected_failures: list[str] = field(default_factory=list)
+
+    def counts(self) -> dict[str, int]:
+        out = {o: 0 for o in OUTCOMES}
+        for r in self.results:
+            out[r.outcome] += 1
+        return out
+
+    @property
+    def ok(self) -> bool:
+        return not any(r.outcome in FAILING for r in self.results) and not self.stale_expected_failures
+
+
+def request_for(case: Case) -> dict[str, Any]:
+    """What the engine is sent: the compiled configuration, the deal and the moves, never the expectations."""
+    steps = []
+    for s in case.data["steps"]:
+        steps.append({k: s[k] for k in ("play", "draw", "pass") if k in s})
+    req: dict[str, Any] = {"id": case.id, "config": compiled(case.ruleset), "players": case.data["players"],
+                           "setup": case.data["setup"], "steps": steps}
+    if case.data.get("next_rounds"):
+        req["next_rounds"] = case.data["next_rounds"]
+    return req
+
+
+def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
+        expected_failures: dict[str, str] | None = None, progress: Any = None,
+        all_ids: Iterable[str] | None = None) -> RunResult:
+    """Run `cases` on `engine` (InProcessEngine or SubprocessEngine); the engine is stopped at the end."""
+    cases = list(cases)
+    start_error: dict[str, Any] | None = None
+    try:
+        engine.start()
+    except Exception as exc:  # EngineFailure: every case will try again and report it
+        start_error = {"message": str(exc)}
+    name = (engine.implementation or {}).get("name", "unknown")
+    xfails = expected_failures if expected_failures is not None else load_expected_failures(name)
+    claimed = (engine.capabilities or {}).get("features")
+    run_result = RunResult(engine={"implementation": engine.implementation, "capabilities": engine.capabilities,
+                                   **({"start_error": start_error} if start_error else {})})
+    seq = 0
+    try:
+        for case in cases:
+            t0 = time.monotonic()
+            res = _run_one(engine, case, seq, timeout, claimed)
+            seq += 1
+            res.seconds = time.monotonic() - t0
+            reason = xfails.get(case.id)
+            if reason is not None:
+                res.xfail_reason = reason
+                if res.outcome in ("fail", "error"):
+                    res.outcome = "xfail"
+                elif res.outcome == "pass":
+                    res.outcome = "xpass"
+            run_result.results.append(res)
+            if progress is not None:
+                progress(res)
+    finally:
+        engine.stop()
+    run_result.restarts = getattr(engine, "restarts", 0)
+    if all_ids is not None:
+        # a listed id that is no case of the suite: the list went stale, and that fails the run
+        run_result.stale_expected_failures = lint_expected_failures(xfails, set(all_ids))
+    return run_result
+
+
+def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[str] | None) -> CaseResult:
+    if claimed is not None:
+        missing = [t for t in case.tags if t not in claimed]
+        if missing:
+            return CaseResult(case, "skip", skip_reason=f"the engine does not claim {', '.join(missing)}")
+    try:
+        request = request_for(case)
+    except RulesetError as exc:
+        return CaseResult(case, "error", error={"message": str(exc), "kind": "ruleset"})
+    answer = engine.run(seq, request, timeout)
+    if "errored" in answer:
+        err = answer["errored"]
+        return CaseResult(case, "error", error=err if isinstance(err, dict) else {"message": str(err)})
+    if "skipped" in answer:
+        sk = answer["skipped"]
+        return CaseResult(case, "skip", skip_reason=(sk.get("reason") if isinstance(sk, dict) else str(sk)) or "skipped")
+    diff = compare(case.data, answer.get("result"))
+    return CaseResult(case, "pass" if diff is None else "fail", difference=diff)
+
+
+def lint_expected_failures(xfails: dict[str, str], known: set[str]) -> list[str]:
+    """Ids listed as expected failures that are not cases of the suite."""
+    return sorted(i for i in xfails if i not in known)

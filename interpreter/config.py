@@ -1,0 +1,164 @@
+"""The compiled configuration (docs/config.md) as an immutable object with precomputed tables."""
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from importlib import resources
+from types import MappingProxyType
+
+from .errors import ConfigError
+
+
+@functools.lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+
+    text = resources.files("rulelang").joinpath("schema/config.schema.json").read_text(encoding="utf-8")
+    schema = json.loads(text)
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def _freeze(value):
+    if isinstance(value, dict):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+class Config:
+    """A validated configuration; read fields as attributes or via `to_dict()`."""
+
+    __slots__ = (
+        "_data", "_json", "name", "title", "counts", "partnerships", "drawing", "opener_first",
+        "opener_after_domino", "opener_after_block", "lead", "branching", "branch_sides",
+        "terminal_count", "in_play", "multiple", "unit", "target", "target_mode", "target_check",
+        "overshoot", "ties", "score_floor", "domino", "block", "_hand_size", "_reserve",
+    )
+
+    def __init__(self, data: dict):
+        """Use `Config.from_dict`, which validates; this trusts `data`."""
+        data = copy.deepcopy(data)
+        s = object.__setattr__
+        s(self, "_data", data)
+        s(self, "_json", json.dumps(data, sort_keys=True))
+        s(self, "name", data["name"])
+        s(self, "title", data["title"])
+        s(self, "counts", tuple(sorted(data["players"]["counts"])))
+        s(self, "partnerships", tuple(data["players"]["partnerships"]))
+        s(self, "_hand_size", {int(k): v for k, v in data["hand_size"].items()})
+        s(self, "_reserve", {int(k): v for k, v in data["reserve"].items()})
+        s(self, "drawing", data["drawing"])
+        op = data["opener"]
+        s(self, "opener_first", op["first_round"])
+        s(self, "opener_after_domino", op["after_domino"])
+        s(self, "opener_after_block", op["after_block"])
+        s(self, "lead", op["lead"])
+        d = data["doubles"]
+        s(self, "branching", d["branching"])
+        s(self, "branch_sides", d["branch_sides"])
+        s(self, "terminal_count", d["terminal_count"])
+        sc = data["scoring"]
+        s(self, "in_play", sc["in_play"])
+        s(self, "multiple", sc["multiple"])
+        s(self, "unit", sc["unit"])
+        t = data["target"]
+        s(self, "target", t["raw"])
+        s(self, "target_mode", t["mode"])
+        s(self, "target_check", t["check"])
+        s(self, "overshoot", t["overshoot"])
+        s(self, "ties", t["ties"])
+        s(self, "score_floor", data["score_floor"])
+        s(self, "domino", _freeze(data["settlement"]["domino"]))
+        s(self, "block", _freeze(data["settlement"]["block"]))
+
+    def __setattr__(self, key, value):
+        raise AttributeError("Config is immutable")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Config":
+        """Validate `data` against the schema and the engine's consistency checks; build a Config."""
+        if isinstance(data, Config):
+            return data
+        if not isinstance(data, dict):
+            raise ConfigError(f"a configuration is a JSON object, not {type(data).__name__}")
+        errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+        if errors:
+            e = errors[0]
+            path = "/" + "/".join(str(p) for p in e.absolute_path)
+            raise ConfigError(e.message, path)
+        _check(data)
+        return cls(data)
+
+    def to_dict(self) -> dict:
+        """The configuration as a JSON-ready dict (a copy)."""
+        return copy.deepcopy(self._data)
+
+    def hand_size(self, players: int) -> int:
+        """Tiles dealt to each of `players` players."""
+        return self._hand_size[players]
+
+    def reserve(self, players: int) -> int:
+        """Tiles at the end of the boneyard that are never drawn."""
+        return self._reserve.get(players, 0)
+
+    def sides_of(self, players: int) -> tuple[int, ...]:
+        """The side (score index) of each seat: seats 0+2 and 1+3 with partnerships."""
+        if players in self.partnerships:
+            return tuple(seat % 2 for seat in range(players))
+        return tuple(range(players))
+
+    def __eq__(self, other):
+        return isinstance(other, Config) and self._json == other._json
+
+    def __hash__(self):
+        return hash(self._json)
+
+    def __repr__(self):
+        return f"Config({self.name!r})"
+
+
+def _check(data: dict) -> None:
+    """The consistency rules the schema cannot state."""
+    counts = data["players"]["counts"]
+    for n in counts:
+        if str(n) not in data["hand_size"]:
+            raise ConfigError(f"no hand size for {n} players", "/hand_size")
+        hand = data["hand_size"][str(n)]
+        reserve = data["reserve"].get(str(n), 0)
+        if hand < 1:
+            raise ConfigError(f"hand size for {n} players must be at least 1", f"/hand_size/{n}")
+        if n * hand + reserve > 28:
+            raise ConfigError(f"{n} hands of {hand} plus a reserve of {reserve} need more than 28 tiles",
+                              f"/hand_size/{n}")
+    for n in data["players"]["partnerships"]:
+        if n not in counts:
+            raise ConfigError(f"partnerships at {n} players, which the variant does not allow",
+                              "/players/partnerships")
+    dom = data["settlement"]["domino"]
+    if dom["with_last_placement"] and dom["events"] != "one":
+        raise ConfigError("with_last_placement requires events: one", "/settlement/domino/events")
+    t = data["target"]
+    if t["mode"] == "at-least" and t["overshoot"] != "none":
+        raise ConfigError("an overshoot rule needs an exact target", "/target/overshoot")
+
+
+def load_config(path) -> Config:
+    """Read and validate a configuration JSON file."""
+    with open(path, encoding="utf-8") as f:
+        try:
+            data = json.load(f)
+        except json.JSONDecodeError as e:
+            raise ConfigError(f"not JSON: {e}", str(path)) from None
+    return Config.from_dict(data)
+
+
+def as_config(value) -> Config:
+    """Accept a Config, a dict or a path."""
+    if isinstance(value, Config):
+        return value
+    if isinstance(value, dict):
+        return Config.from_dict(value)
+    return load_config(value)

@@ -1,0 +1,200 @@
+"""A match: rounds dealt from one seeded generator until a side wins (or the match is drawn)."""
+from __future__ import annotations
+
+import random as _random
+
+from .config import as_config
+from .players import random_player
+from .round import Round, _shown, deal_tiles
+from .tiles import INDEX, TILES, as_tile, format_tile
+
+
+class Match:
+    """Rounds of one variant, dealt from `random.Random(seed)`, or from explicit deals."""
+
+    def __init__(self, config, players: int, seed=None, record: bool = False, deal=None):
+        cfg = as_config(config)
+        if players not in cfg.counts:
+            raise ValueError(f"{cfg.name} is played by {', '.join(map(str, cfg.counts))} players, not {players}")
+        self.config = cfg
+        self.players = players
+        self.seed = seed
+        self.record = record
+        self.rng = _random.Random(seed)
+        # chance as data: explicit deals (a dict, or a list of dicts, one per round, used in order)
+        if deal is None:
+            deals = []
+        elif isinstance(deal, dict):
+            deals = [deal]
+        else:
+            deals = list(deal)
+        self._deals = deals
+        self._explicit_openers = True  # replay sets False: given openers only settle lotteries
+        self._sides = cfg.sides_of(players)
+        nsides = max(self._sides) + 1
+        first = deals[0] if deals else {}
+        self._scores = list(first.get("scores") or [0] * nsides)
+        self.rounds: list = []  # finished RoundResults
+        self.round_log: list = []  # finished Rounds (kept when recording)
+        self.over = False
+        self.winner = None
+        self._tiebreak = False
+        self.round: Round = self._new_round(cfg.opener_first, None)
+
+    # -- rounds ------------------------------------------------------------------------
+
+    def _new_round(self, rule: str, prev: Round | None) -> Round:
+        """1. deal  2. choose the opener by `rule`  3. start the round."""
+        cfg = self.config
+        n = self.players
+        i = len(self.rounds)
+        given = self._deals[i] if i < len(self._deals) else None
+        # 1. deal: an explicit deal, else Fisher-Yates from the match's generator
+        if given is not None:
+            hands = [[_idx(t) for t in h] for h in given["hands"]]
+            bone = [_idx(t) for t in given["boneyard"]]
+        else:
+            hands, bone = deal_tiles(cfg, n, self.rng)
+        # 2. opener
+        opening = rule
+        if rule == "dominoer":
+            opener = prev.result.seat  # opener.after_domino dominoer: whoever dominoed
+        elif rule == "next-seat":
+            opener = (prev.opener + 1) % n  # the seat after the previous round's opener
+        elif rule == "block-winner" and prev.result.seat is not None:
+            opener = prev.result.seat
+        elif rule == "highest-double":
+            opener = None  # the Round finds the holder of the highest double / heaviest tile
+        else:
+            opening = "lottery"  # lottery; block-winner without a winner falls back to it
+            opener = None
+        if given is not None and given.get("opener") is not None and (
+                self._explicit_openers or opening == "lottery"):
+            opener = given["opener"]
+        elif opening == "lottery":
+            opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
+        return Round._from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
+                                   opening, self._tiebreak)
+
+    def _finish_round(self):
+        """Record the round's result; end the match or start the next round."""
+        rnd = self.round
+        res = rnd.result
+        self._scores = rnd.scores
+        self.rounds.append(res)
+        if self.record:
+            self.round_log.append(rnd)
+        if res.match_over:
+            self.over = True
+            self.winner = res.winner
+            return
+        self._tiebreak = self._tiebreak or res.tiebreak
+        cfg = self.config
+        rule = cfg.opener_after_domino if res.kind == "domino" else cfg.opener_after_block
+        self.round = self._new_round(rule, rnd)
+
+    # -- questions -------------------------------------------------------------------------
+
+    @property
+    def scores(self) -> list:
+        """Raw score per side."""
+        return self.round.scores if not self.over else list(self._scores)
+
+    @property
+    def shown_scores(self) -> list:
+        """Shown score per side."""
+        return [_shown(s, self.config.unit) for s in self.scores]
+
+    @property
+    def seat_to_move(self):
+        """The seat to move, or None when the match is over."""
+        return None if self.over else self.round.seat_to_move
+
+    def legal_moves(self) -> list:
+        """The legal moves of the seat to move."""
+        return [] if self.over else self.round.legal_moves()
+
+    def observation(self, seat: int) -> dict:
+        """The current round's observation for `seat`, with the round number."""
+        obs = self.round.observation(seat)
+        obs["round"] = len(self.rounds)
+        return obs
+
+    # -- changing it --------------------------------------------------------------------------
+
+    def play(self, move):
+        """Play a move in the current round; start the next round when it ends."""
+        if self.over:
+            from .errors import IllegalMove
+
+            raise IllegalMove("round-over", "the match is over")
+        turn = self.round.play(move)
+        if self.round.over:
+            self._finish_round()
+        return turn
+
+    def run(self, bots, max_rounds: int | None = None) -> "Match":
+        """Play to the end with one player callable per seat (or one for all)."""
+        while not self.over:
+            if max_rounds is not None and len(self.rounds) >= max_rounds:
+                break
+            self.round.run(bots)
+            self._finish_round()
+        return self
+
+    # -- transcripts ------------------------------------------------------------------------------
+
+    def transcript(self) -> dict:
+        """The match as a JSON-ready dict: config, seed, every round, the result; needs record=True."""
+        if not self.record:
+            raise ValueError("transcripts need record=True")
+        rounds = list(self.round_log)
+        if not self.over and self.round not in rounds:
+            rounds.append(self.round)
+        return {
+            "format": "rulelang-transcript/1",
+            "config": self.config.to_dict(),
+            "players": self.players,
+            "seed": self.seed,
+            "rounds": [{"deal": r.deal_dict(), "turns": [t.to_dict() for t in r.turns],
+                        "result": r.result.to_dict() if r.result else None} for r in rounds],
+            "result": {"over": self.over, "winner": self.winner, "scores": self.scores,
+                       "shown_scores": self.shown_scores, "rounds": len(self.rounds)},
+        }
+
+
+def _idx(t) -> int:
+    return t if isinstance(t, int) else INDEX[as_tile(t)]
+
+
+def _bots(bots, players, seed):
+    if bots is None:
+        base = seed if isinstance(seed, int) else 0
+        return [random_player(base * 8 + s) for s in range(players)]
+    if callable(bots):
+        return [bots] * players
+    return list(bots)
+
+
+def play_match(config, players: int, seed=None, bots=None, record: bool = False, deal=None,
+               max_rounds: int | None = None) -> Match:
+    """Play a whole match with player callables (default: seeded random players)."""
+    m = Match(config, players, seed, record=record, deal=deal)
+    return m.run(_bots(bots, players, seed), max_rounds=max_rounds)
+
+
+def play_round(config, players: int, seed=None, bots=None, record: bool = False, deal=None,
+               scores=None) -> Round:
+    """Play one round, dealt from `random.Random(seed)` (or `deal`), opened per opener.first_round."""
+    cfg = as_config(config)
+    rng = _random.Random(seed)
+    if deal is not None:
+        rnd = Round(cfg, players, deal["hands"], deal["boneyard"], deal.get("opener"),
+                    scores if scores is not None else deal.get("scores"), record, rng,
+                    opening=deal.get("opening"), tiebreak=deal.get("tiebreak", False))
+    else:
+        rnd = Round.deal(cfg, players, rng, scores=scores, record=record)
+    return rnd.run(_bots(bots, players, seed))
+
+
+__all__ = ["Match", "play_match", "play_round", "format_tile", "TILES"]

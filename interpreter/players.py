@@ -1,0 +1,68 @@
+"""Players: callables `(observation, legal) -> Move`.
+
+The bundled players also have `pick(round, codes)`, which the engine calls
+instead when it plays them (no observation or Move objects are built). Both
+entry points make the same choice from the same sorted list, so a game plays
+identically either way.
+"""
+from __future__ import annotations
+
+import random as _random
+
+
+class FastPlayer:
+    """Base class of players the engine may call through `pick`."""
+
+    def __init__(self, seed=None):
+        self.rng = _random.Random(seed)
+
+    def pick(self, rnd, codes: list) -> int:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def __call__(self, observation: dict, legal: list):
+        raise NotImplementedError  # pragma: no cover
+
+
+class RandomPlayer(FastPlayer):
+    """Picks uniformly among the legal moves."""
+
+    def pick(self, rnd, codes):
+        return codes[int(self.rng.random() * len(codes))]
+
+    def __call__(self, observation, legal):
+        return legal[int(self.rng.random() * len(legal))]
+
+    def __repr__(self):
+        return "random_player"
+
+
+class GreedyPlayer(FastPlayer):
+    """Picks a move with the largest immediate raw points; ties broken by its own generator."""
+
+    def pick(self, rnd, codes):
+        pts = [rnd._points(rnd._preview(c)) for c in codes]
+        return codes[self._choose(pts)]
+
+    def __call__(self, observation, legal):
+        pts = observation.get("points")
+        if pts is None or len(pts) != len(legal):
+            raise ValueError("greedy_player needs the observation's 'points' for the legal moves")
+        return legal[self._choose(pts)]
+
+    def _choose(self, pts):
+        best = max(pts)
+        top = [i for i, p in enumerate(pts) if p == best]
+        return top[int(self.rng.random() * len(top))]
+
+    def __repr__(self):
+        return "greedy_player"
+
+
+def random_player(seed=None) -> RandomPlayer:
+    """A player that picks uniformly, from its own seeded generator."""
+    return RandomPlayer(seed)
+
+
+def greedy_player(seed=None) -> GreedyPlayer:
+    """A player that takes the most immediate points, ties broken by its own seeded generator."""
+    return GreedyPlayer(seed)

@@ -1,0 +1,997 @@
+"""One round: the state object that answers questions, and `play`, the one place it changes.
+
+Inside, tiles are indices (interpreter.tiles), hands are bitmasks, the free sides
+of the layout are a dict `key -> value` with `key = tile << 3 | side`, and the
+counted sum is kept up to date on every placement, so the work per move is
+proportional to the number of free sides, never to the size of the layout.
+A move is coded `tile << 8 | key` (a lead: `tile << 8 | 0xFF`); sorting codes
+sorts moves by tile, then target tile, then side.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .config import Config, as_config
+from .errors import IllegalMove
+from .rules import Rules, round5, rules_for
+from .tiles import (
+    BIT, BRANCH_A, BRANCH_B, HIGH, HI, INDEX, IS_DOUBLE, LEAD_KEY, LINE_A, LINE_B, LO, LOW, MASK,
+    PIPS, SIDE_CODE, SIDES, TILES, Move, as_tile, format_tile, mask_indices, mask_pips, mask_tiles,
+    move_from_code,
+)
+
+# ---------------------------------------------------------------------------
+# Records
+
+
+def _shown(raw: int, unit: int):
+    return raw // unit if raw % unit == 0 else raw / unit
+
+
+@dataclass(frozen=True)
+class Event:
+    """A scoring event: `raw` points for `side`, accepted or discarded by the overshoot rule."""
+
+    side: int
+    kind: str  # placement / domino / block
+    raw: int
+    accepted: bool
+    score_after: int
+    seat: int | None
+    unit: int = 1
+
+    @property
+    def shown(self):
+        """The event's points in shown units."""
+        return _shown(self.raw, self.unit)
+
+    @property
+    def shown_after(self):
+        """The side's shown score after the event."""
+        return _shown(self.score_after, self.unit)
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {"side": self.side, "kind": self.kind, "raw": self.raw, "shown": self.shown,
+                "accepted": self.accepted, "score_after": self.score_after,
+                "shown_after": self.shown_after, "seat": self.seat}
+
+
+@dataclass
+class Turn:
+    """One placement and what led to it (draws, passes) and followed from it (events)."""
+
+    seat: int
+    drawn: list
+    passed: list
+    offered: list
+    move: Move
+    counted: list
+    count: int
+    points: int
+    events: list
+    pass_drawn: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {
+            "seat": self.seat,
+            "passed": list(self.passed),
+            "pass_drawn": [[format_tile(t) for t in d] for d in self.pass_drawn],
+            "drawn": [format_tile(t) for t in self.drawn],
+            "offered": [str(m) for m in self.offered],
+            "move": str(self.move),
+            "counted": [[format_tile(t), e, v] for t, e, v in self.counted],
+            "count": self.count,
+            "points": self.points,
+            "events": [e.to_dict() for e in self.events],
+        }
+
+
+@dataclass
+class RoundResult:
+    """How a round ended: `kind` domino / blocked (or `target`: the match ended mid-round)."""
+
+    kind: str
+    seat: int | None
+    side: int | None
+    hand_pips: list
+    match_over: bool
+    winner: int | None = None  # the match winner's side when match_over (None: drawn or not over)
+    tiebreak: bool = False  # the top score is shared at the target: extra rounds follow
+    hands: list = field(default_factory=list)
+    settlement: list = field(default_factory=list)  # the settlement's events
+    scores: list = field(default_factory=list)
+    drawn: list = field(default_factory=list)  # [(seat, tiles)] drawn after the last placement
+    unit: int = 1
+
+    @property
+    def shown_scores(self):
+        """Scores in shown units."""
+        return [_shown(s, self.unit) for s in self.scores]
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {
+            "kind": self.kind, "seat": self.seat, "side": self.side,
+            "hand_pips": list(self.hand_pips),
+            "hands": [[format_tile(t) for t in h] for h in self.hands],
+            "drawn": [[s, [format_tile(t) for t in d]] for s, d in self.drawn],
+            "settlement": [e.to_dict() for e in self.settlement],
+            "scores": list(self.scores), "shown_scores": self.shown_scores,
+            "match_over": self.match_over, "winner": self.winner, "tiebreak": self.tiebreak,
+        }
+
+
+# ---------------------------------------------------------------------------
+# The layout view
+
+
+class Layout:
+    """A read-only view of a round's layout (built on demand; the round keeps the state)."""
+
+    def __init__(self, rnd: "Round"):
+        self._r = rnd
+
+    @property
+    def tiles(self) -> list:
+        """Tiles in placement order."""
+        return [TILES[p[0]] for p in self._r._placed]
+
+    def connections(self) -> list:
+        """(parent_tile, parent_side, child_tile, child_side) in placement order."""
+        out = []
+        for ti, key, own in self._r._placed:
+            if key != LEAD_KEY:
+                out.append((TILES[key >> 3], SIDES[key & 7], TILES[ti], SIDES[own]))
+        return out
+
+    def spinners(self) -> list:
+        """The branching doubles on the layout, sorted."""
+        return mask_tiles(self._r._spin)
+
+    def attach_points(self) -> list:
+        """Free sides `(tile, side, value)` sorted by tile then side."""
+        return [(TILES[k >> 3], SIDES[k & 7], v) for k, v in sorted(self._r._free.items())]
+
+    def counted(self) -> list:
+        """Counted ends `(tile, end, value)` sorted by tile then end ("double" for a terminal double)."""
+        r = self._r
+        free = r._free
+        dv = r._rules.dv
+        out = []
+        for ti in sorted(p[0] for p in r._placed):
+            if IS_DOUBLE[ti]:
+                # rules.md 1.2: a double counts while one of its in-line sides is free
+                if r._inline[ti] > 0:
+                    out.append((TILES[ti], "double", dv[ti]))
+            else:
+                # "high" sorts before "low"
+                if ti << 3 | HIGH in free:
+                    out.append((TILES[ti], "high", HI[ti]))
+                if ti << 3 | LOW in free:
+                    out.append((TILES[ti], "low", LO[ti]))
+        return out
+
+    def count(self) -> int:
+        """The counted sum."""
+        return self._r._count
+
+    def __len__(self):
+        return len(self._r._placed)
+
+    def to_dict(self) -> dict:
+        """JSON-ready form."""
+        return {
+            "tiles": [format_tile(t) for t in self.tiles],
+            "connections": [[format_tile(a), s, format_tile(b), t] for a, s, b, t in self.connections()],
+            "spinners": [format_tile(t) for t in self.spinners()],
+            "attach_points": [[format_tile(t), s, v] for t, s, v in self.attach_points()],
+            "counted": [[format_tile(t), e, v] for t, e, v in self.counted()],
+            "count": self.count(),
+        }
+
+
+# ---------------------------------------------------------------------------
+# The round
+
+
+class Round:
+    """A round from an explicit deal; `play(move)` is the only way it changes."""
+
+    def __init__(self, config, players: int, hands, boneyard, opener=None, scores=None,
+                 record: bool = False, rng=None, *, opening: str | None = None,
+                 tiebreak: bool = False):
+        cfg = as_config(config)
+        if players not in cfg.counts:
+            raise ValueError(f"{cfg.name} is played by {', '.join(map(str, cfg.counts))} players, not {players}")
+        # 1. The deal: hands as bitmasks, the boneyard as an ordered list with a draw pointer.
+        if len(hands) != players:
+            raise ValueError(f"{players} hands expected, got {len(hands)}")
+        seen = 0
+        masks = []
+        for seat, h in enumerate(hands):
+            m = 0
+            for t in h:
+                b = BIT[_index(t)]
+                if seen & b:
+                    raise ValueError(f"tile {format_tile(TILES[_index(t)])} dealt twice")
+                seen |= b
+                m |= b
+            if not m:
+                raise ValueError(f"seat {seat} has an empty hand")
+            masks.append(m)
+        bone = []
+        for t in boneyard:
+            i = _index(t)
+            if seen & BIT[i]:
+                raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
+            seen |= BIT[i]
+            bone.append(i)
+        self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
+
+    def _setup(self, cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak):
+        """Initialise from hands as bitmasks and the boneyard as tile indices."""
+        self.config = cfg
+        r = self._rules = rules_for(cfg)
+        self.players = players
+        side_of = self._side_of = r.sides_of(players)
+        self._nsides = nsides = side_of[-1] + 1 if players > 1 else 1
+        self._hands = masks
+        self._initial_hands = list(masks)
+        self._bone = bone
+        self._bi = 0  # next tile to draw
+        # reserve: the last `reserve` tiles are never drawn
+        self._bend = max(0, len(bone) - cfg.reserve(players))
+        if scores is None:
+            scores = [0] * nsides
+        elif len(scores) != nsides:
+            raise ValueError(f"{nsides} starting scores expected, got {len(scores)}")
+        self._scores = list(scores)
+        self._start_scores = list(scores)
+        self.tiebreak = tiebreak
+        # 2. The opener, and the tile it must lead under `lead: forced`.
+        opening = opening or cfg.opener_first
+        self.opening = opening
+        if opener is None:
+            if opening == "highest-double":
+                opener = _highest_holder(masks)
+            elif rng is not None:
+                opener = int(rng.random() * players)  # lottery: a uniform seat
+            else:
+                raise ValueError("no opener given, and no generator for the lottery")
+        if not 0 <= opener < players:
+            raise ValueError(f"no seat {opener}")
+        self.opener = opener
+        self._forced = -1
+        # opener.lead forced: "a round opened by highest-double must lead the deciding tile"
+        if r.forced_lead and opening == "highest-double":
+            self._forced = _deciding(masks[opener])
+        # 3. The layout.
+        self._free: dict[int, int] = {}
+        self._ends = 0  # tiles matching some free side
+        self._count = 0
+        self._inline = [0] * 28  # free in-line sides of each double on the layout
+        self._spin = 0  # bitmask of branching doubles on the layout
+        # doubles.branching: every / first (only the first double of the round) / none
+        self._spin_next = self._rules.branch_every or self._rules.branch_first
+        self._placed: list = []  # (tile, key, own side) in placement order
+        # 4. Turn state.
+        self._seat = opener
+        self._only = -1  # the tile just drawn, which alone may be placed
+        self._events: list = []  # (side, kind, raw, accepted, score_after, seat)
+        self.over = False
+        self.result: RoundResult | None = None
+        self.match_over = False
+        self.winner = None
+        self.record = record
+        self.turns: list = []
+        # draws and passes since the last placement: [drawn by the mover, passed seats, their draws]
+        self._pre = None
+
+    # -- construction helpers --------------------------------------------------
+
+    @classmethod
+    def deal(cls, config, players: int, rng, scores=None, record=False, opener=None,
+             opening=None, tiebreak=False) -> "Round":
+        """A round from a random deal: Fisher-Yates over the sorted set with `rng.random()`."""
+        cfg = as_config(config)
+        hands, bone = deal_tiles(cfg, players, rng)
+        return cls._from_indices(cfg, players, hands, bone, opener, scores, record, rng,
+                                 opening, tiebreak)
+
+    @classmethod
+    def _from_indices(cls, cfg, players, hands, bone, opener, scores, record, rng, opening, tiebreak):
+        obj = cls.__new__(cls)
+        masks = []
+        for h in hands:
+            m = 0
+            for i in h:
+                m |= BIT[i]
+            masks.append(m)
+        obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
+        return obj
+
+    # -- questions ---------------------------------------------------------------
+
+    @property
+    def seat_to_move(self):
+        """The seat to move, or None when the round is over."""
+        return None if self.over else self._seat
+
+    @property
+    def placements(self) -> int:
+        """Tiles placed so far."""
+        return len(self._placed)
+
+    @property
+    def draws(self) -> int:
+        """Tiles drawn so far."""
+        return self._bi
+
+    @property
+    def leading(self) -> bool:
+        """True before the opening tile is placed."""
+        return not self._placed
+
+    @property
+    def layout(self) -> Layout:
+        """The layout (a view)."""
+        return Layout(self)
+
+    @property
+    def hands(self) -> list:
+        """Each seat's tiles, sorted."""
+        return [mask_tiles(h) for h in self._hands]
+
+    @property
+    def boneyard(self) -> list:
+        """The undrawn tiles, front first (the reserve included, at the end)."""
+        return [TILES[i] for i in self._bone[self._bi:]]
+
+    @property
+    def drawable(self) -> int:
+        """How many tiles can still be drawn."""
+        return max(0, self._bend - self._bi)
+
+    @property
+    def scores(self) -> list:
+        """Raw score per side."""
+        return list(self._scores)
+
+    @property
+    def shown_scores(self) -> list:
+        """Shown score per side."""
+        u = self._rules.unit
+        return [_shown(s, u) for s in self._scores]
+
+    @property
+    def sides(self) -> list:
+        """The side of each seat."""
+        return list(self._side_of)
+
+    @property
+    def events(self) -> list:
+        """Every scoring event of the round, in order."""
+        u = self._rules.unit
+        return [Event(*e, unit=u) for e in self._events]
+
+    @property
+    def forced_tile(self):
+        """The tile the lead must be (under a forced lead), else None."""
+        return TILES[self._forced] if self._forced >= 0 and not self._placed else None
+
+    @property
+    def must_play(self):
+        """The tile just drawn that alone may be placed, else None."""
+        return TILES[self._only] if self._only >= 0 and not self.over else None
+
+    def legal_moves(self) -> list:
+        """The legal moves of the seat to move, sorted by tile, target tile, side."""
+        return [move_from_code(c) for c in self._legal_codes()]
+
+    def _legal_codes(self) -> list:
+        """Legal moves as sorted codes (empty when the round is over)."""
+        if self.over:
+            return []
+        if not self._placed:
+            # opener.lead: forced -> only the deciding tile; any -> any tile of the hand
+            if self._forced >= 0:
+                return [self._forced << 8 | LEAD_KEY]
+            return [i << 8 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
+        return self._placement_codes()
+
+    def _placement_codes(self) -> list:
+        """Placements of the seat to move (only the drawn tile, if one was drawn), sorted."""
+        h = self._hands[self._seat] if self._only < 0 else BIT[self._only]
+        codes = []
+        app = codes.append
+        for key, v in self._free.items():
+            m = h & MASK[v]
+            while m:
+                low = m & -m
+                app(_POS[low] << 8 | key)
+                m ^= low
+        if len(codes) > 1:
+            codes.sort()
+        return codes
+
+    def points_of(self, move) -> int:
+        """The raw points a legal move's placement would earn (settlement not included)."""
+        code = move.code() if isinstance(move, Move) else move
+        return self._points(self._preview(code))
+
+    def _preview(self, code: int) -> int:
+        """The counted sum after placing `code`, without placing it."""
+        ti = code >> 8
+        key = code & 0xFF
+        dv = self._rules.dv
+        if key == LEAD_KEY:
+            return dv[ti] if IS_DOUBLE[ti] else PIPS[ti]
+        v = self._free[key]
+        t = key >> 3
+        c = self._count
+        if IS_DOUBLE[t]:
+            if (key & 7) >= LINE_A and self._inline[t] == 1:
+                c -= dv[t]
+        else:
+            c -= v
+        if IS_DOUBLE[ti]:
+            return c + dv[ti]
+        return c + (HI[ti] if LO[ti] == v else LO[ti])
+
+    def _points(self, s: int) -> int:
+        # scoring: a placement earns S when S > 0 and S is a multiple of `scoring.multiple`
+        r = self._rules
+        if r.in_play and s > 0 and s % r.multiple == 0:
+            return s
+        return 0
+
+    def observation(self, seat: int) -> dict:
+        """What `seat` may see: own hand, layout, counted ends, legal moves on its turn, scores."""
+        lay = self.layout
+        mine = seat == self.seat_to_move
+        codes = self._legal_codes() if mine else []
+        return {
+            "seat": seat,
+            "side": self._side_of[seat],
+            "hand": mask_tiles(self._hands[seat]),
+            "layout": lay.tiles,
+            "connections": lay.connections(),
+            "attach_points": lay.attach_points(),
+            "counted": lay.counted(),
+            "count": self._count,
+            "legal": [move_from_code(c) for c in codes],
+            "points": [self._points(self._preview(c)) for c in codes],
+            "must_play": self.must_play if mine else None,
+            "scores": self.scores,
+            "shown_scores": self.shown_scores,
+            "hand_counts": [h.bit_count() for h in self._hands],
+            "boneyard": len(self._bone) - self._bi,
+            "drawable": self.drawable,
+            "seat_to_move": self.seat_to_move,
+            "opener": self.opener,
+            "players": self.players,
+            "target": self._rules.target,
+            "unit": self._rules.unit,
+        }
+
+    # -- changing it ---------------------------------------------------------------
+
+    def play(self, move) -> Turn:
+        """Apply a move of the seat to move (a Move or canonical text); return its Turn.
+
+        IllegalMove (state unchanged) if the rules forbid it."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        code = self._check(move)
+        return self._do(code, True)
+
+    def draw(self):
+        """Draws are automatic; asking for one is always refused."""
+        self._refuse("a draw")
+
+    def pass_turn(self):
+        """Passes are automatic; asking for one is always refused."""
+        self._refuse("a pass")
+
+    def _refuse(self, what):
+        if self.over:
+            raise IllegalMove("round-over", "the round is over")
+        raise IllegalMove("must-place", f"{what} is not allowed: seat {self._seat} has a placement",
+                          self.legal_moves())
+
+    def _illegal(self, code, message):
+        raise IllegalMove(code, message, self.legal_moves())
+
+    def _check(self, move: Move) -> int:
+        """Validate a move; return its code or raise IllegalMove with the stable code."""
+        if self.over:
+            raise IllegalMove("round-over", "the round is over")
+        ti = INDEX[move.tile]
+        seat = self._seat
+        if not self._hands[seat] & BIT[ti]:
+            self._illegal("not-in-hand", f"{format_tile(move.tile)} is not in seat {seat}'s hand")
+        if not self._placed:
+            if move.target is not None:
+                self._illegal("must-lead", "the layout is empty: lead a tile, with no target")
+            if self._forced >= 0 and ti != self._forced:
+                self._illegal("forced-lead", f"the lead must be {format_tile(TILES[self._forced])}")
+            return ti << 8 | LEAD_KEY
+        if move.target is None:
+            self._illegal("must-lead", "the round is led already: name a target tile and side")
+        if self._only >= 0 and ti != self._only:
+            self._illegal("must-play-drawn", f"the tile just drawn, {format_tile(TILES[self._only])}, must be placed")
+        t = INDEX[move.target]
+        if not any(p[0] == t for p in self._placed):
+            self._illegal("not-on-layout", f"{format_tile(move.target)} is not on the layout")
+        side = SIDE_CODE[move.side]
+        key = t << 3 | side
+        if IS_DOUBLE[t]:
+            exists = side in (LINE_A, LINE_B) or (side in (BRANCH_A, BRANCH_B) and self._spin & BIT[t])
+        else:
+            exists = side in (LOW, HIGH)
+        if not exists:
+            self._illegal("no-such-side", f"{format_tile(move.target)} has no side {move.side}")
+        if key not in self._free:
+            if side in (BRANCH_A, BRANCH_B) and not self._branch_used(t, side):
+                self._illegal("branch-closed", f"the branches of {format_tile(move.target)} are not open yet")
+            self._illegal("side-occupied", f"{move.side} of {format_tile(move.target)} is occupied")
+        v = self._free[key]
+        if not MASK[v] & BIT[ti]:
+            self._illegal("no-match", f"{format_tile(move.tile)} has no half {v} for {move.side} of {format_tile(move.target)}")
+        return ti << 8 | key
+
+    def _branch_used(self, t, side):
+        key = t << 3 | side
+        return any(p[1] == key for p in self._placed)
+
+    # -- the one place the state changes ---------------------------------------------
+
+    def _do(self, code: int, want: bool):
+        """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`."""
+        pre = self._pre
+        if pre is not None:
+            self._pre = None
+        if want:
+            offered = self._legal_codes()
+            n_events = len(self._events)
+        seat = self._seat
+        s = self._place(code >> 8, code & 0xFF)
+        r = self._rules
+        pts = s if (s > 0 and s % r.multiple == 0 and r.in_play) else 0
+        self._only = -1
+        if not self._hands[seat]:
+            # the round dominoes on the last tile of a hand
+            self._domino(seat, pts)
+        else:
+            if pts:
+                if self._event(self._side_of[seat], "placement", pts, seat):
+                    self._end("target", None, None)
+            if not self.over:
+                self._advance((seat + 1) % self.players)
+        if not want:
+            return None
+        if pre is None:
+            pre = ((), (), ())
+        turn = Turn(seat, [TILES[t] for t in pre[0]], list(pre[1]), [move_from_code(c) for c in offered],
+                    move_from_code(code), self.layout.counted(), s, pts, self.events[n_events:],
+                    [[TILES[t] for t in d] for d in pre[2]])
+        if self.record:
+            self.turns.append(turn)
+        return turn
+
+    def _place(self, ti: int, key: int) -> int:
+        """Put tile `ti` on free side `key` (or lead it); update free sides and the counted sum."""
+        seat = self._seat
+        self._hands[seat] ^= BIT[ti]
+        free = self._free
+        r = self._rules
+        if key == LEAD_KEY:
+            # rules.md 1.1: the opening tile is placed alone, all its sides free
+            if IS_DOUBLE[ti]:
+                p = LO[ti]
+                free[ti << 3 | LINE_A] = p
+                free[ti << 3 | LINE_B] = p
+                self._inline[ti] = 2
+                count = r.dv[ti]  # an opening double alone counts 2p once
+                own = LINE_A
+                if self._spin_next:
+                    self._spinner(ti, p)
+            else:
+                free[ti << 3 | LOW] = LO[ti]
+                free[ti << 3 | HIGH] = HI[ti]
+                count = PIPS[ti]  # an opening non-double counts both halves
+                own = LOW
+        else:
+            v = free.pop(key)
+            t = key >> 3
+            count = self._count
+            if IS_DOUBLE[t]:
+                if (key & 7) >= LINE_A:
+                    left = self._inline[t] - 1
+                    self._inline[t] = left
+                    if not left:
+                        # both in-line sides occupied: the double is internal, counts nothing
+                        count -= r.dv[t]
+                        # doubles.branch_sides after-line: the branches open now
+                        if self._spin & BIT[t] and not r.at_once:
+                            free[t << 3 | BRANCH_A] = v
+                            free[t << 3 | BRANCH_B] = v
+                # a branch side counted nothing, so covering it changes nothing here
+            else:
+                count -= v  # the covered end no longer counts
+            if IS_DOUBLE[ti]:
+                # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
+                free[ti << 3 | LINE_B] = v
+                self._inline[ti] = 1
+                count += r.dv[ti]
+                own = LINE_A
+                if self._spin_next:
+                    self._spinner(ti, v)
+            elif LO[ti] == v:
+                free[ti << 3 | HIGH] = HI[ti]
+                count += HI[ti]
+                own = LOW
+            else:
+                free[ti << 3 | LOW] = LO[ti]
+                count += LO[ti]
+                own = HIGH
+        self._count = count
+        self._placed.append((ti, key, own))
+        ends = 0
+        for v in free.values():
+            ends |= MASK[v]
+        self._ends = ends
+        return count
+
+    def _spinner(self, ti: int, p: int):
+        """Make double `ti` a branching double (doubles.branching)."""
+        self._spin |= BIT[ti]
+        if self._rules.branch_first:
+            self._spin_next = False  # branching: first -> later doubles do not branch
+        if self._rules.at_once:
+            # branch_sides: at-once -> the branches are free as soon as the spinner is placed
+            self._free[ti << 3 | BRANCH_A] = p
+            self._free[ti << 3 | BRANCH_B] = p
+
+    def _advance(self, s: int):
+        """Find the next seat that can place, drawing and passing as the rules require."""
+        hands = self._hands
+        ends = self._ends
+        n = self.players
+        while True:
+            h = hands[s]
+            if h & ends:
+                self._seat = s
+                return
+            drawn = None
+            if self._rules.draw_until and self._bi < self._bend:
+                # drawing until-playable: from the front, one at a time, until a tile fits
+                bone = self._bone
+                bi = self._bi
+                bend = self._bend
+                drawn = []
+                while bi < bend:
+                    t = bone[bi]
+                    bi += 1
+                    h |= BIT[t]
+                    drawn.append(t)
+                    if BIT[t] & ends:
+                        break
+                hands[s] = h
+                self._bi = bi
+                if h & ends:
+                    self._seat = s
+                    self._only = drawn[-1]  # only the drawn tile may be placed
+                    if self._pre is None:
+                        self._pre = [drawn, [], []]
+                    else:
+                        self._pre[0] = drawn
+                    return
+            # nothing to place and nothing to draw: blocked if no one can place, else pass
+            if not any(x & ends for x in hands):
+                self._seat = s
+                self._block(s, drawn)
+                return
+            if self._pre is None:
+                self._pre = [(), [], []]
+            self._pre[1].append(s)
+            self._pre[2].append(drawn or ())
+            s = (s + 1) % n
+
+    # -- scoring -------------------------------------------------------------------
+
+    def _event(self, side: int, kind: str, raw: int, seat) -> bool:
+        """Apply one event per the overshoot rule; True when it ends the match (every-event)."""
+        if not raw:
+            return False  # events of net raw 0 are not recorded
+        r = self._rules
+        old = self._scores[side]
+        new = old + raw
+        accepted = True
+        if r.exact and new > r.target:
+            if r.overshoot == "discard":
+                # target.overshoot discard: the event is discarded whole
+                accepted = False
+                new = old
+            elif r.overshoot == "bounce":
+                # target.overshoot bounce: the excess is counted back down from the target
+                new = 2 * r.target - new
+        if r.floor is not None and new < r.floor:
+            new = r.floor  # score_floor
+        self._scores[side] = new
+        self._events.append((side, kind, raw, accepted, new, seat))
+        if accepted and r.every_event and (new == r.target if r.exact else new >= r.target):
+            # target.check every-event: the match ends at once
+            self.match_over = True
+            self.winner = side
+            return True
+        return False
+
+    def _domino(self, seat: int, pts: int):
+        """Settle a domino (settlement.domino), unless the last placement ends the match first."""
+        spec = self.config.domino
+        side = self._side_of[seat]
+        if spec["with_last_placement"]:
+            # the placement folds into the winner side's first settlement event
+            self._settle(spec, "domino", seat, pts)
+        else:
+            # the last placement is an ordinary event; if it ends the match there is no settlement
+            if pts and self._event(side, "placement", pts, seat):
+                self._end("domino", seat, side)
+                return
+            self._settle(spec, "domino", seat, 0)
+        self._end("domino", seat, side)
+
+    def _block(self, seat: int, drawn):
+        """Settle a block (settlement.block)."""
+        if drawn:
+            self._final_drawn = [(seat, [TILES[t] for t in drawn])]
+        spec = self.config.block
+        winner = self._block_winner(spec)
+        self._settle(spec, "block", winner, 0)
+        self._end("blocked", winner, None if winner is None else self._side_of[winner])
+
+    def _clockwise(self, start: int) -> list:
+        n = self.players
+        return [(start + i) % n for i in range(n)]
+
+    def _block_winner(self, spec):
+        """block.winner: lightest-hand (tie_break fewest-tiles) or none."""
+        if spec["winner"] == "none":
+            return None
+        pips = [mask_pips(h) for h in self._hands]
+        order = self._clockwise(self.opener)
+        low = min(pips)
+        tied = [s for s in order if pips[s] == low]
+        if len({self._side_of[s] for s in tied}) == 1:
+            return tied[0]  # shared only within one side: that side wins, first seat clockwise
+        if spec["tie_break"] == "fewest-tiles":
+            counts = {s: self._hands[s].bit_count() for s in tied}
+            few = min(counts.values())
+            tied = [s for s in tied if counts[s] == few]
+            if len({self._side_of[s] for s in tied}) == 1:
+                return tied[0]
+        return None  # still shared across sides: no winner
+
+    def _amounts(self, spec, winner):
+        """The settlement terms' amounts: (receiving side, raw, seat, order key, term index)."""
+        n = self.players
+        side_of = self._side_of
+        pips = [mask_pips(h) for h in self._hands]
+        rank = {s: i for i, s in enumerate(self._clockwise(self.opener))}
+        wside = None if winner is None else side_of[winner]
+        out = []
+        for k, term in enumerate(spec["terms"]):
+            rnd = round5 if term["rounding"] == "round5" else (lambda x: x)
+            sign = -1 if term["sign"] == "debit" else 1
+            if term["kind"] == "differences":
+                # each hand is credited round(sum of how much lighter it is than heavier opponents)
+                for h in range(n):
+                    total = sum(pips[o] - pips[h] for o in range(n)
+                                if side_of[o] != side_of[h] and pips[o] > pips[h])
+                    out.append((side_of[h], sign * rnd(total), h, (0, pips[h], rank[h], k), k))
+                continue
+            sel = term["hands"]
+            to = term["to"]
+            if winner is None and (to == "winner" or sel != "everyone"):
+                continue  # terms that mention the winner yield nothing without one
+            if sel == "opponents":
+                seats = [s for s in range(n) if side_of[s] != wside]
+            elif sel == "partner":
+                seats = [s for s in range(n) if side_of[s] == wside and s != winner]
+            elif sel == "own":
+                seats = [winner]
+            else:
+                seats = list(range(n))
+            if term["pooling"] == "each":
+                # each hand rounded by itself
+                for s in seats:
+                    recv = wside if to == "winner" else side_of[s]
+                    out.append((recv, sign * rnd(pips[s]), s, (0, pips[s], rank[s], k), k))
+            elif to == "winner":
+                # pooled: summed and rounded once
+                out.append((wside, sign * rnd(sum(pips[s] for s in seats)), winner, (1, k), k))
+            else:
+                # pooled to owner: each owner side's selected hands summed and rounded once
+                for sd in self._sides_clockwise(self.opener):
+                    mine = [s for s in seats if side_of[s] == sd]
+                    if mine:
+                        out.append((sd, sign * rnd(sum(pips[s] for s in mine)), None, (1, k, rank[mine[0]]), k))
+        return [a for a in out if a[1]]  # zero amounts are dropped
+
+    def _sides_clockwise(self, start: int) -> list:
+        out = []
+        for s in self._clockwise(start):
+            sd = self._side_of[s]
+            if sd not in out:
+                out.append(sd)
+        return out
+
+    def _settle(self, spec, kind: str, winner, fold: int):
+        """Group the amounts into events (settlement.events) and apply them in order."""
+        amounts = self._amounts(spec, winner)
+        mode = spec["events"]
+        start = self.opener if winner is None else winner
+        order = self._sides_clockwise(start)
+        events = []  # (side, raw, seat)
+        if mode == "one":
+            # one event per receiving side, the winner's side first, then clockwise
+            totals = {sd: 0 for sd in order}
+            got = set()
+            for sd, raw, _, _, _ in amounts:
+                totals[sd] += raw
+                got.add(sd)
+            if fold:
+                wside = self._side_of[winner]
+                totals[wside] += fold
+                got.add(wside)
+            for sd in order:
+                if sd in got:
+                    events.append((sd, totals[sd], winner if winner is not None and sd == self._side_of[winner] else None))
+        elif mode == "per-term":
+            for k in range(len(spec["terms"])):
+                for sd in order:
+                    raw = sum(a[1] for a in amounts if a[0] == sd and a[4] == k)
+                    if raw:
+                        events.append((sd, raw, winner if winner is not None and sd == self._side_of[winner] else None))
+        else:
+            # per-hand: hand amounts in ascending pips, ties clockwise from the opener; then pooled
+            for sd, raw, seat, _, _ in sorted(amounts, key=lambda a: a[3]):
+                events.append((sd, raw, seat))
+        self._settle_events = []
+        for sd, raw, seat in events:
+            before = len(self._events)
+            ended = self._event(sd, kind, raw, seat)
+            if len(self._events) > before:
+                self._settle_events.append(self._events[-1])
+            if ended:
+                break  # the match ends mid-settlement; the rest is skipped
+
+    def _end(self, kind: str, seat, side):
+        """Close the round: record the result and check the target after settlement."""
+        self.over = True
+        r = self._rules
+        if not self.match_over and not r.every_event and kind != "target":
+            # target.check after-settlement
+            sc = self._scores
+            reached = any((s == r.target) if r.exact else (s >= r.target) for s in sc)
+            if reached or self.tiebreak:
+                top = max(sc)
+                tops = [i for i, s in enumerate(sc) if s == top]
+                if len(tops) == 1:
+                    self.match_over = True
+                    self.winner = tops[0]
+                elif r.ties == "extra-rounds":
+                    # play complete rounds until one side alone has the highest score
+                    self._needs_tiebreak = True
+                else:
+                    # ties: draw (or impossible, which cannot arise): the match is drawn
+                    self.match_over = True
+                    self.winner = None
+        u = r.unit
+        self.result = RoundResult(
+            kind=kind, seat=seat, side=side,
+            hand_pips=[mask_pips(h) for h in self._hands],
+            match_over=self.match_over,
+            winner=self.winner if self.match_over else None,
+            tiebreak=getattr(self, "_needs_tiebreak", False),
+            hands=[mask_tiles(h) for h in self._hands],
+            settlement=[Event(*e, unit=u) for e in getattr(self, "_settle_events", ())],
+            scores=list(self._scores),
+            drawn=getattr(self, "_final_drawn", []),
+            unit=u,
+        )
+
+    # -- playing with players ----------------------------------------------------------
+
+    def run(self, bots) -> "Round":
+        """Play to the end of the round with one player callable per seat (or one for all)."""
+        from .players import FastPlayer, RandomPlayer
+
+        if callable(bots):
+            bots = [bots] * self.players
+        rec = self.record
+        # the fast path for the bundled players: the same rule code, no Move objects or observations
+        rands = [b.rng.random if type(b) is RandomPlayer else None for b in bots]
+        fast = [isinstance(b, FastPlayer) for b in bots]
+        do = self._do
+        while not self.over:
+            seat = self._seat
+            rnd = rands[seat]
+            if rnd is not None and self._placed:
+                codes = self._placement_codes()
+                do(codes[int(rnd() * len(codes))], rec)  # = RandomPlayer.pick
+            elif fast[seat]:
+                do(bots[seat].pick(self, self._legal_codes()), rec)
+            else:
+                self.play(bots[seat](self.observation(seat), self.legal_moves()))
+        return self
+
+    # -- transcripts ----------------------------------------------------------------------
+
+    def deal_dict(self) -> dict:
+        """The round's deal as JSON-ready data."""
+        return {
+            "players": self.players,
+            "opener": self.opener,
+            "opening": self.opening,
+            "hands": [[format_tile(TILES[i]) for i in mask_indices(h)] for h in self._initial_hands],
+            "boneyard": [format_tile(TILES[i]) for i in self._bone],
+            "scores": list(self._start_scores),
+            "tiebreak": self.tiebreak,
+        }
+
+    def transcript(self) -> dict:
+        """The round as a JSON-ready dict (deal, turns, events, result); needs record=True."""
+        if not self.record:
+            raise ValueError("transcripts need record=True")
+        return {
+            "format": "rulelang-transcript/1",
+            "config": self.config.to_dict(),
+            "deal": self.deal_dict(),
+            "turns": [t.to_dict() for t in self.turns],
+            "result": self.result.to_dict() if self.result else None,
+        }
+
+
+_POS = {1 << i: i for i in range(28)}  # a tile's bit -> its index
+
+# highest-double: doubles from [6|6] down, then the heaviest non-doubles (equal pips: larger high half)
+_RANK_ORDER = sorted(range(28), key=lambda t: (IS_DOUBLE[t], PIPS[t] if not IS_DOUBLE[t] else LO[t], HI[t]),
+                     reverse=True)
+
+
+def _deciding(mask: int) -> int:
+    """The tile deciding a hand's rank under highest-double."""
+    for t in _RANK_ORDER:
+        if mask & BIT[t]:
+            return t
+    raise ValueError("empty hand")
+
+
+def _highest_holder(masks) -> int:
+    """The seat holding the highest double, else the heaviest tile."""
+    for t in _RANK_ORDER:
+        for seat, m in enumerate(masks):
+            if m & BIT[t]:
+                return seat
+    raise ValueError("no tiles dealt")
+
+
+def _index(t) -> int:
+    if isinstance(t, int):
+        return t
+    return INDEX[as_tile(t)]
+
+
+def deal_tiles(cfg: Config, players: int, rng):
+    """Shuffle the set (Fisher-Yates with rng.random()) and deal: (hands as index lists, boneyard)."""
+    random = rng.random
+    d = list(range(28))
+    for i in range(27, 0, -1):
+        j = int(random() * (i + 1))
+        d[i], d[j] = d[j], d[i]
+    h = cfg.hand_size(players)
+    return [d[k * h:(k + 1) * h] for k in range(players)], d[players * h:]

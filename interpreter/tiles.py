@@ -1,0 +1,158 @@
+"""Tiles, sides and moves: the values of the engine, and the tables its hot loops use.
+
+Tiles are tuples ``(low, high)`` at the API and small integers inside the
+engine: the index of a tile in the sorted double-six set, so that sorting
+indices sorts tiles. Sides are strings at the API and codes inside, numbered in
+their alphabetical order (the order of the source diagrams).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+Tile = tuple  # (low, high), 0 <= low <= high <= 6
+
+# -- Tile tables (index <-> tile; the index order is the tile sort order) ----
+
+TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
+INDEX: dict[tuple[int, int], int] = {t: i for i, t in enumerate(TILES)}
+LO: tuple[int, ...] = tuple(a for a, _ in TILES)
+HI: tuple[int, ...] = tuple(b for _, b in TILES)
+PIPS: tuple[int, ...] = tuple(a + b for a, b in TILES)
+IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in TILES)
+BIT: tuple[int, ...] = tuple(1 << i for i in range(28))
+# MASK[v]: the tiles having a half of value v
+MASK: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v in (a, b)) for v in range(7))
+DOUBLES_MASK: int = sum(1 << i for i, (a, b) in enumerate(TILES) if a == b)
+FULL_SET: int = (1 << 28) - 1
+
+# -- Sides -------------------------------------------------------------------
+
+SIDES: tuple[str, ...] = ("branch-a", "branch-b", "high", "line-a", "line-b", "low")
+BRANCH_A, BRANCH_B, HIGH, LINE_A, LINE_B, LOW = range(6)
+SIDE_CODE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
+LEAD_KEY = 0xFF  # the "target" part of a lead's move code: sorts after nothing, means no target
+
+
+def parse_tile(text: str) -> tuple[int, int]:
+    """Parse "[1|4]" (or "[4|1]", normalised) into (1, 4)."""
+    m = _TILE_RE.fullmatch(text.strip()) if isinstance(text, str) else None
+    if not m:
+        raise ValueError(f"not a tile: {text!r} (expected a tile like [1|4], halves 0 to 6)")
+    a, b = int(m.group(1)), int(m.group(2))
+    return (a, b) if a <= b else (b, a)
+
+
+def format_tile(tile) -> str:
+    """Format (1, 4) as "[1|4]"."""
+    a, b = tile
+    return f"[{a}|{b}]"
+
+
+def as_tile(value) -> tuple[int, int]:
+    """Accept a tile as a tuple, a list or text; return the normalised tuple."""
+    if isinstance(value, str):
+        return parse_tile(value)
+    try:
+        a, b = value
+        a, b = int(a), int(b)
+    except (TypeError, ValueError):
+        raise ValueError(f"not a tile: {value!r}") from None
+    if not (0 <= a <= 6 and 0 <= b <= 6):
+        raise ValueError(f"not a tile: {value!r} (halves must be 0 to 6)")
+    return (a, b) if a <= b else (b, a)
+
+
+def mask_tiles(mask: int) -> list[tuple[int, int]]:
+    """The tiles of a bitmask, sorted."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(TILES[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def mask_indices(mask: int) -> list[int]:
+    """The tile indices of a bitmask, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_pips(mask: int) -> int:
+    """Pip total of the tiles of a bitmask."""
+    s = 0
+    while mask:
+        low = mask & -mask
+        s += PIPS[low.bit_length() - 1]
+        mask ^= low
+    return s
+
+
+_TILE_RE = re.compile(r"\[\s*([0-6])\s*\|\s*([0-6])\s*\]")
+_MOVE_RE = re.compile(r"\s*(\[[^\]]*\])(?:\s+on\s+(\[[^\]]*\])\s+([a-z-]+))?\s*")
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """A lead (`target is None`) or a placement of `tile` on `target`'s free `side`."""
+
+    tile: tuple
+    target: tuple | None = None
+    side: str | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "tile", as_tile(self.tile))
+        if self.target is not None:
+            object.__setattr__(self, "target", as_tile(self.target))
+        if (self.target is None) != (self.side is None):
+            raise ValueError("a placement names both a target tile and a side; a lead names neither")
+        if self.side is not None and self.side not in SIDE_CODE:
+            raise ValueError(f"unknown side {self.side!r} (sides: {', '.join(SIDES)})")
+
+    def __str__(self) -> str:
+        if self.target is None:
+            return format_tile(self.tile)
+        return f"{format_tile(self.tile)} on {format_tile(self.target)} {self.side}"
+
+    def sort_key(self):
+        """Sort by tile, then target tile, then side (a lead first)."""
+        return (self.tile, self.target or (-1, -1), self.side or "")
+
+    @classmethod
+    def parse(cls, text: str) -> "Move":
+        """Parse canonical notation: "[1|5] on [1|1] branch-a" or "[1|4]"."""
+        if not isinstance(text, str):
+            raise ValueError(f"a move is text like '[1|5] on [1|1] branch-a' or '[1|4]', not {text!r}")
+        m = _MOVE_RE.fullmatch(text)
+        if not m:
+            raise ValueError(
+                f"cannot read move {text!r}: write a lead as '[1|4]' and a placement as "
+                "'[1|5] on [1|1] branch-a' (tile, 'on', target tile, side)")
+        tile = parse_tile(m.group(1))
+        if m.group(2) is None:
+            return cls(tile)
+        side = m.group(3)
+        if side not in SIDE_CODE:
+            raise ValueError(f"cannot read move {text!r}: unknown side {side!r} (sides: {', '.join(SIDES)})")
+        return cls(tile, parse_tile(m.group(2)), side)
+
+    # -- internal code: tile << 8 | target << 3 | side; sorting codes sorts moves
+    def code(self) -> int:
+        """The engine's integer code for this move."""
+        if self.target is None:
+            return INDEX[self.tile] << 8 | LEAD_KEY
+        return INDEX[self.tile] << 8 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
+
+
+def move_from_code(code: int) -> Move:
+    """Build a Move from the engine's integer code."""
+    key = code & 0xFF
+    tile = TILES[code >> 8]
+    if key == LEAD_KEY:
+        return Move(tile)
+    return Move(tile, TILES[key >> 3], SIDES[key & 7])

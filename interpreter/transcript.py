@@ -1,0 +1,137 @@
+"""Replaying transcripts: rebuild the game from its recorded chance and moves, check every step."""
+from __future__ import annotations
+
+from .config import Config
+from .errors import IllegalMove, TranscriptMismatch
+from .match import Match
+from .round import Round
+from .tiles import TILES, Move, format_tile
+
+
+def first_difference(expected, got, path: str = ""):
+    """The first JSON path where two JSON-like values differ, as (path, expected, got), or None."""
+    if isinstance(expected, dict) and isinstance(got, dict):
+        for k in expected:
+            if k not in got:
+                return (f"{path}/{k}", expected[k], None)
+            d = first_difference(expected[k], got[k], f"{path}/{k}")
+            if d:
+                return d
+        for k in got:
+            if k not in expected:
+                return (f"{path}/{k}", None, got[k])
+        return None
+    if isinstance(expected, (list, tuple)) and isinstance(got, (list, tuple)):
+        for i, (e, g) in enumerate(zip(expected, got)):
+            d = first_difference(e, g, f"{path}/{i}")
+            if d:
+                return d
+        if len(expected) != len(got):
+            i = min(len(expected), len(got))
+            return (f"{path}/{i}", expected[i] if i < len(expected) else None,
+                    got[i] if i < len(got) else None)
+        return None
+    if type(expected) is bool or type(got) is bool:
+        return None if expected is got else (path, expected, got)
+    return None if expected == got else (path, expected, got)
+
+
+def _check(step, expected, got, path):
+    d = first_difference(expected, got, path)
+    if d:
+        raise TranscriptMismatch(step, d[0], d[1], d[2])
+
+
+def _pre_turn(rnd: Round) -> dict:
+    """The part of a turn known before its move is played."""
+    pre = rnd._pre or ((), (), ())
+    return {
+        "seat": rnd.seat_to_move,
+        "passed": list(pre[1]),
+        "pass_drawn": [[format_tile(TILES[t]) for t in d] for d in pre[2]],
+        "drawn": [format_tile(TILES[t]) for t in pre[0]],
+        "offered": [str(m) for m in rnd.legal_moves()],
+    }
+
+
+def _replay_turns(rnd: Round, turns: list, step: int, base: str, after_each=None) -> int:
+    """Play recorded turns on `rnd`, comparing each; return the next step number."""
+    for i, t in enumerate(turns):
+        path = f"{base}/turns/{i}"
+        if rnd.over:
+            raise TranscriptMismatch(step, path, t, None)
+        if not isinstance(t, dict):
+            raise TranscriptMismatch(step, path, t, "a turn object")
+        pre = _pre_turn(rnd)
+        _check(step, {k: t.get(k) for k in pre}, pre, path)
+        try:
+            move = Move.parse(t.get("move"))
+            turn = after_each(move) if after_each else rnd.play(move)
+        except (ValueError, IllegalMove) as e:
+            code = getattr(e, "code", "bad-move")
+            raise TranscriptMismatch(step, f"{path}/move", t.get("move"), f"illegal ({code}): {e}") from None
+        _check(step, t, turn.to_dict(), path)
+        step += 1
+    return step
+
+
+def _round_from_deal(cfg: Config, deal: dict) -> Round:
+    return Round(cfg, deal["players"], deal["hands"], deal["boneyard"], deal["opener"],
+                 deal.get("scores"), record=True, opening=deal.get("opening"),
+                 tiebreak=deal.get("tiebreak", False))
+
+
+def replay(transcript: dict):
+    """Reproduce a transcript (of a Match or a Round); TranscriptMismatch at the first difference."""
+    if not isinstance(transcript, dict) or "config" not in transcript:
+        raise TranscriptMismatch(0, "", "a transcript object with a config", transcript)
+    cfg = Config.from_dict(transcript["config"])
+    if "rounds" in transcript:
+        return _replay_match(cfg, transcript)
+    deal = transcript["deal"]
+    try:
+        rnd = _round_from_deal(cfg, deal)
+    except (ValueError, KeyError, TypeError) as e:
+        raise TranscriptMismatch(0, "/deal", deal, f"invalid deal: {e}") from None
+    _check(0, deal, rnd.deal_dict(), "/deal")
+    step = _replay_turns(rnd, transcript.get("turns", []), 0, "")
+    if not rnd.over:
+        raise TranscriptMismatch(step, f"/turns/{len(transcript.get('turns', []))}", None,
+                                 [str(m) for m in rnd.legal_moves()])
+    _check(step, transcript.get("result"), rnd.result.to_dict(), "/result")
+    return rnd
+
+
+def _replay_match(cfg: Config, t: dict) -> Match:
+    rounds = t["rounds"]
+    deals = [r["deal"] for r in rounds]
+    try:
+        m = Match(cfg, t["players"], t.get("seed"), record=True, deal=deals)
+    except (ValueError, KeyError, TypeError) as e:
+        raise TranscriptMismatch(0, "/rounds/0/deal", deals[0] if deals else None, f"invalid deal: {e}") from None
+    m._explicit_openers = False
+    step = 0
+    for i, r in enumerate(rounds):
+        base = f"/rounds/{i}"
+        if m.over:
+            raise TranscriptMismatch(step, base, r, None)
+        if i == 0 and deals[0].get("opener") is not None:
+            # the first round was built before openers were restricted: rebuild it
+            m.round = m._new_round(cfg.opener_first, None)
+        _check(step, r["deal"], m.round.deal_dict(), f"{base}/deal")
+        rnd = m.round
+
+        def play(move, rnd=rnd):
+            turn = rnd.play(move)
+            return turn
+
+        step = _replay_turns(rnd, r.get("turns", []), step, base, play)
+        if not rnd.over:
+            raise TranscriptMismatch(step, f"{base}/turns/{len(r.get('turns', []))}", None,
+                                     [str(mv) for mv in rnd.legal_moves()])
+        _check(step, r.get("result"), rnd.result.to_dict(), f"{base}/result")
+        m._finish_round()
+    if not m.over:
+        raise TranscriptMismatch(step, f"/rounds/{len(rounds)}", None, "the match goes on")
+    _check(step, t.get("result"), m.transcript()["result"], "/result")
+    return m

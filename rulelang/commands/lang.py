@@ -1,0 +1,350 @@
+"""The language commands: list, check, compile, fmt, explain, diff.
+
+Output is coloured (rich) on a terminal and plain text when piped. Bad input is
+reported as messages with an exit status, never as a traceback: 0 success,
+1 invalid rulesets or files, 2 wrong usage.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from typing import Any, Iterable
+
+import click
+
+import rulelang
+from rulelang.ast import ORDER
+from rulelang.bundled import bundled_filename, bundled_names, bundled_text
+from rulelang.errors import RulesetError, RulesetFileError
+
+__all__ = ["list_cmd", "check_cmd", "compile_cmd", "fmt_cmd", "explain_cmd", "diff_cmd"]
+
+
+# ---------------------------------------------------------------------------
+# Output: rich on a terminal, plain when piped
+# ---------------------------------------------------------------------------
+
+def _console(err: bool = False) -> Any:
+    """A rich console for a terminal, or None when the stream is not one."""
+    stream = sys.stderr if err else sys.stdout
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        return None
+    from rich.console import Console
+
+    return Console(file=stream, highlight=False, soft_wrap=True)
+
+
+def _say(text: str, style: str | None = None, err: bool = False) -> None:
+    console = _console(err)
+    if console is None:
+        click.echo(text, err=err)
+    else:
+        console.print(text, style=style, markup=False)
+
+
+def _report(error: RulesetError, err: bool = False) -> None:
+    """Print every error of a RulesetError, separated by blank lines."""
+    for i, e in enumerate(error.errors):
+        if i:
+            _say("", err=err)
+        text = e.render()
+        console = _console(err)
+        if console is None:
+            click.echo(text, err=err)
+            continue
+        head, _, rest = text.partition("\n")
+        console.print(head, style="bold red", markup=False)
+        if rest:
+            console.print(rest, markup=False)
+
+
+# ---------------------------------------------------------------------------
+# Finding a ruleset: a file path or a bundled name
+# ---------------------------------------------------------------------------
+
+def _source(spec: str) -> tuple[str, str]:
+    """(text, filename) of a ruleset given as a path or a bundled name."""
+    if os.path.exists(spec) or spec.endswith(".rules") or os.sep in spec:
+        if os.path.isdir(spec):
+            raise RulesetFileError("cannot-read", f"{spec} is a folder, not a ruleset file", filename=spec)
+        try:
+            with open(spec, encoding="utf-8") as fh:
+                return fh.read(), spec
+        except FileNotFoundError:
+            raise RulesetFileError("file-not-found", f"no such file: {spec}", filename=spec) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RulesetFileError("cannot-read", f"cannot read {spec}: {exc}", filename=spec) from None
+    if spec in bundled_names():
+        return bundled_text(spec), bundled_filename(spec)
+    raise RulesetFileError("file-not-found", f"no such file or bundled ruleset: {spec}", filename=spec,
+                           hint="bundled rulesets: " + ", ".join(bundled_names()))
+
+
+def _config_and_inherited(spec: str) -> tuple[dict[str, Any], set[str]]:
+    """The configuration of SPEC and the statement keys it inherits from its base."""
+    if spec.endswith(".json"):
+        return rulelang.load_config(spec), set()
+    from rulelang.compiler import analyse
+    from rulelang.errors import raise_errors
+
+    text, filename = _source(spec)
+    result = analyse(text, filename)
+    raise_errors(result.errors)
+    assert result.config is not None
+    inherited = {key for key, st in result.origins.items() if st is None} if result.base_label else set()
+    return result.config, inherited
+
+
+def _write_atomic(path: str, text: str) -> None:
+    """Write a file so that a reader sees the old or the new content, never half of it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".rulelang-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        try:
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        except OSError:
+            pass
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _players(config: dict[str, Any]) -> str:
+    counts = config["players"]["counts"]
+    text = f"{counts[0]}-{counts[-1]}" if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)) \
+        else ",".join(str(c) for c in counts)
+    if config["players"]["partnerships"]:
+        text += " (teams at 4)"
+    return text
+
+
+def _target(config: dict[str, Any]) -> str:
+    t = config["target"]
+    how = "exactly" if t["mode"] == "exact" else "at least"
+    if config["scoring"]["unit"] == 5:
+        return f"{how} {t['raw'] // 5} shown"
+    return f"{how} {t['raw']}"
+
+
+# ---------------------------------------------------------------------------
+# Commands
+# ---------------------------------------------------------------------------
+
+@click.command("list")
+def list_cmd() -> None:
+    """List the bundled rulesets: name, title, players, target."""
+    rows = []
+    for name in bundled_names():
+        try:
+            config = rulelang.compile_bundled(name)
+        except RulesetError as exc:
+            rows.append((name, f"(invalid: {exc.code})", "", ""))
+            continue
+        rows.append((name, config["title"], _players(config), _target(config)))
+    console = _console()
+    if console is not None:
+        from rich.table import Table
+
+        table = Table(box=None, header_style="bold")
+        for column in ("name", "title", "players", "target"):
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*row)
+        console.print(table)
+        return
+    widths = [max(len(r[i]) for r in rows + [("name", "title", "players", "target")]) for i in range(4)]
+    click.echo("  ".join(h.ljust(w) for h, w in zip(("name", "title", "players", "target"), widths)).rstrip())
+    for row in rows:
+        click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
+
+
+@click.command("check")
+@click.argument("rulesets", nargs=-1, metavar="FILE|NAME...")
+@click.option("--all", "check_all", is_flag=True, help="Check every bundled ruleset too.")
+def check_cmd(rulesets: tuple[str, ...], check_all: bool) -> None:
+    """Check ruleset files (or bundled names); print every error found.
+
+    Exit status 0 when all are valid, 1 otherwise.
+    """
+    specs = list(rulesets) + (bundled_names() if check_all else [])
+    if not specs:
+        raise click.UsageError("give at least one ruleset file or bundled name, or --all")
+    bad = 0
+    for spec in specs:
+        try:
+            text, filename = _source(spec)
+            errors = rulelang.check_text(text, filename)
+        except RulesetError as exc:
+            _report(exc)
+            bad += 1
+            continue
+        if errors:
+            bad += 1
+            for i, e in enumerate(errors):
+                _report(e)
+                click.echo("")
+            noun = "error" if len(errors) == 1 else "errors"
+            _say(f"{filename}: {len(errors)} {noun}", style="bold red")
+        else:
+            _say(f"{filename}: ok", style="green")
+    if bad:
+        sys.exit(1)
+
+
+@click.command("compile")
+@click.argument("ruleset", metavar="FILE|NAME")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write the JSON here.")
+def compile_cmd(ruleset: str, output: str | None) -> None:
+    """Compile a ruleset to its configuration (JSON on stdout, or -o FILE)."""
+    try:
+        if ruleset.endswith(".json"):
+            config = rulelang.load_config(ruleset)
+        else:
+            text, filename = _source(ruleset)
+            config = rulelang.compile_text(text, filename)
+    except RulesetError as exc:
+        _report(exc, err=True)
+        sys.exit(1)
+    text = json.dumps(config, indent=2) + "\n"
+    if output:
+        try:
+            _write_atomic(output, text)
+        except OSError as exc:
+            _say(f"{output}: cannot write: {exc}", err=True)
+            sys.exit(1)
+    else:
+        click.echo(text, nl=False)
+
+
+@click.command("fmt")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="FILE...")
+@click.option("--check", "check_only", is_flag=True, help="Change nothing; exit 1 if a file would change.")
+def fmt_cmd(files: tuple[str, ...], check_only: bool) -> None:
+    """Rewrite ruleset files in the canonical form (comments kept).
+
+    The canonical form states the same rules: the compiled configuration never
+    changes. With --check, list the files that would change and exit 1.
+    """
+    from rulelang.formatter import duplicate_errors, format_ruleset
+    from rulelang.parser import parse
+
+    failed = False
+    changed = []
+    for path in files:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+        except FileNotFoundError:
+            _say(f"{path}: no such file", err=True)
+            failed = True
+            continue
+        except (OSError, UnicodeDecodeError) as exc:
+            _say(f"{path}: cannot read: {exc}", err=True)
+            failed = True
+            continue
+        ruleset, errors = parse(text, path)
+        if ruleset is not None and not errors:
+            errors = duplicate_errors(ruleset)
+        if errors or ruleset is None:
+            for e in errors:
+                _report(e, err=True)
+                click.echo("", err=True)
+            _say(f"{path}: not formatted (fix the errors first)", err=True)
+            failed = True
+            continue
+        new = format_ruleset(ruleset)
+        again, _ = parse(new, path)
+        if again is None or _canonical(again.statements) != _canonical(ruleset.statements):
+            _say(f"{path}: not formatted: the canonical form would change the rules "
+                 "(a bug of rulelang; please report it)", err=True)  # pragma: no cover
+            failed = True  # pragma: no cover
+            continue  # pragma: no cover
+        if new == text:
+            continue
+        changed.append(path)
+        if check_only:
+            _say(f"would reformat {path}")
+        else:
+            try:
+                _write_atomic(path, new)
+            except OSError as exc:
+                _say(f"{path}: cannot write: {exc}", err=True)
+                failed = True
+                continue
+            _say(f"reformatted {path}")
+    if failed or (check_only and changed):
+        sys.exit(1)
+
+
+def _canonical(statements: Iterable[Any]) -> list[Any]:
+    return sorted(statements, key=lambda s: (ORDER.get(s.key, 99), repr(s.value)))
+
+
+@click.command("explain")
+@click.argument("ruleset", metavar="FILE|NAME")
+def explain_cmd(ruleset: str) -> None:
+    """Explain a ruleset in plain English, from its compiled configuration.
+
+    Rules inherited from the base (`based on`) are marked.
+    """
+    from rulelang.explain import explain_config, explain_text
+
+    try:
+        config, inherited = _config_and_inherited(ruleset)
+    except RulesetError as exc:
+        _report(exc, err=True)
+        sys.exit(1)
+    console = _console()
+    if console is None:
+        click.echo(explain_text(config, inherited), nl=False)
+        return
+    base = config.get("based_on")
+    console.print(f"{config['title']} ({config['name']})", style="bold", markup=False)
+    console.print(f"Source: {config['source']}", style="italic", markup=False)
+    if base:
+        console.print(f"Based on {base}: rules marked (from {base}) are inherited, the others are stated here.",
+                      markup=False)
+    for heading, sentences in explain_config(config, inherited):
+        console.print()
+        console.print(heading, style="bold underline", markup=False)
+        for s in sentences:
+            if s.inherited and base:
+                console.print(f"- {s.text} (from {base})", style="dim", markup=False)
+            else:
+                console.print(f"- {s.text}", markup=False)
+
+
+@click.command("diff")
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+def diff_cmd(a: str, b: str) -> None:
+    """Show the rules on which two rulesets differ, in words (each a FILE, NAME or .json)."""
+    from rulelang.explain import diff_configs
+
+    try:
+        ca, _ = _config_and_inherited(a)
+        cb, _ = _config_and_inherited(b)
+    except RulesetError as exc:
+        _report(exc, err=True)
+        sys.exit(1)
+    la, lb = ca["name"], cb["name"]
+    if la == lb:
+        la, lb = a, b
+    differences = diff_configs(ca, cb)
+    if not differences:
+        _say(f"{la} and {lb} state the same rules.")
+        return
+    noun = "rule" if len(differences) == 1 else "rules"
+    _say(f"{la} and {lb} differ in {len(differences)} {noun}:", style="bold")
+    width = max(len(la), len(lb))
+    for what, x, y in differences:
+        _say("")
+        _say(what[0].upper() + what[1:], style="bold")
+        _say(f"  {la.ljust(width)}  {x}", style="red")
+        _say(f"  {lb.ljust(width)}  {y}", style="green")

@@ -1,0 +1,61 @@
+"""`rulelang play` (a game in the terminal) and `rulelang replay` (a saved game, turn by turn)."""
+from __future__ import annotations
+
+import click
+
+from rulelang.tools.configs import ToolError, load_engine_config
+
+
+@click.command("play")
+@click.argument("variant", metavar="VARIANT|FILE")
+@click.option("--players", "-p", type=int, default=None, help="Number of players (default 2).")
+@click.option("--seat", "seats", default=None, metavar="SPEC",
+              help="Who sits where, e.g. 0=human,1=greedy,2=random (default: seat 0 human, others greedy).")
+@click.option("--seed", type=int, default=None, help="Seed of the deal (default: random).")
+@click.option("--tally", is_flag=True, help="Also show the scores as the paper tally.")
+@click.option("--save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Save the game's transcript to FILE when it ends (or is stopped).")
+def play_cmd(variant, players, seats, seed, tally, save):
+    """Play VARIANT in the terminal against bots.
+
+    On your turn, enter the number of a legal move or the move itself
+    ("[1|5] on [1|1] branch-a"); ? lists the commands. q, Ctrl-C or end of
+    input stop the game cleanly.
+    """
+    import random
+
+    from rulelang.tools.session import Game, parse_seats
+
+    data, cfg = load_engine_config(variant)
+    counts = list(cfg.counts)
+    if players is None:
+        players = 2 if 2 in counts else counts[0]
+    if players not in counts:
+        raise ToolError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
+    kinds = parse_seats(seats, players)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    game = Game(cfg, players, kinds, seed, tally=tally, save=save, variant=variant)
+    raise SystemExit(game.run())
+
+
+@click.command("replay")
+@click.argument("transcript", type=click.Path(dir_okay=False))
+@click.option("--boards", is_flag=True, help="Show the layout after every turn (not only at each round's end).")
+@click.option("--tally", is_flag=True, help="Also show the scores as the paper tally.")
+@click.option("--check-only", is_flag=True, help="Only check the transcript against the rules.")
+def replay_cmd(transcript, boards, tally, check_only):
+    """Check a saved game against the rules and print it turn by turn.
+
+    A transcript that contradicts the rules is reported with the step where it
+    goes wrong, and the exit status is 1.
+    """
+    from rulelang.tools.session import print_replay
+    from rulelang.tools.transcripts import check_transcript, load_transcript
+
+    t = load_transcript(transcript)
+    check_transcript(t)
+    if check_only:
+        click.echo(f"{transcript}: consistent with the rules")
+        return
+    print_replay(t, boards=boards, tally=tally)

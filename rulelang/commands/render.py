@@ -1,0 +1,58 @@
+"""`rulelang render`: draw a layout as SVG, from a transcript or a conformance case."""
+from __future__ import annotations
+
+import click
+
+from rulelang.tools.configs import ToolError
+
+
+@click.command("render")
+@click.option("--transcript", "transcript", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="A saved game (rulelang play --save).")
+@click.option("--turn", type=int, default=None, metavar="K",
+              help="With --transcript: the layout after turn K (counted over the whole game; default: the last).")
+@click.option("--case", "case", default=None, metavar="CASE_ID|FILE",
+              help="A conformance case: its id, a case file with one case, or FILE:CASE_ID.")
+@click.option("--step", type=int, default=None, metavar="K",
+              help="With --case: the layout after the case's first K steps (default: all).")
+@click.option("-o", "--out", "out", type=click.Path(dir_okay=False), required=True, metavar="OUT.svg",
+              help="Where to write the SVG.")
+def render_cmd(transcript, turn, case, step, out):
+    """Draw a layout as SVG: tiles with pips, doubles crosswise, branching doubles
+    outlined in orange, counted ends as filled numbers, legal attach points as
+    hollow points, and a legend."""
+    from rulelang.tools.svg import round_svg
+
+    if (transcript is None) == (case is None):
+        raise click.UsageError("give exactly one of --transcript FILE or --case CASE_ID|FILE")
+    if transcript is None and turn is not None:
+        raise click.UsageError("--turn goes with --transcript")
+    if case is None and step is not None:
+        raise click.UsageError("--step goes with --case")
+    if transcript is not None:
+        from rulelang.tools.transcripts import check_transcript, load_transcript, round_at
+
+        t = load_transcript(transcript)
+        check_transcript(t)
+        rnd, st = round_at(t, turn)
+        if st is None:
+            title = f"{transcript}: before the first turn"
+        else:
+            title = f"{transcript}: turn {st.number} (round {st.round_index + 1}): {st.record.get('move')}"
+        notes = [f"{rnd.config.title}"]
+        if st is not None:
+            pts = st.record.get("points", 0)
+            notes.append(f"this placement: count {st.record.get('count')}, {pts} raw")
+    else:
+        from rulelang.tools.cases import case_round_at
+
+        rnd, c, k, info = case_round_at(case, step)
+        title = f"case {c['id']}, after step {k} of {len(c['steps'])}"
+        notes = [c.get("description", "")[:110]] + info[-1:]
+    svg = round_svg(rnd, title=title, notes=notes)
+    try:
+        with open(out, "w", encoding="utf-8") as fh:
+            fh.write(svg)
+    except OSError as exc:
+        raise ToolError(f"cannot write {out}: {exc}") from None
+    click.echo(f"wrote {out} ({len(rnd.layout)} tiles)")

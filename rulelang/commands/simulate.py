@@ -1,0 +1,119 @@
+"""`rulelang simulate`: many bot matches, a statistics table, raw results and SVG plots."""
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from rulelang.tools.configs import ToolError, load_engine_config
+
+
+def _players(cfg, players: int | None) -> int:
+    counts = list(cfg.counts)
+    if players is None:
+        return 2 if 2 in counts else counts[0]
+    if players not in counts:
+        raise ToolError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
+    return players
+
+
+def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progress):
+    from rulelang.tools.simulation import run_matches
+
+    if not show_progress:
+        return run_matches(data, players, bots, seed, matches, jobs)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=console, transient=True) as prog:
+        task = prog.add_task(f"{spec_label}", total=matches)
+        return run_matches(data, players, bots, seed, matches, jobs,
+                           progress=lambda k: prog.advance(task, k))
+
+
+@click.command("simulate")
+@click.argument("variant", metavar="VARIANT|FILE")
+@click.option("--matches", "-n", type=click.IntRange(min=1), required=True, help="Number of matches to play.")
+@click.option("--players", "-p", type=int, default=None, help="Players per match (default 2).")
+@click.option("--bots", default="greedy", show_default=True,
+              help="Bot per seat, comma-separated (random, greedy); one name for every seat.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed; match i uses a seed derived from it and i.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (results do not depend on it).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write raw per-match results: JSON lines, or CSV if FILE ends in .csv.")
+@click.option("--vs", "other", default=None, metavar="OTHER",
+              help="Compare with a second variant (same seeds, bots and players).")
+@click.option("--plots", type=click.Path(file_okay=False), default=None, metavar="DIR",
+              help="Write SVG plots (score race of match 0, distributions) into DIR.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level for --vs.")
+def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots, alpha):
+    """Play MATCHES bot matches of VARIANT and report statistics.
+
+    Win rates per seat (or team) with 95% Wilson intervals, rounds per match,
+    turns per round, blocked rounds, discarded events and points per round by
+    kind. With --vs OTHER, both variants side by side; differences are tested
+    with a two-proportion z-test (rates) or Welch's t-test (means), and '*'
+    marks p < alpha.
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from rulelang.tools import simulation as sim
+
+    data, cfg = load_engine_config(variant)
+    players = _players(cfg, players)
+    bot_names = sim.parse_bots(bots, players)
+    other_data = other_cfg = None
+    if other:
+        other_data, other_cfg = load_engine_config(other)
+        if players not in other_cfg.counts:
+            raise ToolError(f"{other_cfg.name} is not played by {players} players")
+    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
+    results = _run(cfg.name, data, cfg, players, bot_names, seed, matches, jobs, show)
+    summary = sim.summarize(results, cfg, players)
+    console = Console(width=max(120, min(160, Console().width)), highlight=False)
+    head = (f"{cfg.name} ({cfg.title}): {matches} matches, {players} players, "
+            f"bots {','.join(bot_names)}, seed {seed}")
+    if other:
+        other_results = _run(other_cfg.name, other_data, other_cfg, players, bot_names, seed, matches, jobs, show)
+        other_summary = sim.summarize(other_results, other_cfg, players)
+        console.print(head + f"\nvs {other_cfg.name} ({other_cfg.title}), same seeds")
+        table = Table(show_header=True, header_style="bold")
+        table.add_column("metric")
+        table.add_column(cfg.name, justify="right")
+        table.add_column(other_cfg.name, justify="right")
+        table.add_column("test")
+        table.add_column("p", justify="right")
+        for row in sim.comparison_rows(summary, other_summary, alpha):
+            table.add_row(*row)
+        console.print(table)
+        console.print(f"* p < {alpha:g}: two-sided two-proportion z-test (pooled) for rates; "
+                      "Welch's unequal-variance t-test for means. Values: rate [95% Wilson CI], mean ± sd.")
+    else:
+        console.print(head)
+        table = Table(show_header=True, header_style="bold")
+        table.add_column("metric")
+        table.add_column("value", justify="right")
+        table.add_column("detail")
+        for row in sim.summary_rows(summary):
+            table.add_row(*row)
+        console.print(table)
+    if out:
+        rows = results + (other_results if other else [])
+        try:
+            sim.write_results(out, rows)
+        except OSError as exc:
+            raise ToolError(f"cannot write {out}: {exc}") from exc
+        click.echo(f"raw results: {out} ({len(rows)} matches)", err=True)
+    if plots:
+        from rulelang.tools.simplots import write_plots
+
+        try:
+            written = write_plots(plots, [(summary, results)] + ([(other_summary, other_results)] if other else []))
+        except OSError as exc:
+            raise ToolError(f"cannot write plots to {plots}: {exc}") from exc
+        click.echo(f"plots: {', '.join(written)}", err=True)

@@ -1,0 +1,99 @@
+"""Conformance cases for rendering: find a case by id or file, rebuild its round
+with the engine and apply its steps up to K."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from rulelang.tools.configs import ToolError, load_config_dict
+from rulelang.tools.engine import get
+
+CASES_DIR = Path(__file__).resolve().parents[2] / "conformance" / "cases"
+
+
+def _read(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ToolError(f"no such file: {path}") from None
+    except (OSError, ValueError) as exc:
+        raise ToolError(f"cannot read case file {path}: {exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        raise ToolError(f"{path} is not a conformance case file (no 'cases' list)")
+    return data
+
+
+def find_case(spec: str) -> tuple[dict, dict, Path]:
+    """(file data, case, path) for CASE_ID, FILE (with one case) or FILE:CASE_ID."""
+    file_part, _, id_part = spec.partition(".json:")
+    if id_part:
+        path = Path(file_part + ".json")
+        data = _read(path)
+        for case in data["cases"]:
+            if case.get("id") == id_part:
+                return data, case, path
+        raise ToolError(f"no case {id_part!r} in {path} (cases: {', '.join(c.get('id', '?') for c in data['cases'])})")
+    path = Path(spec)
+    if path.suffix == ".json" or path.exists():
+        data = _read(path)
+        if len(data["cases"]) != 1:
+            ids = ", ".join(c.get("id", "?") for c in data["cases"])
+            raise ToolError(f"{path} holds {len(data['cases'])} cases; name one as {path}:CASE_ID ({ids})")
+        return data, data["cases"][0], path
+    for f in sorted(CASES_DIR.glob("**/*.json")):
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for case in data.get("cases", []) if isinstance(data, dict) else []:
+            if case.get("id") == spec:
+                return data, case, f
+    raise ToolError(f"no conformance case {spec!r} (give a case id, a case file, or FILE:CASE_ID)")
+
+
+def case_config(data: dict, case: dict) -> dict:
+    ruleset = case.get("ruleset", data.get("ruleset"))
+    if isinstance(ruleset, str):
+        return load_config_dict(ruleset)
+    if isinstance(ruleset, dict) and "text" in ruleset:
+        try:
+            import rulelang
+
+            return rulelang.compile_text(ruleset["text"], ruleset.get("filename", "<case>"))
+        except Exception as exc:
+            raise ToolError(f"cannot compile the case's inline ruleset: {exc}") from None
+    raise ToolError("the case names no ruleset")
+
+
+def case_round_at(spec: str, step: int | None):
+    """(round, case, applied steps, info lines) after the case's first ``step`` steps."""
+    data, case, path = find_case(spec)
+    cfg = get("Config").from_dict(case_config(data, case))
+    IllegalMove = get("IllegalMove")
+    steps = case["steps"]
+    if step is None:
+        step = len(steps)
+    if step < 0 or step > len(steps):
+        raise ToolError(f"--step {step}: case {case['id']} has {len(steps)} steps (0..{len(steps)})")
+    deals = [dict(case["setup"])] + [dict(d) for d in case.get("next_rounds", [])]
+    try:
+        match = get("Match")(cfg, case["players"], seed=0, record=True, deal=deals)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ToolError(f"case {case['id']}: invalid setup: {exc}") from None
+    rnd = match.round
+    info = []
+    for k, st in enumerate(steps[:step], 1):
+        rnd = match.round
+        try:
+            if "play" in st:
+                match.play(st["play"])
+                info.append(f"step {k}: {st['play']}")
+            elif "draw" in st:
+                rnd.draw()
+            else:
+                rnd.pass_turn()
+        except IllegalMove as exc:
+            info.append(f"step {k}: {st.get('play', 'draw' if 'draw' in st else 'pass')} rejected ({exc.code})")
+        if match.over:
+            break
+    return rnd, case, step, info

@@ -1,0 +1,457 @@
+"""The terminal game (`rulelang play`) and the turn-by-turn printout of a transcript
+(`rulelang replay`)."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Callable, Sequence
+
+import click
+
+from rulelang.tools import textboard as tb
+from rulelang.tools.configs import ToolError
+from rulelang.tools.engine import bot_factories, get
+from rulelang.tools.simulation import _derive
+
+SEAT_KINDS = ("human", "random", "greedy")
+
+HELP = """Enter the number of a legal move, or the move itself in canonical notation
+("[1|5] on [1|1] branch-a", a lead as "[1|4]"; a bare tile like "[1|5]" or "15"
+works when it fits in one place only). Other commands:
+  b / board    show the layout again      h / hand   show your hand
+  s / scores   show the scores            ? / help   this text
+  q / quit     stop the game (you are offered to save the transcript)"""
+
+
+def parse_seats(text: str | None, players: int) -> list[str]:
+    """'0=human,1=greedy' -> a kind per seat (unnamed seats: seat 0 human, others greedy)."""
+    kinds = ["human"] + ["greedy"] * (players - 1)
+    if not text:
+        return kinds
+    known = set(SEAT_KINDS) | set(bot_factories())
+    seen = set()
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        if "=" not in part:
+            raise ToolError(f"bad --seat {part!r}: write SEAT=KIND, e.g. 0=human,1=greedy")
+        seat_s, kind = (x.strip() for x in part.split("=", 1))
+        try:
+            seat = int(seat_s)
+        except ValueError:
+            raise ToolError(f"bad --seat {part!r}: {seat_s!r} is not a seat number") from None
+        if not 0 <= seat < players:
+            raise ToolError(f"bad --seat {part!r}: seats are 0..{players - 1} with {players} players")
+        if kind not in known:
+            raise ToolError(f"bad --seat {part!r}: kind must be one of {', '.join(sorted(known))}")
+        if seat in seen:
+            raise ToolError(f"bad --seat: seat {seat} given twice")
+        seen.add(seat)
+        kinds[seat] = kind
+    return kinds
+
+
+class Quit(Exception):
+    """The player stopped the game (q, Ctrl-C or end of input)."""
+
+    def __init__(self, reason: str):
+        self.reason = reason  # "quit", "interrupt", "eof"
+        super().__init__(reason)
+
+
+def _color_enabled(stream) -> bool:
+    return stream.isatty() and not os.environ.get("NO_COLOR")
+
+
+class Game:
+    """One interactive match in the terminal."""
+
+    def __init__(self, config, players: int, seats: Sequence[str], seed: int, tally: bool = False,
+                 save: str | None = None, variant: str = "",
+                 read: Callable[[str], str] = input, out=None):
+        self.cfg = config
+        self.players = players
+        self.seats = list(seats)
+        self.seed = seed
+        self.tally = tally
+        self.save_path = save
+        self.variant = variant or config.name
+        self.read = read
+        self.out = out or sys.stdout
+        self.color = _color_enabled(self.out)
+        self.unit = config.unit
+        self.match = get("Match")(config, players, seed, record=True)
+        self.side_of = list(config.sides_of(players))
+        self.partners = max(self.side_of) + 1 != players
+        factories = bot_factories()
+        self.bots = [None if k == "human" else factories[k](_derive("play-bot", seed, s))
+                     for s, k in enumerate(self.seats)]
+        self.humans = [s for s, k in enumerate(self.seats) if k == "human"]
+        self.turn_no = 0
+
+    # -- output ---------------------------------------------------------------------
+
+    def say(self, text: str = "", **style) -> None:
+        if style and self.color:
+            text = click.style(text, **style)
+        click.echo(text, file=self.out)
+
+    def seat_name(self, seat: int) -> str:
+        kind = self.seats[seat]
+        who = "you" if kind == "human" and len(self.humans) == 1 else kind
+        return f"seat {seat} ({who})"
+
+    def side_names(self) -> list[str]:
+        n = max(self.side_of) + 1
+        if self.partners:
+            return [f"team {s} (seats {' + '.join(str(x) for x in range(self.players) if self.side_of[x] == s)})"
+                    for s in range(n)]
+        return [self.seat_name(s) for s in range(n)]
+
+    def show_scores(self) -> None:
+        self.say("Scores:")
+        for line in tb.score_lines(self.match.scores, self.unit, self.side_names(), self.tally):
+            self.say(line)
+
+    def show_board(self, rnd) -> None:
+        lay = rnd.layout
+        self.say(f"Layout ({len(lay)} tile{'' if len(lay) == 1 else 's'}; * branching double, {tb.COUNTED} counted end, "
+                 f"{tb.ATTACH} attach point that counts nothing):", bold=True)
+        for line in tb.layout_lines_of(lay):
+            self.say("  " + line)
+        self.say("  " + tb.counted_line(lay.counted(), lay.count()))
+
+    def show_hand(self, rnd, seat: int) -> None:
+        self.say(f"Your hand (seat {seat}): {tb.hand_line(rnd.hands[seat])}", bold=True)
+
+    def target_text(self) -> str:
+        cfg = self.cfg
+        raw = cfg.target
+        shown = raw // self.unit if raw % self.unit == 0 else raw / self.unit
+        mode = "exactly" if cfg.target_mode == "exact" else "at least"
+        return f"{mode} {shown} shown" + (f" ({raw} raw)" if self.unit != 1 else "")
+
+    # -- the game -----------------------------------------------------------------------
+
+    def run(self) -> int:
+        cfg = self.cfg
+        self.say(f"{cfg.title} ({cfg.name}): {self.players} players, target {self.target_text()}, seed {self.seed}",
+                 bold=True)
+        self.say("Seats: " + ", ".join(self.seat_name(s) for s in range(self.players))
+                 + ("; teams: seats 0+2 and 1+3" if self.partners else ""))
+        if self.humans:
+            self.say("Type ? for help.")
+        try:
+            self._loop()
+        except Quit as q:
+            return self._stopped(q.reason)
+        except KeyboardInterrupt:
+            return self._stopped("interrupt")
+        self._finished()
+        return 0
+
+    def _loop(self) -> None:
+        m = self.match
+        current = None
+        round_no = 0
+        while not m.over:
+            rnd = m.round
+            if rnd is not current:
+                current = rnd
+                round_no += 1
+                self.say("")
+                self.say(f"=== Round {round_no} ===  seat {rnd.opener} opens"
+                         f" ({getattr(rnd, 'opening', '')}); boneyard {len(rnd.boneyard)} tiles", bold=True)
+                if rnd.forced_tile is not None:
+                    self.say(f"The lead is forced: {tb.fmt_tile(rnd.forced_tile)}")
+                if round_no == 1:
+                    self.show_scores()
+            seat = m.seat_to_move
+            legal = m.legal_moves()
+            if self.seats[seat] == "human":
+                move = self._ask(rnd, seat, legal)
+            else:
+                move = self.bots[seat](rnd.observation(seat), legal)
+            turn = m.play(move)
+            self.turn_no += 1
+            self._report_turn(rnd, turn)
+            if rnd.over:
+                self._report_round(rnd, round_no)
+
+    def _ask(self, rnd, seat: int, legal: list):
+        obs = rnd.observation(seat)
+        self.say("")
+        self.show_board(rnd)
+        drawn = list(getattr(rnd, "_pre_drawn", []) or [])
+        if drawn:
+            self.say(f"You drew {len(drawn)}: {tb.hand_line(drawn)}")
+        self.show_hand(rnd, seat)
+        others = ", ".join(f"seat {s}: {n}" for s, n in enumerate(obs["hand_counts"]) if s != seat)
+        self.say(f"Tiles in other hands: {others}; boneyard: {obs['boneyard']}")
+        if rnd.must_play is not None:
+            self.say(f"You must play the tile you drew: {tb.fmt_tile(rnd.must_play)}")
+        points = obs.get("points") or [0] * len(legal)
+        self.say("Legal moves:", bold=True)
+        width = len(str(len(legal)))
+        for i, (mv, pts) in enumerate(zip(legal, points), 1):
+            gain = ""
+            if pts:
+                gain = f"  +{pts} raw" + (f" ({tb.fmt_shown(pts / self.unit)} shown)" if self.unit != 1 else "")
+            self.say(f"  {i:>{width}}) {mv}{gain}")
+        while True:
+            text = self._input(f"Your move [1-{len(legal)}]: " if len(legal) > 1 else "Your move [1]: ")
+            choice = self._interpret(text, rnd, seat, legal)
+            if choice is not None:
+                return choice
+
+    def _input(self, prompt: str) -> str:
+        try:
+            return self.read(prompt)
+        except EOFError:
+            raise Quit("eof") from None
+        except KeyboardInterrupt:
+            raise Quit("interrupt") from None
+
+    def _interpret(self, text: str, rnd, seat: int, legal: list):
+        Move = get("Move")
+        IllegalMove = get("IllegalMove")
+        t = text.strip()
+        low = t.lower()
+        if not t:
+            return None
+        if low in ("q", "quit", "exit"):
+            raise Quit("quit")
+        if low in ("?", "help", "h?"):
+            self.say(HELP)
+            return None
+        if low in ("b", "board"):
+            self.show_board(rnd)
+            return None
+        if low in ("h", "hand"):
+            self.show_hand(rnd, seat)
+            return None
+        if low in ("s", "scores", "score"):
+            self.show_scores()
+            return None
+        if t.isdigit():
+            k = int(t)
+            if 1 <= k <= len(legal):
+                return legal[k - 1]
+            self.say(f"No move {k}: choose 1 to {len(legal)}.", fg="red")
+            return None
+        try:
+            move = Move.parse(t)
+        except ValueError as exc:
+            tile = _loose_tile(t)
+            if tile is None:
+                self.say(f"Cannot read {t!r}: {exc}. Type ? for help.", fg="red")
+                return None
+            move = None
+        else:
+            tile = move.tile if move.target is None else None
+        if move is not None and move in legal:
+            return move
+        if tile is not None and (move is None or not rnd.leading):
+            fits = [mv for mv in legal if mv.tile == tile]
+            if len(fits) == 1:
+                return fits[0]
+            if len(fits) > 1:
+                nums = ", ".join(f"{legal.index(mv) + 1}) {mv}" for mv in fits)
+                self.say(f"{tb.fmt_tile(tile)} fits in several places: {nums}. Choose one.", fg="red")
+                return None
+            if move is None:
+                self.say(f"{tb.fmt_tile(tile)} is not playable now. Type ? for help.", fg="red")
+                return None
+        # let the engine say why (the state does not change on an illegal move)
+        try:
+            self.match.round.play(move)
+        except IllegalMove as exc:
+            self.say(f"Illegal move ({exc.code}): {exc.message}.", fg="red")
+            return None
+        raise AssertionError("a move outside the legal list was accepted")  # pragma: no cover
+
+    def _report_turn(self, rnd, turn) -> None:
+        if turn is None:
+            return
+        for s in turn.passed:
+            self.say(f"  {self.seat_name(s)} passes (no placement, boneyard empty)")
+        seat = turn.seat
+        if turn.drawn:
+            if self.seats[seat] == "human" or not self.humans:
+                self.say(f"  {self.seat_name(seat)} draws {len(turn.drawn)}: {tb.hand_line(turn.drawn)}")
+            else:
+                self.say(f"  {self.seat_name(seat)} draws {len(turn.drawn)} tile(s)")
+        counted = " + ".join(str(v) for _t, _e, v in turn.counted) or "0"
+        pts = turn.points
+        gain = ""
+        if pts:
+            gain = f" -> {pts} raw" + (f" ({tb.fmt_shown(pts / self.unit)} shown)" if self.unit != 1 else "")
+        self.say(f"Turn {self.turn_no}: {self.seat_name(seat)} plays {turn.move}; "
+                 f"ends {counted} = {turn.count}{gain or ' (no score)'}")
+        names = self.side_names()
+        for ev in turn.events:
+            self.say(tb.event_line(ev, self.unit, names),
+                     fg=None if ev.accepted else "yellow")
+
+    def _report_round(self, rnd, round_no: int) -> None:
+        res = rnd.result
+        self.say("")
+        if res.kind == "domino":
+            what = f"{self.seat_name(res.seat)} dominoes"
+        elif res.kind == "blocked":
+            if res.side is None:
+                what = "the round is blocked, with no winner"
+            else:
+                what = f"the round is blocked; {self.seat_name(res.seat)} has the lightest hand"
+        else:
+            what = "the target is reached: the match ends at once"
+        self.say(f"Round {round_no} over: {what}.", bold=True)
+        for s, (hand, pips) in enumerate(zip(res.hands or rnd.hands, res.hand_pips)):
+            self.say(f"  seat {s} holds {tb.hand_line(hand)} ({pips} pips)")
+        self.show_scores()
+
+    def _finished(self) -> None:
+        m = self.match
+        self.say("")
+        if m.winner is None:
+            self.say("Match over: a draw.", bold=True)
+        else:
+            self.say(f"Match over: {self.side_names()[m.winner]} wins.", bold=True)
+        self.show_scores()
+        if self.save_path:
+            self._save(self.save_path)
+        else:
+            self.say("(use --save FILE to keep a transcript for `rulelang replay`)")
+
+    def _stopped(self, reason: str) -> int:
+        self.say("")
+        why = {"eof": "end of input", "interrupt": "interrupted", "quit": "you quit"}[reason]
+        self.say(f"Game stopped ({why}) after {self.turn_no} turns.")
+        if self.save_path:
+            self._save(self.save_path)
+            return 0
+        if reason == "eof":
+            self.say("Transcript not saved (stdin is closed; use --save FILE to keep it).")
+            return 0
+        try:
+            path = self.read("Save the transcript? File name (empty: don't save): ").strip()
+        except (EOFError, KeyboardInterrupt):
+            self.say("")
+            self.say("Transcript not saved.")
+            return 0
+        if path:
+            self._save(path)
+        else:
+            self.say("Transcript not saved.")
+        return 0
+
+    def transcript(self) -> dict:
+        t = self.match.transcript()
+        t["x-play"] = {"variant": self.variant, "seats": self.seats, "seed": self.seed}
+        return t
+
+    def _save(self, path: str) -> None:
+        try:
+            with open(path, "w", encoding="utf-8") as fh:
+                json.dump(self.transcript(), fh, indent=1)
+                fh.write("\n")
+        except OSError as exc:
+            self.say(f"Cannot save the transcript to {path}: {exc}", fg="red")
+            return
+        self.say(f"Transcript saved to {path} (replay it with: rulelang replay {path})")
+
+
+def _loose_tile(text: str):
+    """'15', '1|5', '1-5', '[5|1]' -> (1, 5); None otherwise."""
+    import re
+
+    m = re.fullmatch(r"\[?\s*([0-6])\s*[|/,\- ]?\s*([0-6])\s*\]?", text.strip())
+    if not m:
+        return None
+    a, b = int(m.group(1)), int(m.group(2))
+    return (min(a, b), max(a, b))
+
+
+# ------------------------------------------------------------------------------ replay
+
+
+def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = False) -> None:
+    """Print a (checked) transcript turn by turn."""
+    from rulelang.tools.transcripts import rounds_of, step_transcript
+
+    cfg = get("Config").from_dict(t["config"])
+    unit = cfg.unit
+    rounds = rounds_of(t)
+    players = rounds[0]["deal"]["players"] if rounds else 0
+    side_of = list(cfg.sides_of(players)) if players else []
+    partners = bool(side_of) and max(side_of) + 1 != players
+    nsides = (max(side_of) + 1) if side_of else 0
+    names = [f"team {s}" if partners else f"seat {s}" for s in range(nsides)]
+    meta = t.get("x-play") or {}
+    echo(f"{cfg.title} ({cfg.name}): {players} players"
+         + (f", seed {t.get('seed')}" if t.get("seed") is not None else "")
+         + (f", seats {', '.join(meta['seats'])}" if meta.get("seats") else ""))
+    current = -1
+    last = None
+    for st in step_transcript(t):
+        rnd = st.round
+        if st.round_index != current:
+            if last is not None:
+                _print_round_end(last, rounds, echo, names, unit, tally, boards)
+            current = st.round_index
+            deal = rounds[current]["deal"]
+            echo("")
+            echo(f"=== Round {current + 1} ===  seat {deal['opener']} opens; start scores "
+                 + ", ".join(f"{names[i]} {tb.fmt_shown(s / unit if unit != 1 else s)}"
+                             for i, s in enumerate(deal.get("scores") or [0] * nsides)))
+            for s, h in enumerate(deal["hands"]):
+                echo(f"  seat {s} is dealt {' '.join(h)}")
+        rec = st.record
+        for s in rec.get("passed", []):
+            echo(f"  seat {s} passes")
+        if rec.get("drawn"):
+            echo(f"  seat {rec['seat']} draws {' '.join(rec['drawn'])}")
+        counted = " + ".join(str(c[2]) for c in rec.get("counted", [])) or "0"
+        pts = rec.get("points", 0)
+        gain = f" -> {pts} raw" + (f" ({tb.fmt_shown(pts / unit)} shown)" if unit != 1 else "") if pts else ""
+        echo(f"Turn {st.number}: seat {rec['seat']} plays {rec['move']}; ends {counted} = {rec.get('count')}{gain}")
+        for ev in st.turn.events:
+            echo(tb.event_line(ev, unit, names))
+        if boards:
+            for line in tb.layout_lines_of(rnd.layout):
+                echo("    " + line)
+        last = st
+    if last is not None:
+        _print_round_end(last, rounds, echo, names, unit, tally, boards)
+    res = t.get("result") or {}
+    echo("")
+    if "rounds" in t:
+        if res.get("over"):
+            w = res.get("winner")
+            echo("Match over: " + ("a draw." if w is None else f"{names[w]} wins."))
+        else:
+            echo("The match was stopped before its end.")
+        scores = res.get("scores") or []
+        for line in tb.score_lines(scores, unit, names[:len(scores)], tally):
+            echo(line)
+
+
+def _print_round_end(st, rounds, echo, names, unit, tally, boards) -> None:
+    rnd = st.round
+    if not boards:
+        echo("  final layout:")
+        for line in tb.layout_lines_of(rnd.layout):
+            echo("    " + line)
+    res = rnd.result
+    if res is None:
+        echo("  (the round was stopped here)")
+        return
+    who = f"seat {res.seat}" if res.seat is not None else "nobody"
+    kind = {"domino": f"{who} dominoes", "blocked": f"blocked, winner {who}",
+            "target": "the target is reached"}.get(res.kind, res.kind)
+    echo(f"Round {st.round_index + 1} over: {kind}; hands left "
+         + ", ".join(f"seat {s}: {p} pips" for s, p in enumerate(res.hand_pips)))
+    for line in tb.score_lines(res.scores, unit, names[:len(res.scores)], tally):
+        echo(line)

@@ -1,0 +1,39 @@
+"""The SVG plots of `rulelang simulate --plots DIR`."""
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+from rulelang.tools.plots import histogram, line_chart
+
+
+def write_plots(directory: str, runs: Sequence[tuple]) -> list[str]:
+    """Write plots for each (Summary, results); return the file paths."""
+    os.makedirs(directory, exist_ok=True)
+    written = []
+
+    def put(name: str, text: str) -> None:
+        path = os.path.join(directory, name)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        written.append(path)
+
+    for summary, results in runs:
+        v = summary.variant
+        unit = summary.unit
+        sample = next((r for r in results if "race" in r), None)
+        if sample is not None:
+            race = sample["race"]
+            label = (lambda s: f"team {s}") if summary.partnerships else (lambda s: f"seat {s}")
+            series = [(label(s), [row[s] / unit for row in race]) for s in range(summary.sides)]
+            target = summary.target / unit if summary.target else None
+            put(f"{v}-score-race.svg", line_chart(
+                series, f"{v}: score race of match {sample['index']}",
+                "accepted scoring event", "score (shown)" if unit != 1 else "score", hline=target))
+        put(f"{v}-rounds-per-match.svg",
+            histogram(summary.rounds_per_match, f"{v}: rounds per match", "rounds per match"))
+        put(f"{v}-turns-per-round.svg",
+            histogram(summary.turns_per_round, f"{v}: turns per round", "turns per round"))
+        put(f"{v}-points-per-round.svg",
+            histogram(summary.placement_per_round, f"{v}: play points per round (raw)", "raw points"))
+    return written

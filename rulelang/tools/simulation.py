@@ -1,0 +1,322 @@
+"""Play many bot matches (optionally in parallel) and summarise them.
+
+Determinism: match ``i`` of a run with seed ``S`` is dealt from
+``match_seed(S, i)`` and its bots are seeded from ``bot_seed(S, i, seat)``; a
+match depends on nothing else, so the results are the same whatever the number
+of worker processes.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from rulelang.tools import stats
+from rulelang.tools.configs import ToolError
+from rulelang.tools.engine import bot_factories, get
+
+MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
+SETTLEMENT_KINDS = ("domino", "block")
+
+
+def _derive(*parts) -> int:
+    h = hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()
+    return int(h[:15], 16)
+
+
+def match_seed(seed: int, index: int) -> int:
+    return _derive("match", seed, index)
+
+
+def bot_seed(seed: int, index: int, seat: int) -> int:
+    return _derive("bot", seed, index, seat)
+
+
+def parse_bots(text: str | None, players: int) -> list[str]:
+    names = [b.strip() for b in (text or "greedy").split(",") if b.strip()]
+    known = bot_factories()
+    for b in names:
+        if b not in known:
+            raise ToolError(f"unknown bot {b!r} (bots: {', '.join(sorted(known))})")
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise ToolError(f"--bots names {len(names)} bots for {players} players (give one, or one per seat)")
+    return names
+
+
+def n_sides(config, players: int) -> int:
+    return max(config.sides_of(players)) + 1
+
+
+# --------------------------------------------------------------------------- one match
+
+_CONFIGS: dict[str, object] = {}
+
+
+def _config(config_dict: dict):
+    key = json.dumps(config_dict, sort_keys=True)
+    cfg = _CONFIGS.get(key)
+    if cfg is None:
+        cfg = get("Config").from_dict(config_dict)
+        _CONFIGS[key] = cfg
+    return cfg
+
+
+def run_match(config_dict: dict, players: int, bots: Sequence[str], seed: int, index: int,
+              history: bool = False) -> dict:
+    """Play match ``index`` of a run seeded ``seed``; a JSON-ready summary."""
+    cfg = _config(config_dict)
+    factories = bot_factories()
+    seat_bots = [factories[b](bot_seed(seed, index, s)) for s, b in enumerate(bots)]
+    mseed = match_seed(seed, index)
+    match = get("Match")(cfg, players, mseed)
+    unit = cfg.unit
+    rounds: list[dict] = []
+    race: list[list[int]] = []
+    sides = n_sides(cfg, players)
+    if history:
+        race.append([0] * sides)
+    while not match.over and len(match.rounds) < MAX_ROUNDS:
+        rnd = match.round
+        match.run(seat_bots, max_rounds=len(match.rounds) + 1)
+        evs = rnd.events
+        placement = sum(e.raw for e in evs if e.accepted and e.kind == "placement")
+        settlement = sum(e.raw for e in evs if e.accepted and e.kind in SETTLEMENT_KINDS)
+        res = rnd.result
+        rounds.append({
+            "kind": res.kind if res else "unfinished",
+            "turns": getattr(rnd, "placements", None) if hasattr(rnd, "placements") else len(rnd.turns),
+            "events": len(evs),
+            "discarded": sum(1 for e in evs if not e.accepted),
+            "placement": placement,
+            "settlement": settlement,
+        })
+        if history:
+            score = list(race[-1])
+            for e in evs:
+                if e.accepted:
+                    score[e.side] = e.score_after
+                    race.append(list(score))
+    out = {
+        "index": index,
+        "seed": mseed,
+        "variant": cfg.name,
+        "players": players,
+        "bots": list(bots),
+        "finished": bool(match.over),
+        "winner": match.winner if match.over else None,
+        "scores": list(match.scores),
+        "shown_scores": [s / unit if unit != 1 else s for s in match.scores],
+        "rounds": len(rounds),
+        "round_details": rounds,
+    }
+    if history:
+        out["race"] = race
+    return out
+
+
+def _run_chunk(args) -> list[dict]:
+    config_dict, players, bots, seed, indices, history_index = args
+    return [run_match(config_dict, players, bots, seed, i, history=(i == history_index)) for i in indices]
+
+
+def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int, matches: int,
+                jobs: int = 1, progress: Callable[[int], None] | None = None,
+                history_index: int | None = 0) -> list[dict]:
+    """Play ``matches`` matches; results sorted by index (identical for every ``jobs``)."""
+    if matches < 0:
+        raise ToolError("--matches must be at least 0")
+    bots = list(bots)
+    results: list[dict] = []
+    if jobs <= 1 or matches <= 1:
+        for i in range(matches):
+            results.append(run_match(config_dict, players, bots, seed, i, history=(i == history_index)))
+            if progress:
+                progress(1)
+        return results
+    chunk = max(1, min(25, matches // (jobs * 4) or 1))
+    tasks = [(config_dict, players, bots, seed, list(range(a, min(matches, a + chunk))), history_index)
+             for a in range(0, matches, chunk)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(_run_chunk, t) for t in tasks]
+        for fut in as_completed(futures):
+            part = fut.result()
+            results.extend(part)
+            if progress:
+                progress(len(part))
+    results.sort(key=lambda r: r["index"])
+    return results
+
+
+# --------------------------------------------------------------------------- summary
+
+@dataclass
+class Summary:
+    variant: str
+    matches: int
+    sides: int
+    partnerships: bool
+    wins: list[int]
+    draws: int
+    unfinished: int
+    rounds_per_match: list[float]
+    turns_per_round: list[float]
+    rounds_total: int
+    blocked_rounds: int
+    events_total: int
+    discarded_events: int
+    placement_per_round: list[float]
+    settlement_per_round: list[float]
+    unit: int
+    target: int = 0
+
+    def win_rate(self, side: int) -> float:
+        return self.wins[side] / self.matches if self.matches else float("nan")
+
+    def win_ci(self, side: int) -> tuple[float, float]:
+        return stats.wilson_interval(self.wins[side], self.matches)
+
+
+def summarize(results: Sequence[dict], config, players: int) -> Summary:
+    sides = n_sides(config, players)
+    wins = [0] * sides
+    draws = unfinished = 0
+    rpm: list[float] = []
+    tpr: list[float] = []
+    pl: list[float] = []
+    st: list[float] = []
+    blocked = events = discarded = 0
+    for r in results:
+        if not r["finished"]:
+            unfinished += 1
+        elif r["winner"] is None:
+            draws += 1
+        else:
+            wins[r["winner"]] += 1
+        rpm.append(r["rounds"])
+        for d in r["round_details"]:
+            tpr.append(d["turns"])
+            blocked += d["kind"] == "blocked"
+            events += d["events"]
+            discarded += d["discarded"]
+            pl.append(d["placement"])
+            st.append(d["settlement"])
+    return Summary(
+        variant=config.name, matches=len(results), sides=sides,
+        partnerships=sides != players, wins=wins, draws=draws, unfinished=unfinished,
+        rounds_per_match=rpm, turns_per_round=tpr, rounds_total=len(tpr), blocked_rounds=blocked,
+        events_total=events, discarded_events=discarded, placement_per_round=pl,
+        settlement_per_round=st, unit=config.unit, target=config.target,
+    )
+
+
+def _pct(p: float) -> str:
+    return "-" if p != p else f"{100 * p:.1f}%"
+
+
+def _ci(lo_hi: tuple[float, float]) -> str:
+    return f"[{100 * lo_hi[0]:.1f}%, {100 * lo_hi[1]:.1f}%]"
+
+
+def _side_label(s: Summary, side: int) -> str:
+    return f"team {side} (seats {side}+{side + 2})" if s.partnerships else f"seat {side}"
+
+
+def summary_rows(s: Summary) -> list[tuple[str, str, str]]:
+    """(metric, value, detail) rows for one variant."""
+    rows = []
+    for side in range(s.sides):
+        rows.append((f"win rate {_side_label(s, side)}", _pct(s.win_rate(side)), "95% CI " + _ci(s.win_ci(side))))
+    if s.draws:
+        rows.append(("drawn matches", str(s.draws), ""))
+    if s.unfinished:
+        rows.append(("unfinished matches", str(s.unfinished), f"stopped after {MAX_ROUNDS} rounds"))
+    r = stats.summarize(s.rounds_per_match)
+    rows.append(("rounds per match", r.fmt(), f"min {r.minimum:g}, max {r.maximum:g}" if r.n else ""))
+    t = stats.summarize(s.turns_per_round)
+    rows.append(("turns per round", t.fmt(), f"min {t.minimum:g}, max {t.maximum:g}" if t.n else ""))
+    rows.append(("blocked rounds", _pct(s.blocked_rounds / s.rounds_total if s.rounds_total else float("nan")),
+                 f"{s.blocked_rounds} of {s.rounds_total}; 95% CI "
+                 + _ci(stats.wilson_interval(s.blocked_rounds, s.rounds_total))))
+    rows.append(("discarded events", _pct(s.discarded_events / s.events_total if s.events_total else float("nan")),
+                 f"{s.discarded_events} of {s.events_total}"))
+    unit = " raw" + (f" (/{s.unit} shown)" if s.unit != 1 else "")
+    rows.append(("points per round: play", stats.summarize(s.placement_per_round).fmt(), "mean ± sd," + unit))
+    rows.append(("points per round: settlement", stats.summarize(s.settlement_per_round).fmt(),
+                 "mean ± sd," + unit + "; net of debits"))
+    return rows
+
+
+def comparison_rows(a: Summary, b: Summary, alpha: float = 0.05) -> list[tuple[str, str, str, str, str]]:
+    """(metric, A, B, test, p) rows; a '*' after p marks a difference significant at alpha."""
+    rows = []
+
+    def mark(res: stats.TestResult) -> str:
+        if res.p_value != res.p_value:
+            return "-"
+        return f"{res.p_value:.3g}" + (" *" if res.significant(alpha) else "")
+
+    for side in range(max(a.sides, b.sides)):
+        va = _pct(a.win_rate(side)) + " " + _ci(a.win_ci(side)) if side < a.sides else "-"
+        vb = _pct(b.win_rate(side)) + " " + _ci(b.win_ci(side)) if side < b.sides else "-"
+        if side < a.sides and side < b.sides:
+            res = stats.two_proportion_z(a.wins[side], a.matches, b.wins[side], b.matches)
+            rows.append((f"win rate {_side_label(a, side)}", va, vb, "z (2-prop)", mark(res)))
+        else:
+            rows.append((f"win rate side {side}", va, vb, "", ""))
+    for label, xa, xb in (
+        ("rounds per match", a.rounds_per_match, b.rounds_per_match),
+        ("turns per round", a.turns_per_round, b.turns_per_round),
+        ("points per round: play (raw)", a.placement_per_round, b.placement_per_round),
+        ("points per round: settlement (raw)", a.settlement_per_round, b.settlement_per_round),
+    ):
+        res = stats.welch_t(xa, xb)
+        rows.append((label, stats.summarize(xa).fmt(), stats.summarize(xb).fmt(), "Welch t", mark(res)))
+    for label, ka, na, kb, nb in (
+        ("blocked rounds", a.blocked_rounds, a.rounds_total, b.blocked_rounds, b.rounds_total),
+        ("discarded events", a.discarded_events, a.events_total, b.discarded_events, b.events_total),
+    ):
+        res = stats.two_proportion_z(ka, na, kb, nb)
+        rows.append((label, _pct(ka / na if na else float("nan")), _pct(kb / nb if nb else float("nan")),
+                     "z (2-prop)", mark(res)))
+    return rows
+
+
+# --------------------------------------------------------------------------- output
+
+CSV_FIELDS = ("index", "seed", "variant", "players", "bots", "finished", "winner", "scores",
+              "rounds", "turns", "blocked_rounds", "events", "discarded", "placement_points",
+              "settlement_points")
+
+
+def flat_row(r: dict) -> dict:
+    d = r["round_details"]
+    return {
+        "index": r["index"], "seed": r["seed"], "variant": r["variant"], "players": r["players"],
+        "bots": ",".join(r["bots"]), "finished": r["finished"],
+        "winner": "" if r["winner"] is None else r["winner"],
+        "scores": " ".join(str(s) for s in r["scores"]), "rounds": r["rounds"],
+        "turns": sum(x["turns"] for x in d), "blocked_rounds": sum(x["kind"] == "blocked" for x in d),
+        "events": sum(x["events"] for x in d), "discarded": sum(x["discarded"] for x in d),
+        "placement_points": sum(x["placement"] for x in d),
+        "settlement_points": sum(x["settlement"] for x in d),
+    }
+
+
+def write_results(path: str, results: Sequence[dict]) -> None:
+    import csv
+
+    if path.lower().endswith(".csv"):
+        with open(path, "w", newline="", encoding="utf-8") as fh:
+            w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
+            w.writeheader()
+            for r in results:
+                w.writerow(flat_row(r))
+    else:
+        with open(path, "w", encoding="utf-8") as fh:
+            for r in results:
+                r = {k: v for k, v in r.items() if k != "race"}
+                fh.write(json.dumps(r, sort_keys=True) + "\n")

@@ -1,0 +1,485 @@
+#!/usr/bin/env python3
+"""An independent, deliberately plain engine for the conformance suite's own tests.
+
+It shares no code with `interpreter/`: it reads the compiled configuration
+(docs/config.md, the fields the bundled variants use) and speaks
+conformance/PROTOCOL.md. The suite passing on both engines checks the cases;
+the `--break` flags give it one rule wrong each, to show the suite catches it;
+the `--misbehave` flags make it a bad protocol citizen.
+
+    toy_engine.py [--break NAME]... [--misbehave MODE[:CASE-ID]]...
+
+breakages: internal-double-counts, branch-early, round-2-up, pool-partners,
+           target-before-settlement, no-overshoot-discard
+misbehaviours: hang, crash, garbage, huge, wrongseq, version, orphan (hang after
+           starting a grandchild that would outlive a careless runner)
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+BREAKS: set[str] = set()
+MISBEHAVE: dict[str, str | None] = {}
+
+SIDE_ORDER = ["branch-a", "branch-b", "high", "line-a", "line-b", "low"]
+
+
+class Illegal(Exception):
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
+
+
+def tile(text):
+    a, b = int(text[1]), int(text[3])
+    return (min(a, b), max(a, b))
+
+
+def fmt(t):
+    return f"[{t[0]}|{t[1]}]"
+
+
+def round5(x):
+    if "round-2-up" in BREAKS:
+        return (x + 3) // 5 * 5
+    return (x + 2) // 5 * 5
+
+
+def pips(h):
+    return sum(a + b for a, b in h)
+
+
+class Game:
+    """A match from explicit deals; `step()` applies one requested step."""
+
+    def __init__(self, cfg, players, deals):
+        self.cfg = cfg
+        self.n = players
+        self.partners = players in cfg["players"]["partnerships"]
+        self.side_of = [s % 2 if self.partners else s for s in range(players)]
+        self.deals = list(deals)
+        self.scores = list(deals[0].get("scores") or [0] * (2 if self.partners else players))
+        self.tiebreak = False
+        self.match_over = False
+        self.winner = None
+        self.opening = cfg["opener"]["first_round"]
+        self.new_round(self.deals.pop(0))
+
+    # -- rounds ----------------------------------------------------------------
+
+    def new_round(self, deal):
+        self.hands = [set(tile(t) for t in h) for h in deal["hands"]]
+        self.bone = [tile(t) for t in deal["boneyard"]]
+        self.nodes = {}  # tile -> {"own": side joined by, "occ": {side: child}, "spin": bool}
+        self.order = []
+        self.first_double_done = False
+        self.result = None
+        self.only = None
+        self.pending_drawn, self.pending_passed = [], []
+        opener = deal.get("opener")
+        self.forced = None
+        if self.opening == "highest-double":
+            ranks = [max(((1, a, 0) if a == b else (0, a + b, b), (a, b)) for a, b in h) for h in self.hands]
+            if opener is None:
+                opener = max(range(self.n), key=lambda s: ranks[s][0])
+            if self.cfg["opener"]["lead"] == "forced":
+                self.forced = ranks[opener][1]
+        self.opener = opener
+        self.seat = opener
+
+    def round_over(self):
+        return self.result is not None or self.match_over
+
+    # -- the layout --------------------------------------------------------------
+
+    def is_spinner(self, t):
+        return self.nodes[t]["spin"]
+
+    def sides_of(self, t):
+        if t[0] != t[1]:
+            return ["low", "high"]
+        return ["line-a", "line-b"] + (["branch-a", "branch-b"] if self.is_spinner(t) else [])
+
+    def branches_open(self, t):
+        node = self.nodes[t]
+        if self.cfg["doubles"]["branch_sides"] == "at-once" or "branch-early" in BREAKS:
+            return True
+        return "line-a" in node["occ"] and "line-b" in node["occ"]
+
+    def value(self, t, side):
+        return t[0] if side == "low" or t[0] == t[1] else t[1]
+
+    def free_sides(self):
+        out = []
+        for t in sorted(self.nodes):
+            node = self.nodes[t]
+            for side in self.sides_of(t):
+                if side in node["occ"]:
+                    continue
+                if side.startswith("branch") and not self.branches_open(t):
+                    continue
+                out.append((t, side, self.value(t, side)))
+        return sorted(out, key=lambda x: (x[0], SIDE_ORDER.index(x[1])))
+
+    def counted(self):
+        out = []
+        for t in sorted(self.nodes):
+            occ = self.nodes[t]["occ"]
+            if t[0] == t[1]:
+                terminal = "line-a" not in occ or "line-b" not in occ
+                if terminal or "internal-double-counts" in BREAKS:
+                    out.append((t, "double", 2 * t[0]))
+            else:
+                for side in ("high", "low"):
+                    if side not in occ:
+                        out.append((t, side, self.value(t, side)))
+        return out
+
+    def legal(self, seat):
+        hand = self.hands[seat] if self.only is None else {self.only}
+        if not self.nodes:
+            if self.forced is not None:
+                return [(self.forced, None, None)]
+            return [(t, None, None) for t in sorted(hand)]
+        moves = []
+        for t in sorted(hand):
+            for target, side, v in self.free_sides():
+                if v in t:
+                    moves.append((t, target, side))
+        return sorted(moves, key=lambda m: (m[0], m[1], SIDE_ORDER.index(m[2])))
+
+    # -- steps ------------------------------------------------------------------
+
+    def check(self, text):
+        parts = text.split(" on ")
+        t = tile(parts[0])
+        target, side = (None, None)
+        if len(parts) == 2:
+            tt, side = parts[1].rsplit(" ", 1)
+            target = tile(tt)
+        if self.round_over():
+            raise Illegal("round-over")
+        if t not in self.hands[self.seat]:
+            raise Illegal("not-in-hand")
+        if not self.nodes:
+            if target is not None:
+                raise Illegal("must-lead")
+            if self.forced is not None and t != self.forced:
+                raise Illegal("forced-lead")
+            return t, None, None
+        if target is None:
+            raise Illegal("must-lead")
+        if self.only is not None and t != self.only:
+            raise Illegal("must-play-drawn")
+        if target not in self.nodes:
+            raise Illegal("not-on-layout")
+        if side not in self.sides_of(target):
+            raise Illegal("no-such-side")
+        if side in self.nodes[target]["occ"]:
+            raise Illegal("side-occupied")
+        if side.startswith("branch") and not self.branches_open(target):
+            raise Illegal("branch-closed")
+        if self.value(target, side) not in t:
+            raise Illegal("no-match")
+        return t, target, side
+
+    def place(self, text):
+        t, target, side = self.check(text)
+        offered = [self.move_text(m) for m in self.legal(self.seat)]
+        seat = self.seat
+        drawn, passed = self.pending_drawn, self.pending_passed
+        self.pending_drawn, self.pending_passed = [], []
+        self.hands[seat].discard(t)
+        self.only = None
+        spin = False
+        if t[0] == t[1]:
+            mode = self.cfg["doubles"]["branching"]
+            spin = mode == "every" or (mode == "first" and not self.first_double_done)
+            self.first_double_done = True
+        if target is None:
+            own = "line-a" if t[0] == t[1] else None
+            self.nodes[t] = {"own": None, "occ": {}, "spin": spin, "parent": None}
+        else:
+            v = self.value(target, side)
+            own = "line-a" if t[0] == t[1] else ("low" if t[0] == v else "high")
+            self.nodes[target]["occ"][side] = t
+            self.nodes[t] = {"own": own, "occ": {own: target}, "spin": spin, "parent": (target, side)}
+        self.order.append(t)
+        count = sum(v for _, _, v in self.counted())
+        pts = count if count > 0 and count % self.cfg["scoring"]["multiple"] == 0 and self.cfg["scoring"]["in_play"] else 0
+        events = []
+        if not self.hands[seat]:
+            self.domino(seat, pts, events)
+        else:
+            if pts:
+                self.event(self.side_of[seat], "placement", pts, seat, events)
+            if not self.match_over:
+                self.advance((seat + 1) % self.n, events)
+        if self.match_over and self.result is None:
+            self.result = {"kind": "target", "seat": None, "side": None, "hand_pips": [pips(h) for h in self.hands]}
+        unit = self.cfg["scoring"]["unit"]
+        return {"seat": seat, "drawn": [fmt(x) for x in drawn], "passed": passed, "offered": offered,
+                "points": pts, "shown": pts // unit if pts % unit == 0 else pts / unit, "events": events}
+
+    def move_text(self, m):
+        t, target, side = m
+        return fmt(t) if target is None else f"{fmt(t)} on {fmt(target)} {side}"
+
+    def advance(self, s, events):
+        while True:
+            if self.legal(s):
+                self.seat = s
+                return
+            drew = []
+            while self.bone:
+                x = self.bone.pop(0)
+                self.hands[s].add(x)
+                drew.append(x)
+                if any(v in x for _, _, v in self.free_sides()):
+                    break
+            self.pending_drawn = drew
+            if self.legal(s):
+                self.seat = s
+                self.only = drew[-1] if drew else None
+                return
+            if not any(self.legal(k) for k in range(self.n)):
+                self.block(events)
+                return
+            self.pending_passed.append(s)
+            s = (s + 1) % self.n
+
+    # -- scoring ----------------------------------------------------------------
+
+    def event(self, side, kind, raw, seat, events):
+        if not raw:
+            return
+        tgt = self.cfg["target"]
+        old = self.scores[side]
+        new = old + raw
+        accepted = True
+        if tgt["mode"] == "exact" and new > tgt["raw"] and "no-overshoot-discard" not in BREAKS:
+            accepted, new = False, old
+        self.scores[side] = new
+        events.append({"side": side, "kind": kind, "raw": raw, "accepted": accepted, "score_after": new, "seat": seat})
+        every = tgt["check"] == "every-event" or "target-before-settlement" in BREAKS
+        reached = new == tgt["raw"] if tgt["mode"] == "exact" else new >= tgt["raw"]
+        if accepted and every and reached:
+            self.match_over, self.winner = True, side
+
+    def clockwise(self, start):
+        return [(start + i) % self.n for i in range(self.n)]
+
+    def amounts(self, spec, winner):
+        """[(side, amount, seat or None)] of a settlement spec's terms."""
+        out = []
+        wside = None if winner is None else self.side_of[winner]
+        for term in spec["terms"]:
+            if term["kind"] == "differences":
+                for h in range(self.n):
+                    d = sum(pips(self.hands[o]) - pips(self.hands[h]) for o in range(self.n)
+                            if self.side_of[o] != self.side_of[h] and pips(self.hands[o]) > pips(self.hands[h]))
+                    out.append((self.side_of[h], round5(d), h))
+                continue
+            sel = term["hands"]
+            if sel != "everyone" and winner is None:
+                continue
+            seats = [s for s in range(self.n) if sel == "everyone"
+                     or (sel == "opponents" and self.side_of[s] != wside)
+                     or (sel == "partner" and self.side_of[s] == wside and s != winner)
+                     or (sel == "own" and s == winner)]
+            sign = -1 if term["sign"] == "debit" else 1
+            if term["pooling"] == "pooled":
+                if seats:
+                    out.append((wside if term["to"] == "winner" else None, sign * round5(sum(pips(self.hands[s]) for s in seats)), None))
+            elif "pool-partners" in BREAKS and term["to"] == "owner":
+                for side in sorted(set(self.side_of[s] for s in seats)):
+                    mine = [s for s in seats if self.side_of[s] == side]
+                    out.append((side, sign * round5(sum(pips(self.hands[s]) for s in mine)), mine[0]))
+            else:
+                for s in seats:
+                    side = wside if term["to"] == "winner" else self.side_of[s]
+                    out.append((side, sign * round5(pips(self.hands[s])), s))
+        return [a for a in out if a[1]]
+
+    def settle(self, spec, kind, winner, fold, events):
+        amounts = self.amounts(spec, winner)
+        mode = spec["events"]
+        if mode == "one":
+            first = self.side_of[winner] if winner is not None else None
+            order = []
+            start = winner if winner is not None else self.opener
+            for s in self.clockwise(start):
+                if self.side_of[s] not in order:
+                    order.append(self.side_of[s])
+            todo = []
+            for side in order:
+                total = sum(a for sd, a, _ in amounts if sd == side)
+                if side == first:
+                    total += fold
+                todo.append((side, total, winner if side == first else None))
+        else:
+            pos = {s: i for i, s in enumerate(self.clockwise(self.opener))}
+            hand = [a for a in amounts if a[2] is not None]
+            hand.sort(key=lambda a: (pips(self.hands[a[2]]), pos[a[2]]))
+            todo = [(sd, a, s) for sd, a, s in hand] + [(sd, a, None) for sd, a, s in amounts if s is None]
+        for side, raw, seat in todo:
+            if self.match_over:
+                break
+            self.event(side, kind, raw, seat, events)
+
+    def domino(self, seat, pts, events):
+        spec = self.cfg["settlement"]["domino"]
+        fold = 0
+        if spec.get("with_last_placement"):
+            fold = pts
+        elif pts:
+            self.event(self.side_of[seat], "placement", pts, seat, events)
+        if not self.match_over:
+            self.settle(spec, "domino", seat, fold, events)
+        self.end("domino", seat)
+
+    def block_winner(self, spec):
+        if spec["winner"] == "none":
+            return None
+        vals = [pips(h) for h in self.hands]
+        tied = [s for s in range(self.n) if vals[s] == min(vals)]
+        if len({self.side_of[s] for s in tied}) > 1 and spec.get("tie_break") == "fewest-tiles":
+            fewest = min(len(self.hands[s]) for s in tied)
+            tied = [s for s in tied if len(self.hands[s]) == fewest]
+        if len({self.side_of[s] for s in tied}) > 1:
+            return None
+        return next(s for s in self.clockwise(self.opener) if s in tied)
+
+    def block(self, events):
+        spec = self.cfg["settlement"]["block"]
+        winner = self.block_winner(spec)
+        self.settle(spec, "block", winner, 0, events)
+        self.end("blocked", winner)
+
+    def end(self, kind, seat):
+        self.result = {"kind": kind, "seat": seat, "side": None if seat is None else self.side_of[seat],
+                       "hand_pips": [pips(h) for h in self.hands]}
+        self.last_kind = kind
+        tgt = self.cfg["target"]
+        if self.match_over or tgt["check"] != "after-settlement" or "target-before-settlement" in BREAKS:
+            return
+        top = max(self.scores)
+        if self.tiebreak or top >= tgt["raw"]:
+            if self.scores.count(top) == 1:
+                self.match_over, self.winner = True, self.scores.index(top)
+            elif tgt["ties"] == "extra-rounds":
+                self.tiebreak = True
+
+    def next_round_if_needed(self):
+        if self.result is not None and not self.match_over and self.result["kind"] != "target":
+            if not self.deals:
+                raise RuntimeError("the round ended and the case gives no deal for the next round")
+            kind = self.result["kind"]
+            self.opening = self.cfg["opener"]["after_domino" if kind == "domino" else "after_block"]
+            self.new_round(self.deals.pop(0))
+
+    def observe(self, extra):
+        unit = self.cfg["scoring"]["unit"]
+        obs = {"reject": None}
+        obs.update(extra)
+        conns = []
+        for t in self.order:
+            p = self.nodes[t]["parent"]
+            if p:
+                conns.append([fmt(p[0]), p[1], fmt(t), self.nodes[t]["own"]])
+        counted = self.counted()
+        obs.update({
+            "layout": {"tiles": [fmt(t) for t in self.order], "connections": conns,
+                       "spinners": [fmt(t) for t in sorted(self.nodes) if self.nodes[t]["spin"]]},
+            "attach_points": [[fmt(t), s, v] for t, s, v in self.free_sides()],
+            "counted": [[fmt(t), e, v] for t, e, v in counted],
+            "count": sum(v for _, _, v in counted),
+            "scores": list(self.scores),
+            "shown_scores": [s // unit if s % unit == 0 else s / unit for s in self.scores],
+            "round": self.result,
+            "match": {"over": self.match_over, "winner": self.winner},
+        })
+        return obs
+
+
+def run_case(case):
+    g = Game(case["config"], case["players"], [case["setup"]] + list(case.get("next_rounds", [])))
+    out = []
+    for step in case["steps"]:
+        if not g.match_over:
+            g.next_round_if_needed()
+        try:
+            if "play" in step:
+                extra = g.place(step["play"])
+            else:
+                raise Illegal("round-over" if g.round_over() else "must-place")
+        except Illegal as exc:
+            out.append({"reject": exc.code})
+            continue
+        out.append(g.observe(extra))
+    return {"steps": out}
+
+
+def misbehave(mode, case_id):
+    """True when `mode` is asked for this case (MODE alone: every case)."""
+    if mode not in MISBEHAVE:
+        return False
+    only = MISBEHAVE[mode]
+    return only is None or only == case_id
+
+
+def main(argv):
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a == "--break":
+            BREAKS.add(args.pop(0))
+        elif a == "--misbehave":
+            mode, _, cid = args.pop(0).partition(":")
+            MISBEHAVE[mode] = cid or None
+    out = sys.stdout
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["cmd"] == "start":
+            version = 99 if "version" in MISBEHAVE else 1
+            out.write(json.dumps({"version": version, "implementation": {"name": "toy", "version": "1"},
+                                  "capabilities": {}}) + "\n")
+        elif req["cmd"] == "stop":
+            return 0
+        else:
+            seq, case = req["seq"], req["case"]
+            cid = case["id"]
+            if misbehave("orphan", cid):
+                child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+                with open(os.environ.get("TOY_ORPHAN_PIDFILE", os.devnull), "w") as f:
+                    f.write(str(child.pid))
+                time.sleep(600)
+            if misbehave("hang", cid):
+                time.sleep(600)
+            if misbehave("crash", cid):
+                os._exit(3)
+            if misbehave("garbage", cid):
+                out.write("this is not json\n")
+                out.flush()
+                continue
+            if misbehave("huge", cid):
+                out.write('{"seq": %d, "result": {"pad": "%s"}}\n' % (seq, "x" * (9 * 1024 * 1024)))
+                out.flush()
+                continue
+            if misbehave("wrongseq", cid):
+                seq += 1
+            try:
+                answer = {"seq": seq, "result": run_case(case)}
+            except Exception as exc:  # noqa: BLE001
+                answer = {"seq": seq, "errored": {"message": f"{type(exc).__name__}: {exc}"}}
+            out.write(json.dumps(answer) + "\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,175 @@
+"""rulelang play / replay: a real terminal session (pexpect), transcripts, bad input."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pexpect
+import pytest
+from click.testing import CliRunner
+
+from rulelang.cli import main
+
+ENV = dict(os.environ, NO_COLOR="1", COLUMNS="100", PYTHONUNBUFFERED="1")
+
+
+def spawn(*args, cwd=None):
+    child = pexpect.spawn(sys.executable, ["-m", "rulelang", *args], env=ENV, encoding="utf-8",
+                          timeout=20, cwd=cwd, dimensions=(50, 120))
+    return child
+
+
+def test_terminal_round_against_a_bot_with_bad_input_and_end_of_input(tmp_path):
+    child = spawn("play", "exact61", "--seed", "3", "--seat", "0=human,1=greedy", "--tally")
+    child.expect("Exact 61 Five Up")
+    child.expect(r"Your move \[")
+    # bad input: not a move, out of range, a tile not in hand; then help
+    child.sendline("hello")
+    child.expect("Cannot read 'hello'")
+    child.expect(r"Your move \[")
+    child.sendline("99")
+    child.expect("No move 99")
+    child.expect(r"Your move \[")
+    child.sendline("[6|6] on [0|0] line-b")
+    child.expect(r"Illegal move \(|fits in several|Cannot read")
+    child.expect(r"Your move \[")
+    child.sendline("?")
+    child.expect("canonical notation")
+    child.expect(r"Your move \[")
+    # play the first legal move until round 1 is over
+    moves = 0
+    while True:
+        child.sendline("1")
+        moves += 1
+        i = child.expect([r"Your move \[", r"Round 1 over: [^\r\n]*", pexpect.EOF])
+        if i == 1:
+            break
+        assert i == 0, child.before
+        assert moves < 40
+    child.expect("Scores:")
+    child.expect(r"Your move \[")  # round 2 starts and asks again
+    child.sendeof()
+    child.expect(r"Game stopped \(end of input\)")
+    child.expect("Transcript not saved")
+    child.expect(pexpect.EOF)
+    out = child.before
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in out
+
+
+def test_interrupt_offers_to_save_and_replay_reads_it(tmp_path):
+    path = tmp_path / "stopped.json"
+    child = spawn("play", "pagat", "--seed", "5")
+    for _ in range(3):
+        child.expect(r"Your move \[")
+        child.sendline("1")
+    child.expect(r"Your move \[")
+    child.sendintr()
+    child.expect("Game stopped")
+    child.expect("Save the transcript")
+    child.sendline(str(path))
+    child.expect("Transcript saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    data = json.loads(path.read_text())
+    assert data["result"]["over"] is False
+    res = CliRunner().invoke(main, ["replay", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "stopped before its end" in res.output
+    assert "Turn 1:" in res.output
+
+
+def test_quit_command_and_empty_answer(tmp_path):
+    res = CliRunner().invoke(main, ["play", "allfives", "--seed", "1"], input="q\n\n")
+    assert res.exit_code == 0, res.output
+    assert "Game stopped (you quit)" in res.output
+    assert "Transcript not saved" in res.output
+
+
+@pytest.fixture(scope="module")
+def finished_game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("game") / "game.json"
+    res = CliRunner().invoke(main, ["play", "exact61", "--seed", "8", "--seat", "0=greedy,1=random",
+                                    "--save", str(path), "--tally"])
+    assert res.exit_code == 0, res.output
+    assert "Match over:" in res.output
+    assert "Transcript saved to" in res.output
+    return path, res.output
+
+
+def test_bots_only_game_shows_events_and_tally(finished_game):
+    _, out = finished_game
+    assert "event: placement" in out
+    assert "=== Round 2 ===" in out
+    assert " X " in out  # the paper tally draws tens as a big X
+
+
+def test_replay_prints_the_game(finished_game):
+    path, _ = finished_game
+    res = CliRunner().invoke(main, ["replay", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "Turn 1:" in res.output and "Match over:" in res.output
+    res = CliRunner().invoke(main, ["replay", "--check-only", str(path)])
+    assert res.exit_code == 0 and "consistent with the rules" in res.output
+
+
+def test_replay_of_a_contradicting_transcript_names_the_step(finished_game, tmp_path):
+    path, _ = finished_game
+    data = json.loads(path.read_text())
+    turn = data["rounds"][0]["turns"][2]
+    turn["points"] = turn["points"] + 5  # a score the rules do not give
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    res = CliRunner().invoke(main, ["replay", str(bad)])
+    assert res.exit_code == 1
+    assert "contradicts the rules at step 2" in res.output
+    assert "/rounds/0/turns/2" in res.output
+    assert "Traceback" not in res.output
+    data = json.loads(path.read_text())
+    data["rounds"][1]["turns"][0]["move"] = "[6|6] on [0|0] line-b"
+    bad.write_text(json.dumps(data))
+    res = CliRunner().invoke(main, ["replay", str(bad)])
+    assert res.exit_code == 1 and "contradicts the rules at step" in res.output
+
+
+def test_render_from_transcript(finished_game, tmp_path):
+    from rulelang.tools.svg import svg_tile_rects
+
+    path, _ = finished_game
+    out = tmp_path / "t.svg"
+    res = CliRunner().invoke(main, ["render", "--transcript", str(path), "--turn", "5", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert len(svg_tile_rects(out.read_text())) >= 1
+    res = CliRunner().invoke(main, ["render", "--transcript", str(path), "--turn", "100000", "-o", str(out)])
+    assert res.exit_code != 0 and "only" in res.output
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["play", "nosuchvariant"], "unknown variant"),
+    (["play", "exact61", "--seat", "0=wizard"], "bad --seat"),
+    (["play", "exact61", "--seat", "5=human"], "bad --seat"),
+    (["play", "exact61", "--seat", "human"], "bad --seat"),
+    (["play", "exact61", "--seat", "x=human"], "bad --seat"),
+    (["play", "exact61", "--players", "6"], "not 6"),
+    (["play", "missing.rules"], "no such file"),
+    (["replay", "missing.json"], "no such file"),
+])
+def test_play_bad_inputs(args, needle, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, args, input="")
+    assert res.exit_code != 0
+    assert needle in res.output
+    assert "Traceback" not in res.output
+
+
+def test_replay_of_a_non_transcript(tmp_path):
+    p = tmp_path / "x.json"
+    p.write_text("[1, 2]")
+    res = CliRunner().invoke(main, ["replay", str(p)])
+    assert res.exit_code == 1 and "not a rulelang transcript" in res.output
+    p.write_text("{nope")
+    res = CliRunner().invoke(main, ["replay", str(p)])
+    assert res.exit_code == 1 and "cannot read transcript" in res.output
