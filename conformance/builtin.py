@@ -44,6 +44,7 @@ def _observe(match, rnd, turn) -> dict[str, Any]:
             "seat": turn.seat,
             "drawn": [_tile(t) for t in turn.drawn],
             "passed": list(turn.passed),
+            "pass_drawn": [[_tile(t) for t in d] for d in getattr(turn, "pass_drawn", [])],
             "offered": [str(m) for m in turn.offered],
             "points": turn.points,
             "shown": turn.points // unit if turn.points % unit == 0 else turn.points / unit,

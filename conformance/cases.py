@@ -122,7 +122,7 @@ def lint(root: Path = CASES_DIR) -> LintReport:
             rep.errors.append(f"{rel}: /{loc}: {err.message}")
         if problems:
             continue
-        for i, c in enumerate(doc["cases"]):
+        for c in doc["cases"]:
             where = f"{rel}: {c['id']}"
             if c["id"] in ids:
                 rep.errors.append(f"{where}: duplicate id (also in {ids[c['id']].parent.name}/{ids[c['id']].name})")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 MISSING = "<missing>"
-ORDER = ["seat", "drawn", "passed", "offered", "layout", "attach_points", "counted", "count",
+ORDER = ["seat", "drawn", "passed", "pass_drawn", "offered", "layout", "attach_points", "counted", "count",
          "points", "shown", "events", "scores", "shown_scores", "round", "match"]
 
 
@@ -39,7 +39,7 @@ def _first(path: str, exp: Any, got: Any) -> tuple[str, Any, Any] | None:
     if isinstance(exp, list):
         if not isinstance(got, list):
             return path, exp, got
-        for i, (e, g) in enumerate(zip(exp, got)):
+        for i, (e, g) in enumerate(zip(exp, got, strict=False)):
             d = _first(f"{path}[{i}]", e, g)
             if d:
                 return d

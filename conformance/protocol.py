@@ -40,12 +40,14 @@ class EngineFailure(Exception):
 
 
 def serve(run_case: Callable[[dict[str, Any]], dict[str, Any]], implementation: dict[str, Any],
-          capabilities: dict[str, Any], stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+          capabilities: dict[str, Any], stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
     """Answer protocol requests from `stdin` until `stop` or end of input."""
+    stdin = sys.stdin if stdin is None else stdin
+    out = sys.stdout if stdout is None else stdout
 
     def send(obj: dict[str, Any]) -> None:
-        stdout.write(json.dumps(obj, separators=(",", ":")) + "\n")
-        stdout.flush()
+        out.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        out.flush()
 
     started = False
     for line in stdin:
@@ -124,9 +126,12 @@ class SubprocessEngine:
 
     def _spawn(self) -> None:
         self._stderr = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(
-            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-            cwd=self.cwd, env=self.env, start_new_session=True)
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                cwd=self.cwd, env=self.env, start_new_session=True)
+        except OSError as exc:
+            raise EngineFailure("spawn", f"cannot start {self.argv[0]!r}: {exc}", restart=False) from exc
         self._lines = queue.Queue()
         threading.Thread(target=self._reader, args=(self.proc, self._lines), daemon=True).start()
 

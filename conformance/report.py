@@ -122,9 +122,9 @@ def print_summary(run: RunResult, console: Any, baseline: dict[str, Any] | None 
             console.print("no change since the baseline")
         for cid, a, b in changes:
             console.print(f"  {cid}: {a} -> {b}", highlight=False, markup=False)
-            r = next((x for x in run.results if x.case.id == cid), None)
-            if r is not None and r.outcome in ("fail", "error"):
-                console.print("    " + failure_text(r), highlight=False, markup=False)
+            now = next((x for x in run.results if x.case.id == cid), None)
+            if now is not None and now.outcome in ("fail", "error"):
+                console.print("    " + failure_text(now), highlight=False, markup=False)
     else:
         for r in run.results:
             if r.outcome in ("fail", "error", "xpass") or (verbose and r.outcome in ("skip", "xfail")):

@@ -28,6 +28,7 @@ class CaseResult:
     skip_reason: str | None = None
     xfail_reason: str | None = None
     seconds: float = 0.0
+    observation: Any = None  # the engine's whole observation of the step that differs
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"id": self.case.id, "variant": self.case.variant, "topic": self.case.topic,
@@ -38,6 +39,8 @@ class CaseResult:
             d["difference"] = self.difference.to_dict()
             if step is not None:
                 d["difference"]["move"] = step.get("play") or ("draw" if "draw" in step else "pass")
+            if self.observation is not None:
+                d["difference"]["observation"] = self.observation
         if self.error is not None:
             d["error"] = self.error
         if self.skip_reason:
@@ -134,8 +137,14 @@ def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[st
     if "skipped" in answer:
         sk = answer["skipped"]
         return CaseResult(case, "skip", skip_reason=(sk.get("reason") if isinstance(sk, dict) else str(sk)) or "skipped")
-    diff = compare(case.data, answer.get("result"))
-    return CaseResult(case, "pass" if diff is None else "fail", difference=diff)
+    result = answer.get("result")
+    diff = compare(case.data, result)
+    if diff is None:
+        return CaseResult(case, "pass")
+    observation = None
+    if isinstance(result, dict) and isinstance(result.get("steps"), list) and diff.step < len(result["steps"]):
+        observation = result["steps"][diff.step]
+    return CaseResult(case, "fail", difference=diff, observation=observation)
 
 
 def lint_expected_failures(xfails: dict[str, str], known: set[str]) -> list[str]:

@@ -35,7 +35,7 @@ class Config:
         "_data", "_json", "name", "title", "counts", "partnerships", "drawing", "opener_first",
         "opener_after_domino", "opener_after_block", "lead", "branching", "branch_sides",
         "terminal_count", "in_play", "multiple", "unit", "target", "target_mode", "target_check",
-        "overshoot", "ties", "score_floor", "domino", "block", "_hand_size", "_reserve",
+        "overshoot", "ties", "score_floor", "domino", "block", "_hand_size", "_reserve", "_rules",
     )
 
     def __init__(self, data: dict):
@@ -43,6 +43,7 @@ class Config:
         data = copy.deepcopy(data)
         s = object.__setattr__
         s(self, "_data", data)
+        s(self, "_rules", None)  # the engine's tables, built on first use (interpreter.rules)
         s(self, "_json", json.dumps(data, sort_keys=True))
         s(self, "name", data["name"])
         s(self, "title", data["title"])

@@ -12,7 +12,8 @@ from .tiles import INDEX, TILES, as_tile, format_tile
 class Match:
     """Rounds of one variant, dealt from `random.Random(seed)`, or from explicit deals."""
 
-    def __init__(self, config, players: int, seed=None, record: bool = False, deal=None):
+    def __init__(self, config, players: int, seed=None, record: bool = False, deal=None, *,
+                 trust_openers: bool = True):
         cfg = as_config(config)
         if players not in cfg.counts:
             raise ValueError(f"{cfg.name} is played by {', '.join(map(str, cfg.counts))} players, not {players}")
@@ -29,7 +30,8 @@ class Match:
         else:
             deals = list(deal)
         self._deals = deals
-        self._explicit_openers = True  # replay sets False: given openers only settle lotteries
+        # trust_openers False (replay): a given opener only settles a lottery; otherwise the rule decides
+        self._explicit_openers = trust_openers
         self._sides = cfg.sides_of(players)
         nsides = max(self._sides) + 1
         first = deals[0] if deals else {}
@@ -58,15 +60,15 @@ class Match:
         # 2. opener
         opening = rule
         if rule == "dominoer":
-            opener = prev.result.seat  # opener.after_domino dominoer: whoever dominoed
+            opener = prev.result.seat  # "opener after a domino: the dominoer"
         elif rule == "next-seat":
-            opener = (prev.opener + 1) % n  # the seat after the previous round's opener
+            opener = (prev.opener + 1) % n  # "...: the next seat" after the previous round's opener
         elif rule == "block-winner" and prev.result.seat is not None:
-            opener = prev.result.seat
+            opener = prev.result.seat  # "opener after a block: the block winner"
         elif rule == "highest-double":
-            opener = None  # the Round finds the holder of the highest double / heaviest tile
+            opener = None  # "...: the highest double": the Round finds its holder (else the heaviest tile)
         else:
-            opening = "lottery"  # lottery; block-winner without a winner falls back to it
+            opening = "lottery"  # "...: lottery"; "the block winner" without a winner falls back to it
             opener = None
         if given is not None and given.get("opener") is not None and (
                 self._explicit_openers or opening == "lottery"):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from .config import Config, as_config
 from .errors import IllegalMove
+from .players import FastPlayer, RandomPlayer
 from .rules import Rules, round5, rules_for
 from .tiles import (
     BIT, BRANCH_A, BRANCH_B, HIGH, HI, INDEX, IS_DOUBLE, LEAD_KEY, LINE_A, LINE_B, LO, LOW, MASK,
@@ -88,22 +89,40 @@ class Turn:
         }
 
 
-@dataclass
 class RoundResult:
     """How a round ended: `kind` domino / blocked (or `target`: the match ended mid-round)."""
 
-    kind: str
-    seat: int | None
-    side: int | None
-    hand_pips: list
-    match_over: bool
-    winner: int | None = None  # the match winner's side when match_over (None: drawn or not over)
-    tiebreak: bool = False  # the top score is shared at the target: extra rounds follow
-    hands: list = field(default_factory=list)
-    settlement: list = field(default_factory=list)  # the settlement's events
-    scores: list = field(default_factory=list)
-    drawn: list = field(default_factory=list)  # [(seat, tiles)] drawn after the last placement
-    unit: int = 1
+    __slots__ = ("kind", "seat", "side", "match_over", "winner", "tiebreak", "scores", "drawn",
+                 "unit", "_masks", "_settle")
+
+    def __init__(self, kind, seat, side, match_over, winner, tiebreak, masks, settle, scores,
+                 drawn, unit):
+        self.kind = kind
+        self.seat = seat  # who dominoed, or the block's winning seat, or None
+        self.side = side  # the round's winning side, or None
+        self.match_over = match_over
+        self.winner = winner  # the match winner's side when match_over (None: drawn or not over)
+        self.tiebreak = tiebreak  # the top score is shared at the target: extra rounds follow
+        self._masks = masks
+        self._settle = settle
+        self.scores = scores
+        self.drawn = drawn  # [(seat, tiles)] drawn after the last placement
+        self.unit = unit
+
+    @property
+    def hand_pips(self) -> list:
+        """Pips left in each seat's hand."""
+        return [mask_pips(h) for h in self._masks]
+
+    @property
+    def hands(self) -> list:
+        """Tiles left in each seat's hand."""
+        return [mask_tiles(h) for h in self._masks]
+
+    @property
+    def settlement(self) -> list:
+        """The settlement's events."""
+        return [Event(*e, unit=self.unit) for e in self._settle]
 
     @property
     def shown_scores(self):
@@ -114,13 +133,20 @@ class RoundResult:
         """JSON-ready form."""
         return {
             "kind": self.kind, "seat": self.seat, "side": self.side,
-            "hand_pips": list(self.hand_pips),
+            "hand_pips": self.hand_pips,
             "hands": [[format_tile(t) for t in h] for h in self.hands],
             "drawn": [[s, [format_tile(t) for t in d]] for s, d in self.drawn],
             "settlement": [e.to_dict() for e in self.settlement],
             "scores": list(self.scores), "shown_scores": self.shown_scores,
             "match_over": self.match_over, "winner": self.winner, "tiebreak": self.tiebreak,
         }
+
+    def __eq__(self, other):
+        return isinstance(other, RoundResult) and self.to_dict() == other.to_dict()
+
+    def __repr__(self):
+        return (f"RoundResult(kind={self.kind!r}, seat={self.seat}, side={self.side}, "
+                f"hand_pips={self.hand_pips}, match_over={self.match_over}, winner={self.winner})")
 
 
 # ---------------------------------------------------------------------------
@@ -136,14 +162,19 @@ class Layout:
     @property
     def tiles(self) -> list:
         """Tiles in placement order."""
-        return [TILES[p[0]] for p in self._r._placed]
+        return [TILES[c >> 8] for c in self._r._placed]
 
     def connections(self) -> list:
         """(parent_tile, parent_side, child_tile, child_side) in placement order."""
         out = []
-        for ti, key, own in self._r._placed:
+        for c in self._r._placed:
+            key = c & 0xFF
             if key != LEAD_KEY:
-                out.append((TILES[key >> 3], SIDES[key & 7], TILES[ti], SIDES[own]))
+                ti, t = c >> 8, key >> 3
+                # the child joins with line-a (a double) or with its half equal to the side's value
+                value = HI[t] if (key & 7) == HIGH else LO[t]
+                own = "line-a" if IS_DOUBLE[ti] else ("low" if LO[ti] == value else "high")
+                out.append((TILES[t], SIDES[key & 7], TILES[ti], own))
         return out
 
     def spinners(self) -> list:
@@ -160,7 +191,7 @@ class Layout:
         free = r._free
         dv = r._rules.dv
         out = []
-        for ti in sorted(p[0] for p in r._placed):
+        for ti in sorted(c >> 8 for c in r._placed):
             if IS_DOUBLE[ti]:
                 # rules.md 1.2: a double counts while one of its in-line sides is free
                 if r._inline[ti] > 0:
@@ -241,8 +272,8 @@ class Round:
         self._initial_hands = list(masks)
         self._bone = bone
         self._bi = 0  # next tile to draw
-        # reserve: the last `reserve` tiles are never drawn
-        self._bend = max(0, len(bone) - cfg.reserve(players))
+        # reserve ("reserve N tiles" / "no reserve"): the last `reserve` tiles are never drawn
+        self._bend = max(0, len(bone) - r.reserve[players])
         if scores is None:
             scores = [0] * nsides
         elif len(scores) != nsides:
@@ -251,20 +282,22 @@ class Round:
         self._start_scores = list(scores)
         self.tiebreak = tiebreak
         # 2. The opener, and the tile it must lead under `lead: forced`.
-        opening = opening or cfg.opener_first
+        opening = opening or r.opener_first
         self.opening = opening
         if opener is None:
             if opening == "highest-double":
                 opener = _highest_holder(masks)
             elif rng is not None:
-                opener = int(rng.random() * players)  # lottery: a uniform seat
+                opener = int(rng.random() * players)  # "...: lottery": a uniform seat
             else:
                 raise ValueError("no opener given, and no generator for the lottery")
         if not 0 <= opener < players:
             raise ValueError(f"no seat {opener}")
         self.opener = opener
         self._forced = -1
-        # opener.lead forced: "a round opened by highest-double must lead the deciding tile"
+        self._mult = r.multiple if r.in_play else 0
+        # opener.lead ("opener leads the deciding tile"): a round opened by the highest double
+        # must lead the tile that decided it; "opener leads any tile": no constraint
         if r.forced_lead and opening == "highest-double":
             self._forced = _deciding(masks[opener])
         # 3. The layout.
@@ -273,9 +306,10 @@ class Round:
         self._count = 0
         self._inline = [0] * 28  # free in-line sides of each double on the layout
         self._spin = 0  # bitmask of branching doubles on the layout
-        # doubles.branching: every / first (only the first double of the round) / none
+        # doubles.branching: "every double branches" / "only the first double branches" (the first
+        # double of the round, the lead included) / "no double branches"
         self._spin_next = self._rules.branch_every or self._rules.branch_first
-        self._placed: list = []  # (tile, key, own side) in placement order
+        self._placed: list = []  # move codes (tile << 8 | key) in placement order
         # 4. Turn state.
         self._seat = opener
         self._only = -1  # the tile just drawn, which alone may be placed
@@ -284,6 +318,9 @@ class Round:
         self.result: RoundResult | None = None
         self.match_over = False
         self.winner = None
+        self._needs_tiebreak = False
+        self._settle_events = ()
+        self._final_drawn = []
         self.record = record
         self.turns: list = []
         # draws and passes since the last placement: [drawn by the mover, passed seats, their draws]
@@ -395,7 +432,7 @@ class Round:
         if self.over:
             return []
         if not self._placed:
-            # opener.lead: forced -> only the deciding tile; any -> any tile of the hand
+            # opener.lead: "opener leads the deciding tile" -> only it; "... any tile" -> the whole hand
             if self._forced >= 0:
                 return [self._forced << 8 | LEAD_KEY]
             return [i << 8 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
@@ -408,10 +445,9 @@ class Round:
         app = codes.append
         for key, v in self._free.items():
             m = h & MASK[v]
-            while m:
-                low = m & -m
-                app(_POS[low] << 8 | key)
-                m ^= low
+            if m:
+                for c in _SHIFTED[m]:
+                    app(c | key)
         if len(codes) > 1:
             codes.sort()
         return codes
@@ -441,11 +477,9 @@ class Round:
         return c + (HI[ti] if LO[ti] == v else LO[ti])
 
     def _points(self, s: int) -> int:
-        # scoring: a placement earns S when S > 0 and S is a multiple of `scoring.multiple`
-        r = self._rules
-        if r.in_play and s > 0 and s % r.multiple == 0:
-            return s
-        return 0
+        # "placements score multiples of N": S > 0 and S % N == 0; "placements score nothing": never
+        mult = self._mult
+        return s if (s > 0 and mult and not s % mult) else 0
 
     def observation(self, seat: int) -> dict:
         """What `seat` may see: own hand, layout, counted ends, legal moves on its turn, scores."""
@@ -523,7 +557,7 @@ class Round:
         if self._only >= 0 and ti != self._only:
             self._illegal("must-play-drawn", f"the tile just drawn, {format_tile(TILES[self._only])}, must be placed")
         t = INDEX[move.target]
-        if not any(p[0] == t for p in self._placed):
+        if not any(c >> 8 == t for c in self._placed):
             self._illegal("not-on-layout", f"{format_tile(move.target)} is not on the layout")
         side = SIDE_CODE[move.side]
         key = t << 3 | side
@@ -544,12 +578,15 @@ class Round:
 
     def _branch_used(self, t, side):
         key = t << 3 | side
-        return any(p[1] == key for p in self._placed)
+        return any(c & 0xFF == key for c in self._placed)
 
     # -- the one place the state changes ---------------------------------------------
 
     def _do(self, code: int, want: bool):
-        """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`."""
+        """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`.
+
+        This is the one place a placement changes the state (the fast path and `play` both
+        come here)."""
         pre = self._pre
         if pre is not None:
             self._pre = None
@@ -557,65 +594,27 @@ class Round:
             offered = self._legal_codes()
             n_events = len(self._events)
         seat = self._seat
-        s = self._place(code >> 8, code & 0xFF)
-        r = self._rules
-        pts = s if (s > 0 and s % r.multiple == 0 and r.in_play) else 0
-        self._only = -1
-        if not self._hands[seat]:
-            # the round dominoes on the last tile of a hand
-            self._domino(seat, pts)
-        else:
-            if pts:
-                if self._event(self._side_of[seat], "placement", pts, seat):
-                    self._end("target", None, None)
-            if not self.over:
-                self._advance((seat + 1) % self.players)
-        if not want:
-            return None
-        if pre is None:
-            pre = ((), (), ())
-        turn = Turn(seat, [TILES[t] for t in pre[0]], list(pre[1]), [move_from_code(c) for c in offered],
-                    move_from_code(code), self.layout.counted(), s, pts, self.events[n_events:],
-                    [[TILES[t] for t in d] for d in pre[2]])
-        if self.record:
-            self.turns.append(turn)
-        return turn
-
-    def _place(self, ti: int, key: int) -> int:
-        """Put tile `ti` on free side `key` (or lead it); update free sides and the counted sum."""
-        seat = self._seat
-        self._hands[seat] ^= BIT[ti]
+        ti = code >> 8
+        key = code & 0xFF
+        # 1. the tile leaves the hand
+        hands = self._hands
+        hands[seat] ^= BIT[ti]
+        # 2. the tile joins the layout: free sides and the counted sum (rules.md 1.1, 1.2)
         free = self._free
-        r = self._rules
-        if key == LEAD_KEY:
-            # rules.md 1.1: the opening tile is placed alone, all its sides free
-            if IS_DOUBLE[ti]:
-                p = LO[ti]
-                free[ti << 3 | LINE_A] = p
-                free[ti << 3 | LINE_B] = p
-                self._inline[ti] = 2
-                count = r.dv[ti]  # an opening double alone counts 2p once
-                own = LINE_A
-                if self._spin_next:
-                    self._spinner(ti, p)
-            else:
-                free[ti << 3 | LOW] = LO[ti]
-                free[ti << 3 | HIGH] = HI[ti]
-                count = PIPS[ti]  # an opening non-double counts both halves
-                own = LOW
-        else:
+        if key != LEAD_KEY:
             v = free.pop(key)
             t = key >> 3
             count = self._count
             if IS_DOUBLE[t]:
                 if (key & 7) >= LINE_A:
-                    left = self._inline[t] - 1
-                    self._inline[t] = left
+                    inline = self._inline
+                    left = inline[t] - 1
+                    inline[t] = left
                     if not left:
                         # both in-line sides occupied: the double is internal, counts nothing
-                        count -= r.dv[t]
-                        # doubles.branch_sides after-line: the branches open now
-                        if self._spin & BIT[t] and not r.at_once:
+                        count -= self._rules.dv[t]
+                        # "branches open after the line" (branch_sides after-line): they open now
+                        if self._spin & BIT[t] and not self._rules.at_once:
                             free[t << 3 | BRANCH_A] = v
                             free[t << 3 | BRANCH_B] = v
                 # a branch side counted nothing, so covering it changes nothing here
@@ -625,33 +624,72 @@ class Round:
                 # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
                 free[ti << 3 | LINE_B] = v
                 self._inline[ti] = 1
-                count += r.dv[ti]
-                own = LINE_A
+                count += self._rules.dv[ti]
                 if self._spin_next:
                     self._spinner(ti, v)
             elif LO[ti] == v:
-                free[ti << 3 | HIGH] = HI[ti]
-                count += HI[ti]
-                own = LOW
+                free[ti << 3 | HIGH] = e = HI[ti]  # joins with its low half
+                count += e
             else:
-                free[ti << 3 | LOW] = LO[ti]
-                count += LO[ti]
-                own = HIGH
+                free[ti << 3 | LOW] = e = LO[ti]  # joins with its high half
+                count += e
+        # the opening tile is placed alone, all its sides free
+        elif IS_DOUBLE[ti]:
+            p = LO[ti]
+            free[ti << 3 | LINE_A] = p
+            free[ti << 3 | LINE_B] = p
+            self._inline[ti] = 2
+            count = self._rules.dv[ti]  # an opening double alone counts 2p once
+            if self._spin_next:
+                self._spinner(ti, p)
+        else:
+            free[ti << 3 | LOW] = LO[ti]
+            free[ti << 3 | HIGH] = HI[ti]
+            count = PIPS[ti]  # an opening non-double counts both halves
         self._count = count
-        self._placed.append((ti, key, own))
+        self._placed.append(code)
         ends = 0
         for v in free.values():
             ends |= MASK[v]
         self._ends = ends
-        return count
+        self._only = -1
+        # 3. "placements score multiples of N" (mult 0: "placements score nothing")
+        mult = self._mult
+        pts = count if (count and mult and not count % mult) else 0
+        # 4. domino, or the placement's event and the next seat
+        if not hands[seat]:
+            # the round dominoes on the last tile of a hand
+            self._domino(seat, pts)
+        else:
+            if pts:
+                if self._event(self._side_of[seat], "placement", pts, seat):
+                    self._end("target", None, None)
+            if not self.over:
+                nxt = seat + 1
+                if nxt == self.players:
+                    nxt = 0
+                if hands[nxt] & ends:
+                    self._seat = nxt  # the next seat can place: the usual case
+                else:
+                    self._advance(nxt)
+        if not want:
+            return None
+        if pre is None:
+            pre = ((), (), ())
+        turn = Turn(seat, [TILES[t] for t in pre[0]], list(pre[1]), [move_from_code(c) for c in offered],
+                    move_from_code(code), self.layout.counted(), count, pts, self.events[n_events:],
+                    [[TILES[t] for t in d] for d in pre[2]])
+        if self.record:
+            self.turns.append(turn)
+        return turn
 
     def _spinner(self, ti: int, p: int):
         """Make double `ti` a branching double (doubles.branching)."""
         self._spin |= BIT[ti]
         if self._rules.branch_first:
-            self._spin_next = False  # branching: first -> later doubles do not branch
+            self._spin_next = False  # "only the first double branches": later doubles do not
         if self._rules.at_once:
-            # branch_sides: at-once -> the branches are free as soon as the spinner is placed
+            # "branches open at once": free as soon as the spinner is placed
             self._free[ti << 3 | BRANCH_A] = p
             self._free[ti << 3 | BRANCH_B] = p
 
@@ -667,7 +705,8 @@ class Round:
                 return
             drawn = None
             if self._rules.draw_until and self._bi < self._bend:
-                # drawing until-playable: from the front, one at a time, until a tile fits
+                # "draw until playable": from the front, one at a time, until a tile fits
+                # ("no drawing" skips this: the seat passes at once)
                 bone = self._bone
                 bi = self._bi
                 bend = self._bend
@@ -712,18 +751,18 @@ class Round:
         accepted = True
         if r.exact and new > r.target:
             if r.overshoot == "discard":
-                # target.overshoot discard: the event is discarded whole
+                # "overshoot discards the event": the event is discarded whole
                 accepted = False
                 new = old
             elif r.overshoot == "bounce":
-                # target.overshoot bounce: the excess is counted back down from the target
+                # "overshoot bounces back": the excess is counted back down from the target
                 new = 2 * r.target - new
         if r.floor is not None and new < r.floor:
-            new = r.floor  # score_floor
+            new = r.floor  # "scores never fall below N"
         self._scores[side] = new
         self._events.append((side, kind, raw, accepted, new, seat))
         if accepted and r.every_event and (new == r.target if r.exact else new >= r.target):
-            # target.check every-event: the match ends at once
+            # "check the target after every event": the match ends at once
             self.match_over = True
             self.winner = side
             return True
@@ -734,7 +773,8 @@ class Round:
         spec = self.config.domino
         side = self._side_of[seat]
         if spec["with_last_placement"]:
-            # the placement folds into the winner side's first settlement event
+            # "as one event with the last placement": the placement folds into the winner side's
+            # first settlement event
             self._settle(spec, "domino", seat, pts)
         else:
             # the last placement is an ordinary event; if it ends the match there is no settlement
@@ -753,14 +793,15 @@ class Round:
         self._settle(spec, "block", winner, 0)
         self._end("blocked", winner, None if winner is None else self._side_of[winner])
 
-    def _clockwise(self, start: int) -> list:
-        n = self.players
-        return [(start + i) % n for i in range(n)]
+    def _clockwise(self, start: int) -> tuple:
+        """The seats clockwise from `start`."""
+        return _CLOCKWISE[self.players][start]
 
     def _block_winner(self, spec):
         """block.winner: lightest-hand (tie_break fewest-tiles) or none."""
         if spec["winner"] == "none":
-            return None
+            return None  # "winner: none"
+        # "winner: the lightest hand, ties broken by fewest tiles" / "..., ties not broken"
         pips = [mask_pips(h) for h in self._hands]
         order = self._clockwise(self.opener)
         low = min(pips)
@@ -780,14 +821,14 @@ class Round:
         n = self.players
         side_of = self._side_of
         pips = [mask_pips(h) for h in self._hands]
-        rank = {s: i for i, s in enumerate(self._clockwise(self.opener))}
+        rank = _RANK[n][self.opener]  # position of each seat clockwise from the opener
         wside = None if winner is None else side_of[winner]
         out = []
         for k, term in enumerate(spec["terms"]):
-            rnd = round5 if term["rounding"] == "round5" else (lambda x: x)
+            rnd = round5 if term["rounding"] == "round5" else _unrounded
             sign = -1 if term["sign"] == "debit" else 1
             if term["kind"] == "differences":
-                # each hand is credited round(sum of how much lighter it is than heavier opponents)
+                # "credit each hand the differences to heavier opponents' hands, rounded to 5"
                 for h in range(n):
                     total = sum(pips[o] - pips[h] for o in range(n)
                                 if side_of[o] != side_of[h] and pips[o] > pips[h])
@@ -806,28 +847,24 @@ class Round:
             else:
                 seats = list(range(n))
             if term["pooling"] == "each":
-                # each hand rounded by itself
+                # "... hands separately": each hand rounded by itself
                 for s in seats:
                     recv = wside if to == "winner" else side_of[s]
                     out.append((recv, sign * rnd(pips[s]), s, (0, pips[s], rank[s], k), k))
             elif to == "winner":
-                # pooled: summed and rounded once
+                # "... hands pooled ..., to the winner": summed and rounded once
                 out.append((wside, sign * rnd(sum(pips[s] for s in seats)), winner, (1, k), k))
             else:
-                # pooled to owner: each owner side's selected hands summed and rounded once
+                # "... pooled ..., to each owner": each owner side's hands summed and rounded once
                 for sd in self._sides_clockwise(self.opener):
                     mine = [s for s in seats if side_of[s] == sd]
                     if mine:
                         out.append((sd, sign * rnd(sum(pips[s] for s in mine)), None, (1, k, rank[mine[0]]), k))
         return [a for a in out if a[1]]  # zero amounts are dropped
 
-    def _sides_clockwise(self, start: int) -> list:
-        out = []
-        for s in self._clockwise(start):
-            sd = self._side_of[s]
-            if sd not in out:
-                out.append(sd)
-        return out
+    def _sides_clockwise(self, start: int) -> tuple:
+        """The sides in seat order clockwise from `start`, each once."""
+        return self._rules.sides_clockwise(self.players, start)
 
     def _settle(self, spec, kind: str, winner, fold: int):
         """Group the amounts into events (settlement.events) and apply them in order."""
@@ -837,7 +874,7 @@ class Round:
         order = self._sides_clockwise(start)
         events = []  # (side, raw, seat)
         if mode == "one":
-            # one event per receiving side, the winner's side first, then clockwise
+            # "as one event": one event per receiving side, the winner's side first, then clockwise
             totals = {sd: 0 for sd in order}
             got = set()
             for sd, raw, _, _, _ in amounts:
@@ -851,13 +888,15 @@ class Round:
                 if sd in got:
                     events.append((sd, totals[sd], winner if winner is not None and sd == self._side_of[winner] else None))
         elif mode == "per-term":
+            # "one event per term": per term, one event per side (the winner's side first)
             for k in range(len(spec["terms"])):
                 for sd in order:
                     raw = sum(a[1] for a in amounts if a[0] == sd and a[4] == k)
                     if raw:
                         events.append((sd, raw, winner if winner is not None and sd == self._side_of[winner] else None))
         else:
-            # per-hand: hand amounts in ascending pips, ties clockwise from the opener; then pooled
+            # "one event per hand": hand amounts in ascending pips, ties clockwise from the opener;
+            # then pooled amounts in term order
             for sd, raw, seat, _, _ in sorted(amounts, key=lambda a: a[3]):
                 events.append((sd, raw, seat))
         self._settle_events = []
@@ -874,7 +913,7 @@ class Round:
         self.over = True
         r = self._rules
         if not self.match_over and not r.every_event and kind != "target":
-            # target.check after-settlement
+            # "check the target after settlement"
             sc = self._scores
             reached = any((s == r.target) if r.exact else (s >= r.target) for s in sc)
             if reached or self.tiebreak:
@@ -884,32 +923,21 @@ class Round:
                     self.match_over = True
                     self.winner = tops[0]
                 elif r.ties == "extra-rounds":
-                    # play complete rounds until one side alone has the highest score
+                    # "ties at the top: play extra rounds" until one side alone has the highest score
                     self._needs_tiebreak = True
                 else:
-                    # ties: draw (or impossible, which cannot arise): the match is drawn
+                    # "ties at the top: draw" (or "impossible", which cannot arise): a drawn match
                     self.match_over = True
                     self.winner = None
-        u = r.unit
         self.result = RoundResult(
-            kind=kind, seat=seat, side=side,
-            hand_pips=[mask_pips(h) for h in self._hands],
-            match_over=self.match_over,
-            winner=self.winner if self.match_over else None,
-            tiebreak=getattr(self, "_needs_tiebreak", False),
-            hands=[mask_tiles(h) for h in self._hands],
-            settlement=[Event(*e, unit=u) for e in getattr(self, "_settle_events", ())],
-            scores=list(self._scores),
-            drawn=getattr(self, "_final_drawn", []),
-            unit=u,
-        )
+            kind, seat, side, self.match_over, self.winner if self.match_over else None,
+            self._needs_tiebreak, list(self._hands), self._settle_events, list(self._scores),
+            self._final_drawn, r.unit)
 
     # -- playing with players ----------------------------------------------------------
 
     def run(self, bots) -> "Round":
         """Play to the end of the round with one player callable per seat (or one for all)."""
-        from .players import FastPlayer, RandomPlayer
-
         if callable(bots):
             bots = [bots] * self.players
         rec = self.record
@@ -917,11 +945,12 @@ class Round:
         rands = [b.rng.random if type(b) is RandomPlayer else None for b in bots]
         fast = [isinstance(b, FastPlayer) for b in bots]
         do = self._do
+        codes_of = self._placement_codes
         while not self.over:
             seat = self._seat
             rnd = rands[seat]
             if rnd is not None and self._placed:
-                codes = self._placement_codes()
+                codes = codes_of()
                 do(codes[int(rnd() * len(codes))], rec)  # = RandomPlayer.pick
             elif fast[seat]:
                 do(bots[seat].pick(self, self._legal_codes()), rec)
@@ -957,6 +986,28 @@ class Round:
 
 
 _POS = {1 << i: i for i in range(28)}  # a tile's bit -> its index
+
+
+def _shifted_table() -> dict:
+    """mask -> (tile << 8, ...) for every set of tiles sharing a half value (at most 7 x 128 sets)."""
+    out = {}
+    for v in range(7):
+        idx = [i for i in range(28) if MASK[v] >> i & 1]
+        for sub in range(1 << len(idx)):
+            chosen = [i for j, i in enumerate(idx) if sub >> j & 1]
+            out[sum(1 << i for i in chosen)] = tuple(i << 8 for i in chosen)
+    return out
+
+
+_SHIFTED = _shifted_table()
+# _CLOCKWISE[n][start]: the seats clockwise from `start`
+_CLOCKWISE = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(1, 5)}
+# _RANK[n][start][seat]: how far `seat` is clockwise from `start`
+_RANK = {n: tuple(tuple((seat - s) % n for seat in range(n)) for s in range(n)) for n in range(1, 5)}
+
+
+def _unrounded(x: int) -> int:
+    return x
 
 # highest-double: doubles from [6|6] down, then the heaviest non-doubles (equal pips: larger high half)
 _RANK_ORDER = sorted(range(28), key=lambda t: (IS_DOUBLE[t], PIPS[t] if not IS_DOUBLE[t] else LO[t], HI[t]),

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .config import Config
-from .tiles import IS_DOUBLE, LO, TILES, PIPS
+from .tiles import IS_DOUBLE, LO, PIPS
 
 
 def round5(x: int) -> int:
@@ -16,18 +16,18 @@ class Rules:
     __slots__ = (
         "config", "dv", "branch_every", "branch_first", "at_once", "in_play", "multiple",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
-        "ties", "unit", "simple_events", "_sides",
+        "ties", "unit", "simple_events", "_sides", "_sides_cw", "reserve", "opener_first",
     )
 
     def __init__(self, cfg: Config):
         self.config = cfg
-        # doubles.terminal_count: a terminal double counts 2p ("both-halves") or p ("one-half")
+        # "a terminal double counts both halves" (2p) / "... one half" (p)
         one_half = cfg.terminal_count == "one-half"
         self.dv = tuple((LO[t] if one_half else PIPS[t]) if IS_DOUBLE[t] else 0 for t in range(28))
-        # doubles.branching: every / first / none
+        # "every double branches" / "only the first double branches" / "no double branches"
         self.branch_every = cfg.branching == "every"
         self.branch_first = cfg.branching == "first"
-        # doubles.branch_sides: at-once opens a spinner's branches when it is placed
+        # "branches open at once" / "branches open after the line"
         self.at_once = cfg.branch_sides == "at-once"
         self.in_play = cfg.in_play
         self.multiple = cfg.multiple
@@ -43,32 +43,33 @@ class Rules:
         # a placement event can be applied by the short path: no overshoot, no floor
         self.simple_events = not self.exact and self.floor is None
         self._sides = {n: cfg.sides_of(n) for n in (1, 2, 3, 4)}
+        self.reserve = {n: cfg.reserve(n) for n in (1, 2, 3, 4)}
+        self.opener_first = cfg.opener_first
+        self._sides_cw = {}
+        for n, side_of in self._sides.items():
+            rows = []
+            for start in range(n):
+                order = []
+                for i in range(n):
+                    sd = side_of[(start + i) % n]
+                    if sd not in order:
+                        order.append(sd)
+                rows.append(tuple(order))
+            self._sides_cw[n] = tuple(rows)
 
     def sides_of(self, players: int):
         """The side of each seat."""
         return self._sides[players]
 
-
-_CACHE: dict[Config, Rules] = {}
+    def sides_clockwise(self, players: int, start: int) -> tuple:
+        """The sides in seat order clockwise from seat `start`, each once."""
+        return self._sides_cw[players][start]
 
 
 def rules_for(cfg: Config) -> Rules:
-    """The (cached) tables of a configuration."""
-    r = _CACHE.get(cfg)
+    """The tables of a configuration (computed once, kept on the Config)."""
+    r = cfg._rules
     if r is None:
-        if len(_CACHE) > 64:
-            _CACHE.clear()
-        r = _CACHE[cfg] = Rules(cfg)
+        r = Rules(cfg)
+        object.__setattr__(cfg, "_rules", r)
     return r
-
-
-def deciding_tile(hand_tiles) -> int:
-    """The tile that ranks a hand under `highest-double`: its highest double, else its heaviest
-    tile (most pips; equal pips: the larger high half). Returns (rank, tile index)."""
-    best = None
-    for t in hand_tiles:
-        a, b = TILES[t]
-        rank = (1, a, 0) if a == b else (0, a + b, b)
-        if best is None or rank > best[0]:
-            best = (rank, t)
-    return best

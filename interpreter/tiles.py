@@ -83,14 +83,21 @@ def mask_indices(mask: int) -> list[int]:
     return out
 
 
+def _pips_table(first: int) -> list:
+    out = [0] * (1 << 14)
+    for m in range(1, 1 << 14):
+        low = m & -m
+        out[m] = out[m ^ low] + PIPS[first + low.bit_length() - 1]
+    return out
+
+
+_PIPS_LO = _pips_table(0)  # pips of the tiles 0..13 of a mask
+_PIPS_HI = _pips_table(14)  # pips of the tiles 14..27
+
+
 def mask_pips(mask: int) -> int:
     """Pip total of the tiles of a bitmask."""
-    s = 0
-    while mask:
-        low = mask & -mask
-        s += PIPS[low.bit_length() - 1]
-        mask ^= low
-    return s
+    return _PIPS_LO[mask & 0x3FFF] + _PIPS_HI[mask >> 14]
 
 
 _TILE_RE = re.compile(r"\[\s*([0-6])\s*\|\s*([0-6])\s*\]")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 
 import click
 
@@ -53,6 +54,11 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
             raise
+        except BrokenPipeError:
+            # `rulelang ... | head`: the reader left; stop quietly as Unix tools do.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(141)
         except Exception as exc:  # noqa: BLE001 - the last guard by design
             if os.environ.get("RULELANG_DEBUG"):
                 raise

@@ -130,7 +130,7 @@ def _check_statement(ck: _Checker, st: Statement) -> None:
                      f"write `players {nums[1]} to {nums[0]}`")
         for n in nums:
             if n not in (2, 3, 4):
-                ck.error("player-count", f"{n} players cannot play: a ruleset allows 2, 3 or 4 players",
+                ck.error("player-count", f"{n} is not a player count: a ruleset allows 2, 3 or 4 players",
                          st.span, "write e.g. `players 2 to 4`")
                 break
         if kind == "list" and len(set(nums)) != len(nums):
@@ -152,7 +152,8 @@ def _check_statement(ck: _Checker, st: Statement) -> None:
     elif key in OPENERS:
         if v not in OPENERS[key]:
             allowed = " or ".join(f"`{OPENER_WORDS[o]}`" for o in OPENERS[key])
-            ck.error("bad-opener", f"the {INFO[key].words} cannot be {OPENER_WORDS[v]}", st.span,
+            words = INFO[key].words
+            ck.error("bad-opener", f"{words} cannot be {OPENER_WORDS[v]}", st.span,
                      f"expected {allowed}")
     elif key == "scoring":
         if v[0] and v[1] < 1:

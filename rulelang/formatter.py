@@ -28,6 +28,11 @@ def _counts_text(value: tuple) -> str:
     return " or ".join(str(n) for n in nums)
 
 
+def _counts_of(value: tuple) -> list[int]:
+    kind, *nums = value
+    return list(range(nums[0], nums[1] + 1)) if kind == "range" else list(nums)
+
+
 def _per_count_text(v: PerCount) -> str:
     if v.uniform is not None:
         return f"{v.uniform} tiles"
@@ -68,6 +73,8 @@ def statement_lines(key: str, v: Any) -> list[str]:
     if key == "players":
         counts, partner = v
         text = "players " + _counts_text(counts)
+        if partner is None and 4 in _counts_of(counts):
+            partner = ("none",)  # said aloud, so the reader sees it
         if partner:
             text += ", partnerships with %d" % partner[1] if partner[0] == "with" else ", no partnerships"
         return [text]

@@ -21,6 +21,7 @@ __all__ = ["grammar", "parse", "TERMINAL_WORDS", "describe_terminal", "KEYWORDS"
 
 GRAMMAR_FILE = "ruleset.lark"
 MAX_SYNTAX_ERRORS = 20
+SETTLEMENT_WORDS = ("credit", "debit", "winner", "as", "one", "nobody")
 
 
 @lru_cache(maxsize=None)
@@ -115,6 +116,14 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
     expected.discard("COMMENT")
     expected.discard("WS")
     hint_expected = f"expected {_describe_expected(expected)}"
+    if "PLAYERS" in expected and len(expected) > 8:  # at the start of a statement
+        hint_expected = ("expected the start of a statement, such as `players ...`, `hand ...`, `target ...` "
+                         "or `on block:` (see docs/language.md)")
+
+    def outside_section(word: str) -> str | None:
+        if word in SETTLEMENT_WORDS and "PLAYERS" in expected and "CREDIT" not in expected:
+            return f"a `{word}` line belongs under `on domino:` or `on block:`"
+        return None
 
     def err(code: str, message: str, col: int, end: int, hint: str) -> RulesetSyntaxError:
         return RulesetSyntaxError(code, message, filename=filename, line=line, column=col,
@@ -124,7 +133,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
         start, word = _word_at(src, column - 1)
         if word:
             guess = _suggest(word, expected)
-            hint = f"did you mean `{guess}`?" if guess else hint_expected
+            hint = outside_section(word) or (f"did you mean `{guess}`?" if guess else hint_expected)
             return err("unexpected-word", f"unexpected word `{word}`", start + 1, start + 1 + len(word), hint)
         char = src[column - 1] if column - 1 < len(src) else ""
         shown = f"`{char}`" if char.strip() else "character"
@@ -141,6 +150,9 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
             if whole:
                 start, word = wstart, whole
             guess = _suggest(word, expected)
+            if outside_section(word):
+                return err("unexpected-token", f"unexpected word `{word}`", start + 1, start + 1 + len(word),
+                           outside_section(word) or "")
             if guess and guess != word:
                 return err("unexpected-word", f"unexpected word `{word}`", start + 1, start + 1 + len(word),
                            f"did you mean `{guess}`?")
@@ -168,6 +180,8 @@ def _blank(lines: list[str], index: int) -> None:
 
 def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree | None, list[RulesetError]]:
     """Parse, blanking broken lines to go on; returns the tree of what is left and the errors."""
+    if text.startswith("\ufeff"):  # a byte-order mark left by some editors
+        text = " " + text[1:]
     original = text.split("\n")
     work = list(original)
     errors: list[RulesetError] = []
@@ -268,7 +282,7 @@ class ToStatements(Transformer):
         nums = _numbers(c)
         if len(nums) == 1:
             return PerCount(uniform=nums[0])
-        pairs = tuple((nums[i + 1], nums[i]) for i in range(0, len(nums), 2))
+        pairs = tuple(sorted((nums[i + 1], nums[i]) for i in range(0, len(nums), 2)))
         return PerCount(by_count=pairs)
 
     def hand_stmt(self, meta, c):

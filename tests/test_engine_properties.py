@@ -132,3 +132,85 @@ def test_deal_is_fixed_across_machines():
         j = int(r() * (i + 1))
         d[i], d[j] = d[j], d[i]
     assert hands == [d[:7], d[7:14]] and bone == d[14:]
+
+
+# -- configurations beyond the bundled three ------------------------------------------------------
+
+BASE = json.loads((HERE / "data" / "configs" / "exact61.json").read_text())
+
+
+@st.composite
+def configs(draw):
+    """Valid configurations drawn from every parameter of the schema."""
+    d = json.loads(json.dumps(BASE))
+    d["name"] = "drawn"
+    counts = sorted(draw(st.sets(st.sampled_from([2, 3, 4]), min_size=1)))
+    d["players"] = {"counts": counts, "partnerships": [4] if 4 in counts and draw(st.booleans()) else []}
+    d["hand_size"] = {}
+    d["reserve"] = {}
+    for n in counts:
+        h = draw(st.integers(1, 28 // n))
+        d["hand_size"][str(n)] = h
+        d["reserve"][str(n)] = draw(st.integers(0, 28 - n * h))
+    d["drawing"] = draw(st.sampled_from(["until-playable", "none"]))
+    d["opener"] = {
+        "first_round": draw(st.sampled_from(["lottery", "highest-double"])),
+        "after_domino": draw(st.sampled_from(["dominoer", "lottery", "highest-double", "next-seat"])),
+        "after_block": draw(st.sampled_from(["lottery", "highest-double", "next-seat", "block-winner"])),
+        "lead": draw(st.sampled_from(["any", "forced"])),
+    }
+    d["doubles"] = {"branching": draw(st.sampled_from(["every", "first", "none"])),
+                    "branch_sides": draw(st.sampled_from(["after-line", "at-once"])),
+                    "terminal_count": draw(st.sampled_from(["both-halves", "one-half"]))}
+    unit = draw(st.sampled_from([1, 5]))
+    multiple = draw(st.sampled_from([5, 10] if unit == 5 else [1, 3, 5]))
+    d["scoring"] = {"in_play": draw(st.booleans()), "multiple": multiple, "unit": unit}
+    mode = draw(st.sampled_from(["exact", "at-least"]))
+    check = draw(st.sampled_from(["every-event", "after-settlement"]))
+    d["target"] = {"raw": draw(st.sampled_from([50, 100, 150])), "mode": mode, "check": check,
+                   "overshoot": draw(st.sampled_from(["discard", "bounce"])) if mode == "exact" else "none",
+                   "ties": draw(st.sampled_from(["extra-rounds", "draw"])) if check == "after-settlement" else "impossible"}
+    d["score_floor"] = draw(st.sampled_from([None, 0]))
+    rounding = "round5" if unit == 5 else draw(st.sampled_from(["round5", "none"]))
+
+    def term():
+        if draw(st.integers(0, 4)) == 0:
+            return {"kind": "differences", "rounding": rounding, "to": "owner", "sign": "credit"}
+        return {"kind": "hands", "hands": draw(st.sampled_from(["opponents", "partner", "own", "everyone"])),
+                "pooling": draw(st.sampled_from(["pooled", "each"])), "rounding": rounding,
+                "to": draw(st.sampled_from(["winner", "owner"])), "sign": draw(st.sampled_from(["credit", "debit"]))}
+
+    events = draw(st.sampled_from(["one", "per-term", "per-hand"]))
+    d["settlement"] = {
+        "domino": {"terms": [term() for _ in range(draw(st.integers(0, 3)))], "events": events,
+                   "with_last_placement": events == "one" and draw(st.booleans())},
+        "block": {"winner": draw(st.sampled_from(["lightest-hand", "none"])),
+                  "tie_break": draw(st.sampled_from(["fewest-tiles", "none"])),
+                  "terms": [term() for _ in range(draw(st.integers(0, 3)))],
+                  "events": draw(st.sampled_from(["one", "per-term", "per-hand"]))},
+    }
+    return d
+
+
+@given(data=configs(), seed=seeds, pick=st.data())
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_configuration_plays_consistently(data, seed, pick):
+    from interpreter import Config
+
+    cfg = Config.from_dict(data)
+    players = pick.draw(st.sampled_from(list(cfg.counts)))
+    m = play_match(cfg, players, seed, record=True, max_rounds=6)
+    t = json.loads(json.dumps(m.transcript()))
+    for r in t["rounds"]:
+        tiles = set(sum(r["deal"]["hands"], [])) | set(r["deal"]["boneyard"])
+        assert len(tiles) == 28
+        for turn in r["turns"]:
+            assert turn["move"] in turn["offered"]
+            for e in turn["events"]:
+                if cfg.target_mode == "exact" and e["accepted"]:
+                    assert e["score_after"] <= cfg.target or cfg.score_floor is not None
+                if cfg.score_floor is not None:
+                    assert e["score_after"] >= cfg.score_floor
+            for e in turn["events"]:
+                assert e["raw"] % cfg.unit == 0
+    assert replay(t).transcript() == t

@@ -488,3 +488,167 @@ def test_config_errors():
     assert c.to_dict() == data and c.name == "pagat"
     with pytest.raises(AttributeError):
         c.name = "x"
+
+
+# -- matches, openers, players ----------------------------------------------------------------
+
+
+def _domino_deal(winner_tile, other):
+    return {"hands": [[winner_tile], [other]], "boneyard": []}
+
+
+@pytest.mark.parametrize("rule,expected", [("dominoer", 1), ("next-seat", 1), ("highest-double", 0)])
+def test_opener_after_domino(rule, expected):
+    c = cfg("pagat", opener={"first_round": "lottery", "after_domino": rule,
+                             "after_block": "lottery", "lead": "any"})
+    # round 0: seat 1 leads... seat 0 opens and cannot domino; seat 1 dominoes
+    d0 = {"hands": [[(1, 4), (6, 6)], [(4, 5)]], "boneyard": [], "opener": 0}
+    d1 = {"hands": [[(3, 3), (0, 1)], [(2, 2), (0, 2)]], "boneyard": []}
+    m = Match(c, 2, 1, deal=[d0, d1])
+    m.play("[1|4]")
+    m.play("[4|5] on [1|4] high")
+    assert m.rounds[0].kind == "domino" and m.rounds[0].seat == 1
+    assert m.round.opener == expected
+
+
+@pytest.mark.parametrize("rule,expected", [("block-winner", 1), ("next-seat", 1), ("highest-double", 1)])
+def test_opener_after_block(rule, expected):
+    c = cfg("allfives", opener={"first_round": "lottery", "after_domino": "dominoer",
+                                "after_block": rule, "lead": "any"})
+    # seat 0 leads [0|0]; nobody has a 0: blocked; seat 1 (3 pips) beats seat 0 (11)
+    d0 = {"hands": [[(0, 0), (5, 6)], [(1, 2)]], "boneyard": [], "opener": 0}
+    d1 = {"hands": [[(2, 3), (0, 1)], [(4, 4), (0, 2)]], "boneyard": []}
+    m = Match(c, 2, 1, deal=[d0, d1])
+    m.play("[0|0]")
+    assert m.rounds[0].kind == "blocked" and m.rounds[0].seat == 1
+    assert m.round.opener == expected
+
+
+def test_block_winner_without_winner_falls_back_to_lottery():
+    c = cfg("allfives", opener={"first_round": "lottery", "after_domino": "dominoer",
+                                "after_block": "block-winner", "lead": "any"})
+    d0 = {"hands": [[(0, 0), (2, 6)], [(3, 5)]], "boneyard": [], "opener": 0}
+    openers = set()
+    for seed in range(20):
+        m = Match(c, 2, seed, deal=[d0])
+        m.play("[0|0]")
+        assert m.rounds[0].seat is None and m.round.opening == "lottery"
+        openers.add(m.round.opener)
+    assert openers == {0, 1}
+
+
+def test_match_over_refuses_moves():
+    h0, h1 = [(0, 5)], [(6, 6)]
+    m = Match(cfg("allfives"), 2, 1, deal={"hands": [h0, h1], "boneyard": [], "opener": 0,
+                                           "scores": [145, 0]})
+    m.play("[0|5]")
+    assert m.over and m.winner == 0 and m.seat_to_move is None and m.legal_moves() == []
+    with pytest.raises(IllegalMove) as e:
+        m.play("[6|6]")
+    assert e.value.code == "round-over"
+
+
+def test_greedy_player_takes_the_most_points():
+    from interpreter import greedy_player
+
+    h0 = [(3, 6), (0, 0)]
+    h1 = [(6, 6), (1, 3), (0, 3)]
+    rnd = Round(cfg("pagat"), 2, [h0, h1], rest(h0, h1), 0)
+    rnd.play("[3|6]")  # 9: nothing
+    obs = rnd.observation(1)
+    legal = rnd.legal_moves()
+    pts = dict(zip(map(str, legal), obs["points"]))
+    assert pts["[6|6] on [3|6] high"] == 15
+    assert greedy_player(1)(obs, legal) == Move((6, 6), (3, 6), "high")
+    assert rnd.points_of(Move((6, 6), (3, 6), "high")) == 15
+
+
+def test_observation_hides_other_hands():
+    h0, h1 = [(3, 6), (0, 0)], [(6, 6), (1, 3)]
+    rnd = Round(cfg("pagat"), 2, [h0, h1], rest(h0, h1), 0)
+    obs = rnd.observation(1)
+    assert obs["hand"] == [(1, 3), (6, 6)] and obs["legal"] == [] and obs["hand_counts"] == [2, 2]
+    assert "hands" not in obs
+    obs0 = rnd.observation(0)
+    assert obs0["legal"] == [Move((0, 0)), Move((3, 6))]
+    json.dumps({k: v for k, v in obs0.items() if k != "legal"})
+
+
+def test_explicit_deal_validation():
+    with pytest.raises(ValueError):
+        Round(cfg("pagat"), 2, [[(1, 1)], [(1, 1)]], [], 0)
+    with pytest.raises(ValueError):
+        Round(cfg("pagat"), 2, [[(1, 1)], []], [], 0)
+    with pytest.raises(ValueError):
+        Round(cfg("pagat"), 2, [[(1, 1)], [(2, 2)]], [], 5)
+    with pytest.raises(ValueError):
+        Round(cfg("pagat"), 2, [[(1, 1)], [(2, 2)]], [])  # lottery with no generator
+    rnd = Round(cfg("pagat"), 2, [["[1|1]"], ["[2|2]"]], ["[3|3]"], 1)
+    assert rnd.hands == [[(1, 1)], [(2, 2)]] and rnd.boneyard == [(3, 3)]
+
+
+def test_seeded_lottery_is_uniform_enough():
+    c = cfg("pagat")
+    seen = {Match(c, 4, seed).round.opener for seed in range(60)}
+    assert seen == {0, 1, 2, 3}
+
+
+# -- other settlement shapes the configuration can state ------------------------------------------
+
+
+def _term(hands, pooling, to, sign):
+    return {"kind": "hands", "hands": hands, "pooling": pooling, "rounding": "round5", "to": to, "sign": sign}
+
+
+def test_per_term_events():
+    dom = {"terms": [_term("opponents", "pooled", "winner", "credit"), _term("partner", "pooled", "winner", "debit")],
+           "events": "per-term", "with_last_placement": False}
+    c = cfg("exact61", settlement__domino=dom)
+    hands = [[(1, 4)], [(0, 6)], [(0, 4)], [(0, 3)]]  # opponents 6 + 3 = 9 -> 10; partner 4 -> 5
+    rnd = Round(c, 4, hands, [], 0)
+    rnd.play("[1|4]")
+    assert [(e.side, e.kind, e.raw) for e in rnd.events] == [
+        (0, "placement", 5), (0, "domino", 10), (0, "domino", -5)]
+
+
+def test_own_hand_debit_and_pooled_to_owner():
+    block = {"winner": "lightest-hand", "tie_break": "none",
+             "terms": [_term("opponents", "each", "winner", "credit"), _term("own", "each", "winner", "debit")],
+             "events": "one"}
+    c = cfg("allfives", settlement__block=block)
+    h0, h1 = [(0, 0), (1, 2)], [(3, 4)]  # after the lead: 3 vs 7
+    rnd = Round(c, 2, [h0, h1], [], 0, opening="lottery")
+    rnd.play("[0|0]")
+    # +round5(7) - round5(3) = 5 + ... = 5 - 5 = 0: a net-zero event is not recorded
+    assert rnd.events == [] and rnd.result.seat == 0
+    dom = {"terms": [_term("everyone", "pooled", "owner", "debit")], "events": "per-hand",
+           "with_last_placement": False}
+    c = cfg("pagat", settlement__domino=dom)
+    hands = [[(1, 4)], [(0, 3)], [(1, 1)], [(1, 2)]]  # team 1: 3 + 3 = 6 -> 5 pooled; team 0: 2 -> 0
+    rnd = Round(c, 4, hands, [], 0)
+    rnd.play("[1|4]")
+    assert [(e.side, e.raw) for e in rnd.events] == [(0, 5), (1, -5)]
+
+
+def test_one_event_per_side_winner_first_then_clockwise():
+    dom = {"terms": [_term("everyone", "each", "owner", "debit"), _term("opponents", "pooled", "winner", "credit")],
+           "events": "one", "with_last_placement": False}
+    c = cfg("allfives", settlement__domino=dom)
+    rnd = Round(c, 3, [[(3, 6)], [(1, 4)], [(2, 4)]], [], 1, opening="lottery")
+    rnd.play("[1|4]")
+    # winner seat 1 (5 points placed); seat 2 holds 6 -> -5, seat 0 holds 9 -> -10; credit 15 -> 15
+    assert [(e.side, e.kind, e.raw) for e in rnd.events] == [
+        (1, "placement", 5), (1, "domino", 15), (2, "domino", -5), (0, "domino", -10)]
+
+
+def test_match_ends_mid_settlement_skipping_the_rest():
+    dom = {"terms": [_term("everyone", "each", "owner", "debit"), _term("opponents", "each", "winner", "credit")],
+           "events": "per-hand", "with_last_placement": False}
+    c = cfg("allfives", settlement__domino=dom)
+    # seat 0 dominoes; per hand in ascending pips: seat 0 (0 pips: nothing), then...
+    rnd = Round(c, 3, [[(0, 1)], [(3, 6)], [(6, 6)]], [], 0, scores=[140, 0, 0], opening="lottery")
+    rnd.play("[0|1]")
+    # amounts sorted by hand pips: seat 1 (9): -10 to side 1, +10 to side 0 -> 150 ends the match
+    evs = [(e.side, e.raw) for e in rnd.events]
+    assert evs == [(1, -10), (0, 10)]
+    assert rnd.match_over and rnd.winner == 0 and rnd.scores == [150, -10, 0]

@@ -152,3 +152,23 @@ def test_transcripts_need_recording():
     m = play_match(cfg("allfives"), 2, 4)
     with pytest.raises(ValueError):
         m.transcript()
+
+
+def test_unfinished_match_replays():
+    c = cfg("pagat")
+    m = Match(c, 3, 8, record=True)
+    for _ in range(40):
+        m.play(m.legal_moves()[0])
+    t = json.loads(json.dumps(m.transcript()))
+    assert t["result"]["over"] is False
+    again = replay(t)
+    assert again.transcript() == t
+    assert again.legal_moves() == m.legal_moves()
+
+
+def test_annotations_are_ignored(match_t):
+    t = copy.deepcopy(match_t)
+    t["x-play"] = {"seats": ["human", "random"]}
+    t["rounds"][0]["deal"]["x-note"] = "dealt by hand"
+    t["rounds"][0]["turns"][0]["x-think-ms"] = 12
+    replay(t)

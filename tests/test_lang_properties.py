@@ -1,9 +1,6 @@
 """Property tests: configs -> text -> configs, random edits never crash, fmt is stable."""
 from __future__ import annotations
 
-import json
-
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -13,7 +10,7 @@ from rulelang.compiler import validate_config
 from rulelang.formatter import config_to_text, format_text
 from rulelang.parser import KEYWORDS, parse
 
-SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 OPENERS_FIRST = ["lottery", "highest-double"]
 OPENERS_DOMINO = ["dominoer", "lottery", "highest-double", "next-seat"]
@@ -140,7 +137,7 @@ def edited(draw) -> str:
     return text
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edited())
 def test_random_edits_give_a_ruleset_or_clean_errors(text):
     errors = rulelang.check_text(text, "edited.rules")
@@ -160,3 +157,63 @@ def test_random_edits_give_a_ruleset_or_clean_errors(text):
             sorted(repr((s.key, s.value)) for s in ruleset.statements)
         if not errors:
             assert rulelang.compile_text(formatted) == rulelang.compile_text(text, "edited.rules")
+
+
+def _blocks(text: str) -> list[str]:
+    """Top-level statements and whole sections of a canonical text, as movable blocks."""
+    blocks: list[str] = []
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        if line.startswith("  ") and blocks:
+            blocks[-1] += "\n" + line
+        else:
+            blocks.append(line)
+    return blocks
+
+
+@st.composite
+def shuffled(draw) -> tuple[dict, str]:
+    config = draw(configs())
+    blocks = draw(st.permutations(_blocks(config_to_text(config))))
+    out = []
+    for block in blocks:
+        lines = []
+        for line in block.split("\n"):
+            if '"' not in line:  # respace outside quoted texts
+                words = line.split()
+                line = " " * draw(st.integers(0, 3)) + "".join(
+                    w + " " * draw(st.integers(1, 3)) for w in words)
+            lines.append(line)
+            if draw(st.integers(0, 5)) == 0:
+                lines.append("")
+        out.append("\n".join(lines))
+    return config, "\n".join(out) + "\n"
+
+
+@SETTINGS
+@given(shuffled())
+def test_fmt_restores_canonical_order_and_spacing(case):
+    config, text = case
+    assert rulelang.compile_text(text) == config
+    assert format_text(text) == config_to_text(config)
+
+
+@SETTINGS
+@given(configs(), st.lists(st.text(st.characters(blacklist_characters="\n\r", blacklist_categories=("Cs",)),
+                                   max_size=20), min_size=1, max_size=6), st.randoms())
+def test_fmt_keeps_every_comment(config, comments, rnd):
+    lines = config_to_text(config).split("\n")
+    for n, comment in enumerate(comments):
+        i = rnd.randrange(len(lines))
+        if rnd.random() < 0.5 and lines[i].strip() and "#" not in lines[i]:
+            lines[i] += f"  #k{n}: {comment}"
+        else:
+            lines.insert(i, f"#k{n}: {comment}")
+    text = "\n".join(lines)
+    formatted = format_text(text)
+    assert format_text(formatted) == formatted
+    assert rulelang.compile_text(formatted) == config
+    for n, comment in enumerate(comments):
+        assert formatted.count(f"#k{n}:") == 1
+        assert f"#k{n}: {comment}".rstrip() + "\n" in formatted

@@ -209,3 +209,35 @@ def test_render_bad_inputs(tmp_path, monkeypatch, args, needle):
     assert res.exit_code != 0
     assert needle in res.output
     assert "Traceback" not in res.output
+
+
+def test_render_round_python_api_writes_file(tmp_path):
+    from rulelang.tools.svg import render_round
+
+    rnd = random_round(CONFIGS["allfives"], 2, 12345, 9)
+    path = tmp_path / "live.svg"
+    text = render_round(rnd, str(path), title="live round")
+    assert path.read_text() == text
+    assert_clean_svg(text, rnd.layout.tiles)
+    counted = [g for g in ET.fromstring(text).iter(SVG_NS + "g") if g.get("class") == "marker counted"]
+    assert sum(int(g.get("data-value")) for g in counted) == rnd.layout.count()
+
+
+def test_render_case_file_colon_id_and_rejected_step(tmp_path):
+    case_file = tmp_path / "two.json"
+    common = {"source": {"text": "rules.md", "where": "1.1"}, "tags": ["layout"], "players": 2,
+              "setup": {"hands": [["[1|4]", "[6|6]"], ["[4|4]", "[0|3]"]], "boneyard": ["[0|0]"], "opener": 0}}
+    case_file.write_text(json.dumps({
+        "description": "two cases in one file", "ruleset": "pagat",
+        "cases": [dict(common, id="first-case", description="a lead", steps=[{"play": "[1|4]"}]),
+                  dict(common, id="second-case", description="a lead and a rejected move",
+                       steps=[{"play": "[1|4]"}, {"play": "[0|3] on [1|4] low", "reject": "no-match"}])],
+    }))
+    out = tmp_path / "o.svg"
+    res = CliRunner().invoke(main, ["render", "--case", str(case_file), "-o", str(out)])
+    assert res.exit_code != 0 and "first-case, second-case" in res.output
+    res = CliRunner().invoke(main, ["render", "--case", f"{case_file}:second-case", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    svg = out.read_text()
+    assert [label for label, _ in svg_tile_rects(svg)] == ["[1|4]"]
+    assert "rejected (no-match)" in svg

@@ -55,7 +55,7 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
         sys.exit(2)
     if list_only:
         for c in selected:
-            console.print(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}", markup=False)
+            click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
         return
     xfails = None
     if xfail_path:

@@ -208,7 +208,8 @@ def rects_overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) ->
 TURN_PREFERENCE = ("straight", "left", "right")
 
 
-def place_layout(tree: LayoutTree, budget: int = 600, restarts: int = 40) -> Placement:
+def place_layout(tree: LayoutTree, budget: int = 600, restarts: int = 40,
+                 marker_sides: Iterable[tuple] | None = None) -> Placement:
     """Place every tile of ``tree`` without overlap.
 
     A backtracking search with a small node budget, restarted with shuffled
@@ -220,7 +221,7 @@ def place_layout(tree: LayoutTree, budget: int = 600, restarts: int = 40) -> Pla
     total = 0
     for attempt in range(restarts):
         rng = random.Random(attempt) if attempt else None
-        result = _search(tree, budget, rng)
+        result = _search(tree, budget, rng, marker_sides)
         if result is not None:
             result.nodes += total
             result.attempts = attempt + 1
@@ -259,7 +260,32 @@ def _sprawl(pl: Placed) -> int:
     return pen
 
 
-def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict, rng=None) -> list:
+def marker_cells(pt: Point, d: Dir) -> tuple[Point, Point]:
+    """The two grid cells just outside a side (edge midpoint ``pt``, outward ``d``)."""
+    x, y = pt
+    if d == RIGHT:
+        return ((x, y - 1), (x, y))
+    if d == LEFT:
+        return ((x - 1, y - 1), (x - 1, y))
+    if d == DOWN:
+        return ((x - 1, y), (x, y))
+    return ((x - 1, y - 1), (x, y - 1))
+
+
+MARKER_PENALTY = 40
+
+
+def _marker_conflicts(cand: Placed, cells: list, occupied: dict, markers: dict, marked: set) -> int:
+    """Cells of the candidate over placed markers, and its own markers over placed tiles."""
+    n = sum(1 for c in cells if c in markers)
+    for side, (pt, d) in cand.sides.items():
+        if (cand.tile, side) in marked:
+            n += sum(1 for c in marker_cells(pt, d) if c in occupied)
+    return n
+
+
+def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict, rng=None,
+                  markers: dict | None = None, marked: set | None = None) -> list:
     """Fitting placements of ``tile``, least crowded first, straight on ties."""
     options = ("straight",) if is_double(tile) else TURN_PREFERENCE
     out = []
@@ -270,19 +296,35 @@ def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict, 
         if any(c in occupied for c in cells):
             continue
         crowd = _crowding(cand, occupied) + _sprawl(cand)
+        if marked:
+            crowd += MARKER_PENALTY * _marker_conflicts(cand, cells, occupied, markers, marked)
         out.append((crowd + (rng.random() * 8 if rng else 0), k, cand, cells))
     out.sort(key=lambda t: (t[0], t[1]))
     return [(cand, cells) for _, _, cand, cells in out]
 
 
-def _search(tree: LayoutTree, budget: int, rng=None) -> Placement | None:
+def _search(tree: LayoutTree, budget: int, rng=None, marker_sides=None) -> Placement | None:
     order = tree.order()
     placed = Placement()
     occupied: dict[Point, Tile] = {}
+    marked = {(tuple(t), s) for t, s in marker_sides} if marker_sides else set()
+    markers: dict[Point, int] = {}  # marker cell -> how many markers use it
+
+    def add_markers(pl: Placed, sign: int) -> None:
+        for side, (pt, dd) in pl.sides.items():
+            if (pl.tile, side) in marked:
+                for c in marker_cells(pt, dd):
+                    k = markers.get(c, 0) + sign
+                    if k:
+                        markers[c] = k
+                    else:
+                        markers.pop(c, None)
+
     root = place_root(tree.root)
     placed[tree.root] = root
     for c in root.cells():
         occupied[c] = tree.root
+    add_markers(root, 1)
     n = len(order)
     nodes = 0
     # choice index per position of the order; iterative backtracking
@@ -294,7 +336,7 @@ def _search(tree: LayoutTree, budget: int, rng=None) -> Placement | None:
         par = placed[parent]
         entry, d = par.sides[pside]
         if choices[i] == 0:
-            ranked[i] = _rank_options(tile, cside, entry, d, occupied, rng)
+            ranked[i] = _rank_options(tile, cside, entry, d, occupied, rng, markers, marked)
             nodes += 1
         options = ranked[i]
         ok = False
@@ -306,6 +348,7 @@ def _search(tree: LayoutTree, budget: int, rng=None) -> Placement | None:
             placed[tile] = cand
             for c in cells:
                 occupied[c] = tile
+            add_markers(cand, 1)
             ok = True
             break
         if nodes > budget:
@@ -321,6 +364,7 @@ def _search(tree: LayoutTree, budget: int, rng=None) -> Placement | None:
         prev = order[i][2]
         for c in placed[prev].cells():
             occupied.pop(c, None)
+        add_markers(placed[prev], -1)
         del placed[prev]
     placed.method = "search"
     placed.nodes = nodes

@@ -115,6 +115,17 @@ class Game:
         for line in tb.score_lines(self.match.scores, self.unit, self.side_names(), self.tally):
             self.say(line)
 
+    def compact_scores(self) -> str:
+        parts = []
+        for name, raw in zip(self.side_names(), self.match.scores):
+            if self.unit == 1:
+                parts.append(f"{name} {raw}")
+            else:
+                shown = tb.fmt_shown(raw / self.unit)
+                tally = f" [tally {tb.tally_compact(int(raw // self.unit))}]" if self.tally else ""
+                parts.append(f"{name} {shown} shown ({raw} raw){tally}")
+        return "; ".join(parts) + f"  (target {self.target_text()})"
+
     def show_board(self, rnd) -> None:
         lay = rnd.layout
         self.say(f"Layout ({len(lay)} tile{'' if len(lay) == 1 else 's'}; * branching double, {tb.COUNTED} counted end, "
@@ -131,7 +142,9 @@ class Game:
         raw = cfg.target
         shown = raw // self.unit if raw % self.unit == 0 else raw / self.unit
         mode = "exactly" if cfg.target_mode == "exact" else "at least"
-        return f"{mode} {shown} shown" + (f" ({raw} raw)" if self.unit != 1 else "")
+        if self.unit == 1:
+            return f"{mode} {raw} points"
+        return f"{mode} {shown} shown ({raw} raw)"
 
     # -- the game -----------------------------------------------------------------------
 
@@ -184,6 +197,7 @@ class Game:
         obs = rnd.observation(seat)
         self.say("")
         self.show_board(rnd)
+        self.say("Scores: " + self.compact_scores())
         drawn = list(getattr(rnd, "_pre_drawn", []) or [])
         if drawn:
             self.say(f"You drew {len(drawn)}: {tb.hand_line(drawn)}")

@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 from xml.sax.saxutils import escape
 
 from rulelang.tools.geometry import (
-    LayoutTree, Placement, Placed, is_double, place_layout,
+    LayoutTree, Placement, Placed, place_layout,
 )
 
 U = 14  # pixels per grid unit (a tile is 2 x 4 units)
@@ -118,8 +118,20 @@ def render_svg(
 
     counted = [(tuple(t), e, v) for (t, e, v) in counted]
     attach_points = [(tuple(t), s, v) for (t, s, v) in attach_points]
+    used: set[tuple] = set()
+    if tree is not None:
+        for parent, kids in tree.children.items():
+            for ps, child, cs in kids:
+                used.add((parent, ps))
+                used.add((child, cs))
     if tree is not None and placement is None:
-        placement = place_layout(tree)
+        marker_sides = {(t, s) for t, s, _v in attach_points}
+        for t, e, _v in counted:
+            if e == "double":
+                marker_sides.update((t, s) for s in ("line-a", "line-b") if (t, s) not in used)
+            else:
+                marker_sides.add((t, e))
+        placement = place_layout(tree, marker_sides=marker_sides)
     if placement:
         bounds = placement.bounds()
     else:
@@ -133,12 +145,6 @@ def render_svg(
     height = top + height_u * U + LEGEND_H + 16 * len(notes)
     body: list[str] = []
     spinners = tree.spinners if tree is not None else frozenset()
-    used: set[tuple] = set()
-    if tree is not None:
-        for parent, kids in tree.children.items():
-            for ps, child, cs in kids:
-                used.add((parent, ps))
-                used.add((child, cs))
     # connectors of the fallback layout
     for pl in (placement or {}).values():
         if pl.connector:

@@ -32,7 +32,7 @@ def layout_lines(tiles: Sequence, connections: Iterable[tuple], spinners: Iterab
     """The layout as an indented tree of text lines."""
     tiles = [tuple(t) for t in tiles]
     if not tiles:
-        return ["(empty layout: the opener leads any tile)"]
+        return ["(empty layout: the opener leads)"]
     tree = LayoutTree.from_connections(tiles, list(connections), spinners)
     counted_map: dict[tuple, int] = {}
     double_count: dict[tuple, int] = {}
@@ -106,7 +106,10 @@ def score_lines(raw: Sequence[int], unit: int, names: Sequence[str], tally: bool
     for name, r in zip(names, raw):
         shown = r / unit if unit != 1 else r
         shown_s = fmt_shown(shown)
-        text = f"  {name:<{width}}  {shown_s:>5} shown" + (f"  ({r} raw)" if unit != 1 else "")
+        if unit != 1:
+            text = f"  {name:<{width}}  {shown_s:>5} shown  ({r} raw)"
+        else:
+            text = f"  {name:<{width}}  {shown_s:>5}"
         out.append(text)
         if tally:
             s = int(shown) if float(shown).is_integer() else int(shown)

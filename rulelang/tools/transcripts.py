@@ -60,7 +60,8 @@ class Step:
 
 
 def _mismatch_text(exc) -> str:
-    return (f"transcript contradicts the rules at step {exc.step} ({exc.path}): "
+    return (f"transcript contradicts the rules at step {exc.step} "
+            f"(turn {exc.step + 1} as `rulelang replay` numbers them; {exc.path}): "
             f"the transcript has {exc.expected!r}, the rules give {exc.got!r}")
 
 

@@ -71,7 +71,7 @@ class Game:
 
     # -- rounds ----------------------------------------------------------------
 
-    def new_round(self, deal):
+    def new_round(self, deal, prev_seat=None):
         self.hands = [set(tile(t) for t in h) for h in deal["hands"]]
         self.bone = [tile(t) for t in deal["boneyard"]]
         self.nodes = {}  # tile -> {"own": side joined by, "occ": {side: child}, "spin": bool}
@@ -79,8 +79,10 @@ class Game:
         self.first_double_done = False
         self.result = None
         self.only = None
-        self.pending_drawn, self.pending_passed = [], []
+        self.pending_drawn, self.pending_passed, self.pending_pass_drawn = [], [], []
         opener = deal.get("opener")
+        if opener is None and self.opening == "dominoer":
+            opener = prev_seat  # opener.after_domino: whoever dominoed
         self.forced = None
         if self.opening == "highest-double":
             ranks = [max(((1, a, 0) if a == b else (0, a + b, b), (a, b)) for a, b in h) for h in self.hands]
@@ -191,8 +193,8 @@ class Game:
         t, target, side = self.check(text)
         offered = [self.move_text(m) for m in self.legal(self.seat)]
         seat = self.seat
-        drawn, passed = self.pending_drawn, self.pending_passed
-        self.pending_drawn, self.pending_passed = [], []
+        drawn, passed, pass_drawn = self.pending_drawn, self.pending_passed, self.pending_pass_drawn
+        self.pending_drawn, self.pending_passed, self.pending_pass_drawn = [], [], []
         self.hands[seat].discard(t)
         self.only = None
         spin = False
@@ -222,7 +224,8 @@ class Game:
         if self.match_over and self.result is None:
             self.result = {"kind": "target", "seat": None, "side": None, "hand_pips": [pips(h) for h in self.hands]}
         unit = self.cfg["scoring"]["unit"]
-        return {"seat": seat, "drawn": [fmt(x) for x in drawn], "passed": passed, "offered": offered,
+        return {"seat": seat, "drawn": [fmt(x) for x in drawn], "passed": passed, "pass_drawn": pass_drawn,
+                "offered": offered,
                 "points": pts, "shown": pts // unit if pts % unit == 0 else pts / unit, "events": events}
 
     def move_text(self, m):
@@ -250,6 +253,8 @@ class Game:
                 self.block(events)
                 return
             self.pending_passed.append(s)
+            self.pending_pass_drawn.append([fmt(x) for x in drew])
+            self.pending_drawn = []  # what a passing seat drew is not the placing seat's draw
             s = (s + 1) % self.n
 
     # -- scoring ----------------------------------------------------------------
@@ -380,7 +385,7 @@ class Game:
                 raise RuntimeError("the round ended and the case gives no deal for the next round")
             kind = self.result["kind"]
             self.opening = self.cfg["opener"]["after_domino" if kind == "domino" else "after_block"]
-            self.new_round(self.deals.pop(0))
+            self.new_round(self.deals.pop(0), self.result["seat"])
 
     def observe(self, extra):
         unit = self.cfg["scoring"]["unit"]

@@ -1,0 +1,123 @@
+"""A bad engine costs one case, never the run: timeouts, crashes, garbage, huge lines, wrong versions."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conformance import cases, runner
+from conformance.protocol import PROTOCOL_VERSION, SubprocessEngine, serve
+
+TOY = Path(__file__).parent / "data" / "conformance" / "toy_engine.py"
+ALL = cases.lint().cases
+# three short cases; the engine misbehaves on the middle one
+PICK = [c for c in ALL if c.id in ("pagat-diagram-14", "pagat-diagram-22", "pagat-diagram-00")]
+BAD = "pagat-diagram-22"
+
+
+def _toy(*flags):
+    return SubprocessEngine([sys.executable, str(TOY), *flags])
+
+
+def _outcomes(result):
+    return {r.case.id: r.outcome for r in result.results}
+
+
+@pytest.mark.parametrize("mode,kind", [
+    ("hang", "timeout"), ("crash", "crash"), ("garbage", "malformed"), ("huge", "oversized"), ("wrongseq", "protocol"),
+])
+def test_a_misbehaving_engine_errors_that_case_and_the_run_goes_on(mode, kind):
+    engine = _toy("--misbehave", f"{mode}:{BAD}")
+    result = runner.run(engine, PICK, timeout=3, expected_failures={})
+    assert len(PICK) == 3
+    assert _outcomes(result) == {"pagat-diagram-14": "pass", BAD: "error", "pagat-diagram-00": "pass"}
+    bad = next(r for r in result.results if r.case.id == BAD)
+    assert bad.error["kind"] == kind
+    assert result.restarts == 1  # started again after the bad case
+    assert not result.ok
+    assert engine.proc is None  # stopped and reaped
+
+
+def test_a_crash_reports_the_exit_code():
+    result = runner.run(_toy("--misbehave", f"crash:{BAD}"), PICK, timeout=5, expected_failures={})
+    bad = next(r for r in result.results if r.case.id == BAD)
+    assert bad.error["context"].get("exit_code") == 3
+
+
+def test_a_wrong_protocol_version_errors_every_case():
+    result = runner.run(_toy("--misbehave", "version"), PICK, timeout=5, expected_failures={})
+    assert set(_outcomes(result).values()) == {"error"}
+    assert all(r.error["kind"] == "version" for r in result.results)
+
+
+def test_an_engine_that_does_not_exist_errors_every_case():
+    result = runner.run(SubprocessEngine(["/nonexistent/engine"]), PICK[:1], timeout=5, expected_failures={})
+    assert _outcomes(result) == {PICK[0].id: "error"}
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie is dead for our purpose
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_hanging_engine_leaves_no_orphans(tmp_path, monkeypatch):
+    pidfile = tmp_path / "child.pid"
+    monkeypatch.setenv("TOY_ORPHAN_PIDFILE", str(pidfile))
+    engine = _toy("--misbehave", f"orphan:{BAD}")
+    result = runner.run(engine, PICK, timeout=3, expected_failures={})
+    assert _outcomes(result)[BAD] == "error"
+    child = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(child) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(child), "the engine's child outlived the run"
+
+
+def test_serve_answers_start_run_stop():
+    import io
+
+    requests = "\n".join(json.dumps(r) for r in [
+        {"cmd": "start", "version": PROTOCOL_VERSION},
+        {"cmd": "run", "seq": 4, "case": {"id": "x"}},
+        {"cmd": "run", "seq": 5, "case": {"id": "boom"}},
+        {"cmd": "stop"},
+        {"cmd": "run", "seq": 6, "case": {"id": "after stop"}},
+    ]) + "\n"
+
+    def run_case(case):
+        if case["id"] == "boom":
+            raise KeyError("boom")
+        return {"steps": []}
+
+    out = io.StringIO()
+    serve(run_case, {"name": "t"}, {"features": []}, stdin=io.StringIO(requests), stdout=out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert answers[0] == {"version": PROTOCOL_VERSION, "implementation": {"name": "t"}, "capabilities": {"features": []}}
+    assert answers[1] == {"seq": 4, "result": {"steps": []}}
+    assert answers[2]["seq"] == 5 and "KeyError" in answers[2]["errored"]["message"]
+    assert len(answers) == 3
+
+
+def test_cases_outside_the_claimed_features_are_skipped():
+    from conformance import builtin
+    from conformance.protocol import InProcessEngine
+
+    engine = InProcessEngine(builtin.run_case, {"name": "partial"}, {"features": ["diagram", "three-players", "two-players",
+                             "layout", "attach-points", "counted-ends", "placement-score", "branching-every",
+                             "branch-after-line", "unit-5", "terminal-double", "internal-double", "opening-double"]})
+    result = runner.run(engine, ALL, expected_failures={})
+    out = _outcomes(result)
+    assert out["pagat-diagram-34"] == "pass"
+    assert out["exact61-block-differences"] == "skip"
+    assert result.ok

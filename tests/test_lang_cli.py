@@ -1,0 +1,170 @@
+"""The language commands through click's CliRunner: output and exit status."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import rulelang
+from rulelang.bundled import bundled_text
+from rulelang.cli import main
+
+DATA = Path(__file__).parent / "data" / "rulesets"
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+def test_list(run):
+    result = run("list")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["name", "title", "players", "target"]
+    assert len(lines) == 1 + len(rulelang.bundled_names())
+    exact = next(line for line in lines if line.startswith("exact61 "))
+    assert "Exact 61 Five Up" in exact and "2-4 (teams at 4)" in exact and "exactly 61 shown" in exact
+    assert "at least 150" in next(line for line in lines if line.startswith("allfives "))
+
+
+def test_check_all_bundled(run):
+    result = run("check", "--all")
+    assert result.exit_code == 0
+    assert "rulesets/exact61.rules: ok" in result.output
+    assert result.output.count(": ok") == len(rulelang.bundled_names())
+
+
+def test_check_files_and_names(run, tmp_path):
+    good = tmp_path / "good.rules"
+    good.write_text(bundled_text("pagat"), encoding="utf-8")
+    result = run("check", str(good), "allfives")
+    assert result.exit_code == 0
+    assert f"{good}: ok" in result.output and "rulesets/allfives.rules: ok" in result.output
+
+
+def test_check_bad_file_prints_every_error(run, tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('based on exact61\nruleset x "X"\nsource "s"\nhand 5 tils\nplayers 2 to 4, partnership with 4\n',
+                   encoding="utf-8")
+    result = run("check", str(bad), "exact61")
+    assert result.exit_code == 1
+    assert f"{bad}:4:8: unexpected word `tils`" in result.output
+    assert f"{bad}:5:17: unexpected word `partnership`" in result.output
+    assert "hint: did you mean `partnerships`?" in result.output
+    assert f"{bad}: 2 errors" in result.output
+    assert "rulesets/exact61.rules: ok" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_check_missing_file(run, tmp_path):
+    result = run("check", str(tmp_path / "nope.rules"))
+    assert result.exit_code == 1
+    assert f"no such file: {tmp_path / 'nope.rules'}" in result.output
+    result = run("check", "no-such-name")
+    assert result.exit_code == 1
+    assert "no such file or bundled ruleset: no-such-name" in result.output
+
+
+def test_check_needs_an_argument(run):
+    result = run("check")
+    assert result.exit_code == 2
+    assert "give at least one ruleset" in result.output
+
+
+def test_compile_stdout_and_output_file(run, tmp_path):
+    result = run("compile", "exact61")
+    assert result.exit_code == 0
+    assert json.loads(result.output) == rulelang.compile_bundled("exact61")
+    out = tmp_path / "x.json"
+    result = run("compile", "allfives", "-o", str(out))
+    assert result.exit_code == 0 and result.output == ""
+    assert json.loads(out.read_text()) == rulelang.compile_bundled("allfives")
+    result = run("compile", str(out))  # a compiled .json is checked and echoed
+    assert result.exit_code == 0 and json.loads(result.output) == rulelang.compile_bundled("allfives")
+
+
+def test_compile_bad_input(run, tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text("hand 5 tiles\n", encoding="utf-8")
+    result = run("compile", str(bad))
+    assert result.exit_code == 1
+    assert "missing statement" in result.output
+    result = run("compile", str(tmp_path / "none.rules"))
+    assert result.exit_code == 1 and "no such file" in result.output
+
+
+def test_fmt_check_and_rewrite(run, tmp_path):
+    messy = tmp_path / "messy.rules"
+    messy.write_text((DATA / "good" / "messy.rules").read_text(), encoding="utf-8")
+    before = rulelang.compile_file(messy)
+    result = run("fmt", "--check", str(messy))
+    assert result.exit_code == 1
+    assert f"would reformat {messy}" in result.output
+    assert messy.read_text() == (DATA / "good" / "messy.rules").read_text()
+    result = run("fmt", str(messy))
+    assert result.exit_code == 0 and f"reformatted {messy}" in result.output
+    assert messy.read_text() == (DATA / "good" / "messy.fmt").read_text()
+    assert rulelang.compile_file(messy) == before
+    result = run("fmt", "--check", str(messy))
+    assert result.exit_code == 0 and result.output == ""
+    assert [p.name for p in tmp_path.iterdir()] == ["messy.rules"]  # no temporary file left
+
+
+def test_fmt_refuses_broken_files(run, tmp_path):
+    bad = tmp_path / "bad.rules"
+    bad.write_text("hand 5 tils\n", encoding="utf-8")
+    result = run("fmt", str(bad))
+    assert result.exit_code == 1
+    assert "unexpected word `tils`" in result.output and "not formatted" in result.output
+    assert bad.read_text() == "hand 5 tils\n"
+    twice = tmp_path / "twice.rules"
+    twice.write_text("hand 5 tiles\nhand 6 tiles\n", encoding="utf-8")
+    result = run("fmt", str(twice))
+    assert result.exit_code == 1 and "given twice" in result.output
+    result = run("fmt", str(tmp_path / "none.rules"))
+    assert result.exit_code == 1 and "no such file" in result.output
+
+
+def test_explain_marks_inherited_rules(run):
+    result = run("explain", "muggins")
+    assert result.exit_code == 0
+    out = result.output
+    assert out.startswith("Muggins (house variant: pooled collection) (muggins)\n")
+    assert "Based on allfives" in out
+    assert "- Each player is dealt 7 tiles with 2 players, 6 with 3 players, 5 with 4 players. (from allfives)" in out
+    collected = next(line for line in out.splitlines() if "added together and rounded once" in line)
+    assert "(from allfives)" not in collected
+
+
+def test_explain_source_variant(run):
+    result = run("explain", "exact61")
+    assert result.exit_code == 0
+    assert "A side wins by reaching exactly 61 shown points (305 raw)." in result.output
+    assert "(from" not in result.output
+    result = run("explain", "nope")
+    assert result.exit_code == 1 and "no such file or bundled ruleset" in result.output
+
+
+def test_diff(run):
+    result = run("diff", "allfives", "muggins")
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "allfives and muggins differ in 2 rules:"
+    assert "What is settled on a domino" in lines
+    result = run("diff", "exact61", "exact61")
+    assert result.exit_code == 0 and "state the same rules" in result.output
+    result = run("diff", "exact61", "pagat")
+    assert "The target" in result.output and "exactly 61 shown points" in result.output
+
+
+def test_diff_bad_input(run, tmp_path):
+    result = run("diff", "exact61", str(tmp_path / "x.rules"))
+    assert result.exit_code == 1 and "no such file" in result.output

@@ -1,0 +1,195 @@
+"""Error classes: exact messages, codes, positions and the caret rendering."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import rulelang
+from rulelang import RulesetCheckError, RulesetError, RulesetErrors, RulesetFileError, RulesetSyntaxError
+from rulelang.bundled import bundled_text
+from rulelang.errors import CODES
+from rulelang.parser import TERMINAL_WORDS, describe_terminal, grammar
+
+HEAD = 'based on exact61\nruleset house "House rules"\nsource "test"\n'
+
+
+def test_syntax_error_misspelt_keyword_is_pinned():
+    with pytest.raises(RulesetSyntaxError) as info:
+        rulelang.compile_text(HEAD + "players 2 to 4, partnership with 4\n", "house.rules")
+    e = info.value
+    assert (e.code, e.line, e.column) == ("unexpected-word", 4, 17)
+    assert e.message == "unexpected word `partnership`"
+    assert str(e) == (
+        "house.rules:4:17: unexpected word `partnership`\n"
+        "    4 | players 2 to 4, partnership with 4\n"
+        "      |                 ^^^^^^^^^^^\n"
+        "hint: did you mean `partnerships`?"
+    )
+    assert e.errors == [e]
+
+
+def test_syntax_error_expected_words_are_pinned():
+    with pytest.raises(RulesetSyntaxError) as info:
+        rulelang.loads(HEAD + "target at least 61\n", "house.rules")
+    e = info.value
+    assert (e.code, e.line, e.column) == ("incomplete-statement", 4, 19)
+    assert str(e) == (
+        "house.rules:4:19: the statement ends too early\n"
+        "    4 | target at least 61\n"
+        "      |                   ^\n"
+        "hint: expected `points`, `raw` or `shown`"
+    )
+
+
+def test_unexpected_character_is_pinned():
+    with pytest.raises(RulesetSyntaxError) as info:
+        rulelang.compile_text(HEAD + "hand 5 tiles!\n", "h.rules")
+    e = info.value
+    assert (e.code, e.line, e.column) == ("unexpected-character", 4, 13)
+    assert str(e) == (
+        "h.rules:4:13: unexpected character `!`\n"
+        "    4 | hand 5 tiles!\n"
+        "      |             ^\n"
+        "hint: expected `with` or the end of the line"
+    )
+
+
+def test_unexpected_token_is_pinned():
+    with pytest.raises(RulesetSyntaxError) as info:
+        rulelang.compile_text(HEAD + "hand 5 5\n", "h.rules")
+    e = info.value
+    assert (e.code, e.line, e.column) == ("unexpected-token", 4, 8)
+    assert str(e) == (
+        "h.rules:4:8: unexpected number `5`\n"
+        "    4 | hand 5 5\n"
+        "      |        ^\n"
+        "hint: expected `tiles`"
+    )
+
+
+def test_misspelt_statement_start_suggests_keyword():
+    with pytest.raises(RulesetSyntaxError) as info:
+        rulelang.compile_text(HEAD + "playrs 2 to 4\n", "h.rules")
+    assert info.value.code == "unexpected-word"
+    assert info.value.hint == "did you mean `players`?"
+    assert (info.value.line, info.value.column, info.value.end_column) == (4, 1, 7)
+
+
+def test_check_error_is_pinned():
+    with pytest.raises(RulesetCheckError) as info:
+        rulelang.compile_text(HEAD + "no overshoot rule\n", "house.rules")
+    e = info.value
+    assert (e.code, e.line, e.column) == ("exact-needs-overshoot", 4, 1)
+    assert str(e) == (
+        "house.rules:4:1: an exact target needs an overshoot rule\n"
+        "    4 | no overshoot rule\n"
+        "      | ^^^^^^^^^^^^^^^^^\n"
+        "hint: write `overshoot discards the event` or `overshoot bounces back`"
+    )
+
+
+def test_check_error_on_inherited_rule_points_at_based_on():
+    text = 'based on allfives\nruleset house "H"\nsource "s"\ncheck the target after settlement\n'
+    with pytest.raises(RulesetCheckError) as info:
+        rulelang.compile_text(text, "h.rules")
+    e = info.value
+    assert (e.code, e.line, e.column) == ("ties-contradict-check", 1, 1)
+    assert e.message == ("when the target is checked after settlement, two sides can tie at the top "
+                         "(inherited from `allfives`)")
+
+
+def test_all_errors_reported_at_once():
+    text = HEAD + "hand 5 tils\nopener after a domino the dominoer\nplayers 2 to 4, partnership with 4\n"
+    with pytest.raises(RulesetErrors) as info:
+        rulelang.compile_text(text, "h.rules")
+    e = info.value
+    assert isinstance(e, RulesetError)
+    assert [(x.code, x.line, x.column) for x in e.errors] == [
+        ("unexpected-word", 4, 8), ("unexpected-token", 5, 23), ("unexpected-word", 6, 17)]
+    assert (e.code, e.line) == ("unexpected-word", 4)
+    assert str(e).count("h.rules:") == 3
+    assert rulelang.check_text(text, "h.rules")[1].hint == "expected a colon"
+
+
+def test_several_check_errors_at_once():
+    text = HEAD + "hand 0 tiles\nhand 6 tiles\nopener of the first round: the dominoer\n"
+    codes = [(e.code, e.line) for e in rulelang.check_text(text, "h.rules")]
+    assert codes == [("bad-number", 4), ("duplicate-statement", 5), ("bad-opener", 6)]
+
+
+def test_missing_statements_name_them_and_suggest_syntax():
+    errors = rulelang.check_text('ruleset x "X"\nsource "s"\nhand 5 tiles\n', "x.rules")
+    assert all(e.code == "missing-statement" for e in errors)
+    first = errors[0]
+    assert (first.line, first.column) == (1, 1)
+    assert first.message == "missing statement: the player counts"
+    assert first.hint == "add a line such as `players 2 to 4, partnerships with 4`"
+    assert errors[-1].message == "missing section `on block:`"
+    assert len(errors) == 19
+
+
+def test_empty_text_is_missing_everything():
+    errors = rulelang.check_text("", "empty.rules")
+    assert errors[0].code == "missing-statement" and errors[0].line == 1
+    assert str(errors[0]).startswith("empty.rules:1:1: missing statement: the ruleset's name and title")
+
+
+def test_file_errors(tmp_path):
+    with pytest.raises(RulesetFileError) as info:
+        rulelang.compile_file(tmp_path / "nope.rules")
+    e = info.value
+    assert e.code == "file-not-found" and e.line is None
+    assert str(e).startswith(f"{tmp_path / 'nope.rules'}: no such file: {tmp_path / 'nope.rules'}\nhint: bundled")
+    with pytest.raises(RulesetFileError) as info:
+        rulelang.compile_file(tmp_path)
+    assert info.value.code == "cannot-read"
+
+
+def test_every_code_is_documented():
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    for code in CODES:
+        assert f"`{code}`" in text, code
+
+
+def test_every_terminal_has_plain_words():
+    for term in grammar().terminals:
+        assert not term.name.startswith("__"), term.name
+        words = describe_terminal(term.name)
+        assert words != "something else" and term.name not in words, term.name
+    for name in ("_NL", "$END"):
+        assert describe_terminal(name) in TERMINAL_WORDS.values()
+
+
+RAW_NAME = re.compile(r"\b(__ANON\w*|_NL|\$END|[A-Z][A-Z_]{2,})\b")
+
+
+@pytest.mark.parametrize("edit", [
+    lambda t: t.replace("players", "players players"),
+    lambda t: t.replace("hand 5 tiles", "hand five tiles"),
+    lambda t: t.replace("the first round:", "the first round"),
+    lambda t: t.replace("on domino:", "on domino"),
+    lambda t: t.replace('"', "", 1),
+    lambda t: t + "on",
+    lambda t: t + "target at",
+    lambda t: t.replace("rounded to 5", "rounded to"),
+    lambda t: t.replace("\n", " ", 3),
+    lambda t: t.replace("ruleset exact61", "ruleset Exact61"),
+    lambda t: t.replace("ties at the top", "ties at top"),
+    lambda t: t.replace("no score floor", "scores never fall below x"),
+])
+def test_no_message_shows_a_raw_terminal_name(edit):
+    text = edit(bundled_text("exact61"))
+    errors = rulelang.check_text(text, "e.rules")
+    assert errors
+    for e in errors:
+        assert not RAW_NAME.search(e.message), e.message
+        assert not RAW_NAME.search(e.hint or ""), e.hint
+
+
+def test_codes_have_layers():
+    assert {layer for layer, _ in CODES.values()} == {"file", "syntax", "check"}
+    assert RulesetSyntaxError("x", "m").layer == "syntax"
+    assert RulesetCheckError("x", "m").layer == "check"
