@@ -6,7 +6,7 @@ import random as _random
 from .config import as_config
 from .players import random_player
 from .round import Round, _shown, deal_tiles
-from .tiles import INDEX, TILES, as_tile, format_tile
+from .tiles import INDEX, as_tile
 
 
 class Match:
@@ -199,4 +199,4 @@ def play_round(config, players: int, seed=None, bots=None, record: bool = False,
     return rnd.run(_bots(bots, players, seed))
 
 
-__all__ = ["Match", "play_match", "play_round", "format_tile", "TILES"]
+__all__ = ["Match", "play_match", "play_round"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .config import Config, as_config
 from .errors import IllegalMove
 from .players import FastPlayer, RandomPlayer
-from .rules import Rules, round5, rules_for
+from .rules import round5, rules_for
 from .tiles import (
     BIT, BRANCH_A, BRANCH_B, HIGH, HI, INDEX, IS_DOUBLE, LEAD_KEY, LINE_A, LINE_B, LO, LOW, MASK,
     PIPS, SIDE_CODE, SIDES, TILES, Move, as_tile, format_tile, mask_indices, mask_pips, mask_tiles,
@@ -230,6 +230,14 @@ class Layout:
 class Round:
     """A round from an explicit deal; `play(move)` is the only way it changes."""
 
+    __slots__ = (
+        "config", "players", "opener", "opening", "tiebreak", "record", "turns", "over", "result",
+        "match_over", "winner", "_rules", "_side_of", "_nsides", "_hands", "_initial_hands",
+        "_bone", "_bi", "_bend", "_scores", "_start_scores", "_forced", "_mult", "_free", "_ends",
+        "_count", "_inline", "_spin", "_spin_next", "_placed", "_seat", "_only", "_events",
+        "_needs_tiebreak", "_settle_events", "_final_drawn", "_pre",
+    )
+
     def __init__(self, config, players: int, hands, boneyard, opener=None, scores=None,
                  record: bool = False, rng=None, *, opening: str | None = None,
                  tiebreak: bool = False):
@@ -267,7 +275,7 @@ class Round:
         r = self._rules = rules_for(cfg)
         self.players = players
         side_of = self._side_of = r.sides_of(players)
-        self._nsides = nsides = side_of[-1] + 1 if players > 1 else 1
+        self._nsides = nsides = max(side_of) + 1
         self._hands = masks
         self._initial_hands = list(masks)
         self._bone = bone
@@ -348,6 +356,22 @@ class Round:
             masks.append(m)
         obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
         return obj
+
+    def clone(self) -> "Round":
+        """An independent copy of the round's state (for players that look ahead)."""
+        other = Round.__new__(Round)
+        for name in Round.__slots__:
+            setattr(other, name, getattr(self, name))
+        # the mutable parts; the deal, the boneyard list and the config are never changed
+        other._hands = list(self._hands)
+        other._scores = list(self._scores)
+        other._free = dict(self._free)
+        other._inline = list(self._inline)
+        other._placed = list(self._placed)
+        other._events = list(self._events)
+        other.turns = list(self.turns)
+        other._pre = None if self._pre is None else [list(x) for x in self._pre]
+        return other
 
     # -- questions ---------------------------------------------------------------
 
@@ -1024,11 +1048,14 @@ def _deciding(mask: int) -> int:
 
 def _highest_holder(masks) -> int:
     """The seat holding the highest double, else the heaviest tile."""
-    for t in _RANK_ORDER:
-        for seat, m in enumerate(masks):
-            if m & BIT[t]:
-                return seat
-    raise ValueError("no tiles dealt")
+    held = 0
+    for m in masks:
+        held |= m
+    b = BIT[_deciding(held)]
+    for seat, m in enumerate(masks):
+        if m & b:
+            return seat
+    raise AssertionError("unreachable")
 
 
 def _index(t) -> int:

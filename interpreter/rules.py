@@ -16,7 +16,7 @@ class Rules:
     __slots__ = (
         "config", "dv", "branch_every", "branch_first", "at_once", "in_play", "multiple",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
-        "ties", "unit", "simple_events", "_sides", "_sides_cw", "reserve", "opener_first",
+        "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first",
     )
 
     def __init__(self, cfg: Config):
@@ -40,8 +40,6 @@ class Rules:
         self.floor = cfg.score_floor
         self.ties = cfg.ties
         self.unit = cfg.unit
-        # a placement event can be applied by the short path: no overshoot, no floor
-        self.simple_events = not self.exact and self.floor is None
         self._sides = {n: cfg.sides_of(n) for n in (1, 2, 3, 4)}
         self.reserve = {n: cfg.reserve(n) for n in (1, 2, 3, 4)}
         self.opener_first = cfg.opener_first

@@ -58,7 +58,7 @@ def _pre_turn(rnd: Round) -> dict:
     }
 
 
-def _replay_turns(rnd: Round, turns: list, step: int, base: str, after_each=None) -> int:
+def _replay_turns(rnd: Round, turns: list, step: int, base: str) -> int:
     """Play recorded turns on `rnd`, comparing each; return the next step number."""
     for i, t in enumerate(turns):
         path = f"{base}/turns/{i}"
@@ -70,7 +70,7 @@ def _replay_turns(rnd: Round, turns: list, step: int, base: str, after_each=None
         _check(step, {k: t.get(k) for k in pre}, pre, path)
         try:
             move = Move.parse(t.get("move"))
-            turn = after_each(move) if after_each else rnd.play(move)
+            turn = rnd.play(move)
         except (ValueError, IllegalMove) as e:
             code = getattr(e, "code", "bad-move")
             raise TranscriptMismatch(step, f"{path}/move", t.get("move"), f"illegal ({code}): {e}") from None
@@ -92,7 +92,7 @@ def replay(transcript: dict):
     cfg = Config.from_dict(transcript["config"])
     if "rounds" in transcript:
         return _replay_match(cfg, transcript)
-    deal = transcript["deal"]
+    deal = _need(transcript, "deal", 0, "")
     try:
         rnd = _round_from_deal(cfg, deal)
     except (ValueError, KeyError, TypeError) as e:
@@ -108,11 +108,19 @@ def replay(transcript: dict):
     return rnd
 
 
+def _need(obj, key, step: int, path: str):
+    """obj[key], or a TranscriptMismatch naming what is missing."""
+    if not isinstance(obj, dict) or key not in obj:
+        raise TranscriptMismatch(step, f"{path}/{key}", None, f"a transcript needs {key!r} here")
+    return obj[key]
+
+
 def _replay_match(cfg: Config, t: dict) -> Match:
-    rounds = t["rounds"]
-    deals = [r["deal"] for r in rounds]
+    rounds = _need(t, "rounds", 0, "")
+    deals = [_need(r, "deal", 0, f"/rounds/{i}") for i, r in enumerate(rounds)]
     try:
-        m = Match(cfg, t["players"], t.get("seed"), record=True, deal=deals, trust_openers=False)
+        m = Match(cfg, _need(t, "players", 0, ""), t.get("seed"), record=True, deal=deals,
+                  trust_openers=False)
     except (ValueError, KeyError, TypeError) as e:
         raise TranscriptMismatch(0, "/rounds/0/deal", deals[0] if deals else None, f"invalid deal: {e}") from None
     step = 0
@@ -122,21 +130,21 @@ def _replay_match(cfg: Config, t: dict) -> Match:
             raise TranscriptMismatch(step, base, r, None)
         _check(step, r["deal"], m.round.deal_dict(), f"{base}/deal")
         rnd = m.round
-
-        def play(move, rnd=rnd):
-            turn = rnd.play(move)
-            return turn
-
-        step = _replay_turns(rnd, r.get("turns", []), step, base, play)
+        turns = r.get("turns", [])
+        step = _replay_turns(rnd, turns, step, base)
         if r.get("result") is None and not rnd.over and i == len(rounds) - 1:
             # a match still in progress
             _check(step, t.get("result"), m.transcript()["result"], "/result")
             return m
         if not rnd.over:
-            raise TranscriptMismatch(step, f"{base}/turns/{len(r.get('turns', []))}", None,
+            raise TranscriptMismatch(step, f"{base}/turns/{len(turns)}", None,
                                      [str(mv) for mv in rnd.legal_moves()])
         _check(step, r.get("result"), rnd.result.to_dict(), f"{base}/result")
-        m._finish_round()
+        try:
+            m._finish_round()  # starts the next round from the next recorded deal
+        except (ValueError, KeyError, TypeError) as e:
+            raise TranscriptMismatch(step, f"/rounds/{i + 1}/deal", deals[i + 1] if i + 1 < len(deals) else None,
+                                     f"invalid deal: {e}") from None
     if not m.over:
         raise TranscriptMismatch(step, f"/rounds/{len(rounds)}", None, "the match goes on")
     _check(step, t.get("result"), m.transcript()["result"], "/result")

@@ -87,6 +87,7 @@ class _Checker:
         self.ruleset = ruleset
         self.lines = ruleset.text.split("\n")
         self.errors: list[RulesetError] = []
+        self.bad_keys: set[str] = set()  # statements with an error of their own: later checks skip them
 
     def error(self, code: str, message: str, span: Span | None, hint: str | None = None) -> None:
         if span is None:
@@ -185,8 +186,12 @@ def check_statements(ck: _Checker) -> None:
     """Every statement alone, and none given twice."""
     first: dict[str, Statement] = {}
     for st in ck.ruleset.statements:
+        before = len(ck.errors)
         _check_statement(ck, st)
+        if len(ck.errors) > before:
+            ck.bad_keys.add(st.key)
         if st.key in first:
+            ck.bad_keys.add(st.key)
             prev = first[st.key]
             words = INFO[st.key].words if st.key in INFO else st.key
             ck.error("duplicate-statement", f"{words} is given twice (first on line {prev.span.line})",
@@ -199,6 +204,7 @@ def check_statements(ck: _Checker) -> None:
             ck.error("duplicate-statement",
                      f"the section `on {name}:` is given twice (first on line {seen_sections[name].line})",
                      span, f"put every line of `on {name}:` under one header")
+            ck.bad_keys.update(st.key for st in ck.ruleset.statements if st.section == name)
         seen_sections.setdefault(name, span)
 
 
@@ -377,9 +383,14 @@ def _check_together(ck: _Checker, cfg: dict[str, Any], origins: dict[str, Statem
     def inherited(key: str) -> str:
         return f" (inherited from `{base_label}`)" if origins.get(key) is None and base_label else ""
 
+    def err(keys: tuple[str, ...], *args: Any) -> None:
+        """Report, unless one of the statements involved already has its own error."""
+        if not ck.bad_keys.intersection(keys):
+            ck.error(*args)
+
     counts = cfg["players"]["counts"]
     if cfg["players"]["partnerships"] and 4 not in counts:
-        ck.error("partnerships-need-4", "partnerships need 4 players, but 4 players are not allowed",
+        err(("players",), "partnerships-need-4", "partnerships need 4 players, but 4 players are not allowed",
                  at("players"), "write `players 2 to 4, partnerships with 4` or `no partnerships`")
 
     # hand sizes and reserves for exactly the allowed counts
@@ -393,17 +404,17 @@ def _check_together(ck: _Checker, cfg: dict[str, Any], origins: dict[str, Statem
             given = dict(value.by_count)
             for n in sorted(given):
                 if n not in counts:
-                    ck.error("per-count", f"{words} is given for {n} players, who cannot play",
+                    err(("players", key), "per-count", f"{words} is given for {n} players, who cannot play",
                              at(key), f"the ruleset allows {_join(counts)} players")
             for n in counts:
                 if n not in given:
-                    ck.error("per-count", f"{words} for {n} players is not given", at(key),
+                    err(("players", key), "per-count", f"{words} for {n} players is not given", at(key),
                              f"add `, N with {n}` or give one size for every count")
             cfg[field_name] = {str(n): given[n] for n in counts if n in given}
         else:  # inherited as a dict
             missing = [n for n in counts if str(n) not in value]
             if missing:
-                ck.error("per-count", f"{words} for {_join(missing)} players is not given"
+                err(("players", key), "per-count", f"{words} for {_join(missing)} players is not given"
                          f"{inherited(key)}", at("players"), f"state `{INFO[key].example}`")
             cfg[field_name] = {str(n): value[str(n)] for n in counts if str(n) in value}
 
@@ -415,70 +426,70 @@ def _check_together(ck: _Checker, cfg: dict[str, Any], origins: dict[str, Statem
             key = "reserve" if origins.get("reserve") is not None and reserve and origins.get("hand") is None \
                 else "hand"
             extra = f" and a reserve of {reserve}" if reserve else ""
-            ck.error("too-many-tiles",
+            err(("players", "hand", "reserve"), "too-many-tiles",
                      f"{n} hands of {hand} tiles{extra} need {n * hand + reserve} tiles, "
                      f"but a double-six set has {TILES_IN_SET}{inherited(key)}",
                      at(key), "deal fewer tiles for this player count")
 
     # the unit, then the target in raw points
-    unit = cfg["scoring"]["unit"]
+    unit = cfg["scoring"]["unit"] if cfg["scoring"]["unit"] in (1, 5) else 1  # else: `bad-unit` said so
     target = cfg["target"]["raw"]
     if isinstance(target, tuple):
         mode, amount, measure = target
         raw = amount if measure == "raw" else amount * unit
         cfg["target"]["raw"] = raw
         if measure == "raw" and raw % unit:
-            ck.error("target-not-multiple", f"a target of {raw} raw points is not a whole number of shown points",
+            err(("unit", "target"), "target-not-multiple", f"a target of {raw} raw points is not a whole number of shown points",
                      at("target"), f"with {unit} raw points to 1 shown point, use a multiple of {unit}")
     if unit == 5:
         scoring = cfg["scoring"]
         if scoring["in_play"] and scoring["multiple"] % 5:
-            ck.error("unit-mismatch", f"placements scoring multiples of {scoring['multiple']} can give raw "
+            err(("unit", "scoring"), "unit-mismatch", f"placements scoring multiples of {scoring['multiple']} can give raw "
                      f"scores that are not multiples of 5{inherited('scoring')}", at("scoring"),
                      "with 5 raw points to 1 shown point, score multiples of 5 (5, 10...)")
         floor = cfg["score_floor"]
         if floor is not None and floor % 5:
-            ck.error("unit-mismatch", f"a score floor of {floor} is not a multiple of 5{inherited('floor')}",
+            err(("unit", "floor"), "unit-mismatch", f"a score floor of {floor} is not a multiple of 5{inherited('floor')}",
                      at("floor"), "with 5 raw points to 1 shown point, use a multiple of 5")
         for key, section in (("domino_terms", "domino"), ("block_terms", "block")):
             for i, term in enumerate(cfg["settlement"][section]["terms"]):
                 if term["rounding"] == "none":
                     st = origins.get(key)
                     span = st.value[i].span if st is not None else at(key)
-                    ck.error("unit-mismatch", "an unrounded hand can give raw scores that are not multiples of 5"
+                    err(("unit", key), "unit-mismatch", "an unrounded hand can give raw scores that are not multiples of 5"
                              f"{inherited(key)}", span,
                              "with 5 raw points to 1 shown point, write `rounded to 5`")
 
     tgt = cfg["target"]
     if tgt["mode"] == "exact" and tgt["overshoot"] == "none":
-        ck.error("exact-needs-overshoot", f"an exact target needs an overshoot rule{inherited('overshoot')}",
+        err(("target", "overshoot"), "exact-needs-overshoot", f"an exact target needs an overshoot rule{inherited('overshoot')}",
                  at("overshoot"), "write `overshoot discards the event` or `overshoot bounces back`")
     if tgt["mode"] == "at-least" and tgt["overshoot"] in ("discard", "bounce"):
-        ck.error("overshoot-needs-exact", f"an at-least target cannot be overshot{inherited('overshoot')}",
+        err(("target", "overshoot"), "overshoot-needs-exact", f"an at-least target cannot be overshot{inherited('overshoot')}",
                  at("overshoot"), "write `no overshoot rule`, or `target exactly ...`")
     if tgt["check"] == "every-event" and tgt["ties"] != "impossible":
-        ck.error("ties-contradict-check", "when the target is checked after every event, the first side to "
+        err(("check", "ties"), "ties-contradict-check", "when the target is checked after every event, the first side to "
                  f"reach it wins, so ties at the top are impossible{inherited('ties')}", at("ties"),
                  "write `ties at the top: impossible`")
     if tgt["check"] == "after-settlement" and tgt["ties"] == "impossible":
-        ck.error("ties-contradict-check", "when the target is checked after settlement, two sides can tie at "
+        err(("check", "ties"), "ties-contradict-check", "when the target is checked after settlement, two sides can tie at "
                  f"the top{inherited('ties')}", at("ties"),
                  "write `ties at the top: play extra rounds` or `ties at the top: draw`")
 
     opener = cfg["opener"]
     if opener["lead"] == "forced" and "highest-double" not in (
             opener["first_round"], opener["after_domino"], opener["after_block"]):
-        ck.error("forced-lead-unused", "a forced lead needs a round opened by the highest double"
+        err(("lead", "opener_first", "opener_domino", "opener_block"), "forced-lead-unused", "a forced lead needs a round opened by the highest double"
                  f"{inherited('lead')}", at("lead"), "write `opener leads any tile`")
     block = cfg["settlement"]["block"]
     if opener["after_block"] == "block-winner" and block["winner"] == "none":
-        ck.error("opener-needs-winner", "a block has no winner to open the next round"
+        err(("opener_block", "block_winner"), "opener-needs-winner", "a block has no winner to open the next round"
                  f"{inherited('opener_block')}", at("opener_block"),
                  "write `opener after a block: lottery` or give the block a winner")
 
     domino = cfg["settlement"]["domino"]
     if domino["with_last_placement"] and domino["events"] != "one":
-        ck.error("last-placement-needs-one-event", "the last placement can join the settlement only as one event",
+        err(("domino_events",), "last-placement-needs-one-event", "the last placement can join the settlement only as one event",
                  at("domino_events"), "write `as one event with the last placement`")
     if block["winner"] == "none":
         for i, term in enumerate(block["terms"]):
@@ -486,7 +497,7 @@ def _check_together(ck: _Checker, cfg: dict[str, Any], origins: dict[str, Statem
             if t.mentions_winner():
                 st = origins.get("block_terms")
                 span = st.value[i].span if st is not None else at("block_terms")
-                ck.error("terms-need-winner", f"a block without a winner gives nothing to this term"
+                err(("block_winner", "block_terms"), "terms-need-winner", f"a block without a winner gives nothing to this term"
                          f"{inherited('block_terms')}", span,
                          "give the block a winner, or settle `everyone's hands separately` with each owner")
     if not cfg["players"]["partnerships"]:
@@ -495,12 +506,12 @@ def _check_together(ck: _Checker, cfg: dict[str, Any], origins: dict[str, Statem
                 if term.get("hands") == "partner":
                     st = origins.get(key)
                     span = st.value[i].span if st is not None else at(key)
-                    ck.error("partner-needs-partnerships", "there is no partner without partnerships"
+                    err(("players", key), "partner-needs-partnerships", "there is no partner without partnerships"
                              f"{inherited(key)}", span, "remove this line or play `partnerships with 4`")
 
     credits = [t for s in ("domino", "block") for t in cfg["settlement"][s]["terms"] if t["sign"] == "credit"]
     if not cfg["scoring"]["in_play"] and not credits:
-        ck.error("no-scoring", "nobody can ever score: placements score nothing and no settlement credits points",
+        err(("scoring", "domino_terms", "block_terms"), "no-scoring", "nobody can ever score: placements score nothing and no settlement credits points",
                  at("scoring"), "write `placements score multiples of 5` or credit hands in a settlement")
 
 
@@ -529,14 +540,21 @@ def analyse(text: str, filename: str = "<string>", stack: tuple[str, ...] = ()) 
     base_label: str | None = None
     if based is not None:
         base_cfg, base_label = _resolve_base(ck, based, stack)
-    errors = errors + ck.errors
-    if errors:
-        return Compiled(ruleset, None, sorted(errors, key=_error_order), base_label=base_label)
+    incomplete = errors or any(e.code == "missing-statement" for e in ck.errors) or \
+        (based is not None and base_cfg is None)
+    if incomplete:
+        return Compiled(ruleset, None, sorted(errors + ck.errors, key=_error_order), base_label=base_label)
 
+    # The rules are all there (stated or inherited): apply them, the first of
+    # any repeated statement and only the statements known at top level, and
+    # check them against each other, skipping checks on statements that
+    # already have an error (their own error says enough).
     cfg = copy.deepcopy(base_cfg) if base_cfg is not None else copy.deepcopy(EMPTY_CONFIG)
     cfg["based_on"] = base_label
     origins: dict[str, Statement | None] = {info.key: None for info in STATEMENTS}
-    for st in sorted(ruleset.statements, key=lambda s: ORDER[s.key]):
+    for st in sorted(ruleset.statements, key=lambda s: ORDER.get(s.key, len(ORDER))):
+        if st.key not in ORDER or origins[st.key] is not None:
+            continue
         origins[st.key] = st
         _apply(cfg, st)
     _check_together(ck, cfg, origins, based, base_label)

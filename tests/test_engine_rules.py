@@ -652,3 +652,27 @@ def test_match_ends_mid_settlement_skipping_the_rest():
     evs = [(e.side, e.raw) for e in rnd.events]
     assert evs == [(1, -10), (0, 10)]
     assert rnd.match_over and rnd.winner == 0 and rnd.scores == [150, -10, 0]
+
+
+def test_pagat_last_placement_scores_before_settlement():
+    """002: "A última colocação pontua normalmente antes do acerto da rodada"."""
+    rnd = Round(cfg("pagat"), 2, [[(2, 4), (6, 6)], [(4, 4)]], [], 0)
+    rnd.play("[2|4]")  # 6: nothing
+    turn = rnd.play("[4|4] on [2|4] high")  # 2 + 8 = 10, the last tile of seat 1
+    # the placement is scored, then seat 0 loses round5(12) = 10; the dominoer loses nothing
+    assert [(e.side, e.kind, e.raw) for e in turn.events] == [(1, "placement", 10), (0, "domino", -10)]
+    assert rnd.scores == [-10, 10] and rnd.result.kind == "domino"
+
+
+def test_clone_is_independent():
+    m = Match(cfg("allfives"), 3, 2, record=True)
+    for _ in range(6):
+        m.play(m.legal_moves()[-1])
+    rnd = m.round
+    before = snapshot(rnd)
+    copy_ = rnd.clone()
+    assert snapshot(copy_) == before
+    while not copy_.over:
+        copy_.play(copy_.legal_moves()[0])
+    assert snapshot(rnd) == before
+    assert len(rnd.turns) == 6

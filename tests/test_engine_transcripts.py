@@ -172,3 +172,20 @@ def test_annotations_are_ignored(match_t):
     t["rounds"][0]["deal"]["x-note"] = "dealt by hand"
     t["rounds"][0]["turns"][0]["x-think-ms"] = 12
     replay(t)
+
+
+def test_malformed_transcripts_are_mismatches(match_t):
+    t = copy.deepcopy(match_t)
+    del t["rounds"][1]["deal"]["hands"]
+    with pytest.raises(TranscriptMismatch):
+        replay(t)
+    t = copy.deepcopy(match_t)
+    del t["rounds"]
+    with pytest.raises(TranscriptMismatch) as e:
+        replay(t)
+    assert e.value.path == "/deal"  # without rounds it reads as a round transcript
+    t = copy.deepcopy(match_t)
+    t["rounds"][0]["turns"][0]["move"] = "[9|9]"
+    with pytest.raises(TranscriptMismatch) as e:
+        replay(t)
+    assert e.value.path == "/rounds/0/turns/0/move"

@@ -193,3 +193,28 @@ def test_codes_have_layers():
     assert {layer for layer, _ in CODES.values()} == {"file", "syntax", "check"}
     assert RulesetSyntaxError("x", "m").layer == "syntax"
     assert RulesetCheckError("x", "m").layer == "check"
+
+
+def test_every_statement_example_parses():
+    from rulelang.ast import STATEMENTS
+
+    for info in STATEMENTS:
+        if info.key in ("ruleset", "source", "based_on"):
+            continue
+        line = f"on {info.section}:\n  {info.example}\n" if info.section else info.example + "\n"
+        errors = rulelang.check_text(HEAD + line, "x.rules")
+        assert not [e for e in errors if e.layer == "syntax"], (info.key, errors)
+
+
+def test_statement_errors_and_cross_checks_are_reported_together():
+    text = HEAD + "hand 0 tiles\nno overshoot rule\nplayers 1 to 4, partnerships with 4\n"
+    errors = rulelang.check_text(text, "h.rules")
+    assert [(e.code, e.line) for e in errors] == [
+        ("bad-number", 4), ("exact-needs-overshoot", 5), ("player-count", 6)]
+
+
+def test_no_cascade_from_a_statement_that_has_its_own_error():
+    text = HEAD + "players 2 to 5, partnerships with 4\n"  # no per-count or too-many-tiles noise for 5
+    assert [e.code for e in rulelang.check_text(text, "h.rules")] == ["player-count"]
+    text = HEAD + "0 raw points make 1 shown point\ntarget exactly 7 raw points\n"
+    assert [e.code for e in rulelang.check_text(text, "h.rules")] == ["bad-unit"]
