@@ -84,20 +84,20 @@ def mask_indices(mask: int) -> list[int]:
 
 
 def _pips_table(first: int) -> list:
-    out = [0] * (1 << 14)
-    for m in range(1, 1 << 14):
+    """Pips of every subset of the 7 tiles from index `first`."""
+    out = [0] * 128
+    for m in range(1, 128):
         low = m & -m
         out[m] = out[m ^ low] + PIPS[first + low.bit_length() - 1]
     return out
 
 
-_PIPS_LO = _pips_table(0)  # pips of the tiles 0..13 of a mask
-_PIPS_HI = _pips_table(14)  # pips of the tiles 14..27
+_P0, _P1, _P2, _P3 = (_pips_table(k) for k in (0, 7, 14, 21))
 
 
 def mask_pips(mask: int) -> int:
     """Pip total of the tiles of a bitmask."""
-    return _PIPS_LO[mask & 0x3FFF] + _PIPS_HI[mask >> 14]
+    return _P0[mask & 127] + _P1[mask >> 7 & 127] + _P2[mask >> 14 & 127] + _P3[mask >> 21]
 
 
 _TILE_RE = re.compile(r"\[\s*([0-6])\s*\|\s*([0-6])\s*\]")

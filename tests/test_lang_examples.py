@@ -82,3 +82,21 @@ def test_messy_text_formats_to_golden():
     for key in ("name", "title", "source"):
         mine.pop(key), exact.pop(key)
     assert mine == exact
+
+
+EXPLAIN = DATA / "explain"
+
+
+@pytest.mark.parametrize("name", rulelang.bundled_names())
+def test_explain_golden(name):
+    """`rulelang explain NAME` for every bundled ruleset, kept beside the tests for review."""
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    result = CliRunner().invoke(main, ["explain", name])
+    assert result.exit_code == 0
+    golden = EXPLAIN / f"{name}.txt"
+    if os.environ.get("RULELANG_UPDATE_GOLDEN"):
+        golden.write_text(result.output, encoding="utf-8")
+    assert result.output == golden.read_text(encoding="utf-8")
