@@ -143,7 +143,7 @@ def _check_statement(ck: _Checker, st: Statement) -> None:
         seen: set[int] = set()
         for n, size in v.by_count:
             if n in seen:
-                ck.error("per-count", f"the {INFO[key].words} for {n} players is given twice", st.span)
+                ck.error("per-count", f"{INFO[key].words} for {n} players is given twice", st.span)
             seen.add(n)
         sizes = [v.uniform] if v.uniform is not None else [s for _, s in v.by_count]
         if key == "hand" and any(s < 1 for s in sizes):

@@ -198,11 +198,14 @@ def describe(key: str, v: Any, config: dict[str, Any]) -> str:
         winner, tie_break = v
         if winner == "none":
             return "A block has no winner."
-        text = "The lightest hand (fewest pips) wins the block; partners tied for lightest win together"
+        text = "The lightest hand (fewest pips) wins the block"
+        if config["players"]["partnerships"]:
+            text += "; partners tied for lightest win together"
+        tie = "if opponents tie" if config["players"]["partnerships"] else "on a tie"
         if tie_break == "fewest-tiles":
-            text += "; if opponents tie, the hand with fewer tiles wins; if still tied, the round has no winner."
+            text += f"; {tie}, the hand with fewer tiles wins; if still tied, the round has no winner."
         else:
-            text += "; if opponents tie, the round has no winner."
+            text += f"; {tie}, the round has no winner."
         return text
     raise KeyError(key)  # pragma: no cover
 

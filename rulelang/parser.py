@@ -17,7 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from rulelang.ast import PerCount, Ruleset, Span, Statement, Term
 from rulelang.errors import RulesetError, RulesetSyntaxError
 
-__all__ = ["grammar", "parse", "TERMINAL_WORDS", "describe_terminal", "KEYWORDS"]
+__all__ = ["grammar", "parse", "TERMINAL_WORDS", "describe_terminal", "keywords"]
 
 GRAMMAR_FILE = "ruleset.lark"
 MAX_SYNTAX_ERRORS = 20
@@ -57,7 +57,7 @@ def _keyword_terminals() -> dict[str, str]:
     return out
 
 
-def KEYWORDS() -> list[str]:  # noqa: N802 - a constant computed lazily
+def keywords() -> list[str]:
     """Every keyword of the language."""
     return sorted(_keyword_terminals().values())
 

@@ -220,3 +220,9 @@ def test_no_cascade_from_a_statement_that_has_its_own_error():
     assert [e.code for e in rulelang.check_text(text, "h.rules")] == ["player-count"]
     text = HEAD + "0 raw points make 1 shown point\ntarget exactly 7 raw points\n"
     assert [e.code for e in rulelang.check_text(text, "h.rules")] == ["bad-unit"]
+
+
+def test_per_count_given_twice():
+    errors = rulelang.check_text(HEAD + "hand 5 tiles with 2 players, 6 with 2, 5 with 3, 5 with 4\n", "h.rules")
+    assert [(e.code, e.message) for e in errors] == [
+        ("per-count", "the hand size for 2 players is given twice")]

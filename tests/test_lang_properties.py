@@ -8,7 +8,7 @@ import rulelang
 from rulelang.bundled import bundled_names, bundled_text
 from rulelang.compiler import validate_config
 from rulelang.formatter import config_to_text, format_text
-from rulelang.parser import KEYWORDS, parse
+from rulelang.parser import keywords, parse
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -109,7 +109,7 @@ def test_emitted_text_is_canonical(config):
     assert format_text(text) == text
 
 
-TOKENS = KEYWORDS() + ["0", "1", "5", "61", "-3", ",", ":", "\n", "  ", '"x"', "'", "#", "on domino:\n",
+TOKENS = keywords() + ["0", "1", "5", "61", "-3", ",", ":", "\n", "  ", '"x"', "'", "#", "on domino:\n",
                        "based on allfives\n", "[1|4]", "\t", "é"]
 
 
