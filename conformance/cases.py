@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
@@ -55,12 +56,12 @@ class LintReport:
         return not self.errors
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema() -> dict[str, Any]:
     return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def features() -> dict[str, str]:
     return dict(json.loads(FEATURES_PATH.read_text(encoding="utf-8"))["tags"])
 

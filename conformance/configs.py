@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ class RulesetError(Exception):
     """A ruleset the runner could not compile."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _bundled(name: str) -> str:
     try:
         import rulelang

@@ -17,7 +17,8 @@ import sys
 import tempfile
 import threading
 import time
-from typing import IO, Any, Callable
+from collections.abc import Callable
+from typing import IO, Any
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 8 * 1024 * 1024  # bytes: a longer answer line is an error ("oversized")
@@ -136,7 +137,7 @@ class SubprocessEngine:
         threading.Thread(target=self._reader, args=(self.proc, self._lines), daemon=True).start()
 
     @staticmethod
-    def _reader(proc: subprocess.Popen[bytes], out: "queue.Queue[Any]") -> None:
+    def _reader(proc: subprocess.Popen[bytes], out: queue.Queue[Any]) -> None:
         assert proc.stdout is not None
         try:
             while True:

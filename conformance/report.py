@@ -105,7 +105,7 @@ def print_summary(run: RunResult, console: Any, baseline: dict[str, Any] | None 
     table.add_column("topic")
     for o in OUTCOMES:
         table.add_column(o, justify="right")
-    rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: {o: 0 for o in OUTCOMES})
+    rows: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
     for r in run.results:
         rows[(r.case.variant, r.case.topic)][r.outcome] += 1
     style = {"fail": "red", "error": "red", "xpass": "red", "skip": "yellow", "xfail": "yellow", "pass": "green"}

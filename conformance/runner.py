@@ -8,8 +8,9 @@ fail), xpass (listed but passed: the list is stale, and that fails the run).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .cases import Case, load_expected_failures
 from .compare import Difference, compare
@@ -58,7 +59,7 @@ class RunResult:
     stale_expected_failures: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
-        out = {o: 0 for o in OUTCOMES}
+        out = dict.fromkeys(OUTCOMES, 0)
         for r in self.results:
             out[r.outcome] += 1
         return out

@@ -6,11 +6,11 @@ from .players import greedy_player, random_player
 from .round import Event, Layout, Round, RoundResult, Turn
 from .rules import round5
 from .tiles import Move, Tile, format_tile, parse_tile
-from .transcript import replay
+from .transcript import first_difference, replay
 
 __all__ = [
     "Config", "ConfigError", "EngineError", "Event", "IllegalMove", "Layout", "Match", "Move",
     "Round", "RoundResult", "Tile", "TranscriptMismatch", "Turn", "as_config", "format_tile",
-    "greedy_player", "load_config", "parse_tile", "play_match", "play_round", "random_player",
+    "first_difference", "greedy_player", "load_config", "parse_tile", "play_match", "play_round", "random_player",
     "replay", "round5",
 ]

@@ -4,10 +4,15 @@ from __future__ import annotations
 import copy
 import functools
 import json
+from collections.abc import Mapping
 from importlib import resources
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 
 @functools.lru_cache(maxsize=1)
@@ -37,6 +42,37 @@ class Config:
         "terminal_count", "in_play", "multiple", "unit", "target", "target_mode", "target_check",
         "overshoot", "ties", "score_floor", "domino", "block", "_hand_size", "_reserve", "_rules",
     )
+
+    # The slots above, set once in __init__ through object.__setattr__ (declared here for type checkers;
+    # annotations without values create no class attributes, so they do not clash with __slots__).
+    _data: dict[str, Any]
+    _json: str
+    name: str
+    title: str
+    counts: tuple[int, ...]
+    partnerships: tuple[int, ...]
+    drawing: str
+    opener_first: str
+    opener_after_domino: str
+    opener_after_block: str
+    lead: str
+    branching: str
+    branch_sides: str
+    terminal_count: str
+    in_play: bool
+    multiple: int
+    unit: int
+    target: int
+    target_mode: str
+    target_check: str
+    overshoot: str
+    ties: str
+    score_floor: int | None
+    domino: Mapping[str, Any]
+    block: Mapping[str, Any]
+    _hand_size: dict[int, int]
+    _reserve: dict[int, int]
+    _rules: Rules | None
 
     def __init__(self, data: dict):
         """Use `Config.from_dict`, which validates; this trusts `data`."""
@@ -79,7 +115,7 @@ class Config:
         raise AttributeError("Config is immutable")
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Config":
+    def from_dict(cls, data: dict) -> Config:
         """Validate `data` against the schema and the engine's consistency checks; build a Config."""
         if isinstance(data, Config):
             return data

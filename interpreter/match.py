@@ -135,7 +135,7 @@ class Match:
             self._finish_round()
         return turn
 
-    def run(self, bots, max_rounds: int | None = None) -> "Match":
+    def run(self, bots, max_rounds: int | None = None) -> Match:
         """Play to the end with one player callable per seat (or one for all)."""
         while not self.over:
             if max_rounds is not None and len(self.rounds) >= max_rounds:

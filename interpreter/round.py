@@ -16,8 +16,29 @@ from .errors import IllegalMove
 from .players import FastPlayer, RandomPlayer
 from .rules import round5, rules_for
 from .tiles import (
-    BIT, BRANCH_A, BRANCH_B, HIGH, HI, INDEX, IS_DOUBLE, LEAD_KEY, LINE_A, LINE_B, LO, LOW, MASK,
-    PIPS, SIDE_CODE, SIDES, TILES, Move, as_tile, format_tile, mask_indices, mask_pips, mask_tiles,
+    BIT,
+    BRANCH_A,
+    BRANCH_B,
+    HI,
+    HIGH,
+    INDEX,
+    IS_DOUBLE,
+    LEAD_KEY,
+    LINE_A,
+    LINE_B,
+    LO,
+    LOW,
+    MASK,
+    PIPS,
+    SIDE_CODE,
+    SIDES,
+    TILES,
+    Move,
+    as_tile,
+    format_tile,
+    mask_indices,
+    mask_pips,
+    mask_tiles,
     move_from_code,
 )
 
@@ -156,7 +177,7 @@ class RoundResult:
 class Layout:
     """A read-only view of a round's layout (built on demand; the round keeps the state)."""
 
-    def __init__(self, rnd: "Round"):
+    def __init__(self, rnd: Round):
         self._r = rnd
 
     @property
@@ -338,7 +359,7 @@ class Round:
 
     @classmethod
     def deal(cls, config, players: int, rng, scores=None, record=False, opener=None,
-             opening=None, tiebreak=False) -> "Round":
+             opening=None, tiebreak=False) -> Round:
         """A round from a random deal: Fisher-Yates over the sorted set with `rng.random()`."""
         cfg = as_config(config)
         hands, bone = deal_tiles(cfg, players, rng)
@@ -357,7 +378,7 @@ class Round:
         obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
         return obj
 
-    def clone(self) -> "Round":
+    def clone(self) -> Round:
         """An independent copy of the round's state (for players that look ahead)."""
         other = Round.__new__(Round)
         for name in Round.__slots__:
@@ -447,6 +468,13 @@ class Round:
         """The tile just drawn that alone may be placed, else None."""
         return TILES[self._only] if self._only >= 0 and not self.over else None
 
+    @property
+    def drawn_before_move(self) -> list:
+        """Tiles the seat to move drew from the boneyard since the last placement (front first)."""
+        if self._pre is None or self.over:
+            return []
+        return [TILES[t] for t in self._pre[0]]
+
     def legal_moves(self) -> list:
         """The legal moves of the seat to move, sorted by tile, target tile, side."""
         return [move_from_code(c) for c in self._legal_codes()]
@@ -522,6 +550,7 @@ class Round:
             "legal": [move_from_code(c) for c in codes],
             "points": [self._points(self._preview(c)) for c in codes],
             "must_play": self.must_play if mine else None,
+            "drawn": self.drawn_before_move if mine else [],
             "scores": self.scores,
             "shown_scores": self.shown_scores,
             "hand_counts": [h.bit_count() for h in self._hands],
@@ -899,7 +928,7 @@ class Round:
         events = []  # (side, raw, seat)
         if mode == "one":
             # "as one event": one event per receiving side, the winner's side first, then clockwise
-            totals = {sd: 0 for sd in order}
+            totals = dict.fromkeys(order, 0)
             got = set()
             for sd, raw, _, _, _ in amounts:
                 totals[sd] += raw
@@ -960,7 +989,7 @@ class Round:
 
     # -- playing with players ----------------------------------------------------------
 
-    def run(self, bots) -> "Round":
+    def run(self, bots) -> Round:
         """Play to the end of the round with one player callable per seat (or one for all)."""
         if callable(bots):
             bots = [bots] * self.players

@@ -131,7 +131,7 @@ class Move:
         return (self.tile, self.target or (-1, -1), self.side or "")
 
     @classmethod
-    def parse(cls, text: str) -> "Move":
+    def parse(cls, text: str) -> Move:
         """Parse canonical notation: "[1|5] on [1|1] branch-a" or "[1|4]"."""
         if not isinstance(text, str):
             raise ValueError(f"a move is text like '[1|5] on [1|1] branch-a' or '[1|4]', not {text!r}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import json
 import os
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from rulelang._version import __version__
@@ -101,7 +101,7 @@ def compile_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     return compile_text(_read(path), os.fspath(path))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _compiled_bundled(name: str) -> str:
     return json.dumps(compile_text(bundled_text(name), bundled_filename(name)))
 

@@ -65,7 +65,7 @@ class Term:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Term":
+    def from_dict(cls, d: dict[str, Any]) -> Term:
         if d["kind"] == "differences":
             return cls("differences", rounding=d["rounding"])
         return cls("hands", d["hands"], d["pooling"], d["rounding"], d["to"], d["sign"])

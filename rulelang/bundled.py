@@ -1,7 +1,7 @@
 """The bundled rulesets: `*.rules` files of the `rulesets` package, found with importlib.resources."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 __all__ = ["bundled_names", "bundled_text", "bundled_filename"]
@@ -9,7 +9,7 @@ __all__ = ["bundled_names", "bundled_text", "bundled_filename"]
 SUFFIX = ".rules"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _files() -> dict[str, object]:
     root = resources.files("rulesets")
     return {

@@ -13,7 +13,7 @@ import difflib
 import json
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -40,7 +40,7 @@ OPENER_WORDS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema_text() -> str:
     return resources.files("rulelang").joinpath("schema/config.schema.json").read_text(encoding="utf-8")
 
@@ -50,7 +50,7 @@ def config_schema() -> dict[str, Any]:
     return json.loads(_schema_text())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator() -> Any:
     import jsonschema
 
@@ -141,7 +141,7 @@ def _check_statement(ck: _Checker, st: Statement) -> None:
                      "write `partnerships with 4` or `no partnerships`")
     elif key in ("hand", "reserve"):
         seen: set[int] = set()
-        for n, size in v.by_count:
+        for n, _size in v.by_count:
             if n in seen:
                 ck.error("per-count", f"{INFO[key].words} for {n} players is given twice", st.span)
             seen.add(n)

@@ -76,7 +76,7 @@ def statement_lines(key: str, v: Any) -> list[str]:
         if partner is None and 4 in _counts_of(counts):
             partner = ("none",)  # said aloud, so the reader sees it
         if partner:
-            text += ", partnerships with %d" % partner[1] if partner[0] == "with" else ", no partnerships"
+            text += f", partnerships with {partner[1]}" if partner[0] == "with" else ", no partnerships"
         return [text]
     if key == "hand":
         return ["hand " + _per_count_text(v)]

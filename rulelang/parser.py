@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import difflib
 import re
-from functools import lru_cache
-from typing import Any, Iterable
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -24,7 +25,7 @@ MAX_SYNTAX_ERRORS = 20
 SETTLEMENT_WORDS = ("credit", "debit", "winner", "as", "one", "nobody")
 
 
-@lru_cache(maxsize=None)
+@cache
 def grammar() -> Lark:
     """The LALR parser, built once."""
     return Lark.open(GRAMMAR_FILE, rel_to=__file__, parser="lalr", propagate_positions=True,
@@ -47,7 +48,7 @@ TERMINAL_WORDS: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _keyword_terminals() -> dict[str, str]:
     """Terminal name -> keyword text, for every keyword terminal of the grammar."""
     out = {}

@@ -8,7 +8,15 @@ import pathlib
 import pytest
 
 from interpreter import (
-    Config, ConfigError, IllegalMove, Match, Move, Round, load_config, play_match, play_round,
+    Config,
+    ConfigError,
+    IllegalMove,
+    Match,
+    Move,
+    Round,
+    load_config,
+    play_match,
+    play_round,
     random_player,
 )
 

@@ -1,15 +1,16 @@
 """The bundled rulesets compile to the expected configurations."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
 import rulelang
+from rulelang.bundled import bundled_text
 from rulelang.compiler import validate_config
 from rulelang.formatter import config_to_text, format_text
-from rulelang.bundled import bundled_text
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
 SOURCE_VARIANTS = ["exact61", "pagat", "allfives"]
@@ -171,7 +172,7 @@ def test_public_api():
     ruleset = rulelang.loads(bundled_text("exact61"), "exact61.rules")
     assert ruleset.name == "exact61" and ruleset.based_on is None
     assert ruleset.compile() == rulelang.compile_bundled("exact61")
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         ruleset.statements[0].key = "x"  # frozen
 
 

@@ -8,7 +8,6 @@ review the diff of the .err files.
 from __future__ import annotations
 
 import os
-
 from pathlib import Path
 
 import pytest

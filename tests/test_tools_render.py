@@ -8,12 +8,17 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rulelang.cli import main
 from rulelang.tools.configs import load_config_dict
 from rulelang.tools.geometry import (
-    LayoutTree, check_no_overlap, place_layout, random_layout, rects_overlap,
+    LayoutTree,
+    check_no_overlap,
+    place_layout,
+    random_layout,
+    rects_overlap,
 )
 from rulelang.tools.svg import render_svg, round_svg, svg_tile_rects
 

@@ -5,7 +5,8 @@ import math
 import random
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rulelang.tools import stats
 from rulelang.tools.tally import tally_compact, tally_lines, tally_value

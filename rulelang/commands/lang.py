@@ -10,7 +10,8 @@ import json
 import os
 import sys
 import tempfile
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import click
 
@@ -186,7 +187,7 @@ def check_cmd(rulesets: tuple[str, ...], check_all: bool) -> None:
             continue
         if errors:
             bad += 1
-            for i, e in enumerate(errors):
+            for _i, e in enumerate(errors):
                 _report(e)
                 click.echo("")
             noun = "error" if len(errors) == 1 else "errors"

@@ -15,8 +15,8 @@ subtrees further apart with drawn connectors (still without overlap).
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 Tile = tuple[int, int]
 Point = tuple[int, int]
@@ -147,7 +147,7 @@ class LayoutTree:
 
     @classmethod
     def from_connections(cls, tiles: Sequence[Tile], connections: Iterable[tuple],
-                         spinners: Iterable[Tile] = ()) -> "LayoutTree":
+                         spinners: Iterable[Tile] = ()) -> LayoutTree:
         tiles = [tuple(t) for t in tiles]
         if not tiles:
             raise ValueError("empty layout")
@@ -166,7 +166,7 @@ class LayoutTree:
         return cls(roots[0], children, frozenset(tuple(s) for s in spinners))
 
     @classmethod
-    def from_layout(cls, layout) -> "LayoutTree":
+    def from_layout(cls, layout) -> LayoutTree:
         """From an engine ``Layout`` (tiles, connections(), spinners())."""
         return cls.from_connections(list(layout.tiles), layout.connections(), layout.spinners())
 
@@ -445,7 +445,7 @@ def random_layout(rng, branching: str = "every", at_once: bool = True,
                     in_line = all((t, s) in occupied for s in ("line-a", "line-b"))
                     if at_once or in_line:
                         names += ["branch-a", "branch-b"]
-                vals = {s: t[0] for s in names}
+                vals = dict.fromkeys(names, t[0])
             else:
                 vals = {"low": t[0], "high": t[1]}
             for s, v in vals.items():

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 COLOURS = ("#1b4f9c", "#d1495b", "#2e933c", "#f08a00", "#6a4c93", "#444")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import click
 
@@ -198,7 +198,7 @@ class Game:
         self.say("")
         self.show_board(rnd)
         self.say("Scores: " + self.compact_scores())
-        drawn = list(getattr(rnd, "_pre_drawn", []) or [])
+        drawn = obs["drawn"]
         if drawn:
             self.say(f"You drew {len(drawn)}: {tb.hand_line(drawn)}")
         self.show_hand(rnd, seat)

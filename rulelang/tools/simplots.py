@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from collections.abc import Sequence
 
 from rulelang.tools.plots import histogram, line_chart
 

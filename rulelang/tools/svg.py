@@ -8,11 +8,14 @@ Every tile is a ``<g class="tile" data-tile="[a|b]">`` holding one
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape
 
 from rulelang.tools.geometry import (
-    LayoutTree, Placement, Placed, place_layout,
+    LayoutTree,
+    Placed,
+    Placement,
+    place_layout,
 )
 
 U = 14  # pixels per grid unit (a tile is 2 x 4 units)
@@ -193,7 +196,7 @@ def render_svg(
     total = sum(v for _, _, v in counted)
     terms = " + ".join(str(v) for _, _, v in counted) or "0"
     legend = [
-        f'<g class="legend" font-family="sans-serif" font-size="12" fill="#222">',
+        '<g class="legend" font-family="sans-serif" font-size="12" fill="#222">',
         f'<line x1="8" y1="{ly - 4}" x2="{width - 8}" y2="{ly - 4}" stroke="#ccc"/>',
         f'<circle cx="20" cy="{ly + 12}" r="8.5" fill="#1b4f9c"/>'
         f'<text x="20" y="{ly + 16}" text-anchor="middle" font-size="11" font-weight="bold" fill="#fff">n</text>',
@@ -211,14 +214,14 @@ def render_svg(
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(width)}" height="{_num(height)}" '
         f'viewBox="0 0 {_num(width)} {_num(height)}">',
-        f'<rect width="100%" height="100%" fill="#e9f2e9"/>',
+        '<rect width="100%" height="100%" fill="#e9f2e9"/>',
     ]
     if title:
         head.append(f'<text x="12" y="20" font-family="sans-serif" font-size="15" font-weight="bold">'
                     f'{escape(title)}</text>')
     body_g = [f'<g class="layout" transform="translate(0,{top})">'] + body + ["</g>"]
     if not placement:
-        body_g.insert(1, f'<text x="12" y="30" font-family="sans-serif" font-size="13">(empty layout)</text>')
+        body_g.insert(1, '<text x="12" y="30" font-family="sans-serif" font-size="13">(empty layout)</text>')
     return "\n".join(head + body_g + legend + ["</svg>"]) + "\n"
 
 

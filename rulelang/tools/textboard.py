@@ -8,7 +8,7 @@ terminal count.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from rulelang.tools.geometry import SIDES_ORDER, LayoutTree
 from rulelang.tools.tally import tally_compact, tally_lines

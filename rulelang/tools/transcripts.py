@@ -9,8 +9,8 @@ rendering.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from rulelang.tools.configs import ToolError
 from rulelang.tools.engine import get

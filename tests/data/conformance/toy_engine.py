@@ -72,7 +72,7 @@ class Game:
     # -- rounds ----------------------------------------------------------------
 
     def new_round(self, deal, prev_seat=None):
-        self.hands = [set(tile(t) for t in h) for h in deal["hands"]]
+        self.hands = [{tile(t) for t in h} for h in deal["hands"]]
         self.bone = [tile(t) for t in deal["boneyard"]]
         self.nodes = {}  # tile -> {"own": side joined by, "occ": {side: child}, "spin": bool}
         self.order = []
@@ -301,7 +301,7 @@ class Game:
                 if seats:
                     out.append((wside if term["to"] == "winner" else None, sign * round5(sum(pips(self.hands[s]) for s in seats)), None))
             elif "pool-partners" in BREAKS and term["to"] == "owner":
-                for side in sorted(set(self.side_of[s] for s in seats)):
+                for side in sorted({self.side_of[s] for s in seats}):
                     mine = [s for s in seats if self.side_of[s] == side]
                     out.append((side, sign * round5(sum(pips(self.hands[s]) for s in mine)), mine[0]))
             else:
@@ -472,7 +472,7 @@ def main(argv):
                 out.flush()
                 continue
             if misbehave("huge", cid):
-                out.write('{"seq": %d, "result": {"pad": "%s"}}\n' % (seq, "x" * (9 * 1024 * 1024)))
+                out.write(json.dumps({"seq": seq, "result": {"pad": "x" * (9 * 1024 * 1024)}}) + "\n")
                 out.flush()
                 continue
             if misbehave("wrongseq", cid):
