@@ -59,11 +59,15 @@ class Match:
             hands, bone = deal_tiles(cfg, n, self.rng)
         # 2. opener
         opening = rule
+        # the rules after a domino / a block only come after a finished round (a first round's rule
+        # is "lottery" or "highest-double"), so `prev` and its result are set in those branches
         if rule == "dominoer":
+            assert prev is not None and prev.result is not None
             opener = prev.result.seat  # "opener after a domino: the dominoer"
         elif rule == "next-seat":
+            assert prev is not None
             opener = (prev.opener + 1) % n  # "...: the next seat" after the previous round's opener
-        elif rule == "block-winner" and prev.result.seat is not None:
+        elif rule == "block-winner" and prev is not None and prev.result is not None and prev.result.seat is not None:
             opener = prev.result.seat  # "opener after a block: the block winner"
         elif rule == "highest-double":
             opener = None  # "...: the highest double": the Round finds its holder (else the heaviest tile)
@@ -82,6 +86,7 @@ class Match:
         """Record the round's result; end the match or start the next round."""
         rnd = self.round
         res = rnd.result
+        assert res is not None  # called once the round is over
         self._scores = rnd.scores
         self.rounds.append(res)
         if self.record:

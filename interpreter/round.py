@@ -9,7 +9,9 @@ sorts moves by tile, then target tile, then side.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from .config import Config, as_config
 from .errors import IllegalMove
@@ -44,6 +46,10 @@ from .tiles import (
 
 # ---------------------------------------------------------------------------
 # Records
+
+
+# A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
+_EventRow = tuple[int, str, int, bool, int, int | None]
 
 
 def _shown(raw: int, unit: int):
@@ -115,6 +121,8 @@ class RoundResult:
 
     __slots__ = ("kind", "seat", "side", "match_over", "winner", "tiebreak", "scores", "drawn",
                  "unit", "_masks", "_settle")
+
+    _settle: Sequence[_EventRow]
 
     def __init__(self, kind, seat, side, match_over, winner, tiebreak, masks, settle, scores,
                  drawn, unit):
@@ -342,13 +350,13 @@ class Round:
         # 4. Turn state.
         self._seat = opener
         self._only = -1  # the tile just drawn, which alone may be placed
-        self._events: list = []  # (side, kind, raw, accepted, score_after, seat)
+        self._events: list[_EventRow] = []  # (side, kind, raw, accepted, score_after, seat)
         self.over = False
         self.result: RoundResult | None = None
         self.match_over = False
         self.winner = None
         self._needs_tiebreak = False
-        self._settle_events = ()
+        self._settle_events: Sequence[_EventRow] = ()
         self._final_drawn = []
         self.record = record
         self.turns: list = []
@@ -493,7 +501,7 @@ class Round:
     def _placement_codes(self) -> list:
         """Placements of the seat to move (only the drawn tile, if one was drawn), sorted."""
         h = self._hands[self._seat] if self._only < 0 else BIT[self._only]
-        codes = []
+        codes: list[int] = []
         app = codes.append
         for key, v in self._free.items():
             m = h & MASK[v]
@@ -588,7 +596,7 @@ class Round:
         raise IllegalMove("must-place", f"{what} is not allowed: seat {self._seat} has a placement",
                           self.legal_moves())
 
-    def _illegal(self, code, message):
+    def _illegal(self, code, message) -> NoReturn:
         raise IllegalMove(code, message, self.legal_moves())
 
     def _check(self, move: Move) -> int:
@@ -605,7 +613,7 @@ class Round:
             if self._forced >= 0 and ti != self._forced:
                 self._illegal("forced-lead", f"the lead must be {format_tile(TILES[self._forced])}")
             return ti << 8 | LEAD_KEY
-        if move.target is None:
+        if move.target is None or move.side is None:  # (a Move has both or neither)
             self._illegal("must-lead", "the round is led already: name a target tile and side")
         if self._only >= 0 and ti != self._only:
             self._illegal("must-play-drawn", f"the tile just drawn, {format_tile(TILES[self._only])}, must be placed")
@@ -876,7 +884,7 @@ class Round:
         pips = [mask_pips(h) for h in self._hands]
         rank = _RANK[n][self.opener]  # position of each seat clockwise from the opener
         wside = None if winner is None else side_of[winner]
-        out = []
+        out: list[tuple[int | None, int, int | None, tuple[int, ...], int]] = []
         for k, term in enumerate(spec["terms"]):
             rnd = round5 if term["rounding"] == "round5" else _unrounded
             sign = -1 if term["sign"] == "debit" else 1
@@ -952,12 +960,13 @@ class Round:
             # then pooled amounts in term order
             for sd, raw, seat, _, _ in sorted(amounts, key=lambda a: a[3]):
                 events.append((sd, raw, seat))
-        self._settle_events = []
+        settled: list[_EventRow] = []
+        self._settle_events = settled
         for sd, raw, seat in events:
             before = len(self._events)
             ended = self._event(sd, kind, raw, seat)
             if len(self._events) > before:
-                self._settle_events.append(self._events[-1])
+                settled.append(self._events[-1])
             if ended:
                 break  # the match ends mid-settlement; the rest is skipped
 

@@ -131,7 +131,7 @@ class Move:
         return (self.tile, self.target or (-1, -1), self.side or "")
 
     @classmethod
-    def parse(cls, text: str) -> Move:
+    def parse(cls, text: object) -> Move:
         """Parse canonical notation: "[1|5] on [1|1] branch-a" or "[1|4]"."""
         if not isinstance(text, str):
             raise ValueError(f"a move is text like '[1|5] on [1|1] branch-a' or '[1|4]', not {text!r}")
@@ -151,7 +151,7 @@ class Move:
     # -- internal code: tile << 8 | target << 3 | side; sorting codes sorts moves
     def code(self) -> int:
         """The engine's integer code for this move."""
-        if self.target is None:
+        if self.target is None or self.side is None:  # (a Move has both or neither)
             return INDEX[self.tile] << 8 | LEAD_KEY
         return INDEX[self.tile] << 8 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
 

@@ -104,6 +104,7 @@ def replay(transcript: dict):
     if not rnd.over:
         raise TranscriptMismatch(step, f"/turns/{len(transcript.get('turns', []))}", None,
                                  [str(m) for m in rnd.legal_moves()])
+    assert rnd.result is not None  # set whenever the round is over
     _check(step, transcript.get("result"), rnd.result.to_dict(), "/result")
     return rnd
 
@@ -139,6 +140,7 @@ def _replay_match(cfg: Config, t: dict) -> Match:
         if not rnd.over:
             raise TranscriptMismatch(step, f"{base}/turns/{len(turns)}", None,
                                      [str(mv) for mv in rnd.legal_moves()])
+        assert rnd.result is not None  # set whenever the round is over
         _check(step, r.get("result"), rnd.result.to_dict(), f"{base}/result")
         try:
             m._finish_round()  # starts the next round from the next recorded deal

@@ -237,8 +237,9 @@ def _layout(items: list[tuple[str, list[tuple[str, list[str], str | None]]]],
 
 def config_to_text(config: dict[str, Any]) -> str:
     """A ruleset text that compiles back to exactly this configuration."""
-    items = [(key, [(line, [], None) for line in statement_lines(key, value)])
-             for key, value in config_statements(config)]
+    items: list[tuple[str, list[tuple[str, list[str], str | None]]]] = [
+        (key, [(line, [], None) for line in statement_lines(key, value)])
+        for key, value in config_statements(config)]
     return _layout(items)
 
 

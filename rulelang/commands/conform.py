@@ -62,6 +62,7 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
         doc = json.loads(open(xfail_path, encoding="utf-8").read())
         xfails = {e["id"]: e["reason"] for e in doc.get("expected_failures", [])}
     # 2. the engine
+    engine: SubprocessEngine | InProcessEngine
     if engine_cmd:
         engine = SubprocessEngine(engine_cmd)
     else:

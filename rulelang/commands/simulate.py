@@ -79,6 +79,7 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots,
     head = (f"{cfg.name} ({cfg.title}): {matches} matches, {players} players, "
             f"bots {','.join(bot_names)}, seed {seed}")
     if other:
+        assert other_cfg is not None  # loaded above whenever `other` is given
         other_results = _run(other_cfg.name, other_data, other_cfg, players, bot_names, seed, matches, jobs, show)
         other_summary = sim.summarize(other_results, other_cfg, players)
         console.print(head + f"\nvs {other_cfg.name} ({other_cfg.title}), same seeds")
@@ -99,8 +100,8 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots,
         table.add_column("metric")
         table.add_column("value", justify="right")
         table.add_column("detail")
-        for row in sim.summary_rows(summary):
-            table.add_row(*row)
+        for summary_row in sim.summary_rows(summary):
+            table.add_row(*summary_row)
         console.print(table)
     if out:
         rows = results + (other_results if other else [])

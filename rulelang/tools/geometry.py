@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 Tile = tuple[int, int]
 Point = tuple[int, int]
@@ -148,7 +149,7 @@ class LayoutTree:
     @classmethod
     def from_connections(cls, tiles: Sequence[Tile], connections: Iterable[tuple],
                          spinners: Iterable[Tile] = ()) -> LayoutTree:
-        tiles = [tuple(t) for t in tiles]
+        tiles = [cast(Tile, tuple(t)) for t in tiles]
         if not tiles:
             raise ValueError("empty layout")
         children: dict[Tile, list[tuple[str, Tile, str]]] = {t: [] for t in tiles}
@@ -163,7 +164,7 @@ class LayoutTree:
             raise ValueError(f"a layout has exactly one opening tile, found {roots}")
         for kids in children.values():
             kids.sort(key=lambda k: SIDES_ORDER.index(k[0]) if k[0] in SIDES_ORDER else 99)
-        return cls(roots[0], children, frozenset(tuple(s) for s in spinners))
+        return cls(roots[0], children, frozenset(cast(Tile, tuple(s)) for s in spinners))
 
     @classmethod
     def from_layout(cls, layout) -> LayoutTree:
@@ -172,7 +173,7 @@ class LayoutTree:
 
     def order(self) -> list[tuple[Tile | None, str | None, Tile, str | None]]:
         """Depth-first order of (parent, parent_side, tile, child_side)."""
-        out = [(None, None, self.root, None)]
+        out: list[tuple[Tile | None, str | None, Tile, str | None]] = [(None, None, self.root, None)]
         stack = [(self.root, kid) for kid in reversed(self.children[self.root])]
         while stack:
             parent, (pside, child, cside) = stack.pop()
@@ -297,6 +298,7 @@ def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict, 
             continue
         crowd = _crowding(cand, occupied) + _sprawl(cand)
         if marked:
+            assert markers is not None  # passed together with `marked`
             crowd += MARKER_PENALTY * _marker_conflicts(cand, cells, occupied, markers, marked)
         out.append((crowd + (rng.random() * 8 if rng else 0), k, cand, cells))
     out.sort(key=lambda t: (t[0], t[1]))
@@ -336,6 +338,7 @@ def _search(tree: LayoutTree, budget: int, rng=None, marker_sides=None) -> Place
         par = placed[parent]
         entry, d = par.sides[pside]
         if choices[i] == 0:
+            assert cside is not None  # only the root (position 0) has no child side
             ranked[i] = _rank_options(tile, cside, entry, d, occupied, rng, markers, marked)
             nodes += 1
         options = ranked[i]

@@ -166,6 +166,7 @@ def render_svg(
         side = _double_count_side(pl, used) if end == "double" else end
         counted_at[(tile, side)] = value
     for (tile, side), value in counted_at.items():
+        assert placement is not None  # counted_at is empty without a placement
         pos = _marker_pos(placement[tile], side)
         if pos is None:
             continue
@@ -250,8 +251,9 @@ def svg_tile_rects(svg_text: str) -> list[tuple[str, tuple[float, float, float, 
         if "tile" not in (g.get("class") or "").split():
             continue
         r = g.find("s:rect", ns)
-        x, y = float(r.get("x")), float(r.get("y"))
-        out.append((g.get("data-tile"), (x, y, x + float(r.get("width")), y + float(r.get("height")))))
+        assert r is not None  # every tile group holds its rect
+        x, y = float(r.attrib["x"]), float(r.attrib["y"])
+        out.append((g.attrib["data-tile"], (x, y, x + float(r.attrib["width"]), y + float(r.attrib["height"]))))
     return out
 
 

@@ -67,11 +67,11 @@ def layout_lines(tiles: Sequence, connections: Iterable[tuple], spinners: Iterab
             mark = COUNTED if (t, side) in counted_map else ATTACH
             entries.append((side, f"{mark} {v}", None))
         entries.sort(key=lambda e: SIDES_ORDER.index(e[0]) if e[0] in SIDES_ORDER else 99)
-        for k, (side, text, child) in enumerate(entries):
+        for k, (side, text, sub) in enumerate(entries):
             last = k == len(entries) - 1
             lines.append(f"{prefix}{'└─' if last else '├─'} {side}: {text}")
-            if child is not None:
-                walk(child, prefix + ("   " if last else "│  "))
+            if sub is not None:
+                walk(sub, prefix + ("   " if last else "│  "))
 
     walk(tree.root, "")
     return lines

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from rulelang.tools.configs import ToolError
 from rulelang.tools.engine import get
@@ -55,8 +56,8 @@ class Step:
     round_index: int  # 0-based
     turn_index: int  # 0-based within the round
     record: dict  # the recorded turn
-    turn: object  # the engine's Turn
-    round: object  # the live Round (state after the turn)
+    turn: Any  # the engine's Turn
+    round: Any  # the live Round (state after the turn)
 
 
 def _mismatch_text(exc) -> str:
