@@ -81,8 +81,8 @@ class Game:
         self.only = None
         self.pending_drawn, self.pending_passed, self.pending_pass_drawn = [], [], []
         opener = deal.get("opener")
-        if opener is None and self.opening == "dominoer":
-            opener = prev_seat  # opener.after_domino: whoever dominoed
+        if opener is None and self.opening in ("dominoer", "block-winner"):
+            opener = prev_seat  # whoever dominoed / won the block (a block without winner: the case gives the seat)
         self.forced = None
         if self.opening == "highest-double":
             ranks = [max(((1, a, 0) if a == b else (0, a + b, b), (a, b)) for a, b in h) for h in self.hands]
@@ -238,7 +238,7 @@ class Game:
                 self.seat = s
                 return
             drew = []
-            while self.bone:
+            while self.bone and self.cfg["drawing"] != "none":
                 x = self.bone.pop(0)
                 self.hands[s].add(x)
                 drew.append(x)
@@ -267,7 +267,12 @@ class Game:
         new = old + raw
         accepted = True
         if tgt["mode"] == "exact" and new > tgt["raw"] and "no-overshoot-discard" not in BREAKS:
-            accepted, new = False, old
+            if tgt["overshoot"] == "bounce":
+                new = 2 * tgt["raw"] - new
+            else:
+                accepted, new = False, old
+        if self.cfg.get("score_floor") is not None and new < self.cfg["score_floor"]:
+            new = self.cfg["score_floor"]
         self.scores[side] = new
         events.append({"side": side, "kind": kind, "raw": raw, "accepted": accepted, "score_after": new, "seat": seat})
         every = tgt["check"] == "every-event" or "target-before-settlement" in BREAKS
