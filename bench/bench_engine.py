@@ -98,8 +98,11 @@ def main(argv=None) -> int:
     ap.add_argument("--only-ratio", action="store_true", help="time only the 2-player All Fives ratio")
     ap.add_argument("--bundled", action="store_true",
                     help="also every ruleset bundled with the language (rulelang.compile_bundled)")
-    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON on stdout (the table goes to stderr)")
     args = ap.parse_args(argv)
+
+    def say(*parts) -> None:
+        print(*parts, file=sys.stderr if args.json else sys.stdout)
 
     configs = {p.stem: load_config(p) for p in sorted(BUNDLED.glob("*.json"))}
     if args.bundled:
@@ -131,9 +134,9 @@ def main(argv=None) -> int:
         report["yardstick"] = {"path": str(args.yardstick), "rounds_per_s": args.rounds / y,
                                "engine_rounds_per_s": args.rounds / e, "ratio": ratio,
                                "wall_ratio": wall_ratio}
-        print(f"yardstick {args.yardstick.name}: {args.rounds / y:,.0f} rounds/s; engine (allfives, 2p, "
+        say(f"yardstick {args.yardstick.name}: {args.rounds / y:,.0f} rounds/s; engine (allfives, 2p, "
               f"random, no transcript): {args.rounds / e:,.0f} rounds/s (CPU time)")
-        print(f"ratio engine/yardstick = {ratio:.2f} (CPU time; wall clock {wall_ratio:.2f}; median of "
+        say(f"ratio engine/yardstick = {ratio:.2f} (CPU time; wall clock {wall_ratio:.2f}; median of "
               f"{args.repeat} interleaved pairs; requirement >= 0.33, aim 0.50)")
     else:
         print(f"yardstick not found at {args.yardstick}: no ratio", file=sys.stderr)
@@ -143,7 +146,7 @@ def main(argv=None) -> int:
         return 0
 
     # 2. every variant and player count: rounds, matches, memory
-    print(f"{'variant':<15} {'n':>2} {'rounds/s':>10} {'placements/s':>13} {'us/round':>9} "
+    say(f"{'variant':<15} {'n':>2} {'rounds/s':>10} {'placements/s':>13} {'us/round':>9} "
           f"{'matches/s':>10} {'rounds/match':>12} {'peak KiB':>9}")
     for name, cfg in configs.items():
         for players in cfg.counts:
@@ -159,7 +162,7 @@ def main(argv=None) -> int:
                    "matches_per_s": args.matches / mt, "rounds_per_match": mr / args.matches,
                    "match_rounds_per_s": mr / mt, "peak_kib": peak / 1024}
             report["variants"].append(row)
-            print(f"{name:<15} {players:>2} {row['rounds_per_s']:>10,.0f} {row['placements_per_s']:>13,.0f} "
+            say(f"{name:<15} {players:>2} {row['rounds_per_s']:>10,.0f} {row['placements_per_s']:>13,.0f} "
                   f"{row['us_per_round']:>9.1f} {row['matches_per_s']:>10,.1f} {row['rounds_per_match']:>12.1f} "
                   f"{row['peak_kib']:>9.0f}")
     if args.json:

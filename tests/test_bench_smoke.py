@@ -1,0 +1,36 @@
+"""The benchmark script runs end to end and reports every variant and player count.
+
+It measures nothing here (speed is the script's job, read by a person); this
+only keeps the script working as the engine changes.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench" / "bench_engine.py"
+YARDSTICK = ROOT.parent / "shared" / "bench" / "minimal_allfives.py"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(BENCH), "--rounds", "30", "--matches", "2", "--repeat", "1", *args],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+
+def test_the_benchmark_reports_every_variant_and_player_count_as_json():
+    res = _run("--json", "--yardstick", str(YARDSTICK))
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    seen = {(row["variant"], row["players"]) for row in report["variants"]}
+    assert seen == {(v, n) for v in ("allfives", "exact61", "pagat") for n in (2, 3, 4)}
+    for row in report["variants"]:
+        assert row["rounds_per_s"] > 0 and row["placements_per_s"] > 0 and row["peak_kib"] > 0
+    if YARDSTICK.exists():
+        assert report["yardstick"]["ratio"] > 0
+
+
+def test_a_missing_yardstick_is_said_and_the_run_goes_on():
+    res = _run("--only-ratio", "--yardstick", str(ROOT / "no-such-yardstick.py"))
+    assert res.returncode == 0
+    assert "yardstick not found" in res.stderr
