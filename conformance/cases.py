@@ -167,8 +167,19 @@ def select(cases: list[Case], variants: Iterable[str] = (), tags: Iterable[str] 
     return out
 
 
+def replacements(cases: Iterable[Case]) -> dict[str, str]:
+    """{old id: new id} for every id a case `replaces` (ids are never reused)."""
+    return {old: c.id for c in cases for old in c.data.get("replaces", [])}
+
+
 def load_expected_failures(engine: str, directory: Path = EXPECTED_FAILURES_DIR) -> dict[str, str]:
-    """{case id: reason} for `engine` (a missing file: no expected failures)."""
+    """{case id: reason} for `engine` (a missing file: no expected failures).
+
+    The name comes from the engine's `start` answer: only a plain file name is
+    looked up (no folders, no hidden files), never a path such as `../x`.
+    """
+    if not isinstance(engine, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._+-]*", engine):
+        return {}
     path = directory / f"{engine}.json"
     if not path.exists():
         return {}

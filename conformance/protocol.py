@@ -57,10 +57,13 @@ def serve(run_case: Callable[[dict[str, Any]], dict[str, Any]], implementation: 
             continue
         try:
             req = json.loads(line)
-            cmd = req["cmd"]
-        except (ValueError, KeyError, TypeError) as exc:
-            send({"errored": {"message": f"bad request: {exc}"}})
+        except ValueError as exc:
+            send({"errored": {"message": f"bad request: not JSON: {exc}"}})
             continue
+        if not isinstance(req, dict) or not isinstance(req.get("cmd"), str):
+            send({"errored": {"message": "bad request: a request is a JSON object with a `cmd` text"}})
+            continue
+        cmd = req["cmd"]
         if cmd == "start":
             started = True
             send({"version": PROTOCOL_VERSION, "implementation": implementation, "capabilities": capabilities})
@@ -71,11 +74,15 @@ def serve(run_case: Callable[[dict[str, Any]], dict[str, Any]], implementation: 
             if not started:
                 send({"seq": seq, "errored": {"message": "run before start"}})
                 continue
+            case = req.get("case")
+            if not isinstance(case, dict):
+                send({"seq": seq, "errored": {"message": "bad request: `case` must be a JSON object"}})
+                continue
             try:
-                send({"seq": seq, "result": run_case(req["case"])})
+                send({"seq": seq, "result": run_case(case)})
             except Exception as exc:  # noqa: BLE001 - every engine error is that case's error
                 send({"seq": seq, "errored": {"message": f"{type(exc).__name__}: {exc}",
-                                              "context": {"case": req.get("case", {}).get("id")}}})
+                                              "context": {"case": case.get("id")}}})
         else:
             send({"errored": {"message": f"unknown command {cmd!r}"}})
     return 0
@@ -230,30 +237,49 @@ class SubprocessEngine:
             try:
                 obj = json.loads(text)
             except ValueError as exc:
-                raise EngineFailure("malformed", f"not a JSON line: {exc}", {"line": text[:500], **self._context()}) from exc
+                raise EngineFailure("malformed", f"not a JSON line ({exc}): {_quote(text)}",
+                                    {"line": text[:500], **self._context()}) from exc
             if not isinstance(obj, dict):
-                raise EngineFailure("malformed", "an answer must be a JSON object", {"line": text[:500]})
+                raise EngineFailure("malformed", f"an answer must be a JSON object, not {_quote(text)}",
+                                    {"line": text[:500]})
             return obj
 
     # -- protocol -------------------------------------------------------------
 
     def start(self) -> None:
-        """Spawn the engine and do the `start` exchange (raises EngineFailure)."""
+        """Spawn the engine and do the `start` exchange (raises EngineFailure).
+
+        A failed start is remembered: the engine is not started again, and every
+        later case reports the same failure at once (an engine that hangs at
+        start would otherwise cost START_TIMEOUT per case).
+        """
+        if self.start_error is not None:
+            raise self.start_error
+        try:
+            self._start()
+        except EngineFailure as exc:
+            self.kill()
+            self.start_error = EngineFailure(exc.kind, f"{exc.message} (at start; the engine is not started again)",
+                                             exc.context, restart=False)
+            raise self.start_error from None
+
+    def _start(self) -> None:
         self.kill()
         self._spawn()
         self._send({"cmd": "start", "version": PROTOCOL_VERSION})
-        try:
-            hello = self._receive(START_TIMEOUT)
-        except EngineFailure:
-            self.kill()
-            raise
+        hello = self._receive(START_TIMEOUT)
         version = hello.get("version")
         if version != PROTOCOL_VERSION:
-            self.kill()
             raise EngineFailure("version", f"the engine speaks protocol version {version!r}, the runner {PROTOCOL_VERSION}",
-                                {"start": hello})
-        self.implementation = dict(hello.get("implementation") or {})
-        self.capabilities = dict(hello.get("capabilities") or {})
+                                {"start": _clip(hello)})
+        implementation, capabilities = hello.get("implementation") or {}, hello.get("capabilities") or {}
+        features = capabilities.get("features") if isinstance(capabilities, dict) else None
+        if not isinstance(implementation, dict) or not isinstance(capabilities, dict) or not (
+                features is None or (isinstance(features, list) and all(isinstance(f, str) for f in features))):
+            raise EngineFailure("protocol", "a start answer has `implementation` and `capabilities` objects "
+                                "(`capabilities.features` a list of tags)", {"start": _clip(hello)})
+        self.implementation = dict(implementation)
+        self.capabilities = dict(capabilities)
 
     def ensure_started(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
@@ -289,6 +315,10 @@ class SubprocessEngine:
             except (EngineFailure, subprocess.TimeoutExpired):
                 pass
         self.kill()
+
+
+def _quote(text: str, limit: int = 80) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 def _clip(obj: Any, limit: int = 1000) -> Any:

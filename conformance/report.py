@@ -26,7 +26,10 @@ def to_json(run: RunResult) -> dict[str, Any]:
 
 
 def write_json(run: RunResult, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(to_json(run), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    """Write the JSON report atomically (an existing file is replaced whole or left as it was)."""
+    from rulelang.outfiles import write_atomic
+
+    write_atomic(str(path), json.dumps(to_json(run), indent=2, ensure_ascii=False) + "\n")
 
 
 def _short(value: Any, limit: int = 300) -> str:
@@ -81,13 +84,23 @@ def write_junit(run: RunResult, path: str | Path) -> None:
             totals[k] += v
     for k, v in totals.items():
         root.set(k, str(v))
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    from rulelang.outfiles import write_atomic
+
+    text = ET.tostring(root, encoding="unicode")
+    write_atomic(str(path), "<?xml version='1.0' encoding='utf-8'?>\n" + text)
 
 
-def baseline_changes(run: RunResult, baseline: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """(id, old outcome, new outcome) for every case whose outcome changed ('-' for absent)."""
-    old = {c["id"]: c["outcome"] for c in baseline.get("cases", [])}
+def baseline_changes(run: RunResult, baseline: dict[str, Any],
+                     suite_ids: set[str] | None = None) -> list[tuple[str, str, str]]:
+    """(id, old outcome, new outcome) for every case whose outcome changed ('-' for absent).
+
+    With `suite_ids` (every case of the suite), a baseline case that is still in
+    the suite but was not selected this time is no change: only the cases run
+    and the cases gone from the suite are compared.
+    """
     new = {r.case.id: r.outcome for r in run.results}
+    old = {c["id"]: c["outcome"] for c in baseline.get("cases", [])
+           if suite_ids is None or c["id"] in new or c["id"] not in suite_ids}
     out = []
     for cid in sorted(set(old) | set(new)):
         a, b = old.get(cid, "-"), new.get(cid, "-")
@@ -96,7 +109,8 @@ def baseline_changes(run: RunResult, baseline: dict[str, Any]) -> list[tuple[str
     return out
 
 
-def print_summary(run: RunResult, console: Any, baseline: dict[str, Any] | None = None, verbose: bool = False) -> None:
+def print_summary(run: RunResult, console: Any, baseline: dict[str, Any] | None = None, verbose: bool = False,
+                  suite_ids: set[str] | None = None) -> None:
     """The rich table by variant and topic, then each failure (or only the changes since a baseline)."""
     from rich.table import Table
 
@@ -116,8 +130,12 @@ def print_summary(run: RunResult, console: Any, baseline: dict[str, Any] | None 
     console.print(table)
     impl = run.engine.get("implementation") or {}
     console.print(f"engine: {impl.get('name', '?')} {impl.get('version', '')}  restarts: {run.restarts}", highlight=False)
+    start_error = run.engine.get("start_error")
+    if start_error:
+        console.print(f"the engine did not start: {start_error.get('message')}", style="red", highlight=False,
+                      markup=False)
     if baseline is not None:
-        changes = baseline_changes(run, baseline)
+        changes = baseline_changes(run, baseline, suite_ids)
         if not changes:
             console.print("no change since the baseline")
         for cid, a, b in changes:

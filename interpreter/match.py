@@ -6,7 +6,7 @@ import random as _random
 from .config import as_config
 from .players import random_player
 from .round import Round, _shown, deal_tiles
-from .tiles import INDEX, as_tile
+from .tiles import INDEX, TILES, as_tile, format_tile
 
 
 class Match:
@@ -55,6 +55,7 @@ class Match:
         if given is not None:
             hands = [[_idx(t) for t in h] for h in given["hands"]]
             bone = [_idx(t) for t in given["boneyard"]]
+            _check_deal(n, hands, bone)
         else:
             hands, bone = deal_tiles(cfg, n, self.rng)
         # 2. opener
@@ -168,6 +169,23 @@ class Match:
             "result": {"over": self.over, "winner": self.winner, "scores": self.scores,
                        "shown_scores": self.shown_scores, "rounds": len(self.rounds)},
         }
+
+
+def _check_deal(players: int, hands: list, bone: list) -> None:
+    """An explicit deal: one non-empty hand per seat and no tile twice (ValueError otherwise).
+
+    The same checks as `Round(...)`; only explicit deals need them (a shuffled deal is right by construction).
+    """
+    if len(hands) != players:
+        raise ValueError(f"{players} hands expected, got {len(hands)}")
+    seen: set[int] = set()
+    for seat, h in enumerate(hands):
+        if not h:
+            raise ValueError(f"seat {seat} has an empty hand")
+    for i in [i for h in hands for i in h] + list(bone):
+        if i in seen:
+            raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
+        seen.add(i)
 
 
 def _idx(t) -> int:

@@ -30,6 +30,28 @@ COMMANDS: dict[str, str] = {
 }
 
 
+def pipe_safe(console):
+    """Make a rich Console end like the other commands when its reader leaves (`| head`): exit 141, quietly.
+
+    (rich's own handling exits 1, which reads as "a case failed" in `conform`.)
+    """
+    def on_broken_pipe() -> None:
+        console.quiet = True
+        raise BrokenPipeError
+
+    console.on_broken_pipe = on_broken_pipe
+    return console
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
 class LazyGroup(click.Group):
     """A group that imports a subcommand's module only when it is used."""
 
@@ -59,6 +81,15 @@ class LazyGroup(click.Group):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             ctx.exit(141)
+        except OSError as exc:
+            # the system refused a read or a write (a full disk, stdout on /dev/full, an I/O error):
+            # not a bug of rulelang, and the command did not complete
+            if os.environ.get("RULELANG_DEBUG"):
+                raise
+            where = f" ({exc.filename})" if exc.filename else ""
+            _quiet_stdout()
+            click.echo(f"rulelang: {exc.strerror or exc}{where}; the command did not complete", err=True)
+            ctx.exit(1)
         except Exception as exc:  # noqa: BLE001 - the last guard by design
             if os.environ.get("RULELANG_DEBUG"):
                 raise

@@ -265,8 +265,17 @@ def _resolve_base(ck: _Checker, st: Statement, stack: tuple[str, ...]) -> tuple[
         try:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
-        except OSError:
+        except FileNotFoundError:
             ck.error("unknown-base", f"there is no ruleset file `{ref}`", st.span,
+                     f"the path is relative to this file's folder ({base_dir or '.'})")
+            return None, ref
+        except IsADirectoryError:
+            ck.error("unknown-base", f"`{ref}` is a folder, not a ruleset file", st.span,
+                     f"the path is relative to this file's folder ({base_dir or '.'})")
+            return None, ref
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else (exc.strerror or str(exc))
+            ck.error("unknown-base", f"cannot read the ruleset file `{ref}`: {reason}", st.span,
                      f"the path is relative to this file's folder ({base_dir or '.'})")
             return None, ref
     result = analyse(text, filename, stack + (ident,))

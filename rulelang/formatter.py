@@ -317,7 +317,9 @@ def format_ruleset(ruleset: Ruleset) -> str:
         leftover.extend(leading[number])
     leftover.extend(trailing[n] for n in sorted(trailing))
     if leftover or tail:
-        text += "\n" + "\n".join(leftover + tail) + "\n"
+        body = "\n".join(leftover + tail) + "\n"
+        # a blank line separates them from the rules; a text of comments alone starts with them
+        text = text + "\n" + body if text.strip() else body
     return text
 
 

@@ -2,9 +2,41 @@
 from __future__ import annotations
 
 import json
+import math
+import shlex
 import sys
+from typing import Any
 
 import click
+
+
+def _read_json(path: str, what: str) -> Any:
+    """A JSON document given by an option, or a one-line error and exit 2."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise click.BadParameter(f"cannot read {path}: {exc}", param_hint=what) from None
+
+
+def _expected_failures(path: str) -> dict[str, str]:
+    doc = _read_json(path, "--expected-failures")
+    entries = doc.get("expected_failures") if isinstance(doc, dict) else None
+    if not isinstance(entries, list) or not all(
+            isinstance(e, dict) and isinstance(e.get("id"), str) and isinstance(e.get("reason"), str) for e in entries):
+        raise click.BadParameter(
+            f"{path} is not an expected-failures file: write "
+            '{"expected_failures": [{"id": "CASE_ID", "reason": "why"}, ...]}', param_hint="--expected-failures")
+    return {e["id"]: e["reason"] for e in entries}
+
+
+def _baseline(path: str) -> dict[str, Any]:
+    doc = _read_json(path, "--baseline")
+    cases = doc.get("cases") if isinstance(doc, dict) else None
+    if not isinstance(cases, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("outcome"), str) for c in cases):
+        raise click.BadParameter(f"{path} is not a conformance report (written by --report)", param_hint="--baseline")
+    return doc
 
 
 @click.command("conform")
@@ -17,7 +49,7 @@ import click
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False), help="Write JUnit XML here.")
 @click.option("--baseline", "baseline_path", type=click.Path(exists=True, dir_okay=False),
               help="A previous JSON report: print only the cases whose outcome changed.")
-@click.option("--timeout", type=float, default=10.0, show_default=True, help="Seconds per case (external engines).")
+@click.option("--timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=10.0, show_default=True, help="Seconds per case (external engines).")
 @click.option("--expected-failures", "xfail_path", type=click.Path(exists=True, dir_okay=False),
               help="Expected failures file (default: conformance/expected-failures/<engine name>.json).")
 @click.option("--list", "list_only", is_flag=True, help="List the selected cases and stop.")
@@ -35,9 +67,30 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
     from conformance import cases as suite
     from conformance import report, runner
     from conformance.protocol import InProcessEngine, SubprocessEngine
+    from rulelang.cli import pipe_safe
+    from rulelang.outfiles import output_problem, same_file
 
-    console = Console(highlight=False)
-    err = Console(stderr=True, highlight=False)
+    console = pipe_safe(Console(highlight=False, soft_wrap=True))
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    # 0. options: everything that can be wrong is said before the run, not after it
+    if not math.isfinite(timeout):
+        raise click.BadParameter(f"{timeout} is not a number of seconds", param_hint="--timeout")
+    argv: list[str] | None = None
+    if engine_cmd is not None:
+        try:
+            argv = shlex.split(engine_cmd)
+        except ValueError as exc:
+            raise click.BadParameter(f"cannot split {engine_cmd!r} into words: {exc}", param_hint="--engine") from None
+        if not argv:
+            raise click.BadParameter("an empty command (leave --engine out to run the built-in engine)",
+                                     param_hint="--engine")
+    for opt, path in (("--report", report_path), ("--junit", junit_path)):
+        if path is not None and (problem := output_problem(path)):
+            raise click.BadParameter(f"cannot write {path}: {problem}", param_hint=opt)
+    if report_path and junit_path and same_file(report_path, junit_path):
+        raise click.BadParameter(f"{junit_path} is also the --report file", param_hint="--junit")
+    xfails = _expected_failures(xfail_path) if xfail_path else None
+    baseline = _baseline(baseline_path) if baseline_path else None
     # 1. the suite lints itself: schema, unique ids, known tags
     lint = suite.lint()
     if not lint.ok:
@@ -49,22 +102,33 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
     if unknown_tags:
         err.print(f"unknown tag(s): {', '.join(unknown_tags)} (see conformance/features.json)", markup=False)
         sys.exit(2)
+    known_variants = sorted({c.variant for c in lint.cases})
+    unknown_variants = [v for v in variants if v not in known_variants]
+    if unknown_variants:
+        err.print(f"unknown variant(s): {', '.join(unknown_variants)} (the suite has: {', '.join(known_variants)})",
+                  markup=False)
+        sys.exit(2)
+    known_ids = {c.id for c in lint.cases}
+    unknown_ids = [i for i in ids if i not in known_ids]
+    if unknown_ids:
+        replaced = suite.replacements(lint.cases)
+        for i in unknown_ids:
+            hint = f" (replaced by {replaced[i]})" if i in replaced else ""
+            err.print(f"no case with id {i}{hint}", markup=False)
+        err.print("see `rulelang conform --list` for the case ids", markup=False)
+        sys.exit(2)
     selected = suite.select(lint.cases, variants, tags, ids)
     if not selected:
-        err.print("no case selected")
+        err.print("no case selected: no case has all of the given variant(s), tag(s) and id(s)", markup=False)
         sys.exit(2)
     if list_only:
         for c in selected:
             click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
         return
-    xfails = None
-    if xfail_path:
-        doc = json.loads(open(xfail_path, encoding="utf-8").read())
-        xfails = {e["id"]: e["reason"] for e in doc.get("expected_failures", [])}
     # 2. the engine
     engine: SubprocessEngine | InProcessEngine
-    if engine_cmd:
-        engine = SubprocessEngine(engine_cmd)
+    if argv is not None:
+        engine = SubprocessEngine(argv)
     else:
         from conformance import builtin
 
@@ -72,14 +136,14 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
     # 3. run, compare, report
     result = runner.run(engine, selected, timeout=timeout, expected_failures=xfails,
                         all_ids=[c.id for c in lint.cases])
-    baseline = None
-    if baseline_path:
-        baseline = json.loads(open(baseline_path, encoding="utf-8").read())
-    report.print_summary(result, console, baseline=baseline, verbose=verbose)
-    if report_path:
-        report.write_json(result, report_path)
-    if junit_path:
-        report.write_junit(result, junit_path)
+    report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids=known_ids)
+    for path, write in ((report_path, report.write_json), (junit_path, report.write_junit)):
+        if path:
+            try:
+                write(result, path)
+            except OSError as exc:
+                err.print(f"cannot write {path}: {exc.strerror or exc}", markup=False)
+                sys.exit(1)
     sys.exit(0 if result.ok else 1)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Iterable
 from typing import Any
 
@@ -100,20 +99,9 @@ def _config_and_inherited(spec: str) -> tuple[dict[str, Any], set[str]]:
 
 def _write_atomic(path: str, text: str) -> None:
     """Write a file so that a reader sees the old or the new content, never half of it."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".rulelang-", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        except OSError:
-            pass
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from rulelang.outfiles import write_atomic
+
+    write_atomic(path, text)
 
 
 def _players(config: dict[str, Any]) -> str:
@@ -178,6 +166,16 @@ def check_cmd(rulesets: tuple[str, ...], check_all: bool) -> None:
         raise click.UsageError("give at least one ruleset file or bundled name, or --all")
     bad = 0
     for spec in specs:
+        if spec.endswith(".json"):
+            # a compiled configuration, as `compile` and `explain` accept: check it against the schema
+            try:
+                rulelang.load_config(spec)
+            except RulesetError as exc:
+                _report(exc)
+                bad += 1
+            else:
+                _say(f"{spec}: ok (a compiled configuration)", style="green")
+            continue
         try:
             text, filename = _source(spec)
             errors = rulelang.check_text(text, filename)
@@ -203,6 +201,11 @@ def check_cmd(rulesets: tuple[str, ...], check_all: bool) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write the JSON here.")
 def compile_cmd(ruleset: str, output: str | None) -> None:
     """Compile a ruleset to its configuration (JSON on stdout, or -o FILE)."""
+    from rulelang.outfiles import same_file
+
+    if output and os.path.exists(ruleset) and same_file(output, ruleset):
+        raise click.BadParameter(f"{output} is the ruleset being compiled: writing there would replace it",
+                                 param_hint="-o")
     try:
         if ruleset.endswith(".json"):
             config = rulelang.load_config(ruleset)
@@ -217,7 +220,7 @@ def compile_cmd(ruleset: str, output: str | None) -> None:
         try:
             _write_atomic(output, text)
         except OSError as exc:
-            _say(f"{output}: cannot write: {exc}", err=True)
+            _say(f"{output}: cannot write: {exc.strerror or exc}", err=True)
             sys.exit(1)
     else:
         click.echo(text, nl=False)
@@ -242,7 +245,9 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool) -> None:
             with open(path, encoding="utf-8") as fh:
                 text = fh.read()
         except FileNotFoundError:
-            _say(f"{path}: no such file", err=True)
+            hint = (f" (`{path}` is a bundled ruleset: fmt rewrites files; use `rulelang compile {path}` "
+                    "or `rulelang explain` to read it)") if path in bundled_names() else ""
+            _say(f"{path}: no such file{hint}", err=True)
             failed = True
             continue
         except (OSError, UnicodeDecodeError) as exc:
@@ -275,7 +280,7 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool) -> None:
             try:
                 _write_atomic(path, new)
             except OSError as exc:
-                _say(f"{path}: cannot write: {exc}", err=True)
+                _say(f"{path}: cannot write: {exc.strerror or exc}", err=True)
                 failed = True
                 continue
             _say(f"reformatted {path}")

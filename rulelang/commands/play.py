@@ -22,10 +22,16 @@ def play_cmd(variant, players, seats, seed, tally, save):
     ("[1|5] on [1|1] branch-a"); ? lists the commands. q, Ctrl-C or end of
     input stop the game cleanly.
     """
+    import os
     import random
 
+    from rulelang.outfiles import output_problem, same_file
     from rulelang.tools.session import Game, parse_seats
 
+    if save is not None and (problem := output_problem(save)):
+        raise ToolError(f"--save {save}: cannot write there: {problem}")
+    if save is not None and os.path.exists(variant) and same_file(save, variant):
+        raise ToolError(f"--save {save}: that is the variant's file; saving there would replace it")
     data, cfg = load_engine_config(variant)
     counts = list(cfg.counts)
     if players is None:

@@ -1,6 +1,8 @@
 """`rulelang render`: draw a layout as SVG, from a transcript or a conformance case."""
 from __future__ import annotations
 
+import os
+
 import click
 
 from rulelang.tools.configs import ToolError
@@ -21,6 +23,7 @@ def render_cmd(transcript, turn, case, step, out):
     """Draw a layout as SVG: tiles with pips, doubles crosswise, branching doubles
     outlined in orange, counted ends as filled numbers, legal attach points as
     hollow points, and a legend."""
+    from rulelang.outfiles import output_problem, same_file, write_atomic
     from rulelang.tools.svg import round_svg
 
     if (transcript is None) == (case is None):
@@ -29,6 +32,11 @@ def render_cmd(transcript, turn, case, step, out):
         raise click.UsageError("--turn goes with --transcript")
     if case is None and step is not None:
         raise click.UsageError("--step goes with --case")
+    if (problem := output_problem(out)) is not None:
+        raise ToolError(f"cannot write {out}: {problem}")
+    source = transcript or (case.partition(".json:")[0] + ".json" if ".json:" in case else case)
+    if os.path.exists(source) and same_file(out, source):
+        raise click.BadParameter(f"{out} is the input file: writing the SVG there would replace it", param_hint="-o")
     if transcript is not None:
         from rulelang.tools.transcripts import check_transcript, load_transcript, round_at
 
@@ -48,11 +56,10 @@ def render_cmd(transcript, turn, case, step, out):
 
         rnd, c, k, info = case_round_at(case, step)
         title = f"case {c['id']}, after step {k} of {len(c['steps'])}"
-        notes = [c.get("description", "")[:110]] + info[-1:]
+        notes = [str(c.get("description", ""))[:110]] + info[-1:]
     svg = round_svg(rnd, title=title, notes=notes)
     try:
-        with open(out, "w", encoding="utf-8") as fh:
-            fh.write(svg)
+        write_atomic(out, svg, newline=None)
     except OSError as exc:
-        raise ToolError(f"cannot write {out}: {exc}") from None
+        raise ToolError(f"cannot write {out}: {exc.strerror or exc}") from None
     click.echo(f"wrote {out} ({len(rnd.layout)} tiles)")

@@ -49,7 +49,8 @@ def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progres
               help="Compare with a second variant (same seeds, bots and players).")
 @click.option("--plots", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Write SVG plots (score race of match 0, distributions) into DIR.")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="Significance level for --vs.")
+@click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05,
+              show_default=True, help="Significance level for --vs.")
 def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots, alpha):
     """Play MATCHES bot matches of VARIANT and report statistics.
 
@@ -62,8 +63,22 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots,
     from rich.console import Console
     from rich.table import Table
 
+    from rulelang.outfiles import output_problem
     from rulelang.tools import simulation as sim
 
+    if alpha != alpha:  # NaN passes FloatRange
+        raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")
+    if out is not None and (problem := output_problem(out)):
+        raise ToolError(f"--out {out}: cannot write there: {problem}")
+    if plots is not None:
+        # the folder is created if need be: its nearest existing ancestor must be a writable folder
+        existing = os.path.abspath(plots)
+        while not os.path.exists(existing):
+            existing = os.path.dirname(existing)
+        if not os.path.isdir(existing):
+            raise ToolError(f"--plots {plots}: cannot make the folder: {existing} is a file")
+        if not os.access(existing, os.W_OK | os.X_OK):
+            raise ToolError(f"--plots {plots}: cannot write in {existing}")
     data, cfg = load_engine_config(variant)
     players = _players(cfg, players)
     bot_names = sim.parse_bots(bots, players)
@@ -75,7 +90,9 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots,
     show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
     results = _run(cfg.name, data, cfg, players, bot_names, seed, matches, jobs, show)
     summary = sim.summarize(results, cfg, players)
-    console = Console(width=max(120, min(160, Console().width)), highlight=False)
+    from rulelang.cli import pipe_safe
+
+    console = pipe_safe(Console(width=max(120, min(160, Console().width)), highlight=False))
     head = (f"{cfg.name} ({cfg.title}): {matches} matches, {players} players, "
             f"bots {','.join(bot_names)}, seed {seed}")
     if other:
@@ -108,7 +125,7 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots,
         try:
             sim.write_results(out, rows)
         except OSError as exc:
-            raise ToolError(f"cannot write {out}: {exc}") from exc
+            raise ToolError(f"cannot write {out}: {exc.strerror or exc}") from exc
         click.echo(f"raw results: {out} ({len(rows)} matches)", err=True)
     if plots:
         from rulelang.tools.simplots import write_plots
@@ -116,5 +133,5 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots,
         try:
             written = write_plots(plots, [(summary, results)] + ([(other_summary, other_results)] if other else []))
         except OSError as exc:
-            raise ToolError(f"cannot write plots to {plots}: {exc}") from exc
+            raise ToolError(f"cannot write plots to {plots}: {exc.strerror or exc}") from exc
         click.echo(f"plots: {', '.join(written)}", err=True)

@@ -20,7 +20,31 @@ def _read(path: Path) -> dict:
         raise ToolError(f"cannot read case file {path}: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
         raise ToolError(f"{path} is not a conformance case file (no 'cases' list)")
+    for k, case in enumerate(data["cases"]):
+        problem = _case_problem(case)
+        if problem:
+            raise ToolError(f"{path} is not a valid conformance case file: /cases/{k}: {problem} "
+                            "(see conformance/README.md)")
     return data
+
+
+def _case_problem(case) -> str | None:
+    """What a case lacks for rendering (its structure only; `rulelang conform` lints the rest), or None."""
+    if not isinstance(case, dict):
+        return "a case must be an object"
+    if not isinstance(case.get("id"), str):
+        return "`id` must be a text"
+    if not isinstance(case.get("players"), int):
+        return "`players` must be a number"
+    setup = case.get("setup")
+    if not isinstance(setup, dict) or not isinstance(setup.get("hands"), list) \
+            or not isinstance(setup.get("boneyard"), list):
+        return "`setup` must be an object with `hands` and `boneyard` lists"
+    for key in ("steps", "next_rounds"):
+        items = case.get(key, [])
+        if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+            return f"`{key}` must be a list of objects"
+    return None
 
 
 def find_case(spec: str) -> tuple[dict, dict, Path]:
@@ -36,6 +60,8 @@ def find_case(spec: str) -> tuple[dict, dict, Path]:
     path = Path(spec)
     if path.suffix == ".json" or path.exists():
         data = _read(path)
+        if not data["cases"]:
+            raise ToolError(f"{path} holds no case")
         if len(data["cases"]) != 1:
             ids = ", ".join(c.get("id", "?") for c in data["cases"])
             raise ToolError(f"{path} holds {len(data['cases'])} cases; name one as {path}:CASE_ID ({ids})")
@@ -94,6 +120,8 @@ def case_round_at(spec: str, step: int | None):
                 rnd.pass_turn()
         except IllegalMove as exc:
             info.append(f"step {k}: {st.get('play', 'draw' if 'draw' in st else 'pass')} rejected ({exc.code})")
+        except (ValueError, TypeError, AttributeError, KeyError) as exc:
+            raise ToolError(f"case {case['id']}: step {k} ({json.dumps(st)[:80]}): {exc}") from None
         if match.over:
             break
     return rnd, case, step, info

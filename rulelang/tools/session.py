@@ -25,7 +25,11 @@ works when it fits in one place only). Other commands:
 
 
 def parse_seats(text: str | None, players: int) -> list[str]:
-    """'0=human,1=greedy' -> a kind per seat (unnamed seats: seat 0 human, others greedy)."""
+    """'0=human,1=greedy' -> a kind per seat.
+
+    Unnamed seats: seat 0 human, the others greedy; but once a seat is named human
+    (`--seat 1=human`: "I sit at seat 1"), every unnamed seat is greedy.
+    """
     kinds = ["human"] + ["greedy"] * (players - 1)
     if not text:
         return kinds
@@ -50,6 +54,8 @@ def parse_seats(text: str | None, players: int) -> list[str]:
             raise ToolError(f"bad --seat: seat {seat} given twice")
         seen.add(seat)
         kinds[seat] = kind
+    if 0 not in seen and any(kinds[s] == "human" for s in seen):
+        kinds[0] = "greedy"
     return kinds
 
 
@@ -162,8 +168,7 @@ class Game:
             return self._stopped(q.reason)
         except KeyboardInterrupt:
             return self._stopped("interrupt")
-        self._finished()
-        return 0
+        return self._finished()
 
     def _loop(self) -> None:
         m = self.match
@@ -260,7 +265,8 @@ class Game:
         except ValueError as exc:
             tile = _loose_tile(t)
             if tile is None:
-                self.say(f"Cannot read {t!r}: {exc}. Type ? for help.", fg="red")
+                why = str(exc).removeprefix(f"cannot read move {t!r}: ")
+                self.say(f"Cannot read {t!r}: {why}. Type ? for help.", fg="red")
                 return None
             move = None
         else:
@@ -326,7 +332,7 @@ class Game:
             self.say(f"  seat {s} holds {tb.hand_line(hand)} ({pips} pips)")
         self.show_scores()
 
-    def _finished(self) -> None:
+    def _finished(self) -> int:
         m = self.match
         self.say("")
         if m.winner is None:
@@ -335,17 +341,16 @@ class Game:
             self.say(f"Match over: {self.side_names()[m.winner]} wins.", bold=True)
         self.show_scores()
         if self.save_path:
-            self._save(self.save_path)
-        else:
-            self.say("(use --save FILE to keep a transcript for `rulelang replay`)")
+            return 0 if self._save(self.save_path) else 1
+        self.say("(use --save FILE to keep a transcript for `rulelang replay`)")
+        return 0
 
     def _stopped(self, reason: str) -> int:
         self.say("")
         why = {"eof": "end of input", "interrupt": "interrupted", "quit": "you quit"}[reason]
         self.say(f"Game stopped ({why}) after {self.turn_no} turns.")
         if self.save_path:
-            self._save(self.save_path)
-            return 0
+            return 0 if self._save(self.save_path) else 1
         if reason == "eof":
             self.say("Transcript not saved (stdin is closed; use --save FILE to keep it).")
             return 0
@@ -355,9 +360,13 @@ class Game:
             self.say("")
             self.say("Transcript not saved.")
             return 0
-        if path:
-            self._save(path)
-        else:
+        while path and not self._save(path):
+            try:
+                path = self.read("Another file name (empty: don't save): ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.say("")
+                path = ""
+        if not path:
             self.say("Transcript not saved.")
         return 0
 
@@ -366,15 +375,17 @@ class Game:
         t["x-play"] = {"variant": self.variant, "seats": self.seats, "seed": self.seed}
         return t
 
-    def _save(self, path: str) -> None:
+    def _save(self, path: str) -> bool:
+        """Write the transcript atomically; False (and a message) when it cannot be written."""
+        from rulelang.outfiles import write_atomic
+
         try:
-            with open(path, "w", encoding="utf-8") as fh:
-                json.dump(self.transcript(), fh, indent=1)
-                fh.write("\n")
+            write_atomic(path, json.dumps(self.transcript(), indent=1) + "\n")
         except OSError as exc:
-            self.say(f"Cannot save the transcript to {path}: {exc}", fg="red")
-            return
+            self.say(f"Cannot save the transcript to {path}: {exc.strerror or exc}", fg="red")
+            return False
         self.say(f"Transcript saved to {path} (replay it with: rulelang replay {path})")
+        return True
 
 
 def _loose_tile(text: str):
@@ -403,10 +414,11 @@ def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = F
     partners = bool(side_of) and max(side_of) + 1 != players
     nsides = (max(side_of) + 1) if side_of else 0
     names = [f"team {s}" if partners else f"seat {s}" for s in range(nsides)]
-    meta = t.get("x-play") or {}
+    meta = t["x-play"] if isinstance(t.get("x-play"), dict) else {}
+    seats = meta.get("seats")
     echo(f"{cfg.title} ({cfg.name}): {players} players"
          + (f", seed {t.get('seed')}" if t.get("seed") is not None else "")
-         + (f", seats {', '.join(meta['seats'])}" if meta.get("seats") else ""))
+         + (f", seats {', '.join(map(str, seats))}" if isinstance(seats, list) and seats else ""))
     current = -1
     last = None
     for st in step_transcript(t):

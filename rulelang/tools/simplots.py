@@ -13,9 +13,10 @@ def write_plots(directory: str, runs: Sequence[tuple]) -> list[str]:
     written = []
 
     def put(name: str, text: str) -> None:
+        from rulelang.outfiles import write_atomic
+
         path = os.path.join(directory, name)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_atomic(path, text, newline=None)
         written.append(path)
 
     for summary, results in runs:

@@ -140,15 +140,30 @@ def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int,
     chunk = max(1, min(25, matches // (jobs * 4) or 1))
     tasks = [(config_dict, players, bots, seed, list(range(a, min(matches, a + chunk))), history_index)
              for a in range(0, matches, chunk)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # workers ignore SIGINT: Ctrl-C reaches the parent, which stops them (no traceback per worker,
+    # and no wait for the chunks still queued)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    try:
         futures = [pool.submit(_run_chunk, t) for t in tasks]
         for fut in as_completed(futures):
             part = fut.result()
             results.extend(part)
             if progress:
                 progress(len(part))
+    except BaseException:
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     results.sort(key=lambda r: r["index"])
     return results
+
+
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # --------------------------------------------------------------------------- summary
@@ -308,15 +323,18 @@ def flat_row(r: dict) -> dict:
 
 def write_results(path: str, results: Sequence[dict]) -> None:
     import csv
+    import io
 
+    from rulelang.outfiles import write_atomic
+
+    fh = io.StringIO(newline="")
     if path.lower().endswith(".csv"):
-        with open(path, "w", newline="", encoding="utf-8") as fh:
-            w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
-            w.writeheader()
-            for r in results:
-                w.writerow(flat_row(r))
+        w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
+        w.writeheader()
+        for r in results:
+            w.writerow(flat_row(r))
     else:
-        with open(path, "w", encoding="utf-8") as fh:
-            for r in results:
-                r = {k: v for k, v in r.items() if k != "race"}
-                fh.write(json.dumps(r, sort_keys=True) + "\n")
+        for r in results:
+            r = {k: v for k, v in r.items() if k != "race"}
+            fh.write(json.dumps(r, sort_keys=True) + "\n")
+    write_atomic(path, fh.getvalue())

@@ -1,8 +1,8 @@
 """Loading, checking and stepping through saved game transcripts.
 
-A finished match is checked by the engine's own ``replay``; a transcript of a
-game stopped early (``result.over`` false) is checked turn by turn here, with
-the same comparison. ``step_transcript`` then rebuilds each round from its
+A transcript, of a finished match or of a game stopped early (``result.over``
+false), is checked by the engine's own ``replay``: every turn, every round's
+deal (openers, carried scores) and the result. ``step_transcript`` then rebuilds each round from its
 recorded deal and yields the live round after every turn, for printing and
 rendering.
 """
@@ -33,7 +33,40 @@ def load_transcript(path: str) -> dict:
         raise TranscriptError(f"cannot read transcript {path}: {exc}") from None
     if not isinstance(data, dict) or "config" not in data or not ("rounds" in data or "deal" in data):
         raise TranscriptError(f"{path} is not a rulelang transcript (no config, rounds or deal)")
+    problem = _shape_problem(data)
+    if problem:
+        raise TranscriptError(f"{path} is not a valid rulelang transcript: {problem}")
     return data
+
+
+def _shape_problem(t: dict) -> str | None:
+    """Where the transcript's structure is wrong (a JSON path and what is expected), or None."""
+    if not isinstance(t["config"], dict):
+        return "/config must be an object (a compiled configuration)"
+    if "rounds" in t:
+        if not isinstance(t["rounds"], list):
+            return "/rounds must be a list of rounds"
+        rounds = [(f"/rounds/{i}", r) for i, r in enumerate(t["rounds"])]
+        if not rounds:
+            return "/rounds holds no round"
+        if t.get("result") is not None and not isinstance(t["result"], dict):
+            return "/result must be an object"
+    else:
+        rounds = [("", {"deal": t["deal"], "turns": t.get("turns", []), "result": t.get("result")})]
+    for where, r in rounds:
+        if not isinstance(r, dict):
+            return f"{where or '/'} must be an object (a round)"
+        if not isinstance(r.get("deal"), dict):
+            return f"{where}/deal must be an object (the round's deal)"
+        turns = r.get("turns", [])
+        if not isinstance(turns, list):
+            return f"{where}/turns must be a list of turns"
+        for k, turn in enumerate(turns):
+            if not isinstance(turn, dict):
+                return f"{where}/turns/{k} must be an object (a turn)"
+        if r.get("result") is not None and not isinstance(r["result"], dict):
+            return f"{where}/result must be an object"
+    return None
 
 
 def rounds_of(t: dict) -> list[dict]:
@@ -71,16 +104,14 @@ def check_transcript(t: dict):
     TranscriptMismatch = get("TranscriptMismatch")
     ConfigError = get("ConfigError")
     try:
-        if is_finished(t):
-            return get("replay")(t)
-        for _ in step_transcript(t, check=True):
-            pass
-        return None
+        # the engine's replay checks a match stopped early too (its last round in progress):
+        # every round's deal (openers, carried scores) and the match result, not only the turns
+        return get("replay")(t)
     except TranscriptMismatch as exc:
         raise TranscriptError(_mismatch_text(exc)) from None
     except ConfigError as exc:
         raise TranscriptError(f"the transcript's configuration is invalid: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         raise TranscriptError(f"malformed transcript: {exc!r}") from None
 
 
@@ -144,6 +175,8 @@ def round_at(t: dict, turn: int | None):
         if turn is not None and st.number == turn:
             return st.round, st
     if last is None:
+        if turn is not None:
+            raise TranscriptError(f"--turn {turn}: the transcript has no turns (use --turn 0 or leave it out)")
         return new_round(get("Config").from_dict(t["config"]), rounds_of(t)[0]["deal"]), None
     if turn is not None:
         raise TranscriptError(f"--turn {turn}: the transcript has only {last.number} turns")

@@ -1,0 +1,73 @@
+"""Writing output files safely: checked before the work starts, replaced atomically.
+
+Every command that writes a file (`compile -o`, `fmt`, `conform --report/--junit`,
+`play --save`, `simulate --out/--plots`, `render -o`) uses these helpers, so that
+a bad output path is reported before a long run, and a failing write never
+truncates or half-writes an existing file.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+
+__all__ = ["output_problem", "same_file", "write_atomic"]
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name the same existing file (or the same path)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def output_problem(path: str) -> str | None:
+    """Why `path` cannot be written as a file (a message), or None when it looks writable.
+
+    Checked: the path is not empty, is not a folder, and its folder exists and is one.
+    """
+    if not path:
+        return "an empty file name"
+    if os.path.isdir(path):
+        return f"{path} is a folder, not a file"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.exists(folder):
+        return f"no such folder: {os.path.dirname(path) or folder}"
+    if not os.path.isdir(folder):
+        return f"{os.path.dirname(path) or folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"cannot write in the folder {os.path.dirname(path) or folder}"
+    return None
+
+
+def write_atomic(path: str, text: str, newline: str | None = "") -> None:
+    """Write `text` to `path` so that a reader sees the old or the new content, never half of it.
+
+    The text goes to a temporary file in the same folder, which then replaces
+    `path` (keeping its permission bits). Raises OSError with a readable message
+    (naming `path`, never the temporary file).
+    """
+    problem = output_problem(path)
+    if problem is not None:
+        raise OSError(problem)
+    path = os.path.realpath(path)  # a symbolic link stays one: its target is replaced
+    folder = os.path.dirname(path)
+    fd, tmp = tempfile.mkstemp(prefix=".rulelang-", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
+            fh.write(text)
+        try:
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        except OSError:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
