@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 import time
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -453,3 +454,19 @@ def test_render_a_turn_of_a_transcript_without_turns(tmp_path):
     res = run("render", "--transcript", str(saved), "--turn", "1", "-o", str(tmp_path / "x.svg"))
     assert res.exit_code == 1 and "no turns" in res.output
     assert run("render", "--transcript", str(saved), "--turn", "0", "-o", str(tmp_path / "x.svg")).exit_code == 0
+
+
+def test_a_dash_as_output_means_standard_output(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["compile", "muggins", "-o", "-"])
+    assert res.exit_code == 0 and json.loads(res.output)["name"] == "muggins"
+    res = CliRunner().invoke(main, ["render", "--case", "pagat-diagram-13", "-o", "-"])
+    assert res.exit_code == 0 and res.output.lstrip().startswith("<")
+    ET.fromstring(res.output)
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("bots", ["", "greedy,", ",random"])
+def test_an_empty_bot_name_is_refused(bots):
+    res = CliRunner().invoke(main, ["simulate", "allfives", "--matches", "2", "--bots", bots])
+    assert res.exit_code != 0 and "--bots" in res.output and "Traceback" not in res.output

@@ -198,11 +198,14 @@ def check_cmd(rulesets: tuple[str, ...], check_all: bool) -> None:
 
 @click.command("compile")
 @click.argument("ruleset", metavar="FILE|NAME")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), help="Write the JSON here.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+              help="Write the JSON here (- for standard output).")
 def compile_cmd(ruleset: str, output: str | None) -> None:
     """Compile a ruleset to its configuration (JSON on stdout, or -o FILE)."""
     from rulelang.outfiles import same_file
 
+    if output == "-":
+        output = None  # the usual Unix spelling of standard output
     if output and os.path.exists(ruleset) and same_file(output, ruleset):
         raise click.BadParameter(f"{output} is the ruleset being compiled: writing there would replace it",
                                  param_hint="-o")

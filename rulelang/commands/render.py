@@ -17,8 +17,8 @@ from rulelang.tools.configs import ToolError
               help="A conformance case: its id, a case file with one case, or FILE:CASE_ID.")
 @click.option("--step", type=int, default=None, metavar="K",
               help="With --case: the layout after the case's first K steps (default: all).")
-@click.option("-o", "--out", "out", type=click.Path(dir_okay=False), required=True, metavar="OUT.svg",
-              help="Where to write the SVG.")
+@click.option("-o", "--out", "out", type=click.Path(dir_okay=False, allow_dash=True), required=True, metavar="OUT.svg",
+              help="Where to write the SVG (- for standard output).")
 def render_cmd(transcript, turn, case, step, out):
     """Draw a layout as SVG: tiles with pips, doubles crosswise, branching doubles
     outlined in orange, counted ends as filled numbers, legal attach points as
@@ -32,10 +32,10 @@ def render_cmd(transcript, turn, case, step, out):
         raise click.UsageError("--turn goes with --transcript")
     if case is None and step is not None:
         raise click.UsageError("--step goes with --case")
-    if (problem := output_problem(out)) is not None:
+    if out != "-" and (problem := output_problem(out)) is not None:
         raise ToolError(f"cannot write {out}: {problem}")
     source = transcript or (case.partition(".json:")[0] + ".json" if ".json:" in case else case)
-    if os.path.exists(source) and same_file(out, source):
+    if out != "-" and os.path.exists(source) and same_file(out, source):
         raise click.BadParameter(f"{out} is the input file: writing the SVG there would replace it", param_hint="-o")
     if transcript is not None:
         from rulelang.tools.transcripts import check_transcript, load_transcript, round_at
@@ -58,6 +58,9 @@ def render_cmd(transcript, turn, case, step, out):
         title = f"case {c['id']}, after step {k} of {len(c['steps'])}"
         notes = [str(c.get("description", ""))[:110]] + info[-1:]
     svg = round_svg(rnd, title=title, notes=notes)
+    if out == "-":
+        click.echo(svg, nl=not svg.endswith("\n"))
+        return
     try:
         write_atomic(out, svg, newline=None)
     except OSError as exc:

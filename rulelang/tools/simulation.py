@@ -35,8 +35,12 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
 
 
 def parse_bots(text: str | None, players: int) -> list[str]:
-    names = [b.strip() for b in (text or "greedy").split(",") if b.strip()]
     known = bot_factories()
+    if text is not None and not text.strip():
+        raise ToolError(f"--bots is empty (bots: {', '.join(sorted(known))})")
+    names = [b.strip() for b in (text or "greedy").split(",")]
+    if "" in names:
+        raise ToolError(f"--bots {text!r} has an empty name (give one bot, or one per seat, separated by commas)")
     for b in names:
         if b not in known:
             raise ToolError(f"unknown bot {b!r} (bots: {', '.join(sorted(known))})")
