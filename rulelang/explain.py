@@ -176,6 +176,10 @@ def describe(key: str, v: Any, config: dict[str, Any]) -> str:
         return "If the highest score is shared once the target is reached, the match is drawn between them."
     if key == "floor":
         if v is None:
+            settlements = config["settlement"]
+            debits = any(t["sign"] == "debit" for part in ("domino", "block") for t in settlements[part]["terms"])
+            if not debits:
+                return "Scores have no floor (though no rule here takes points away)."
             return "Scores have no floor: they can fall below zero."
         return f"Scores never fall below {_points(v, unit) if v else '0'}."
     if key in ("domino_terms", "block_terms"):
