@@ -114,3 +114,15 @@ def test_engine_adapter_speaks_the_protocol():
     hello = json.loads(res.output.splitlines()[0])
     assert hello["version"] == 1 and hello["implementation"]["name"] == "rulelang"
     assert "diagram" in hello["capabilities"]["features"]
+
+
+def test_cases_outside_the_claimed_features_are_skipped_and_strict_counts_them():
+    engine = _toy("--features", "diagram,three-players,two-players,layout,attach-points,counted-ends,placement-score,"
+                  "branching-every,branch-after-line,unit-5,terminal-double,internal-double,opening-double")
+    res = conform("--engine", engine, "--variant", "pagat")
+    assert res.exit_code == 0, res.output
+    res = conform("--engine", engine, "--variant", "pagat", "--strict")
+    assert res.exit_code == 1
+    assert "skipped by the engine count as failures" in res.output
+    res = conform("--engine", engine, "--variant", "pagat", "--tag", "diagram", "--strict")
+    assert res.exit_code == 0, res.output

@@ -53,14 +53,17 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--expected-failures", "xfail_path", type=click.Path(exists=True, dir_okay=False),
               help="Expected failures file (default: conformance/expected-failures/<engine name>.json).")
 @click.option("--list", "list_only", is_flag=True, help="List the selected cases and stop.")
+@click.option("--strict", is_flag=True,
+              help="Count a skipped case (a feature the engine does not claim) as a failure.")
 @click.option("-v", "--verbose", is_flag=True, help="Also show skipped cases and expected failures.")
 def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseline_path, timeout, xfail_path,
-                list_only, verbose):
+                list_only, strict, verbose):
     """Run the conformance suite against the built-in engine or an external one.
 
-    Exit status: 0 when every selected case passes (expected failures honoured),
-    1 when a case fails, errors or passes unexpectedly, 2 when the suite itself
-    does not lint or nothing is selected.
+    Exit status: 0 when every selected case passes (expected failures honoured;
+    cases the engine skips do not count, unless --strict), 1 when a case fails,
+    errors or passes unexpectedly (or, with --strict, is skipped), 2 when the
+    suite itself does not lint or nothing is selected.
     """
     from rich.console import Console
 
@@ -144,6 +147,10 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
             except OSError as exc:
                 err.print(f"cannot write {path}: {exc.strerror or exc}", markup=False)
                 sys.exit(1)
+    skipped = result.counts().get("skip", 0)
+    if strict and skipped:
+        err.print(f"--strict: {skipped} case(s) skipped by the engine count as failures", markup=False)
+        sys.exit(1)
     sys.exit(0 if result.ok else 1)
 
 

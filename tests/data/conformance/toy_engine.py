@@ -442,6 +442,9 @@ def misbehave(mode, case_id):
     return only is None or only == case_id
 
 
+FEATURES: list = []  # --features a,b: claim only these feature tags (the runner skips the other cases)
+
+
 def main(argv):
     args = list(argv)
     while args:
@@ -451,13 +454,15 @@ def main(argv):
         elif a == "--misbehave":
             mode, _, cid = args.pop(0).partition(":")
             MISBEHAVE[mode] = cid or None
+        elif a == "--features":
+            FEATURES.extend(args.pop(0).split(","))
     out = sys.stdout
     for line in sys.stdin:
         req = json.loads(line)
         if req["cmd"] == "start":
             version = 99 if "version" in MISBEHAVE else 1
             out.write(json.dumps({"version": version, "implementation": {"name": "toy", "version": "1"},
-                                  "capabilities": {}}) + "\n")
+                                  "capabilities": {"features": FEATURES} if FEATURES else {}}) + "\n")
         elif req["cmd"] == "stop":
             return 0
         else:
