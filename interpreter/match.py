@@ -4,8 +4,10 @@ from __future__ import annotations
 import random as _random
 
 from .config import as_config
+from .deal import deal_tiles
 from .players import random_player
-from .round import Round, _shown, deal_tiles
+from .records import _shown
+from .round import Round
 from .tiles import INDEX, TILES, as_tile, format_tile
 
 

@@ -10,13 +10,18 @@ sorts moves by tile, then target tile, then side.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import NoReturn
 
-from .config import Config, as_config
+from .config import Config as Config  # re-exported (was importable from here)
+from .config import as_config
+from .deal import _deciding, _highest_holder, deal_tiles
 from .errors import IllegalMove
+from .layout import Layout
 from .players import FastPlayer, RandomPlayer
-from .rules import round5, rules_for
+from .records import Event, RoundResult, Turn, _EventRow, _shown
+from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
+from .rules import rules_for
+from .settlement import Settlement
 from .tiles import (
     BIT,
     BRANCH_A,
@@ -33,230 +38,19 @@ from .tiles import (
     MASK,
     PIPS,
     SIDE_CODE,
-    SIDES,
+    SIDES,  # noqa: F401  (re-exported: was importable from here)
     TILES,
     Move,
     as_tile,
     format_tile,
     mask_indices,
-    mask_pips,
+    mask_pips,  # noqa: F401  (re-exported: was importable from here)
     mask_tiles,
     move_from_code,
 )
 
-# ---------------------------------------------------------------------------
-# Records
 
-
-# A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
-_EventRow = tuple[int, str, int, bool, int, int | None]
-
-
-def _shown(raw: int, unit: int):
-    return raw // unit if raw % unit == 0 else raw / unit
-
-
-@dataclass(frozen=True)
-class Event:
-    """A scoring event: `raw` points for `side`, accepted or discarded by the overshoot rule."""
-
-    side: int
-    kind: str  # placement / domino / block
-    raw: int
-    accepted: bool
-    score_after: int
-    seat: int | None
-    unit: int = 1
-
-    @property
-    def shown(self):
-        """The event's points in shown units."""
-        return _shown(self.raw, self.unit)
-
-    @property
-    def shown_after(self):
-        """The side's shown score after the event."""
-        return _shown(self.score_after, self.unit)
-
-    def to_dict(self) -> dict:
-        """JSON-ready form."""
-        return {"side": self.side, "kind": self.kind, "raw": self.raw, "shown": self.shown,
-                "accepted": self.accepted, "score_after": self.score_after,
-                "shown_after": self.shown_after, "seat": self.seat}
-
-
-@dataclass
-class Turn:
-    """One placement and what led to it (draws, passes) and followed from it (events)."""
-
-    seat: int
-    drawn: list
-    passed: list
-    offered: list
-    move: Move
-    counted: list
-    count: int
-    points: int
-    events: list
-    pass_drawn: list = field(default_factory=list)
-
-    def to_dict(self) -> dict:
-        """JSON-ready form."""
-        return {
-            "seat": self.seat,
-            "passed": list(self.passed),
-            "pass_drawn": [[format_tile(t) for t in d] for d in self.pass_drawn],
-            "drawn": [format_tile(t) for t in self.drawn],
-            "offered": [str(m) for m in self.offered],
-            "move": str(self.move),
-            "counted": [[format_tile(t), e, v] for t, e, v in self.counted],
-            "count": self.count,
-            "points": self.points,
-            "events": [e.to_dict() for e in self.events],
-        }
-
-
-class RoundResult:
-    """How a round ended: `kind` domino / blocked (or `target`: the match ended mid-round)."""
-
-    __slots__ = ("kind", "seat", "side", "match_over", "winner", "tiebreak", "scores", "drawn",
-                 "unit", "_masks", "_settle")
-
-    _settle: Sequence[_EventRow]
-
-    def __init__(self, kind, seat, side, match_over, winner, tiebreak, masks, settle, scores,
-                 drawn, unit):
-        self.kind = kind
-        self.seat = seat  # who dominoed, or the block's winning seat, or None
-        self.side = side  # the round's winning side, or None
-        self.match_over = match_over
-        self.winner = winner  # the match winner's side when match_over (None: drawn or not over)
-        self.tiebreak = tiebreak  # the top score is shared at the target: extra rounds follow
-        self._masks = masks
-        self._settle = settle
-        self.scores = scores
-        self.drawn = drawn  # [(seat, tiles)] drawn after the last placement
-        self.unit = unit
-
-    @property
-    def hand_pips(self) -> list:
-        """Pips left in each seat's hand."""
-        return [mask_pips(h) for h in self._masks]
-
-    @property
-    def hands(self) -> list:
-        """Tiles left in each seat's hand."""
-        return [mask_tiles(h) for h in self._masks]
-
-    @property
-    def settlement(self) -> list:
-        """The settlement's events."""
-        return [Event(*e, unit=self.unit) for e in self._settle]
-
-    @property
-    def shown_scores(self):
-        """Scores in shown units."""
-        return [_shown(s, self.unit) for s in self.scores]
-
-    def to_dict(self) -> dict:
-        """JSON-ready form."""
-        return {
-            "kind": self.kind, "seat": self.seat, "side": self.side,
-            "hand_pips": self.hand_pips,
-            "hands": [[format_tile(t) for t in h] for h in self.hands],
-            "drawn": [[s, [format_tile(t) for t in d]] for s, d in self.drawn],
-            "settlement": [e.to_dict() for e in self.settlement],
-            "scores": list(self.scores), "shown_scores": self.shown_scores,
-            "match_over": self.match_over, "winner": self.winner, "tiebreak": self.tiebreak,
-        }
-
-    def __eq__(self, other):
-        return isinstance(other, RoundResult) and self.to_dict() == other.to_dict()
-
-    def __repr__(self):
-        return (f"RoundResult(kind={self.kind!r}, seat={self.seat}, side={self.side}, "
-                f"hand_pips={self.hand_pips}, match_over={self.match_over}, winner={self.winner})")
-
-
-# ---------------------------------------------------------------------------
-# The layout view
-
-
-class Layout:
-    """A read-only view of a round's layout (built on demand; the round keeps the state)."""
-
-    def __init__(self, rnd: Round):
-        self._r = rnd
-
-    @property
-    def tiles(self) -> list:
-        """Tiles in placement order."""
-        return [TILES[c >> 8] for c in self._r._placed]
-
-    def connections(self) -> list:
-        """(parent_tile, parent_side, child_tile, child_side) in placement order."""
-        out = []
-        for c in self._r._placed:
-            key = c & 0xFF
-            if key != LEAD_KEY:
-                ti, t = c >> 8, key >> 3
-                # the child joins with line-a (a double) or with its half equal to the side's value
-                value = HI[t] if (key & 7) == HIGH else LO[t]
-                own = "line-a" if IS_DOUBLE[ti] else ("low" if LO[ti] == value else "high")
-                out.append((TILES[t], SIDES[key & 7], TILES[ti], own))
-        return out
-
-    def spinners(self) -> list:
-        """The branching doubles on the layout, sorted."""
-        return mask_tiles(self._r._spin)
-
-    def attach_points(self) -> list:
-        """Free sides `(tile, side, value)` sorted by tile then side."""
-        return [(TILES[k >> 3], SIDES[k & 7], v) for k, v in sorted(self._r._free.items())]
-
-    def counted(self) -> list:
-        """Counted ends `(tile, end, value)` sorted by tile then end ("double" for a terminal double)."""
-        r = self._r
-        free = r._free
-        dv = r._rules.dv
-        out = []
-        for ti in sorted(c >> 8 for c in r._placed):
-            if IS_DOUBLE[ti]:
-                # rules.md 1.2: a double counts while one of its in-line sides is free
-                if r._inline[ti] > 0:
-                    out.append((TILES[ti], "double", dv[ti]))
-            else:
-                # "high" sorts before "low"
-                if ti << 3 | HIGH in free:
-                    out.append((TILES[ti], "high", HI[ti]))
-                if ti << 3 | LOW in free:
-                    out.append((TILES[ti], "low", LO[ti]))
-        return out
-
-    def count(self) -> int:
-        """The counted sum."""
-        return self._r._count
-
-    def __len__(self):
-        return len(self._r._placed)
-
-    def to_dict(self) -> dict:
-        """JSON-ready form."""
-        return {
-            "tiles": [format_tile(t) for t in self.tiles],
-            "connections": [[format_tile(a), s, format_tile(b), t] for a, s, b, t in self.connections()],
-            "spinners": [format_tile(t) for t in self.spinners()],
-            "attach_points": [[format_tile(t), s, v] for t, s, v in self.attach_points()],
-            "counted": [[format_tile(t), e, v] for t, e, v in self.counted()],
-            "count": self.count(),
-        }
-
-
-# ---------------------------------------------------------------------------
-# The round
-
-
-class Round:
+class Round(Settlement):
     """A round from an explicit deal; `play(move)` is the only way it changes."""
 
     __slots__ = (
@@ -800,201 +594,7 @@ class Round:
             self._pre[2].append(drawn or ())
             s = (s + 1) % n
 
-    # -- scoring -------------------------------------------------------------------
-
-    def _event(self, side: int, kind: str, raw: int, seat) -> bool:
-        """Apply one event per the overshoot rule; True when it ends the match (every-event)."""
-        if not raw:
-            return False  # events of net raw 0 are not recorded
-        r = self._rules
-        old = self._scores[side]
-        new = old + raw
-        accepted = True
-        if r.exact and new > r.target:
-            if r.overshoot == "discard":
-                # "overshoot discards the event": the event is discarded whole
-                accepted = False
-                new = old
-            elif r.overshoot == "bounce":
-                # "overshoot bounces back": the excess is counted back down from the target
-                new = 2 * r.target - new
-        if r.floor is not None and new < r.floor:
-            new = r.floor  # "scores never fall below N"
-        self._scores[side] = new
-        self._events.append((side, kind, raw, accepted, new, seat))
-        if accepted and r.every_event and (new == r.target if r.exact else new >= r.target):
-            # "check the target after every event": the match ends at once
-            self.match_over = True
-            self.winner = side
-            return True
-        return False
-
-    def _domino(self, seat: int, pts: int):
-        """Settle a domino (settlement.domino), unless the last placement ends the match first."""
-        spec = self.config.domino
-        side = self._side_of[seat]
-        if spec["with_last_placement"]:
-            # "as one event with the last placement": the placement folds into the winner side's
-            # first settlement event
-            self._settle(spec, "domino", seat, pts)
-        else:
-            # the last placement is an ordinary event; if it ends the match there is no settlement
-            if pts and self._event(side, "placement", pts, seat):
-                self._end("domino", seat, side)
-                return
-            self._settle(spec, "domino", seat, 0)
-        self._end("domino", seat, side)
-
-    def _block(self, seat: int, drawn):
-        """Settle a block (settlement.block)."""
-        if drawn:
-            self._final_drawn = [(seat, [TILES[t] for t in drawn])]
-        spec = self.config.block
-        winner = self._block_winner(spec)
-        self._settle(spec, "block", winner, 0)
-        self._end("blocked", winner, None if winner is None else self._side_of[winner])
-
-    def _clockwise(self, start: int) -> tuple:
-        """The seats clockwise from `start`."""
-        return _CLOCKWISE[self.players][start]
-
-    def _block_winner(self, spec):
-        """block.winner: lightest-hand (tie_break fewest-tiles) or none."""
-        if spec["winner"] == "none":
-            return None  # "winner: none"
-        # "winner: the lightest hand, ties broken by fewest tiles" / "..., ties not broken"
-        pips = [mask_pips(h) for h in self._hands]
-        order = self._clockwise(self.opener)
-        low = min(pips)
-        tied = [s for s in order if pips[s] == low]
-        if len({self._side_of[s] for s in tied}) == 1:
-            return tied[0]  # shared only within one side: that side wins, first seat clockwise
-        if spec["tie_break"] == "fewest-tiles":
-            counts = {s: self._hands[s].bit_count() for s in tied}
-            few = min(counts.values())
-            tied = [s for s in tied if counts[s] == few]
-            if len({self._side_of[s] for s in tied}) == 1:
-                return tied[0]
-        return None  # still shared across sides: no winner
-
-    def _amounts(self, spec, winner):
-        """The settlement terms' amounts: (receiving side, raw, seat, order key, term index)."""
-        n = self.players
-        side_of = self._side_of
-        pips = [mask_pips(h) for h in self._hands]
-        rank = _RANK[n][self.opener]  # position of each seat clockwise from the opener
-        wside = None if winner is None else side_of[winner]
-        out: list[tuple[int | None, int, int | None, tuple[int, ...], int]] = []
-        for k, term in enumerate(spec["terms"]):
-            rnd = round5 if term["rounding"] == "round5" else _unrounded
-            sign = -1 if term["sign"] == "debit" else 1
-            if term["kind"] == "differences":
-                # "credit each hand the differences to heavier opponents' hands, rounded to 5"
-                for h in range(n):
-                    total = sum(pips[o] - pips[h] for o in range(n)
-                                if side_of[o] != side_of[h] and pips[o] > pips[h])
-                    out.append((side_of[h], sign * rnd(total), h, (0, pips[h], rank[h], k), k))
-                continue
-            sel = term["hands"]
-            to = term["to"]
-            if winner is None and (to == "winner" or sel != "everyone"):
-                continue  # terms that mention the winner yield nothing without one
-            if sel == "opponents":
-                seats = [s for s in range(n) if side_of[s] != wside]
-            elif sel == "partner":
-                seats = [s for s in range(n) if side_of[s] == wside and s != winner]
-            elif sel == "own":
-                seats = [winner]
-            else:
-                seats = list(range(n))
-            if term["pooling"] == "each":
-                # "... hands separately": each hand rounded by itself
-                for s in seats:
-                    recv = wside if to == "winner" else side_of[s]
-                    out.append((recv, sign * rnd(pips[s]), s, (0, pips[s], rank[s], k), k))
-            elif to == "winner":
-                # "... hands pooled ..., to the winner": summed and rounded once
-                out.append((wside, sign * rnd(sum(pips[s] for s in seats)), winner, (1, k), k))
-            else:
-                # "... pooled ..., to each owner": each owner side's hands summed and rounded once
-                for sd in self._sides_clockwise(self.opener):
-                    mine = [s for s in seats if side_of[s] == sd]
-                    if mine:
-                        out.append((sd, sign * rnd(sum(pips[s] for s in mine)), None, (1, k, rank[mine[0]]), k))
-        return [a for a in out if a[1]]  # zero amounts are dropped
-
-    def _sides_clockwise(self, start: int) -> tuple:
-        """The sides in seat order clockwise from `start`, each once."""
-        return self._rules.sides_clockwise(self.players, start)
-
-    def _settle(self, spec, kind: str, winner, fold: int):
-        """Group the amounts into events (settlement.events) and apply them in order."""
-        amounts = self._amounts(spec, winner)
-        mode = spec["events"]
-        start = self.opener if winner is None else winner
-        order = self._sides_clockwise(start)
-        events = []  # (side, raw, seat)
-        if mode == "one":
-            # "as one event": one event per receiving side, the winner's side first, then clockwise
-            totals = dict.fromkeys(order, 0)
-            got = set()
-            for sd, raw, _, _, _ in amounts:
-                totals[sd] += raw
-                got.add(sd)
-            if fold:
-                wside = self._side_of[winner]
-                totals[wside] += fold
-                got.add(wside)
-            for sd in order:
-                if sd in got:
-                    events.append((sd, totals[sd], winner if winner is not None and sd == self._side_of[winner] else None))
-        elif mode == "per-term":
-            # "one event per term": per term, one event per side (the winner's side first)
-            for k in range(len(spec["terms"])):
-                for sd in order:
-                    raw = sum(a[1] for a in amounts if a[0] == sd and a[4] == k)
-                    if raw:
-                        events.append((sd, raw, winner if winner is not None and sd == self._side_of[winner] else None))
-        else:
-            # "one event per hand": hand amounts in ascending pips, ties clockwise from the opener;
-            # then pooled amounts in term order
-            for sd, raw, seat, _, _ in sorted(amounts, key=lambda a: a[3]):
-                events.append((sd, raw, seat))
-        settled: list[_EventRow] = []
-        self._settle_events = settled
-        for sd, raw, seat in events:
-            before = len(self._events)
-            ended = self._event(sd, kind, raw, seat)
-            if len(self._events) > before:
-                settled.append(self._events[-1])
-            if ended:
-                break  # the match ends mid-settlement; the rest is skipped
-
-    def _end(self, kind: str, seat, side):
-        """Close the round: record the result and check the target after settlement."""
-        self.over = True
-        r = self._rules
-        if not self.match_over and not r.every_event and kind != "target":
-            # "check the target after settlement"
-            sc = self._scores
-            reached = any((s == r.target) if r.exact else (s >= r.target) for s in sc)
-            if reached or self.tiebreak:
-                top = max(sc)
-                tops = [i for i, s in enumerate(sc) if s == top]
-                if len(tops) == 1:
-                    self.match_over = True
-                    self.winner = tops[0]
-                elif r.ties == "extra-rounds":
-                    # "ties at the top: play extra rounds" until one side alone has the highest score
-                    self._needs_tiebreak = True
-                else:
-                    # "ties at the top: draw" (or "impossible", which cannot arise): a drawn match
-                    self.match_over = True
-                    self.winner = None
-        self.result = RoundResult(
-            kind, seat, side, self.match_over, self.winner if self.match_over else None,
-            self._needs_tiebreak, list(self._hands), self._settle_events, list(self._scores),
-            self._final_drawn, r.unit)
+    # -- scoring and settlement: inherited from Settlement (interpreter/settlement.py) --
 
     # -- playing with players ----------------------------------------------------------
 
@@ -1047,9 +647,6 @@ class Round:
         }
 
 
-_POS = {1 << i: i for i in range(28)}  # a tile's bit -> its index
-
-
 def _shifted_table() -> dict:
     """mask -> (tile << 8, ...) for every set of tiles sharing a half value (at most 7 x 128 sets)."""
     out = {}
@@ -1062,52 +659,9 @@ def _shifted_table() -> dict:
 
 
 _SHIFTED = _shifted_table()
-# _CLOCKWISE[n][start]: the seats clockwise from `start`
-_CLOCKWISE = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in range(1, 5)}
-# _RANK[n][start][seat]: how far `seat` is clockwise from `start`
-_RANK = {n: tuple(tuple((seat - s) % n for seat in range(n)) for s in range(n)) for n in range(1, 5)}
-
-
-def _unrounded(x: int) -> int:
-    return x
-
-# highest-double: doubles from [6|6] down, then the heaviest non-doubles (equal pips: larger high half)
-_RANK_ORDER = sorted(range(28), key=lambda t: (IS_DOUBLE[t], PIPS[t] if not IS_DOUBLE[t] else LO[t], HI[t]),
-                     reverse=True)
-
-
-def _deciding(mask: int) -> int:
-    """The tile deciding a hand's rank under highest-double."""
-    for t in _RANK_ORDER:
-        if mask & BIT[t]:
-            return t
-    raise ValueError("empty hand")
-
-
-def _highest_holder(masks) -> int:
-    """The seat holding the highest double, else the heaviest tile."""
-    held = 0
-    for m in masks:
-        held |= m
-    b = BIT[_deciding(held)]
-    for seat, m in enumerate(masks):
-        if m & b:
-            return seat
-    raise AssertionError("unreachable")
 
 
 def _index(t) -> int:
     if isinstance(t, int):
         return t
     return INDEX[as_tile(t)]
-
-
-def deal_tiles(cfg: Config, players: int, rng):
-    """Shuffle the set (Fisher-Yates with rng.random()) and deal: (hands as index lists, boneyard)."""
-    random = rng.random
-    d = list(range(28))
-    for i in range(27, 0, -1):
-        j = int(random() * (i + 1))
-        d[i], d[j] = d[j], d[i]
-    h = cfg.hand_size(players)
-    return [d[k * h:(k + 1) * h] for k in range(players)], d[players * h:]
