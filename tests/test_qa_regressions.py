@@ -206,7 +206,8 @@ def _exit_status_when_reader_leaves(args):
     p = subprocess.Popen([sys.executable, "-m", "rulelang", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          env={**os.environ, "RULELANG_NO_PROGRESS": "1"})
     assert p.stdout is not None and p.stderr is not None
-    p.stdout.readline()
+    # The reader leaves before the command has written anything (it is still starting up):
+    # reading a line first would race, as a short output can fit whole in the pipe's buffer.
     p.stdout.close()
     err = p.stderr.read().decode()
     return p.wait(), err
