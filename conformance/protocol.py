@@ -118,8 +118,10 @@ class InProcessEngine:
 class SubprocessEngine:
     """An engine started as a subprocess in its own process group, spoken to over JSON lines."""
 
-    def __init__(self, command: str | list[str], cwd: str | None = None, env: dict[str, str] | None = None):
+    def __init__(self, command: str | list[str], cwd: str | None = None, env: dict[str, str] | None = None,
+                 start_timeout: float = START_TIMEOUT):
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        self.start_timeout = start_timeout  # an engine on a slow runtime may need longer to answer `start`
         self.cwd = cwd
         self.env = env
         self.proc: subprocess.Popen[bytes] | None = None
@@ -251,7 +253,7 @@ class SubprocessEngine:
 
         A failed start is remembered: the engine is not started again, and every
         later case reports the same failure at once (an engine that hangs at
-        start would otherwise cost START_TIMEOUT per case).
+        start would otherwise cost its start timeout per case).
         """
         if self.start_error is not None:
             raise self.start_error
@@ -267,7 +269,7 @@ class SubprocessEngine:
         self.kill()
         self._spawn()
         self._send({"cmd": "start", "version": PROTOCOL_VERSION})
-        hello = self._receive(START_TIMEOUT)
+        hello = self._receive(self.start_timeout)
         version = hello.get("version")
         if version != PROTOCOL_VERSION:
             raise EngineFailure("version", f"the engine speaks protocol version {version!r}, the runner {PROTOCOL_VERSION}",

@@ -50,13 +50,15 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--baseline", "baseline_path", type=click.Path(exists=True, dir_okay=False),
               help="A previous JSON report: print only the cases whose outcome changed.")
 @click.option("--timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=10.0, show_default=True, help="Seconds per case (external engines).")
+@click.option("--start-timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=20.0, show_default=True,
+              help="Seconds an external engine may take to answer `start`.")
 @click.option("--expected-failures", "xfail_path", type=click.Path(exists=True, dir_okay=False),
               help="Expected failures file (default: conformance/expected-failures/<engine name>.json).")
 @click.option("--list", "list_only", is_flag=True, help="List the selected cases and stop.")
 @click.option("--strict", is_flag=True,
               help="Count a skipped case (a feature the engine does not claim) as a failure.")
 @click.option("-v", "--verbose", is_flag=True, help="Also show skipped cases and expected failures.")
-def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseline_path, timeout, xfail_path,
+def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseline_path, timeout, start_timeout, xfail_path,
                 list_only, strict, verbose):
     """Run the conformance suite against the built-in engine or an external one.
 
@@ -76,8 +78,9 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
     console = pipe_safe(Console(highlight=False, soft_wrap=True))
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     # 0. options: everything that can be wrong is said before the run, not after it
-    if not math.isfinite(timeout):
-        raise click.BadParameter(f"{timeout} is not a number of seconds", param_hint="--timeout")
+    for opt, seconds in (("--timeout", timeout), ("--start-timeout", start_timeout)):
+        if not math.isfinite(seconds):
+            raise click.BadParameter(f"{seconds} is not a number of seconds", param_hint=opt)
     argv: list[str] | None = None
     if engine_cmd is not None:
         try:
@@ -131,7 +134,7 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
     # 2. the engine
     engine: SubprocessEngine | InProcessEngine
     if argv is not None:
-        engine = SubprocessEngine(argv)
+        engine = SubprocessEngine(argv, start_timeout=start_timeout)
     else:
         from conformance import builtin
 
