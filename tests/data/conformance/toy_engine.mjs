@@ -1,0 +1,557 @@
+#!/usr/bin/env node
+// An independent, deliberately plain engine for the conformance suite, in JavaScript.
+//
+// A faithful port of toy_engine.py (the normal behaviour only: no --break or
+// --misbehave flags) to show that conformance/PROTOCOL.md is language-agnostic.
+// It shares no code with the project: it reads the compiled configuration
+// (docs/config.md, the fields the bundled variants use) and answers JSON lines
+// on stdout, one per request line read from stdin. No dependencies beyond Node.
+//
+//     node toy_engine.mjs [--features a,b]
+
+import readline from "node:readline";
+
+const SIDE_ORDER = ["branch-a", "branch-b", "high", "line-a", "line-b", "low"];
+
+class Illegal extends Error {
+  constructor(code) {
+    super(code);
+    this.name = "Illegal";
+    this.code = code;
+  }
+}
+
+// A tile is the number 10 * low + high: numeric order is the (low, high) order.
+function tile(text) {
+  const a = Number.parseInt(text[1], 10);
+  const b = Number.parseInt(text[3], 10);
+  if (Number.isNaN(a) || Number.isNaN(b)) throw new Error(`not a tile: ${JSON.stringify(text)}`);
+  return Math.min(a, b) * 10 + Math.max(a, b);
+}
+const lo = (t) => Math.floor(t / 10);
+const hi = (t) => t % 10;
+const isDouble = (t) => lo(t) === hi(t);
+const has = (t, v) => lo(t) === v || hi(t) === v;
+const fmt = (t) => `[${lo(t)}|${hi(t)}]`;
+const round5 = (x) => Math.floor((x + 2) / 5) * 5;
+const pips = (h) => {
+  let s = 0;
+  for (const t of h) s += lo(t) + hi(t);
+  return s;
+};
+const byNumber = (a, b) => a - b;
+const sortedTiles = (it) => [...it].sort(byNumber);
+const shownOf = (raw, unit) => raw / unit; // an integer whenever unit divides raw, as in Python
+const sideIndex = (s) => SIDE_ORDER.indexOf(s);
+
+// Lexicographic comparison of arrays of numbers.
+function cmpArr(a, b) {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return a.length - b.length;
+}
+
+class Game {
+  // A match from explicit deals; `place()` applies one requested placement.
+  constructor(cfg, players, deals) {
+    this.cfg = cfg;
+    this.n = players;
+    this.partners = cfg.players.partnerships.includes(players);
+    this.sideOf = [];
+    for (let s = 0; s < players; s++) this.sideOf.push(this.partners ? s % 2 : s);
+    this.deals = [...deals];
+    const given = deals[0].scores;
+    this.scores = given && given.length ? [...given] : new Array(this.partners ? 2 : players).fill(0);
+    this.tiebreak = false;
+    this.matchOver = false;
+    this.winner = null;
+    this.opening = cfg.opener.first_round;
+    this.newRound(this.deals.shift());
+  }
+
+  // -- rounds ------------------------------------------------------------------
+
+  newRound(deal, prevSeat = null) {
+    this.hands = deal.hands.map((h) => new Set(h.map(tile)));
+    this.bone = deal.boneyard.map(tile);
+    this.nodes = new Map(); // tile -> {own, occ: Map side -> child, spin, parent}
+    this.order = [];
+    this.firstDoubleDone = false;
+    this.result = null;
+    this.only = null;
+    this.pendingDrawn = [];
+    this.pendingPassed = [];
+    this.pendingPassDrawn = [];
+    let opener = deal.opener ?? null;
+    if (opener === null && (this.opening === "dominoer" || this.opening === "block-winner")) {
+      opener = prevSeat; // whoever dominoed / won the block (a block without winner: the case gives the seat)
+    }
+    this.forced = null;
+    if (this.opening === "highest-double") {
+      const ranks = this.hands.map((h) => {
+        let best = null;
+        for (const t of h) {
+          const a = lo(t);
+          const b = hi(t);
+          const key = a === b ? [1, a, 0, a, b] : [0, a + b, b, a, b];
+          if (best === null || cmpArr(key, best.key) > 0) best = { key, tile: t };
+        }
+        if (best === null) throw new Error("max() arg is an empty sequence");
+        return best;
+      });
+      if (opener === null) {
+        opener = 0;
+        for (let s = 1; s < this.n; s++) {
+          if (cmpArr(ranks[s].key.slice(0, 3), ranks[opener].key.slice(0, 3)) > 0) opener = s;
+        }
+      }
+      if (this.cfg.opener.lead === "forced") this.forced = ranks[opener].tile;
+    }
+    this.opener = opener;
+    this.seat = opener;
+  }
+
+  roundOver() {
+    return this.result !== null || this.matchOver;
+  }
+
+  // -- the layout ----------------------------------------------------------------
+
+  sidesOf(t) {
+    if (!isDouble(t)) return ["low", "high"];
+    return this.nodes.get(t).spin ? ["line-a", "line-b", "branch-a", "branch-b"] : ["line-a", "line-b"];
+  }
+
+  branchesOpen(t) {
+    const node = this.nodes.get(t);
+    if (this.cfg.doubles.branch_sides === "at-once") return true;
+    return node.occ.has("line-a") && node.occ.has("line-b");
+  }
+
+  value(t, side) {
+    return side === "low" || isDouble(t) ? lo(t) : hi(t);
+  }
+
+  freeSides() {
+    const out = [];
+    for (const t of sortedTiles(this.nodes.keys())) {
+      const node = this.nodes.get(t);
+      for (const side of this.sidesOf(t)) {
+        if (node.occ.has(side)) continue;
+        if (side.startsWith("branch") && !this.branchesOpen(t)) continue;
+        out.push([t, side, this.value(t, side)]);
+      }
+    }
+    return out.sort((x, y) => x[0] - y[0] || sideIndex(x[1]) - sideIndex(y[1]));
+  }
+
+  counted() {
+    const out = [];
+    for (const t of sortedTiles(this.nodes.keys())) {
+      const occ = this.nodes.get(t).occ;
+      if (isDouble(t)) {
+        if (!occ.has("line-a") || !occ.has("line-b")) out.push([t, "double", 2 * lo(t)]);
+      } else {
+        for (const side of ["high", "low"]) {
+          if (!occ.has(side)) out.push([t, side, this.value(t, side)]);
+        }
+      }
+    }
+    return out;
+  }
+
+  legal(seat) {
+    const hand = this.only === null ? this.hands[seat] : new Set([this.only]);
+    if (this.nodes.size === 0) {
+      if (this.forced !== null) return [[this.forced, null, null]];
+      return sortedTiles(hand).map((t) => [t, null, null]);
+    }
+    const moves = [];
+    const free = this.freeSides();
+    for (const t of sortedTiles(hand)) {
+      for (const [target, side, v] of free) {
+        if (has(t, v)) moves.push([t, target, side]);
+      }
+    }
+    return moves.sort((a, b) => a[0] - b[0] || a[1] - b[1] || sideIndex(a[2]) - sideIndex(b[2]));
+  }
+
+  // -- steps ---------------------------------------------------------------------
+
+  check(text) {
+    const parts = text.split(" on ");
+    const t = tile(parts[0]);
+    let target = null;
+    let side = null;
+    if (parts.length === 2) {
+      const cut = parts[1].lastIndexOf(" ");
+      if (cut < 0) throw new Error(`not enough values to unpack: ${JSON.stringify(parts[1])}`);
+      target = tile(parts[1].slice(0, cut));
+      side = parts[1].slice(cut + 1);
+    }
+    if (this.roundOver()) throw new Illegal("round-over");
+    if (!this.hands[this.seat].has(t)) throw new Illegal("not-in-hand");
+    if (this.nodes.size === 0) {
+      if (target !== null) throw new Illegal("must-lead");
+      if (this.forced !== null && t !== this.forced) throw new Illegal("forced-lead");
+      return [t, null, null];
+    }
+    if (target === null) throw new Illegal("must-lead");
+    if (this.only !== null && t !== this.only) throw new Illegal("must-play-drawn");
+    if (!this.nodes.has(target)) throw new Illegal("not-on-layout");
+    if (!this.sidesOf(target).includes(side)) throw new Illegal("no-such-side");
+    if (this.nodes.get(target).occ.has(side)) throw new Illegal("side-occupied");
+    if (side.startsWith("branch") && !this.branchesOpen(target)) throw new Illegal("branch-closed");
+    if (!has(t, this.value(target, side))) throw new Illegal("no-match");
+    return [t, target, side];
+  }
+
+  place(text) {
+    const [t, target, side] = this.check(text);
+    const offered = this.legal(this.seat).map((m) => this.moveText(m));
+    const seat = this.seat;
+    const drawn = this.pendingDrawn;
+    const passed = this.pendingPassed;
+    const passDrawn = this.pendingPassDrawn;
+    this.pendingDrawn = [];
+    this.pendingPassed = [];
+    this.pendingPassDrawn = [];
+    this.hands[seat].delete(t);
+    this.only = null;
+    let spin = false;
+    if (isDouble(t)) {
+      const mode = this.cfg.doubles.branching;
+      spin = mode === "every" || (mode === "first" && !this.firstDoubleDone);
+      this.firstDoubleDone = true;
+    }
+    if (target === null) {
+      this.nodes.set(t, { own: null, occ: new Map(), spin, parent: null });
+    } else {
+      const v = this.value(target, side);
+      const own = isDouble(t) ? "line-a" : lo(t) === v ? "low" : "high";
+      this.nodes.get(target).occ.set(side, t);
+      this.nodes.set(t, { own, occ: new Map([[own, target]]), spin, parent: [target, side] });
+    }
+    this.order.push(t);
+    const count = this.counted().reduce((s, x) => s + x[2], 0);
+    const scoring = this.cfg.scoring;
+    const pts = count > 0 && count % scoring.multiple === 0 && scoring.in_play ? count : 0;
+    const events = [];
+    if (this.hands[seat].size === 0) {
+      this.domino(seat, pts, events);
+    } else {
+      if (pts) this.event(this.sideOf[seat], "placement", pts, seat, events);
+      if (!this.matchOver) this.advance((seat + 1) % this.n, events);
+    }
+    if (this.matchOver && this.result === null) {
+      this.result = { kind: "target", seat: null, side: null, hand_pips: this.hands.map(pips) };
+    }
+    return {
+      seat,
+      drawn: drawn.map(fmt),
+      passed,
+      pass_drawn: passDrawn,
+      offered,
+      points: pts,
+      shown: shownOf(pts, scoring.unit),
+      events,
+    };
+  }
+
+  moveText([t, target, side]) {
+    return target === null ? fmt(t) : `${fmt(t)} on ${fmt(target)} ${side}`;
+  }
+
+  advance(s, events) {
+    for (;;) {
+      if (this.legal(s).length) {
+        this.seat = s;
+        return;
+      }
+      const drew = [];
+      while (this.bone.length && this.cfg.drawing !== "none") {
+        const x = this.bone.shift();
+        this.hands[s].add(x);
+        drew.push(x);
+        if (this.freeSides().some(([, , v]) => has(x, v))) break;
+      }
+      this.pendingDrawn = drew;
+      if (this.legal(s).length) {
+        this.seat = s;
+        this.only = drew.length ? drew[drew.length - 1] : null;
+        return;
+      }
+      let anyone = false;
+      for (let k = 0; k < this.n; k++) if (this.legal(k).length) anyone = true;
+      if (!anyone) {
+        this.block(events);
+        return;
+      }
+      this.pendingPassed.push(s);
+      this.pendingPassDrawn.push(drew.map(fmt));
+      this.pendingDrawn = []; // what a passing seat drew is not the placing seat's draw
+      s = (s + 1) % this.n;
+    }
+  }
+
+  // -- scoring ---------------------------------------------------------------------
+
+  event(side, kind, raw, seat, events) {
+    if (!raw) return;
+    const tgt = this.cfg.target;
+    const old = this.scores[side];
+    let now = old + raw;
+    let accepted = true;
+    if (tgt.mode === "exact" && now > tgt.raw) {
+      if (tgt.overshoot === "bounce") {
+        now = 2 * tgt.raw - now;
+      } else {
+        accepted = false;
+        now = old;
+      }
+    }
+    const floor = this.cfg.score_floor;
+    if (floor !== undefined && floor !== null && now < floor) now = floor;
+    this.scores[side] = now;
+    events.push({ side, kind, raw, accepted, score_after: now, seat });
+    const every = tgt.check === "every-event";
+    const reached = tgt.mode === "exact" ? now === tgt.raw : now >= tgt.raw;
+    if (accepted && every && reached) {
+      this.matchOver = true;
+      this.winner = side;
+    }
+  }
+
+  clockwise(start) {
+    const out = [];
+    for (let i = 0; i < this.n; i++) out.push((start + i) % this.n);
+    return out;
+  }
+
+  // [[side, amount, seat or null]] of a settlement spec's terms.
+  amounts(spec, winner) {
+    const out = [];
+    const wside = winner === null ? null : this.sideOf[winner];
+    const hp = this.hands.map(pips);
+    for (const term of spec.terms) {
+      if (term.kind === "differences") {
+        for (let h = 0; h < this.n; h++) {
+          let d = 0;
+          for (let o = 0; o < this.n; o++) {
+            if (this.sideOf[o] !== this.sideOf[h] && hp[o] > hp[h]) d += hp[o] - hp[h];
+          }
+          out.push([this.sideOf[h], round5(d), h]);
+        }
+        continue;
+      }
+      const sel = term.hands;
+      if (sel !== "everyone" && winner === null) continue;
+      const seats = [];
+      for (let s = 0; s < this.n; s++) {
+        if (sel === "everyone"
+          || (sel === "opponents" && this.sideOf[s] !== wside)
+          || (sel === "partner" && this.sideOf[s] === wside && s !== winner)
+          || (sel === "own" && s === winner)) seats.push(s);
+      }
+      const sign = term.sign === "debit" ? -1 : 1;
+      if (term.pooling === "pooled") {
+        if (seats.length) {
+          const total = seats.reduce((acc, s) => acc + hp[s], 0);
+          out.push([term.to === "winner" ? wside : null, sign * round5(total), null]);
+        }
+      } else {
+        for (const s of seats) {
+          const side = term.to === "winner" ? wside : this.sideOf[s];
+          out.push([side, sign * round5(hp[s]), s]);
+        }
+      }
+    }
+    return out.filter((a) => a[1]);
+  }
+
+  settle(spec, kind, winner, fold, events) {
+    const amounts = this.amounts(spec, winner);
+    let todo;
+    if (spec.events === "one") {
+      const first = winner !== null ? this.sideOf[winner] : null;
+      const order = [];
+      const start = winner !== null ? winner : this.opener;
+      for (const s of this.clockwise(start)) {
+        if (!order.includes(this.sideOf[s])) order.push(this.sideOf[s]);
+      }
+      todo = [];
+      for (const side of order) {
+        let total = 0;
+        for (const [sd, a] of amounts) if (sd === side) total += a;
+        if (side === first) total += fold;
+        todo.push([side, total, side === first ? winner : null]);
+      }
+    } else {
+      const pos = new Map(this.clockwise(this.opener).map((s, i) => [s, i]));
+      const hand = amounts.filter((a) => a[2] !== null);
+      hand.sort((a, b) => pips(this.hands[a[2]]) - pips(this.hands[b[2]]) || pos.get(a[2]) - pos.get(b[2]));
+      todo = [...hand.map(([sd, a, s]) => [sd, a, s]),
+        ...amounts.filter((a) => a[2] === null).map(([sd, a]) => [sd, a, null])];
+    }
+    for (const [side, raw, seat] of todo) {
+      if (this.matchOver) break;
+      this.event(side, kind, raw, seat, events);
+    }
+  }
+
+  domino(seat, pts, events) {
+    const spec = this.cfg.settlement.domino;
+    let fold = 0;
+    if (spec.with_last_placement) {
+      fold = pts;
+    } else if (pts) {
+      this.event(this.sideOf[seat], "placement", pts, seat, events);
+    }
+    if (!this.matchOver) this.settle(spec, "domino", seat, fold, events);
+    this.end("domino", seat);
+  }
+
+  blockWinner(spec) {
+    if (spec.winner === "none") return null;
+    const vals = this.hands.map(pips);
+    const least = Math.min(...vals);
+    let tied = [];
+    for (let s = 0; s < this.n; s++) if (vals[s] === least) tied.push(s);
+    const sidesOfTied = () => new Set(tied.map((s) => this.sideOf[s])).size;
+    if (sidesOfTied() > 1 && spec.tie_break === "fewest-tiles") {
+      const fewest = Math.min(...tied.map((s) => this.hands[s].size));
+      tied = tied.filter((s) => this.hands[s].size === fewest);
+    }
+    if (sidesOfTied() > 1) return null;
+    const found = this.clockwise(this.opener).find((s) => tied.includes(s));
+    if (found === undefined) throw new Error("StopIteration");
+    return found;
+  }
+
+  block(events) {
+    const spec = this.cfg.settlement.block;
+    const winner = this.blockWinner(spec);
+    this.settle(spec, "block", winner, 0, events);
+    this.end("blocked", winner);
+  }
+
+  end(kind, seat) {
+    this.result = {
+      kind,
+      seat,
+      side: seat === null ? null : this.sideOf[seat],
+      hand_pips: this.hands.map(pips),
+    };
+    const tgt = this.cfg.target;
+    if (this.matchOver || tgt.check !== "after-settlement") return;
+    const top = Math.max(...this.scores);
+    if (this.tiebreak || top >= tgt.raw) {
+      if (this.scores.filter((x) => x === top).length === 1) {
+        this.matchOver = true;
+        this.winner = this.scores.indexOf(top);
+      } else if (tgt.ties === "extra-rounds") {
+        this.tiebreak = true;
+      }
+    }
+  }
+
+  nextRoundIfNeeded() {
+    if (this.result !== null && !this.matchOver && this.result.kind !== "target") {
+      if (!this.deals.length) throw new Error("the round ended and the case gives no deal for the next round");
+      const kind = this.result.kind;
+      this.opening = this.cfg.opener[kind === "domino" ? "after_domino" : "after_block"];
+      this.newRound(this.deals.shift(), this.result.seat);
+    }
+  }
+
+  observe(extra) {
+    const unit = this.cfg.scoring.unit;
+    const conns = [];
+    for (const t of this.order) {
+      const node = this.nodes.get(t);
+      if (node.parent) conns.push([fmt(node.parent[0]), node.parent[1], fmt(t), node.own]);
+    }
+    const counted = this.counted();
+    return {
+      reject: null,
+      ...extra,
+      layout: {
+        tiles: this.order.map(fmt),
+        connections: conns,
+        spinners: sortedTiles(this.nodes.keys()).filter((t) => this.nodes.get(t).spin).map(fmt),
+      },
+      attach_points: this.freeSides().map(([t, s, v]) => [fmt(t), s, v]),
+      counted: counted.map(([t, e, v]) => [fmt(t), e, v]),
+      count: counted.reduce((acc, x) => acc + x[2], 0),
+      scores: [...this.scores],
+      shown_scores: this.scores.map((s) => shownOf(s, unit)),
+      round: this.result,
+      match: { over: this.matchOver, winner: this.winner },
+    };
+  }
+}
+
+function runCase(c) {
+  const g = new Game(c.config, c.players, [c.setup, ...(c.next_rounds || [])]);
+  const out = [];
+  for (const step of c.steps) {
+    if (!g.matchOver) g.nextRoundIfNeeded();
+    let extra;
+    try {
+      if ("play" in step) {
+        extra = g.place(step.play);
+      } else {
+        throw new Illegal(g.roundOver() ? "round-over" : "must-place");
+      }
+    } catch (exc) {
+      if (exc instanceof Illegal) {
+        out.push({ reject: exc.code });
+        continue;
+      }
+      throw exc;
+    }
+    out.push(g.observe(extra));
+  }
+  return { steps: out };
+}
+
+function main(argv) {
+  const features = [];
+  const args = [...argv];
+  while (args.length) {
+    const a = args.shift();
+    if (a === "--features") features.push(...(args.shift() || "").split(","));
+  }
+  const write = (obj) => process.stdout.write(`${JSON.stringify(obj)}\n`);
+  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  rl.on("line", (line) => {
+    if (!line.trim()) return;
+    const req = JSON.parse(line);
+    if (req.cmd === "start") {
+      write({
+        version: 1,
+        implementation: { name: "toy-js", version: "1", language: "javascript" },
+        capabilities: features.length ? { features } : {},
+      });
+    } else if (req.cmd === "stop") {
+      rl.close();
+    } else {
+      const { seq, case: c } = req;
+      let answer;
+      try {
+        answer = { seq, result: runCase(c) };
+      } catch (exc) {
+        const name = exc && exc.name ? exc.name : "Error";
+        const message = exc && exc.message !== undefined ? exc.message : String(exc);
+        answer = { seq, errored: { message: `${name}: ${message}` } };
+      }
+      write(answer);
+    }
+  });
+  rl.on("close", () => {
+    process.exitCode = 0;
+  });
+}
+
+main(process.argv.slice(2));

@@ -1,0 +1,31 @@
+"""The conformance protocol is language-agnostic: a JavaScript port of the toy engine passes the whole suite."""
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulelang.cli import main
+
+TOY_JS = Path(__file__).parent / "data" / "conformance" / "toy_engine.mjs"
+
+
+def test_the_node_toy_engine_passes_every_case(tmp_path):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node (Node.js) is not on PATH: the JavaScript toy engine cannot run")
+    report = tmp_path / "r.json"
+    engine = " ".join(shlex.quote(x) for x in [node, str(TOY_JS)])
+    res = CliRunner().invoke(main, ["conform", "--engine", engine, "--report", str(report)],
+                             catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    doc = json.loads(report.read_text())
+    assert doc["engine"]["implementation"]["name"] == "toy-js"
+    outcomes = {c["id"]: c["outcome"] for c in doc["cases"]}
+    assert len(outcomes) > 100
+    assert {i: o for i, o in outcomes.items() if o != "pass"} == {}
+    assert doc["ok"] is True and doc["summary"]["pass"] == len(outcomes) and doc["restarts"] == 0
