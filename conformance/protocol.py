@@ -92,8 +92,40 @@ def serve(run_case: Callable[[dict[str, Any]], dict[str, Any]], implementation: 
 # Runner side
 
 
+class CaseTimeout(Exception):
+    """Raised inside an in-process engine that has run past the case's timeout."""
+
+
+class _Deadline:
+    """A per-case timeout for an engine running in this process.
+
+    A real-time interval timer (SIGALRM) interrupts a Python loop that runs too
+    long. It needs the main thread of a POSIX process; elsewhere the case simply
+    has no timeout.
+    """
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.armed = (hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+                      and 0 < seconds < float("inf"))
+
+    def _expire(self, signum: int, frame: Any) -> None:
+        raise CaseTimeout(f"the case ran longer than {self.seconds:g} s")
+
+    def __enter__(self) -> _Deadline:
+        if self.armed:
+            self._previous = signal.signal(signal.SIGALRM, self._expire)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.armed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._previous)
+
+
 class InProcessEngine:
-    """An engine called directly (the built-in one, or a test's wrapper): no timeout, no process."""
+    """An engine called directly (the built-in one, or a test's wrapper): no process; a timer bounds each case."""
 
     def __init__(self, run_case: Callable[[dict[str, Any]], dict[str, Any]], implementation: dict[str, Any],
                  capabilities: dict[str, Any]):
@@ -107,7 +139,10 @@ class InProcessEngine:
 
     def run(self, seq: int, case: dict[str, Any], timeout: float) -> dict[str, Any]:
         try:
-            return {"seq": seq, "result": self._run(case)}
+            with _Deadline(timeout):
+                return {"seq": seq, "result": self._run(case)}
+        except CaseTimeout as exc:
+            return {"seq": seq, "errored": {"message": f"timeout: {exc}", "kind": "timeout"}}
         except Exception as exc:  # noqa: BLE001
             return {"seq": seq, "errored": {"message": f"{type(exc).__name__}: {exc}"}}
 

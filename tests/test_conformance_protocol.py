@@ -121,3 +121,24 @@ def test_cases_outside_the_claimed_features_are_skipped():
     assert out["pagat-diagram-34"] == "pass"
     assert out["exact61-block-differences"] == "skip"
     assert result.ok
+
+
+def test_an_in_process_engine_that_loops_is_stopped_by_the_case_timeout_and_the_run_goes_on():
+    from conformance import builtin
+    from conformance.protocol import InProcessEngine
+
+    selected = cases.select(cases.lint().cases, ["pagat"], ["diagram"])[:3]
+    hang_id = selected[1].id
+
+    def run_case(case):
+        if case["id"] == hang_id:
+            while True:  # an engine stuck in a loop
+                pass
+        return builtin.run_case(case)
+
+    engine = InProcessEngine(run_case, {"name": "looping"}, {})
+    result = runner.run(engine, selected, timeout=0.5)
+    outcomes = {r.case.id: r.outcome for r in result.results}
+    assert outcomes[hang_id] == "error"
+    assert [r.error for r in result.results if r.case.id == hang_id][0]["kind"] == "timeout"
+    assert [o for i, o in outcomes.items() if i != hang_id] == ["pass", "pass"]

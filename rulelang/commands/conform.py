@@ -49,7 +49,8 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False), help="Write JUnit XML here.")
 @click.option("--baseline", "baseline_path", type=click.Path(exists=True, dir_okay=False),
               help="A previous JSON report: print only the cases whose outcome changed.")
-@click.option("--timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=10.0, show_default=True, help="Seconds per case (external engines).")
+@click.option("--timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=10.0, show_default=True,
+              help="Seconds per case (an in-process engine is interrupted by a timer on the main thread).")
 @click.option("--start-timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=20.0, show_default=True,
               help="Seconds an external engine may take to answer `start`.")
 @click.option("--expected-failures", "xfail_path", type=click.Path(exists=True, dir_okay=False),
