@@ -317,37 +317,42 @@ def _counts(value: tuple) -> list[int]:
     return sorted(set(nums))
 
 
+# Statements whose value is written as it is at one place of the configuration.
+_PLACES: dict[str, tuple[str, ...]] = {
+    "source": ("source",),
+    "hand": ("hand_size",),
+    "reserve": ("reserve",),
+    "drawing": ("drawing",),
+    "opener_first": ("opener", "first_round"),
+    "opener_domino": ("opener", "after_domino"),
+    "opener_block": ("opener", "after_block"),
+    "lead": ("opener", "lead"),
+    "branching": ("doubles", "branching"),
+    "branch_sides": ("doubles", "branch_sides"),
+    "terminal_count": ("doubles", "terminal_count"),
+    "check": ("target", "check"),
+    "overshoot": ("target", "overshoot"),
+    "ties": ("target", "ties"),
+    "floor": ("score_floor",),
+}
+
+
 def _apply(cfg: dict[str, Any], st: Statement) -> None:
     """Write one statement into the configuration."""
     key, v = st.key, st.value
-    if key == "ruleset":
+    place = _PLACES.get(key)
+    if place is not None:
+        *parents, last = place
+        node = cfg
+        for name in parents:
+            node = node[name]
+        node[last] = v
+    elif key == "ruleset":
         cfg["name"], cfg["title"] = v
-    elif key == "source":
-        cfg["source"] = v
     elif key == "players":
         counts, partner = v
         cfg["players"] = {"counts": _counts(counts),
                           "partnerships": [partner[1]] if partner and partner[0] == "with" else []}
-    elif key == "hand":
-        cfg["hand_size"] = v
-    elif key == "reserve":
-        cfg["reserve"] = v
-    elif key == "drawing":
-        cfg["drawing"] = v
-    elif key == "opener_first":
-        cfg["opener"]["first_round"] = v
-    elif key == "opener_domino":
-        cfg["opener"]["after_domino"] = v
-    elif key == "opener_block":
-        cfg["opener"]["after_block"] = v
-    elif key == "lead":
-        cfg["opener"]["lead"] = v
-    elif key == "branching":
-        cfg["doubles"]["branching"] = v
-    elif key == "branch_sides":
-        cfg["doubles"]["branch_sides"] = v
-    elif key == "terminal_count":
-        cfg["doubles"]["terminal_count"] = v
     elif key == "scoring":
         cfg["scoring"]["in_play"] = v[0]
         if v[1] is not None:
@@ -357,14 +362,6 @@ def _apply(cfg: dict[str, Any], st: Statement) -> None:
     elif key == "target":
         cfg["target"]["mode"] = v[0]
         cfg["target"]["raw"] = v  # resolved against the unit after every statement is in
-    elif key == "check":
-        cfg["target"]["check"] = v
-    elif key == "overshoot":
-        cfg["target"]["overshoot"] = v
-    elif key == "ties":
-        cfg["target"]["ties"] = v
-    elif key == "floor":
-        cfg["score_floor"] = v
     elif key == "domino_terms":
         cfg["settlement"]["domino"]["terms"] = [t.to_dict() for t in v]
     elif key == "domino_events":
