@@ -36,29 +36,26 @@ def _event(e) -> dict[str, Any]:
 
 def _observe(match, rnd, turn) -> dict[str, Any]:
     """Everything a case may assert after a step, from the round the step was played in."""
-    lay = rnd.layout
-    unit = rnd.config.unit
+    from interpreter.records import _shown
+
     obs: dict[str, Any] = {"reject": None}
     if turn is not None:
         obs.update({
             "seat": turn.seat,
             "drawn": [_tile(t) for t in turn.drawn],
             "passed": list(turn.passed),
-            "pass_drawn": [[_tile(t) for t in d] for d in getattr(turn, "pass_drawn", [])],
+            "pass_drawn": [[_tile(t) for t in d] for d in turn.pass_drawn],
             "offered": [str(m) for m in turn.offered],
             "points": turn.points,
-            "shown": turn.points // unit if turn.points % unit == 0 else turn.points / unit,
+            "shown": _shown(turn.points, rnd.config.unit),
             "events": [_event(e) for e in turn.events],
         })
+    lay = rnd.layout.to_dict()  # the engine's own serialisation, split as the protocol groups it
     obs.update({
-        "layout": {
-            "tiles": [_tile(t) for t in lay.tiles],
-            "connections": [[_tile(a), s, _tile(b), t] for a, s, b, t in lay.connections()],
-            "spinners": [_tile(t) for t in lay.spinners()],
-        },
-        "attach_points": [[_tile(t), s, v] for t, s, v in lay.attach_points()],
-        "counted": [[_tile(t), e, v] for t, e, v in lay.counted()],
-        "count": lay.count(),
+        "layout": {key: lay[key] for key in ("tiles", "connections", "spinners")},
+        "attach_points": lay["attach_points"],
+        "counted": lay["counted"],
+        "count": lay["count"],
         "scores": list(rnd.scores),
         "shown_scores": list(rnd.shown_scores),
     })
