@@ -12,11 +12,12 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from rulelang.ast import PerCount, Ruleset, Span, Statement, Term
+from rulelang.ast import Ruleset, Span, Statement
 from rulelang.errors import RulesetError, RulesetSyntaxError
+from rulelang.statements import PHRASES, Phrase, Words, for_rule
 
 __all__ = ["grammar", "parse", "TERMINAL_WORDS", "describe_terminal", "keywords"]
 
@@ -208,31 +209,21 @@ def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree | None, list
 
 
 # ---------------------------------------------------------------------------
-# Tree -> statements
+# Tree -> statements, driven by the statement table
 # ---------------------------------------------------------------------------
 
 def _span(meta: Any) -> Span:
     return Span(meta.line, meta.column, meta.end_line, meta.end_column)
 
 
-def _types(children: list[Any]) -> list[str]:
-    return [c.type for c in children if isinstance(c, Token)]
-
-
-def _numbers(children: list[Any]) -> list[int]:
-    return [int(c) for c in children if isinstance(c, Token) and c.type in ("NUMBER", "SIGNED_NUMBER")]
-
-
-def _header_span(c: list[Any]) -> Span:
-    """The span of a section's header line (`on domino:`)."""
-    return Span(c[0].line, c[0].column, c[2].end_line, c[2].end_column)
+SECTIONS = {"domino_section": "domino", "block_section": "block"}
 
 
 class _Line:
-    """A settlement line before it is grouped into its section's statements."""
+    """A settlement line before its section says which statement it is."""
 
-    def __init__(self, key: str, value: Any, span: Span) -> None:
-        self.key, self.value, self.span = key, value, span
+    def __init__(self, rule: str, phrase: Phrase) -> None:
+        self.rule, self.phrase = rule, phrase
 
 
 class _Section:
@@ -240,185 +231,31 @@ class _Section:
         self.name, self.span, self.lines = name, span, lines
 
 
-@v_args(meta=True)
 class ToStatements(Transformer):
-    """The one transformer: each statement rule becomes a `Statement`."""
+    """The one transformer: each grammar rule is read by its statement table entry."""
 
-    def _st(self, key: str, value: Any, meta: Any) -> Statement:
-        return Statement(key, value, _span(meta))
-
-    # -- name, attribution, inheritance
-    def ruleset_stmt(self, meta, c):
-        return self._st("ruleset", (str(c[1]), str(c[2])[1:-1]), meta)
-
-    def source_stmt(self, meta, c):
-        return self._st("source", str(c[1])[1:-1], meta)
-
-    def based_stmt(self, meta, c):
-        tok = c[2]
-        if tok.type == "STRING":
-            return self._st("based_on", ("path", str(tok)[1:-1]), meta)
-        return self._st("based_on", ("name", str(tok)), meta)
-
-    # -- players and deal
-    def count_range(self, meta, c):
-        lo, hi = _numbers(c)
-        return ("range", lo, hi)
-
-    def count_list(self, meta, c):
-        return ("list",) + tuple(_numbers(c))
-
-    def partnered(self, meta, c):
-        return ("with", _numbers(c)[0])
-
-    def unpartnered(self, meta, c):
-        return ("none",)
-
-    def players_stmt(self, meta, c):
-        counts = c[1]
-        partner = next((x for x in c[2:] if isinstance(x, tuple)), None)
-        return self._st("players", (counts, partner), meta)
-
-    def per_count(self, meta, c):
-        nums = _numbers(c)
-        if len(nums) == 1:
-            return PerCount(uniform=nums[0])
-        pairs = tuple(sorted((nums[i + 1], nums[i]) for i in range(0, len(nums), 2)))
-        return PerCount(by_count=pairs)
-
-    def hand_stmt(self, meta, c):
-        return self._st("hand", c[1], meta)
-
-    def reserve_stmt(self, meta, c):
-        return self._st("reserve", c[1], meta)
-
-    def no_reserve(self, meta, c):
-        return self._st("reserve", PerCount(uniform=0), meta)
-
-    def drawing_stmt(self, meta, c):
-        return self._st("drawing", "none" if c[0].type == "NO" else "until-playable", meta)
-
-    # -- opener
-    def opener_value(self, meta, c):
-        t = _types(c)
-        return {"LOTTERY": "lottery", "HIGHEST": "highest-double", "DOMINOER": "dominoer",
-                "NEXT": "next-seat", "BLOCK": "block-winner"}[t[0] if t[0] != "THE" else t[1]]
-
-    def opener_first_stmt(self, meta, c):
-        return self._st("opener_first", c[-1], meta)
-
-    def opener_domino_stmt(self, meta, c):
-        return self._st("opener_domino", c[-1], meta)
-
-    def opener_block_stmt(self, meta, c):
-        return self._st("opener_block", c[-1], meta)
-
-    def lead_stmt(self, meta, c):
-        return self._st("lead", "forced" if "DECIDING" in _types(c) else "any", meta)
-
-    # -- doubles
-    def branching_stmt(self, meta, c):
-        return self._st("branching", {"EVERY": "every", "ONLY": "first", "NO": "none"}[c[0].type], meta)
-
-    def branch_sides_stmt(self, meta, c):
-        return self._st("branch_sides", "at-once" if "ONCE" in _types(c) else "after-line", meta)
-
-    def terminal_stmt(self, meta, c):
-        return self._st("terminal_count", "both-halves" if "BOTH" in _types(c) else "one-half", meta)
-
-    # -- scoring and target
-    def scoring_stmt(self, meta, c):
-        nums = _numbers(c)
-        return self._st("scoring", (True, nums[0]) if nums else (False, None), meta)
-
-    def unit_stmt(self, meta, c):
-        nums = _numbers(c)
-        return self._st("unit", (nums[0], nums[1]) if nums else (1, 1), meta)
-
-    def target_measure(self, meta, c):
-        t = _types(c)
-        return "raw" if "RAW" in t else ("shown" if "SHOWN" in t else "points")
-
-    def target_stmt(self, meta, c):
-        mode = "exact" if "EXACTLY" in _types(c) else "at-least"
-        return self._st("target", (mode, _numbers(c)[0], c[-1]), meta)
-
-    def check_stmt(self, meta, c):
-        return self._st("check", "after-settlement" if "SETTLEMENT" in _types(c) else "every-event", meta)
-
-    def overshoot_stmt(self, meta, c):
-        t = _types(c)
-        value = "discard" if "DISCARDS" in t else ("bounce" if "BOUNCES" in t else "none")
-        return self._st("overshoot", value, meta)
-
-    def ties_stmt(self, meta, c):
-        t = _types(c)
-        value = "extra-rounds" if "EXTRA" in t else ("draw" if "DRAW" in t else "impossible")
-        return self._st("ties", value, meta)
-
-    def floor_stmt(self, meta, c):
-        nums = _numbers(c)
-        return self._st("floor", nums[0] if nums else None, meta)
-
-    # -- settlement
-    def hand_set(self, meta, c):
-        return {"OPPONENTS": "opponents", "PARTNERS": "partner", "OWN": "own", "EVERYONES": "everyone"}[c[0].type]
-
-    def pooling(self, meta, c):
-        return "pooled" if c[0].type == "POOLED" else "each"
-
-    def rounding(self, meta, c):
-        nums = _numbers(c)
-        return ("round5", nums[0]) if nums else ("none", 5)
-
-    def receiver(self, meta, c):
-        return "winner" if "WINNER" in _types(c) else "owner"
-
-    def hands_term(self, meta, c):
-        sign = "credit" if c[0].type == "CREDIT" else "debit"
-        hands, pooling, rounding, to = [x for x in c if not isinstance(x, Token)]
-        term = Term("hands", hands, pooling, rounding[0], to, sign, _span(meta), rounding[1])
-        return _Line("terms", (term,), _span(meta))
-
-    def differences_term(self, meta, c):
-        rounding = c[-1]
-        term = Term("differences", rounding=rounding[0], span=_span(meta), rounding_number=rounding[1])
-        return _Line("terms", (term,), _span(meta))
-
-    def nobody_line(self, meta, c):
-        return _Line("terms", (), _span(meta))
-
-    def winner_line(self, meta, c):
-        t = _types(c)
-        if "NONE" in t:
-            value = ("none", "none")
-        else:
-            value = ("lightest-hand", "none" if "NOT" in t else "fewest-tiles")
-        return _Line("winner", value, _span(meta))
-
-    def event_grouping(self, meta, c):
-        return "per-term" if c[1].type == "TERM" else "per-hand"
-
-    def last_placement(self, meta, c):
-        return True
-
-    def events_line(self, meta, c):
-        grouping = next((x for x in c if isinstance(x, str) and not isinstance(x, Token)), "one")
-        last = any(x is True for x in c)
-        return _Line("events", (grouping, last), _span(meta))
-
-    def domino_section(self, meta, c):
-        return _Section("domino", _header_span(c), [x for x in c if isinstance(x, _Line)])
-
-    def block_section(self, meta, c):
-        return _Section("block", _header_span(c), [x for x in c if isinstance(x, _Line)])
-
-    def start(self, meta, c):
-        return c
+    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+        rule = str(data)
+        span = _span(meta) if not meta.empty else None
+        phrase = Phrase(children, span)
+        if rule in PHRASES:
+            return PHRASES[rule](phrase)
+        if rule in SECTIONS:
+            c = [x for x in children if isinstance(x, Token)]
+            header = Span(c[0].line or 1, c[0].column or 1, c[2].end_line or 1, c[2].end_column or 1)
+            return _Section(SECTIONS[rule], header, [x for x in children if isinstance(x, _Line)])
+        if rule == "start":
+            return children
+        entry, _ = for_rule(rule)
+        if entry is not None:
+            return Statement(entry.key, entry.read(phrase), phrase.span)
+        if for_rule(rule, "domino")[0] is not None:
+            return _Line(rule, phrase)
+        return Words(phrase.text)
 
 
 def build(items: list[Any], filename: str, text: str) -> Ruleset:
-    """Flatten sections into statements keyed `domino_terms`, `block_events`..."""
+    """Sections become their statements; consecutive term lines are one statement (the section's terms)."""
     statements: list[Statement] = []
     sections: list[tuple[str, Span]] = []
     for item in items:
@@ -426,22 +263,25 @@ def build(items: list[Any], filename: str, text: str) -> Ruleset:
             statements.append(item)
             continue
         sections.append((item.name, item.span))
-        pending: _Line | None = None
-        for line in item.lines + [None]:
-            # consecutive term lines form one statement: the section's list of terms
-            if line is not None and line.key == "terms" and pending is not None and pending.value \
-                    and line.value:
-                pending = _Line("terms", pending.value + line.value, pending.span)
+        pending: Statement | None = None
+        for line in item.lines:
+            entry, misplaced = for_rule(line.rule, item.name)
+            assert entry is not None
+            st = Statement(entry.key, entry.read(line.phrase), line.phrase.span, item.name, misplaced)
+            if entry.meta.get("merge") and st.value:
+                if pending is not None and pending.key == st.key:
+                    pending = Statement(st.key, pending.value + st.value, pending.span, item.name)
+                    continue
+                if pending is not None:
+                    statements.append(pending)
+                pending = st
                 continue
             if pending is not None:
-                statements.append(Statement(f"{item.name}_terms", pending.value, pending.span, item.name))
+                statements.append(pending)
                 pending = None
-            if line is None:
-                break
-            if line.key == "terms" and line.value:
-                pending = line
-                continue
-            statements.append(Statement(f"{item.name}_{line.key}", line.value, line.span, item.name))
+            statements.append(st)
+        if pending is not None:
+            statements.append(pending)
     return Ruleset(filename=filename, text=text, statements=tuple(statements), sections=tuple(sections))
 
 
