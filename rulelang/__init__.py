@@ -30,6 +30,7 @@ from rulelang.errors import (
     raise_errors,
 )
 from rulelang.formatter import config_to_text, format_text
+from rulelang.limits import read_ruleset_file, read_text_file
 
 __all__ = [
     "__version__",
@@ -54,16 +55,14 @@ __all__ = [
 ]
 
 
-def _read(path: str | os.PathLike[str]) -> str:
+def _read(path: str | os.PathLike[str], ruleset: bool = True) -> str:
     name = os.fspath(path)
     try:
-        with open(name, encoding="utf-8") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        raise RulesetFileError("file-not-found", f"no such file: {name}", filename=name,
-                               hint=_bundled_hint()) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesetFileError("cannot-read", f"cannot read {name}: {exc}", filename=name) from None
+        return read_ruleset_file(name) if ruleset else read_text_file(name)
+    except RulesetFileError as exc:
+        if exc.code == "file-not-found":
+            exc.hint = _bundled_hint()
+        raise
 
 
 def _bundled_hint() -> str:
@@ -121,7 +120,7 @@ def load_config(spec: str | os.PathLike[str]) -> dict[str, Any]:
     """
     name = os.fspath(spec)
     if name.endswith(".json"):
-        text = _read(name)
+        text = _read(name, ruleset=False)
         try:
             config = json.loads(text)
         except json.JSONDecodeError as exc:

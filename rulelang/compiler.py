@@ -353,6 +353,7 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
         if st.key not in own and INFO[st.key].inherited:
             in_force.append(st)
     cfg = resolve(in_force, base_label, frozenset(ck.bad_keys))
+    _drop_counts_not_allowed(cfg, own)
     _check_rules(ck, cfg, {st.key: st for st in in_force}, own, base_label)
     if not ck.errors:
         problems = validate_config(cfg)
@@ -363,6 +364,15 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
     if ck.errors:
         return Compiled(ruleset, None, _sorted(ck.errors, ruleset.filename), origins, base_label, statements)
     return Compiled(ruleset, cfg, [], origins, base_label, statements)
+
+
+def _drop_counts_not_allowed(cfg: Config, own: dict[str, Statement]) -> None:
+    """An inherited size per count keeps only the counts this ruleset allows (its base allowed more)."""
+    counts = {str(n) for n in cfg["players"]["counts"]}
+    for entry in TABLE:
+        place = entry.meta.get("per_count")
+        if place and entry.key not in own:
+            cfg[place] = {k: v for k, v in cfg[place].items() if k in counts}
 
 
 def _check_rules(ck: _Checker, cfg: Config, in_force: dict[str, Statement], own: dict[str, Statement],

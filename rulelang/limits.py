@@ -11,7 +11,7 @@ import stat
 
 from rulelang.errors import RulesetError, RulesetFileError
 
-__all__ = ["MAX_BYTES", "MAX_LINE", "MAX_NUMBER", "MAX_BASE_DEPTH", "MAX_ERRORS", "read_ruleset_file",
+__all__ = ["MAX_BYTES", "MAX_LINE", "MAX_NUMBER", "MAX_BASE_DEPTH", "MAX_ERRORS", "read_ruleset_file", "read_text_file",
            "text_error", "cap_errors"]
 
 MAX_BYTES = 200_000  # characters of a ruleset text
@@ -24,6 +24,15 @@ MAX_ERRORS = 50  # errors reported per file
 
 def read_ruleset_file(path: str) -> str:
     """The text of a ruleset file: a regular file, at most MAX_BYTES, UTF-8 (raises RulesetFileError)."""
+    text = read_text_file(path)
+    error = text_error(text, path)
+    if error is not None:
+        raise error
+    return text
+
+
+def read_text_file(path: str) -> str:
+    """A regular file of at most MAX_BYTES characters of UTF-8 (raises RulesetFileError)."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -51,9 +60,8 @@ def read_ruleset_file(path: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise RulesetFileError("cannot-read", f"cannot read {path}: not UTF-8 text", filename=path) from None
-    error = text_error(text, path)
-    if error is not None:
-        raise error
+    if len(text) > MAX_BYTES:
+        raise _too_large(path)
     return text
 
 

@@ -17,6 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from rulelang.ast import Ruleset, Span, Statement
 from rulelang.errors import RulesetError, RulesetSyntaxError
+from rulelang.limits import MAX_DIGITS, MAX_NUMBER, text_error
 from rulelang.statements import PHRASES, Phrase, Words, for_rule
 
 __all__ = ["grammar", "parse", "TERMINAL_WORDS", "describe_terminal", "keywords"]
@@ -180,8 +181,27 @@ def _blank(lines: list[str], index: int) -> None:
             j += 1
 
 
+def _number_errors(tree: Tree, lines: list[str], filename: str) -> list[RulesetError]:
+    """Numbers out of range, checked at the token: before any value is built from them."""
+    out: list[RulesetError] = []
+    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in ("NUMBER", "SIGNED_NUMBER")):
+        digits = tok.lstrip("+-").lstrip("0")
+        if len(digits) <= MAX_DIGITS and int(digits or "0") <= MAX_NUMBER:
+            continue
+        shown = f"`{tok}`" if len(tok) <= 12 else f"of {len(digits):,} digits"
+        line = tok.line or 1
+        out.append(RulesetSyntaxError(
+            "number-too-large", f"the number {shown} is too large: numbers in a ruleset are at most {MAX_NUMBER:,}",
+            filename=filename, line=line, column=tok.column, end_column=(tok.end_column or 1),
+            source_line=lines[line - 1] if line <= len(lines) else "", hint="write a smaller number"))
+    return out
+
+
 def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree | None, list[RulesetError]]:
     """Parse, blanking broken lines to go on; returns the tree of what is left and the errors."""
+    limit = text_error(text, filename)
+    if limit is not None:
+        return None, [limit]
     if text.startswith("\ufeff"):  # a byte-order mark left by some editors
         text = " " + text[1:]
     original = text.split("\n")
@@ -205,7 +225,17 @@ def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree | None, list
                 return None, errors
             _blank(work, index)
             continue
-        return tree, errors
+        too_large = _number_errors(tree, original, filename)
+        if not too_large:
+            return tree, errors
+        for number_error in too_large:
+            index = (number_error.line or 1) - 1
+            if index not in seen:
+                errors.append(number_error)
+                seen.add(index)
+                _blank(work, index)
+        if len(errors) >= MAX_SYNTAX_ERRORS:
+            return None, errors
 
 
 # ---------------------------------------------------------------------------

@@ -202,7 +202,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         docs=(Doc("`hand 5 tiles`", "hand size for every player count", "`hand_size`"),
               Doc("`hand 7 tiles with 2 players, 6 with 3, 5 with 4`",
                   "hand size per count (one for each allowed count)", "`hand_size`")),
-        tags=("partial-deal", "draw")),
+        tags=("partial-deal", "draw"), meta={"per_count": "hand_size"}),
     StatementDef(
         key="reserve", words="the reserve", group=1, rules=("reserve_stmt", "no_reserve"),
         read=lambda p: p.parts[0] if p.parts else PerCount(uniform=0),
@@ -214,7 +214,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         docs=(Doc("`no reserve`", "every undealt tile can be drawn", "`reserve` all 0"),
               Doc("`reserve 2 tiles` / `reserve 2 tiles with 3 players, 0 with 4`",
                   "the last tiles of the boneyard are never drawn", "`reserve`")),
-        tags=("draw",)),
+        tags=("draw",), meta={"per_count": "reserve"}),
     choice("drawing", "the drawing rule", 1, "drawing_stmt",
            {"draw until playable": "until-playable", "no drawing": "none"}, ("drawing",), Drawing,
            _explain_drawing,
