@@ -6,7 +6,8 @@ take the base's statements that the text does not restate, or require every
 statement; (3) resolve the statements into a configuration, a pure function
 of the statements (each entry's `resolve`, in canonical order); (4) run the
 configuration rules (rulelang/checks.py), the same the engine runs;
-(5) validate against the shipped JSON schema, a final guard.
+and the tests validate every compiled configuration against the shipped JSON
+schema (not done here: it would cost jsonschema's import at every start).
 Every error found is collected; the caller raises them together.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ import difflib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from rulelang.ast import Ruleset, Span, Statement
@@ -125,14 +127,14 @@ def check_statements(ck: _Checker) -> None:
         seen_sections.setdefault(name, span)
 
 
-def check_missing(ck: _Checker) -> None:
-    """Without a base, every required statement must be there."""
+def check_missing(ck: _Checker, based: bool = False) -> None:
+    """Every required statement must be there; with a base, those that are never inherited."""
     present = set(ck.ruleset.keys())
     sections = {name for name, _ in ck.ruleset.sections}
     where = _header_span(ck.ruleset)
     reported_sections: set[str] = set()
     for info in TABLE:
-        if info.key in present or not info.required:
+        if info.key in present or not info.required or (based and info.inherited):
             continue
         if info.section and info.section not in sections:
             if info.section in reported_sections:
@@ -217,8 +219,6 @@ def _inherit(ck: _Checker, based: Statement) -> tuple[tuple[Statement, ...], dic
     MAX_BASE_DEPTH deep); then each base is compiled from the root down, on its
     own statements and those it inherits, so every base is valid by itself.
     """
-    from rulelang.parser import parse
-
     chain: list[tuple[Ruleset, list[RulesetError], str]] = []  # (base, its syntax errors, how its child named it)
     seen = {_identity(ck.ruleset)}
     current, statement = ck.ruleset, based
@@ -239,7 +239,7 @@ def _inherit(ck: _Checker, based: Statement) -> tuple[tuple[Statement, ...], dic
             break
         seen.add(ident)
         limit = text_error(text, filename)
-        base, errors = (None, [limit]) if limit is not None else parse(text, filename)
+        base, errors = (None, [limit]) if limit is not None else _parse_base(text, filename)
         chain.append((base or Ruleset(filename, text, ()), [e for e in errors if e is not None],
                       statement.value.ref))
         nxt = base.get("based_on") if base is not None and not errors else None
@@ -263,6 +263,14 @@ def _inherit(ck: _Checker, based: Statement) -> tuple[tuple[Statement, ...], dic
         ck.error(fault.code, fault.message, based.span, fault.hint)
         return None
     return inherited, texts
+
+
+@lru_cache(maxsize=64)
+def _parse_base(text: str, filename: str) -> tuple[Ruleset | None, list[RulesetError]]:
+    """A base is often read many times (every bundled variant is based on allfives): parse it once."""
+    from rulelang.parser import parse
+
+    return parse(text, filename)
 
 
 def _failed(ruleset: Ruleset, fault: _Fault, texts: dict[str, str]) -> Compiled:
@@ -327,8 +335,8 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
     ck = _Checker(ruleset, texts)
     check_statements(ck)
     based = ruleset.get("based_on")
-    if based is None and not errors:
-        check_missing(ck)
+    if not errors:
+        check_missing(ck, based is not None)
     base_label: str | None = None
     if based is not None:
         base_label = based.value.ref
@@ -354,12 +362,9 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
             in_force.append(st)
     cfg = resolve(in_force, base_label, frozenset(ck.bad_keys))
     _drop_counts_not_allowed(cfg, own)
+    # No schema validation here: the typed resolution and the rules make a valid configuration
+    # (tests/test_lang_properties.py and test_lang_shared_validator.py prove it against the schema).
     _check_rules(ck, cfg, {st.key: st for st in in_force}, own, base_label)
-    if not ck.errors:
-        problems = validate_config(cfg)
-        if problems:  # pragma: no cover - a bug in this compiler, not in the text
-            ck.error("schema", "the compiled configuration does not match the schema: " + problems[0],
-                     _header_span(ruleset), "please report this as a bug of rulelang")
     statements = tuple(dataclasses.replace(st, filename=st.filename or ruleset.filename) for st in in_force)
     if ck.errors:
         return Compiled(ruleset, None, _sorted(ck.errors, ruleset.filename), origins, base_label, statements)

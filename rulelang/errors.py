@@ -185,5 +185,4 @@ CODES: dict[str, tuple[str, str]] = {
     "terms-need-winner": ("check", "block terms that need a winner when a block has none"),
     "partner-needs-partnerships": ("check", "a partner's hand settled without partnerships"),
     "no-scoring": ("check", "no way to score at all"),
-    "schema": ("check", "the compiled configuration breaks the schema (a bug of rulelang)"),
 }

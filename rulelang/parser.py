@@ -10,6 +10,7 @@ import difflib
 import re
 from collections.abc import Iterable
 from functools import cache
+from importlib import resources
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree
@@ -27,11 +28,35 @@ MAX_SYNTAX_ERRORS = 20
 SETTLEMENT_WORDS = ("credit", "debit", "winner", "as", "one", "nobody")
 
 
+# A keyword, a name or a number ends at a word boundary: `floors` is not `floor` + `s`,
+# `5tiles` is not `5` + `tiles`. The grammar file spells keywords as plain strings (easy
+# to read); they are turned into patterns with that boundary when the grammar is loaded.
+_BOUNDARY = r"(?![a-z0-9'\-])"
+_KEYWORD_LINE = re.compile(r'^([A-Z][A-Z_]*): "([a-z\']+)"$', re.M)
+
+
+@cache
+def _grammar_source() -> tuple[str, dict[str, str]]:
+    """The grammar text with bounded keywords, and terminal name -> keyword."""
+    text = (resources.files("rulelang") / GRAMMAR_FILE).read_text(encoding="utf-8")
+    keywords = {m.group(1): m.group(2) for m in _KEYWORD_LINE.finditer(text)}
+    text = _KEYWORD_LINE.sub(lambda m: f"{m.group(1)}: /{re.escape(m.group(2))}{_BOUNDARY}/", text)
+    text = text.replace("NUMBER: /[0-9]+/", f"NUMBER: /[0-9]+{_BOUNDARY}/")
+    text = text.replace("SIGNED_NUMBER: /[-+]?[0-9]+/", f"SIGNED_NUMBER: /[-+]?[0-9]+{_BOUNDARY}/")
+    return text, keywords
+
+
 @cache
 def grammar() -> Lark:
-    """The LALR parser, built once."""
-    return Lark.open(GRAMMAR_FILE, rel_to=__file__, parser="lalr", propagate_positions=True,
-                     maybe_placeholders=False)
+    """The LALR parser, built once per process (and cached on disk, rulelang/parser_cache.py)."""
+    from rulelang.parser_cache import cache_file
+
+    text, _ = _grammar_source()
+    options: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+    try:
+        return Lark(text, cache=cache_file(text), **options)
+    except OSError:  # a cache folder that turned out unwritable: build without it
+        return Lark(text, **options)
 
 
 # Plain words for the terminals that are not a single keyword. Keywords
@@ -50,14 +75,20 @@ TERMINAL_WORDS: dict[str, str] = {
 }
 
 
-@cache
 def _keyword_terminals() -> dict[str, str]:
     """Terminal name -> keyword text, for every keyword terminal of the grammar."""
-    out = {}
-    for term in grammar().terminals:
-        if term.name not in TERMINAL_WORDS and term.pattern.type == "str":
-            out[term.name] = term.pattern.value
-    return out
+    return _grammar_source()[1]
+
+
+@cache
+def _statement_starts() -> frozenset[str]:
+    """The terminals that can start a statement (what the parser accepts at the start of a text)."""
+    return frozenset(grammar().parse_interactive("").accepts()) - {"_NL", "$END"}
+
+
+@cache
+def _keyword_set() -> frozenset[str]:
+    return frozenset(_keyword_terminals().values())
 
 
 def keywords() -> list[str]:
@@ -119,12 +150,13 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
     expected.discard("COMMENT")
     expected.discard("WS")
     hint_expected = f"expected {_describe_expected(expected)}"
-    if "PLAYERS" in expected and len(expected) > 8:  # at the start of a statement
+    at_start = _statement_starts() <= expected
+    if at_start:
         hint_expected = ("expected the start of a statement, such as `players ...`, `hand ...`, `target ...` "
                          "or `on block:` (see docs/language.md)")
 
     def outside_section(word: str) -> str | None:
-        if word in SETTLEMENT_WORDS and "PLAYERS" in expected and "CREDIT" not in expected:
+        if word in SETTLEMENT_WORDS and at_start and "CREDIT" not in expected:
             return f"a `{word}` line belongs under `on domino:` or `on block:`"
         return None
 
@@ -132,12 +164,22 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
         return RulesetSyntaxError(code, message, filename=filename, line=line, column=col,
                                   end_column=end, source_line=src, hint=hint)
 
+    def word_error(start: int, word: str) -> RulesetSyntaxError:
+        # the code follows from the grammar: a keyword of the language out of place, or a word it does
+        # not know; similarity only suggests the nearest expected keyword in the hint
+        code = "unexpected-token" if word in _keyword_set() else "unexpected-word"
+        guess = _suggest(word, expected)
+        hint = outside_section(word) or (f"did you mean `{guess}`?" if guess and guess != word else hint_expected)
+        return err(code, f"unexpected word `{word}`", start + 1, start + 1 + len(word), hint)
+
     if isinstance(exc, UnexpectedCharacters):
         start, word = _word_at(src, column - 1)
         if word:
-            guess = _suggest(word, expected)
-            hint = outside_section(word) or (f"did you mean `{guess}`?" if guess else hint_expected)
-            return err("unexpected-word", f"unexpected word `{word}`", start + 1, start + 1 + len(word), hint)
+            return word_error(start, word)
+        run = re.match(r"[0-9][A-Za-z0-9'\-]*[A-Za-z][A-Za-z0-9'\-]*", src[column - 1:])
+        if run:  # a number run into a word, like `5tiles`
+            return err("unexpected-word", f"unexpected word `{run.group(0)}`", column, column + run.end(),
+                       "put a space between a number and a word")
         char = src[column - 1] if column - 1 < len(src) else ""
         shown = f"`{char}`" if char.strip() else "character"
         return err("unexpected-character", f"unexpected character {shown}", column, column + 1, hint_expected)
@@ -152,15 +194,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
             wstart, whole = _word_at(src, column - 1)
             if whole:
                 start, word = wstart, whole
-            guess = _suggest(word, expected)
-            if outside_section(word):
-                return err("unexpected-token", f"unexpected word `{word}`", start + 1, start + 1 + len(word),
-                           outside_section(word) or "")
-            if guess and guess != word:
-                return err("unexpected-word", f"unexpected word `{word}`", start + 1, start + 1 + len(word),
-                           f"did you mean `{guess}`?")
-            return err("unexpected-token", f"unexpected word `{word}`", start + 1, start + 1 + len(word),
-                       hint_expected)
+            return word_error(start, word)
         what = {"NUMBER": "number", "SIGNED_NUMBER": "number", "STRING": "text"}.get(tok.type, "")
         shown = f"{what} `{tok}`".strip() if what else f"`{tok}`"
         return err("unexpected-token", f"unexpected {shown}", column, column + len(str(tok)), hint_expected)

@@ -61,3 +61,9 @@ def test_fmt_accepts_players_without_a_partnership_clause(tmp_path, line):
     assert result.exit_code == 0, result.output
     assert line + ", no partnerships" in path.read_text()
     assert rulelang.compile_file(path)["players"]["partnerships"] == []
+
+
+def test_name_and_source_are_never_inherited():
+    errors = rulelang.check_text('based on allfives\nsource "s"\n', "h.rules")
+    assert [(e.code, e.message) for e in errors] == [("missing-statement",
+                                                      "missing statement: the ruleset's name and title")]

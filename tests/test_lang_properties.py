@@ -1,6 +1,9 @@
 """Property tests: configs -> text -> configs, random edits never crash, fmt is stable."""
 from __future__ import annotations
 
+import os
+import tempfile
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -242,10 +245,10 @@ def test_fmt_command_accepts_every_valid_text(case):
     from rulelang.cli import main
 
     config, text = case
-    runner = CliRunner()
-    with runner.isolated_filesystem():
-        with open("r.rules", "w", encoding="utf-8") as fh:
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "r.rules")
+        with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
-        result = runner.invoke(main, ["fmt", "r.rules"])
+        result = CliRunner().invoke(main, ["fmt", path])
         assert result.exit_code == 0, result.output
-        assert rulelang.compile_file("r.rules") == config
+        assert rulelang.compile_file(path) == config
