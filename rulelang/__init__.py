@@ -20,6 +20,7 @@ from typing import Any
 from rulelang._version import __version__
 from rulelang.ast import Ruleset
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
+from rulelang.checks import config_problems
 from rulelang.compiler import analyse, config_schema, validate_config
 from rulelang.errors import (
     RulesetCheckError,
@@ -48,6 +49,7 @@ __all__ = [
     "compile_bundled",
     "bundled_names",
     "load_config",
+    "load_config_dict",
     "config_schema",
     "validate_config",
     "config_to_text",
@@ -113,10 +115,13 @@ def compile_bundled(name: str) -> dict[str, Any]:
     return json.loads(_compiled_bundled(name))
 
 
-def load_config(spec: str | os.PathLike[str]) -> dict[str, Any]:
-    """A configuration from a bundled name, a `.rules` file or a compiled `.json` file.
+def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
+    """A configuration dict from a bundled name, a `.rules` file or a compiled `.json` file.
 
-    A `.json` file is validated against the schema (code `invalid-config`).
+    A `.json` file is validated by the one validator the engine uses too
+    (rulelang/checks.py: the schema, code `invalid-config`, then the rules,
+    each with its own code). Named apart from `interpreter.load_config`, which
+    returns the engine's `Config`.
     """
     name = os.fspath(spec)
     if name.endswith(".json"):
@@ -127,9 +132,11 @@ def load_config(spec: str | os.PathLike[str]) -> dict[str, Any]:
             raise RulesetFileError("invalid-config", f"not JSON: {exc.msg}", filename=name,
                                    line=exc.lineno, column=exc.colno,
                                    source_line=text.split("\n")[exc.lineno - 1]) from None
-        problems = validate_config(config)
+        problems = config_problems(config)
         if problems:
-            raise RulesetFileError("invalid-config", "not a rulelang configuration: " + problems[0],
+            p = problems[0]
+            where = p.path.lstrip("/") or "(top)"
+            raise RulesetFileError(p.code, f"not a rulelang configuration: {where}: {p.message}",
                                    filename=name, hint="compile a ruleset with `rulelang compile`")
         return copy.deepcopy(config)
     if name in bundled_names() and not os.path.exists(name):
@@ -138,3 +145,6 @@ def load_config(spec: str | os.PathLike[str]) -> dict[str, Any]:
         return compile_file(name)
     raise RulesetFileError("unknown-ruleset", f"no bundled ruleset or file named `{name}`",
                            filename=name, hint=_bundled_hint())
+
+
+load_config = load_config_dict  # the former name, kept while callers move to `load_config_dict`

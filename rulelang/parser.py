@@ -83,7 +83,8 @@ def _keyword_terminals() -> dict[str, str]:
 @cache
 def _statement_starts() -> frozenset[str]:
     """The terminals that can start a statement (what the parser accepts at the start of a text)."""
-    return frozenset(grammar().parse_interactive("").accepts()) - {"_NL", "$END"}
+    interactive: Any = grammar().parse_interactive("")  # lark leaves `accepts` untyped
+    return frozenset(interactive.accepts()) - {"_NL", "$END"}
 
 
 @cache
@@ -215,7 +216,7 @@ def _blank(lines: list[str], index: int) -> None:
             j += 1
 
 
-def _number_errors(tree: Tree, lines: list[str], filename: str) -> list[RulesetError]:
+def _number_errors(tree: Tree[Token], lines: list[str], filename: str) -> list[RulesetError]:
     """Numbers out of range, checked at the token: before any value is built from them."""
     out: list[RulesetError] = []
     for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in ("NUMBER", "SIGNED_NUMBER")):
@@ -231,7 +232,7 @@ def _number_errors(tree: Tree, lines: list[str], filename: str) -> list[RulesetE
     return out
 
 
-def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree | None, list[RulesetError]]:
+def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree[Token] | None, list[RulesetError]]:
     """Parse, blanking broken lines to go on; returns the tree of what is left and the errors."""
     limit = text_error(text, filename)
     if limit is not None:
@@ -295,7 +296,7 @@ class _Section:
         self.name, self.span, self.lines = name, span, lines
 
 
-class ToStatements(Transformer):
+class ToStatements(Transformer[Token, Any]):
     """The one transformer: each grammar rule is read by its statement table entry."""
 
     def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
