@@ -126,9 +126,7 @@ def _unit_floor(c: Config) -> Iterator[Problem]:
                  "with 5 raw points to 1 shown point, use a multiple of 5", "floor")
 
 
-def _unit_terms(section: str) -> None:
-    key = f"{section}_terms"
-
+def _unit_terms(section: str, key: str) -> None:
     @rule("unit-mismatch", "unit", key)
     def find(c: Config) -> Iterator[Problem]:
         if c["scoring"]["unit"] != 5:
@@ -139,8 +137,8 @@ def _unit_terms(section: str) -> None:
                          "with 5 raw points to 1 shown point, write `rounded to 5`", key, index=i)
 
 
-_unit_terms("domino")
-_unit_terms("block")
+_unit_terms("domino", "domino_terms")
+_unit_terms("block", "block_terms")
 
 
 @rule("exact-needs-overshoot", "target", "overshoot")
@@ -203,9 +201,7 @@ def _terms_winner(c: Config) -> Iterator[Problem]:
                      "block_terms", index=i)
 
 
-def _section_rules(section: str) -> None:
-    key = f"{section}_terms"
-
+def _section_rules(section: str, key: str) -> None:
     @rule("partner-needs-partnerships", "players", key)
     def partner(c: Config) -> Iterator[Problem]:
         if c["players"]["partnerships"]:
@@ -223,8 +219,8 @@ def _section_rules(section: str) -> None:
                          "write `separately` to score each hand for its owner, or `the winner`", key, index=i)
 
 
-_section_rules("domino")
-_section_rules("block")
+_section_rules("domino", "domino_terms")
+_section_rules("block", "block_terms")
 
 
 @rule("no-scoring", "scoring", "domino_terms", "block_terms")

@@ -27,7 +27,7 @@ from rulelang.checks import Problem, rule_problems
 from rulelang.config_model import FORMAT, TILES_IN_SET, config_schema, schema_problems
 from rulelang.errors import RulesetCheckError, RulesetError
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
-from rulelang.statements import INFO, ORDER, TABLE
+from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 
 __all__ = ["Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
            "validate_config", "resolve", "FORMAT", "TILES_IN_SET"]
@@ -127,6 +127,11 @@ def check_statements(ck: _Checker) -> None:
         seen_sections.setdefault(name, span)
 
 
+def _first_of(section: str) -> StatementDef:
+    """The first statement of a section (its terms), whose example a hint shows."""
+    return next(e for e in TABLE if e.section == section and e.meta.get("merge"))
+
+
 def check_missing(ck: _Checker, based: bool = False) -> None:
     """Every required statement must be there; with a base, those that are never inherited."""
     present = set(ck.ruleset.keys())
@@ -142,7 +147,7 @@ def check_missing(ck: _Checker, based: bool = False) -> None:
             reported_sections.add(info.section)
             ck.error("missing-statement", f"missing section `on {info.section}:`", where,
                      f"add a section such as `on {info.section}:` followed by lines like "
-                     f"`{INFO[info.section + '_terms'].example}` and `as one event`")
+                     f"`{_first_of(info.section).example}` and `as one event`")
             continue
         where_words = f" in `on {info.section}:`" if info.section else ""
         ck.error("missing-statement", f"missing statement{where_words}: {info.words}", where,

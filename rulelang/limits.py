@@ -14,7 +14,7 @@ from rulelang.errors import RulesetError, RulesetFileError
 __all__ = ["MAX_BYTES", "MAX_LINE", "MAX_NUMBER", "MAX_BASE_DEPTH", "MAX_ERRORS", "read_ruleset_file", "read_text_file",
            "text_error", "cap_errors"]
 
-MAX_BYTES = 200_000  # characters of a ruleset text
+MAX_BYTES = 64_000  # characters of a ruleset text (a real one is 1 to 3 kB)
 MAX_LINE = 500  # characters of one line
 MAX_NUMBER = 100_000  # any number written in a ruleset
 MAX_DIGITS = len(str(MAX_NUMBER))

@@ -17,7 +17,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from rulelang.ast import Ruleset, Span, Statement
-from rulelang.errors import RulesetError, RulesetSyntaxError
+from rulelang.errors import RulesetError, RulesetFileError, RulesetSyntaxError
 from rulelang.limits import MAX_DIGITS, MAX_NUMBER, text_error
 from rulelang.statements import PHRASES, Phrase, Words, for_rule
 
@@ -25,6 +25,7 @@ __all__ = ["grammar", "parse", "TERMINAL_WORDS", "describe_terminal", "keywords"
 
 GRAMMAR_FILE = "ruleset.lark"
 MAX_SYNTAX_ERRORS = 20
+PARSE_BUDGET = 300_000
 SETTLEMENT_WORDS = ("credit", "debit", "winner", "as", "one", "nobody")
 
 
@@ -243,10 +244,17 @@ def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree[Token] | Non
     work = list(original)
     errors: list[RulesetError] = []
     seen: set[int] = set()
+    budget = PARSE_BUDGET  # characters parsed in all: each error costs one more parse of the text
     while True:
         candidate = "\n".join(work)
         if not candidate.endswith("\n"):
             candidate += "\n"
+        if errors and budget < len(candidate):
+            line = errors[-1].line or 1
+            return None, errors + [RulesetFileError(
+                "too-many-errors", f"and maybe more syntax errors after line {line} (not looked for)",
+                filename=filename, hint="only the first syntax errors of a long text are looked for")]
+        budget -= len(candidate)
         try:
             tree = grammar().parse(candidate)
         except UnexpectedInput as exc:

@@ -106,3 +106,11 @@ def test_reading_a_device_as_a_ruleset_file(tmp_path):
     with pytest.raises(rulelang.RulesetFileError) as info:
         rulelang.compile_file("/dev/zero")
     assert info.value.code == "cannot-read"
+
+
+def test_syntax_errors_of_a_long_text_are_looked_for_within_a_budget():
+    text = HEAD + "no reserve\n" * 5000 + "x\n" * 25
+    errors = rulelang.check_text(text, "h.rules")
+    assert errors[0].code == "unexpected-word"
+    assert errors[-1].code == "too-many-errors" and "not looked for" in errors[-1].message
+    assert len(errors) < 20

@@ -100,14 +100,14 @@ def _explain_terms(v: tuple[Term, ...], c: Config) -> str:
     return " ".join(term_sentence(t) for t in v)
 
 
-def _terms(section: str, group: int, words: str, tags: tuple[str, ...]) -> StatementDef:
+def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]) -> StatementDef:
     place = ("settlement", section, "terms")
 
     def resolve(v: tuple[Term, ...], c: Config) -> None:
         c["settlement"][section]["terms"] = [t.to_dict() for t in v]
 
     return StatementDef(
-        key=f"{section}_terms", words=words, group=group, section=section,
+        key=key, words=words, group=group, section=section,
         rules=("hands_term", "differences_term", "nobody_line"), read=_read_terms,
         fmt=lambda v: [term_text(t) for t in v] if v else ["nobody scores"], explain=_explain_terms,
         fields=(Field(place, list),), resolve=resolve, check=_check_terms,
@@ -201,7 +201,7 @@ def _set_winner(v: Winner, c: Config) -> None:
 
 
 STATEMENTS: tuple[StatementDef, ...] = (
-    _terms("domino", 5, "what is settled on a domino", ("settle-pooled", "settle-each", "partner-debit")),
+    _terms("domino_terms", "domino", 5, "what is settled on a domino", ("settle-pooled", "settle-each", "partner-debit")),
     StatementDef(
         key="domino_events", words="how a domino's settlement makes events", group=5, section="domino",
         rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
@@ -230,7 +230,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "`winner: lightest-hand`, `tie_break: none`"),
               Doc("`winner: none`", "a block has no winner", "`winner: none`, `tie_break: none`")),
         tags=("block-winner",)),
-    _terms("block", 6, "what is settled on a block", ("settle-differences", "block")),
+    _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",
         rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
