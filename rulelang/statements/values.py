@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from rulelang.config_model import HandSet, Pooling, Receiver, Rounding, Sign, TermKind
+from rulelang.config_model import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
 
 __all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
            "UnitValue", "Target", "EventsValue", "Winner"]
@@ -93,7 +93,7 @@ class UnitValue(NamedTuple):
 class Target(NamedTuple):
     """`target MODE AMOUNT MEASURE`; the measure is `points`, `shown` or `raw`."""
 
-    mode: Literal["exact", "at-least"]
+    mode: TargetMode
     amount: int
     measure: Literal["points", "shown", "raw"]
 
@@ -101,15 +101,15 @@ class Target(NamedTuple):
 class EventsValue(NamedTuple):
     """How a settlement makes events, and whether the last placement joins it."""
 
-    grouping: Literal["one", "per-term", "per-hand"]
+    grouping: Events
     with_last_placement: bool
 
 
 class Winner(NamedTuple):
     """Who wins a block, and how a tie is broken."""
 
-    winner: Literal["lightest-hand", "none"]
-    tie_break: Literal["fewest-tiles", "none"]
+    winner: BlockWinner
+    tie_break: TieBreak
 
 
 @dataclass(frozen=True)
