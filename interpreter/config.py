@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import copy
-import functools
 import json
 from collections.abc import Mapping
-from importlib import resources
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -13,16 +11,6 @@ from .errors import ConfigError
 
 if TYPE_CHECKING:
     from .rules import Rules
-
-
-@functools.lru_cache(maxsize=1)
-def _validator():
-    import jsonschema
-
-    text = resources.files("rulelang").joinpath("schema/config.schema.json").read_text(encoding="utf-8")
-    schema = json.loads(text)
-    cls = jsonschema.validators.validator_for(schema)
-    return cls(schema)
 
 
 def _freeze(value):
@@ -121,11 +109,6 @@ class Config:
             return data
         if not isinstance(data, dict):
             raise ConfigError(f"a configuration is a JSON object, not {type(data).__name__}")
-        errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
-        if errors:
-            e = errors[0]
-            path = "/" + "/".join(str(p) for p in e.absolute_path)
-            raise ConfigError(e.message, path)
         _check(data)
         return cls(data)
 
@@ -158,28 +141,18 @@ class Config:
 
 
 def _check(data: dict) -> None:
-    """The consistency rules the schema cannot state."""
-    counts = data["players"]["counts"]
-    for n in counts:
-        if str(n) not in data["hand_size"]:
-            raise ConfigError(f"no hand size for {n} players", "/hand_size")
-        hand = data["hand_size"][str(n)]
-        reserve = data["reserve"].get(str(n), 0)
-        if hand < 1:
-            raise ConfigError(f"hand size for {n} players must be at least 1", f"/hand_size/{n}")
-        if n * hand + reserve > 28:
-            raise ConfigError(f"{n} hands of {hand} plus a reserve of {reserve} need more than 28 tiles",
-                              f"/hand_size/{n}")
-    for n in data["players"]["partnerships"]:
-        if n not in counts:
-            raise ConfigError(f"partnerships at {n} players, which the variant does not allow",
-                              "/players/partnerships")
-    dom = data["settlement"]["domino"]
-    if dom["with_last_placement"] and dom["events"] != "one":
-        raise ConfigError("with_last_placement requires events: one", "/settlement/domino/events")
-    t = data["target"]
-    if t["mode"] == "at-least" and t["overshoot"] != "none":
-        raise ConfigError("an overshoot rule needs an exact target", "/target/overshoot")
+    """The one validator the language uses too (rulelang/checks.py): the schema, then the rules.
+
+    The error's `code` is the fault's own (`invalid-config` for the schema), as the language reports it.
+    """
+    from rulelang.checks import config_problems
+
+    problems = config_problems(data)
+    if problems:
+        first = problems[0]
+        error = ConfigError(first.message, first.path)
+        error.code = first.code
+        raise error
 
 
 def load_config(path) -> Config:

@@ -20,6 +20,7 @@ from typing import Any
 from rulelang._version import __version__
 from rulelang.ast import Ruleset
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
+from rulelang.checks import config_problems
 from rulelang.compiler import analyse, config_schema, validate_config
 from rulelang.errors import (
     RulesetCheckError,
@@ -30,6 +31,7 @@ from rulelang.errors import (
     raise_errors,
 )
 from rulelang.formatter import config_to_text, format_text
+from rulelang.limits import read_ruleset_file, read_text_file
 
 __all__ = [
     "__version__",
@@ -47,6 +49,7 @@ __all__ = [
     "compile_bundled",
     "bundled_names",
     "load_config",
+    "load_config_dict",
     "config_schema",
     "validate_config",
     "config_to_text",
@@ -54,16 +57,14 @@ __all__ = [
 ]
 
 
-def _read(path: str | os.PathLike[str]) -> str:
+def _read(path: str | os.PathLike[str], ruleset: bool = True) -> str:
     name = os.fspath(path)
     try:
-        with open(name, encoding="utf-8") as fh:
-            return fh.read()
-    except FileNotFoundError:
-        raise RulesetFileError("file-not-found", f"no such file: {name}", filename=name,
-                               hint=_bundled_hint()) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesetFileError("cannot-read", f"cannot read {name}: {exc}", filename=name) from None
+        return read_ruleset_file(name) if ruleset else read_text_file(name)
+    except RulesetFileError as exc:
+        if exc.code == "file-not-found":
+            exc.hint = _bundled_hint()
+        raise
 
 
 def _bundled_hint() -> str:
@@ -114,23 +115,28 @@ def compile_bundled(name: str) -> dict[str, Any]:
     return json.loads(_compiled_bundled(name))
 
 
-def load_config(spec: str | os.PathLike[str]) -> dict[str, Any]:
-    """A configuration from a bundled name, a `.rules` file or a compiled `.json` file.
+def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
+    """A configuration dict from a bundled name, a `.rules` file or a compiled `.json` file.
 
-    A `.json` file is validated against the schema (code `invalid-config`).
+    A `.json` file is validated by the one validator the engine uses too
+    (rulelang/checks.py: the schema, code `invalid-config`, then the rules,
+    each with its own code). Named apart from `interpreter.load_config`, which
+    returns the engine's `Config`.
     """
     name = os.fspath(spec)
     if name.endswith(".json"):
-        text = _read(name)
+        text = _read(name, ruleset=False)
         try:
             config = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RulesetFileError("invalid-config", f"not JSON: {exc.msg}", filename=name,
                                    line=exc.lineno, column=exc.colno,
                                    source_line=text.split("\n")[exc.lineno - 1]) from None
-        problems = validate_config(config)
+        problems = config_problems(config)
         if problems:
-            raise RulesetFileError("invalid-config", "not a rulelang configuration: " + problems[0],
+            p = problems[0]
+            where = p.path.lstrip("/") or "(top)"
+            raise RulesetFileError(p.code, f"not a rulelang configuration: {where}: {p.message}",
                                    filename=name, hint="compile a ruleset with `rulelang compile`")
         return copy.deepcopy(config)
     if name in bundled_names() and not os.path.exists(name):
@@ -139,3 +145,6 @@ def load_config(spec: str | os.PathLike[str]) -> dict[str, Any]:
         return compile_file(name)
     raise RulesetFileError("unknown-ruleset", f"no bundled ruleset or file named `{name}`",
                            filename=name, hint=_bundled_hint())
+
+
+load_config = load_config_dict  # the former name, kept while callers move to `load_config_dict`

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+from importlib.abc import Traversable
 
 __all__ = ["bundled_names", "bundled_text", "bundled_filename"]
 
@@ -10,7 +11,7 @@ SUFFIX = ".rules"
 
 
 @cache
-def _files() -> dict[str, object]:
+def _files() -> dict[str, Traversable]:
     root = resources.files("rulesets")
     return {
         entry.name[: -len(SUFFIX)]: entry
@@ -26,7 +27,7 @@ def bundled_names() -> list[str]:
 
 def bundled_text(name: str) -> str:
     """The text of a bundled ruleset (KeyError if there is none of that name)."""
-    return _files()[name].read_text(encoding="utf-8")  # type: ignore[attr-defined]
+    return _files()[name].read_text(encoding="utf-8")
 
 
 def bundled_filename(name: str) -> str:

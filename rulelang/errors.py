@@ -144,11 +144,15 @@ CODES: dict[str, tuple[str, str]] = {
     "cannot-read": ("file", "the file cannot be read (a folder, not UTF-8, no permission)"),
     "unknown-ruleset": ("file", "no bundled ruleset has this name"),
     "invalid-config": ("file", "a compiled .json configuration that is not JSON or breaks the schema"),
+    "text-too-large": ("file", "a ruleset text longer than the limit (rulelang/limits.py)"),
+    "line-too-long": ("file", "a line longer than the limit (rulelang/limits.py)"),
+    "too-many-errors": ("file", "the count of the errors left out once a file has too many to show"),
     # syntax
     "unexpected-character": ("syntax", "a character the language never uses here"),
     "unexpected-word": ("syntax", "a word that is not a keyword expected here (often misspelt)"),
     "unexpected-token": ("syntax", "a keyword, number or text in the wrong place"),
     "incomplete-statement": ("syntax", "a line that ends before its statement is complete"),
+    "number-too-large": ("syntax", "a number above the limit of the language (rulelang/limits.py)"),
     # check: one statement
     "duplicate-statement": ("check", "a statement or section given twice"),
     "missing-statement": ("check", "a statement or section missing from a ruleset without `based on`"),
@@ -167,6 +171,7 @@ CODES: dict[str, tuple[str, str]] = {
     "unknown-base": ("check", "`based on` a name or file that does not exist"),
     "base-cycle": ("check", "rulesets based on each other in a cycle"),
     "base-invalid": ("check", "the base ruleset has errors"),
+    "base-too-deep": ("check", "a chain of `based on` deeper than the limit (rulelang/limits.py)"),
     # check: rules against each other
     "target-not-multiple": ("check", "a raw target that is not a whole number of shown points"),
     "unit-mismatch": ("check", "with 5 raw points to 1 shown point, a multiple, rounding or floor that "
@@ -180,5 +185,4 @@ CODES: dict[str, tuple[str, str]] = {
     "terms-need-winner": ("check", "block terms that need a winner when a block has none"),
     "partner-needs-partnerships": ("check", "a partner's hand settled without partnerships"),
     "no-scoring": ("check", "no way to score at all"),
-    "schema": ("check", "the compiled configuration breaks the schema (a bug of rulelang)"),
 }

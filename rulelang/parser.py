@@ -10,26 +10,54 @@ import difflib
 import re
 from collections.abc import Iterable
 from functools import cache
+from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from rulelang.ast import PerCount, Ruleset, Span, Statement, Term
-from rulelang.errors import RulesetError, RulesetSyntaxError
+from rulelang.ast import Ruleset, Span, Statement
+from rulelang.errors import RulesetError, RulesetFileError, RulesetSyntaxError
+from rulelang.limits import MAX_DIGITS, MAX_NUMBER, text_error
+from rulelang.statements import PHRASES, Phrase, Words, for_rule
 
 __all__ = ["grammar", "parse", "TERMINAL_WORDS", "describe_terminal", "keywords"]
 
 GRAMMAR_FILE = "ruleset.lark"
 MAX_SYNTAX_ERRORS = 20
+PARSE_BUDGET = 300_000
 SETTLEMENT_WORDS = ("credit", "debit", "winner", "as", "one", "nobody")
+
+
+# A keyword, a name or a number ends at a word boundary: `floors` is not `floor` + `s`,
+# `5tiles` is not `5` + `tiles`. The grammar file spells keywords as plain strings (easy
+# to read); they are turned into patterns with that boundary when the grammar is loaded.
+_BOUNDARY = r"(?![a-z0-9'\-])"
+_KEYWORD_LINE = re.compile(r'^([A-Z][A-Z_]*): "([a-z\']+)"$', re.M)
+
+
+@cache
+def _grammar_source() -> tuple[str, dict[str, str]]:
+    """The grammar text with bounded keywords, and terminal name -> keyword."""
+    text = (resources.files("rulelang") / GRAMMAR_FILE).read_text(encoding="utf-8")
+    keywords = {m.group(1): m.group(2) for m in _KEYWORD_LINE.finditer(text)}
+    text = _KEYWORD_LINE.sub(lambda m: f"{m.group(1)}: /{re.escape(m.group(2))}{_BOUNDARY}/", text)
+    text = text.replace("NUMBER: /[0-9]+/", f"NUMBER: /[0-9]+{_BOUNDARY}/")
+    text = text.replace("SIGNED_NUMBER: /[-+]?[0-9]+/", f"SIGNED_NUMBER: /[-+]?[0-9]+{_BOUNDARY}/")
+    return text, keywords
 
 
 @cache
 def grammar() -> Lark:
-    """The LALR parser, built once."""
-    return Lark.open(GRAMMAR_FILE, rel_to=__file__, parser="lalr", propagate_positions=True,
-                     maybe_placeholders=False)
+    """The LALR parser, built once per process (and cached on disk, rulelang/parser_cache.py)."""
+    from rulelang.parser_cache import cache_file
+
+    text, _ = _grammar_source()
+    options: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+    try:
+        return Lark(text, cache=cache_file(text), **options)
+    except OSError:  # a cache folder that turned out unwritable: build without it
+        return Lark(text, **options)
 
 
 # Plain words for the terminals that are not a single keyword. Keywords
@@ -48,14 +76,21 @@ TERMINAL_WORDS: dict[str, str] = {
 }
 
 
-@cache
 def _keyword_terminals() -> dict[str, str]:
     """Terminal name -> keyword text, for every keyword terminal of the grammar."""
-    out = {}
-    for term in grammar().terminals:
-        if term.name not in TERMINAL_WORDS and term.pattern.type == "str":
-            out[term.name] = term.pattern.value
-    return out
+    return _grammar_source()[1]
+
+
+@cache
+def _statement_starts() -> frozenset[str]:
+    """The terminals that can start a statement (what the parser accepts at the start of a text)."""
+    interactive: Any = grammar().parse_interactive("")  # lark leaves `accepts` untyped
+    return frozenset(interactive.accepts()) - {"_NL", "$END"}
+
+
+@cache
+def _keyword_set() -> frozenset[str]:
+    return frozenset(_keyword_terminals().values())
 
 
 def keywords() -> list[str]:
@@ -117,12 +152,13 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
     expected.discard("COMMENT")
     expected.discard("WS")
     hint_expected = f"expected {_describe_expected(expected)}"
-    if "PLAYERS" in expected and len(expected) > 8:  # at the start of a statement
+    at_start = _statement_starts() <= expected
+    if at_start:
         hint_expected = ("expected the start of a statement, such as `players ...`, `hand ...`, `target ...` "
                          "or `on block:` (see docs/language.md)")
 
     def outside_section(word: str) -> str | None:
-        if word in SETTLEMENT_WORDS and "PLAYERS" in expected and "CREDIT" not in expected:
+        if word in SETTLEMENT_WORDS and at_start and "CREDIT" not in expected:
             return f"a `{word}` line belongs under `on domino:` or `on block:`"
         return None
 
@@ -130,12 +166,22 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
         return RulesetSyntaxError(code, message, filename=filename, line=line, column=col,
                                   end_column=end, source_line=src, hint=hint)
 
+    def word_error(start: int, word: str) -> RulesetSyntaxError:
+        # the code follows from the grammar: a keyword of the language out of place, or a word it does
+        # not know; similarity only suggests the nearest expected keyword in the hint
+        code = "unexpected-token" if word in _keyword_set() else "unexpected-word"
+        guess = _suggest(word, expected)
+        hint = outside_section(word) or (f"did you mean `{guess}`?" if guess and guess != word else hint_expected)
+        return err(code, f"unexpected word `{word}`", start + 1, start + 1 + len(word), hint)
+
     if isinstance(exc, UnexpectedCharacters):
         start, word = _word_at(src, column - 1)
         if word:
-            guess = _suggest(word, expected)
-            hint = outside_section(word) or (f"did you mean `{guess}`?" if guess else hint_expected)
-            return err("unexpected-word", f"unexpected word `{word}`", start + 1, start + 1 + len(word), hint)
+            return word_error(start, word)
+        run = re.match(r"[0-9][A-Za-z0-9'\-]*[A-Za-z][A-Za-z0-9'\-]*", src[column - 1:])
+        if run:  # a number run into a word, like `5tiles`
+            return err("unexpected-word", f"unexpected word `{run.group(0)}`", column, column + run.end(),
+                       "put a space between a number and a word")
         char = src[column - 1] if column - 1 < len(src) else ""
         shown = f"`{char}`" if char.strip() else "character"
         return err("unexpected-character", f"unexpected character {shown}", column, column + 1, hint_expected)
@@ -150,15 +196,7 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
             wstart, whole = _word_at(src, column - 1)
             if whole:
                 start, word = wstart, whole
-            guess = _suggest(word, expected)
-            if outside_section(word):
-                return err("unexpected-token", f"unexpected word `{word}`", start + 1, start + 1 + len(word),
-                           outside_section(word) or "")
-            if guess and guess != word:
-                return err("unexpected-word", f"unexpected word `{word}`", start + 1, start + 1 + len(word),
-                           f"did you mean `{guess}`?")
-            return err("unexpected-token", f"unexpected word `{word}`", start + 1, start + 1 + len(word),
-                       hint_expected)
+            return word_error(start, word)
         what = {"NUMBER": "number", "SIGNED_NUMBER": "number", "STRING": "text"}.get(tok.type, "")
         shown = f"{what} `{tok}`".strip() if what else f"`{tok}`"
         return err("unexpected-token", f"unexpected {shown}", column, column + len(str(tok)), hint_expected)
@@ -179,18 +217,44 @@ def _blank(lines: list[str], index: int) -> None:
             j += 1
 
 
-def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree | None, list[RulesetError]]:
+def _number_errors(tree: Tree[Token], lines: list[str], filename: str) -> list[RulesetError]:
+    """Numbers out of range, checked at the token: before any value is built from them."""
+    out: list[RulesetError] = []
+    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in ("NUMBER", "SIGNED_NUMBER")):
+        digits = tok.lstrip("+-").lstrip("0")
+        if len(digits) <= MAX_DIGITS and int(digits or "0") <= MAX_NUMBER:
+            continue
+        shown = f"`{tok}`" if len(tok) <= 12 else f"of {len(digits):,} digits"
+        line = tok.line or 1
+        out.append(RulesetSyntaxError(
+            "number-too-large", f"the number {shown} is too large: numbers in a ruleset are at most {MAX_NUMBER:,}",
+            filename=filename, line=line, column=tok.column, end_column=(tok.end_column or 1),
+            source_line=lines[line - 1] if line <= len(lines) else "", hint="write a smaller number"))
+    return out
+
+
+def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree[Token] | None, list[RulesetError]]:
     """Parse, blanking broken lines to go on; returns the tree of what is left and the errors."""
+    limit = text_error(text, filename)
+    if limit is not None:
+        return None, [limit]
     if text.startswith("\ufeff"):  # a byte-order mark left by some editors
         text = " " + text[1:]
     original = text.split("\n")
     work = list(original)
     errors: list[RulesetError] = []
     seen: set[int] = set()
+    budget = PARSE_BUDGET  # characters parsed in all: each error costs one more parse of the text
     while True:
         candidate = "\n".join(work)
         if not candidate.endswith("\n"):
             candidate += "\n"
+        if errors and budget < len(candidate):
+            line = errors[-1].line or 1
+            return None, errors + [RulesetFileError(
+                "too-many-errors", f"and maybe more syntax errors after line {line} (not looked for)",
+                filename=filename, hint="only the first syntax errors of a long text are looked for")]
+        budget -= len(candidate)
         try:
             tree = grammar().parse(candidate)
         except UnexpectedInput as exc:
@@ -204,35 +268,35 @@ def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree | None, list
                 return None, errors
             _blank(work, index)
             continue
-        return tree, errors
+        too_large = _number_errors(tree, original, filename)
+        if not too_large:
+            return tree, errors
+        for number_error in too_large:
+            index = (number_error.line or 1) - 1
+            if index not in seen:
+                errors.append(number_error)
+                seen.add(index)
+                _blank(work, index)
+        if len(errors) >= MAX_SYNTAX_ERRORS:
+            return None, errors
 
 
 # ---------------------------------------------------------------------------
-# Tree -> statements
+# Tree -> statements, driven by the statement table
 # ---------------------------------------------------------------------------
 
 def _span(meta: Any) -> Span:
     return Span(meta.line, meta.column, meta.end_line, meta.end_column)
 
 
-def _types(children: list[Any]) -> list[str]:
-    return [c.type for c in children if isinstance(c, Token)]
-
-
-def _numbers(children: list[Any]) -> list[int]:
-    return [int(c) for c in children if isinstance(c, Token) and c.type in ("NUMBER", "SIGNED_NUMBER")]
-
-
-def _header_span(c: list[Any]) -> Span:
-    """The span of a section's header line (`on domino:`)."""
-    return Span(c[0].line, c[0].column, c[2].end_line, c[2].end_column)
+SECTIONS = {"domino_section": "domino", "block_section": "block"}
 
 
 class _Line:
-    """A settlement line before it is grouped into its section's statements."""
+    """A settlement line before its section says which statement it is."""
 
-    def __init__(self, key: str, value: Any, span: Span) -> None:
-        self.key, self.value, self.span = key, value, span
+    def __init__(self, rule: str, phrase: Phrase) -> None:
+        self.rule, self.phrase = rule, phrase
 
 
 class _Section:
@@ -240,185 +304,31 @@ class _Section:
         self.name, self.span, self.lines = name, span, lines
 
 
-@v_args(meta=True)
-class ToStatements(Transformer):
-    """The one transformer: each statement rule becomes a `Statement`."""
+class ToStatements(Transformer[Token, Any]):
+    """The one transformer: each grammar rule is read by its statement table entry."""
 
-    def _st(self, key: str, value: Any, meta: Any) -> Statement:
-        return Statement(key, value, _span(meta))
-
-    # -- name, attribution, inheritance
-    def ruleset_stmt(self, meta, c):
-        return self._st("ruleset", (str(c[1]), str(c[2])[1:-1]), meta)
-
-    def source_stmt(self, meta, c):
-        return self._st("source", str(c[1])[1:-1], meta)
-
-    def based_stmt(self, meta, c):
-        tok = c[2]
-        if tok.type == "STRING":
-            return self._st("based_on", ("path", str(tok)[1:-1]), meta)
-        return self._st("based_on", ("name", str(tok)), meta)
-
-    # -- players and deal
-    def count_range(self, meta, c):
-        lo, hi = _numbers(c)
-        return ("range", lo, hi)
-
-    def count_list(self, meta, c):
-        return ("list",) + tuple(_numbers(c))
-
-    def partnered(self, meta, c):
-        return ("with", _numbers(c)[0])
-
-    def unpartnered(self, meta, c):
-        return ("none",)
-
-    def players_stmt(self, meta, c):
-        counts = c[1]
-        partner = next((x for x in c[2:] if isinstance(x, tuple)), None)
-        return self._st("players", (counts, partner), meta)
-
-    def per_count(self, meta, c):
-        nums = _numbers(c)
-        if len(nums) == 1:
-            return PerCount(uniform=nums[0])
-        pairs = tuple(sorted((nums[i + 1], nums[i]) for i in range(0, len(nums), 2)))
-        return PerCount(by_count=pairs)
-
-    def hand_stmt(self, meta, c):
-        return self._st("hand", c[1], meta)
-
-    def reserve_stmt(self, meta, c):
-        return self._st("reserve", c[1], meta)
-
-    def no_reserve(self, meta, c):
-        return self._st("reserve", PerCount(uniform=0), meta)
-
-    def drawing_stmt(self, meta, c):
-        return self._st("drawing", "none" if c[0].type == "NO" else "until-playable", meta)
-
-    # -- opener
-    def opener_value(self, meta, c):
-        t = _types(c)
-        return {"LOTTERY": "lottery", "HIGHEST": "highest-double", "DOMINOER": "dominoer",
-                "NEXT": "next-seat", "BLOCK": "block-winner"}[t[0] if t[0] != "THE" else t[1]]
-
-    def opener_first_stmt(self, meta, c):
-        return self._st("opener_first", c[-1], meta)
-
-    def opener_domino_stmt(self, meta, c):
-        return self._st("opener_domino", c[-1], meta)
-
-    def opener_block_stmt(self, meta, c):
-        return self._st("opener_block", c[-1], meta)
-
-    def lead_stmt(self, meta, c):
-        return self._st("lead", "forced" if "DECIDING" in _types(c) else "any", meta)
-
-    # -- doubles
-    def branching_stmt(self, meta, c):
-        return self._st("branching", {"EVERY": "every", "ONLY": "first", "NO": "none"}[c[0].type], meta)
-
-    def branch_sides_stmt(self, meta, c):
-        return self._st("branch_sides", "at-once" if "ONCE" in _types(c) else "after-line", meta)
-
-    def terminal_stmt(self, meta, c):
-        return self._st("terminal_count", "both-halves" if "BOTH" in _types(c) else "one-half", meta)
-
-    # -- scoring and target
-    def scoring_stmt(self, meta, c):
-        nums = _numbers(c)
-        return self._st("scoring", (True, nums[0]) if nums else (False, None), meta)
-
-    def unit_stmt(self, meta, c):
-        nums = _numbers(c)
-        return self._st("unit", (nums[0], nums[1]) if nums else (1, 1), meta)
-
-    def target_measure(self, meta, c):
-        t = _types(c)
-        return "raw" if "RAW" in t else ("shown" if "SHOWN" in t else "points")
-
-    def target_stmt(self, meta, c):
-        mode = "exact" if "EXACTLY" in _types(c) else "at-least"
-        return self._st("target", (mode, _numbers(c)[0], c[-1]), meta)
-
-    def check_stmt(self, meta, c):
-        return self._st("check", "after-settlement" if "SETTLEMENT" in _types(c) else "every-event", meta)
-
-    def overshoot_stmt(self, meta, c):
-        t = _types(c)
-        value = "discard" if "DISCARDS" in t else ("bounce" if "BOUNCES" in t else "none")
-        return self._st("overshoot", value, meta)
-
-    def ties_stmt(self, meta, c):
-        t = _types(c)
-        value = "extra-rounds" if "EXTRA" in t else ("draw" if "DRAW" in t else "impossible")
-        return self._st("ties", value, meta)
-
-    def floor_stmt(self, meta, c):
-        nums = _numbers(c)
-        return self._st("floor", nums[0] if nums else None, meta)
-
-    # -- settlement
-    def hand_set(self, meta, c):
-        return {"OPPONENTS": "opponents", "PARTNERS": "partner", "OWN": "own", "EVERYONES": "everyone"}[c[0].type]
-
-    def pooling(self, meta, c):
-        return "pooled" if c[0].type == "POOLED" else "each"
-
-    def rounding(self, meta, c):
-        nums = _numbers(c)
-        return ("round5", nums[0]) if nums else ("none", 5)
-
-    def receiver(self, meta, c):
-        return "winner" if "WINNER" in _types(c) else "owner"
-
-    def hands_term(self, meta, c):
-        sign = "credit" if c[0].type == "CREDIT" else "debit"
-        hands, pooling, rounding, to = [x for x in c if not isinstance(x, Token)]
-        term = Term("hands", hands, pooling, rounding[0], to, sign, _span(meta), rounding[1])
-        return _Line("terms", (term,), _span(meta))
-
-    def differences_term(self, meta, c):
-        rounding = c[-1]
-        term = Term("differences", rounding=rounding[0], span=_span(meta), rounding_number=rounding[1])
-        return _Line("terms", (term,), _span(meta))
-
-    def nobody_line(self, meta, c):
-        return _Line("terms", (), _span(meta))
-
-    def winner_line(self, meta, c):
-        t = _types(c)
-        if "NONE" in t:
-            value = ("none", "none")
-        else:
-            value = ("lightest-hand", "none" if "NOT" in t else "fewest-tiles")
-        return _Line("winner", value, _span(meta))
-
-    def event_grouping(self, meta, c):
-        return "per-term" if c[1].type == "TERM" else "per-hand"
-
-    def last_placement(self, meta, c):
-        return True
-
-    def events_line(self, meta, c):
-        grouping = next((x for x in c if isinstance(x, str) and not isinstance(x, Token)), "one")
-        last = any(x is True for x in c)
-        return _Line("events", (grouping, last), _span(meta))
-
-    def domino_section(self, meta, c):
-        return _Section("domino", _header_span(c), [x for x in c if isinstance(x, _Line)])
-
-    def block_section(self, meta, c):
-        return _Section("block", _header_span(c), [x for x in c if isinstance(x, _Line)])
-
-    def start(self, meta, c):
-        return c
+    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+        rule = str(data)
+        span = _span(meta) if not meta.empty else None
+        phrase = Phrase(children, span)
+        if rule in PHRASES:
+            return PHRASES[rule](phrase)
+        if rule in SECTIONS:
+            c = [x for x in children if isinstance(x, Token)]
+            header = Span(c[0].line or 1, c[0].column or 1, c[2].end_line or 1, c[2].end_column or 1)
+            return _Section(SECTIONS[rule], header, [x for x in children if isinstance(x, _Line)])
+        if rule == "start":
+            return children
+        entry, _ = for_rule(rule)
+        if entry is not None:
+            return Statement(entry.key, entry.read(phrase), phrase.span)
+        if for_rule(rule, "domino")[0] is not None:
+            return _Line(rule, phrase)
+        return Words(phrase.text)
 
 
 def build(items: list[Any], filename: str, text: str) -> Ruleset:
-    """Flatten sections into statements keyed `domino_terms`, `block_events`..."""
+    """Sections become their statements; consecutive term lines are one statement (the section's terms)."""
     statements: list[Statement] = []
     sections: list[tuple[str, Span]] = []
     for item in items:
@@ -426,22 +336,25 @@ def build(items: list[Any], filename: str, text: str) -> Ruleset:
             statements.append(item)
             continue
         sections.append((item.name, item.span))
-        pending: _Line | None = None
-        for line in item.lines + [None]:
-            # consecutive term lines form one statement: the section's list of terms
-            if line is not None and line.key == "terms" and pending is not None and pending.value \
-                    and line.value:
-                pending = _Line("terms", pending.value + line.value, pending.span)
+        pending: Statement | None = None
+        for line in item.lines:
+            entry, misplaced = for_rule(line.rule, item.name)
+            assert entry is not None
+            st = Statement(entry.key, entry.read(line.phrase), line.phrase.span, item.name, misplaced)
+            if entry.meta.get("merge") and st.value:
+                if pending is not None and pending.key == st.key:
+                    pending = Statement(st.key, pending.value + st.value, pending.span, item.name)
+                    continue
+                if pending is not None:
+                    statements.append(pending)
+                pending = st
                 continue
             if pending is not None:
-                statements.append(Statement(f"{item.name}_terms", pending.value, pending.span, item.name))
+                statements.append(pending)
                 pending = None
-            if line is None:
-                break
-            if line.key == "terms" and line.value:
-                pending = line
-                continue
-            statements.append(Statement(f"{item.name}_{line.key}", line.value, line.span, item.name))
+            statements.append(st)
+        if pending is not None:
+            statements.append(pending)
     return Ruleset(filename=filename, text=text, statements=tuple(statements), sections=tuple(sections))
 
 

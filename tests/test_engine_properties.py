@@ -189,7 +189,35 @@ def configs(draw):
                   "terms": [term() for _ in range(draw(st.integers(0, 3)))],
                   "events": draw(st.sampled_from(["one", "per-term", "per-hand"]))},
     }
-    return d
+    return _valid(d)
+
+
+def _valid(d):
+    """Repair what the shared validator (rulelang/checks.py) refuses, as the language would."""
+    from rulelang.checks import rule_problems
+
+    if d["settlement"]["block"]["winner"] == "none":
+        d["settlement"]["block"]["tie_break"] = "none"
+    if not d["scoring"]["in_play"]:
+        d["scoring"]["multiple"] = 5
+    for _ in range(10):
+        problems = rule_problems(d)
+        if not problems:
+            return d
+        p = problems[0]
+        if p.code in ("pooled-to-owner", "partner-needs-partnerships"):
+            section = "domino" if p.at[0].startswith("domino") else "block"
+            term = d["settlement"][section]["terms"][p.index]
+            term.update(pooling="each") if p.code == "pooled-to-owner" else term.update(hands="opponents")
+        elif p.code in ("terms-need-winner", "opener-needs-winner"):
+            d["settlement"]["block"]["winner"] = "lightest-hand"
+        elif p.code == "forced-lead-unused":
+            d["opener"]["lead"] = "any"
+        elif p.code == "no-scoring":
+            d["scoring"]["in_play"] = True
+        else:  # pragma: no cover - the generator draws nothing else the rules refuse
+            raise AssertionError(p)
+    raise AssertionError(rule_problems(d))  # pragma: no cover
 
 
 @given(data=configs(), seed=seeds, pick=st.data())

@@ -631,11 +631,9 @@ def test_own_hand_debit_and_pooled_to_owner():
     assert rnd.events == [] and rnd.result.seat == 0
     dom = {"terms": [_term("everyone", "pooled", "owner", "debit")], "events": "per-hand",
            "with_last_placement": False}
-    c = cfg("pagat", settlement__domino=dom)
-    hands = [[(1, 4)], [(0, 3)], [(1, 1)], [(1, 2)]]  # team 1: 3 + 3 = 6 -> 5 pooled; team 0: 2 -> 0
-    rnd = Round(c, 4, hands, [], 0)
-    rnd.play("[1|4]")
-    assert [(e.side, e.raw) for e in rnd.events] == [(0, 5), (1, -5)]
+    with pytest.raises(ConfigError) as e:  # refused as the language refuses it (rulelang/checks.py)
+        cfg("pagat", settlement__domino=dom)
+    assert (e.value.code, e.value.path) == ("pooled-to-owner", "/settlement/domino/terms/0")
 
 
 def test_one_event_per_side_winner_first_then_clockwise():

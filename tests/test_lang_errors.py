@@ -89,12 +89,14 @@ def test_check_error_is_pinned():
     )
 
 
-def test_check_error_on_inherited_rule_points_at_based_on():
+def test_check_error_on_inherited_rule_points_at_the_line_that_wrote_it():
     text = 'based on allfives\nruleset house "H"\nsource "s"\ncheck the target after settlement\n'
     with pytest.raises(RulesetCheckError) as info:
         rulelang.compile_text(text, "h.rules")
     e = info.value
-    assert (e.code, e.line, e.column) == ("ties-contradict-check", 1, 1)
+    base = bundled_text("allfives").split("\n")
+    assert (e.code, e.filename, e.column) == ("ties-contradict-check", "rulesets/allfives.rules", 1)
+    assert base[e.line - 1] == "ties at the top: impossible"
     assert e.message == ("when the target is checked after settlement, two sides can tie at the top "
                          "(inherited from `allfives`)")
 

@@ -27,3 +27,17 @@ def test_mypy_finds_nothing():
         pytest.skip("mypy is not installed (pip install '.[test]')")
     res = _run("mypy")
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+# The language modules are held to `mypy --strict` (the engine and the runner have their own owners).
+STRICT = ["rulelang/ast.py", "rulelang/parser.py", "rulelang/parser_cache.py", "rulelang/compiler.py",
+          "rulelang/formatter.py", "rulelang/explain.py", "rulelang/errors.py", "rulelang/bundled.py",
+          "rulelang/statements", "rulelang/config_model.py", "rulelang/checks.py", "rulelang/limits.py"]
+
+
+@pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(), reason="needs the source tree")
+def test_mypy_strict_on_the_language():
+    if _run("mypy", "--version").returncode:
+        pytest.skip("mypy is not installed (pip install '.[test]')")
+    res = _run("mypy", "--strict", "--follow-imports=silent", *STRICT)
+    assert res.returncode == 0, res.stdout + res.stderr

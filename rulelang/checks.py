@@ -1,0 +1,248 @@
+"""The rules a configuration must follow beyond its schema, shared by the language and the engine.
+
+Each rule is small, has one stable code and names the statements it involves
+(`keys`): the compiler points its message at one of them (`at`, the first
+stated in the file being compiled, else the first) and skips a rule when one of
+its statements already has an error of its own; the engine
+(`interpreter.config.Config.from_dict`) runs the same rules through
+`config_problems`, so exactly the same configurations are valid for both.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from rulelang.config_model import TILES_IN_SET, schema_problems
+from rulelang.statements import INFO
+from rulelang.statements.values import Term
+
+__all__ = ["Problem", "Rule", "RULES", "config_problems"]
+
+Config = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One fault of a configuration: its code, words, and where it lies."""
+
+    code: str
+    message: str
+    hint: str | None = None
+    at: tuple[str, ...] = ()  # statement keys to point at (the language); empty for schema faults
+    index: int | None = None  # which term of a terms statement
+    path: str = ""  # JSON pointer (the engine)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule over several statements (or over the configuration they make)."""
+
+    code: str
+    keys: tuple[str, ...]
+    find: Callable[[Config], Iterator[Problem]]
+
+
+RULES: list[Rule] = []
+
+
+def rule(code: str, *keys: str) -> Callable[[Callable[[Config], Iterator[Problem]]], Callable[[Config], Iterator[Problem]]]:
+    """Register a rule (in the order of this file: the order its messages come in)."""
+    def register(find: Callable[[Config], Iterator[Problem]]) -> Callable[[Config], Iterator[Problem]]:
+        RULES.append(Rule(code, keys, find))
+        return find
+    return register
+
+
+def _p(code: str, message: str, hint: str | None, *at: str, index: int | None = None) -> Problem:
+    path = INFO[at[0]].fields[0].pointer
+    return Problem(code, message, hint, at, index, path + (f"/{index}" if index is not None else ""))
+
+
+def _join(nums: list[int]) -> str:
+    words = [str(n) for n in nums]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+@rule("partnerships-need-4", "players")
+def _partnerships(c: Config) -> Iterator[Problem]:
+    if c["players"]["partnerships"] and 4 not in c["players"]["counts"]:
+        yield _p("partnerships-need-4", "partnerships need 4 players, but 4 players are not allowed",
+                 "write `players 2 to 4, partnerships with 4` or `no partnerships`", "players")
+
+
+def _per_count(key: str, place: str) -> None:
+    @rule("per-count", "players", key)
+    def find(c: Config) -> Iterator[Problem]:
+        counts, given, words = c["players"]["counts"], c[place], INFO[key].words
+        for n in sorted(int(k) for k in given):
+            if n not in counts:
+                yield _p("per-count", f"{words} is given for {n} players, who cannot play",
+                         f"the ruleset allows {_join(counts)} players", key)
+        for n in counts:
+            if str(n) not in given:
+                yield _p("per-count", f"{words} for {n} players is not given",
+                         f"add `, N with {n}` or give one size for every count", key)
+
+
+_per_count("hand", "hand_size")
+_per_count("reserve", "reserve")
+
+
+@rule("too-many-tiles", "players", "hand", "reserve")
+def _tiles(c: Config) -> Iterator[Problem]:
+    for n in c["players"]["counts"]:
+        hand, reserve = c["hand_size"].get(str(n)), c["reserve"].get(str(n))
+        if hand is None or reserve is None or n * hand + reserve <= TILES_IN_SET:
+            continue
+        extra = f" and a reserve of {reserve}" if reserve else ""
+        at = ("hand", "reserve") if reserve else ("hand",)
+        yield _p("too-many-tiles", f"{n} hands of {hand} tiles{extra} need {n * hand + reserve} tiles, "
+                 f"but a double-six set has {TILES_IN_SET}", "deal fewer tiles for this player count", *at)
+
+
+@rule("target-not-multiple", "unit", "target")
+def _target_multiple(c: Config) -> Iterator[Problem]:
+    unit, raw = c["scoring"]["unit"], c["target"]["raw"]
+    if raw % unit:
+        yield _p("target-not-multiple", f"a target of {raw} raw points is not a whole number of shown points",
+                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "target")
+
+
+@rule("unit-mismatch", "unit", "scoring")
+def _unit_scoring(c: Config) -> Iterator[Problem]:
+    scoring = c["scoring"]
+    if scoring["unit"] == 5 and scoring["in_play"] and scoring["multiple"] % 5:
+        yield _p("unit-mismatch", f"placements scoring multiples of {scoring['multiple']} can give raw scores "
+                 "that are not multiples of 5", "with 5 raw points to 1 shown point, score multiples of 5 (5, 10...)",
+                 "scoring")
+
+
+@rule("unit-mismatch", "unit", "floor")
+def _unit_floor(c: Config) -> Iterator[Problem]:
+    floor = c["score_floor"]
+    if c["scoring"]["unit"] == 5 and floor is not None and floor % 5:
+        yield _p("unit-mismatch", f"a score floor of {floor} is not a multiple of 5",
+                 "with 5 raw points to 1 shown point, use a multiple of 5", "floor")
+
+
+def _unit_terms(section: str, key: str) -> None:
+    @rule("unit-mismatch", "unit", key)
+    def find(c: Config) -> Iterator[Problem]:
+        if c["scoring"]["unit"] != 5:
+            return
+        for i, term in enumerate(c["settlement"][section]["terms"]):
+            if term["rounding"] == "none":
+                yield _p("unit-mismatch", "an unrounded hand can give raw scores that are not multiples of 5",
+                         "with 5 raw points to 1 shown point, write `rounded to 5`", key, index=i)
+
+
+_unit_terms("domino", "domino_terms")
+_unit_terms("block", "block_terms")
+
+
+@rule("exact-needs-overshoot", "target", "overshoot")
+def _exact(c: Config) -> Iterator[Problem]:
+    if c["target"]["mode"] == "exact" and c["target"]["overshoot"] == "none":
+        yield _p("exact-needs-overshoot", "an exact target needs an overshoot rule",
+                 "write `overshoot discards the event` or `overshoot bounces back`", "overshoot")
+
+
+@rule("overshoot-needs-exact", "target", "overshoot")
+def _at_least(c: Config) -> Iterator[Problem]:
+    if c["target"]["mode"] == "at-least" and c["target"]["overshoot"] in ("discard", "bounce"):
+        yield _p("overshoot-needs-exact", "an at-least target cannot be overshot",
+                 "write `no overshoot rule`, or `target exactly ...`", "overshoot")
+
+
+@rule("ties-contradict-check", "check", "ties")
+def _ties(c: Config) -> Iterator[Problem]:
+    t = c["target"]
+    if t["check"] == "every-event" and t["ties"] != "impossible":
+        yield _p("ties-contradict-check", "when the target is checked after every event, the first side to "
+                 "reach it wins, so ties at the top are impossible", "write `ties at the top: impossible`", "ties")
+    if t["check"] == "after-settlement" and t["ties"] == "impossible":
+        yield _p("ties-contradict-check", "when the target is checked after settlement, two sides can tie at "
+                 "the top", "write `ties at the top: play extra rounds` or `ties at the top: draw`", "ties")
+
+
+@rule("forced-lead-unused", "lead", "opener_first", "opener_domino", "opener_block")
+def _forced(c: Config) -> Iterator[Problem]:
+    o = c["opener"]
+    if o["lead"] == "forced" and "highest-double" not in (o["first_round"], o["after_domino"], o["after_block"]):
+        yield _p("forced-lead-unused", "a forced lead needs a round opened by the highest double",
+                 "write `opener leads any tile`", "lead")
+
+
+@rule("opener-needs-winner", "opener_block", "block_winner")
+def _opener_winner(c: Config) -> Iterator[Problem]:
+    if c["opener"]["after_block"] == "block-winner" and c["settlement"]["block"]["winner"] == "none":
+        yield _p("opener-needs-winner", "a block has no winner to open the next round",
+                 "write `opener after a block: lottery` or give the block a winner", "opener_block")
+
+
+@rule("last-placement-needs-one-event", "domino_events")
+def _last(c: Config) -> Iterator[Problem]:
+    d = c["settlement"]["domino"]
+    if d["with_last_placement"] and d["events"] != "one":
+        yield _p("last-placement-needs-one-event", "the last placement can join the settlement only as one event",
+                 "write `as one event with the last placement`", "domino_events")
+
+
+@rule("terms-need-winner", "block_winner", "block_terms")
+def _terms_winner(c: Config) -> Iterator[Problem]:
+    block = c["settlement"]["block"]
+    if block["winner"] != "none":
+        return
+    for i, term in enumerate(block["terms"]):
+        if Term.from_dict(term).mentions_winner():
+            yield _p("terms-need-winner", "a block without a winner gives nothing to this term",
+                     "give the block a winner, or settle `everyone's hands separately` with each owner",
+                     "block_terms", index=i)
+
+
+def _section_rules(section: str, key: str) -> None:
+    @rule("partner-needs-partnerships", "players", key)
+    def partner(c: Config) -> Iterator[Problem]:
+        if c["players"]["partnerships"]:
+            return
+        for i, term in enumerate(c["settlement"][section]["terms"]):
+            if term.get("hands") == "partner":
+                yield _p("partner-needs-partnerships", "there is no partner without partnerships",
+                         "remove this line or play `partnerships with 4`", key, index=i)
+
+    @rule("pooled-to-owner", key)
+    def pooled(c: Config) -> Iterator[Problem]:
+        for i, term in enumerate(c["settlement"][section]["terms"]):
+            if term.get("pooling") == "pooled" and term["to"] == "owner":
+                yield _p("pooled-to-owner", "a pooled amount has no single owner",
+                         "write `separately` to score each hand for its owner, or `the winner`", key, index=i)
+
+
+_section_rules("domino", "domino_terms")
+_section_rules("block", "block_terms")
+
+
+@rule("no-scoring", "scoring", "domino_terms", "block_terms")
+def _no_scoring(c: Config) -> Iterator[Problem]:
+    credits = [t for s in ("domino", "block") for t in c["settlement"][s]["terms"] if t["sign"] == "credit"]
+    if not c["scoring"]["in_play"] and not credits:
+        yield _p("no-scoring", "nobody can ever score: placements score nothing and no settlement credits points",
+                 "write `placements score multiples of 5` or credit hands in a settlement", "scoring")
+
+
+def rule_problems(config: Config, skip: set[str] = frozenset()) -> list[Problem]:  # type: ignore[assignment]
+    """The faults of a configuration (that matches the schema), skipping rules that involve `skip`."""
+    out: list[Problem] = []
+    for r in RULES:
+        if not skip.intersection(r.keys):
+            out.extend(r.find(config))
+    return out
+
+
+def config_problems(config: Any) -> list[Problem]:
+    """Every fault of a configuration: the schema's (code `invalid-config`), else the rules'."""
+    found = schema_problems(config)
+    if found:
+        return [Problem("invalid-config", message, path=path) for path, message in found]
+    return rule_problems(config)

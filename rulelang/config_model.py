@@ -1,0 +1,79 @@
+"""The compiled configuration's vocabulary, shared by the statement table, the compiler and the engine.
+
+Every closed set of values of `rulelang-config/1` is a `Literal` type here; the
+JSON schema states the same sets (tests/test_statement_table.py proves it), so
+the table, the compiler and the engine cannot drift apart.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any, Literal, get_args
+
+__all__ = [
+    "FORMAT", "TILES_IN_SET", "config_schema", "schema_problems", "literal_values",
+    "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
+    "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
+    "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
+]
+
+FORMAT = "rulelang-config/1"
+TILES_IN_SET = 28
+
+Drawing = Literal["until-playable", "none"]
+Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner"]
+OpenerFirst = Literal["lottery", "highest-double"]
+OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat"]
+OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner"]
+Lead = Literal["any", "forced"]
+Branching = Literal["every", "first", "none"]
+BranchSides = Literal["after-line", "at-once"]
+TerminalCount = Literal["both-halves", "one-half"]
+Unit = Literal[1, 5]
+TargetMode = Literal["exact", "at-least"]
+TargetCheck = Literal["every-event", "after-settlement"]
+Overshoot = Literal["discard", "bounce", "none"]
+Ties = Literal["extra-rounds", "draw", "impossible"]
+Events = Literal["one", "per-term", "per-hand"]
+BlockWinner = Literal["lightest-hand", "none"]
+TieBreak = Literal["fewest-tiles", "none"]
+HandSet = Literal["opponents", "partner", "own", "everyone"]
+Pooling = Literal["pooled", "each"]
+Rounding = Literal["round5", "none"]
+Receiver = Literal["winner", "owner"]
+Sign = Literal["credit", "debit"]
+TermKind = Literal["hands", "differences"]
+
+
+def literal_values(tp: Any) -> tuple[Any, ...]:
+    """The values of a Literal type, in order."""
+    return get_args(tp)
+
+
+@cache
+def _schema_text() -> str:
+    return resources.files("rulelang").joinpath("schema/config.schema.json").read_text(encoding="utf-8")
+
+
+def config_schema() -> dict[str, Any]:
+    """The JSON schema of the compiled configuration (a fresh copy)."""
+    schema: dict[str, Any] = json.loads(_schema_text())
+    return schema
+
+
+@cache
+def _validator() -> Any:
+    import jsonschema  # imported only when a configuration is validated: it costs start-up time
+
+    schema = json.loads(_schema_text())
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def schema_problems(config: Any) -> list[tuple[str, str]]:
+    """Schema violations of a configuration as (JSON pointer, message), sorted by path."""
+    out = []
+    for err in sorted(_validator().iter_errors(config), key=lambda e: list(e.absolute_path)):
+        out.append(("/" + "/".join(str(p) for p in err.absolute_path), err.message))
+    return out

@@ -1,0 +1,43 @@
+"""The statement table: every statement of the language, once, in canonical order.
+
+Adding a statement = one `StatementDef` in one of the modules below (and its
+grammar rule in ruleset.lark), the engine code that obeys it, and conformance
+cases tagged with it. See docs/language.md, "Adding a statement".
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rulelang.statements import deal, header, play, scoring, settlement
+from rulelang.statements.table import GROUPS, Doc, Field, Issue, Phrase, StatementDef, Words
+
+__all__ = ["TABLE", "INFO", "ORDER", "PHRASES", "GROUPS", "StatementDef", "Field", "Doc", "Issue", "Phrase",
+           "Words", "for_rule"]
+
+# Canonical order: the order `fmt` writes and explain tells.
+TABLE: tuple[StatementDef, ...] = (
+    header.STATEMENTS + deal.STATEMENTS + play.STATEMENTS + scoring.STATEMENTS + settlement.STATEMENTS
+)
+INFO: dict[str, StatementDef] = {s.key: s for s in TABLE}
+ORDER: dict[str, int] = {s.key: i for i, s in enumerate(TABLE)}
+
+# Readers of the phrases that are parts of statements (grammar rule -> reader).
+PHRASES: dict[str, Callable[[Phrase], Any]] = {**deal.PHRASES, **settlement.PHRASES}
+
+_BY_RULE: dict[tuple[str | None, str], StatementDef] = {(s.section, r): s for s in TABLE for r in s.rules}
+
+
+def for_rule(rule: str, section: str | None = None) -> tuple[StatementDef | None, bool]:
+    """The statement a grammar rule reads to in a section, and whether it is misplaced there.
+
+    A line of one section written under the other is the other section's
+    statement, marked misplaced (the checker reports it, `fmt` keeps it).
+    """
+    found = _BY_RULE.get((section, rule))
+    if found is not None or section is None:
+        return found, False
+    for (sec, r), st in _BY_RULE.items():
+        if r == rule and sec is not None:
+            return st, True
+    return None, False

@@ -1,0 +1,224 @@
+"""Statements of the players and the deal."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rulelang.config_model import TILES_IN_SET, Drawing
+from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef, choice
+from rulelang.statements.values import Counts, PerCount, Players
+
+ALLOWED_COUNTS = (2, 3, 4)
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+# -- phrases shared by several statements -----------------------------------
+
+def _count_range(p: Phrase) -> Counts:
+    return Counts("range", tuple(p.numbers))
+
+
+def _count_list(p: Phrase) -> Counts:
+    return Counts("list", tuple(p.numbers))
+
+
+def _per_count(p: Phrase) -> PerCount:
+    nums = p.numbers
+    if len(nums) == 1:
+        return PerCount(uniform=nums[0])
+    return PerCount(by_count=tuple(sorted((nums[i + 1], nums[i]) for i in range(0, len(nums), 2))))
+
+
+PHRASES = {
+    "count_range": _count_range,
+    "count_list": _count_list,
+    "partnered": lambda p: ("with", p.numbers[0]),
+    "unpartnered": lambda p: ("none",),
+    "per_count": _per_count,
+}
+
+
+# -- players -------------------------------------------------------------------
+
+def _allows(counts: Counts, n: int) -> bool:
+    if counts.kind == "range":
+        return counts.numbers[0] <= n <= counts.numbers[1]
+    return n in counts.numbers
+
+
+def _read_players(p: Phrase) -> Players:
+    counts, *rest = p.parts
+    partner: tuple[Any, ...] = rest[0] if rest else ("none",)
+    return Players(counts, (int(partner[1]),) if partner[0] == "with" else ())
+
+
+def _counts_text(c: Counts) -> str:
+    if c.kind == "range":
+        return f"{c.numbers[0]} to {c.numbers[1]}"
+    return " or ".join(str(n) for n in c.numbers)
+
+
+def _fmt_players(v: Players) -> list[str]:
+    text = "players " + _counts_text(v.counts)
+    if v.partnerships:
+        text += ", " + ", ".join(f"partnerships with {n}" for n in v.partnerships)
+    elif _allows(v.counts, 4):
+        text += ", no partnerships"  # said aloud, so the reader sees it
+    return [text]
+
+
+def _check_players(v: Players) -> Iterator[Issue]:
+    nums = v.counts.numbers
+    if v.counts.kind == "range" and nums[0] > nums[1]:
+        yield Issue("player-count", f"`{nums[0]} to {nums[1]}` counts backwards",
+                    f"write `players {nums[1]} to {nums[0]}`")
+    for n in nums:
+        if n not in ALLOWED_COUNTS:
+            yield Issue("player-count", f"{n} is not a player count: a ruleset allows 2, 3 or 4 players",
+                        "write e.g. `players 2 to 4`")
+            break
+    if v.counts.kind == "list" and len(set(nums)) != len(nums):
+        yield Issue("player-count", "a player count is given twice")
+    for n in v.partnerships:
+        if n != 4:
+            yield Issue("partnerships-need-4", f"partnerships need 4 players, not {n}",
+                        "write `partnerships with 4` or `no partnerships`")
+
+
+def _set_players(v: Players, c: Config) -> None:
+    c["players"] = {"counts": v.counts.expand(), "partnerships": list(v.partnerships)}
+
+
+def _players_from_config(c: Config) -> Players:
+    counts = sorted(c["players"]["counts"])
+    if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
+        value = Counts("range", (counts[0], counts[-1]))
+    else:
+        value = Counts("list", tuple(counts))
+    return Players(value, tuple(c["players"]["partnerships"]))
+
+
+def _explain_players(v: Players, c: Config) -> str:
+    counts = c["players"]["counts"]
+    text = f"{_and([str(n) for n in counts])} players" if len(counts) > 1 else _n(counts[0], "player")
+    text = f"For {text}."
+    if c["players"]["partnerships"]:
+        text += (" With 4 players, partners sit opposite each other (seats 0 and 2, 1 and 3) and share"
+                 " one score; otherwise everyone plays alone.")
+    else:
+        text += " Everyone plays alone."
+    return text
+
+
+# -- hand and reserve ------------------------------------------------------------
+
+def _per_count_text(v: PerCount) -> str:
+    if v.uniform is not None:
+        return f"{v.uniform} tiles"
+    pairs = sorted(v.by_count)
+    n, size = pairs[0]
+    return ", ".join([f"{size} tiles with {n} players"] + [f"{s} with {m}" for m, s in pairs[1:]])
+
+
+def _per_count_value(d: dict[str, int]) -> PerCount:
+    values = set(d.values())
+    if len(values) == 1:
+        return PerCount(uniform=values.pop())
+    return PerCount(by_count=tuple(sorted((int(k), v) for k, v in d.items())))
+
+
+def _per_count_check(words: str, least: int) -> Any:
+    def check(v: PerCount) -> Iterator[Issue]:
+        seen: set[int] = set()
+        for n, _size in v.by_count:
+            if n in seen:
+                yield Issue("per-count", f"{words} for {n} players is given twice")
+            seen.add(n)
+        sizes = [v.uniform] if v.uniform is not None else [s for _, s in v.by_count]
+        if least and any(s < least for s in sizes):
+            yield Issue("bad-number", "a hand needs at least 1 tile", "write e.g. `hand 5 tiles`")
+        if any(s > TILES_IN_SET for s in sizes):
+            yield Issue("too-many-tiles", f"a double-six set has only {TILES_IN_SET} tiles")
+    return check
+
+
+def _per_count_resolve(place: str) -> Any:
+    def resolve(v: PerCount, c: Config) -> None:
+        c[place] = v.expand(c["players"]["counts"])
+    return resolve
+
+
+def _explain_hand(v: PerCount, c: Config) -> str:
+    d = c["hand_size"]
+    if len(set(d.values())) == 1:
+        return f"Each player is dealt {_n(next(iter(d.values())), 'tile')}."
+    parts = [f"{d[k]} with {k} players" for k in sorted(d)]
+    return f"Each player is dealt {parts[0].replace(' with', ' tiles with', 1)}, " + ", ".join(parts[1:]) + "."
+
+
+def _explain_reserve(v: PerCount, c: Config) -> str:
+    d = c["reserve"]
+    if not any(d.values()):
+        return "Every undealt tile may be drawn: there is no reserve."
+    parts = [f"{d[k]} with {k} players" for k in sorted(d)]
+    return "The last tiles of the boneyard are never drawn: " + ", ".join(parts) + "."
+
+
+def _explain_drawing(v: str, c: Config) -> str:
+    if v == "until-playable":
+        return ("A player who cannot place draws from the boneyard one tile at a time until a drawn tile "
+                "fits, and must place that tile at once; a player passes only when the boneyard is empty.")
+    return "Nobody draws: a player who cannot place passes."
+
+
+STATEMENTS: tuple[StatementDef, ...] = (
+    StatementDef(
+        key="players", words="the player counts", group=1, rules=("players_stmt",),
+        read=_read_players, fmt=_fmt_players, explain=_explain_players,
+        fields=(Field(("players", "counts"), list), Field(("players", "partnerships"), list)),
+        resolve=_set_players, from_config=_players_from_config, check=_check_players,
+        examples=("players 2 to 4, partnerships with 4", "players 2 to 4", "players 2 or 4", "players 4",
+                  "players 2 to 4, no partnerships"),
+        docs=(Doc("`players 2 to 4` / `players 2 or 4` / `players 4`", "the player counts allowed (2, 3, 4)",
+                  "`players.counts`"),
+              Doc("`players 2 to 4, partnerships with 4`", "at 4 players, seats 0+2 and 1+3 are teams",
+                  "`players.partnerships: [4]`"),
+              Doc("`players 2 to 4, no partnerships`", "everyone plays alone (the same as leaving the clause out)",
+                  "`players.partnerships: []`")),
+        tags=("two-players", "three-players", "four-players", "partnerships")),
+    StatementDef(
+        key="hand", words="the hand size", group=1, rules=("hand_stmt",),
+        read=lambda p: p.parts[0], fmt=lambda v: ["hand " + _per_count_text(v)], explain=_explain_hand,
+        fields=(Field(("hand_size",), dict),), resolve=_per_count_resolve("hand_size"),
+        from_config=lambda c: _per_count_value(c["hand_size"]), check=_per_count_check("the hand size", 1),
+        examples=("hand 5 tiles", "hand 7 tiles with 2 players, 6 with 3, 5 with 4"),
+        docs=(Doc("`hand 5 tiles`", "hand size for every player count", "`hand_size`"),
+              Doc("`hand 7 tiles with 2 players, 6 with 3, 5 with 4`",
+                  "hand size per count (one for each allowed count)", "`hand_size`")),
+        tags=("partial-deal", "draw"), meta={"per_count": "hand_size"}),
+    StatementDef(
+        key="reserve", words="the reserve", group=1, rules=("reserve_stmt", "no_reserve"),
+        read=lambda p: p.parts[0] if p.parts else PerCount(uniform=0),
+        fmt=lambda v: ["no reserve" if v.uniform == 0 else "reserve " + _per_count_text(v)],
+        explain=_explain_reserve,
+        fields=(Field(("reserve",), dict),), resolve=_per_count_resolve("reserve"),
+        from_config=lambda c: _per_count_value(c["reserve"]), check=_per_count_check("the reserve", 0),
+        examples=("no reserve", "reserve 2 tiles", "reserve 2 tiles with 3 players, 0 with 4"),
+        docs=(Doc("`no reserve`", "every undealt tile can be drawn", "`reserve` all 0"),
+              Doc("`reserve 2 tiles` / `reserve 2 tiles with 3 players, 0 with 4`",
+                  "the last tiles of the boneyard are never drawn", "`reserve`")),
+        tags=("draw",), meta={"per_count": "reserve"}),
+    choice("drawing", "the drawing rule", 1, "drawing_stmt",
+           {"draw until playable": "until-playable", "no drawing": "none"}, ("drawing",), Drawing,
+           _explain_drawing,
+           {"draw until playable": "draw one at a time until a tile fits, and place it",
+            "no drawing": "a player who cannot place passes (block game)"},
+           tags=("draw", "no-drawing")),
+)

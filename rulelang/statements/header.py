@@ -1,0 +1,76 @@
+"""Statements of the name, the source and the base."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
+from rulelang.statements.values import Based, Named
+
+
+def _set_name(v: Named, c: Config) -> None:
+    c["name"], c["title"] = v.name, v.title
+
+
+def _check_name(v: Named) -> Iterator[Issue]:
+    if not v.title.strip():
+        yield Issue("empty-text", "the title is empty", 'write a title, e.g. `ruleset my-fives "My Fives"`')
+
+
+def _check_source(v: str) -> Iterator[Issue]:
+    if not v.strip():
+        yield Issue("empty-text", "the source is empty", "say where these rules come from")
+
+
+def _set_source(v: str, c: Config) -> None:
+    c["source"] = v
+
+
+def _read_based(p: Phrase) -> Based:
+    if p.strings:
+        return Based("path", p.strings[0])
+    return Based("name", str(p.tokens[-1]))
+
+
+def _based_from_config(c: Config) -> Based | None:
+    based = c.get("based_on")
+    if not based:
+        return None
+    return Based("name", based) if "/" not in based and not based.endswith(".rules") else Based("path", based)
+
+
+def _set_based(v: Any, c: Config) -> None:
+    """The label is set by the compiler (the name or path as the child wrote it)."""
+
+
+STATEMENTS: tuple[StatementDef, ...] = (
+    StatementDef(
+        key="ruleset", words="the ruleset's name and title", group=0, rules=("ruleset_stmt",),
+        read=lambda p: Named(str(p.tokens[1]), p.strings[0]),
+        fmt=lambda v: [f'ruleset {v.name} "{v.title}"'],
+        explain=lambda v, c: f"{v.title} (`{v.name}`).",
+        fields=(Field(("name",), str), Field(("title",), str)),
+        resolve=_set_name, from_config=lambda c: Named(c["name"], c["title"]),
+        examples=('ruleset my-fives "My Fives"',),
+        docs=(Doc('`ruleset NAME "TITLE"`', "the ruleset's name (lower case letters, digits, `-`, starting with "
+                  "a letter) and title", "`name`, `title`"),),
+        tags=("inline-ruleset",), check=_check_name, inherited=False),
+    StatementDef(
+        key="source", words="the source of the rules", group=0, rules=("source_stmt",),
+        read=lambda p: p.strings[0], fmt=lambda v: [f'source "{v}"'],
+        explain=lambda v, c: f"Source: {v}.",
+        fields=(Field(("source",), str),), resolve=_set_source, from_config=lambda c: c["source"],
+        examples=('source "where these rules come from"',),
+        docs=(Doc('`source "TEXT"`', "where the rules come from; house variants say so here", "`source`"),),
+        tags=("inline-ruleset",), check=_check_source, inherited=False),
+    StatementDef(
+        key="based_on", words="the base ruleset", group=0, rules=("based_stmt",),
+        read=_read_based,
+        fmt=lambda v: [f'based on "{v.ref}"' if v.kind == "path" else f"based on {v.ref}"],
+        explain=lambda v, c: f"Based on {v.ref}.",
+        fields=(Field(("based_on",), str),), resolve=_set_based, from_config=_based_from_config,
+        examples=("based on allfives", 'based on "house.rules"'),
+        docs=(Doc('`based on NAME` / `based on "PATH"`', "start from a bundled ruleset, or from a `.rules` file "
+                  "(a path relative to this file's folder)", "`based_on`"),),
+        tags=("inline-ruleset",), required=False, inherited=False),
+)

@@ -1,0 +1,242 @@
+"""Statements of the two settlement sections (`on domino:`, `on block:`).
+
+Each kind of line is its own statement of its section; consecutive term lines
+together are one statement (the section's list of terms).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from rulelang.config_model import BlockWinner, Events, TieBreak
+from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
+from rulelang.statements.values import EventsValue, Term, Winner
+
+HAND_SETS = {"opponents' hands": "opponents", "partner's hand": "partner", "own hand": "own",
+             "everyone's hands": "everyone"}
+HAND_SET_WORDS = {v: k for k, v in HAND_SETS.items()}
+GROUPINGS = {"one": "as one event", "per-term": "one event per term", "per-hand": "one event per hand"}
+
+
+# -- phrases ---------------------------------------------------------------------
+
+PHRASES: dict[str, Callable[[Phrase], Any]] = {
+    "hand_set": lambda p: HAND_SETS[p.text],
+    "pooling": lambda p: "pooled" if p.has("POOLED") else "each",
+    "rounding": lambda p: ("round5", p.numbers[0]) if p.numbers else ("none", 5),
+    "receiver": lambda p: "winner" if p.has("WINNER") else "owner",
+    "event_grouping": lambda p: "per-term" if p.has("TERM") else "per-hand",
+    "last_placement": lambda p: True,
+}
+
+
+# -- terms -------------------------------------------------------------------------
+
+def _read_terms(p: Phrase) -> tuple[Term, ...]:
+    """One line: a term, or `nobody scores` (no term)."""
+    if p.has("NOBODY"):
+        return ()
+    if p.has("DIFFERENCES"):
+        rounding, number = p.parts[-1]
+        return (Term("differences", rounding=rounding, span=p.span, rounding_number=number),)
+    hands, pooling, (rounding, number), to = p.parts
+    return (Term("hands", hands, pooling, rounding, to, "credit" if p.has("CREDIT") else "debit", p.span, number),)
+
+
+def _rounding_text(term: Term) -> str:
+    return f"rounded to {term.rounding_number}" if term.rounding == "round5" else "not rounded"
+
+
+def term_text(term: Term) -> str:
+    """A settlement term as its line."""
+    if term.kind == "differences":
+        return f"credit each hand the differences to heavier opponents' hands, {_rounding_text(term)}"
+    pooling = "pooled" if term.pooling == "pooled" else "separately"
+    receiver = "the winner" if term.to == "winner" else "each owner"
+    prep = "to" if term.sign == "credit" else "from"
+    return f"{term.sign} {HAND_SET_WORDS[term.hands or 'opponents']} {pooling}, {_rounding_text(term)}, " \
+           f"{prep} {receiver}"
+
+
+def _check_terms(v: tuple[Term, ...]) -> Iterator[Issue]:
+    for term in v:
+        if term.rounding == "round5" and term.rounding_number != 5:
+            yield Issue("bad-rounding", f"hands can be rounded to 5 only, not to {term.rounding_number}",
+                        "write `rounded to 5` or `not rounded`", term.span)
+        if term.kind == "hands" and term.pooling == "pooled" and term.to == "owner":
+            yield Issue("pooled-to-owner", "a pooled amount has no single owner",
+                        "write `separately` to score each hand for its owner, or `the winner`", term.span)
+
+
+HANDS = {
+    "opponents": "the opponents' remaining pips",
+    "partner": "the partner's remaining pips",
+    "own": "the winner's own remaining pips",
+    "everyone": "every player's remaining pips",
+}
+
+
+def term_sentence(t: Term) -> str:
+    """A term in plain English."""
+    if t.kind == "differences":
+        rounding = "rounded once to the nearest 5" if t.rounding == "round5" else "not rounded"
+        return ("Each hand is credited to its owner with the sum of its differences to every heavier "
+                f"opponent's hand, {rounding}; equal, lighter and partner hands give nothing.")
+    if t.pooling == "pooled":
+        how = "added together and rounded once to the nearest 5" if t.rounding == "round5" \
+            else "added together, not rounded"
+    else:
+        how = "each hand rounded separately to the nearest 5" if t.rounding == "round5" \
+            else "each hand counted as it is, not rounded"
+    whom = "the winner's side" if t.to == "winner" else "each hand's owner"
+    verb = "are credited to" if t.sign == "credit" else "are deducted from"
+    what = HANDS[t.hands or "opponents"]
+    return f"{what[0].upper()}{what[1:]}, {how}, {verb} {whom}."
+
+
+def _explain_terms(v: tuple[Term, ...], c: Config) -> str:
+    if not v:
+        return "Nothing is scored for the hands left."
+    return " ".join(term_sentence(t) for t in v)
+
+
+def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]) -> StatementDef:
+    place = ("settlement", section, "terms")
+
+    def resolve(v: tuple[Term, ...], c: Config) -> None:
+        c["settlement"][section]["terms"] = [t.to_dict() for t in v]
+
+    return StatementDef(
+        key=key, words=words, group=group, section=section,
+        rules=("hands_term", "differences_term", "nobody_line"), read=_read_terms,
+        fmt=lambda v: [term_text(t) for t in v] if v else ["nobody scores"], explain=_explain_terms,
+        fields=(Field(place, list),), resolve=resolve, check=_check_terms,
+        from_config=lambda c: tuple(Term.from_dict(t) for t in c["settlement"][section]["terms"]),
+        examples=("credit opponents' hands separately, rounded to 5, to the winner",
+                  "debit partner's hand pooled, rounded to 5, from the winner",
+                  "debit everyone's hands separately, rounded to 5, from each owner",
+                  "credit each hand the differences to heavier opponents' hands, rounded to 5",
+                  "nobody scores"),
+        docs=(Doc("`SIGN HANDS POOLING, ROUNDING, PREP RECEIVER`", "a term (one or more lines, in order)",
+                  "a `hands` term"),
+              Doc("`credit each hand the differences to heavier opponents' hands, ROUNDING`",
+                  "for each hand, the sum of its differences to heavier opponents' hands, to its owner",
+                  "a `differences` term"),
+              Doc("`nobody scores`", "the settlement has no terms", "`terms: []`")),
+        tags=tags, meta={"merge": True})
+
+
+# -- events ----------------------------------------------------------------------------
+
+def _read_events(p: Phrase) -> EventsValue:
+    grouping: Events = next((x for x in p.parts if x in ("per-term", "per-hand")), "one")
+    return EventsValue(grouping, any(x is True for x in p.parts))
+
+
+def _fmt_events(v: EventsValue) -> list[str]:
+    return [GROUPINGS[v.grouping] + (" with the last placement" if v.with_last_placement else "")]
+
+
+def _explain_events(v: EventsValue, c: Config) -> str:
+    if v.grouping == "one":
+        text = "The amounts form one scoring event for each side that receives them"
+        if v.with_last_placement:
+            text += (", together with the score of the last placement: the placement and the settlement "
+                     "are accepted or discarded together")
+        return text + "."
+    if v.grouping == "per-term":
+        return "Each line of the settlement is its own scoring event for each side."
+    return ("Each hand's amount is its own scoring event, lightest hand first (equal hands in clockwise "
+            "order from the round's opener).")
+
+
+def _set_domino_events(v: EventsValue, c: Config) -> None:
+    c["settlement"]["domino"]["events"] = v.grouping
+    c["settlement"]["domino"]["with_last_placement"] = v.with_last_placement
+
+
+def _set_block_events(v: EventsValue, c: Config) -> None:
+    c["settlement"]["block"]["events"] = v.grouping
+
+
+def _check_block_events(v: EventsValue) -> Iterator[Issue]:
+    if v.with_last_placement:
+        yield Issue("misplaced-line", "a block has no last placement to settle with",
+                    "`with the last placement` belongs under `on domino:`")
+
+
+EVENT_DOCS = (Doc("`as one event` / `one event per term` / `one event per hand`",
+                  "how amounts are grouped into scoring events", "`events`: `one` / `per-term` / `per-hand`"),)
+
+
+# -- the block's winner -------------------------------------------------------------------
+
+def _read_winner(p: Phrase) -> Winner:
+    if p.has("NONE"):
+        return Winner("none", "none")
+    return Winner("lightest-hand", "none" if p.has("NOT") else "fewest-tiles")
+
+
+def _fmt_winner(v: Winner) -> list[str]:
+    if v.winner == "none":
+        return ["winner: none"]
+    return ["winner: the lightest hand, ties " + ("broken by fewest tiles" if v.tie_break == "fewest-tiles"
+                                                  else "not broken")]
+
+
+def _explain_winner(v: Winner, c: Config) -> str:
+    if v.winner == "none":
+        return "A block has no winner."
+    text = "The lightest hand (fewest pips) wins the block"
+    if c["players"]["partnerships"]:
+        text += "; partners tied for lightest win together"
+    tie = "if opponents tie" if c["players"]["partnerships"] else "on a tie"
+    if v.tie_break == "fewest-tiles":
+        return text + f"; {tie}, the hand with fewer tiles wins; if still tied, the round has no winner."
+    return text + f"; {tie}, the round has no winner."
+
+
+def _set_winner(v: Winner, c: Config) -> None:
+    c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"] = v.winner, v.tie_break
+
+
+STATEMENTS: tuple[StatementDef, ...] = (
+    _terms("domino_terms", "domino", 5, "what is settled on a domino", ("settle-pooled", "settle-each", "partner-debit")),
+    StatementDef(
+        key="domino_events", words="how a domino's settlement makes events", group=5, section="domino",
+        rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
+        fields=(Field(("settlement", "domino", "events"), Events),
+                Field(("settlement", "domino", "with_last_placement"), bool)),
+        resolve=_set_domino_events,
+        from_config=lambda c: EventsValue(c["settlement"]["domino"]["events"],
+                                          c["settlement"]["domino"]["with_last_placement"]),
+        examples=("as one event", "one event per term", "one event per hand", "as one event with the last placement"),
+        docs=EVENT_DOCS + (Doc("`as one event with the last placement`", "the last placement and the settlement "
+                                                                         "form one event",
+                               "`with_last_placement: true`"),),
+        tags=("domino",)),
+    StatementDef(
+        key="block_winner", words="the winner of a block", group=6, section="block",
+        rules=("winner_line",), read=_read_winner, fmt=_fmt_winner, explain=_explain_winner,
+        fields=(Field(("settlement", "block", "winner"), BlockWinner),
+                Field(("settlement", "block", "tie_break"), TieBreak)),
+        resolve=_set_winner,
+        from_config=lambda c: Winner(c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"]),
+        examples=("winner: the lightest hand, ties not broken", "winner: the lightest hand, ties broken by fewest tiles",
+                  "winner: none"),
+        docs=(Doc("`winner: the lightest hand, ties broken by fewest tiles`", "the lightest hand wins a block; "
+                  "a tie goes to fewer tiles", "`winner: lightest-hand`, `tie_break: fewest-tiles`"),
+              Doc("`winner: the lightest hand, ties not broken`", "a tie has no winner",
+                  "`winner: lightest-hand`, `tie_break: none`"),
+              Doc("`winner: none`", "a block has no winner", "`winner: none`, `tie_break: none`")),
+        tags=("block-winner",)),
+    _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block")),
+    StatementDef(
+        key="block_events", words="how a block's settlement makes events", group=6, section="block",
+        rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
+        fields=(Field(("settlement", "block", "events"), Events),), resolve=_set_block_events,
+        check=_check_block_events,
+        from_config=lambda c: EventsValue(c["settlement"]["block"]["events"], False),
+        examples=("as one event", "one event per term", "one event per hand"), docs=EVENT_DOCS,
+        tags=("block",)),
+)

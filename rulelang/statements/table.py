@@ -1,0 +1,198 @@
+"""What a statement of the language is: one `StatementDef` says everything about it.
+
+Its phrases (the grammar rules that read it), how a parse reads to its value,
+the configuration fields it sets (with their Literal types), its canonical
+spelling (`fmt`), its sentence (`explain`), its own checks, its documentation
+rows, examples and the conformance tags that exercise it. The parser, the
+formatter, the explainer, the compiler and docs/language.md are all driven by
+these entries (rulelang/statements/__init__.py lists them in canonical order).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Token
+
+from rulelang.config_model import literal_values
+from rulelang.statements.values import Span
+
+__all__ = ["StatementDef", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "get_path", "set_path",
+           "GROUPS", "Config"]
+
+Config = dict[str, Any]
+
+# Groups: the order of `fmt`'s blocks and `explain`'s headings.
+GROUPS: dict[int, str] = {
+    0: "Name, source, base",
+    1: "Players and the deal",
+    2: "Opening a round",
+    3: "Doubles",
+    4: "Scoring and winning",
+    5: "When a player dominoes",
+    6: "When the round blocks",
+}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One place of the configuration a statement sets, and the type of its value."""
+
+    path: tuple[str, ...]
+    type: Any  # a Literal type of rulelang.config_model, or int / bool / str / dict / list
+
+    @property
+    def pointer(self) -> str:
+        return "/" + "/".join(self.path)
+
+
+@dataclass(frozen=True)
+class Doc:
+    """One row of the statement's table in docs/language.md."""
+
+    spelling: str
+    meaning: str
+    config: str
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A fault of one statement alone (the compiler turns it into a RulesetCheckError)."""
+
+    code: str
+    message: str
+    hint: str | None = None
+    span: Span | None = None  # a part of the statement (a term line); None: the statement's line
+
+
+@dataclass(frozen=True)
+class Words:
+    """A phrase without a reader of its own: its canonical words (`the highest double`)."""
+
+    text: str
+
+
+def _canonical(parts: Iterable[str]) -> str:
+    return " ".join(parts).replace(" ,", ",").replace(" :", ":")
+
+
+class Phrase:
+    """A parsed statement (or part of one), as its reader sees it."""
+
+    def __init__(self, children: list[Any], span: Span | None = None) -> None:
+        self.children = children
+        self.span = span if span is not None else Span(1, 1, 1, 1)
+
+    @property
+    def tokens(self) -> list[Token]:
+        return [c for c in self.children if isinstance(c, Token)]
+
+    @property
+    def parts(self) -> list[Any]:
+        """The values of its sub-phrases, in order."""
+        return [c for c in self.children if not isinstance(c, Token)]
+
+    def has(self, *types: str) -> bool:
+        """Whether one of these keyword terminals (e.g. `"NO"`) is among its own tokens."""
+        return any(t.type in types for t in self.tokens)
+
+    @property
+    def numbers(self) -> list[int]:
+        return [int(t) for t in self.tokens if t.type in ("NUMBER", "SIGNED_NUMBER")]
+
+    @property
+    def strings(self) -> list[str]:
+        return [str(t)[1:-1] for t in self.tokens if t.type == "STRING"]
+
+    @property
+    def text(self) -> str:
+        """The canonical words of the phrase: single spaces, no space before `,` or `:`."""
+        return _canonical(c.text if isinstance(c, Words) else str(c) for c in self.children
+                          if isinstance(c, (Token, Words)))
+
+
+def get_path(config: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    node: Any = config
+    for name in path:
+        node = node[name]
+    return node
+
+
+def set_path(config: Config, path: tuple[str, ...], value: Any) -> None:
+    node: Any = config
+    for name in path[:-1]:
+        node = node[name]
+    node[path[-1]] = value
+
+
+def _no_check(value: Any) -> Iterator[Issue]:
+    return iter(())
+
+
+@dataclass(frozen=True)
+class StatementDef:
+    """Everything about one statement of the language."""
+
+    key: str  # its name in code and messages' internals, e.g. "branch_sides"
+    words: str  # what it is called in messages: "when branches open"
+    group: int  # GROUPS
+    rules: tuple[str, ...]  # the grammar rules (ruleset.lark) whose parse is this statement
+    read: Callable[[Phrase], Any]  # parse -> value
+    fmt: Callable[[Any], list[str]]  # value -> canonical line(s)
+    explain: Callable[[Any, Config], str]  # value (read back from a configuration) -> a sentence
+    fields: tuple[Field, ...]  # the configuration places it sets
+    resolve: Callable[[Any, Config], None]  # write the value into the configuration being built
+    from_config: Callable[[Config], Any]  # the value that states a configuration's fields
+    examples: tuple[str, ...]  # lines that parse to it; the first is the hint for a missing one
+    docs: tuple[Doc, ...]  # rows of docs/language.md
+    tags: tuple[str, ...]  # conformance feature tags (conformance/features.json) that exercise it
+    check: Callable[[Any], Iterable[Issue]] = _no_check  # its faults taken alone
+    section: str | None = None  # "domino" / "block": a line of that settlement section
+    required: bool = True  # must a ruleset without `based on` state it?
+    inherited: bool = True  # does a child inherit it from its base?
+    meta: Mapping[str, Any] = field(default_factory=dict)  # anything else a statement needs to say
+
+    @property
+    def example(self) -> str:
+        """The line a hint suggests."""
+        return self.examples[0]
+
+
+def choice(key: str, words: str, group: int, rule: str, phrases: Mapping[str, Any], place: tuple[str, ...],
+           type_: Any, explain: Callable[[Any, Config], str], meanings: Mapping[str, str], tags: tuple[str, ...],
+           allowed: Any = None, check_code: str = "", section: str | None = None,
+           example: str | None = None) -> StatementDef:
+    """A statement that is one of a few fixed phrases, each a value of one field.
+
+    `phrases` maps each canonical phrase to its value; `meanings` each phrase to
+    its documentation. With `allowed` (a Literal type narrower than `type_`), a
+    phrase that parses but cannot apply here is the fault `check_code`.
+    """
+    values = {v: p for p, v in phrases.items()}
+    ok = set(literal_values(allowed)) if allowed is not None else None
+
+    def read(p: Phrase) -> Any:
+        return phrases[p.text]
+
+    def check(value: Any) -> Iterator[Issue]:
+        if ok is not None and value not in ok:
+            spelled = " or ".join(f"`{values[v].split(': ')[-1]}`" for v in literal_values(allowed))
+            yield Issue(check_code, f"{words} cannot be {values[value].split(': ')[-1]}", f"expected {spelled}")
+
+    def resolve(value: Any, config: Config) -> None:
+        set_path(config, place, value)
+
+    def from_config(config: Config) -> Any:
+        return get_path(config, place)
+
+    docs = tuple(Doc(f"`{p}`", meanings[p], f"`{'.'.join(place)}: {v}`") for p, v in phrases.items()
+                 if ok is None or v in ok)
+    examples = tuple(p for p, v in phrases.items() if ok is None or v in ok)
+    if example is not None:  # the one a hint suggests first
+        examples = (example,) + tuple(e for e in examples if e != example)
+    return StatementDef(key=key, words=words, group=group, rules=(rule,), read=read,
+                        fmt=lambda v: [values[v]], explain=explain,
+                        fields=(Field(place, allowed if allowed is not None else type_),),
+                        resolve=resolve, from_config=from_config, examples=examples, docs=docs, tags=tags,
+                        check=check, section=section)

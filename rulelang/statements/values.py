@@ -1,0 +1,144 @@
+"""The values statements hold: small immutable, hashable types named after what they say.
+
+Two texts that state the same rule read to equal values (`players 2 to 4`
+and `players 2 to 4, no partnerships` both have no partnerships), so `fmt`
+can prove that the canonical text states the same rules.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
+
+from rulelang.config_model import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
+
+__all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
+           "UnitValue", "Target", "EventsValue", "Winner"]
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where a piece of text is: 1-based line and column, end exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+
+
+NO_SPAN = Span(1, 1, 1, 1)
+
+
+class Named(NamedTuple):
+    """`ruleset NAME "TITLE"`."""
+
+    name: str
+    title: str
+
+
+class Based(NamedTuple):
+    """`based on NAME` (kind `name`) or `based on "PATH"` (kind `path`)."""
+
+    kind: Literal["name", "path"]
+    ref: str
+
+
+class Counts(NamedTuple):
+    """Player counts as written: a range `lo to hi` or a list `a or b`."""
+
+    kind: Literal["range", "list"]
+    numbers: tuple[int, ...]
+
+    def expand(self) -> list[int]:
+        """The counts, sorted (a range is expanded: call only once it is checked)."""
+        if self.kind == "range":
+            return list(range(self.numbers[0], self.numbers[1] + 1))
+        return sorted(set(self.numbers))
+
+
+class Players(NamedTuple):
+    """The player counts and the counts at which partners play (`()` when nobody does)."""
+
+    counts: Counts
+    partnerships: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PerCount:
+    """A number of tiles: the same for every player count, or one per count."""
+
+    uniform: int | None = None
+    by_count: tuple[tuple[int, int], ...] = ()
+
+    def expand(self, counts: list[int]) -> dict[str, int]:
+        """Per count, as the configuration writes it (only the counts given)."""
+        if self.uniform is not None:
+            return {str(n): self.uniform for n in counts}
+        return {str(n): v for n, v in self.by_count}
+
+
+class Scoring(NamedTuple):
+    """Whether placements score, and the multiple they score (None: not stated)."""
+
+    in_play: bool
+    multiple: int | None
+
+
+class UnitValue(NamedTuple):
+    """`RAW raw points make SHOWN shown point`; `points are shown raw` is (1, 1)."""
+
+    raw: int
+    shown: int
+
+
+class Target(NamedTuple):
+    """`target MODE AMOUNT MEASURE`; the measure is `points`, `shown` or `raw`."""
+
+    mode: TargetMode
+    amount: int
+    measure: Literal["points", "shown", "raw"]
+
+
+class EventsValue(NamedTuple):
+    """How a settlement makes events, and whether the last placement joins it."""
+
+    grouping: Events
+    with_last_placement: bool
+
+
+class Winner(NamedTuple):
+    """Who wins a block, and how a tie is broken."""
+
+    winner: BlockWinner
+    tie_break: TieBreak
+
+
+@dataclass(frozen=True)
+class Term:
+    """One settlement term (docs/config.md, Settlement)."""
+
+    kind: TermKind
+    hands: HandSet | None = None
+    pooling: Pooling | None = None
+    rounding: Rounding = "round5"
+    to: Receiver = "owner"
+    sign: Sign = "credit"
+    span: Span = field(default=NO_SPAN, compare=False, repr=False)
+    rounding_number: int = field(default=5, compare=False)  # as written, for the check
+
+    def to_dict(self) -> dict[str, Any]:
+        """The term as the configuration writes it."""
+        if self.kind == "differences":
+            return {"kind": "differences", "rounding": self.rounding, "to": "owner", "sign": "credit"}
+        return {"kind": "hands", "hands": self.hands, "pooling": self.pooling, "rounding": self.rounding,
+                "to": self.to, "sign": self.sign}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Term:
+        """A term of a configuration."""
+        if d["kind"] == "differences":
+            return cls("differences", rounding=d["rounding"])
+        return cls("hands", d["hands"], d["pooling"], d["rounding"], d["to"], d["sign"])
+
+    def mentions_winner(self) -> bool:
+        """Whether the term gives to or takes from the winner (so needs one)."""
+        return self.kind == "hands" and (self.to == "winner" or self.hands != "everyone")

@@ -1,0 +1,147 @@
+"""Walks the statement table and proves every statement is whole (issue 8, item 1).
+
+For every statement: the grammar parses its examples, `fmt` round-trips them,
+`explain` says something, the schema has its fields with the values of their
+types, docs/language.md documents it and a conformance case is tagged with it.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal, get_origin
+
+import pytest
+
+import rulelang
+from rulelang.checks import RULES
+from rulelang.config_model import config_schema, literal_values
+from rulelang.errors import CODES
+from rulelang.parser import grammar, parse
+from rulelang.statements import INFO, TABLE, for_rule
+from rulelang.statements.docs import statement_docs
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRIES = [pytest.param(e, id=e.key) for e in TABLE]
+HEAD = 'ruleset x "X"\nsource "s"\nbased on allfives\n'
+
+
+def _case_tags() -> set[str]:
+    tags: set[str] = set()
+    for path in (ROOT / "conformance" / "cases").glob("*/*.json"):
+        for case in json.loads(path.read_text(encoding="utf-8"))["cases"]:
+            tags.update(case.get("tags", []))
+    return tags
+
+
+def _text(entry: Any, line: str) -> str:
+    if entry.key in ("ruleset", "source", "based_on"):
+        return {"ruleset": 'source "s"\n', "source": 'ruleset x "X"\n', "based_on": 'ruleset x "X"\nsource "s"\n'}[
+            entry.key] + line + "\n"
+    return HEAD + (f"on {entry.section}:\n  {line}\n" if entry.section else line + "\n")
+
+
+def _read(entry: Any, line: str) -> Any:
+    ruleset, errors = parse(_text(entry, line), "x.rules")
+    assert not errors, (line, errors)
+    assert ruleset is not None
+    found = [st for st in ruleset.statements if st.key == entry.key]
+    assert len(found) == 1, (line, ruleset.statements)
+    return found[0].value
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_examples_parse_and_fmt_round_trips(entry):
+    assert entry.examples
+    for line in entry.examples:
+        value = _read(entry, line)
+        canonical = entry.fmt(value)
+        assert canonical and all(isinstance(x, str) and x for x in canonical)
+        for text in canonical:
+            assert _read(entry, text) == value, (line, text)
+            assert entry.fmt(_read(entry, text)) == canonical
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_explain_says_something(entry):
+    for name in rulelang.bundled_names():
+        config = rulelang.compile_bundled(name)
+        value = entry.from_config(config)
+        if value is None and entry.key == "based_on":
+            continue
+        sentence = entry.explain(value, config)
+        assert sentence.strip() and sentence[0].isupper() and sentence.rstrip(")").endswith("."), sentence
+
+
+def _schema_at(path: tuple[str, ...]) -> dict[str, Any]:
+    node = config_schema()
+    defs = node["$defs"]
+    for name in path:
+        node = node["properties"][name]
+        if "$ref" in node:
+            node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_schema_has_its_fields_with_the_values_of_their_types(entry):
+    assert entry.fields
+    for f in entry.fields:
+        node = _schema_at(f.path)
+        if get_origin(f.type) is Literal:
+            assert set(node["enum"]) == set(literal_values(f.type)), f.path
+
+
+def test_every_leaf_of_the_schema_is_set_by_a_statement():
+    set_by_table = {f.path for e in TABLE for f in e.fields}
+    schema = config_schema()
+    leaves: list[tuple[str, ...]] = []
+
+    def walk(node: dict[str, Any], path: tuple[str, ...]) -> None:
+        if node.get("type") == "object" and "properties" in node and path[:1] != ("settlement",) or path == ():
+            for name, child in node["properties"].items():
+                walk(child, path + (name,))
+        elif path[:1] == ("settlement",) and len(path) < 3:
+            for name, child in node["properties"].items():
+                walk(child, path + (name,))
+        else:
+            leaves.append(path)
+
+    walk(schema, ())
+    assert set(leaves) - {("format",)} == set_by_table
+
+
+def test_docs_list_every_statement():
+    docs = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    assert statement_docs() in docs, "docs/language.md is stale: run python -m rulelang.statements.docs"
+    for entry in TABLE:
+        assert entry.docs, entry.key
+        for doc in entry.docs:
+            assert doc.spelling in docs
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_a_conformance_case_is_tagged_with_it(entry):
+    features = json.loads((ROOT / "conformance" / "features.json").read_text(encoding="utf-8"))["tags"]
+    assert set(entry.tags) <= set(features), entry.tags
+    assert set(entry.tags) & _case_tags(), entry.key
+
+
+def test_every_statement_rule_of_the_grammar_is_in_the_table():
+    rules = {str(r.origin.name) for r in grammar().rules} | {str(r.alias) for r in grammar().rules if r.alias}
+    statement_rules = {r for r in rules if r.endswith("_stmt") or r in ("no_reserve", "hands_term",
+                                                                         "differences_term", "nobody_line",
+                                                                         "winner_line", "events_line")}
+    for rule in statement_rules:
+        entry = for_rule(rule)[0] or for_rule(rule, "domino")[0]
+        assert entry is not None, rule
+
+
+def test_keys_are_unique_and_groups_in_order():
+    assert len(INFO) == len(TABLE)
+    assert [e.group for e in TABLE] == sorted(e.group for e in TABLE)
+
+
+def test_every_rule_has_a_code_and_known_statements():
+    for rule in RULES:
+        assert CODES[rule.code][0] == "check"
+        assert set(rule.keys) <= set(INFO)
