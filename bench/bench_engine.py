@@ -58,7 +58,7 @@ def play_random_matches(cfg, players: int, n: int, seed: int) -> tuple[int, int]
         while not m.over:
             m.round.run(bots)
             placements += m.round.placements
-            m._finish_round()
+            m.finish_round()
         rounds += len(m.rounds)
     return rounds, placements
 

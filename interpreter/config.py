@@ -133,6 +133,17 @@ class Config:
         """The configuration as a JSON-ready dict (a copy)."""
         return copy.deepcopy(self._data)
 
+    @property
+    def rules(self) -> Rules:
+        """The engine's tables for this configuration (interpreter.rules), built on first use."""
+        r = self._rules
+        if r is None:
+            from .rules import Rules
+
+            r = Rules(self)
+            object.__setattr__(self, "_rules", r)
+        return r
+
     def hand_size(self, players: int) -> int:
         """Tiles dealt to each of `players` players."""
         return self._hand_size[players]

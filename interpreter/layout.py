@@ -1,73 +1,274 @@
-"""The layout as players see it: a read-only view built on demand from a round's internal state."""
+"""The layout: the tiles on the table, their free sides, the counted sum and the branching doubles.
+
+A `Layout` owns this state and is the only code that changes it (`place`). Inside,
+a free side is a key ``tile << 3 | side`` mapped to the value a tile must show to
+attach there; the counted sum, the count of free sides per value and the tiles
+that fit some free side (`ends`) are kept up to date on each placement, so the
+work per move is proportional to the number of free sides, never to the size of
+the layout. The read-only members (`placed`, `free`, `total`, `ends`, `spin`)
+and the methods below are the interface the round, players and tools use.
+"""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .tiles import HI, HIGH, IS_DOUBLE, LEAD_KEY, LO, LOW, SIDES, TILES, format_tile, mask_tiles
+from .tiles import (
+    BIT,
+    BRANCH_A,
+    BRANCH_B,
+    ENDS,
+    HI,
+    HIGH,
+    IS_DOUBLE,
+    LEAD_KEY,
+    LINE_A,
+    LINE_B,
+    LO,
+    LOW,
+    MASK,
+    N_TILES,
+    N_VALUES,
+    PIPS,
+    SIDES,
+    TILES,
+    VALUE_BIT,
+    format_tile,
+    mask_tiles,
+)
 
 if TYPE_CHECKING:
-    from .round import Round
+    from .rules import Rules
+
+Connection = tuple[tuple[int, int], str, tuple[int, int], str]
 
 
 class Layout:
-    """A read-only view of a round's layout (built on demand; the round keeps the state)."""
+    """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
-    def __init__(self, rnd: Round):
-        self._r = rnd
+    __slots__ = ("placed", "free", "total", "ends", "spin", "_spin_next", "_inline", "_nvalue",
+                 "_values", "_dv", "_at_once", "_first_only", "_connections")
+
+    def __init__(self, rules: Rules):
+        self.placed: list[int] = []  # move codes (tile << 8 | key) in placement order
+        self.free: dict[int, int] = {}  # free side key -> the value a tile must show there
+        self.total = 0  # the counted sum
+        self.ends = 0  # the tiles (bitmask) having a half equal to some free side's value
+        self.spin = 0  # the branching doubles on the layout (bitmask)
+        # doubles.branching: "every double branches" / "only the first double branches" (the first
+        # double of the round, the lead included) / "no double branches"
+        self._spin_next = rules.branch_every or rules.branch_first
+        self._first_only = rules.branch_first
+        self._at_once = rules.at_once
+        self._dv = rules.dv  # what a terminal double counts
+        self._inline = [0] * N_TILES  # free in-line sides of each double on the layout
+        self._nvalue = [0] * N_VALUES  # free sides per value
+        self._values = 0  # the values with a free side (bitmask)
+        self._connections: list[Connection] = []  # cache of connections(), a prefix of placed
+
+    def copy(self) -> Layout:
+        """An independent copy (for a cloned round)."""
+        other = Layout.__new__(Layout)
+        other.placed = self.placed.copy()
+        other.free = self.free.copy()
+        other.total = self.total
+        other.ends = self.ends
+        other.spin = self.spin
+        other._spin_next = self._spin_next
+        other._first_only = self._first_only
+        other._at_once = self._at_once
+        other._dv = self._dv
+        other._inline = self._inline.copy()
+        other._nvalue = self._nvalue.copy()
+        other._values = self._values
+        other._connections = []
+        return other
+
+    # -- the one place the layout changes --------------------------------------------
+
+    def place(self, code: int) -> int:
+        """Place the (legal) move `code` (rules.md 1.1, 1.2); return the new counted sum."""
+        ti = code >> 8
+        key = code & 0xFF
+        free = self.free
+        nv = self._nvalue
+        values = self._values
+        if key != LEAD_KEY:
+            v = free.pop(key)
+            left = nv[v] - 1
+            nv[v] = left
+            if not left:
+                values ^= VALUE_BIT[v]
+            t = key >> 3
+            total = self.total
+            if IS_DOUBLE[t]:
+                if (key & 7) >= LINE_A:
+                    inline = self._inline
+                    n = inline[t] - 1
+                    inline[t] = n
+                    if not n:
+                        # both in-line sides occupied: the double is internal, counts nothing
+                        total -= self._dv[t]
+                        # "branches open after the line" (branch_sides after-line): they open now
+                        if self.spin & BIT[t] and not self._at_once:
+                            free[t << 3 | BRANCH_A] = v
+                            free[t << 3 | BRANCH_B] = v
+                            nv[v] += 2
+                            values |= VALUE_BIT[v]
+                # a branch side counted nothing, so covering it changes nothing here
+            else:
+                total -= v  # the covered end no longer counts
+            if IS_DOUBLE[ti]:
+                # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
+                free[ti << 3 | LINE_B] = v
+                self._inline[ti] = 1
+                total += self._dv[ti]
+                e = v
+                n = 1
+                if self._spin_next:
+                    n = self._spinner(ti, v)
+            else:
+                # joins with its half equal to v; the other half is the new free end, and counts
+                e = HI[ti] if LO[ti] == v else LO[ti]
+                free[ti << 3 | (HIGH if LO[ti] == v else LOW)] = e
+                total += e
+                n = 1
+            if not nv[e]:
+                values |= VALUE_BIT[e]
+            nv[e] += n
+        # the opening tile is placed alone, all its sides free
+        elif IS_DOUBLE[ti]:
+            e = LO[ti]
+            free[ti << 3 | LINE_A] = e
+            free[ti << 3 | LINE_B] = e
+            self._inline[ti] = 2
+            total = self._dv[ti]  # an opening double alone counts 2p once
+            n = 2
+            if self._spin_next:
+                n = self._spinner(ti, e) + 1
+            nv[e] += n
+            values |= VALUE_BIT[e]
+        else:
+            a = LO[ti]
+            b = HI[ti]
+            free[ti << 3 | LOW] = a
+            free[ti << 3 | HIGH] = b
+            nv[a] += 1
+            nv[b] += 1
+            values |= VALUE_BIT[a] | VALUE_BIT[b]
+            total = PIPS[ti]  # an opening non-double counts both halves
+        self.total = total
+        self._values = values
+        self.ends = ENDS[values]
+        self.placed.append(code)
+        return total
+
+    def _spinner(self, ti: int, p: int) -> int:
+        """Make double `ti` a branching double (doubles.branching); return 1 + the sides it frees."""
+        self.spin |= BIT[ti]
+        if self._first_only:
+            self._spin_next = False  # "only the first double branches": later doubles do not
+        if self._at_once:
+            # "branches open at once": free as soon as the spinner is placed
+            self.free[ti << 3 | BRANCH_A] = p
+            self.free[ti << 3 | BRANCH_B] = p
+            return 3
+        return 1
+
+    # -- questions the round asks --------------------------------------------------------
+
+    def placement_codes(self, hand: int) -> list[int]:
+        """Every placement of a tile of `hand` (a bitmask) as sorted move codes."""
+        codes: list[int] = []
+        app = codes.append
+        for key, v in self.free.items():
+            m = hand & MASK[v]
+            if m:
+                for c in SHIFTED[m]:
+                    app(c | key)
+        if len(codes) > 1:
+            codes.sort()
+        return codes
+
+    def preview(self, code: int) -> int:
+        """The counted sum after placing the (legal) move `code`, without placing it."""
+        ti = code >> 8
+        key = code & 0xFF
+        dv = self._dv
+        if key == LEAD_KEY:
+            return dv[ti] if IS_DOUBLE[ti] else PIPS[ti]
+        v = self.free[key]
+        t = key >> 3
+        c = self.total
+        if IS_DOUBLE[t]:
+            if (key & 7) >= LINE_A and self._inline[t] == 1:
+                c -= dv[t]
+        else:
+            c -= v
+        if IS_DOUBLE[ti]:
+            return c + dv[ti]
+        return c + (HI[ti] if LO[ti] == v else LO[ti])
+
+    def holds(self, tile: int) -> bool:
+        """True if the tile (an index) is on the layout."""
+        return any(c >> 8 == tile for c in self.placed)
+
+    def side_covered(self, key: int) -> bool:
+        """True if a tile was placed on the side `key` (tile << 3 | side)."""
+        return any(c & 0xFF == key for c in self.placed)
+
+    # -- the layout as players see it --------------------------------------------------------
 
     @property
-    def tiles(self) -> list:
+    def tiles(self) -> list[tuple[int, int]]:
         """Tiles in placement order."""
-        return [TILES[c >> 8] for c in self._r._placed]
+        return [TILES[c >> 8] for c in self.placed]
 
-    def connections(self) -> list:
+    def connections(self) -> list[Connection]:
         """(parent_tile, parent_side, child_tile, child_side) in placement order."""
-        out = []
-        for c in self._r._placed:
+        out = self._connections
+        done = len(out) + 1 if self.placed else 0  # the lead has no connection
+        for c in self.placed[done:]:
             key = c & 0xFF
-            if key != LEAD_KEY:
-                ti, t = c >> 8, key >> 3
-                # the child joins with line-a (a double) or with its half equal to the side's value
-                value = HI[t] if (key & 7) == HIGH else LO[t]
-                own = "line-a" if IS_DOUBLE[ti] else ("low" if LO[ti] == value else "high")
-                out.append((TILES[t], SIDES[key & 7], TILES[ti], own))
-        return out
+            ti, t = c >> 8, key >> 3
+            # the child joins with line-a (a double) or with its half equal to the side's value
+            value = HI[t] if (key & 7) == HIGH else LO[t]
+            own = "line-a" if IS_DOUBLE[ti] else ("low" if LO[ti] == value else "high")
+            out.append((TILES[t], SIDES[key & 7], TILES[ti], own))
+        return list(out)
 
-    def spinners(self) -> list:
+    def spinners(self) -> list[tuple[int, int]]:
         """The branching doubles on the layout, sorted."""
-        return mask_tiles(self._r._spin)
+        return mask_tiles(self.spin)
 
-    def attach_points(self) -> list:
+    def attach_points(self) -> list[tuple[tuple[int, int], str, int]]:
         """Free sides `(tile, side, value)` sorted by tile then side."""
-        return [(TILES[k >> 3], SIDES[k & 7], v) for k, v in sorted(self._r._free.items())]
+        return [(TILES[k >> 3], SIDES[k & 7], v) for k, v in sorted(self.free.items())]
 
-    def counted(self) -> list:
+    def counted(self) -> list[tuple[tuple[int, int], str, int]]:
         """Counted ends `(tile, end, value)` sorted by tile then end ("double" for a terminal double)."""
-        r = self._r
-        free = r._free
-        dv = r._rules.dv
-        out = []
-        for ti in sorted(c >> 8 for c in r._placed):
+        out: list[tuple[tuple[int, int], str, int]] = []
+        last = -1
+        # every counted end is a free side: a non-double's free low or high end, or a double
+        # with a free in-line side (rules.md 1.2); sorting keys sorts by tile, then "high" < "low"
+        for k in sorted(self.free):
+            ti = k >> 3
+            side = k & 7
             if IS_DOUBLE[ti]:
-                # rules.md 1.2: a double counts while one of its in-line sides is free
-                if r._inline[ti] > 0:
-                    out.append((TILES[ti], "double", dv[ti]))
+                if side >= LINE_A and ti != last:
+                    out.append((TILES[ti], "double", self._dv[ti]))
+                    last = ti
             else:
-                # "high" sorts before "low"
-                if ti << 3 | HIGH in free:
-                    out.append((TILES[ti], "high", HI[ti]))
-                if ti << 3 | LOW in free:
-                    out.append((TILES[ti], "low", LO[ti]))
+                out.append((TILES[ti], SIDES[side], self.free[k]))
         return out
 
     def count(self) -> int:
         """The counted sum."""
-        return self._r._count
+        return self.total
 
-    def __len__(self):
-        return len(self._r._placed)
+    def __len__(self) -> int:
+        return len(self.placed)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
             "tiles": [format_tile(t) for t in self.tiles],
@@ -75,5 +276,19 @@ class Layout:
             "spinners": [format_tile(t) for t in self.spinners()],
             "attach_points": [[format_tile(t), s, v] for t, s, v in self.attach_points()],
             "counted": [[format_tile(t), e, v] for t, e, v in self.counted()],
-            "count": self.count(),
+            "count": self.total,
         }
+
+
+def _shifted_table() -> dict[int, tuple[int, ...]]:
+    """SHIFTED[m]: (tile << 8, ...) ascending for every set m of tiles sharing a half value."""
+    out = {}
+    for v in range(N_VALUES):
+        idx = [i for i in range(N_TILES) if MASK[v] >> i & 1]
+        for sub in range(1 << len(idx)):
+            chosen = [i for j, i in enumerate(idx) if sub >> j & 1]
+            out[sum(1 << i for i in chosen)] = tuple(i << 8 for i in chosen)
+    return out
+
+
+SHIFTED = _shifted_table()

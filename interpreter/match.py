@@ -6,7 +6,7 @@ import random as _random
 from .config import as_config
 from .deal import deal_tiles
 from .players import random_player
-from .records import _shown
+from .records import shown_points
 from .round import Round
 from .tiles import INDEX, TILES, as_tile, format_tile
 
@@ -82,11 +82,11 @@ class Match:
             opener = given["opener"]
         elif opening == "lottery":
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
-        return Round._from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
+        return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
                                    opening, self._tiebreak)
 
-    def _finish_round(self):
-        """Record the round's result; end the match or start the next round."""
+    def finish_round(self) -> None:
+        """After the current round ends: record its result; end the match or start the next round."""
         rnd = self.round
         res = rnd.result
         assert res is not None  # called once the round is over
@@ -113,7 +113,7 @@ class Match:
     @property
     def shown_scores(self) -> list:
         """Shown score per side."""
-        return [_shown(s, self.config.unit) for s in self.scores]
+        return [shown_points(s, self.config.unit) for s in self.scores]
 
     @property
     def seat_to_move(self):
@@ -140,7 +140,7 @@ class Match:
             raise IllegalMove("round-over", "the match is over")
         turn = self.round.play(move)
         if self.round.over:
-            self._finish_round()
+            self.finish_round()
         return turn
 
     def run(self, bots, max_rounds: int | None = None) -> Match:
@@ -149,7 +149,7 @@ class Match:
             if max_rounds is not None and len(self.rounds) >= max_rounds:
                 break
             self.round.run(bots)
-            self._finish_round()
+            self.finish_round()
         return self
 
     # -- transcripts ------------------------------------------------------------------------------

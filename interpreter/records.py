@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from .tiles import Move, format_tile, mask_pips, mask_tiles
 
 # A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
-_EventRow = tuple[int, str, int, bool, int, int | None]
+EventRow = tuple[int, str, int, bool, int, "int | None"]
 
 
-def _shown(raw: int, unit: int):
+def shown_points(raw: int, unit: int) -> int | float:
+    """Raw points in shown units (an int when whole)."""
     return raw // unit if raw % unit == 0 else raw / unit
 
 
@@ -29,12 +30,12 @@ class Event:
     @property
     def shown(self):
         """The event's points in shown units."""
-        return _shown(self.raw, self.unit)
+        return shown_points(self.raw, self.unit)
 
     @property
     def shown_after(self):
         """The side's shown score after the event."""
-        return _shown(self.score_after, self.unit)
+        return shown_points(self.score_after, self.unit)
 
     def to_dict(self) -> dict:
         """JSON-ready form."""
@@ -80,7 +81,7 @@ class RoundResult:
     __slots__ = ("kind", "seat", "side", "match_over", "winner", "tiebreak", "scores", "drawn",
                  "unit", "_masks", "_settle")
 
-    _settle: Sequence[_EventRow]
+    _settle: Sequence[EventRow]
 
     def __init__(self, kind, seat, side, match_over, winner, tiebreak, masks, settle, scores,
                  drawn, unit):
@@ -114,7 +115,7 @@ class RoundResult:
     @property
     def shown_scores(self):
         """Scores in shown units."""
-        return [_shown(s, self.unit) for s in self.scores]
+        return [shown_points(s, self.unit) for s in self.scores]
 
     def to_dict(self) -> dict:
         """JSON-ready form."""

@@ -3,28 +3,35 @@
 Tiles are tuples ``(low, high)`` at the API and small integers inside the
 engine: the index of a tile in the sorted double-six set, so that sorting
 indices sorts tiles. Sides are strings at the API and codes inside, numbered in
-their alphabetical order (the order of the source diagrams).
+their alphabetical order (the order of the source diagrams). Every table is
+sized from `N_VALUES`, so a larger set changes one number here.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
+from typing import Any
 
-Tile = tuple  # (low, high), 0 <= low <= high <= 6
+Tile = tuple[int, int]  # (low, high), 0 <= low <= high <= 6
 
 # -- Tile tables (index <-> tile; the index order is the tile sort order) ----
 
-TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
+N_VALUES = 7  # half values 0..6: the double-six set
+TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(N_VALUES) for b in range(a, N_VALUES))
+N_TILES = len(TILES)
 INDEX: dict[tuple[int, int], int] = {t: i for i, t in enumerate(TILES)}
 LO: tuple[int, ...] = tuple(a for a, _ in TILES)
 HI: tuple[int, ...] = tuple(b for _, b in TILES)
 PIPS: tuple[int, ...] = tuple(a + b for a, b in TILES)
 IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in TILES)
-BIT: tuple[int, ...] = tuple(1 << i for i in range(28))
+BIT: tuple[int, ...] = tuple(1 << i for i in range(N_TILES))
 # MASK[v]: the tiles having a half of value v
-MASK: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v in (a, b)) for v in range(7))
-DOUBLES_MASK: int = sum(1 << i for i, (a, b) in enumerate(TILES) if a == b)
-FULL_SET: int = (1 << 28) - 1
+MASK: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v in (a, b)) for v in range(N_VALUES))
+# VALUE_BIT[v]: value v in a set of values (a bitmask); ENDS[vs]: the tiles with a half in the set `vs`
+VALUE_BIT: tuple[int, ...] = tuple(1 << v for v in range(N_VALUES))
+ENDS: tuple[int, ...] = tuple(functools.reduce(int.__or__, (MASK[v] for v in range(N_VALUES) if vs >> v & 1), 0)
+                              for vs in range(1 << N_VALUES))
 
 # -- Sides -------------------------------------------------------------------
 
@@ -34,7 +41,7 @@ SIDE_CODE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
 LEAD_KEY = 0xFF  # the "target" part of a lead's move code: sorts after nothing, means no target
 
 
-def parse_tile(text: str) -> tuple[int, int]:
+def parse_tile(text: object) -> tuple[int, int]:
     """Parse "[1|4]" (or "[4|1]", normalised) into (1, 4)."""
     m = _TILE_RE.fullmatch(text.strip()) if isinstance(text, str) else None
     if not m:
@@ -43,13 +50,13 @@ def parse_tile(text: str) -> tuple[int, int]:
     return (a, b) if a <= b else (b, a)
 
 
-def format_tile(tile) -> str:
+def format_tile(tile: Any) -> str:
     """Format (1, 4) as "[1|4]"."""
     a, b = tile
     return f"[{a}|{b}]"
 
 
-def as_tile(value) -> tuple[int, int]:
+def as_tile(value: Any) -> tuple[int, int]:
     """Accept a tile as a tuple, a list or text; return the normalised tuple."""
     if isinstance(value, str):
         return parse_tile(value)
@@ -83,21 +90,26 @@ def mask_indices(mask: int) -> list[int]:
     return out
 
 
-def _pips_table(first: int) -> list:
-    """Pips of every subset of the 7 tiles from index `first`."""
-    out = [0] * 128
-    for m in range(1, 128):
+def _pips_table(first: int) -> list[int]:
+    """Pips of every subset of the (up to) 7 tiles from index `first`."""
+    width = min(7, N_TILES - first)
+    out = [0] * (1 << width)
+    for m in range(1, 1 << width):
         low = m & -m
         out[m] = out[m ^ low] + PIPS[first + low.bit_length() - 1]
     return out
 
 
-_P0, _P1, _P2, _P3 = (_pips_table(k) for k in (0, 7, 14, 21))
+_PIPS_BY_7 = tuple(_pips_table(k) for k in range(0, N_TILES, 7))
 
 
 def mask_pips(mask: int) -> int:
     """Pip total of the tiles of a bitmask."""
-    return _P0[mask & 127] + _P1[mask >> 7 & 127] + _P2[mask >> 14 & 127] + _P3[mask >> 21]
+    total = 0
+    for table in _PIPS_BY_7:
+        total += table[mask & 127]
+        mask >>= 7
+    return total
 
 
 _TILE_RE = re.compile(r"\[\s*([0-6])\s*\|\s*([0-6])\s*\]")
@@ -108,11 +120,11 @@ _MOVE_RE = re.compile(r"\s*(\[[^\]]*\])(?:\s+on\s+(\[[^\]]*\])\s+([a-z-]+))?\s*"
 class Move:
     """A lead (`target is None`) or a placement of `tile` on `target`'s free `side`."""
 
-    tile: tuple
-    target: tuple | None = None
+    tile: tuple[int, int]
+    target: tuple[int, int] | None = None
     side: str | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "tile", as_tile(self.tile))
         if self.target is not None:
             object.__setattr__(self, "target", as_tile(self.target))
@@ -126,7 +138,7 @@ class Move:
             return format_tile(self.tile)
         return f"{format_tile(self.tile)} on {format_tile(self.target)} {self.side}"
 
-    def sort_key(self):
+    def sort_key(self) -> tuple[tuple[int, int], tuple[int, int], str]:
         """Sort by tile, then target tile, then side (a lead first)."""
         return (self.tile, self.target or (-1, -1), self.side or "")
 
@@ -135,6 +147,9 @@ class Move:
         """Parse canonical notation: "[1|5] on [1|1] branch-a" or "[1|4]"."""
         if not isinstance(text, str):
             raise ValueError(f"a move is text like '[1|5] on [1|1] branch-a' or '[1|4]', not {text!r}")
+        move = _PARSED.get(text)
+        if move is not None:
+            return move
         m = _MOVE_RE.fullmatch(text)
         if not m:
             raise ValueError(
@@ -142,24 +157,41 @@ class Move:
                 "'[1|5] on [1|1] branch-a' (tile, 'on', target tile, side)")
         tile = parse_tile(m.group(1))
         if m.group(2) is None:
-            return cls(tile)
-        side = m.group(3)
-        if side not in SIDE_CODE:
-            raise ValueError(f"cannot read move {text!r}: unknown side {side!r} (sides: {', '.join(SIDES)})")
-        return cls(tile, parse_tile(m.group(2)), side)
+            move = cls(tile)
+        else:
+            side = m.group(3)
+            if side not in SIDE_CODE:
+                raise ValueError(f"cannot read move {text!r}: unknown side {side!r} (sides: {', '.join(SIDES)})")
+            move = cls(tile, parse_tile(m.group(2)), side)
+        if cls is Move and str(move) == text:
+            move = move_from_code(move.code())  # canonical text: remember the interned move
+            _PARSED[text] = move
+        return move
 
     # -- internal code: tile << 8 | target << 3 | side; sorting codes sorts moves
     def code(self) -> int:
         """The engine's integer code for this move."""
+        c = _CODE_OF.get(self)
+        if c is not None:
+            return c
         if self.target is None or self.side is None:  # (a Move has both or neither)
             return INDEX[self.tile] << 8 | LEAD_KEY
         return INDEX[self.tile] << 8 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
 
 
+# Interned moves: one Move object per code, built on first use (the set of codes is small and fixed)
+_MOVE_OF: dict[int, Move] = {}
+_CODE_OF: dict[Move, int] = {}
+_PARSED: dict[str, Move] = {}  # canonical text -> interned Move
+
+
 def move_from_code(code: int) -> Move:
-    """Build a Move from the engine's integer code."""
-    key = code & 0xFF
-    tile = TILES[code >> 8]
-    if key == LEAD_KEY:
-        return Move(tile)
-    return Move(tile, TILES[key >> 3], SIDES[key & 7])
+    """The (interned) Move of the engine's integer code."""
+    move = _MOVE_OF.get(code)
+    if move is None:
+        key = code & 0xFF
+        tile = TILES[code >> 8]
+        move = Move(tile) if key == LEAD_KEY else Move(tile, TILES[key >> 3], SIDES[key & 7])
+        _MOVE_OF[code] = move
+        _CODE_OF[move] = code
+    return move

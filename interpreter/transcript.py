@@ -5,7 +5,7 @@ from .config import Config
 from .errors import IllegalMove, TranscriptMismatch
 from .match import Match
 from .round import Round
-from .tiles import TILES, Move, format_tile
+from .tiles import Move, format_tile
 
 
 def first_difference(expected, got, path: str = ""):
@@ -48,12 +48,11 @@ def _check(step, expected, got, path):
 
 def _pre_turn(rnd: Round) -> dict:
     """The part of a turn known before its move is played."""
-    pre = rnd._pre or ((), (), ())
     return {
         "seat": rnd.seat_to_move,
-        "passed": list(pre[1]),
-        "pass_drawn": [[format_tile(TILES[t]) for t in d] for d in pre[2]],
-        "drawn": [format_tile(TILES[t]) for t in pre[0]],
+        "passed": rnd.passed_before_move,
+        "pass_drawn": [[format_tile(t) for t in d] for d in rnd.pass_drawn_before_move],
+        "drawn": [format_tile(t) for t in rnd.drawn_before_move],
         "offered": [str(m) for m in rnd.legal_moves()],
     }
 
@@ -143,7 +142,7 @@ def _replay_match(cfg: Config, t: dict) -> Match:
         assert rnd.result is not None  # set whenever the round is over
         _check(step, r.get("result"), rnd.result.to_dict(), f"{base}/result")
         try:
-            m._finish_round()  # starts the next round from the next recorded deal
+            m.finish_round()  # starts the next round from the next recorded deal
         except (ValueError, KeyError, TypeError) as e:
             raise TranscriptMismatch(step, f"/rounds/{i + 1}/deal", deals[i + 1] if i + 1 < len(deals) else None,
                                      f"invalid deal: {e}") from None
