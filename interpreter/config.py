@@ -4,6 +4,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import os
 from collections.abc import Mapping
 from importlib import resources
 from types import MappingProxyType
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 
 
 @functools.lru_cache(maxsize=1)
-def _validator():
+def _validator() -> Any:
     import jsonschema
 
     text = resources.files("rulelang").joinpath("schema/config.schema.json").read_text(encoding="utf-8")
@@ -25,7 +26,7 @@ def _validator():
     return cls(schema)
 
 
-def _freeze(value):
+def _freeze(value: Any) -> Any:
     if isinstance(value, dict):
         return MappingProxyType({k: _freeze(v) for k, v in value.items()})
     if isinstance(value, list):
@@ -74,7 +75,7 @@ class Config:
     _reserve: dict[int, int]
     _rules: Rules | None
 
-    def __init__(self, data: dict):
+    def __init__(self, data: dict[str, Any]):
         """Use `Config.from_dict`, which validates; this trusts `data`."""
         data = copy.deepcopy(data)
         s = object.__setattr__
@@ -111,11 +112,11 @@ class Config:
         s(self, "domino", _freeze(data["settlement"]["domino"]))
         s(self, "block", _freeze(data["settlement"]["block"]))
 
-    def __setattr__(self, key, value):
+    def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Config is immutable")
 
     @classmethod
-    def from_dict(cls, data: dict) -> Config:
+    def from_dict(cls, data: dict[str, Any]) -> Config:
         """Validate `data` against the schema and the engine's consistency checks; build a Config."""
         if isinstance(data, Config):
             return data
@@ -129,7 +130,7 @@ class Config:
         _check(data)
         return cls(data)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict (a copy)."""
         return copy.deepcopy(self._data)
 
@@ -158,17 +159,17 @@ class Config:
             return tuple(seat % 2 for seat in range(players))
         return tuple(range(players))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Config) and self._json == other._json
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._json)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Config({self.name!r})"
 
 
-def _check(data: dict) -> None:
+def _check(data: dict[str, Any]) -> None:
     """The consistency rules the schema cannot state."""
     counts = data["players"]["counts"]
     for n in counts:
@@ -193,7 +194,7 @@ def _check(data: dict) -> None:
         raise ConfigError("an overshoot rule needs an exact target", "/target/overshoot")
 
 
-def load_config(path) -> Config:
+def load_config(path: str | os.PathLike[str]) -> Config:
     """Read and validate a configuration JSON file."""
     with open(path, encoding="utf-8") as f:
         try:
@@ -203,7 +204,7 @@ def load_config(path) -> Config:
     return Config.from_dict(data)
 
 
-def as_config(value) -> Config:
+def as_config(value: Any) -> Config:
     """Accept a Config, a dict or a path."""
     if isinstance(value, Config):
         return value

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from .tiles import Move, format_tile, mask_pips, mask_tiles
+from .tiles import Move, Tile, format_tile, mask_pips, mask_tiles
 
 # A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
 EventRow = tuple[int, str, int, bool, int, "int | None"]
@@ -28,16 +29,16 @@ class Event:
     unit: int = 1
 
     @property
-    def shown(self):
+    def shown(self) -> int | float:
         """The event's points in shown units."""
         return shown_points(self.raw, self.unit)
 
     @property
-    def shown_after(self):
+    def shown_after(self) -> int | float:
         """The side's shown score after the event."""
         return shown_points(self.score_after, self.unit)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"side": self.side, "kind": self.kind, "raw": self.raw, "shown": self.shown,
                 "accepted": self.accepted, "score_after": self.score_after,
@@ -49,17 +50,17 @@ class Turn:
     """One placement and what led to it (draws, passes) and followed from it (events)."""
 
     seat: int
-    drawn: list
-    passed: list
-    offered: list
+    drawn: list[Tile]
+    passed: list[int]
+    offered: list[Move]
     move: Move
-    counted: list
+    counted: list[tuple[Tile, str, int]]
     count: int
     points: int
-    events: list
-    pass_drawn: list = field(default_factory=list)
+    events: list[Event]
+    pass_drawn: list[list[Tile]] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
             "seat": self.seat,
@@ -83,8 +84,9 @@ class RoundResult:
 
     _settle: Sequence[EventRow]
 
-    def __init__(self, kind, seat, side, match_over, winner, tiebreak, masks, settle, scores,
-                 drawn, unit):
+    def __init__(self, kind: str, seat: int | None, side: int | None, match_over: bool, winner: int | None,
+                 tiebreak: bool, masks: Sequence[int], settle: Sequence[EventRow], scores: list[int],
+                 drawn: list[tuple[int, list[Tile]]], unit: int):
         self.kind = kind
         self.seat = seat  # who dominoed, or the block's winning seat, or None
         self.side = side  # the round's winning side, or None
@@ -98,26 +100,26 @@ class RoundResult:
         self.unit = unit
 
     @property
-    def hand_pips(self) -> list:
+    def hand_pips(self) -> list[int]:
         """Pips left in each seat's hand."""
         return [mask_pips(h) for h in self._masks]
 
     @property
-    def hands(self) -> list:
+    def hands(self) -> list[list[Tile]]:
         """Tiles left in each seat's hand."""
         return [mask_tiles(h) for h in self._masks]
 
     @property
-    def settlement(self) -> list:
+    def settlement(self) -> list[Event]:
         """The settlement's events."""
         return [Event(*e, unit=self.unit) for e in self._settle]
 
     @property
-    def shown_scores(self):
+    def shown_scores(self) -> list[int | float]:
         """Scores in shown units."""
         return [shown_points(s, self.unit) for s in self.scores]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
             "kind": self.kind, "seat": self.seat, "side": self.side,
@@ -129,9 +131,9 @@ class RoundResult:
             "match_over": self.match_over, "winner": self.winner, "tiebreak": self.tiebreak,
         }
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, RoundResult) and self.to_dict() == other.to_dict()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"RoundResult(kind={self.kind!r}, seat={self.seat}, side={self.side}, "
                 f"hand_pips={self.hand_pips}, match_over={self.match_over}, winner={self.winner})")
