@@ -10,6 +10,7 @@ and the methods below are the interface the round, players and tools use.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .tiles import (
@@ -46,7 +47,7 @@ class Layout:
     """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
     __slots__ = ("placed", "free", "total", "ends", "spin", "_spin_next", "_inline", "_nvalue",
-                 "_values", "_dv", "_at_once", "_first_only", "_connections")
+                 "_values", "_r", "_connections")
 
     def __init__(self, rules: Rules):
         self.placed: list[int] = []  # move codes (tile << 8 | key) in placement order
@@ -57,9 +58,7 @@ class Layout:
         # doubles.branching: "every double branches" / "only the first double branches" (the first
         # double of the round, the lead included) / "no double branches"
         self._spin_next = rules.branch_every or rules.branch_first
-        self._first_only = rules.branch_first
-        self._at_once = rules.at_once
-        self._dv = rules.dv  # what a terminal double counts
+        self._r = rules  # the tables: what a terminal double counts (dv), when branches open
         self._inline = [0] * N_TILES  # free in-line sides of each double on the layout
         self._nvalue = [0] * N_VALUES  # free sides per value
         self._values = 0  # the values with a free side (bitmask)
@@ -74,9 +73,7 @@ class Layout:
         other.ends = self.ends
         other.spin = self.spin
         other._spin_next = self._spin_next
-        other._first_only = self._first_only
-        other._at_once = self._at_once
-        other._dv = self._dv
+        other._r = self._r
         other._inline = self._inline.copy()
         other._nvalue = self._nvalue.copy()
         other._values = self._values
@@ -107,9 +104,9 @@ class Layout:
                     inline[t] = n
                     if not n:
                         # both in-line sides occupied: the double is internal, counts nothing
-                        total -= self._dv[t]
+                        total -= self._r.dv[t]
                         # "branches open after the line" (branch_sides after-line): they open now
-                        if self.spin & BIT[t] and not self._at_once:
+                        if self.spin & BIT[t] and not self._r.at_once:
                             free[t << 3 | BRANCH_A] = v
                             free[t << 3 | BRANCH_B] = v
                             nv[v] += 2
@@ -121,7 +118,7 @@ class Layout:
                 # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
                 free[ti << 3 | LINE_B] = v
                 self._inline[ti] = 1
-                total += self._dv[ti]
+                total += self._r.dv[ti]
                 e = v
                 n = 1
                 if self._spin_next:
@@ -141,7 +138,7 @@ class Layout:
             free[ti << 3 | LINE_A] = e
             free[ti << 3 | LINE_B] = e
             self._inline[ti] = 2
-            total = self._dv[ti]  # an opening double alone counts 2p once
+            total = self._r.dv[ti]  # an opening double alone counts 2p once
             n = 2
             if self._spin_next:
                 n = self._spinner(ti, e) + 1
@@ -165,9 +162,9 @@ class Layout:
     def _spinner(self, ti: int, p: int) -> int:
         """Make double `ti` a branching double (doubles.branching); return 1 + the sides it frees."""
         self.spin |= BIT[ti]
-        if self._first_only:
+        if self._r.branch_first:
             self._spin_next = False  # "only the first double branches": later doubles do not
-        if self._at_once:
+        if self._r.at_once:
             # "branches open at once": free as soon as the spinner is placed
             self.free[ti << 3 | BRANCH_A] = p
             self.free[ti << 3 | BRANCH_B] = p
@@ -193,7 +190,7 @@ class Layout:
         """The counted sum after placing the (legal) move `code`, without placing it."""
         ti = code >> 8
         key = code & 0xFF
-        dv = self._dv
+        dv = self._r.dv
         if key == LEAD_KEY:
             return dv[ti] if IS_DOUBLE[ti] else PIPS[ti]
         v = self.free[key]
@@ -246,20 +243,7 @@ class Layout:
 
     def counted(self) -> list[tuple[tuple[int, int], str, int]]:
         """Counted ends `(tile, end, value)` sorted by tile then end ("double" for a terminal double)."""
-        out: list[tuple[tuple[int, int], str, int]] = []
-        last = -1
-        # every counted end is a free side: a non-double's free low or high end, or a double
-        # with a free in-line side (rules.md 1.2); sorting keys sorts by tile, then "high" < "low"
-        for k in sorted(self.free):
-            ti = k >> 3
-            side = k & 7
-            if IS_DOUBLE[ti]:
-                if side >= LINE_A and ti != last:
-                    out.append((TILES[ti], "double", self._dv[ti]))
-                    last = ti
-            else:
-                out.append((TILES[ti], SIDES[side], self.free[k]))
-        return out
+        return counted_ends(self.free, self._r.dv)
 
     def count(self) -> int:
         """The counted sum."""
@@ -278,6 +262,24 @@ class Layout:
             "counted": [[format_tile(t), e, v] for t, e, v in self.counted()],
             "count": self.total,
         }
+
+
+def counted_ends(free: dict[int, int], dv: Sequence[int]) -> list[tuple[tuple[int, int], str, int]]:
+    """The counted ends of a layout whose free sides are `free` (dv: what a terminal double counts)."""
+    out: list[tuple[tuple[int, int], str, int]] = []
+    last = -1
+    # every counted end is a free side: a non-double's free low or high end, or a double
+    # with a free in-line side (rules.md 1.2); sorting keys sorts by tile, then "high" < "low"
+    for k in sorted(free):
+        ti = k >> 3
+        side = k & 7
+        if IS_DOUBLE[ti]:
+            if side >= LINE_A and ti != last:
+                out.append((TILES[ti], "double", dv[ti]))
+                last = ti
+        else:
+            out.append((TILES[ti], SIDES[side], free[k]))
+    return out
 
 
 def _shifted_table() -> dict[int, tuple[int, ...]]:

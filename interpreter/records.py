@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .tiles import Move, Tile, format_tile, mask_pips, mask_tiles
+from .layout import counted_ends
+from .tiles import TILES, Move, Tile, format_tile, mask_pips, mask_tiles, move_from_code
 
 # A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
 EventRow = tuple[int, str, int, bool, int, "int | None"]
+# draws and passes before a placement: (drawn tile indices, passed seats, per passed seat its drawn tile indices)
+Pending = Sequence[Any]
 
 
 def shown_points(raw: int, unit: int) -> int | float:
@@ -45,35 +48,85 @@ class Event:
                 "shown_after": self.shown_after, "seat": self.seat}
 
 
-@dataclass
 class Turn:
-    """One placement and what led to it (draws, passes) and followed from it (events)."""
+    """One placement and what led to it (draws, passes) and followed from it (events).
 
-    seat: int
-    drawn: list[Tile]
-    passed: list[int]
-    offered: list[Move]
-    move: Move
-    counted: list[tuple[Tile, str, int]]
-    count: int
-    points: int
-    events: list[Event]
-    pass_drawn: list[list[Tile]] = field(default_factory=list)
+    The round hands over its compact records (move codes, tile indices, a copy of
+    the free sides); the public values are built when read, so a turn costs little
+    to make when nobody reads it (replay, search)."""
+
+    __slots__ = ("seat", "move", "count", "points", "_pre", "_offered", "_free", "_dv", "_events", "_unit")
+
+    def __init__(self, seat: int, pre: Pending, offered: Sequence[int], move: Move, free: dict[int, int],
+                 dv: Sequence[int], count: int, points: int, events: Sequence[EventRow], unit: int):
+        self.seat = seat
+        self.move = move
+        self.count = count  # the counted sum after the move
+        self.points = points  # raw points of the placement
+        self._pre = pre  # (drawn tile indices, passed seats, per passed seat its drawn tile indices)
+        self._offered = offered  # legal move codes when the move was made
+        self._free = free  # the free sides after the move
+        self._dv = dv
+        self._events = events
+        self._unit = unit
+
+    @property
+    def drawn(self) -> list[Tile]:
+        """Tiles the mover drew before the move."""
+        return [TILES[t] for t in self._pre[0]]
+
+    @property
+    def passed(self) -> list[int]:
+        """Seats that passed before the move."""
+        return list(self._pre[1])
+
+    @property
+    def pass_drawn(self) -> list[list[Tile]]:
+        """Per passing seat, the tiles it drew before passing (aligned with `passed`)."""
+        return [[TILES[t] for t in d] for d in self._pre[2]]
+
+    @property
+    def offered(self) -> list[Move]:
+        """The legal moves offered."""
+        return [move_from_code(c) for c in self._offered]
+
+    @property
+    def counted(self) -> list[tuple[Tile, str, int]]:
+        """The counted ends after the move."""
+        return counted_ends(self._free, self._dv)
+
+    @property
+    def events(self) -> list[Event]:
+        """The events this turn caused (its placement's, and the settlement's when the round ends on it)."""
+        return [Event(*e, unit=self._unit) for e in self._events]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
             "seat": self.seat,
-            "passed": list(self.passed),
-            "pass_drawn": [[format_tile(t) for t in d] for d in self.pass_drawn],
-            "drawn": [format_tile(t) for t in self.drawn],
-            "offered": [str(m) for m in self.offered],
+            "passed": list(self._pre[1]),
+            "pass_drawn": [[format_tile(TILES[t]) for t in d] for d in self._pre[2]],
+            "drawn": [format_tile(TILES[t]) for t in self._pre[0]],
+            "offered": [str(move_from_code(c)) for c in self._offered],
             "move": str(self.move),
             "counted": [[format_tile(t), e, v] for t, e, v in self.counted],
             "count": self.count,
             "points": self.points,
             "events": [e.to_dict() for e in self.events],
         }
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.seat, self.drawn, self.passed, self.offered, self.move, self.counted, self.count,
+                self.points, self.events, self.pass_drawn)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Turn) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable record, as the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return (f"Turn(seat={self.seat}, drawn={self.drawn}, passed={self.passed}, move={str(self.move)!r}, "
+                f"count={self.count}, points={self.points}, events={self.events})")
 
 
 class RoundResult:

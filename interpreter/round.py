@@ -25,33 +25,56 @@ from .scoring import after_settlement, apply_event
 from .settlement import block_winner, settle
 from .tiles import (
     BIT,
-    INDEX,
     LEAD_KEY,
     SIDES,  # noqa: F401  (re-exported: was importable from here)
     TILES,
     Move,
-    as_tile,
     format_tile,
     mask_indices,
     mask_pips,  # noqa: F401  (re-exported: was importable from here)
     mask_tiles,
     move_from_code,
+    tile_index,
 )
 
 Player = Callable[[dict[str, Any], list[Move]], Move]
 Bots = Player | Sequence[Player]
 # draws and passes since the last placement: [drawn by the mover, passed seats, their draws]
 _Pending = list[Any]
+_NO_PRE = ((), (), ())
+
+
+class _Fixed:
+    """What a round never changes: configuration, seats, opener, the deal (shared by clones)."""
+
+    __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
+                 "initial_hands", "bone", "bend", "start_scores", "forced")
+
+    def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: bool, record: bool,
+                 masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
+        self.config = cfg
+        self.rules = r = cfg.rules
+        self.points = r.points
+        self.players = players
+        self.sides = r.sides_of(players)
+        self.opener = opener
+        self.opening = opening
+        self.tiebreak = tiebreak
+        self.record = record
+        self.initial_hands = tuple(masks)
+        self.bone = bone
+        # reserve ("reserve N tiles" / "no reserve"): the last `reserve` tiles are never drawn
+        self.bend = max(0, len(bone) - r.reserve[players])
+        self.start_scores = tuple(scores)
+        self.forced = forced  # the tile a forced lead must be, else -1
 
 
 class Round:
     """A round from an explicit deal; `play(move)` is the only way it changes."""
 
     __slots__ = (
-        "config", "players", "opener", "opening", "tiebreak", "record", "turns", "over", "result",
-        "match_over", "winner", "_rules", "_points", "_sides", "_hands", "_initial_hands", "_bone",
-        "_bi", "_bend", "_scores", "_start_scores", "_forced", "_layout", "_seat", "_only",
-        "_events", "_pre", "_legal", "_needs_tiebreak", "_settle_events", "_final_drawn",
+        "_f", "turns", "over", "result", "match_over", "winner", "_hands", "_bi", "_scores", "_layout",
+        "_seat", "_only", "_events", "_pre", "_legal", "_needs_tiebreak", "_settle_events", "_final_drawn",
     )
 
     def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
@@ -68,9 +91,9 @@ class Round:
         for seat, h in enumerate(hands):
             m = 0
             for t in h:
-                b = BIT[_index(t)]
+                b = BIT[tile_index(t)]
                 if seen & b:
-                    raise ValueError(f"tile {format_tile(TILES[_index(t)])} dealt twice")
+                    raise ValueError(f"tile {format_tile(TILES[tile_index(t)])} dealt twice")
                 seen |= b
                 m |= b
             if not m:
@@ -78,7 +101,7 @@ class Round:
             masks.append(m)
         bone = []
         for t in boneyard:
-            i = _index(t)
+            i = tile_index(t)
             if seen & BIT[i]:
                 raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
             seen |= BIT[i]
@@ -89,28 +112,15 @@ class Round:
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
                tiebreak: bool) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
-        self.config = cfg
-        r = self._rules = cfg.rules
-        self._points = r.points
-        self.players = players
-        side_of = self._sides = r.sides_of(players)
+        r = cfg.rules
+        side_of = r.sides_of(players)
         nsides = max(side_of) + 1
-        self._hands = masks
-        self._initial_hands = tuple(masks)
-        self._bone = bone
-        self._bi = 0  # next tile to draw
-        # reserve ("reserve N tiles" / "no reserve"): the last `reserve` tiles are never drawn
-        self._bend = max(0, len(bone) - r.reserve[players])
         if scores is None:
             scores = [0] * nsides
         elif len(scores) != nsides:
             raise ValueError(f"{nsides} starting scores expected, got {len(scores)}")
-        self._scores = list(scores)
-        self._start_scores = tuple(scores)
-        self.tiebreak = tiebreak
-        # 2. The opener, and the tile it must lead under `lead: forced`.
+        # 1. The opener, and the tile it must lead under `lead: forced`.
         opening = opening or r.opener_first
-        self.opening = opening
         if opener is None:
             if opening == "highest-double":
                 opener = highest_holder(masks)
@@ -120,12 +130,16 @@ class Round:
                 raise ValueError("no opener given, and no generator for the lottery")
         if not 0 <= opener < players:
             raise ValueError(f"no seat {opener}")
-        self.opener = opener
-        self._forced = -1
+        forced = -1
         # opener.lead ("opener leads the deciding tile"): a round opened by the highest double
         # must lead the tile that decided it; "opener leads any tile": no constraint
         if r.forced_lead and opening == "highest-double":
-            self._forced = deciding_tile(masks[opener])
+            forced = deciding_tile(masks[opener])
+        # 2. What the round never changes (shared by its clones)
+        self._f = _Fixed(cfg, players, opener, opening, tiebreak, record, masks, bone, scores, forced)
+        self._hands = masks
+        self._bi = 0  # next tile to draw
+        self._scores = list(scores)
         # 3. The layout.
         self._layout = Layout(r)
         # 4. Turn state.
@@ -141,7 +155,6 @@ class Round:
         self._needs_tiebreak = False
         self._settle_events: Sequence[EventRow] = ()
         self._final_drawn: list[tuple[int, list[tuple[int, int]]]] = []
-        self.record = record
         self.turns: list[Turn] = []
 
     # -- construction helpers --------------------------------------------------
@@ -173,22 +186,7 @@ class Round:
     def clone(self) -> Round:
         """An independent copy of the round's state (for players that look ahead)."""
         o = Round.__new__(Round)
-        # the deal, the boneyard list, the config and its tables are never changed: shared
-        o.config = self.config
-        o.players = self.players
-        o.opener = self.opener
-        o.opening = self.opening
-        o.tiebreak = self.tiebreak
-        o.record = self.record
-        o._rules = self._rules
-        o._points = self._points
-        o._sides = self._sides
-        o._initial_hands = self._initial_hands
-        o._bone = self._bone
-        o._bend = self._bend
-        o._start_scores = self._start_scores
-        o._forced = self._forced
-        # the state that changes
+        o._f = self._f  # the deal, the boneyard, the config and its tables are never changed: shared
         o._hands = self._hands.copy()
         o._bi = self._bi
         o._scores = self._scores.copy()
@@ -208,6 +206,38 @@ class Round:
         o._final_drawn = self._final_drawn
         o.turns = self.turns.copy()
         return o
+
+    # -- what the round never changes ------------------------------------------------
+
+    @property
+    def config(self) -> Config:
+        """The configuration."""
+        return self._f.config
+
+    @property
+    def players(self) -> int:
+        """The number of players."""
+        return self._f.players
+
+    @property
+    def opener(self) -> int:
+        """The seat that leads."""
+        return self._f.opener
+
+    @property
+    def opening(self) -> str:
+        """The opener rule that chose the opener (lottery, highest-double, dominoer, ...)."""
+        return self._f.opening
+
+    @property
+    def tiebreak(self) -> bool:
+        """True in the extra rounds of a match tied at the top."""
+        return self._f.tiebreak
+
+    @property
+    def record(self) -> bool:
+        """True if the round keeps its turns (for transcripts)."""
+        return self._f.record
 
     # -- questions ---------------------------------------------------------------
 
@@ -249,12 +279,12 @@ class Round:
     @property
     def boneyard(self) -> list[tuple[int, int]]:
         """The undrawn tiles, front first (the reserve included, at the end)."""
-        return [TILES[i] for i in self._bone[self._bi:]]
+        return [TILES[i] for i in self._f.bone[self._bi:]]
 
     @property
     def drawable(self) -> int:
         """How many tiles can still be drawn."""
-        return max(0, self._bend - self._bi)
+        return max(0, self._f.bend - self._bi)
 
     @property
     def scores(self) -> list[int]:
@@ -264,24 +294,24 @@ class Round:
     @property
     def shown_scores(self) -> list[int | float]:
         """Shown score per side."""
-        u = self._rules.unit
+        u = self._f.rules.unit
         return [shown_points(s, u) for s in self._scores]
 
     @property
     def sides(self) -> list[int]:
         """The side of each seat."""
-        return list(self._sides)
+        return list(self._f.sides)
 
     @property
     def events(self) -> list[Event]:
         """Every scoring event of the round, in order."""
-        u = self._rules.unit
+        u = self._f.rules.unit
         return [Event(*e, unit=u) for e in self._events]
 
     @property
     def forced_tile(self) -> tuple[int, int] | None:
         """The tile the lead must be (under a forced lead), else None."""
-        return TILES[self._forced] if self._forced >= 0 and not self._layout.placed else None
+        return TILES[self._f.forced] if self._f.forced >= 0 and not self._layout.placed else None
 
     @property
     def must_play(self) -> tuple[int, int] | None:
@@ -321,8 +351,8 @@ class Round:
                 codes = []
             elif not self._layout.placed:
                 # opener.lead: "opener leads the deciding tile" -> only it; "... any tile" -> the whole hand
-                if self._forced >= 0:
-                    codes = [self._forced << 8 | LEAD_KEY]
+                if self._f.forced >= 0:
+                    codes = [self._f.forced << 8 | LEAD_KEY]
                 else:
                     codes = [i << 8 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
             else:
@@ -335,11 +365,11 @@ class Round:
         if isinstance(move, str):
             move = Move.parse(move)
         code = move.code() if isinstance(move, Move) else move
-        return self._points[self._layout.preview(code)]
+        return self._f.points[self._layout.preview(code)]
 
     def code_points(self, codes: Sequence[int]) -> list[int]:
         """The raw points of each legal move code (what `points_of` gives, for many at once)."""
-        pts = self._points
+        pts = self._f.points
         preview = self._layout.preview
         return [pts[preview(c)] for c in codes]
 
@@ -350,7 +380,7 @@ class Round:
         codes = self.legal_codes() if mine else []
         return {
             "seat": seat,
-            "side": self._sides[seat],
+            "side": self._f.sides[seat],
             "hand": mask_tiles(self._hands[seat]),
             "layout": lay.tiles,
             "connections": lay.connections(),
@@ -364,13 +394,13 @@ class Round:
             "scores": self.scores,
             "shown_scores": self.shown_scores,
             "hand_counts": [h.bit_count() for h in self._hands],
-            "boneyard": len(self._bone) - self._bi,
+            "boneyard": len(self._f.bone) - self._bi,
             "drawable": self.drawable,
             "seat_to_move": self.seat_to_move,
             "opener": self.opener,
             "players": self.players,
-            "target": self._rules.target,
-            "unit": self._rules.unit,
+            "target": self._f.rules.target,
+            "unit": self._f.rules.unit,
         }
 
     # -- changing it ---------------------------------------------------------------
@@ -433,18 +463,19 @@ class Round:
         lay = self._layout
         count = lay.place(code)
         # 3. the placement's points, a function of the counted sum ("placements score multiples of N")
-        pts = self._points[count]
+        f = self._f
+        pts = f.points[count]
         # 4. domino, or the placement's event and the next seat
         if not hands[seat]:
             # the round dominoes on the last tile of a hand
             self._domino(seat, pts)
         else:
             if pts:
-                if self._event(self._sides[seat], "placement", pts, seat):
+                if self._event(f.sides[seat], "placement", pts, seat):
                     self._end("target", None, None)
             if not self.over:
                 nxt = seat + 1
-                if nxt == self.players:
+                if nxt == f.players:
                     nxt = 0
                 if hands[nxt] & lay.ends:
                     self._seat = nxt  # the next seat can place: the usual case
@@ -453,13 +484,9 @@ class Round:
         if not want:
             return None
         assert offered is not None
-        p = pre if pre is not None else ((), (), ())
-        u = self._rules.unit
-        turn = Turn(seat, [TILES[t] for t in p[0]], list(p[1]), [move_from_code(c) for c in offered],
-                    move_from_code(code), lay.counted(), count, pts,
-                    [Event(*e, unit=u) for e in self._events[n_events:]],
-                    [[TILES[t] for t in d] for d in p[2]])
-        if self.record:
+        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, move_from_code(code), lay.free.copy(), f.rules.dv,
+                    count, pts, self._events[n_events:], f.rules.unit)
+        if f.record:
             self.turns.append(turn)
         return turn
 
@@ -474,12 +501,12 @@ class Round:
                 self._seat = s
                 return
             drawn = None
-            if self._rules.draw_until and self._bi < self._bend:
+            if self._f.rules.draw_until and self._bi < self._f.bend:
                 # "draw until playable": from the front, one at a time, until a tile fits
                 # ("no drawing" skips this: the seat passes at once)
-                bone = self._bone
+                bone = self._f.bone
                 bi = self._bi
-                bend = self._bend
+                bend = self._f.bend
                 drawn = []
                 while bi < bend:
                     t = bone[bi]
@@ -515,7 +542,7 @@ class Round:
         """Apply one event per the overshoot rule; True when it ends the match (every-event)."""
         if not raw:
             return False  # events of net raw 0 are not recorded
-        new, accepted, ends = apply_event(self._rules, self._scores[side], raw)
+        new, accepted, ends = apply_event(self._f.rules, self._scores[side], raw)
         self._scores[side] = new
         self._events.append((side, kind, raw, accepted, new, seat))
         if ends:
@@ -526,7 +553,7 @@ class Round:
     def _domino(self, seat: int, pts: int) -> None:
         """Settle a domino (settlement.domino), unless the last placement ends the match first."""
         spec = self.config.domino
-        side = self._sides[seat]
+        side = self._f.sides[seat]
         if spec["with_last_placement"]:
             # "as one event with the last placement": the placement folds into the winner side's
             # first settlement event
@@ -544,15 +571,15 @@ class Round:
         if drawn:
             self._final_drawn = [(seat, [TILES[t] for t in drawn])]
         spec = self.config.block
-        winner = block_winner(spec, self._hands, self._sides, self.opener)
+        winner = block_winner(spec, self._hands, self._f.sides, self.opener)
         self._settle(spec, "block", winner, 0)
-        self._end("blocked", winner, None if winner is None else self._sides[winner])
+        self._end("blocked", winner, None if winner is None else self._f.sides[winner])
 
     def _settle(self, spec: Any, kind: str, winner: int | None, fold: int) -> None:
         """Apply the settlement's payments as events, in order, until one ends the match."""
         settled: list[EventRow] = []
         self._settle_events = settled
-        for sd, raw, seat in settle(spec, self._hands, self._sides, self.opener, winner, fold):
+        for sd, raw, seat in settle(spec, self._hands, self._f.sides, self.opener, winner, fold):
             before = len(self._events)
             ended = self._event(sd, kind, raw, seat)
             if len(self._events) > before:
@@ -566,7 +593,7 @@ class Round:
         self._legal = None
         if not self.match_over and kind != "target":
             # "check the target after settlement"
-            over, winner, extra = after_settlement(self._rules, self._scores, self.tiebreak)
+            over, winner, extra = after_settlement(self._f.rules, self._scores, self.tiebreak)
             if over:
                 self.match_over = True
                 self.winner = winner
@@ -574,7 +601,7 @@ class Round:
         self.result = RoundResult(
             kind, seat, side, self.match_over, self.winner if self.match_over else None,
             self._needs_tiebreak, list(self._hands), self._settle_events, list(self._scores),
-            self._final_drawn, self._rules.unit)
+            self._final_drawn, self._f.rules.unit)
 
     # -- playing with players ----------------------------------------------------------
 
@@ -612,9 +639,9 @@ class Round:
             "players": self.players,
             "opener": self.opener,
             "opening": self.opening,
-            "hands": [[format_tile(TILES[i]) for i in mask_indices(h)] for h in self._initial_hands],
-            "boneyard": [format_tile(TILES[i]) for i in self._bone],
-            "scores": list(self._start_scores),
+            "hands": [[format_tile(TILES[i]) for i in mask_indices(h)] for h in self._f.initial_hands],
+            "boneyard": [format_tile(TILES[i]) for i in self._f.bone],
+            "scores": list(self._f.start_scores),
             "tiebreak": self.tiebreak,
         }
 
@@ -629,9 +656,3 @@ class Round:
             "turns": [t.to_dict() for t in self.turns],
             "result": self.result.to_dict() if self.result else None,
         }
-
-
-def _index(t: Any) -> int:
-    if isinstance(t, int):
-        return t
-    return INDEX[as_tile(t)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 Tile = tuple[int, int]  # (low, high), 0 <= low <= high <= 6
 
@@ -32,6 +32,9 @@ MASK: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v 
 VALUE_BIT: tuple[int, ...] = tuple(1 << v for v in range(N_VALUES))
 ENDS: tuple[int, ...] = tuple(functools.reduce(int.__or__, (MASK[v] for v in range(N_VALUES) if vs >> v & 1), 0)
                               for vs in range(1 << N_VALUES))
+
+_TEXT_INDEX: dict[str, int] = {f"[{a}|{b}]": i for i, (a, b) in enumerate(TILES)}
+_TEXT_INDEX.update({f"[{b}|{a}]": i for i, (a, b) in enumerate(TILES)})
 
 # -- Sides -------------------------------------------------------------------
 
@@ -68,6 +71,21 @@ def as_tile(value: Any) -> tuple[int, int]:
     if not (0 <= a <= 6 and 0 <= b <= 6):
         raise ValueError(f"not a tile: {value!r} (halves must be 0 to 6)")
     return (a, b) if a <= b else (b, a)
+
+
+def tile_index(value: Any) -> int:
+    """The index of a tile given as an index, a tuple, a list or text (fast for the first three)."""
+    if isinstance(value, int):
+        return value
+    i = None
+    if type(value) is str:
+        i = _TEXT_INDEX.get(value)
+    elif type(value) is tuple:
+        try:
+            i = INDEX.get(value)
+        except TypeError:  # unhashable halves: as_tile says what is wrong
+            pass
+    return INDEX[as_tile(value)] if i is None else i
 
 
 def mask_tiles(mask: int) -> list[tuple[int, int]]:
@@ -123,6 +141,7 @@ class Move:
     tile: tuple[int, int]
     target: tuple[int, int] | None = None
     side: str | None = None
+    _code: ClassVar[int]  # set on interned moves only (move_from_code): their engine code
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tile", as_tile(self.tile))
@@ -171,6 +190,10 @@ class Move:
     # -- internal code: tile << 8 | target << 3 | side; sorting codes sorts moves
     def code(self) -> int:
         """The engine's integer code for this move."""
+        try:
+            return self._code  # an interned move knows its code
+        except AttributeError:
+            pass
         c = _CODE_OF.get(self)
         if c is not None:
             return c
@@ -192,6 +215,7 @@ def move_from_code(code: int) -> Move:
         key = code & 0xFF
         tile = TILES[code >> 8]
         move = Move(tile) if key == LEAD_KEY else Move(tile, TILES[key >> 3], SIDES[key & 7])
+        object.__setattr__(move, "_code", code)
         _MOVE_OF[code] = move
         _CODE_OF[move] = code
     return move
