@@ -76,9 +76,9 @@ def play_random_matches(cfg, players: int, n: int, seed: int) -> tuple[int, int]
         bots = [random_player((seed + i) * 8 + s) for s in range(players)]
         m = Match(cfg, players, seed + i)
         while not m.over:
-            m.round.run(bots)
-            placements += m.round.placements
-            (getattr(m, "finish_round", None) or m._finish_round)()  # (older engines: private)
+            rnd = m.round
+            m.run(bots, max_rounds=len(m.rounds) + 1)
+            placements += rnd.placements
         rounds += len(m.rounds)
     return rounds, placements
 
@@ -122,6 +122,9 @@ def time_paths(cfg, args, yard_us: float, say) -> dict:
     runs: dict[str, list[tuple[float, int]]] = {k: [] for k in (
         "fast", "replay", "clone", "search", "greedy", "bare", "harness")}
     m = max(2, args.matches // 3)
+    # warm up: the first call of a path pays for imports (rulelang.tools) and first-use tables
+    paths.public_replay(cfg, games[:3])
+    paths.simulate_harness(cfg, 2, 1, args.seed)
     for k in range(args.repeat):
         runs["fast"].append(_per(paths.fast_path, cfg, games, args.seed + k))
         runs["replay"].append(_per(paths.public_replay, cfg, games))
@@ -169,6 +172,7 @@ def time_dominoes(cfg, args, say) -> dict | None:
     import paths
 
     bcfg, games, dgames = dc.prepare(cfg, max(10, args.rounds // 3), args.seed)
+    dc.replay_dominoes(dgames[:3])  # warm up
     pairs = []
     for _ in range(args.repeat):
         e, n = _per(paths.public_replay, bcfg, games)

@@ -88,10 +88,9 @@ def greedy_matches(cfg: Config, players: int, n: int, seed: int) -> int:
         m = Match(cfg, players, seed + i)
         bots = [greedy_player((seed + i) * 8 + s) for s in range(players)]
         while not m.over:
-            m.round.run(bots)
-            placements += m.round.placements
-            finish = getattr(m, "finish_round", None) or m._finish_round  # (older engines: private)
-            finish()
+            rnd = m.round
+            m.run(bots, max_rounds=len(m.rounds) + 1)
+            placements += rnd.placements
     return placements
 
 
@@ -104,10 +103,9 @@ def simulate_bare(cfg: Config, players: int, n: int, seed: int) -> int:
         m = Match(cfg, players, match_seed(seed, i))
         bots = [greedy_player(bot_seed(seed, i, s)) for s in range(players)]
         while not m.over and len(m.rounds) < 400:
-            m.round.run(bots)
-            placements += m.round.placements
-            finish = getattr(m, "finish_round", None) or m._finish_round
-            finish()
+            rnd = m.round
+            m.run(bots, max_rounds=len(m.rounds) + 1)
+            placements += rnd.placements
     return placements
 
 

@@ -188,22 +188,35 @@ class Layout:
 
     def preview(self, code: int) -> int:
         """The counted sum after placing the (legal) move `code`, without placing it."""
-        ti = code >> 8
-        key = code & 0xFF
+        return self.points_of((code,), _SUMS)[0]
+
+    def points_of(self, codes: Sequence[int], points: Sequence[int]) -> list[int]:
+        """`points[s]` for the counted sum s after each legal move code, without placing it (rules.md 1.2)."""
         dv = self._r.dv
-        if key == LEAD_KEY:
-            return dv[ti] if IS_DOUBLE[ti] else PIPS[ti]
-        v = self.free[key]
-        t = key >> 3
-        c = self.total
-        if IS_DOUBLE[t]:
-            if (key & 7) >= LINE_A and self._inline[t] == 1:
-                c -= dv[t]
-        else:
-            c -= v
-        if IS_DOUBLE[ti]:
-            return c + dv[ti]
-        return c + (HI[ti] if LO[ti] == v else LO[ti])
+        free = self.free
+        inline = self._inline
+        total = self.total
+        out = []
+        for code in codes:
+            ti = code >> 8
+            key = code & 0xFF
+            if key == LEAD_KEY:
+                out.append(points[dv[ti] if IS_DOUBLE[ti] else PIPS[ti]])
+                continue
+            v = free[key]
+            t = key >> 3
+            c = total
+            if IS_DOUBLE[t]:
+                if (key & 7) >= LINE_A and inline[t] == 1:
+                    c -= dv[t]
+            else:
+                c -= v
+            if IS_DOUBLE[ti]:
+                c += dv[ti]
+            else:
+                c += HI[ti] if LO[ti] == v else LO[ti]
+            out.append(points[c])
+        return out
 
     def holds(self, tile: int) -> bool:
         """True if the tile (an index) is on the layout."""
@@ -294,3 +307,4 @@ def _shifted_table() -> dict[int, tuple[int, ...]]:
 
 
 SHIFTED = _shifted_table()
+_SUMS = range(sum(PIPS) + 1)  # as a points table: the counted sum itself

@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .layout import counted_ends
 from .tiles import TILES, Move, Tile, format_tile, mask_pips, mask_tiles, move_from_code
@@ -19,9 +18,10 @@ def shown_points(raw: int, unit: int) -> int | float:
     return raw // unit if raw % unit == 0 else raw / unit
 
 
-@dataclass(frozen=True)
-class Event:
-    """A scoring event: `raw` points for `side`, accepted or discarded by the overshoot rule."""
+class Event(NamedTuple):
+    """A scoring event: `raw` points for `side`, accepted or discarded by the overshoot rule.
+
+    (A named tuple: the round makes one per event each time its events are read, so it must be cheap.)"""
 
     side: int
     kind: str  # placement / domino / block

@@ -24,6 +24,7 @@ from .rules import round5 as round5  # re-exported: interpreter.round.round5 sta
 from .scoring import after_settlement, apply_event
 from .settlement import block_winner, settle
 from .tiles import (
+    ANY_INDEX,
     BIT,
     LEAD_KEY,
     SIDES,  # noqa: F401  (re-exported: was importable from here)
@@ -88,10 +89,12 @@ class Round:
             raise ValueError(f"{players} hands expected, got {len(hands)}")
         seen = 0
         masks = []
+        index = ANY_INDEX.get
         for seat, h in enumerate(hands):
             m = 0
             for t in h:
-                b = BIT[tile_index(t)]
+                i = index(t) if t.__class__ is not list else None
+                b = BIT[tile_index(t) if i is None else i]
                 if seen & b:
                     raise ValueError(f"tile {format_tile(TILES[tile_index(t)])} dealt twice")
                 seen |= b
@@ -101,7 +104,9 @@ class Round:
             masks.append(m)
         bone = []
         for t in boneyard:
-            i = tile_index(t)
+            i = index(t) if t.__class__ is not list else None
+            if i is None:
+                i = tile_index(t)
             if seen & BIT[i]:
                 raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
             seen |= BIT[i]
@@ -369,9 +374,7 @@ class Round:
 
     def code_points(self, codes: Sequence[int]) -> list[int]:
         """The raw points of each legal move code (what `points_of` gives, for many at once)."""
-        pts = self._f.points
-        preview = self._layout.preview
-        return [pts[preview(c)] for c in codes]
+        return self._layout.points_of(codes, self._f.points)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What `seat` may see: own hand, layout, counted ends, legal moves on its turn, scores."""

@@ -35,6 +35,9 @@ ENDS: tuple[int, ...] = tuple(functools.reduce(int.__or__, (MASK[v] for v in ran
 
 _TEXT_INDEX: dict[str, int] = {f"[{a}|{b}]": i for i, (a, b) in enumerate(TILES)}
 _TEXT_INDEX.update({f"[{b}|{a}]": i for i, (a, b) in enumerate(TILES)})
+# ANY_INDEX: a tile's index from its index, its tuple (either order) or its canonical text
+ANY_INDEX: dict[Any, int] = {**_TEXT_INDEX, **{(b, a): i for i, (a, b) in enumerate(TILES)}, **INDEX,
+                             **{i: i for i in range(N_TILES)}}
 
 # -- Sides -------------------------------------------------------------------
 
@@ -74,7 +77,11 @@ def as_tile(value: Any) -> tuple[int, int]:
 
 
 def tile_index(value: Any) -> int:
-    """The index of a tile given as an index, a tuple, a list or text (fast for the first three)."""
+    """The index of a tile given as an index, a tuple, a list or text."""
+    if value.__class__ is not list:
+        i = ANY_INDEX.get(value)
+        if i is not None:
+            return i
     if isinstance(value, int):
         return value
     i = None
@@ -141,7 +148,7 @@ class Move:
     tile: tuple[int, int]
     target: tuple[int, int] | None = None
     side: str | None = None
-    _code: ClassVar[int]  # set on interned moves only (move_from_code): their engine code
+    _code: ClassVar[int]  # (an instance attribute, set by `code()`: the engine's code, computed once)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tile", as_tile(self.tile))
@@ -190,21 +197,18 @@ class Move:
     # -- internal code: tile << 8 | target << 3 | side; sorting codes sorts moves
     def code(self) -> int:
         """The engine's integer code for this move."""
-        try:
-            return self._code  # an interned move knows its code
-        except AttributeError:
-            pass
-        c = _CODE_OF.get(self)
-        if c is not None:
-            return c
-        if self.target is None or self.side is None:  # (a Move has both or neither)
-            return INDEX[self.tile] << 8 | LEAD_KEY
-        return INDEX[self.tile] << 8 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
+        c: int | None = self.__dict__.get("_code")  # interned moves, and moves asked before, know it
+        if c is None:
+            if self.target is None or self.side is None:  # (a Move has both or neither)
+                c = INDEX[self.tile] << 8 | LEAD_KEY
+            else:
+                c = INDEX[self.tile] << 8 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
+            object.__setattr__(self, "_code", c)
+        return c
 
 
 # Interned moves: one Move object per code, built on first use (the set of codes is small and fixed)
 _MOVE_OF: dict[int, Move] = {}
-_CODE_OF: dict[Move, int] = {}
 _PARSED: dict[str, Move] = {}  # canonical text -> interned Move
 
 
@@ -217,5 +221,4 @@ def move_from_code(code: int) -> Move:
         move = Move(tile) if key == LEAD_KEY else Move(tile, TILES[key >> 3], SIDES[key & 7])
         object.__setattr__(move, "_code", code)
         _MOVE_OF[code] = move
-        _CODE_OF[move] = code
     return move
