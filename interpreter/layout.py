@@ -2,10 +2,9 @@
 
 A `Layout` owns this state and is the only code that changes it (`place`). Inside,
 a free side is a key ``tile << 3 | side`` mapped to the value a tile must show to
-attach there; the counted sum, the count of free sides per value and the tiles
-that fit some free side (`ends`) are kept up to date on each placement, so the
-work per move is proportional to the number of free sides, never to the size of
-the layout. The read-only members (`placed`, `free`, `total`, `ends`, `spin`)
+attach there; the counted sum and the tiles that fit some free side (`ends`) are
+kept up to date on each placement, so the work per move is proportional to the
+number of free sides, never to the size of the layout. The read-only members (`placed`, `free`, `total`, `ends`, `spin`)
 and the methods below are the interface the round, players and tools use.
 """
 from __future__ import annotations
@@ -17,7 +16,6 @@ from .tiles import (
     BIT,
     BRANCH_A,
     BRANCH_B,
-    ENDS,
     HI,
     HIGH,
     IS_DOUBLE,
@@ -32,7 +30,6 @@ from .tiles import (
     PIPS,
     SIDES,
     TILES,
-    VALUE_BIT,
     format_tile,
     mask_tiles,
 )
@@ -46,8 +43,7 @@ Connection = tuple[tuple[int, int], str, tuple[int, int], str]
 class Layout:
     """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
-    __slots__ = ("placed", "free", "total", "ends", "spin", "_spin_next", "_inline", "_nvalue",
-                 "_values", "_r", "_connections")
+    __slots__ = ("placed", "free", "total", "ends", "spin", "_spin_next", "_inline", "_r", "_connections")
 
     def __init__(self, rules: Rules):
         self.placed: list[int] = []  # move codes (tile << 8 | key) in placement order
@@ -60,8 +56,6 @@ class Layout:
         self._spin_next = rules.branch_every or rules.branch_first
         self._r = rules  # the tables: what a terminal double counts (dv), when branches open
         self._inline = [0] * N_TILES  # free in-line sides of each double on the layout
-        self._nvalue = [0] * N_VALUES  # free sides per value
-        self._values = 0  # the values with a free side (bitmask)
         self._connections: list[Connection] = []  # cache of connections(), a prefix of placed
 
     def copy(self) -> Layout:
@@ -75,8 +69,6 @@ class Layout:
         other._spin_next = self._spin_next
         other._r = self._r
         other._inline = self._inline.copy()
-        other._nvalue = self._nvalue.copy()
-        other._values = self._values
         other._connections = []
         return other
 
@@ -87,14 +79,8 @@ class Layout:
         ti = code >> 8
         key = code & 0xFF
         free = self.free
-        nv = self._nvalue
-        values = self._values
         if key != LEAD_KEY:
             v = free.pop(key)
-            left = nv[v] - 1
-            nv[v] = left
-            if not left:
-                values ^= VALUE_BIT[v]
             t = key >> 3
             total = self.total
             if IS_DOUBLE[t]:
@@ -109,8 +95,6 @@ class Layout:
                         if self.spin & BIT[t] and not self._r.at_once:
                             free[t << 3 | BRANCH_A] = v
                             free[t << 3 | BRANCH_B] = v
-                            nv[v] += 2
-                            values |= VALUE_BIT[v]
                 # a branch side counted nothing, so covering it changes nothing here
             else:
                 total -= v  # the covered end no longer counts
@@ -119,19 +103,14 @@ class Layout:
                 free[ti << 3 | LINE_B] = v
                 self._inline[ti] = 1
                 total += self._r.dv[ti]
-                e = v
-                n = 1
                 if self._spin_next:
-                    n = self._spinner(ti, v)
-            else:
-                # joins with its half equal to v; the other half is the new free end, and counts
-                e = HI[ti] if LO[ti] == v else LO[ti]
-                free[ti << 3 | (HIGH if LO[ti] == v else LOW)] = e
+                    self._spinner(ti, v)
+            elif LO[ti] == v:
+                free[ti << 3 | HIGH] = e = HI[ti]  # joins with its low half; the high half counts
                 total += e
-                n = 1
-            if not nv[e]:
-                values |= VALUE_BIT[e]
-            nv[e] += n
+            else:
+                free[ti << 3 | LOW] = e = LO[ti]  # joins with its high half; the low half counts
+                total += e
         # the opening tile is placed alone, all its sides free
         elif IS_DOUBLE[ti]:
             e = LO[ti]
@@ -139,28 +118,24 @@ class Layout:
             free[ti << 3 | LINE_B] = e
             self._inline[ti] = 2
             total = self._r.dv[ti]  # an opening double alone counts 2p once
-            n = 2
             if self._spin_next:
-                n = self._spinner(ti, e) + 1
-            nv[e] += n
-            values |= VALUE_BIT[e]
+                self._spinner(ti, e)
         else:
-            a = LO[ti]
-            b = HI[ti]
-            free[ti << 3 | LOW] = a
-            free[ti << 3 | HIGH] = b
-            nv[a] += 1
-            nv[b] += 1
-            values |= VALUE_BIT[a] | VALUE_BIT[b]
+            free[ti << 3 | LOW] = LO[ti]
+            free[ti << 3 | HIGH] = HI[ti]
             total = PIPS[ti]  # an opening non-double counts both halves
         self.total = total
-        self._values = values
-        self.ends = ENDS[values]
         self.placed.append(code)
+        # the tiles that fit somewhere: recomputed from the free sides (a handful), which in CPython
+        # costs less than keeping per-value counts up to date on every placement
+        ends = 0
+        for v in free.values():
+            ends |= MASK[v]
+        self.ends = ends
         return total
 
-    def _spinner(self, ti: int, p: int) -> int:
-        """Make double `ti` a branching double (doubles.branching); return 1 + the sides it frees."""
+    def _spinner(self, ti: int, p: int) -> None:
+        """Make double `ti` a branching double (doubles.branching)."""
         self.spin |= BIT[ti]
         if self._r.branch_first:
             self._spin_next = False  # "only the first double branches": later doubles do not
@@ -168,8 +143,6 @@ class Layout:
             # "branches open at once": free as soon as the spinner is placed
             self.free[ti << 3 | BRANCH_A] = p
             self.free[ti << 3 | BRANCH_B] = p
-            return 3
-        return 1
 
     # -- questions the round asks --------------------------------------------------------
 

@@ -472,18 +472,16 @@ class Round:
         if not hands[seat]:
             # the round dominoes on the last tile of a hand
             self._domino(seat, pts)
+        elif pts and self._event(f.sides[seat], "placement", pts, seat):
+            self._end("target", None, None)  # "check the target after every event": the match is won
         else:
-            if pts:
-                if self._event(f.sides[seat], "placement", pts, seat):
-                    self._end("target", None, None)
-            if not self.over:
-                nxt = seat + 1
-                if nxt == f.players:
-                    nxt = 0
-                if hands[nxt] & lay.ends:
-                    self._seat = nxt  # the next seat can place: the usual case
-                else:
-                    self._advance(nxt)
+            nxt = seat + 1
+            if nxt == f.players:
+                nxt = 0
+            if hands[nxt] & lay.ends:
+                self._seat = nxt  # the next seat can place: the usual case
+            else:
+                self._advance(nxt)
         if not want:
             return None
         assert offered is not None
@@ -594,7 +592,7 @@ class Round:
         """Close the round: record the result and check the target after settlement."""
         self.over = True
         self._legal = None
-        if not self.match_over and kind != "target":
+        if not self.match_over and kind != "target" and not self._f.rules.every_event:
             # "check the target after settlement"
             over, winner, extra = after_settlement(self._f.rules, self._scores, self.tiebreak)
             if over:

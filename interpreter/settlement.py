@@ -128,20 +128,27 @@ def _amounts(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int]
 
 def clockwise(players: int, start: int) -> tuple[int, ...]:
     """The seats clockwise from `start`."""
-    return tuple((start + i) % players for i in range(players))
+    return _CLOCKWISE[players][start]
 
 
 def sides_clockwise(sides: Sequence[int], start: int) -> tuple[int, ...]:
     """The sides in seat order clockwise from seat `start`, each once."""
-    out: list[int] = []
-    for seat in clockwise(len(sides), start):
-        if sides[seat] not in out:
-            out.append(sides[seat])
-    return tuple(out)
+    key = (tuple(sides), start)
+    out = _SIDES_CW.get(key)
+    if out is None:
+        order: list[int] = []
+        for seat in clockwise(len(sides), start):
+            if sides[seat] not in order:
+                order.append(sides[seat])
+        out = _SIDES_CW[key] = tuple(order)
+    return out
 
 
-# _RANK[n][start][seat]: how far `seat` is clockwise from `start`
-_RANK = {n: tuple(tuple((seat - s) % n for seat in range(n)) for s in range(n)) for n in range(1, 9)}
+_SEATS = range(1, 9)  # tables for up to 8 seats
+# _CLOCKWISE[n][start]: the seats clockwise from `start`; _RANK[n][start][seat]: how far `seat` is from `start`
+_CLOCKWISE = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in _SEATS}
+_RANK = {n: tuple(tuple((seat - s) % n for seat in range(n)) for s in range(n)) for n in _SEATS}
+_SIDES_CW: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 
 
 def _unrounded(x: int) -> int:

@@ -8,7 +8,6 @@ sized from `N_VALUES`, so a larger set changes one number here.
 """
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -28,10 +27,6 @@ IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in TILES)
 BIT: tuple[int, ...] = tuple(1 << i for i in range(N_TILES))
 # MASK[v]: the tiles having a half of value v
 MASK: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v in (a, b)) for v in range(N_VALUES))
-# VALUE_BIT[v]: value v in a set of values (a bitmask); ENDS[vs]: the tiles with a half in the set `vs`
-VALUE_BIT: tuple[int, ...] = tuple(1 << v for v in range(N_VALUES))
-ENDS: tuple[int, ...] = tuple(functools.reduce(int.__or__, (MASK[v] for v in range(N_VALUES) if vs >> v & 1), 0)
-                              for vs in range(1 << N_VALUES))
 
 _TEXT_INDEX: dict[str, int] = {f"[{a}|{b}]": i for i, (a, b) in enumerate(TILES)}
 _TEXT_INDEX.update({f"[{b}|{a}]": i for i, (a, b) in enumerate(TILES)})
