@@ -2,10 +2,10 @@
 
 A `Layout` owns this state and is the only code that changes it (`place`). Inside,
 a free side is a key ``tile << 3 | side`` mapped to the value a tile must show to
-attach there; the counted sum and the tiles that fit some free side (`ends`) are
-kept up to date on each placement, so the work per move is proportional to the
-number of free sides, never to the size of the layout. The read-only members (`placed`, `free`, `total`, `ends`, `spin`)
-and the methods below are the interface the round, players and tools use.
+attach there; the counted sum is kept up to date on each placement, so the work
+per move is proportional to the number of free sides, never to the size of the
+layout. The read-only members (`placed`, `free`, `total`, `spin`) and the methods
+below are the interface the round, players and tools use.
 """
 from __future__ import annotations
 
@@ -43,13 +43,12 @@ Connection = tuple[tuple[int, int], str, tuple[int, int], str]
 class Layout:
     """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
-    __slots__ = ("placed", "free", "total", "ends", "spin", "_spin_next", "_inline", "_r", "_connections")
+    __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_inline", "_r", "_connections")
 
     def __init__(self, rules: Rules):
         self.placed: list[int] = []  # move codes (tile << 8 | key) in placement order
         self.free: dict[int, int] = {}  # free side key -> the value a tile must show there
         self.total = 0  # the counted sum
-        self.ends = 0  # the tiles (bitmask) having a half equal to some free side's value
         self.spin = 0  # the branching doubles on the layout (bitmask)
         # doubles.branching: "every double branches" / "only the first double branches" (the first
         # double of the round, the lead included) / "no double branches"
@@ -64,7 +63,6 @@ class Layout:
         other.placed = self.placed.copy()
         other.free = self.free.copy()
         other.total = self.total
-        other.ends = self.ends
         other.spin = self.spin
         other._spin_next = self._spin_next
         other._r = self._r
@@ -126,13 +124,22 @@ class Layout:
             total = PIPS[ti]  # an opening non-double counts both halves
         self.total = total
         self.placed.append(code)
-        # the tiles that fit somewhere: recomputed from the free sides (a handful), which in CPython
-        # costs less than keeping per-value counts up to date on every placement
-        ends = 0
-        for v in free.values():
-            ends |= MASK[v]
-        self.ends = ends
         return total
+
+    def fits(self, hand: int) -> bool:
+        """True if a tile of `hand` (a bitmask) fits some free side."""
+        for v in self.free.values():
+            if hand & MASK[v]:
+                return True
+        return False
+
+    @property
+    def ends(self) -> int:
+        """The tiles (a bitmask) that fit some free side."""
+        ends = 0
+        for v in self.free.values():
+            ends |= MASK[v]
+        return ends
 
     def _spinner(self, ti: int, p: int) -> None:
         """Make double `ti` a branching double (doubles.branching)."""

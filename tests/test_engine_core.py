@@ -164,3 +164,17 @@ def test_no_module_reaches_into_another_objects_private_attributes(path):
             if who not in same_class:
                 bad.append(f"line {node.lineno}: {ast.unparse(node)}")
     assert not bad, bad
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+def test_the_random_fast_path_picks_what_the_public_path_offers(name):
+    """run() with random players (its inlined move list) plays the game a loop over legal_codes() plays."""
+    cfg = CONFIGS[name]
+    for seed in range(8):
+        fast = Round.deal(cfg, 3, random.Random(seed), record=True).run(random_player(seed))
+        slow = Round.deal(cfg, 3, random.Random(seed), record=True)
+        pick = random_player(seed).rng
+        while not slow.over:
+            codes = slow.legal_codes()
+            slow.play_code(codes[int(pick.random() * len(codes))])
+        assert fast.transcript() == slow.transcript()
