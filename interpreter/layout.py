@@ -155,16 +155,7 @@ class Layout:
 
     def placement_codes(self, hand: int) -> list[int]:
         """Every placement of a tile of `hand` (a bitmask) as sorted move codes."""
-        codes: list[int] = []
-        app = codes.append
-        for key, v in self.free.items():
-            m = hand & MASK[v]
-            if m:
-                for c in SHIFTED[m]:
-                    app(c | key)
-        if len(codes) > 1:
-            codes.sort()
-        return codes
+        return placement_codes(self.free, hand)
 
     def preview(self, code: int) -> int:
         """The counted sum after placing the (legal) move `code`, without placing it."""
@@ -255,6 +246,20 @@ class Layout:
             "counted": [[format_tile(t), e, v] for t, e, v in self.counted()],
             "count": self.total,
         }
+
+
+def placement_codes(free: dict[int, int], hand: int) -> list[int]:
+    """Every placement of a tile of `hand` (a bitmask) on the free sides `free`, as sorted move codes."""
+    codes: list[int] = []
+    app = codes.append
+    for key, v in free.items():
+        m = hand & MASK[v]
+        if m:
+            for c in SHIFTED[m]:
+                app(c | key)
+    if len(codes) > 1:
+        codes.sort()
+    return codes
 
 
 def counted_ends(free: dict[int, int], dv: Sequence[int]) -> list[tuple[tuple[int, int], str, int]]:

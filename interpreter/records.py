@@ -4,11 +4,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .layout import counted_ends
+from .layout import counted_ends, placement_codes
 from .tiles import TILES, Move, Tile, format_tile, mask_pips, mask_tiles, move_from_code
 
 # A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
 EventRow = tuple[int, str, int, bool, int, "int | None"]
+# the moves offered before a placement: their codes, or the free sides and the tiles that could go there
+Offered = list[int] | tuple[dict[int, int], int]
 # draws and passes before a placement: (drawn tile indices, passed seats, per passed seat its drawn tile indices)
 Pending = Sequence[Any]
 
@@ -57,14 +59,14 @@ class Turn:
 
     __slots__ = ("seat", "move", "count", "points", "_pre", "_offered", "_free", "_dv", "_events", "_unit")
 
-    def __init__(self, seat: int, pre: Pending, offered: Sequence[int], move: Move, free: dict[int, int],
+    def __init__(self, seat: int, pre: Pending, offered: Offered, move: Move, free: dict[int, int],
                  dv: Sequence[int], count: int, points: int, events: Sequence[EventRow], unit: int):
         self.seat = seat
         self.move = move
         self.count = count  # the counted sum after the move
         self.points = points  # raw points of the placement
         self._pre = pre  # (drawn tile indices, passed seats, per passed seat its drawn tile indices)
-        self._offered = offered  # legal move codes when the move was made
+        self._offered = offered  # legal move codes when the move was made (or what gives them)
         self._free = free  # the free sides after the move
         self._dv = dv
         self._events = events
@@ -88,7 +90,13 @@ class Turn:
     @property
     def offered(self) -> list[Move]:
         """The legal moves offered."""
-        return [move_from_code(c) for c in self._offered]
+        return [move_from_code(c) for c in self._offered_codes()]
+
+    def _offered_codes(self) -> list[int]:
+        offered = self._offered
+        if isinstance(offered, tuple):
+            offered = self._offered = placement_codes(*offered)
+        return offered
 
     @property
     def counted(self) -> list[tuple[Tile, str, int]]:
@@ -107,7 +115,7 @@ class Turn:
             "passed": list(self._pre[1]),
             "pass_drawn": [[format_tile(TILES[t]) for t in d] for d in self._pre[2]],
             "drawn": [format_tile(TILES[t]) for t in self._pre[0]],
-            "offered": [str(move_from_code(c)) for c in self._offered],
+            "offered": [str(move_from_code(c)) for c in self._offered_codes()],
             "move": str(self.move),
             "counted": [[format_tile(t), e, v] for t, e, v in self.counted],
             "count": self.count,

@@ -19,7 +19,7 @@ from .errors import IllegalMove
 from .layout import SHIFTED, Layout
 from .legality import diagnose
 from .players import FastPlayer, RandomPlayer
-from .records import Event, EventRow, RoundResult, Turn, shown_points
+from .records import Event, EventRow, Offered, RoundResult, Turn, shown_points
 from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
 from .scoring import after_settlement, apply_event
 from .settlement import block_winner, settle
@@ -88,30 +88,7 @@ class Round:
         # 1. The deal: hands as bitmasks, the boneyard as an ordered list with a draw pointer.
         if len(hands) != players:
             raise ValueError(f"{players} hands expected, got {len(hands)}")
-        seen = 0
-        masks = []
-        index = ANY_INDEX.get
-        for seat, h in enumerate(hands):
-            m = 0
-            for t in h:
-                i = index(t) if t.__class__ is not list else None
-                b = BIT[tile_index(t) if i is None else i]
-                if seen & b:
-                    raise ValueError(f"tile {format_tile(TILES[tile_index(t)])} dealt twice")
-                seen |= b
-                m |= b
-            if not m:
-                raise ValueError(f"seat {seat} has an empty hand")
-            masks.append(m)
-        bone = []
-        for t in boneyard:
-            i = index(t) if t.__class__ is not list else None
-            if i is None:
-                i = tile_index(t)
-            if seen & BIT[i]:
-                raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
-            seen |= BIT[i]
-            bone.append(i)
+        masks, bone = _read_deal(hands, boneyard)
         self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
@@ -416,18 +393,34 @@ class Round:
         if isinstance(move, str):
             move = Move.parse(move)
         code = move.code()
-        codes = self.legal_codes()
-        if code not in codes:
+        if not self._is_legal(code):
             code = diagnose(self, move)  # raises IllegalMove with the stable code
-        turn = self._do(code, True, codes)
+        turn = self._do(code, True, self._legal)
         assert turn is not None
         return turn
 
     def play_code(self, code: int) -> None:
         """Apply a legal move code (from `legal_codes()`) without building a Turn: for search."""
-        if code not in self.legal_codes():
+        if not self._is_legal(code):
             diagnose(self, move_from_code(code))
-        self._do(code, self.record, None)
+        self._do(code, self.record, self._legal)
+
+    def _is_legal(self, code: int) -> bool:
+        """True if `code` is among `legal_codes()`, found without listing them."""
+        codes = self._legal
+        if codes is not None:
+            return code in codes
+        if self.over:
+            return False
+        ti = code >> 8
+        lay = self._layout
+        if not lay.placed:
+            return code in self.legal_codes()  # the lead: its list is short and made once
+        only = self._only
+        if (self._hands[self._seat] if only < 0 else BIT[only]) >> ti & 1:
+            v = lay.free.get(code & 0xFF)
+            return v is not None and MASK[v] >> ti & 1 == 1
+        return False
 
     def draw(self) -> None:
         """Draws are automatic; asking for one is always refused."""
@@ -445,7 +438,7 @@ class Round:
 
     # -- the one place the state changes ---------------------------------------------
 
-    def _do(self, code: int, want: bool, offered: list[int] | None) -> Turn | None:
+    def _do(self, code: int, want: bool, offered: Offered | None) -> Turn | None:
         """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`.
 
         This is the one place a placement changes the state (the fast path and `play` both
@@ -455,7 +448,13 @@ class Round:
             self._pre = None
         if want:
             if offered is None:
-                offered = self.legal_codes()
+                if self._layout.placed:
+                    # what was offered, kept as the free sides and the tiles that could go there:
+                    # the Turn lists the moves only if someone reads them
+                    only = self._only
+                    offered = (self._layout.free.copy(), self._hands[self._seat] if only < 0 else BIT[only])
+                else:
+                    offered = self.legal_codes()  # the lead
             n_events = len(self._events)
         self._legal = None
         self._only = -1
@@ -531,7 +530,10 @@ class Round:
                         self._pre[0] = drawn
                     return
             # nothing to place and nothing to draw: blocked if no one can place, else pass
-            if not any(x & ends for x in hands):
+            for x in hands:
+                if x & ends:
+                    break
+            else:
                 self._seat = s
                 self._block(s, drawn)
                 return
@@ -671,3 +673,59 @@ class Round:
             "turns": [t.to_dict() for t in self.turns],
             "result": self.result.to_dict() if self.result else None,
         }
+
+
+def _read_deal(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """Hands as bitmasks and the boneyard as tile indices, from tiles in any accepted form (ValueError if wrong).
+
+    Well-formed deals take a fast path (table look-ups); anything else is read tile by tile, which
+    raises at the first wrong tile, as the docs promise."""
+    get: Callable[[Any], Any] = ANY_INDEX.get
+    try:
+        rows = [list(map(get, h)) for h in hands]
+        bone = list(map(get, boneyard))
+    except TypeError:  # an unhashable tile (a list): read below
+        return _read_deal_slowly(hands, boneyard)
+    masks = []
+    seen = count = 0
+    for row in rows:
+        if None in row or not row:
+            return _read_deal_slowly(hands, boneyard)
+        m = 0
+        for i in row:
+            m |= BIT[i]
+        masks.append(m)
+        seen |= m
+        count += len(row)
+    if None in bone:
+        return _read_deal_slowly(hands, boneyard)
+    for i in bone:
+        seen |= BIT[i]
+    if seen.bit_count() != count + len(bone):  # a tile dealt twice
+        return _read_deal_slowly(hands, boneyard)
+    return masks, bone
+
+
+def _read_deal_slowly(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """The deal read tile by tile: the first wrong tile, repeated tile or empty hand raises ValueError."""
+    seen = 0
+    masks = []
+    for seat, h in enumerate(hands):
+        m = 0
+        for t in h:
+            b = BIT[tile_index(t)]
+            if seen & b:
+                raise ValueError(f"tile {format_tile(TILES[tile_index(t)])} dealt twice")
+            seen |= b
+            m |= b
+        if not m:
+            raise ValueError(f"seat {seat} has an empty hand")
+        masks.append(m)
+    bone = []
+    for t in boneyard:
+        i = tile_index(t)
+        if seen & BIT[i]:
+            raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
+        seen |= BIT[i]
+        bone.append(i)
+    return masks, bone

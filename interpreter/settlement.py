@@ -43,7 +43,7 @@ def settle(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], 
 
     `fold` is a last placement's points folded into the winner side's first event
     ("as one event with the last placement")."""
-    amounts = _amounts(spec, hands, sides, opener, winner)
+    amounts = _amounts(spec, [mask_pips(h) for h in hands], sides, opener, winner)
     mode = spec["events"]
     order = sides_clockwise(sides, opener if winner is None else winner)
     wside = None if winner is None else sides[winner]
@@ -76,11 +76,10 @@ def settle(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], 
     return events
 
 
-def _amounts(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], opener: int,
+def _amounts(spec: Mapping[str, Any], pips: Sequence[int], sides: Sequence[int], opener: int,
              winner: int | None) -> list[_Amount]:
-    """The settlement terms' amounts: (receiving side, raw, seat, order key, term index)."""
-    n = len(hands)
-    pips = [mask_pips(h) for h in hands]
+    """The settlement terms' amounts: (receiving side, raw, seat, order key, term index), from each hand's pips."""
+    n = len(pips)
     rank = _RANK[n][opener]  # position of each seat clockwise from the opener
     wside = None if winner is None else sides[winner]
     out: list[_Amount] = []

@@ -111,8 +111,8 @@ def mask_indices(mask: int) -> list[int]:
 
 
 def _pips_table(first: int) -> list[int]:
-    """Pips of every subset of the (up to) 7 tiles from index `first`."""
-    width = min(7, N_TILES - first)
+    """Pips of every subset of the (up to) 14 tiles from index `first`."""
+    width = min(14, N_TILES - first)
     out = [0] * (1 << width)
     for m in range(1, 1 << width):
         low = m & -m
@@ -120,15 +120,15 @@ def _pips_table(first: int) -> list[int]:
     return out
 
 
-_PIPS_BY_7 = tuple(_pips_table(k) for k in range(0, N_TILES, 7))
+_PIPS_BY_14 = tuple(_pips_table(k) for k in range(0, N_TILES, 14))
 
 
 def mask_pips(mask: int) -> int:
-    """Pip total of the tiles of a bitmask."""
+    """Pip total of the tiles of a bitmask (a table lookup per 14 tiles)."""
     total = 0
-    for table in _PIPS_BY_7:
-        total += table[mask & 127]
-        mask >>= 7
+    for table in _PIPS_BY_14:
+        total += table[mask & 0x3FFF]
+        mask >>= 14
     return total
 
 
