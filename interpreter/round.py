@@ -16,7 +16,7 @@ from .config import Config as Config  # re-exported (was importable from here)
 from .config import as_config
 from .deal import deal_tiles, deciding_tile, highest_holder
 from .errors import IllegalMove
-from .layout import SHIFTED, Layout
+from .layout import Layout, placement_codes
 from .legality import diagnose
 from .players import FastPlayer, RandomPlayer
 from .records import Event, EventRow, Offered, RoundResult, Turn, shown_points
@@ -448,6 +448,8 @@ class Round:
             self._pre = None
         if want:
             if offered is None:
+                offered = self._legal
+            if offered is None:
                 if self._layout.placed:
                     # what was offered, kept as the free sides and the tiles that could go there:
                     # the Turn lists the moves only if someone reads them
@@ -478,11 +480,12 @@ class Round:
             nxt = seat + 1
             if nxt == f.players:
                 nxt = 0
-            h = hands[nxt]
-            for v in lay.free.values():
-                if h & MASK[v]:
-                    self._seat = nxt  # the next seat can place: the usual case
-                    break
+            # the next seat's placements: if it has one, it is to move (the usual case), and the
+            # list is kept for the question asked next, which are its legal moves
+            codes = placement_codes(lay.free, hands[nxt])
+            if codes:
+                self._seat = nxt
+                self._legal = codes
             else:
                 self._advance(nxt)
         if not want:
@@ -621,24 +624,13 @@ class Round:
         fast = [b if isinstance(b, FastPlayer) else None for b in seats]
         do = self._do
         lay = self._layout
-        free = lay.free  # (changed in place by the layout, never replaced)
-        hands = self._hands
         while not self.over:
             seat = self._seat
             rnd = rands[seat]
             if rnd is not None and lay.placed:
-                only = self._only
-                h = hands[seat] if only < 0 else BIT[only]
-                # lay.placement_codes(h), inlined: this loop is the engine's hottest (test_engine_core
-                # checks that both give the same moves)
-                codes: list[int] = []
-                for key, v in free.items():
-                    m = h & MASK[v]
-                    if m:
-                        for c in SHIFTED[m]:
-                            codes.append(c | key)
-                if len(codes) > 1:
-                    codes.sort()
+                codes = self._legal
+                if codes is None:
+                    codes = self.legal_codes()
                 do(codes[int(rnd() * len(codes))], rec, None)  # = RandomPlayer.pick
                 continue
             bot = fast[seat]

@@ -168,7 +168,7 @@ def test_no_module_reaches_into_another_objects_private_attributes(path):
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 def test_the_random_fast_path_picks_what_the_public_path_offers(name):
-    """run() with random players (its inlined move list) plays the game a loop over legal_codes() plays."""
+    """run() with random players (moves listed as the next seat is found) plays what a loop over legal_codes() plays."""
     cfg = CONFIGS[name]
     for seed in range(8):
         fast = Round.deal(cfg, 3, random.Random(seed), record=True).run(random_player(seed))
