@@ -12,10 +12,10 @@ PROTOCOL_VERSION = 1
 
 
 def capabilities() -> dict[str, Any]:
-    """What the built-in engine supports: every feature tag, inline rulesets."""
+    """What the built-in engine supports: every feature tag."""
     from conformance.cases import known_tags
 
-    return {"features": sorted(known_tags()), "inline_rulesets": True}
+    return {"features": sorted(known_tags())}
 
 
 def implementation() -> dict[str, Any]:
@@ -36,7 +36,7 @@ def _event(e) -> dict[str, Any]:
 
 def _observe(match, rnd, turn) -> dict[str, Any]:
     """Everything a case may assert after a step, from the round the step was played in."""
-    from interpreter.records import _shown
+    from interpreter import shown_points
 
     obs: dict[str, Any] = {"reject": None}
     if turn is not None:
@@ -47,7 +47,7 @@ def _observe(match, rnd, turn) -> dict[str, Any]:
             "pass_drawn": [[_tile(t) for t in d] for d in turn.pass_drawn],
             "offered": [str(m) for m in turn.offered],
             "points": turn.points,
-            "shown": _shown(turn.points, rnd.config.unit),
+            "shown": shown_points(turn.points, rnd.config.unit),
             "events": [_event(e) for e in turn.events],
         })
     lay = rnd.layout.to_dict()  # the engine's own serialisation, split as the protocol groups it

@@ -1,16 +1,18 @@
 """The rulelang engine: plays any compiled configuration (docs/engine-api.md)."""
 from .config import Config, as_config, load_config
 from .errors import ConfigError, EngineError, IllegalMove, TranscriptMismatch
+from .layout import Layout
 from .match import Match, play_match, play_round
 from .players import greedy_player, random_player
-from .round import Event, Layout, Round, RoundResult, Turn
-from .rules import round5
+from .records import Event, RoundResult, Turn, shown_points
+from .round import Round
+from .rules import Rules, round5
 from .tiles import Move, Tile, format_tile, parse_tile
 from .transcript import first_difference, replay
 
 __all__ = [
     "Config", "ConfigError", "EngineError", "Event", "IllegalMove", "Layout", "Match", "Move",
-    "Round", "RoundResult", "Tile", "TranscriptMismatch", "Turn", "as_config", "format_tile",
+    "Round", "RoundResult", "Rules", "Tile", "TranscriptMismatch", "Turn", "as_config", "format_tile",
     "first_difference", "greedy_player", "load_config", "parse_tile", "play_match", "play_round", "random_player",
-    "replay", "round5",
+    "replay", "round5", "shown_points",
 ]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -13,7 +14,7 @@ if TYPE_CHECKING:
     from .rules import Rules
 
 
-def _freeze(value):
+def _freeze(value: Any) -> Any:
     if isinstance(value, dict):
         return MappingProxyType({k: _freeze(v) for k, v in value.items()})
     if isinstance(value, list):
@@ -62,7 +63,7 @@ class Config:
     _reserve: dict[int, int]
     _rules: Rules | None
 
-    def __init__(self, data: dict):
+    def __init__(self, data: dict[str, Any]):
         """Use `Config.from_dict`, which validates; this trusts `data`."""
         data = copy.deepcopy(data)
         s = object.__setattr__
@@ -99,11 +100,11 @@ class Config:
         s(self, "domino", _freeze(data["settlement"]["domino"]))
         s(self, "block", _freeze(data["settlement"]["block"]))
 
-    def __setattr__(self, key, value):
+    def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Config is immutable")
 
     @classmethod
-    def from_dict(cls, data: dict) -> Config:
+    def from_dict(cls, data: dict[str, Any]) -> Config:
         """Validate `data` against the schema and the engine's consistency checks; build a Config."""
         if isinstance(data, Config):
             return data
@@ -112,9 +113,20 @@ class Config:
         _check(data)
         return cls(data)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The configuration as a JSON-ready dict (a copy)."""
         return copy.deepcopy(self._data)
+
+    @property
+    def rules(self) -> Rules:
+        """The engine's tables for this configuration (interpreter.rules), built on first use."""
+        r = self._rules
+        if r is None:
+            from .rules import Rules
+
+            r = Rules(self)
+            object.__setattr__(self, "_rules", r)
+        return r
 
     def hand_size(self, players: int) -> int:
         """Tiles dealt to each of `players` players."""
@@ -130,17 +142,17 @@ class Config:
             return tuple(seat % 2 for seat in range(players))
         return tuple(range(players))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Config) and self._json == other._json
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._json)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Config({self.name!r})"
 
 
-def _check(data: dict) -> None:
+def _check(data: dict[str, Any]) -> None:
     """The one validator the language uses too (rulelang/checks.py): the schema, then the rules.
 
     The error's `code` is the fault's own (`invalid-config` for the schema), as the language reports it.
@@ -155,7 +167,7 @@ def _check(data: dict) -> None:
         raise error
 
 
-def load_config(path) -> Config:
+def load_config(path: str | os.PathLike[str]) -> Config:
     """Read and validate a configuration JSON file."""
     with open(path, encoding="utf-8") as f:
         try:
@@ -165,7 +177,7 @@ def load_config(path) -> Config:
     return Config.from_dict(data)
 
 
-def as_config(value) -> Config:
+def as_config(value: Any) -> Config:
     """Accept a Config, a dict or a path."""
     if isinstance(value, Config):
         return value

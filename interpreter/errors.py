@@ -1,6 +1,8 @@
 """The engine's exceptions; each carries a stable `code` (the conformance suite compares codes)."""
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class EngineError(Exception):
     """Base class of the engine's errors."""
@@ -28,7 +30,7 @@ class IllegalMove(EngineError):
         "must-place",
     )
 
-    def __init__(self, code: str, message: str, legal=()):
+    def __init__(self, code: str, message: str, legal: Iterable[object] = ()):
         assert code in self.CODES, code
         self.code = code
         self.message = message
@@ -46,7 +48,7 @@ class TranscriptMismatch(EngineError):
 
     code = "transcript-mismatch"
 
-    def __init__(self, step: int, path: str, expected, got):
+    def __init__(self, step: int, path: str, expected: object, got: object):
         self.step = step
         self.path = path
         self.expected = expected

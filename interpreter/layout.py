@@ -1,73 +1,242 @@
-"""The layout as players see it: a read-only view built on demand from a round's internal state."""
+"""The layout: the tiles on the table, their free sides, the counted sum and the branching doubles.
+
+A `Layout` owns this state and is the only code that changes it (`place`). Inside,
+a free side is a key ``tile << 3 | side`` mapped to the value a tile must show to
+attach there; the counted sum is kept up to date on each placement, so the work
+per move is proportional to the number of free sides, never to the size of the
+layout. The read-only members (`placed`, `free`, `total`, `spin`) and the methods
+below are the interface the round, players and tools use.
+"""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from .tiles import HI, HIGH, IS_DOUBLE, LEAD_KEY, LO, LOW, SIDES, TILES, format_tile, mask_tiles
+from .tiles import (
+    BIT,
+    BRANCH_A,
+    BRANCH_B,
+    HI,
+    HIGH,
+    IS_DOUBLE,
+    LEAD_KEY,
+    LINE_A,
+    LINE_B,
+    LO,
+    LOW,
+    MASK,
+    N_TILES,
+    N_VALUES,
+    PIPS,
+    SIDES,
+    TILES,
+    format_tile,
+    mask_tiles,
+)
 
 if TYPE_CHECKING:
-    from .round import Round
+    from .rules import Rules
+
+Connection = tuple[tuple[int, int], str, tuple[int, int], str]
 
 
 class Layout:
-    """A read-only view of a round's layout (built on demand; the round keeps the state)."""
+    """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
-    def __init__(self, rnd: Round):
-        self._r = rnd
+    __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_inline", "_r", "_connections")
+
+    def __init__(self, rules: Rules):
+        self.placed: list[int] = []  # move codes (tile << 8 | key) in placement order
+        self.free: dict[int, int] = {}  # free side key -> the value a tile must show there
+        self.total = 0  # the counted sum
+        self.spin = 0  # the branching doubles on the layout (bitmask)
+        # doubles.branching: "every double branches" / "only the first double branches" (the first
+        # double of the round, the lead included) / "no double branches"
+        self._spin_next = rules.branch_every or rules.branch_first
+        self._r = rules  # the tables: what a terminal double counts (dv), when branches open
+        self._inline = [0] * N_TILES  # free in-line sides of each double on the layout
+        self._connections: list[Connection] = []  # cache of connections(), a prefix of placed
+
+    def copy(self) -> Layout:
+        """An independent copy (for a cloned round)."""
+        other = Layout.__new__(Layout)
+        other.placed = self.placed.copy()
+        other.free = self.free.copy()
+        other.total = self.total
+        other.spin = self.spin
+        other._spin_next = self._spin_next
+        other._r = self._r
+        other._inline = self._inline.copy()
+        other._connections = []
+        return other
+
+    # -- the one place the layout changes --------------------------------------------
+
+    def place(self, code: int) -> int:
+        """Place the (legal) move `code` (rules.md 1.1, 1.2); return the new counted sum."""
+        ti = code >> 8
+        key = code & 0xFF
+        free = self.free
+        if key != LEAD_KEY:
+            v = free.pop(key)
+            t = key >> 3
+            total = self.total
+            if IS_DOUBLE[t]:
+                if (key & 7) >= LINE_A:
+                    inline = self._inline
+                    n = inline[t] - 1
+                    inline[t] = n
+                    if not n:
+                        # both in-line sides occupied: the double is internal, counts nothing
+                        total -= self._r.dv[t]
+                        # "branches open after the line" (branch_sides after-line): they open now
+                        if self.spin & BIT[t] and not self._r.at_once:
+                            free[t << 3 | BRANCH_A] = v
+                            free[t << 3 | BRANCH_B] = v
+                # a branch side counted nothing, so covering it changes nothing here
+            else:
+                total -= v  # the covered end no longer counts
+            if IS_DOUBLE[ti]:
+                # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
+                free[ti << 3 | LINE_B] = v
+                self._inline[ti] = 1
+                total += self._r.dv[ti]
+                if self._spin_next:
+                    self._spinner(ti, v)
+            elif LO[ti] == v:
+                free[ti << 3 | HIGH] = e = HI[ti]  # joins with its low half; the high half counts
+                total += e
+            else:
+                free[ti << 3 | LOW] = e = LO[ti]  # joins with its high half; the low half counts
+                total += e
+        # the opening tile is placed alone, all its sides free
+        elif IS_DOUBLE[ti]:
+            e = LO[ti]
+            free[ti << 3 | LINE_A] = e
+            free[ti << 3 | LINE_B] = e
+            self._inline[ti] = 2
+            total = self._r.dv[ti]  # an opening double alone counts 2p once
+            if self._spin_next:
+                self._spinner(ti, e)
+        else:
+            free[ti << 3 | LOW] = LO[ti]
+            free[ti << 3 | HIGH] = HI[ti]
+            total = PIPS[ti]  # an opening non-double counts both halves
+        self.total = total
+        self.placed.append(code)
+        return total
+
+    def fits(self, hand: int) -> bool:
+        """True if a tile of `hand` (a bitmask) fits some free side."""
+        for v in self.free.values():
+            if hand & MASK[v]:
+                return True
+        return False
 
     @property
-    def tiles(self) -> list:
-        """Tiles in placement order."""
-        return [TILES[c >> 8] for c in self._r._placed]
+    def ends(self) -> int:
+        """The tiles (a bitmask) that fit some free side."""
+        ends = 0
+        for v in self.free.values():
+            ends |= MASK[v]
+        return ends
 
-    def connections(self) -> list:
-        """(parent_tile, parent_side, child_tile, child_side) in placement order."""
+    def _spinner(self, ti: int, p: int) -> None:
+        """Make double `ti` a branching double (doubles.branching)."""
+        self.spin |= BIT[ti]
+        if self._r.branch_first:
+            self._spin_next = False  # "only the first double branches": later doubles do not
+        if self._r.at_once:
+            # "branches open at once": free as soon as the spinner is placed
+            self.free[ti << 3 | BRANCH_A] = p
+            self.free[ti << 3 | BRANCH_B] = p
+
+    # -- questions the round asks --------------------------------------------------------
+
+    def placement_codes(self, hand: int) -> list[int]:
+        """Every placement of a tile of `hand` (a bitmask) as sorted move codes."""
+        return placement_codes(self.free, hand)
+
+    def preview(self, code: int) -> int:
+        """The counted sum after placing the (legal) move `code`, without placing it."""
+        return self.points_of((code,), _SUMS)[0]
+
+    def points_of(self, codes: Sequence[int], points: Sequence[int]) -> list[int]:
+        """`points[s]` for the counted sum s after each legal move code, without placing it (rules.md 1.2)."""
+        dv = self._r.dv
+        free = self.free
+        inline = self._inline
+        total = self.total
         out = []
-        for c in self._r._placed:
-            key = c & 0xFF
-            if key != LEAD_KEY:
-                ti, t = c >> 8, key >> 3
-                # the child joins with line-a (a double) or with its half equal to the side's value
-                value = HI[t] if (key & 7) == HIGH else LO[t]
-                own = "line-a" if IS_DOUBLE[ti] else ("low" if LO[ti] == value else "high")
-                out.append((TILES[t], SIDES[key & 7], TILES[ti], own))
-        return out
-
-    def spinners(self) -> list:
-        """The branching doubles on the layout, sorted."""
-        return mask_tiles(self._r._spin)
-
-    def attach_points(self) -> list:
-        """Free sides `(tile, side, value)` sorted by tile then side."""
-        return [(TILES[k >> 3], SIDES[k & 7], v) for k, v in sorted(self._r._free.items())]
-
-    def counted(self) -> list:
-        """Counted ends `(tile, end, value)` sorted by tile then end ("double" for a terminal double)."""
-        r = self._r
-        free = r._free
-        dv = r._rules.dv
-        out = []
-        for ti in sorted(c >> 8 for c in r._placed):
-            if IS_DOUBLE[ti]:
-                # rules.md 1.2: a double counts while one of its in-line sides is free
-                if r._inline[ti] > 0:
-                    out.append((TILES[ti], "double", dv[ti]))
+        for code in codes:
+            ti = code >> 8
+            key = code & 0xFF
+            if key == LEAD_KEY:
+                out.append(points[dv[ti] if IS_DOUBLE[ti] else PIPS[ti]])
+                continue
+            v = free[key]
+            t = key >> 3
+            c = total
+            if IS_DOUBLE[t]:
+                if (key & 7) >= LINE_A and inline[t] == 1:
+                    c -= dv[t]
             else:
-                # "high" sorts before "low"
-                if ti << 3 | HIGH in free:
-                    out.append((TILES[ti], "high", HI[ti]))
-                if ti << 3 | LOW in free:
-                    out.append((TILES[ti], "low", LO[ti]))
+                c -= v
+            if IS_DOUBLE[ti]:
+                c += dv[ti]
+            else:
+                c += HI[ti] if LO[ti] == v else LO[ti]
+            out.append(points[c])
         return out
+
+    def holds(self, tile: int) -> bool:
+        """True if the tile (an index) is on the layout."""
+        return any(c >> 8 == tile for c in self.placed)
+
+    def side_covered(self, key: int) -> bool:
+        """True if a tile was placed on the side `key` (tile << 3 | side)."""
+        return any(c & 0xFF == key for c in self.placed)
+
+    # -- the layout as players see it --------------------------------------------------------
+
+    @property
+    def tiles(self) -> list[tuple[int, int]]:
+        """Tiles in placement order."""
+        return [TILES[c >> 8] for c in self.placed]
+
+    def connections(self) -> list[Connection]:
+        """(parent_tile, parent_side, child_tile, child_side) in placement order."""
+        out = self._connections
+        done = len(out) + 1 if self.placed else 0  # the lead has no connection
+        for c in self.placed[done:]:
+            key = c & 0xFF
+            ti, t = c >> 8, key >> 3
+            # the child joins with line-a (a double) or with its half equal to the side's value
+            value = HI[t] if (key & 7) == HIGH else LO[t]
+            own = "line-a" if IS_DOUBLE[ti] else ("low" if LO[ti] == value else "high")
+            out.append((TILES[t], SIDES[key & 7], TILES[ti], own))
+        return list(out)
+
+    def spinners(self) -> list[tuple[int, int]]:
+        """The branching doubles on the layout, sorted."""
+        return mask_tiles(self.spin)
+
+    def attach_points(self) -> list[tuple[tuple[int, int], str, int]]:
+        """Free sides `(tile, side, value)` sorted by tile then side."""
+        return [(TILES[k >> 3], SIDES[k & 7], v) for k, v in sorted(self.free.items())]
+
+    def counted(self) -> list[tuple[tuple[int, int], str, int]]:
+        """Counted ends `(tile, end, value)` sorted by tile then end ("double" for a terminal double)."""
+        return counted_ends(self.free, self._r.dv)
 
     def count(self) -> int:
         """The counted sum."""
-        return self._r._count
+        return self.total
 
-    def __len__(self):
-        return len(self._r._placed)
+    def __len__(self) -> int:
+        return len(self.placed)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
             "tiles": [format_tile(t) for t in self.tiles],
@@ -75,5 +244,52 @@ class Layout:
             "spinners": [format_tile(t) for t in self.spinners()],
             "attach_points": [[format_tile(t), s, v] for t, s, v in self.attach_points()],
             "counted": [[format_tile(t), e, v] for t, e, v in self.counted()],
-            "count": self.count(),
+            "count": self.total,
         }
+
+
+def placement_codes(free: dict[int, int], hand: int) -> list[int]:
+    """Every placement of a tile of `hand` (a bitmask) on the free sides `free`, as sorted move codes."""
+    codes: list[int] = []
+    app = codes.append
+    for key, v in free.items():
+        m = hand & MASK[v]
+        if m:
+            for c in SHIFTED[m]:
+                app(c | key)
+    if len(codes) > 1:
+        codes.sort()
+    return codes
+
+
+def counted_ends(free: dict[int, int], dv: Sequence[int]) -> list[tuple[tuple[int, int], str, int]]:
+    """The counted ends of a layout whose free sides are `free` (dv: what a terminal double counts)."""
+    out: list[tuple[tuple[int, int], str, int]] = []
+    last = -1
+    # every counted end is a free side: a non-double's free low or high end, or a double
+    # with a free in-line side (rules.md 1.2); sorting keys sorts by tile, then "high" < "low"
+    for k in sorted(free):
+        ti = k >> 3
+        side = k & 7
+        if IS_DOUBLE[ti]:
+            if side >= LINE_A and ti != last:
+                out.append((TILES[ti], "double", dv[ti]))
+                last = ti
+        else:
+            out.append((TILES[ti], SIDES[side], free[k]))
+    return out
+
+
+def _shifted_table() -> dict[int, tuple[int, ...]]:
+    """SHIFTED[m]: (tile << 8, ...) ascending for every set m of tiles sharing a half value."""
+    out = {}
+    for v in range(N_VALUES):
+        idx = [i for i in range(N_TILES) if MASK[v] >> i & 1]
+        for sub in range(1 << len(idx)):
+            chosen = [i for j, i in enumerate(idx) if sub >> j & 1]
+            out[sum(1 << i for i in chosen)] = tuple(i << 8 for i in chosen)
+    return out
+
+
+SHIFTED = _shifted_table()
+_SUMS = range(sum(PIPS) + 1)  # as a points table: the counted sum itself

@@ -2,20 +2,25 @@
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Sequence
+from typing import Any
 
 from .config import as_config
 from .deal import deal_tiles
 from .players import random_player
-from .records import _shown
-from .round import Round
-from .tiles import INDEX, TILES, as_tile, format_tile
+from .records import RoundResult, Turn, shown_points
+from .round import Bots, Player, Round
+from .tiles import INDEX, TILES, Move, as_tile, format_tile
+
+# chance as data: one deal (a dict) or a list of deals, one per round
+DealSpec = dict[str, Any] | Sequence[dict[str, Any]]
 
 
 class Match:
     """Rounds of one variant, dealt from `random.Random(seed)`, or from explicit deals."""
 
-    def __init__(self, config, players: int, seed=None, record: bool = False, deal=None, *,
-                 trust_openers: bool = True):
+    def __init__(self, config: Any, players: int, seed: Any = None, record: bool = False,
+                 deal: DealSpec | None = None, *, trust_openers: bool = True):
         cfg = as_config(config)
         if players not in cfg.counts:
             raise ValueError(f"{cfg.name} is played by {', '.join(map(str, cfg.counts))} players, not {players}")
@@ -26,7 +31,7 @@ class Match:
         self.rng = _random.Random(seed)
         # chance as data: explicit deals (a dict, or a list of dicts, one per round, used in order)
         if deal is None:
-            deals = []
+            deals: list[dict[str, Any]] = []
         elif isinstance(deal, dict):
             deals = [deal]
         else:
@@ -38,10 +43,10 @@ class Match:
         nsides = max(self._sides) + 1
         first = deals[0] if deals else {}
         self._scores = list(first.get("scores") or [0] * nsides)
-        self.rounds: list = []  # finished RoundResults
-        self.round_log: list = []  # finished Rounds (kept when recording)
+        self.rounds: list[RoundResult] = []  # finished RoundResults
+        self.round_log: list[Round] = []  # finished Rounds (kept when recording)
         self.over = False
-        self.winner = None
+        self.winner: int | None = None
         self._tiebreak = False
         self.round: Round = self._new_round(cfg.opener_first, None)
 
@@ -82,11 +87,11 @@ class Match:
             opener = given["opener"]
         elif opening == "lottery":
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
-        return Round._from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
+        return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
                                    opening, self._tiebreak)
 
-    def _finish_round(self):
-        """Record the round's result; end the match or start the next round."""
+    def finish_round(self) -> None:
+        """After the current round ends: record its result; end the match or start the next round."""
         rnd = self.round
         res = rnd.result
         assert res is not None  # called once the round is over
@@ -106,25 +111,25 @@ class Match:
     # -- questions -------------------------------------------------------------------------
 
     @property
-    def scores(self) -> list:
+    def scores(self) -> list[int]:
         """Raw score per side."""
         return self.round.scores if not self.over else list(self._scores)
 
     @property
-    def shown_scores(self) -> list:
+    def shown_scores(self) -> list[int | float]:
         """Shown score per side."""
-        return [_shown(s, self.config.unit) for s in self.scores]
+        return [shown_points(s, self.config.unit) for s in self.scores]
 
     @property
-    def seat_to_move(self):
+    def seat_to_move(self) -> int | None:
         """The seat to move, or None when the match is over."""
         return None if self.over else self.round.seat_to_move
 
-    def legal_moves(self) -> list:
+    def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to move."""
         return [] if self.over else self.round.legal_moves()
 
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> dict[str, Any]:
         """The current round's observation for `seat`, with the round number."""
         obs = self.round.observation(seat)
         obs["round"] = len(self.rounds)
@@ -132,7 +137,7 @@ class Match:
 
     # -- changing it --------------------------------------------------------------------------
 
-    def play(self, move):
+    def play(self, move: Move | str) -> Turn:
         """Play a move in the current round; start the next round when it ends."""
         if self.over:
             from .errors import IllegalMove
@@ -140,21 +145,21 @@ class Match:
             raise IllegalMove("round-over", "the match is over")
         turn = self.round.play(move)
         if self.round.over:
-            self._finish_round()
+            self.finish_round()
         return turn
 
-    def run(self, bots, max_rounds: int | None = None) -> Match:
+    def run(self, bots: Bots, max_rounds: int | None = None) -> Match:
         """Play to the end with one player callable per seat (or one for all)."""
         while not self.over:
             if max_rounds is not None and len(self.rounds) >= max_rounds:
                 break
             self.round.run(bots)
-            self._finish_round()
+            self.finish_round()
         return self
 
     # -- transcripts ------------------------------------------------------------------------------
 
-    def transcript(self) -> dict:
+    def transcript(self) -> dict[str, Any]:
         """The match as a JSON-ready dict: config, seed, every round, the result; needs record=True."""
         if not self.record:
             raise ValueError("transcripts need record=True")
@@ -173,7 +178,7 @@ class Match:
         }
 
 
-def _check_deal(players: int, hands: list, bone: list) -> None:
+def _check_deal(players: int, hands: list[list[int]], bone: list[int]) -> None:
     """An explicit deal: one non-empty hand per seat and no tile twice (ValueError otherwise).
 
     The same checks as `Round(...)`; only explicit deals need them (a shuffled deal is right by construction).
@@ -190,11 +195,11 @@ def _check_deal(players: int, hands: list, bone: list) -> None:
         seen.add(i)
 
 
-def _idx(t) -> int:
+def _idx(t: Any) -> int:
     return t if isinstance(t, int) else INDEX[as_tile(t)]
 
 
-def _bots(bots, players, seed):
+def _bots(bots: Bots | None, players: int, seed: Any) -> Sequence[Player]:
     if bots is None:
         base = seed if isinstance(seed, int) else 0
         return [random_player(base * 8 + s) for s in range(players)]
@@ -203,15 +208,15 @@ def _bots(bots, players, seed):
     return list(bots)
 
 
-def play_match(config, players: int, seed=None, bots=None, record: bool = False, deal=None,
-               max_rounds: int | None = None) -> Match:
+def play_match(config: Any, players: int, seed: Any = None, bots: Bots | None = None, record: bool = False,
+               deal: DealSpec | None = None, max_rounds: int | None = None) -> Match:
     """Play a whole match with player callables (default: seeded random players)."""
     m = Match(config, players, seed, record=record, deal=deal)
     return m.run(_bots(bots, players, seed), max_rounds=max_rounds)
 
 
-def play_round(config, players: int, seed=None, bots=None, record: bool = False, deal=None,
-               scores=None) -> Round:
+def play_round(config: Any, players: int, seed: Any = None, bots: Bots | None = None, record: bool = False,
+               deal: dict[str, Any] | None = None, scores: Sequence[int] | None = None) -> Round:
     """Play one round, dealt from `random.Random(seed)` (or `deal`), opened per opener.first_round."""
     cfg = as_config(config)
     rng = _random.Random(seed)

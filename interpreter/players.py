@@ -8,61 +8,70 @@ identically either way.
 from __future__ import annotations
 
 import random as _random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .round import Round
+    from .tiles import Move
 
 
 class FastPlayer:
     """Base class of players the engine may call through `pick`."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: Any = None):
         self.rng = _random.Random(seed)
 
-    def pick(self, rnd, codes: list) -> int:  # pragma: no cover - abstract
+    def pick(self, rnd: Round, codes: list[int]) -> int:  # pragma: no cover - abstract
+        """The chosen move code among the round's legal `codes`."""
         raise NotImplementedError
 
-    def __call__(self, observation: dict, legal: list):
+    def __call__(self, observation: dict[str, Any], legal: list[Move]) -> Move:
         raise NotImplementedError  # pragma: no cover
 
 
 class RandomPlayer(FastPlayer):
     """Picks uniformly among the legal moves."""
 
-    def pick(self, rnd, codes):
+    def pick(self, rnd: Round, codes: list[int]) -> int:
         return codes[int(self.rng.random() * len(codes))]
 
-    def __call__(self, observation, legal):
+    def __call__(self, observation: dict[str, Any], legal: list[Move]) -> Move:
         return legal[int(self.rng.random() * len(legal))]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "random_player"
 
 
 class GreedyPlayer(FastPlayer):
     """Picks a move with the largest immediate raw points; ties broken by its own generator."""
 
-    def pick(self, rnd, codes):
-        pts = [rnd._points(rnd._preview(c)) for c in codes]
-        return codes[self._choose(pts)]
+    def pick(self, rnd: Round, codes: list[int]) -> int:
+        if len(codes) == 1:
+            self.rng.random()  # a single candidate: the generator advances as `_choose` would make it
+            return codes[0]
+        return codes[self._choose(rnd.code_points(codes))]
 
-    def __call__(self, observation, legal):
+    def __call__(self, observation: dict[str, Any], legal: list[Move]) -> Move:
         pts = observation.get("points")
         if pts is None or len(pts) != len(legal):
             raise ValueError("greedy_player needs the observation's 'points' for the legal moves")
         return legal[self._choose(pts)]
 
-    def _choose(self, pts):
+    def _choose(self, pts: Sequence[int]) -> int:
         best = max(pts)
         top = [i for i, p in enumerate(pts) if p == best]
         return top[int(self.rng.random() * len(top))]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "greedy_player"
 
 
-def random_player(seed=None) -> RandomPlayer:
+def random_player(seed: Any = None) -> RandomPlayer:
     """A player that picks uniformly, from its own seeded generator."""
     return RandomPlayer(seed)
 
 
-def greedy_player(seed=None) -> GreedyPlayer:
+def greedy_player(seed: Any = None) -> GreedyPlayer:
     """A player that takes the most immediate points, ties broken by its own seeded generator."""
     return GreedyPlayer(seed)

@@ -2,21 +2,28 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
-from .tiles import Move, format_tile, mask_pips, mask_tiles
+from .layout import counted_ends, placement_codes
+from .tiles import TILES, Move, Tile, format_tile, mask_pips, mask_tiles, move_from_code
 
 # A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
-_EventRow = tuple[int, str, int, bool, int, int | None]
+EventRow = tuple[int, str, int, bool, int, "int | None"]
+# the moves offered before a placement: their codes, or the free sides and the tiles that could go there
+Offered = list[int] | tuple[dict[int, int], int]
+# draws and passes before a placement: (drawn tile indices, passed seats, per passed seat its drawn tile indices)
+Pending = Sequence[Any]
 
 
-def _shown(raw: int, unit: int):
+def shown_points(raw: int, unit: int) -> int | float:
+    """Raw points in shown units (an int when whole)."""
     return raw // unit if raw % unit == 0 else raw / unit
 
 
-@dataclass(frozen=True)
-class Event:
-    """A scoring event: `raw` points for `side`, accepted or discarded by the overshoot rule."""
+class Event(NamedTuple):
+    """A scoring event: `raw` points for `side`, accepted or discarded by the overshoot rule.
+
+    (A named tuple: the round makes one per event each time its events are read, so it must be cheap.)"""
 
     side: int
     kind: str  # placement / domino / block
@@ -27,51 +34,107 @@ class Event:
     unit: int = 1
 
     @property
-    def shown(self):
+    def shown(self) -> int | float:
         """The event's points in shown units."""
-        return _shown(self.raw, self.unit)
+        return shown_points(self.raw, self.unit)
 
     @property
-    def shown_after(self):
+    def shown_after(self) -> int | float:
         """The side's shown score after the event."""
-        return _shown(self.score_after, self.unit)
+        return shown_points(self.score_after, self.unit)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"side": self.side, "kind": self.kind, "raw": self.raw, "shown": self.shown,
                 "accepted": self.accepted, "score_after": self.score_after,
                 "shown_after": self.shown_after, "seat": self.seat}
 
 
-@dataclass
 class Turn:
-    """One placement and what led to it (draws, passes) and followed from it (events)."""
+    """One placement and what led to it (draws, passes) and followed from it (events).
 
-    seat: int
-    drawn: list
-    passed: list
-    offered: list
-    move: Move
-    counted: list
-    count: int
-    points: int
-    events: list
-    pass_drawn: list = field(default_factory=list)
+    The round hands over its compact records (move codes, tile indices, a copy of
+    the free sides); the public values are built when read, so a turn costs little
+    to make when nobody reads it (replay, search)."""
 
-    def to_dict(self) -> dict:
+    __slots__ = ("seat", "move", "count", "points", "_pre", "_offered", "_free", "_dv", "_events", "_unit")
+
+    def __init__(self, seat: int, pre: Pending, offered: Offered, move: Move, free: dict[int, int],
+                 dv: Sequence[int], count: int, points: int, events: Sequence[EventRow], unit: int):
+        self.seat = seat
+        self.move = move
+        self.count = count  # the counted sum after the move
+        self.points = points  # raw points of the placement
+        self._pre = pre  # (drawn tile indices, passed seats, per passed seat its drawn tile indices)
+        self._offered = offered  # legal move codes when the move was made (or what gives them)
+        self._free = free  # the free sides after the move
+        self._dv = dv
+        self._events = events
+        self._unit = unit
+
+    @property
+    def drawn(self) -> list[Tile]:
+        """Tiles the mover drew before the move."""
+        return [TILES[t] for t in self._pre[0]]
+
+    @property
+    def passed(self) -> list[int]:
+        """Seats that passed before the move."""
+        return list(self._pre[1])
+
+    @property
+    def pass_drawn(self) -> list[list[Tile]]:
+        """Per passing seat, the tiles it drew before passing (aligned with `passed`)."""
+        return [[TILES[t] for t in d] for d in self._pre[2]]
+
+    @property
+    def offered(self) -> list[Move]:
+        """The legal moves offered."""
+        return [move_from_code(c) for c in self._offered_codes()]
+
+    def _offered_codes(self) -> list[int]:
+        offered = self._offered
+        if isinstance(offered, tuple):
+            offered = self._offered = placement_codes(*offered)
+        return offered
+
+    @property
+    def counted(self) -> list[tuple[Tile, str, int]]:
+        """The counted ends after the move."""
+        return counted_ends(self._free, self._dv)
+
+    @property
+    def events(self) -> list[Event]:
+        """The events this turn caused (its placement's, and the settlement's when the round ends on it)."""
+        return [Event(*e, unit=self._unit) for e in self._events]
+
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
             "seat": self.seat,
-            "passed": list(self.passed),
-            "pass_drawn": [[format_tile(t) for t in d] for d in self.pass_drawn],
-            "drawn": [format_tile(t) for t in self.drawn],
-            "offered": [str(m) for m in self.offered],
+            "passed": list(self._pre[1]),
+            "pass_drawn": [[format_tile(TILES[t]) for t in d] for d in self._pre[2]],
+            "drawn": [format_tile(TILES[t]) for t in self._pre[0]],
+            "offered": [str(move_from_code(c)) for c in self._offered_codes()],
             "move": str(self.move),
             "counted": [[format_tile(t), e, v] for t, e, v in self.counted],
             "count": self.count,
             "points": self.points,
             "events": [e.to_dict() for e in self.events],
         }
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.seat, self.drawn, self.passed, self.offered, self.move, self.counted, self.count,
+                self.points, self.events, self.pass_drawn)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Turn) and self._key() == other._key()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable record, as the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return (f"Turn(seat={self.seat}, drawn={self.drawn}, passed={self.passed}, move={str(self.move)!r}, "
+                f"count={self.count}, points={self.points}, events={self.events})")
 
 
 class RoundResult:
@@ -80,10 +143,11 @@ class RoundResult:
     __slots__ = ("kind", "seat", "side", "match_over", "winner", "tiebreak", "scores", "drawn",
                  "unit", "_masks", "_settle")
 
-    _settle: Sequence[_EventRow]
+    _settle: Sequence[EventRow]
 
-    def __init__(self, kind, seat, side, match_over, winner, tiebreak, masks, settle, scores,
-                 drawn, unit):
+    def __init__(self, kind: str, seat: int | None, side: int | None, match_over: bool, winner: int | None,
+                 tiebreak: bool, masks: Sequence[int], settle: Sequence[EventRow], scores: list[int],
+                 drawn: list[tuple[int, list[Tile]]], unit: int):
         self.kind = kind
         self.seat = seat  # who dominoed, or the block's winning seat, or None
         self.side = side  # the round's winning side, or None
@@ -97,26 +161,26 @@ class RoundResult:
         self.unit = unit
 
     @property
-    def hand_pips(self) -> list:
+    def hand_pips(self) -> list[int]:
         """Pips left in each seat's hand."""
         return [mask_pips(h) for h in self._masks]
 
     @property
-    def hands(self) -> list:
+    def hands(self) -> list[list[Tile]]:
         """Tiles left in each seat's hand."""
         return [mask_tiles(h) for h in self._masks]
 
     @property
-    def settlement(self) -> list:
+    def settlement(self) -> list[Event]:
         """The settlement's events."""
         return [Event(*e, unit=self.unit) for e in self._settle]
 
     @property
-    def shown_scores(self):
+    def shown_scores(self) -> list[int | float]:
         """Scores in shown units."""
-        return [_shown(s, self.unit) for s in self.scores]
+        return [shown_points(s, self.unit) for s in self.scores]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {
             "kind": self.kind, "seat": self.seat, "side": self.side,
@@ -128,9 +192,9 @@ class RoundResult:
             "match_over": self.match_over, "winner": self.winner, "tiebreak": self.tiebreak,
         }
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, RoundResult) and self.to_dict() == other.to_dict()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"RoundResult(kind={self.kind!r}, seat={self.seat}, side={self.side}, "
                 f"hand_pips={self.hand_pips}, match_over={self.match_over}, winner={self.winner})")

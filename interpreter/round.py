@@ -1,175 +1,161 @@
-"""One round: the state object that answers questions, and `play`, the one place it changes.
+"""One round: its state (hands, boneyard, scores, turn), the questions it answers, and `play`.
 
-Inside, tiles are indices (interpreter.tiles), hands are bitmasks, the free sides
-of the layout are a dict `key -> value` with `key = tile << 3 | side`, and the
-counted sum is kept up to date on every placement, so the work per move is
-proportional to the number of free sides, never to the size of the layout.
-A move is coded `tile << 8 | key` (a lead: `tile << 8 | 0xFF`); sorting codes
-sorts moves by tile, then target tile, then side.
+Inside, tiles are indices (interpreter.tiles) and hands are bitmasks; the layout
+(interpreter.layout) keeps the free sides and the counted sum; settlement
+(interpreter.settlement) and scores (interpreter.scoring) are pure functions the
+round applies. A move is coded `tile << 8 | key` (a lead: `tile << 8 | 0xFF`);
+sorting codes sorts moves by tile, then target tile, then side.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NoReturn
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .config import Config as Config  # re-exported (was importable from here)
 from .config import as_config
-from .deal import _deciding, _highest_holder, deal_tiles
+from .deal import deal_tiles, deciding_tile, highest_holder
 from .errors import IllegalMove
-from .layout import Layout
+from .layout import Layout, placement_codes
+from .legality import diagnose
 from .players import FastPlayer, RandomPlayer
-from .records import Event, RoundResult, Turn, _EventRow, _shown
+from .records import Event, EventRow, Offered, RoundResult, Turn, shown_points
 from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
-from .rules import rules_for
-from .settlement import Settlement
+from .scoring import after_settlement, apply_event
+from .settlement import block_winner, settle
 from .tiles import (
+    ANY_INDEX,
     BIT,
-    BRANCH_A,
-    BRANCH_B,
-    HI,
-    HIGH,
-    INDEX,
-    IS_DOUBLE,
     LEAD_KEY,
-    LINE_A,
-    LINE_B,
-    LO,
-    LOW,
     MASK,
-    PIPS,
-    SIDE_CODE,
     SIDES,  # noqa: F401  (re-exported: was importable from here)
     TILES,
     Move,
-    as_tile,
     format_tile,
     mask_indices,
     mask_pips,  # noqa: F401  (re-exported: was importable from here)
     mask_tiles,
     move_from_code,
+    tile_index,
 )
 
+Player = Callable[[dict[str, Any], list[Move]], Move]
+Bots = Player | Sequence[Player]
+# draws and passes since the last placement: [drawn by the mover, passed seats, their draws]
+_Pending = list[Any]
+_NO_PRE = ((), (), ())
 
-class Round(Settlement):
+
+class _Fixed:
+    """What a round never changes: configuration, seats, opener, the deal (shared by clones)."""
+
+    __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
+                 "initial_hands", "bone", "bend", "start_scores", "forced")
+
+    def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: bool, record: bool,
+                 masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
+        self.config = cfg
+        self.rules = r = cfg.rules
+        self.points = r.points
+        self.players = players
+        self.sides = r.sides_of(players)
+        self.opener = opener
+        self.opening = opening
+        self.tiebreak = tiebreak
+        self.record = record
+        self.initial_hands = tuple(masks)
+        self.bone = bone
+        # reserve ("reserve N tiles" / "no reserve"): the last `reserve` tiles are never drawn
+        self.bend = max(0, len(bone) - r.reserve[players])
+        self.start_scores = tuple(scores)
+        self.forced = forced  # the tile a forced lead must be, else -1
+
+
+class Round:
     """A round from an explicit deal; `play(move)` is the only way it changes."""
 
     __slots__ = (
-        "config", "players", "opener", "opening", "tiebreak", "record", "turns", "over", "result",
-        "match_over", "winner", "_rules", "_side_of", "_nsides", "_hands", "_initial_hands",
-        "_bone", "_bi", "_bend", "_scores", "_start_scores", "_forced", "_mult", "_free", "_ends",
-        "_count", "_inline", "_spin", "_spin_next", "_placed", "_seat", "_only", "_events",
-        "_needs_tiebreak", "_settle_events", "_final_drawn", "_pre",
+        "_f", "turns", "over", "result", "match_over", "winner", "_hands", "_bi", "_scores", "_layout",
+        "_seat", "_only", "_events", "_pre", "_legal", "_needs_tiebreak", "_settle_events", "_final_drawn",
     )
 
-    def __init__(self, config, players: int, hands, boneyard, opener=None, scores=None,
-                 record: bool = False, rng=None, *, opening: str | None = None,
-                 tiebreak: bool = False):
+    def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
+                 opener: int | None = None, scores: Sequence[int] | None = None, record: bool = False,
+                 rng: random.Random | None = None, *, opening: str | None = None, tiebreak: bool = False):
         cfg = as_config(config)
         if players not in cfg.counts:
             raise ValueError(f"{cfg.name} is played by {', '.join(map(str, cfg.counts))} players, not {players}")
         # 1. The deal: hands as bitmasks, the boneyard as an ordered list with a draw pointer.
         if len(hands) != players:
             raise ValueError(f"{players} hands expected, got {len(hands)}")
-        seen = 0
-        masks = []
-        for seat, h in enumerate(hands):
-            m = 0
-            for t in h:
-                b = BIT[_index(t)]
-                if seen & b:
-                    raise ValueError(f"tile {format_tile(TILES[_index(t)])} dealt twice")
-                seen |= b
-                m |= b
-            if not m:
-                raise ValueError(f"seat {seat} has an empty hand")
-            masks.append(m)
-        bone = []
-        for t in boneyard:
-            i = _index(t)
-            if seen & BIT[i]:
-                raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
-            seen |= BIT[i]
-            bone.append(i)
+        masks, bone = _read_deal(hands, boneyard)
         self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
 
-    def _setup(self, cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak):
+    def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
+               scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
+               tiebreak: bool) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
-        self.config = cfg
-        r = self._rules = rules_for(cfg)
-        self.players = players
-        side_of = self._side_of = r.sides_of(players)
-        self._nsides = nsides = max(side_of) + 1
-        self._hands = masks
-        self._initial_hands = list(masks)
-        self._bone = bone
-        self._bi = 0  # next tile to draw
-        # reserve ("reserve N tiles" / "no reserve"): the last `reserve` tiles are never drawn
-        self._bend = max(0, len(bone) - r.reserve[players])
+        r = cfg.rules
+        side_of = r.sides_of(players)
+        nsides = max(side_of) + 1
         if scores is None:
             scores = [0] * nsides
         elif len(scores) != nsides:
             raise ValueError(f"{nsides} starting scores expected, got {len(scores)}")
-        self._scores = list(scores)
-        self._start_scores = list(scores)
-        self.tiebreak = tiebreak
-        # 2. The opener, and the tile it must lead under `lead: forced`.
+        # 1. The opener, and the tile it must lead under `lead: forced`.
         opening = opening or r.opener_first
-        self.opening = opening
         if opener is None:
             if opening == "highest-double":
-                opener = _highest_holder(masks)
+                opener = highest_holder(masks)
             elif rng is not None:
                 opener = int(rng.random() * players)  # "...: lottery": a uniform seat
             else:
                 raise ValueError("no opener given, and no generator for the lottery")
         if not 0 <= opener < players:
             raise ValueError(f"no seat {opener}")
-        self.opener = opener
-        self._forced = -1
-        self._mult = r.multiple if r.in_play else 0
+        forced = -1
         # opener.lead ("opener leads the deciding tile"): a round opened by the highest double
         # must lead the tile that decided it; "opener leads any tile": no constraint
         if r.forced_lead and opening == "highest-double":
-            self._forced = _deciding(masks[opener])
+            forced = deciding_tile(masks[opener])
+        # 2. What the round never changes (shared by its clones)
+        self._f = _Fixed(cfg, players, opener, opening, tiebreak, record, masks, bone, scores, forced)
+        self._hands = masks
+        self._bi = 0  # next tile to draw
+        self._scores = list(scores)
         # 3. The layout.
-        self._free: dict[int, int] = {}
-        self._ends = 0  # tiles matching some free side
-        self._count = 0
-        self._inline = [0] * 28  # free in-line sides of each double on the layout
-        self._spin = 0  # bitmask of branching doubles on the layout
-        # doubles.branching: "every double branches" / "only the first double branches" (the first
-        # double of the round, the lead included) / "no double branches"
-        self._spin_next = self._rules.branch_every or self._rules.branch_first
-        self._placed: list = []  # move codes (tile << 8 | key) in placement order
+        self._layout = Layout(r)
         # 4. Turn state.
         self._seat = opener
         self._only = -1  # the tile just drawn, which alone may be placed
-        self._events: list[_EventRow] = []  # (side, kind, raw, accepted, score_after, seat)
+        self._events: list[EventRow] = []
+        self._pre: _Pending | None = None
+        self._legal: list[int] | None = None  # the legal move codes, cached until the state changes
         self.over = False
         self.result: RoundResult | None = None
         self.match_over = False
-        self.winner = None
+        self.winner: int | None = None
         self._needs_tiebreak = False
-        self._settle_events: Sequence[_EventRow] = ()
-        self._final_drawn = []
-        self.record = record
-        self.turns: list = []
-        # draws and passes since the last placement: [drawn by the mover, passed seats, their draws]
-        self._pre = None
+        self._settle_events: Sequence[EventRow] = ()
+        self._final_drawn: list[tuple[int, list[tuple[int, int]]]] = []
+        self.turns: list[Turn] = []
 
     # -- construction helpers --------------------------------------------------
 
     @classmethod
-    def deal(cls, config, players: int, rng, scores=None, record=False, opener=None,
-             opening=None, tiebreak=False) -> Round:
+    def deal(cls, config: Any, players: int, rng: random.Random, scores: Sequence[int] | None = None,
+             record: bool = False, opener: int | None = None, opening: str | None = None,
+             tiebreak: bool = False) -> Round:
         """A round from a random deal: Fisher-Yates over the sorted set with `rng.random()`."""
         cfg = as_config(config)
         hands, bone = deal_tiles(cfg, players, rng)
-        return cls._from_indices(cfg, players, hands, bone, opener, scores, record, rng,
-                                 opening, tiebreak)
+        return cls.from_indices(cfg, players, hands, bone, opener, scores, record, rng, opening, tiebreak)
 
     @classmethod
-    def _from_indices(cls, cfg, players, hands, bone, opener, scores, record, rng, opening, tiebreak):
+    def from_indices(cls, cfg: Config, players: int, hands: Sequence[Sequence[int]], bone: list[int],
+                     opener: int | None, scores: Sequence[int] | None, record: bool,
+                     rng: random.Random | None, opening: str | None, tiebreak: bool) -> Round:
+        """A round from hands and boneyard as tile indices, trusted (a deal made by the engine)."""
         obj = cls.__new__(cls)
         masks = []
         for h in hands:
@@ -182,31 +168,71 @@ class Round(Settlement):
 
     def clone(self) -> Round:
         """An independent copy of the round's state (for players that look ahead)."""
-        other = Round.__new__(Round)
-        for name in Round.__slots__:
-            setattr(other, name, getattr(self, name))
-        # the mutable parts; the deal, the boneyard list and the config are never changed
-        other._hands = list(self._hands)
-        other._scores = list(self._scores)
-        other._free = dict(self._free)
-        other._inline = list(self._inline)
-        other._placed = list(self._placed)
-        other._events = list(self._events)
-        other.turns = list(self.turns)
-        other._pre = None if self._pre is None else [list(x) for x in self._pre]
-        return other
+        o = Round.__new__(Round)
+        o._f = self._f  # the deal, the boneyard, the config and its tables are never changed: shared
+        o._hands = self._hands.copy()
+        o._bi = self._bi
+        o._scores = self._scores.copy()
+        o._layout = self._layout.copy()
+        o._seat = self._seat
+        o._only = self._only
+        o._events = self._events.copy()
+        pre = self._pre
+        o._pre = None if pre is None else [list(x) for x in pre]
+        o._legal = self._legal  # never changed in place
+        o.over = self.over
+        o.result = self.result
+        o.match_over = self.match_over
+        o.winner = self.winner
+        o._needs_tiebreak = self._needs_tiebreak
+        o._settle_events = self._settle_events
+        o._final_drawn = self._final_drawn
+        o.turns = self.turns.copy()
+        return o
+
+    # -- what the round never changes ------------------------------------------------
+
+    @property
+    def config(self) -> Config:
+        """The configuration."""
+        return self._f.config
+
+    @property
+    def players(self) -> int:
+        """The number of players."""
+        return self._f.players
+
+    @property
+    def opener(self) -> int:
+        """The seat that leads."""
+        return self._f.opener
+
+    @property
+    def opening(self) -> str:
+        """The opener rule that chose the opener (lottery, highest-double, dominoer, ...)."""
+        return self._f.opening
+
+    @property
+    def tiebreak(self) -> bool:
+        """True in the extra rounds of a match tied at the top."""
+        return self._f.tiebreak
+
+    @property
+    def record(self) -> bool:
+        """True if the round keeps its turns (for transcripts)."""
+        return self._f.record
 
     # -- questions ---------------------------------------------------------------
 
     @property
-    def seat_to_move(self):
+    def seat_to_move(self) -> int | None:
         """The seat to move, or None when the round is over."""
         return None if self.over else self._seat
 
     @property
     def placements(self) -> int:
         """Tiles placed so far."""
-        return len(self._placed)
+        return len(self._layout.placed)
 
     @property
     def draws(self) -> int:
@@ -216,228 +242,203 @@ class Round(Settlement):
     @property
     def leading(self) -> bool:
         """True before the opening tile is placed."""
-        return not self._placed
+        return not self._layout.placed
 
     @property
     def layout(self) -> Layout:
-        """The layout (a view)."""
-        return Layout(self)
+        """The layout (read it; only the round changes it)."""
+        return self._layout
 
     @property
-    def hands(self) -> list:
+    def hands(self) -> list[list[tuple[int, int]]]:
         """Each seat's tiles, sorted."""
         return [mask_tiles(h) for h in self._hands]
 
     @property
-    def boneyard(self) -> list:
+    def hand_masks(self) -> tuple[int, ...]:
+        """Each seat's tiles as a bitmask of tile indices (for players and tools that search)."""
+        return tuple(self._hands)
+
+    @property
+    def boneyard(self) -> list[tuple[int, int]]:
         """The undrawn tiles, front first (the reserve included, at the end)."""
-        return [TILES[i] for i in self._bone[self._bi:]]
+        return [TILES[i] for i in self._f.bone[self._bi:]]
 
     @property
     def drawable(self) -> int:
         """How many tiles can still be drawn."""
-        return max(0, self._bend - self._bi)
+        return max(0, self._f.bend - self._bi)
 
     @property
-    def scores(self) -> list:
+    def scores(self) -> list[int]:
         """Raw score per side."""
         return list(self._scores)
 
     @property
-    def shown_scores(self) -> list:
+    def shown_scores(self) -> list[int | float]:
         """Shown score per side."""
-        u = self._rules.unit
-        return [_shown(s, u) for s in self._scores]
+        u = self._f.rules.unit
+        return [shown_points(s, u) for s in self._scores]
 
     @property
-    def sides(self) -> list:
+    def sides(self) -> list[int]:
         """The side of each seat."""
-        return list(self._side_of)
+        return list(self._f.sides)
 
     @property
-    def events(self) -> list:
+    def events(self) -> list[Event]:
         """Every scoring event of the round, in order."""
-        u = self._rules.unit
+        u = self._f.rules.unit
         return [Event(*e, unit=u) for e in self._events]
 
     @property
-    def forced_tile(self):
+    def forced_tile(self) -> tuple[int, int] | None:
         """The tile the lead must be (under a forced lead), else None."""
-        return TILES[self._forced] if self._forced >= 0 and not self._placed else None
+        return TILES[self._f.forced] if self._f.forced >= 0 and not self._layout.placed else None
 
     @property
-    def must_play(self):
+    def must_play(self) -> tuple[int, int] | None:
         """The tile just drawn that alone may be placed, else None."""
         return TILES[self._only] if self._only >= 0 and not self.over else None
 
     @property
-    def drawn_before_move(self) -> list:
+    def drawn_before_move(self) -> list[tuple[int, int]]:
         """Tiles the seat to move drew from the boneyard since the last placement (front first)."""
         if self._pre is None or self.over:
             return []
         return [TILES[t] for t in self._pre[0]]
 
-    def legal_moves(self) -> list:
-        """The legal moves of the seat to move, sorted by tile, target tile, side."""
-        return [move_from_code(c) for c in self._legal_codes()]
-
-    def _legal_codes(self) -> list:
-        """Legal moves as sorted codes (empty when the round is over)."""
-        if self.over:
+    @property
+    def passed_before_move(self) -> list[int]:
+        """Seats that passed since the last placement, in order."""
+        if self._pre is None or self.over:
             return []
-        if not self._placed:
-            # opener.lead: "opener leads the deciding tile" -> only it; "... any tile" -> the whole hand
-            if self._forced >= 0:
-                return [self._forced << 8 | LEAD_KEY]
-            return [i << 8 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
-        return self._placement_codes()
+        return list(self._pre[1])
 
-    def _placement_codes(self) -> list:
-        """Placements of the seat to move (only the drawn tile, if one was drawn), sorted."""
-        h = self._hands[self._seat] if self._only < 0 else BIT[self._only]
-        codes: list[int] = []
-        app = codes.append
-        for key, v in self._free.items():
-            m = h & MASK[v]
-            if m:
-                for c in _SHIFTED[m]:
-                    app(c | key)
-        if len(codes) > 1:
-            codes.sort()
+    @property
+    def pass_drawn_before_move(self) -> list[list[tuple[int, int]]]:
+        """Per seat that passed since the last placement, the tiles it drew first."""
+        if self._pre is None or self.over:
+            return []
+        return [[TILES[t] for t in d] for d in self._pre[2]]
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves of the seat to move, sorted by tile, target tile, side."""
+        return [move_from_code(c) for c in self.legal_codes()]
+
+    def legal_codes(self) -> list[int]:
+        """The legal moves as sorted move codes (empty when the round is over); do not change the list."""
+        codes = self._legal
+        if codes is None:
+            if self.over:
+                codes = []
+            elif not self._layout.placed:
+                # opener.lead: "opener leads the deciding tile" -> only it; "... any tile" -> the whole hand
+                if self._f.forced >= 0:
+                    codes = [self._f.forced << 8 | LEAD_KEY]
+                else:
+                    codes = [i << 8 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
+            else:
+                codes = self._layout.placement_codes(self._hands[self._seat] if self._only < 0 else BIT[self._only])
+            self._legal = codes
         return codes
 
-    def points_of(self, move) -> int:
+    def points_of(self, move: Move | str | int) -> int:
         """The raw points a legal move's placement would earn (settlement not included)."""
+        if isinstance(move, str):
+            move = Move.parse(move)
         code = move.code() if isinstance(move, Move) else move
-        return self._points(self._preview(code))
+        return self._f.points[self._layout.preview(code)]
 
-    def _preview(self, code: int) -> int:
-        """The counted sum after placing `code`, without placing it."""
-        ti = code >> 8
-        key = code & 0xFF
-        dv = self._rules.dv
-        if key == LEAD_KEY:
-            return dv[ti] if IS_DOUBLE[ti] else PIPS[ti]
-        v = self._free[key]
-        t = key >> 3
-        c = self._count
-        if IS_DOUBLE[t]:
-            if (key & 7) >= LINE_A and self._inline[t] == 1:
-                c -= dv[t]
-        else:
-            c -= v
-        if IS_DOUBLE[ti]:
-            return c + dv[ti]
-        return c + (HI[ti] if LO[ti] == v else LO[ti])
+    def code_points(self, codes: Sequence[int]) -> list[int]:
+        """The raw points of each legal move code (what `points_of` gives, for many at once)."""
+        return self._layout.points_of(codes, self._f.points)
 
-    def _points(self, s: int) -> int:
-        # "placements score multiples of N": S > 0 and S % N == 0; "placements score nothing": never
-        mult = self._mult
-        return s if (s > 0 and mult and not s % mult) else 0
-
-    def observation(self, seat: int) -> dict:
+    def observation(self, seat: int) -> dict[str, Any]:
         """What `seat` may see: own hand, layout, counted ends, legal moves on its turn, scores."""
-        lay = self.layout
+        lay = self._layout
         mine = seat == self.seat_to_move
-        codes = self._legal_codes() if mine else []
+        codes = self.legal_codes() if mine else []
         return {
             "seat": seat,
-            "side": self._side_of[seat],
+            "side": self._f.sides[seat],
             "hand": mask_tiles(self._hands[seat]),
             "layout": lay.tiles,
             "connections": lay.connections(),
             "attach_points": lay.attach_points(),
             "counted": lay.counted(),
-            "count": self._count,
+            "count": lay.total,
             "legal": [move_from_code(c) for c in codes],
-            "points": [self._points(self._preview(c)) for c in codes],
+            "points": self.code_points(codes),
             "must_play": self.must_play if mine else None,
             "drawn": self.drawn_before_move if mine else [],
             "scores": self.scores,
             "shown_scores": self.shown_scores,
             "hand_counts": [h.bit_count() for h in self._hands],
-            "boneyard": len(self._bone) - self._bi,
+            "boneyard": len(self._f.bone) - self._bi,
             "drawable": self.drawable,
             "seat_to_move": self.seat_to_move,
             "opener": self.opener,
             "players": self.players,
-            "target": self._rules.target,
-            "unit": self._rules.unit,
+            "target": self._f.rules.target,
+            "unit": self._f.rules.unit,
         }
 
     # -- changing it ---------------------------------------------------------------
 
-    def play(self, move) -> Turn:
+    def play(self, move: Move | str) -> Turn:
         """Apply a move of the seat to move (a Move or canonical text); return its Turn.
 
         IllegalMove (state unchanged) if the rules forbid it."""
         if isinstance(move, str):
             move = Move.parse(move)
-        code = self._check(move)
-        return self._do(code, True)
+        code = move.code()
+        if not self._is_legal(code):
+            code = diagnose(self, move)  # raises IllegalMove with the stable code
+        turn = self._do(code, True, self._legal)
+        assert turn is not None
+        return turn
 
-    def draw(self):
+    def play_code(self, code: int) -> None:
+        """Apply a legal move code (from `legal_codes()`) without building a Turn: for search."""
+        if not self._is_legal(code):
+            diagnose(self, move_from_code(code))
+        self._do(code, self.record, self._legal)
+
+    def _is_legal(self, code: int) -> bool:
+        """True if `code` is among `legal_codes()`, found without listing them."""
+        codes = self._legal
+        if codes is not None:
+            return code in codes
+        if self.over:
+            return False
+        ti = code >> 8
+        lay = self._layout
+        if not lay.placed:
+            return code in self.legal_codes()  # the lead: its list is short and made once
+        only = self._only
+        if (self._hands[self._seat] if only < 0 else BIT[only]) >> ti & 1:
+            v = lay.free.get(code & 0xFF)
+            return v is not None and MASK[v] >> ti & 1 == 1
+        return False
+
+    def draw(self) -> None:
         """Draws are automatic; asking for one is always refused."""
         self._refuse("a draw")
 
-    def pass_turn(self):
+    def pass_turn(self) -> None:
         """Passes are automatic; asking for one is always refused."""
         self._refuse("a pass")
 
-    def _refuse(self, what):
+    def _refuse(self, what: str) -> None:
         if self.over:
             raise IllegalMove("round-over", "the round is over")
         raise IllegalMove("must-place", f"{what} is not allowed: seat {self._seat} has a placement",
                           self.legal_moves())
 
-    def _illegal(self, code, message) -> NoReturn:
-        raise IllegalMove(code, message, self.legal_moves())
-
-    def _check(self, move: Move) -> int:
-        """Validate a move; return its code or raise IllegalMove with the stable code."""
-        if self.over:
-            raise IllegalMove("round-over", "the round is over")
-        ti = INDEX[move.tile]
-        seat = self._seat
-        if not self._hands[seat] & BIT[ti]:
-            self._illegal("not-in-hand", f"{format_tile(move.tile)} is not in seat {seat}'s hand")
-        if not self._placed:
-            if move.target is not None:
-                self._illegal("must-lead", "the layout is empty: lead a tile, with no target")
-            if self._forced >= 0 and ti != self._forced:
-                self._illegal("forced-lead", f"the lead must be {format_tile(TILES[self._forced])}")
-            return ti << 8 | LEAD_KEY
-        if move.target is None or move.side is None:  # (a Move has both or neither)
-            self._illegal("must-lead", "the round is led already: name a target tile and side")
-        if self._only >= 0 and ti != self._only:
-            self._illegal("must-play-drawn", f"the tile just drawn, {format_tile(TILES[self._only])}, must be placed")
-        t = INDEX[move.target]
-        if not any(c >> 8 == t for c in self._placed):
-            self._illegal("not-on-layout", f"{format_tile(move.target)} is not on the layout")
-        side = SIDE_CODE[move.side]
-        key = t << 3 | side
-        if IS_DOUBLE[t]:
-            exists = side in (LINE_A, LINE_B) or (side in (BRANCH_A, BRANCH_B) and self._spin & BIT[t])
-        else:
-            exists = side in (LOW, HIGH)
-        if not exists:
-            self._illegal("no-such-side", f"{format_tile(move.target)} has no side {move.side}")
-        if key not in self._free:
-            if side in (BRANCH_A, BRANCH_B) and not self._branch_used(t, side):
-                self._illegal("branch-closed", f"the branches of {format_tile(move.target)} are not open yet")
-            self._illegal("side-occupied", f"{move.side} of {format_tile(move.target)} is occupied")
-        v = self._free[key]
-        if not MASK[v] & BIT[ti]:
-            self._illegal("no-match", f"{format_tile(move.tile)} has no half {v} for {move.side} of {format_tile(move.target)}")
-        return ti << 8 | key
-
-    def _branch_used(self, t, side):
-        key = t << 3 | side
-        return any(c & 0xFF == key for c in self._placed)
-
     # -- the one place the state changes ---------------------------------------------
 
-    def _do(self, code: int, want: bool):
+    def _do(self, code: int, want: bool, offered: Offered | None) -> Turn | None:
         """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`.
 
         This is the one place a placement changes the state (the fast path and `play` both
@@ -446,112 +447,60 @@ class Round(Settlement):
         if pre is not None:
             self._pre = None
         if want:
-            offered = self._legal_codes()
+            if offered is None:
+                offered = self._legal
+            if offered is None:
+                if self._layout.placed:
+                    # what was offered, kept as the free sides and the tiles that could go there:
+                    # the Turn lists the moves only if someone reads them
+                    only = self._only
+                    offered = (self._layout.free.copy(), self._hands[self._seat] if only < 0 else BIT[only])
+                else:
+                    offered = self.legal_codes()  # the lead
             n_events = len(self._events)
+        self._legal = None
+        self._only = -1
         seat = self._seat
-        ti = code >> 8
-        key = code & 0xFF
         # 1. the tile leaves the hand
         hands = self._hands
-        hands[seat] ^= BIT[ti]
-        # 2. the tile joins the layout: free sides and the counted sum (rules.md 1.1, 1.2)
-        free = self._free
-        if key != LEAD_KEY:
-            v = free.pop(key)
-            t = key >> 3
-            count = self._count
-            if IS_DOUBLE[t]:
-                if (key & 7) >= LINE_A:
-                    inline = self._inline
-                    left = inline[t] - 1
-                    inline[t] = left
-                    if not left:
-                        # both in-line sides occupied: the double is internal, counts nothing
-                        count -= self._rules.dv[t]
-                        # "branches open after the line" (branch_sides after-line): they open now
-                        if self._spin & BIT[t] and not self._rules.at_once:
-                            free[t << 3 | BRANCH_A] = v
-                            free[t << 3 | BRANCH_B] = v
-                # a branch side counted nothing, so covering it changes nothing here
-            else:
-                count -= v  # the covered end no longer counts
-            if IS_DOUBLE[ti]:
-                # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
-                free[ti << 3 | LINE_B] = v
-                self._inline[ti] = 1
-                count += self._rules.dv[ti]
-                if self._spin_next:
-                    self._spinner(ti, v)
-            elif LO[ti] == v:
-                free[ti << 3 | HIGH] = e = HI[ti]  # joins with its low half
-                count += e
-            else:
-                free[ti << 3 | LOW] = e = LO[ti]  # joins with its high half
-                count += e
-        # the opening tile is placed alone, all its sides free
-        elif IS_DOUBLE[ti]:
-            p = LO[ti]
-            free[ti << 3 | LINE_A] = p
-            free[ti << 3 | LINE_B] = p
-            self._inline[ti] = 2
-            count = self._rules.dv[ti]  # an opening double alone counts 2p once
-            if self._spin_next:
-                self._spinner(ti, p)
-        else:
-            free[ti << 3 | LOW] = LO[ti]
-            free[ti << 3 | HIGH] = HI[ti]
-            count = PIPS[ti]  # an opening non-double counts both halves
-        self._count = count
-        self._placed.append(code)
-        ends = 0
-        for v in free.values():
-            ends |= MASK[v]
-        self._ends = ends
-        self._only = -1
-        # 3. "placements score multiples of N" (mult 0: "placements score nothing")
-        mult = self._mult
-        pts = count if (count and mult and not count % mult) else 0
+        hands[seat] ^= BIT[code >> 8]
+        # 2. the tile joins the layout: free sides and the counted sum
+        lay = self._layout
+        count = lay.place(code)
+        # 3. the placement's points, a function of the counted sum ("placements score multiples of N")
+        f = self._f
+        pts = f.points[count]
         # 4. domino, or the placement's event and the next seat
         if not hands[seat]:
             # the round dominoes on the last tile of a hand
             self._domino(seat, pts)
+        elif pts and self._event(f.sides[seat], "placement", pts, seat):
+            self._end("target", None, None)  # "check the target after every event": the match is won
         else:
-            if pts:
-                if self._event(self._side_of[seat], "placement", pts, seat):
-                    self._end("target", None, None)
-            if not self.over:
-                nxt = seat + 1
-                if nxt == self.players:
-                    nxt = 0
-                if hands[nxt] & ends:
-                    self._seat = nxt  # the next seat can place: the usual case
-                else:
-                    self._advance(nxt)
+            nxt = seat + 1
+            if nxt == f.players:
+                nxt = 0
+            # the next seat's placements: if it has one, it is to move (the usual case), and the
+            # list is kept for the question asked next, which are its legal moves
+            codes = placement_codes(lay.free, hands[nxt])
+            if codes:
+                self._seat = nxt
+                self._legal = codes
+            else:
+                self._advance(nxt)
         if not want:
             return None
-        if pre is None:
-            pre = ((), (), ())
-        turn = Turn(seat, [TILES[t] for t in pre[0]], list(pre[1]), [move_from_code(c) for c in offered],
-                    move_from_code(code), self.layout.counted(), count, pts, self.events[n_events:],
-                    [[TILES[t] for t in d] for d in pre[2]])
-        if self.record:
+        assert offered is not None
+        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, move_from_code(code), lay.free.copy(), f.rules.dv,
+                    count, pts, self._events[n_events:], f.rules.unit)
+        if f.record:
             self.turns.append(turn)
         return turn
 
-    def _spinner(self, ti: int, p: int):
-        """Make double `ti` a branching double (doubles.branching)."""
-        self._spin |= BIT[ti]
-        if self._rules.branch_first:
-            self._spin_next = False  # "only the first double branches": later doubles do not
-        if self._rules.at_once:
-            # "branches open at once": free as soon as the spinner is placed
-            self._free[ti << 3 | BRANCH_A] = p
-            self._free[ti << 3 | BRANCH_B] = p
-
-    def _advance(self, s: int):
+    def _advance(self, s: int) -> None:
         """Find the next seat that can place, drawing and passing as the rules require."""
         hands = self._hands
-        ends = self._ends
+        ends = self._layout.ends
         n = self.players
         while True:
             h = hands[s]
@@ -559,12 +508,12 @@ class Round(Settlement):
                 self._seat = s
                 return
             drawn = None
-            if self._rules.draw_until and self._bi < self._bend:
+            if self._f.rules.draw_until and self._bi < self._f.bend:
                 # "draw until playable": from the front, one at a time, until a tile fits
                 # ("no drawing" skips this: the seat passes at once)
-                bone = self._bone
+                bone = self._f.bone
                 bi = self._bi
-                bend = self._bend
+                bend = self._f.bend
                 drawn = []
                 while bi < bend:
                     t = bone[bi]
@@ -584,7 +533,10 @@ class Round(Settlement):
                         self._pre[0] = drawn
                     return
             # nothing to place and nothing to draw: blocked if no one can place, else pass
-            if not any(x & ends for x in hands):
+            for x in hands:
+                if x & ends:
+                    break
+            else:
                 self._seat = s
                 self._block(s, drawn)
                 return
@@ -594,47 +546,115 @@ class Round(Settlement):
             self._pre[2].append(drawn or ())
             s = (s + 1) % n
 
-    # -- scoring and settlement: inherited from Settlement (interpreter/settlement.py) --
+    # -- scoring and the end of the round ------------------------------------------------
+
+    def _event(self, side: int, kind: str, raw: int, seat: int | None) -> bool:
+        """Apply one event per the overshoot rule; True when it ends the match (every-event)."""
+        if not raw:
+            return False  # events of net raw 0 are not recorded
+        new, accepted, ends = apply_event(self._f.rules, self._scores[side], raw)
+        self._scores[side] = new
+        self._events.append((side, kind, raw, accepted, new, seat))
+        if ends:
+            self.match_over = True
+            self.winner = side
+        return ends
+
+    def _domino(self, seat: int, pts: int) -> None:
+        """Settle a domino (settlement.domino), unless the last placement ends the match first."""
+        spec = self.config.domino
+        side = self._f.sides[seat]
+        if spec["with_last_placement"]:
+            # "as one event with the last placement": the placement folds into the winner side's
+            # first settlement event
+            self._settle(spec, "domino", seat, pts)
+        else:
+            # the last placement is an ordinary event; if it ends the match there is no settlement
+            if pts and self._event(side, "placement", pts, seat):
+                self._end("domino", seat, side)
+                return
+            self._settle(spec, "domino", seat, 0)
+        self._end("domino", seat, side)
+
+    def _block(self, seat: int, drawn: list[int] | None) -> None:
+        """Settle a block (settlement.block)."""
+        if drawn:
+            self._final_drawn = [(seat, [TILES[t] for t in drawn])]
+        spec = self.config.block
+        winner = block_winner(spec, self._hands, self._f.sides, self.opener)
+        self._settle(spec, "block", winner, 0)
+        self._end("blocked", winner, None if winner is None else self._f.sides[winner])
+
+    def _settle(self, spec: Any, kind: str, winner: int | None, fold: int) -> None:
+        """Apply the settlement's payments as events, in order, until one ends the match."""
+        settled: list[EventRow] = []
+        self._settle_events = settled
+        for sd, raw, seat in settle(spec, self._hands, self._f.sides, self.opener, winner, fold):
+            before = len(self._events)
+            ended = self._event(sd, kind, raw, seat)
+            if len(self._events) > before:
+                settled.append(self._events[-1])
+            if ended:
+                break  # the match ends mid-settlement; the rest is skipped
+
+    def _end(self, kind: str, seat: int | None, side: int | None) -> None:
+        """Close the round: record the result and check the target after settlement."""
+        self.over = True
+        self._legal = None
+        if not self.match_over and kind != "target" and not self._f.rules.every_event:
+            # "check the target after settlement"
+            over, winner, extra = after_settlement(self._f.rules, self._scores, self.tiebreak)
+            if over:
+                self.match_over = True
+                self.winner = winner
+            self._needs_tiebreak = extra
+        self.result = RoundResult(
+            kind, seat, side, self.match_over, self.winner if self.match_over else None,
+            self._needs_tiebreak, list(self._hands), self._settle_events, list(self._scores),
+            self._final_drawn, self._f.rules.unit)
 
     # -- playing with players ----------------------------------------------------------
 
-    def run(self, bots) -> Round:
+    def run(self, bots: Bots) -> Round:
         """Play to the end of the round with one player callable per seat (or one for all)."""
-        if callable(bots):
-            bots = [bots] * self.players
+        seats: Sequence[Player] = [bots] * self.players if callable(bots) else bots
         rec = self.record
         # the fast path for the bundled players: the same rule code, no Move objects or observations
-        rands = [b.rng.random if type(b) is RandomPlayer else None for b in bots]
-        fast = [isinstance(b, FastPlayer) for b in bots]
+        rands = [b.rng.random if type(b) is RandomPlayer else None for b in seats]
+        fast = [b if isinstance(b, FastPlayer) else None for b in seats]
         do = self._do
-        codes_of = self._placement_codes
+        lay = self._layout
         while not self.over:
             seat = self._seat
             rnd = rands[seat]
-            if rnd is not None and self._placed:
-                codes = codes_of()
-                do(codes[int(rnd() * len(codes))], rec)  # = RandomPlayer.pick
-            elif fast[seat]:
-                do(bots[seat].pick(self, self._legal_codes()), rec)
+            if rnd is not None and lay.placed:
+                codes = self._legal
+                if codes is None:
+                    codes = self.legal_codes()
+                do(codes[int(rnd() * len(codes))], rec, None)  # = RandomPlayer.pick
+                continue
+            bot = fast[seat]
+            if bot is not None:
+                do(bot.pick(self, self.legal_codes()), rec, None)
             else:
-                self.play(bots[seat](self.observation(seat), self.legal_moves()))
+                self.play(seats[seat](self.observation(seat), self.legal_moves()))
         return self
 
     # -- transcripts ----------------------------------------------------------------------
 
-    def deal_dict(self) -> dict:
+    def deal_dict(self) -> dict[str, Any]:
         """The round's deal as JSON-ready data."""
         return {
             "players": self.players,
             "opener": self.opener,
             "opening": self.opening,
-            "hands": [[format_tile(TILES[i]) for i in mask_indices(h)] for h in self._initial_hands],
-            "boneyard": [format_tile(TILES[i]) for i in self._bone],
-            "scores": list(self._start_scores),
+            "hands": [[format_tile(TILES[i]) for i in mask_indices(h)] for h in self._f.initial_hands],
+            "boneyard": [format_tile(TILES[i]) for i in self._f.bone],
+            "scores": list(self._f.start_scores),
             "tiebreak": self.tiebreak,
         }
 
-    def transcript(self) -> dict:
+    def transcript(self) -> dict[str, Any]:
         """The round as a JSON-ready dict (deal, turns, events, result); needs record=True."""
         if not self.record:
             raise ValueError("transcripts need record=True")
@@ -647,21 +667,57 @@ class Round(Settlement):
         }
 
 
-def _shifted_table() -> dict:
-    """mask -> (tile << 8, ...) for every set of tiles sharing a half value (at most 7 x 128 sets)."""
-    out = {}
-    for v in range(7):
-        idx = [i for i in range(28) if MASK[v] >> i & 1]
-        for sub in range(1 << len(idx)):
-            chosen = [i for j, i in enumerate(idx) if sub >> j & 1]
-            out[sum(1 << i for i in chosen)] = tuple(i << 8 for i in chosen)
-    return out
+def _read_deal(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """Hands as bitmasks and the boneyard as tile indices, from tiles in any accepted form (ValueError if wrong).
+
+    Well-formed deals take a fast path (table look-ups); anything else is read tile by tile, which
+    raises at the first wrong tile, as the docs promise."""
+    get: Callable[[Any], Any] = ANY_INDEX.get
+    try:
+        rows = [list(map(get, h)) for h in hands]
+        bone = list(map(get, boneyard))
+    except TypeError:  # an unhashable tile (a list): read below
+        return _read_deal_slowly(hands, boneyard)
+    masks = []
+    seen = count = 0
+    for row in rows:
+        if None in row or not row:
+            return _read_deal_slowly(hands, boneyard)
+        m = 0
+        for i in row:
+            m |= BIT[i]
+        masks.append(m)
+        seen |= m
+        count += len(row)
+    if None in bone:
+        return _read_deal_slowly(hands, boneyard)
+    for i in bone:
+        seen |= BIT[i]
+    if seen.bit_count() != count + len(bone):  # a tile dealt twice
+        return _read_deal_slowly(hands, boneyard)
+    return masks, bone
 
 
-_SHIFTED = _shifted_table()
-
-
-def _index(t) -> int:
-    if isinstance(t, int):
-        return t
-    return INDEX[as_tile(t)]
+def _read_deal_slowly(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """The deal read tile by tile: the first wrong tile, repeated tile or empty hand raises ValueError."""
+    seen = 0
+    masks = []
+    for seat, h in enumerate(hands):
+        m = 0
+        for t in h:
+            b = BIT[tile_index(t)]
+            if seen & b:
+                raise ValueError(f"tile {format_tile(TILES[tile_index(t)])} dealt twice")
+            seen |= b
+            m |= b
+        if not m:
+            raise ValueError(f"seat {seat} has an empty hand")
+        masks.append(m)
+    bone = []
+    for t in boneyard:
+        i = tile_index(t)
+        if seen & BIT[i]:
+            raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
+        seen |= BIT[i]
+        bone.append(i)
+    return masks, bone

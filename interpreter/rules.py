@@ -1,8 +1,15 @@
-"""Per-configuration tables the hot loop reads, computed once per Config."""
+"""Per-configuration tables the hot loop reads, computed once per Config (`config.rules`)."""
 from __future__ import annotations
 
-from .config import Config
-from .tiles import IS_DOUBLE, LO, PIPS
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .tiles import IS_DOUBLE, LO, N_TILES, PIPS
+
+if TYPE_CHECKING:
+    from .config import Config
+
+MAX_PLAYERS = 4
 
 
 def round5(x: int) -> int:
@@ -10,11 +17,28 @@ def round5(x: int) -> int:
     return (x + 2) // 5 * 5
 
 
+def placement_scoring(cfg: Config) -> Callable[[int], int]:
+    """The raw points a placement earns as a function of the counted sum (scoring.in_play)."""
+    if not cfg.in_play:
+        return _nothing  # "placements score nothing"
+    n = cfg.multiple
+
+    def multiples(s: int) -> int:
+        # "placements score multiples of N": a positive sum divisible by N scores itself
+        return s if s > 0 and s % n == 0 else 0
+
+    return multiples
+
+
+def _nothing(s: int) -> int:
+    return 0
+
+
 class Rules:
     """The configuration flattened into plain attributes and tables for speed."""
 
     __slots__ = (
-        "config", "dv", "branch_every", "branch_first", "at_once", "in_play", "multiple",
+        "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
         "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first",
     )
@@ -23,14 +47,17 @@ class Rules:
         self.config = cfg
         # "a terminal double counts both halves" (2p) / "... one half" (p)
         one_half = cfg.terminal_count == "one-half"
-        self.dv = tuple((LO[t] if one_half else PIPS[t]) if IS_DOUBLE[t] else 0 for t in range(28))
+        self.dv: tuple[int, ...] = tuple(
+            (LO[t] if one_half else PIPS[t]) if IS_DOUBLE[t] else 0 for t in range(N_TILES))
         # "every double branches" / "only the first double branches" / "no double branches"
         self.branch_every = cfg.branching == "every"
         self.branch_first = cfg.branching == "first"
         # "branches open at once" / "branches open after the line"
         self.at_once = cfg.branch_sides == "at-once"
-        self.in_play = cfg.in_play
-        self.multiple = cfg.multiple
+        # the placement's raw points, a function of the counted sum, tabulated for every possible sum
+        # (a counted sum never exceeds the pips of the whole set)
+        self.score = placement_scoring(cfg)
+        self.points: tuple[int, ...] = tuple(self.score(s) for s in range(sum(PIPS) + 1))
         self.draw_until = cfg.drawing == "until-playable"
         self.forced_lead = cfg.lead == "forced"
         self.exact = cfg.target_mode == "exact"
@@ -40,14 +67,15 @@ class Rules:
         self.floor = cfg.score_floor
         self.ties = cfg.ties
         self.unit = cfg.unit
-        self._sides = {n: cfg.sides_of(n) for n in (1, 2, 3, 4)}
-        self.reserve = {n: cfg.reserve(n) for n in (1, 2, 3, 4)}
+        counts = range(1, MAX_PLAYERS + 1)
+        self._sides = {n: cfg.sides_of(n) for n in counts}
+        self.reserve = {n: cfg.reserve(n) for n in counts}
         self.opener_first = cfg.opener_first
-        self._sides_cw = {}
+        self._sides_cw: dict[int, tuple[tuple[int, ...], ...]] = {}
         for n, side_of in self._sides.items():
             rows = []
             for start in range(n):
-                order = []
+                order: list[int] = []
                 for i in range(n):
                     sd = side_of[(start + i) % n]
                     if sd not in order:
@@ -55,19 +83,10 @@ class Rules:
                 rows.append(tuple(order))
             self._sides_cw[n] = tuple(rows)
 
-    def sides_of(self, players: int):
+    def sides_of(self, players: int) -> tuple[int, ...]:
         """The side of each seat."""
         return self._sides[players]
 
-    def sides_clockwise(self, players: int, start: int) -> tuple:
+    def sides_clockwise(self, players: int, start: int) -> tuple[int, ...]:
         """The sides in seat order clockwise from seat `start`, each once."""
         return self._sides_cw[players][start]
-
-
-def rules_for(cfg: Config) -> Rules:
-    """The tables of a configuration (computed once, kept on the Config)."""
-    r = cfg._rules
-    if r is None:
-        r = Rules(cfg)
-        object.__setattr__(cfg, "_rules", r)
-    return r

@@ -3,28 +3,36 @@
 Tiles are tuples ``(low, high)`` at the API and small integers inside the
 engine: the index of a tile in the sorted double-six set, so that sorting
 indices sorts tiles. Sides are strings at the API and codes inside, numbered in
-their alphabetical order (the order of the source diagrams).
+their alphabetical order (the order of the source diagrams). Every table is
+sized from `N_VALUES`, so a larger set changes one number here.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, ClassVar
 
-Tile = tuple  # (low, high), 0 <= low <= high <= 6
+Tile = tuple[int, int]  # (low, high), 0 <= low <= high <= 6
 
 # -- Tile tables (index <-> tile; the index order is the tile sort order) ----
 
-TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(7) for b in range(a, 7))
+N_VALUES = 7  # half values 0..6: the double-six set
+TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(N_VALUES) for b in range(a, N_VALUES))
+N_TILES = len(TILES)
 INDEX: dict[tuple[int, int], int] = {t: i for i, t in enumerate(TILES)}
 LO: tuple[int, ...] = tuple(a for a, _ in TILES)
 HI: tuple[int, ...] = tuple(b for _, b in TILES)
 PIPS: tuple[int, ...] = tuple(a + b for a, b in TILES)
 IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in TILES)
-BIT: tuple[int, ...] = tuple(1 << i for i in range(28))
+BIT: tuple[int, ...] = tuple(1 << i for i in range(N_TILES))
 # MASK[v]: the tiles having a half of value v
-MASK: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v in (a, b)) for v in range(7))
-DOUBLES_MASK: int = sum(1 << i for i, (a, b) in enumerate(TILES) if a == b)
-FULL_SET: int = (1 << 28) - 1
+MASK: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v in (a, b)) for v in range(N_VALUES))
+
+_TEXT_INDEX: dict[str, int] = {f"[{a}|{b}]": i for i, (a, b) in enumerate(TILES)}
+_TEXT_INDEX.update({f"[{b}|{a}]": i for i, (a, b) in enumerate(TILES)})
+# ANY_INDEX: a tile's index from its index, its tuple (either order) or its canonical text
+ANY_INDEX: dict[Any, int] = {**_TEXT_INDEX, **{(b, a): i for i, (a, b) in enumerate(TILES)}, **INDEX,
+                             **{i: i for i in range(N_TILES)}}
 
 # -- Sides -------------------------------------------------------------------
 
@@ -34,7 +42,7 @@ SIDE_CODE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
 LEAD_KEY = 0xFF  # the "target" part of a lead's move code: sorts after nothing, means no target
 
 
-def parse_tile(text: str) -> tuple[int, int]:
+def parse_tile(text: object) -> tuple[int, int]:
     """Parse "[1|4]" (or "[4|1]", normalised) into (1, 4)."""
     m = _TILE_RE.fullmatch(text.strip()) if isinstance(text, str) else None
     if not m:
@@ -43,13 +51,13 @@ def parse_tile(text: str) -> tuple[int, int]:
     return (a, b) if a <= b else (b, a)
 
 
-def format_tile(tile) -> str:
+def format_tile(tile: Any) -> str:
     """Format (1, 4) as "[1|4]"."""
     a, b = tile
     return f"[{a}|{b}]"
 
 
-def as_tile(value) -> tuple[int, int]:
+def as_tile(value: Any) -> tuple[int, int]:
     """Accept a tile as a tuple, a list or text; return the normalised tuple."""
     if isinstance(value, str):
         return parse_tile(value)
@@ -61,6 +69,25 @@ def as_tile(value) -> tuple[int, int]:
     if not (0 <= a <= 6 and 0 <= b <= 6):
         raise ValueError(f"not a tile: {value!r} (halves must be 0 to 6)")
     return (a, b) if a <= b else (b, a)
+
+
+def tile_index(value: Any) -> int:
+    """The index of a tile given as an index, a tuple, a list or text."""
+    if value.__class__ is not list:
+        i = ANY_INDEX.get(value)
+        if i is not None:
+            return i
+    if isinstance(value, int):
+        return value
+    i = None
+    if type(value) is str:
+        i = _TEXT_INDEX.get(value)
+    elif type(value) is tuple:
+        try:
+            i = INDEX.get(value)
+        except TypeError:  # unhashable halves: as_tile says what is wrong
+            pass
+    return INDEX[as_tile(value)] if i is None else i
 
 
 def mask_tiles(mask: int) -> list[tuple[int, int]]:
@@ -83,21 +110,26 @@ def mask_indices(mask: int) -> list[int]:
     return out
 
 
-def _pips_table(first: int) -> list:
-    """Pips of every subset of the 7 tiles from index `first`."""
-    out = [0] * 128
-    for m in range(1, 128):
+def _pips_table(first: int) -> list[int]:
+    """Pips of every subset of the (up to) 14 tiles from index `first`."""
+    width = min(14, N_TILES - first)
+    out = [0] * (1 << width)
+    for m in range(1, 1 << width):
         low = m & -m
         out[m] = out[m ^ low] + PIPS[first + low.bit_length() - 1]
     return out
 
 
-_P0, _P1, _P2, _P3 = (_pips_table(k) for k in (0, 7, 14, 21))
+_PIPS_BY_14 = tuple(_pips_table(k) for k in range(0, N_TILES, 14))
 
 
 def mask_pips(mask: int) -> int:
-    """Pip total of the tiles of a bitmask."""
-    return _P0[mask & 127] + _P1[mask >> 7 & 127] + _P2[mask >> 14 & 127] + _P3[mask >> 21]
+    """Pip total of the tiles of a bitmask (a table lookup per 14 tiles)."""
+    total = 0
+    for table in _PIPS_BY_14:
+        total += table[mask & 0x3FFF]
+        mask >>= 14
+    return total
 
 
 _TILE_RE = re.compile(r"\[\s*([0-6])\s*\|\s*([0-6])\s*\]")
@@ -108,11 +140,12 @@ _MOVE_RE = re.compile(r"\s*(\[[^\]]*\])(?:\s+on\s+(\[[^\]]*\])\s+([a-z-]+))?\s*"
 class Move:
     """A lead (`target is None`) or a placement of `tile` on `target`'s free `side`."""
 
-    tile: tuple
-    target: tuple | None = None
+    tile: tuple[int, int]
+    target: tuple[int, int] | None = None
     side: str | None = None
+    _code: ClassVar[int]  # (an instance attribute, set by `code()`: the engine's code, computed once)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "tile", as_tile(self.tile))
         if self.target is not None:
             object.__setattr__(self, "target", as_tile(self.target))
@@ -126,7 +159,7 @@ class Move:
             return format_tile(self.tile)
         return f"{format_tile(self.tile)} on {format_tile(self.target)} {self.side}"
 
-    def sort_key(self):
+    def sort_key(self) -> tuple[tuple[int, int], tuple[int, int], str]:
         """Sort by tile, then target tile, then side (a lead first)."""
         return (self.tile, self.target or (-1, -1), self.side or "")
 
@@ -135,6 +168,9 @@ class Move:
         """Parse canonical notation: "[1|5] on [1|1] branch-a" or "[1|4]"."""
         if not isinstance(text, str):
             raise ValueError(f"a move is text like '[1|5] on [1|1] branch-a' or '[1|4]', not {text!r}")
+        move = _PARSED.get(text)
+        if move is not None:
+            return move
         m = _MOVE_RE.fullmatch(text)
         if not m:
             raise ValueError(
@@ -142,24 +178,42 @@ class Move:
                 "'[1|5] on [1|1] branch-a' (tile, 'on', target tile, side)")
         tile = parse_tile(m.group(1))
         if m.group(2) is None:
-            return cls(tile)
-        side = m.group(3)
-        if side not in SIDE_CODE:
-            raise ValueError(f"cannot read move {text!r}: unknown side {side!r} (sides: {', '.join(SIDES)})")
-        return cls(tile, parse_tile(m.group(2)), side)
+            move = cls(tile)
+        else:
+            side = m.group(3)
+            if side not in SIDE_CODE:
+                raise ValueError(f"cannot read move {text!r}: unknown side {side!r} (sides: {', '.join(SIDES)})")
+            move = cls(tile, parse_tile(m.group(2)), side)
+        if cls is Move and str(move) == text:
+            move = move_from_code(move.code())  # canonical text: remember the interned move
+            _PARSED[text] = move
+        return move
 
     # -- internal code: tile << 8 | target << 3 | side; sorting codes sorts moves
     def code(self) -> int:
         """The engine's integer code for this move."""
-        if self.target is None or self.side is None:  # (a Move has both or neither)
-            return INDEX[self.tile] << 8 | LEAD_KEY
-        return INDEX[self.tile] << 8 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
+        c: int | None = self.__dict__.get("_code")  # interned moves, and moves asked before, know it
+        if c is None:
+            if self.target is None or self.side is None:  # (a Move has both or neither)
+                c = INDEX[self.tile] << 8 | LEAD_KEY
+            else:
+                c = INDEX[self.tile] << 8 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
+            object.__setattr__(self, "_code", c)
+        return c
+
+
+# Interned moves: one Move object per code, built on first use (the set of codes is small and fixed)
+_MOVE_OF: dict[int, Move] = {}
+_PARSED: dict[str, Move] = {}  # canonical text -> interned Move
 
 
 def move_from_code(code: int) -> Move:
-    """Build a Move from the engine's integer code."""
-    key = code & 0xFF
-    tile = TILES[code >> 8]
-    if key == LEAD_KEY:
-        return Move(tile)
-    return Move(tile, TILES[key >> 3], SIDES[key & 7])
+    """The (interned) Move of the engine's integer code."""
+    move = _MOVE_OF.get(code)
+    if move is None:
+        key = code & 0xFF
+        tile = TILES[code >> 8]
+        move = Move(tile) if key == LEAD_KEY else Move(tile, TILES[key >> 3], SIDES[key & 7])
+        object.__setattr__(move, "_code", code)
+        _MOVE_OF[code] = move
+    return move

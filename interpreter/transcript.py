@@ -1,14 +1,16 @@
 """Replaying transcripts: rebuild the game from its recorded chance and moves, check every step."""
 from __future__ import annotations
 
+from typing import Any
+
 from .config import Config
 from .errors import IllegalMove, TranscriptMismatch
 from .match import Match
 from .round import Round
-from .tiles import TILES, Move, format_tile
+from .tiles import Move, format_tile
 
 
-def first_difference(expected, got, path: str = ""):
+def first_difference(expected: Any, got: Any, path: str = "") -> tuple[str, Any, Any] | None:
     """The first JSON path where two JSON-like values differ, as (path, expected, got), or None.
 
     Keys starting with "x-" (annotations a tool may add to a transcript) are not compared."""
@@ -40,25 +42,24 @@ def first_difference(expected, got, path: str = ""):
     return None if expected == got else (path, expected, got)
 
 
-def _check(step, expected, got, path):
+def _check(step: int, expected: Any, got: Any, path: str) -> None:
     d = first_difference(expected, got, path)
     if d:
         raise TranscriptMismatch(step, d[0], d[1], d[2])
 
 
-def _pre_turn(rnd: Round) -> dict:
+def _pre_turn(rnd: Round) -> dict[str, Any]:
     """The part of a turn known before its move is played."""
-    pre = rnd._pre or ((), (), ())
     return {
         "seat": rnd.seat_to_move,
-        "passed": list(pre[1]),
-        "pass_drawn": [[format_tile(TILES[t]) for t in d] for d in pre[2]],
-        "drawn": [format_tile(TILES[t]) for t in pre[0]],
+        "passed": rnd.passed_before_move,
+        "pass_drawn": [[format_tile(t) for t in d] for d in rnd.pass_drawn_before_move],
+        "drawn": [format_tile(t) for t in rnd.drawn_before_move],
         "offered": [str(m) for m in rnd.legal_moves()],
     }
 
 
-def _replay_turns(rnd: Round, turns: list, step: int, base: str) -> int:
+def _replay_turns(rnd: Round, turns: list[Any], step: int, base: str) -> int:
     """Play recorded turns on `rnd`, comparing each; return the next step number."""
     for i, t in enumerate(turns):
         path = f"{base}/turns/{i}"
@@ -79,13 +80,13 @@ def _replay_turns(rnd: Round, turns: list, step: int, base: str) -> int:
     return step
 
 
-def _round_from_deal(cfg: Config, deal: dict) -> Round:
+def _round_from_deal(cfg: Config, deal: dict[str, Any]) -> Round:
     return Round(cfg, deal["players"], deal["hands"], deal["boneyard"], deal["opener"],
                  deal.get("scores"), record=True, opening=deal.get("opening"),
                  tiebreak=deal.get("tiebreak", False))
 
 
-def replay(transcript: dict):
+def replay(transcript: dict[str, Any]) -> Match | Round:
     """Reproduce a transcript (of a Match or a Round); TranscriptMismatch at the first difference."""
     if not isinstance(transcript, dict) or "config" not in transcript:
         raise TranscriptMismatch(0, "", "a transcript object with a config", transcript)
@@ -109,14 +110,14 @@ def replay(transcript: dict):
     return rnd
 
 
-def _need(obj, key, step: int, path: str):
+def _need(obj: Any, key: str, step: int, path: str) -> Any:
     """obj[key], or a TranscriptMismatch naming what is missing."""
     if not isinstance(obj, dict) or key not in obj:
         raise TranscriptMismatch(step, f"{path}/{key}", None, f"a transcript needs {key!r} here")
     return obj[key]
 
 
-def _replay_match(cfg: Config, t: dict) -> Match:
+def _replay_match(cfg: Config, t: dict[str, Any]) -> Match:
     rounds = _need(t, "rounds", 0, "")
     deals = [_need(r, "deal", 0, f"/rounds/{i}") for i, r in enumerate(rounds)]
     try:
@@ -143,7 +144,7 @@ def _replay_match(cfg: Config, t: dict) -> Match:
         assert rnd.result is not None  # set whenever the round is over
         _check(step, r.get("result"), rnd.result.to_dict(), f"{base}/result")
         try:
-            m._finish_round()  # starts the next round from the next recorded deal
+            m.finish_round()  # starts the next round from the next recorded deal
         except (ValueError, KeyError, TypeError) as e:
             raise TranscriptMismatch(step, f"/rounds/{i + 1}/deal", deals[i + 1] if i + 1 < len(deals) else None,
                                      f"invalid deal: {e}") from None

@@ -147,7 +147,7 @@ def test_exact61_terminal_six_six_and_an_end_of_three():
 def test_sums_and_points(total, raw, shown):
     """000/002: 20 is 4 shown, 15 is 3 shown; 12 and 17 (and 0) earn nothing."""
     rnd, _ = build(cfg("exact61"), ["[0|0]"])
-    assert rnd._points(total) == raw
+    assert rnd.config.rules.score(total) == raw
     assert raw // 5 == shown
 
 

@@ -41,3 +41,12 @@ def test_mypy_strict_on_the_language():
         pytest.skip("mypy is not installed (pip install '.[test]')")
     res = _run("mypy", "--strict", "--follow-imports=silent", *STRICT)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+@pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(), reason="needs the source tree")
+def test_mypy_strict_finds_nothing_in_the_engine():
+    if _run("mypy", "--version").returncode:
+        pytest.skip("mypy is not installed (pip install '.[test]')")
+    assert (ROOT / "interpreter" / "py.typed").exists()  # the engine ships its annotations
+    res = _run("mypy", "--strict", "-p", "interpreter")
+    assert res.returncode == 0, res.stdout + res.stderr

@@ -57,44 +57,67 @@ def n_sides(config, players: int) -> int:
 
 # --------------------------------------------------------------------------- one match
 
-_CONFIGS: dict[str, object] = {}
+class _Plan:
+    """A configuration and bot line-up prepared for simulate's matches: made once per worker, not per match."""
+
+    def __init__(self, config_dict: dict, players: int, bots: Sequence[str]):
+        self.cfg = get("Config").from_dict(config_dict)
+        self.match = get("Match")
+        self.players = players
+        self.bots = list(bots)
+        factories = bot_factories()
+        self.factories = [factories[b] for b in self.bots]
+        self.sides = n_sides(self.cfg, players)
 
 
-def _config(config_dict: dict):
-    key = json.dumps(config_dict, sort_keys=True)
-    cfg = _CONFIGS.get(key)
-    if cfg is None:
-        cfg = get("Config").from_dict(config_dict)
-        _CONFIGS[key] = cfg
-    return cfg
+_PLANS: dict[tuple, _Plan] = {}
+
+
+def _plan(config_dict: dict, players: int, bots: Sequence[str]) -> _Plan:
+    """The plan of a run, compiled on the first call in this process and reused after."""
+    key = (json.dumps(config_dict, sort_keys=True), players, tuple(bots))
+    plan = _PLANS.get(key)
+    if plan is None:
+        plan = _PLANS[key] = _Plan(config_dict, players, bots)
+    return plan
 
 
 def run_match(config_dict: dict, players: int, bots: Sequence[str], seed: int, index: int,
               history: bool = False) -> dict:
     """Play match ``index`` of a run seeded ``seed``; a JSON-ready summary."""
-    cfg = _config(config_dict)
-    factories = bot_factories()
-    seat_bots = [factories[b](bot_seed(seed, index, s)) for s, b in enumerate(bots)]
+    return _play(_plan(config_dict, players, bots), seed, index, history)
+
+
+def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict:
+    """Match ``index`` of a run seeded ``seed``, from a prepared plan."""
+    cfg = plan.cfg
+    players = plan.players
+    seat_bots = [make(bot_seed(seed, index, s)) for s, make in enumerate(plan.factories)]
     mseed = match_seed(seed, index)
-    match = get("Match")(cfg, players, mseed)
+    match = plan.match(cfg, players, mseed)
     unit = cfg.unit
     rounds: list[dict] = []
     race: list[list[int]] = []
-    sides = n_sides(cfg, players)
     if history:
-        race.append([0] * sides)
+        race.append([0] * plan.sides)
     while not match.over and len(match.rounds) < MAX_ROUNDS:
         rnd = match.round
         match.run(seat_bots, max_rounds=len(match.rounds) + 1)
         evs = rnd.events
-        placement = sum(e.raw for e in evs if e.accepted and e.kind == "placement")
-        settlement = sum(e.raw for e in evs if e.accepted and e.kind in SETTLEMENT_KINDS)
+        placement = settlement = discarded = 0
+        for e in evs:
+            if not e.accepted:
+                discarded += 1
+            elif e.kind == "placement":
+                placement += e.raw
+            elif e.kind in SETTLEMENT_KINDS:
+                settlement += e.raw
         res = rnd.result
         rounds.append({
             "kind": res.kind if res else "unfinished",
-            "turns": getattr(rnd, "placements", None) if hasattr(rnd, "placements") else len(rnd.turns),
+            "turns": rnd.placements,
             "events": len(evs),
-            "discarded": sum(1 for e in evs if not e.accepted),
+            "discarded": discarded,
             "placement": placement,
             "settlement": settlement,
         })
@@ -104,16 +127,17 @@ def run_match(config_dict: dict, players: int, bots: Sequence[str], seed: int, i
                 if e.accepted:
                     score[e.side] = e.score_after
                     race.append(list(score))
+    scores = match.scores
     out = {
         "index": index,
         "seed": mseed,
         "variant": cfg.name,
         "players": players,
-        "bots": list(bots),
+        "bots": list(plan.bots),
         "finished": bool(match.over),
         "winner": match.winner if match.over else None,
-        "scores": list(match.scores),
-        "shown_scores": [s / unit if unit != 1 else s for s in match.scores],
+        "scores": list(scores),
+        "shown_scores": [s / unit if unit != 1 else s for s in scores],
         "rounds": len(rounds),
         "round_details": rounds,
     }
@@ -124,7 +148,8 @@ def run_match(config_dict: dict, players: int, bots: Sequence[str], seed: int, i
 
 def _run_chunk(args) -> list[dict]:
     config_dict, players, bots, seed, indices, history_index = args
-    return [run_match(config_dict, players, bots, seed, i, history=(i == history_index)) for i in indices]
+    plan = _plan(config_dict, players, bots)  # compiled once per worker process (cached across its chunks)
+    return [_play(plan, seed, i, i == history_index) for i in indices]
 
 
 def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int, matches: int,
@@ -136,8 +161,9 @@ def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int,
     bots = list(bots)
     results: list[dict] = []
     if jobs <= 1 or matches <= 1:
+        plan = _plan(config_dict, players, bots)
         for i in range(matches):
-            results.append(run_match(config_dict, players, bots, seed, i, history=(i == history_index)))
+            results.append(_play(plan, seed, i, i == history_index))
             if progress:
                 progress(1)
         return results

@@ -1,0 +1,90 @@
+"""The same recorded games replayed by the engine and by the PyPI `dominoes` package (when installed).
+
+`dominoes` plays one game: four players, seven tiles each, no boneyard, a single
+line (no branching doubles), passes when a seat cannot place. The engine plays
+exactly that game with the configuration `block_config()`, so games recorded by
+the engine can be replayed move for move in both; each engine move names a free
+side, which is the left or right end of the `dominoes` board.
+"""
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from paths import record_games
+
+from interpreter import Config, Move
+
+
+def available() -> bool:
+    """True if the optional `dominoes` package is installed (`pip install '.[dev]'`)."""
+    try:
+        import dominoes  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def block_config(base: Config) -> Config:
+    """`base` made into the game `dominoes` plays: 4 players, 7 tiles each, no drawing, no branching."""
+    d = copy.deepcopy(base.to_dict())
+    d["name"] = "block4"
+    d["players"] = {"counts": [4], "partnerships": []}
+    d["hand_size"] = {"4": 7}
+    d["reserve"] = {"4": 0}
+    d["drawing"] = "none"
+    d["opener"].update({"first_round": "lottery", "lead": "any"})
+    d["doubles"]["branching"] = "none"
+    d["target"].update({"raw": 100000, "check": "after-settlement"})
+    return Config.from_dict(d)
+
+
+def to_dominoes(games: list[tuple[dict[str, Any], list[Move]]]) -> list[tuple[list[list[tuple[int, int]]], int, list[tuple[tuple[int, int], bool]]]]:
+    """Each game as (hands, opener, [(tile, on the left end?)]) for `dominoes`."""
+    from interpreter import parse_tile
+
+    out = []
+    for deal, moves in games:
+        hands = [[parse_tile(t) for t in h] for h in deal["hands"]]
+        lead = moves[0].tile
+        # the lead (a, b) lies as [a|b]: its low / line-a side is the left end, high / line-b the right
+        a, b = lead
+        ends = [(lead, "line-a" if a == b else "low"), (lead, "line-b" if a == b else "high")]
+        steps = [(lead, True)]
+        for m in moves[1:]:
+            at = (m.target, m.side)
+            left = ends[0] == at
+            assert left or ends[1] == at, (m, ends)
+            t = m.tile
+            if t[0] == t[1]:
+                free = (t, "line-b")  # a double joins with line-a
+            else:
+                value = m.target[1] if m.side == "high" else m.target[0]
+                free = (t, "high" if t[0] == value else "low")
+            ends[0 if left else 1] = free
+            steps.append((t, left))
+        out.append((hands, deal["opener"], steps))
+    return out
+
+
+def replay_dominoes(games: list[tuple[list[list[tuple[int, int]]], int, list[tuple[tuple[int, int], bool]]]]) -> int:
+    """Replay the games with `dominoes.Game.make_move`; returns the placements."""
+    import dominoes
+
+    D = dominoes.Domino
+    n = 0
+    for hands, opener, steps in games:
+        hs = [dominoes.Hand([D(a, b) for a, b in h]) for h in hands]
+        game = dominoes.Game(dominoes.Board(), hs, [], opener, tuple((d, True) for d in hs[opener]), opener, None)
+        for (a, b), left in steps:
+            game.make_move(D(a, b), left)
+        assert game.result is not None
+        n += len(steps)
+    return n
+
+
+def prepare(base: Config, n: int, seed: int) -> tuple[Config, list[tuple[dict[str, Any], list[Move]]], Any]:
+    """The block configuration, `n` recorded games of it, and the same games for `dominoes`."""
+    cfg = block_config(base)
+    games = record_games(cfg, 4, n, seed)
+    return cfg, games, to_dominoes(games)

@@ -1,0 +1,76 @@
+"""Why a move is illegal: the checks in their documented order, each with its stable code.
+
+`play` accepts a move found among the round's legal move codes at once; only a
+move that is not there comes here, to be refused with the first failing check's
+code (docs/engine-api.md). It reads the round through its public interface.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NoReturn
+
+from .errors import IllegalMove
+from .tiles import (
+    BRANCH_A,
+    BRANCH_B,
+    HIGH,
+    INDEX,
+    IS_DOUBLE,
+    LEAD_KEY,
+    LINE_A,
+    LINE_B,
+    LOW,
+    MASK,
+    SIDE_CODE,
+    Move,
+    format_tile,
+)
+
+if TYPE_CHECKING:
+    from .round import Round
+
+
+def diagnose(rnd: Round, move: Move) -> int:
+    """The move's code if the rules allow it; else raise IllegalMove with the stable code."""
+    if rnd.over:
+        raise IllegalMove("round-over", "the round is over")
+
+    def illegal(code: str, message: str) -> NoReturn:
+        raise IllegalMove(code, message, rnd.legal_moves())
+
+    seat = rnd.seat_to_move
+    assert seat is not None  # the round is not over
+    ti = INDEX[move.tile]
+    if move.tile not in rnd.hands[seat]:
+        illegal("not-in-hand", f"{format_tile(move.tile)} is not in seat {seat}'s hand")
+    lay = rnd.layout
+    if rnd.leading:
+        if move.target is not None:
+            illegal("must-lead", "the layout is empty: lead a tile, with no target")
+        forced = rnd.forced_tile
+        if forced is not None and move.tile != forced:
+            illegal("forced-lead", f"the lead must be {format_tile(forced)}")
+        return ti << 8 | LEAD_KEY
+    if move.target is None or move.side is None:  # (a Move has both or neither)
+        illegal("must-lead", "the round is led already: name a target tile and side")
+    drawn = rnd.must_play
+    if drawn is not None and move.tile != drawn:
+        illegal("must-play-drawn", f"the tile just drawn, {format_tile(drawn)}, must be placed")
+    t = INDEX[move.target]
+    if not lay.holds(t):
+        illegal("not-on-layout", f"{format_tile(move.target)} is not on the layout")
+    side = SIDE_CODE[move.side]
+    key = t << 3 | side
+    if IS_DOUBLE[t]:
+        exists = side in (LINE_A, LINE_B) or (side in (BRANCH_A, BRANCH_B) and lay.spin >> t & 1)
+    else:
+        exists = side in (LOW, HIGH)
+    if not exists:
+        illegal("no-such-side", f"{format_tile(move.target)} has no side {move.side}")
+    if key not in lay.free:
+        if side in (BRANCH_A, BRANCH_B) and not lay.side_covered(key):
+            illegal("branch-closed", f"the branches of {format_tile(move.target)} are not open yet")
+        illegal("side-occupied", f"{move.side} of {format_tile(move.target)} is occupied")
+    v = lay.free[key]
+    if not MASK[v] >> ti & 1:
+        illegal("no-match", f"{format_tile(move.tile)} has no half {v} for {move.side} of {format_tile(move.target)}")
+    return ti << 8 | key
