@@ -35,7 +35,7 @@ def block_config(base: Config) -> Config:
     d["drawing"] = "none"
     d["opener"].update({"first_round": "lottery", "lead": "any"})
     d["doubles"]["branching"] = "none"
-    d["target"].update({"raw": 100000, "check": "after-settlement"})
+    d["target"].update({"raw": 100000, "check": "after-settlement", "ties": "draw"})
     return Config.from_dict(d)
 
 

@@ -112,7 +112,8 @@ def compile_bundled(name: str) -> dict[str, Any]:
     if name not in bundled_names():
         raise RulesetFileError("unknown-ruleset", f"there is no bundled ruleset `{name}`",
                                filename=name, hint=_bundled_hint())
-    return json.loads(_compiled_bundled(name))
+    config: dict[str, Any] = json.loads(_compiled_bundled(name))
+    return config
 
 
 def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:

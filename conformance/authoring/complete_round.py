@@ -35,6 +35,7 @@ def draft(variant: str, players: int, seed: int) -> dict:
     steps = []
     while not match.over and not match.rounds:
         seat = match.seat_to_move
+        assert seat is not None  # the match is not over
         move = bot(match.observation(seat), match.legal_moves())
         turn = match.play(move).to_dict()
         expect = {"seat": turn["seat"], "count": turn["count"], "points": turn["points"]}
