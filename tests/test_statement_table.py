@@ -69,7 +69,7 @@ def test_explain_says_something(entry):
         if value is None and entry.key == "based_on":
             continue
         sentence = entry.explain(value, config)
-        assert sentence.strip() and sentence[0].isupper() and sentence.rstrip(")").endswith("."), sentence
+        assert sentence.strip() and sentence.lstrip("(")[0].isupper() and sentence.rstrip(")").endswith("."), sentence
 
 
 def _schema_at(path: tuple[str, ...]) -> dict[str, Any]:
