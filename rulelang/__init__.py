@@ -56,9 +56,10 @@ __all__ = [
 
 def _read(path: str | os.PathLike[str]) -> str:
     name = os.fspath(path)
+    from rulelang.readinput import read_text
+
     try:
-        with open(name, encoding="utf-8") as fh:
-            return fh.read()
+        return read_text(name)  # a regular file of bounded size: never a FIFO or /dev/zero
     except FileNotFoundError:
         raise RulesetFileError("file-not-found", f"no such file: {name}", filename=name,
                                hint=_bundled_hint()) from None
@@ -122,12 +123,16 @@ def load_config(spec: str | os.PathLike[str]) -> dict[str, Any]:
     name = os.fspath(spec)
     if name.endswith(".json"):
         text = _read(name)
+        from rulelang.readinput import parse_json
+
         try:
-            config = json.loads(text)
+            config = parse_json(text)
         except json.JSONDecodeError as exc:
             raise RulesetFileError("invalid-config", f"not JSON: {exc.msg}", filename=name,
                                    line=exc.lineno, column=exc.colno,
                                    source_line=text.split("\n")[exc.lineno - 1]) from None
+        except ValueError as exc:  # nested too deeply to be a configuration
+            raise RulesetFileError("invalid-config", f"not a rulelang configuration: {exc}", filename=name) from None
         problems = validate_config(config)
         if problems:
             raise RulesetFileError("invalid-config", "not a rulelang configuration: " + problems[0],

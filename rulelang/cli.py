@@ -93,8 +93,14 @@ class LazyGroup(click.Group):
         except Exception as exc:  # noqa: BLE001 - the last guard by design
             if os.environ.get("RULELANG_DEBUG"):
                 raise
+            from rulelang.readinput import current_input
+
+            name = current_input()
+            where = f" while processing {name}" if name else ""
+            text = str(exc)
+            text = text if len(text) <= 300 else text[:300] + "..."
             click.echo(
-                f"rulelang: internal error: {type(exc).__name__}: {exc}\n"
+                f"rulelang: internal error{where}: {type(exc).__name__}: {text}\n"
                 "(this is a bug in rulelang; set RULELANG_DEBUG=1 to see the traceback)",
                 err=True,
             )

@@ -1,7 +1,6 @@
 """`rulelang conform` (run the conformance suite) and `rulelang engine-adapter` (the built-in engine over the protocol)."""
 from __future__ import annotations
 
-import json
 import math
 import shlex
 import sys
@@ -12,10 +11,11 @@ import click
 
 def _read_json(path: str, what: str) -> Any:
     """A JSON document given by an option, or a one-line error and exit 2."""
+    from rulelang.readinput import read_json
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return read_json(path)  # a regular file, bounded in size and nesting
+    except (OSError, ValueError) as exc:
         raise click.BadParameter(f"cannot read {path}: {exc}", param_hint=what) from None
 
 
