@@ -72,6 +72,9 @@ class LazyGroup(click.Group):
         Every expected bad input has its own message in its command; this is the
         last guard. RULELANG_DEBUG=1 shows the traceback for a bug report.
         """
+        from rulelang.readinput import forget
+
+        forget()
         try:
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
@@ -93,9 +96,9 @@ class LazyGroup(click.Group):
         except Exception as exc:  # noqa: BLE001 - the last guard by design
             if os.environ.get("RULELANG_DEBUG"):
                 raise
-            from rulelang.readinput import current_input
+            from rulelang.readinput import input_of
 
-            name = current_input()
+            name = input_of(exc)
             where = f" while processing {name}" if name else ""
             text = str(exc)
             text = text if len(text) <= 300 else text[:300] + "..."

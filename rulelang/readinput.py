@@ -12,7 +12,7 @@ handlers report them); their text never repeats the path, so callers can write
     read_json(path, limit=JSON_LIMIT) -> Any      # read_text + parse_json
     parse_json(text, max_depth=JSON_DEPTH) -> Any # ValueError for bad, oversized or too deeply nested JSON
     with processing(name): ...                    # names the input for the CLI's last-resort error message
-    current_input() -> str | None                 # that name (or the last file read), for the message
+    input_of(exc) -> str | None                   # that name (or the last file read), for the message
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from typing import Any
 
 __all__ = ["InputError", "FolderError", "TEXT_LIMIT", "JSON_LIMIT", "JSON_DEPTH", "read_bytes", "read_text", "read_json",
-           "parse_json", "json_depth", "size_words", "processing", "current_input"]
+           "parse_json", "json_depth", "size_words", "processing", "input_of", "forget"]
 
 TEXT_LIMIT = 1024 * 1024  # bytes: a ruleset is a page or two; a megabyte is far past any real one
 JSON_LIMIT = 32 * 1024 * 1024  # bytes: the largest report of the whole suite is well under a megabyte
@@ -53,16 +53,27 @@ _current: list[str | None] = [None, None]  # [named by processing(), last file r
 
 @contextmanager
 def processing(name: str) -> Iterator[None]:
-    """Name the input being worked on; an exception leaves the name set, for the error message that follows."""
+    """Name the input being worked on; an exception passing through carries the name (`input_of`)."""
     previous = _current[0]
     _current[0] = name
-    yield
-    _current[0] = previous
+    try:
+        yield
+    except BaseException as exc:
+        if getattr(exc, "rulelang_input", None) is None:
+            exc.rulelang_input = name  # type: ignore[attr-defined]
+        raise
+    finally:
+        _current[0] = previous
 
 
-def current_input() -> str | None:
-    """The input being worked on (named by `processing`), else the last file read, else None."""
-    return _current[0] or _current[1]
+def input_of(exc: BaseException) -> str | None:
+    """The input a failure happened on: named by `processing`, else the last file read, else None."""
+    return getattr(exc, "rulelang_input", None) or _current[0] or _current[1]
+
+
+def forget() -> None:
+    """Start afresh (a new command): no input named, no file read yet."""
+    _current[:] = [None, None]
 
 
 def size_words(n: int) -> str:

@@ -1,0 +1,46 @@
+"""Worker processes that do not outlive their parent.
+
+A worker of `simulate --jobs N` killed with its parent (SIGKILL, the OOM killer)
+would otherwise sleep forever on a pipe nobody writes. On Linux the kernel
+sends the worker a signal when its parent dies (prctl PR_SET_PDEATHSIG); where
+that is not available a daemon thread watches the parent's pid instead.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+
+__all__ = ["die_with_parent"]
+
+PR_SET_PDEATHSIG = 1
+
+
+def _prctl(option: int, arg: int) -> bool:
+    """Call prctl(2) through ctypes; False where there is no prctl (not Linux) or it fails."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(option, arg, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def die_with_parent(parent_pid: int, sig: int = signal.SIGKILL) -> None:
+    """Make this process end when `parent_pid` (its parent at start) ends."""
+    if _prctl(PR_SET_PDEATHSIG, int(sig)):
+        if os.getppid() != parent_pid:  # the parent died before the request was made
+            os.kill(os.getpid(), sig)
+        return
+    threading.Thread(target=_watch, args=(parent_pid, sig), daemon=True).start()  # pragma: no cover
+
+
+def _watch(parent_pid: int, sig: int) -> None:  # pragma: no cover - the fallback off Linux
+    while os.getppid() == parent_pid:
+        time.sleep(0.5)
+    os.kill(os.getpid(), sig)
