@@ -244,11 +244,10 @@ class SubprocessEngine:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:  # pragma: no cover - a stuck reaper
                 pass
-        if not CONTAINED or proc.poll() is None:  # (an exited reaper left nothing, and its pid may be reused)
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+        try:  # what is left in the engine's process group (a reaper killed by its engine, say)
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
         for stream in (proc.stdin, proc.stdout):
             try:
                 if stream:
