@@ -13,26 +13,35 @@ import sys
 import threading
 import time
 
-__all__ = ["die_with_parent"]
+__all__ = ["die_with_parent", "prepare"]
 
 PR_SET_PDEATHSIG = 1
 
 
-def _prctl(option: int, arg: int) -> bool:
-    """Call prctl(2) through ctypes; False where there is no prctl (not Linux) or it fails."""
-    if not sys.platform.startswith("linux"):
-        return False
+_PRCTL: list = []  # [prctl] once looked up: a forked child must not call dlopen/dlsym (the loader's lock)
+
+
+def prepare() -> None:
+    """Look prctl up in this process, before forking workers, so that they only call it."""
+    if _PRCTL or not sys.platform.startswith("linux"):
+        return
     try:
         import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(option, arg, 0, 0, 0)) == 0
+        _PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl)
     except (OSError, AttributeError):
-        return False
+        _PRCTL.append(None)
+
+
+def _prctl(option: int, arg: int) -> bool:
+    """Call prctl(2); False where there is no prctl (not Linux) or it fails."""
+    prepare()
+    fn = _PRCTL[0] if _PRCTL else None
+    return fn is not None and int(fn(option, arg, 0, 0, 0)) == 0
 
 
 def die_with_parent(parent_pid: int, sig: int = signal.SIGKILL) -> None:
-    """Make this process end when `parent_pid` (its parent at start) ends."""
+    """Make this process end when `parent_pid` (its parent at start) ends (call `prepare` in the parent first)."""
     if _prctl(PR_SET_PDEATHSIG, int(sig)):
         if os.getppid() != parent_pid:  # the parent died before the request was made
             os.kill(os.getpid(), sig)

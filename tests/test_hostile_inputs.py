@@ -204,3 +204,19 @@ def test_conform_deadline_errors_the_cases_left():
 def test_conform_deadline_must_be_a_positive_number(value):
     res = _cli("conform", "--deadline", value)
     assert res.exit_code == 2
+
+
+def test_a_case_naming_an_impossible_ruleset_is_that_case_s_error(tmp_path):
+    from conformance import builtin, cases, runner
+    from conformance.protocol import InProcessEngine
+
+    doc = json.loads((ROOT / "conformance" / "cases" / "muggins" / "illegal.json").read_text())
+    doc["ruleset"] = "muggins" + "9" * 300  # once an OSError (file name too long) that crashed the run
+    doc["cases"] = doc["cases"][:1]
+    (tmp_path / "muggins").mkdir()
+    (tmp_path / "muggins" / "illegal.json").write_text(json.dumps(doc))
+    report = cases.lint(tmp_path)
+    assert report.ok, report.errors
+    engine = InProcessEngine(builtin.run_case, builtin.implementation(), builtin.capabilities())
+    result = runner.run(engine, report.cases, expected_failures={})
+    assert [(r.outcome, r.error["kind"]) for r in result.results] == [("error", "ruleset")]

@@ -147,6 +147,9 @@ def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int,
              for a in range(0, matches, chunk)]
     # workers ignore SIGINT: Ctrl-C reaches the parent, which stops them (no traceback per worker,
     # and no wait for the chunks still queued); and they die with the parent, however it ends
+    from rulelang.procs import prepare
+
+    prepare()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
     try:
         futures = [pool.submit(_run_chunk, t) for t in tasks]

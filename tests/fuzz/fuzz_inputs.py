@@ -182,6 +182,9 @@ def _campaign(args: argparse.Namespace, opts: dict[str, Any]) -> int:
     indices = list(range(args.start, args.start + args.count))
     batch = 500
     ctx = mp.get_context("fork")
+    from rulelang.procs import prepare
+
+    prepare()
     pool = ctx.Pool(args.jobs, initializer=_worker_init, initargs=(opts,), maxtasksperchild=500)
     try:
         for b in range(0, len(indices), batch):
@@ -229,8 +232,7 @@ def _campaign(args: argparse.Namespace, opts: dict[str, Any]) -> int:
                     print(f"{done} inputs, {rate:.0f}/s, {errors} internal errors in {len(classes)} classes, "
                           f"{len(hangs)} hangs, peak {peak['rss_mb']:.0f} MB", flush=True)
     finally:
-        pool.terminate()
-        pool.join()
+        _stop(pool)
     elapsed = time.monotonic() - t0
     summary = {
         "seed": args.seed, "inputs": done, "by_kind": dict(by_kind), "seconds": round(elapsed, 1),
@@ -248,6 +250,16 @@ def _campaign(args: argparse.Namespace, opts: dict[str, Any]) -> int:
     print(text)
     bad = summary["internal_errors"] or hangs or stalls or cli_bad or over_memory
     return 1 if bad else 0
+
+
+def _stop(pool: Any) -> None:
+    """End the workers; Pool.join can block forever after terminate (a result thread on a dead pipe): bounded."""
+    import threading
+
+    pool.terminate()
+    joiner = threading.Thread(target=pool.join, daemon=True)
+    joiner.start()
+    joiner.join(timeout=30)
 
 
 def _save(folder: Path, r: dict[str, Any]) -> None:
