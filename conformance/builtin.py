@@ -70,6 +70,10 @@ def run_case(request: dict[str, Any]) -> dict[str, Any]:
     """Play `request` (config, players, setup, next_rounds, steps); return {"steps": [observation...]}."""
     from interpreter import IllegalMove, Match, as_config
 
+    if not isinstance(request.get("config"), dict):
+        # a configuration is a JSON object; a text or a number is never opened as a path or a descriptor
+        raise ValueError("`config` must be a compiled configuration (a JSON object), "
+                         f"not {type(request.get('config')).__name__}")
     cfg = as_config(request["config"])
     setup = dict(request["setup"])
     deals = [setup] + [dict(d) for d in request.get("next_rounds", [])]

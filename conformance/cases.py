@@ -15,6 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from rulelang.readinput import read_json
+
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
 SCHEMA_PATH = HERE / "schema" / "case.schema.json"
@@ -113,7 +115,7 @@ def lint(root: Path = CASES_DIR) -> LintReport:
     for path in files:
         rel = f"{path.parent.name}/{path.name}"
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
+            doc = read_json(path)  # a regular file, bounded in size and nesting: a bad file is that file's error
         except (OSError, ValueError) as exc:
             rep.errors.append(f"{rel}: not JSON: {exc}")
             continue
@@ -183,5 +185,5 @@ def load_expected_failures(engine: str, directory: Path = EXPECTED_FAILURES_DIR)
     path = directory / f"{engine}.json"
     if not path.exists():
         return {}
-    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc = read_json(path)
     return {e["id"]: e["reason"] for e in doc.get("expected_failures", [])}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,13 @@ class RulesetError(Exception):
     """A ruleset the runner could not compile."""
 
 
+_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # a bundled ruleset's name; anything else names no file
+
+
 @cache
 def _bundled(name: str) -> str:
+    if not _NAME.fullmatch(name):
+        raise RulesetError(f"no bundled ruleset {name[:80]!r}")
     try:
         import rulelang
 

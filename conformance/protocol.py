@@ -11,6 +11,7 @@ import json
 import os
 import queue
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,6 +20,8 @@ import threading
 import time
 from collections.abc import Callable
 from typing import IO, Any
+
+from rulelang.readinput import parse_json
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 8 * 1024 * 1024  # bytes: a longer answer line is an error ("oversized")
@@ -56,7 +59,7 @@ def serve(run_case: Callable[[dict[str, Any]], dict[str, Any]], implementation: 
         if not line:
             continue
         try:
-            req = json.loads(line)
+            req = parse_json(line)  # nested too deeply is refused as not JSON, never a RecursionError
         except ValueError as exc:
             send({"errored": {"message": f"bad request: not JSON: {exc}"}})
             continue
@@ -150,8 +153,25 @@ class InProcessEngine:
         pass
 
 
+REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
+CONTAINED = sys.platform.startswith("linux")  # where reaper.py can hold an engine's whole process tree
+
+
+def _executable(argv0: str, cwd: str | None, env: dict[str, str] | None) -> bool:
+    """Whether `argv0` names a program that can be started (as Popen would find it)."""
+    if os.sep in argv0:
+        path = os.path.join(cwd or ".", argv0)
+        return os.path.isfile(path) and os.access(path, os.X_OK)
+    return shutil.which(argv0, path=(env if env is not None else os.environ).get("PATH", os.defpath)) is not None
+
+
 class SubprocessEngine:
-    """An engine started as a subprocess in its own process group, spoken to over JSON lines."""
+    """An engine started as a subprocess in its own session, spoken to over JSON lines.
+
+    On Linux the engine runs under `reaper.py`, which kills and reaps every
+    process of the engine's tree when the engine ends or is stopped, even one
+    that left the engine's session; elsewhere the engine's process group is killed.
+    """
 
     def __init__(self, command: str | list[str], cwd: str | None = None, env: dict[str, str] | None = None,
                  start_timeout: float = START_TIMEOUT):
@@ -170,10 +190,13 @@ class SubprocessEngine:
     # -- process management --------------------------------------------------
 
     def _spawn(self) -> None:
+        if CONTAINED and not _executable(self.argv[0], self.cwd, self.env):
+            raise EngineFailure("spawn", f"cannot start {self.argv[0]!r}: no such program", restart=False)
+        argv = [sys.executable, "-I", "-S", REAPER, str(os.getpid()), "--", *self.argv] if CONTAINED else self.argv
         self._stderr = tempfile.TemporaryFile()
         try:
             self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
                 cwd=self.cwd, env=self.env, start_new_session=True)
         except OSError as exc:
             raise EngineFailure("spawn", f"cannot start {self.argv[0]!r}: {exc}", restart=False) from exc
@@ -209,12 +232,19 @@ class SubprocessEngine:
             return ""
 
     def kill(self) -> None:
-        """Kill the engine's whole process group and reap it: no orphans."""
+        """Kill the engine's whole process tree and reap it: no orphans, setsid escapes included."""
         proc = self.proc
         self.proc = None
         if proc is None:
             return
-        try:
+        if CONTAINED and proc.poll() is None:
+            # the reaper kills the engine and every process left of its tree, then exits
+            try:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # pragma: no cover - a stuck reaper
+                pass
+        try:  # what is left in the engine's process group (a reaper killed by its engine, say)
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
@@ -272,7 +302,7 @@ class SubprocessEngine:
             if not text:
                 continue
             try:
-                obj = json.loads(text)
+                obj = parse_json(text)  # bounded nesting: a deeply nested answer is that case's error
             except ValueError as exc:
                 raise EngineFailure("malformed", f"not a JSON line ({exc}): {_quote(text)}",
                                     {"line": text[:500], **self._context()}) from exc

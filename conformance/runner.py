@@ -17,6 +17,7 @@ from .compare import Difference, compare
 from .configs import RulesetError, compiled
 
 FAILING = ("fail", "error", "xpass")
+MAX_CONSECUTIVE_TIMEOUTS = 3  # an engine that stops answering costs this many timeouts, not one per case
 OUTCOMES = ("pass", "fail", "error", "skip", "xfail", "xpass")
 
 
@@ -83,9 +84,18 @@ def request_for(case: Case) -> dict[str, Any]:
 
 def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
         expected_failures: dict[str, str] | None = None, progress: Any = None,
-        all_ids: Iterable[str] | None = None) -> RunResult:
-    """Run `cases` on `engine` (InProcessEngine or SubprocessEngine); the engine is stopped at the end."""
+        all_ids: Iterable[str] | None = None, deadline: float | None = None) -> RunResult:
+    """Run `cases` on `engine` (InProcessEngine or SubprocessEngine); the engine is stopped at the end.
+
+    An engine that times out on MAX_CONSECUTIVE_TIMEOUTS cases in a row is given
+    no more: its remaining cases are errored at once. `deadline` (seconds) bounds
+    the whole run: a case is given at most the time left, and the cases left
+    when it has passed are errored without being sent.
+    """
     cases = list(cases)
+    ends_at = None if deadline is None else time.monotonic() + deadline
+    if ends_at is not None and hasattr(engine, "start_timeout"):
+        engine.start_timeout = min(engine.start_timeout, max(deadline or 0.0, 0.001))
     start_error: dict[str, Any] | None = None
     try:
         engine.start()
@@ -97,11 +107,21 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
     run_result = RunResult(engine={"implementation": engine.implementation, "capabilities": engine.capabilities,
                                    **({"start_error": start_error} if start_error else {})})
     seq = 0
+    timeouts = 0  # consecutive
     try:
         for case in cases:
             t0 = time.monotonic()
-            res = _run_one(engine, case, seq, timeout, claimed)
-            seq += 1
+            left = None if ends_at is None else ends_at - t0
+            if timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
+                res = _not_run(case, claimed, "abandoned", f"not run: the engine gave no answer to {timeouts} cases "
+                               "in a row, so it was given no more")
+            elif left is not None and left <= 0:
+                res = _not_run(case, claimed, "deadline", f"not run: the run's deadline of {deadline:g} s had passed")
+            else:
+                res = _run_one(engine, case, seq, timeout if left is None else min(timeout, left), claimed)
+                seq += 1
+                timed_out = res.outcome == "error" and (res.error or {}).get("kind") == "timeout"
+                timeouts = timeouts + 1 if timed_out else 0
             res.seconds = time.monotonic() - t0
             reason = xfails.get(case.id)
             if reason is not None:
@@ -120,6 +140,14 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
         # a listed id that is no case of the suite: the list went stale, and that fails the run
         run_result.stale_expected_failures = lint_expected_failures(xfails, set(all_ids))
     return run_result
+
+
+def _not_run(case: Case, claimed: list[str] | None, kind: str, message: str) -> CaseResult:
+    """A case never sent to the engine: skipped if the engine does not claim its tags, else errored."""
+    missing = [t for t in case.tags if claimed is not None and t not in claimed]
+    if missing:
+        return CaseResult(case, "skip", skip_reason=f"the engine does not claim {', '.join(missing)}")
+    return CaseResult(case, "error", error={"message": message, "kind": kind})
 
 
 def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[str] | None) -> CaseResult:

@@ -127,12 +127,16 @@ def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
     name = os.fspath(spec)
     if name.endswith(".json"):
         text = _read(name, ruleset=False)
+        from rulelang.readinput import parse_json
+
         try:
-            config = json.loads(text)
+            config = parse_json(text)
         except json.JSONDecodeError as exc:
             raise RulesetFileError("invalid-config", f"not JSON: {exc.msg}", filename=name,
                                    line=exc.lineno, column=exc.colno,
                                    source_line=text.split("\n")[exc.lineno - 1]) from None
+        except ValueError as exc:  # nested too deeply to be a configuration
+            raise RulesetFileError("invalid-config", f"not a rulelang configuration: {exc}", filename=name) from None
         problems = config_problems(config)
         if problems:
             p = problems[0]

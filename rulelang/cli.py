@@ -72,6 +72,9 @@ class LazyGroup(click.Group):
         Every expected bad input has its own message in its command; this is the
         last guard. RULELANG_DEBUG=1 shows the traceback for a bug report.
         """
+        from rulelang.readinput import forget
+
+        forget()
         try:
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
@@ -93,8 +96,14 @@ class LazyGroup(click.Group):
         except Exception as exc:  # noqa: BLE001 - the last guard by design
             if os.environ.get("RULELANG_DEBUG"):
                 raise
+            from rulelang.readinput import input_of
+
+            name = input_of(exc)
+            where = f" while processing {name}" if name else ""
+            text = str(exc)
+            text = text if len(text) <= 300 else text[:300] + "..."
             click.echo(
-                f"rulelang: internal error: {type(exc).__name__}: {exc}\n"
+                f"rulelang: internal error{where}: {type(exc).__name__}: {text}\n"
                 "(this is a bug in rulelang; set RULELANG_DEBUG=1 to see the traceback)",
                 err=True,
             )

@@ -3,11 +3,14 @@
 Every command that writes a file (`compile -o`, `fmt`, `conform --report/--junit`,
 `play --save`, `simulate --out/--plots`, `render -o`) uses these helpers, so that
 a bad output path is reported before a long run, and a failing write never
-truncates or half-writes an existing file.
+truncates or half-writes an existing file. Only a regular file is replaced: a
+device (`/dev/null`, `/dev/stdout`) or a FIFO is written to where it is, never
+replaced by a regular file.
 """
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 
 __all__ = ["output_problem", "same_file", "write_atomic"]
@@ -30,6 +33,9 @@ def output_problem(path: str) -> str | None:
         return "an empty file name"
     if os.path.isdir(path):
         return f"{path} is a folder, not a file"
+    if _special(path):
+        # a device or a FIFO is written where it is: its own permission counts, not its folder's
+        return None if os.access(path, os.W_OK) else f"cannot write to {path}"
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.exists(folder):
         return f"no such folder: {os.path.dirname(path) or folder}"
@@ -51,6 +57,9 @@ def write_atomic(path: str, text: str, newline: str | None = "") -> None:
     if problem is not None:
         raise OSError(problem)
     path = os.path.realpath(path)  # a symbolic link stays one: its target is replaced
+    if _special(path):
+        _write_in_place(path, text, newline)
+        return
     folder = os.path.dirname(path)
     fd, tmp = tempfile.mkstemp(prefix=".rulelang-", suffix=".tmp", dir=folder)
     try:
@@ -65,6 +74,28 @@ def write_atomic(path: str, text: str, newline: str | None = "") -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _special(path: str) -> bool:
+    """Whether `path` exists and is neither a regular file nor a folder (a device, a FIFO, a socket)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _write_in_place(path: str, text: str, newline: str | None) -> None:
+    """Write to a device or a FIFO as `cmd > path` would: opened, never created, truncated or replaced."""
+    fd = os.open(path, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+    try:
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # replaced by a regular file meanwhile: do not truncate it
+            raise OSError(f"{path} changed into a regular file while being opened")
+    except BaseException:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
+        fh.write(text)
 
 
 def _umask() -> int:

@@ -1,7 +1,6 @@
 """`rulelang conform` (run the conformance suite) and `rulelang engine-adapter` (the built-in engine over the protocol)."""
 from __future__ import annotations
 
-import json
 import math
 import shlex
 import sys
@@ -12,10 +11,11 @@ import click
 
 def _read_json(path: str, what: str) -> Any:
     """A JSON document given by an option, or a one-line error and exit 2."""
+    from rulelang.readinput import read_json
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return read_json(path)  # a regular file, bounded in size and nesting
+    except (OSError, ValueError) as exc:
         raise click.BadParameter(f"cannot read {path}: {exc}", param_hint=what) from None
 
 
@@ -53,14 +53,16 @@ def _baseline(path: str) -> dict[str, Any]:
               help="Seconds per case (an in-process engine is interrupted by a timer on the main thread).")
 @click.option("--start-timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=20.0, show_default=True,
               help="Seconds an external engine may take to answer `start`.")
+@click.option("--deadline", type=click.FloatRange(min=0, max=864000, min_open=True), default=None,
+              help="Seconds for the whole run: cases not run by then are errors (default: no limit).")
 @click.option("--expected-failures", "xfail_path", type=click.Path(exists=True, dir_okay=False),
               help="Expected failures file (default: conformance/expected-failures/<engine name>.json).")
 @click.option("--list", "list_only", is_flag=True, help="List the selected cases and stop.")
 @click.option("--strict", is_flag=True,
               help="Count a skipped case (a feature the engine does not claim) as a failure.")
 @click.option("-v", "--verbose", is_flag=True, help="Also show skipped cases and expected failures.")
-def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseline_path, timeout, start_timeout, xfail_path,
-                list_only, strict, verbose):
+def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseline_path, timeout, start_timeout, deadline,
+                xfail_path, list_only, strict, verbose):
     """Run the conformance suite against the built-in engine or an external one.
 
     Exit status: 0 when every selected case passes (expected failures honoured;
@@ -79,7 +81,7 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
     console = pipe_safe(Console(highlight=False, soft_wrap=True))
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     # 0. options: everything that can be wrong is said before the run, not after it
-    for opt, seconds in (("--timeout", timeout), ("--start-timeout", start_timeout)):
+    for opt, seconds in (("--timeout", timeout), ("--start-timeout", start_timeout), ("--deadline", deadline or 1)):
         if not math.isfinite(seconds):
             raise click.BadParameter(f"{seconds} is not a number of seconds", param_hint=opt)
     argv: list[str] | None = None
@@ -142,7 +144,7 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
         engine = InProcessEngine(builtin.run_case, builtin.implementation(), builtin.capabilities())
     # 3. run, compare, report
     result = runner.run(engine, selected, timeout=timeout, expected_failures=xfails,
-                        all_ids=[c.id for c in lint.cases])
+                        all_ids=[c.id for c in lint.cases], deadline=deadline)
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids=known_ids)
     for path, write in ((report_path, report.write_json), (junit_path, report.write_junit)):
         if path:

@@ -18,6 +18,7 @@ import rulelang
 from rulelang.ast import ORDER
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
 from rulelang.errors import RulesetError, RulesetFileError
+from rulelang.readinput import processing, read_text
 
 __all__ = ["list_cmd", "check_cmd", "compile_cmd", "fmt_cmd", "explain_cmd", "diff_cmd"]
 
@@ -70,8 +71,7 @@ def _source(spec: str) -> tuple[str, str]:
         if os.path.isdir(spec):
             raise RulesetFileError("cannot-read", f"{spec} is a folder, not a ruleset file", filename=spec)
         try:
-            with open(spec, encoding="utf-8") as fh:
-                return fh.read(), spec
+            return read_text(spec), spec
         except FileNotFoundError:
             raise RulesetFileError("file-not-found", f"no such file: {spec}", filename=spec) from None
         except (OSError, UnicodeDecodeError) as exc:
@@ -159,41 +159,62 @@ def list_cmd() -> None:
 def check_cmd(rulesets: tuple[str, ...], check_all: bool) -> None:
     """Check ruleset files (or bundled names); print every error found.
 
-    Exit status 0 when all are valid, 1 otherwise.
+    Exit status 0 when all are valid, 1 otherwise (70 when rulelang met a bug
+    on one of them; every file is still reported).
     """
     specs = list(rulesets) + (bundled_names() if check_all else [])
     if not specs:
         raise click.UsageError("give at least one ruleset file or bundled name, or --all")
-    bad = 0
+    bad = crashed = 0
     for spec in specs:
-        if spec.endswith(".json"):
-            # a compiled configuration, as `compile` and `explain` accept: check it against the schema
-            try:
-                rulelang.load_config(spec)
-            except RulesetError as exc:
-                _report(exc)
-                bad += 1
-            else:
-                _say(f"{spec}: ok (a compiled configuration)", style="green")
-            continue
+        # one file's failure, even a bug of rulelang, never stops the others from being reported
         try:
-            text, filename = _source(spec)
-            errors = rulelang.check_text(text, filename)
-        except RulesetError as exc:
-            _report(exc)
-            bad += 1
-            continue
-        if errors:
-            bad += 1
-            for _i, e in enumerate(errors):
-                _report(e)
-                click.echo("")
-            noun = "error" if len(errors) == 1 else "errors"
-            _say(f"{filename}: {len(errors)} {noun}", style="bold red")
-        else:
-            _say(f"{filename}: ok", style="green")
+            with processing(spec):
+                bad += _check_one(spec)
+        except OSError:
+            raise  # the system refused a read or a write (a closed pipe, a full disk): the command stops
+        except Exception as exc:  # noqa: BLE001 - named and counted; the exit status says a bug was met
+            if os.environ.get("RULELANG_DEBUG"):
+                raise
+            crashed += 1
+            _say(f"{spec}: internal error: {type(exc).__name__}: {_clip(str(exc))}\n"
+                 "(this is a bug in rulelang; set RULELANG_DEBUG=1 to see the traceback)", err=True)
+    if crashed:
+        sys.exit(70)
     if bad:
         sys.exit(1)
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _check_one(spec: str) -> int:
+    """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
+    if spec.endswith(".json"):
+        # a compiled configuration, as `compile` and `explain` accept: check it against the schema
+        try:
+            rulelang.load_config(spec)
+        except RulesetError as exc:
+            _report(exc)
+            return 1
+        _say(f"{spec}: ok (a compiled configuration)", style="green")
+        return 0
+    try:
+        text, filename = _source(spec)
+        errors = rulelang.check_text(text, filename)
+    except RulesetError as exc:
+        _report(exc)
+        return 1
+    if errors:
+        for _i, e in enumerate(errors):
+            _report(e)
+            click.echo("")
+        noun = "error" if len(errors) == 1 else "errors"
+        _say(f"{filename}: {len(errors)} {noun}", style="bold red")
+        return 1
+    _say(f"{filename}: ok", style="green")
+    return 0
 
 
 @click.command("compile")
@@ -245,8 +266,7 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool) -> None:
     changed = []
     for path in files:
         try:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            text = read_text(path)
         except FileNotFoundError:
             hint = (f" (`{path}` is a bundled ruleset: fmt rewrites files; use `rulelang compile {path}` "
                     "or `rulelang explain` to read it)") if path in bundled_names() else ""

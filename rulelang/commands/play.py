@@ -39,10 +39,31 @@ def play_cmd(variant, players, seats, seed, tally, save):
     if players not in counts:
         raise ToolError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
     kinds = parse_seats(seats, players)
+    if "human" in kinds and _stdin_closed():
+        raise ToolError("standard input is closed, so your moves cannot be read; "
+                        "give it a terminal or a file, or seat only bots (--seat 0=greedy)")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     game = Game(cfg, players, kinds, seed, tally=tally, save=save, variant=variant)
     raise SystemExit(game.run())
+
+
+def _stdin_closed() -> bool:
+    """Whether the process was started with no standard input at all (`<&-`), not merely an empty one."""
+    import os
+    import sys
+
+    if sys.stdin is None:  # Python's own sign that descriptor 0 was closed at start
+        return True
+    try:
+        fd = sys.stdin.fileno()
+    except (OSError, ValueError):  # a stream with no descriptor (a test's): it can still be read
+        return False
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
 
 
 @click.command("replay")

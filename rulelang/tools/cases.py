@@ -12,8 +12,10 @@ CASES_DIR = Path(__file__).resolve().parents[2] / "conformance" / "cases"
 
 
 def _read(path: Path) -> dict:
+    from rulelang.readinput import read_json
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path)  # a regular file, bounded in size and nesting
     except FileNotFoundError:
         raise ToolError(f"no such file: {path}") from None
     except (OSError, ValueError) as exc:

@@ -67,8 +67,10 @@ def load_config_dict(spec: str) -> dict:
         if path.suffix != ".json":
             raise ToolError(f"cannot read {spec}: .rules files need the rules language "
                             "(rulelang.load_config), not available yet; give a .json configuration")
+        from rulelang.readinput import read_json
+
         try:
-            return json.loads(path.read_text(encoding="utf-8"))
+            return read_json(path)  # a regular file, bounded in size and nesting
         except (OSError, ValueError) as exc:
             raise ToolError(f"cannot read configuration {spec}: {exc}") from exc
     if path.suffix == ".rules":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -171,8 +172,11 @@ def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int,
     tasks = [(config_dict, players, bots, seed, list(range(a, min(matches, a + chunk))), history_index)
              for a in range(0, matches, chunk)]
     # workers ignore SIGINT: Ctrl-C reaches the parent, which stops them (no traceback per worker,
-    # and no wait for the chunks still queued)
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    # and no wait for the chunks still queued); and they die with the parent, however it ends
+    from rulelang.procs import prepare
+
+    prepare()
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
     try:
         futures = [pool.submit(_run_chunk, t) for t in tasks]
         for fut in as_completed(futures):
@@ -190,10 +194,13 @@ def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int,
     return results
 
 
-def _ignore_sigint() -> None:
+def _worker_start(parent_pid: int) -> None:
     import signal
 
+    from rulelang.procs import die_with_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent_pid)
 
 
 # --------------------------------------------------------------------------- summary

@@ -8,7 +8,6 @@ rendering.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,9 +21,10 @@ class TranscriptError(ToolError):
 
 
 def load_transcript(path: str) -> dict:
+    from rulelang.readinput import read_json
+
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
+        data = read_json(path)  # a regular file, bounded in size and nesting
     except FileNotFoundError:
         raise TranscriptError(f"no such file: {path}") from None
     except IsADirectoryError:

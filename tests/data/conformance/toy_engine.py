@@ -7,12 +7,15 @@ conformance/PROTOCOL.md. The suite passing on both engines checks the cases;
 the `--break` flags give it one rule wrong each, to show the suite catches it;
 the `--misbehave` flags make it a bad protocol citizen.
 
-    toy_engine.py [--break NAME]... [--misbehave MODE[:CASE-ID]]...
+    toy_engine.py [--break NAME]... [--misbehave MODE[:CASE-ID[,CASE-ID...]]]...
 
 breakages: internal-double-counts, branch-early, round-2-up, pool-partners,
            target-before-settlement, no-overshoot-discard
 misbehaviours: hang, crash, garbage, huge, wrongseq, version, orphan (hang after
-           starting a grandchild that would outlive a careless runner)
+           starting a grandchild that would outlive a careless runner), escape (hang
+           after starting a daemon that left the engine's session with setsid and a
+           double fork), nested (a deeply nested JSON answer), deep (an answer that
+           parses but nests 500 deep), exit-escape (start the daemon, then answer)
 """
 from __future__ import annotations
 
@@ -439,7 +442,29 @@ def misbehave(mode, case_id):
     if mode not in MISBEHAVE:
         return False
     only = MISBEHAVE[mode]
-    return only is None or only == case_id
+    return only is None or case_id in only.split(",")
+
+
+DAEMON = """
+import os, sys, time
+os.setsid()                      # a session of its own: a process-group kill misses it
+if os.fork():
+    os._exit(0)                  # the middle process exits: the daemon is an orphan
+with open(sys.argv[1], "a") as f:
+    f.write(f"{os.getpid()}\\n")
+os.closerange(0, 3)
+time.sleep(600)
+"""
+
+
+def _escape():
+    """Start a daemon that escapes the engine's session, and wait until it has written its pid."""
+    pidfile = os.environ.get("TOY_ORPHAN_PIDFILE", os.devnull)
+    subprocess.run([sys.executable, "-c", DAEMON, pidfile], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    for _ in range(200):
+        if pidfile == os.devnull or (os.path.exists(pidfile) and open(pidfile).read().strip()):
+            return
+        time.sleep(0.01)
 
 
 FEATURES: list = []  # --features a,b: claim only these feature tags (the runner skips the other cases)
@@ -473,6 +498,18 @@ def main(argv):
                 with open(os.environ.get("TOY_ORPHAN_PIDFILE", os.devnull), "w") as f:
                     f.write(str(child.pid))
                 time.sleep(600)
+            if misbehave("escape", cid) or misbehave("exit-escape", cid):
+                _escape()
+                if misbehave("escape", cid):
+                    time.sleep(600)
+            if misbehave("nested", cid):
+                out.write(f'{{"seq": {seq}, "result": {"[" * 200_000 + "]" * 200_000}}}\n')
+                out.flush()
+                continue
+            if misbehave("deep", cid):
+                out.write(f'{{"seq": {seq}, "result": {{"steps": {"[" * 500 + "]" * 500}}}}}\n')
+                out.flush()
+                continue
             if misbehave("hang", cid):
                 time.sleep(600)
             if misbehave("crash", cid):

@@ -1,0 +1,55 @@
+"""Worker processes that do not outlive their parent.
+
+A worker of `simulate --jobs N` killed with its parent (SIGKILL, the OOM killer)
+would otherwise sleep forever on a pipe nobody writes. On Linux the kernel
+sends the worker a signal when its parent dies (prctl PR_SET_PDEATHSIG); where
+that is not available a daemon thread watches the parent's pid instead.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+
+__all__ = ["die_with_parent", "prepare"]
+
+PR_SET_PDEATHSIG = 1
+
+
+_PRCTL: list = []  # [prctl] once looked up: a forked child must not call dlopen/dlsym (the loader's lock)
+
+
+def prepare() -> None:
+    """Look prctl up in this process, before forking workers, so that they only call it."""
+    if _PRCTL or not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        _PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl)
+    except (OSError, AttributeError):
+        _PRCTL.append(None)
+
+
+def _prctl(option: int, arg: int) -> bool:
+    """Call prctl(2); False where there is no prctl (not Linux) or it fails."""
+    prepare()
+    fn = _PRCTL[0] if _PRCTL else None
+    return fn is not None and int(fn(option, arg, 0, 0, 0)) == 0
+
+
+def die_with_parent(parent_pid: int, sig: int = signal.SIGKILL) -> None:
+    """Make this process end when `parent_pid` (its parent at start) ends (call `prepare` in the parent first)."""
+    if _prctl(PR_SET_PDEATHSIG, int(sig)):
+        if os.getppid() != parent_pid:  # the parent died before the request was made
+            os.kill(os.getpid(), sig)
+        return
+    threading.Thread(target=_watch, args=(parent_pid, sig), daemon=True).start()  # pragma: no cover
+
+
+def _watch(parent_pid: int, sig: int) -> None:  # pragma: no cover - the fallback off Linux
+    while os.getppid() == parent_pid:
+        time.sleep(0.5)
+    os.kill(os.getpid(), sig)

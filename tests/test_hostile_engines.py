@@ -1,0 +1,153 @@
+"""Hostile engines leave nothing behind, cost a bounded time, and never crash the runner.
+
+Every engine here runs with a marker in its environment; after each run, no
+process carrying the marker (the engine, the supervisor, a daemon that left the
+engine's session) may remain.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from conformance import cases, runner
+from conformance.protocol import CONTAINED, InProcessEngine, SubprocessEngine
+
+TOY = Path(__file__).parent / "data" / "conformance" / "toy_engine.py"
+ROOT = Path(__file__).resolve().parent.parent
+ALL = cases.lint().cases
+PICK = [c for c in ALL if c.id in ("pagat-diagram-14", "pagat-diagram-22", "pagat-diagram-00")]
+BAD = "pagat-diagram-22"
+
+pytestmark = pytest.mark.skipif(not CONTAINED, reason="process-tree containment is Linux-only")
+
+
+def _marked(mark: str) -> list[int]:
+    """Live (not zombie) processes whose environment holds the marker."""
+    needle = f"RULELANG_TEST_MARK={mark}".encode()
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as fh:
+                if needle not in fh.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{name}/stat") as fh:
+                if fh.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    continue
+        except OSError:
+            continue
+        found.append(int(name))
+    return found
+
+
+def _none_left(mark: str) -> list[int]:
+    """The marked processes still alive after a short grace (an empty list when all are gone)."""
+    for _ in range(100):
+        left = _marked(mark)
+        if not left:
+            return []
+        time.sleep(0.05)
+    for pid in left:  # do not leave them to the next test either
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return left
+
+
+@pytest.fixture
+def marked(tmp_path, monkeypatch):
+    mark = uuid.uuid4().hex
+    monkeypatch.setenv("RULELANG_TEST_MARK", mark)
+    monkeypatch.setenv("TOY_ORPHAN_PIDFILE", str(tmp_path / "daemon.pid"))
+    yield mark
+    assert _none_left(mark) == [], "a process of the engine outlived the run"
+
+
+def _toy(*flags):
+    return SubprocessEngine([sys.executable, str(TOY), *flags])
+
+
+def _outcomes(result):
+    return {r.case.id: r.outcome for r in result.results}
+
+
+@pytest.mark.parametrize("mode,kind", [
+    ("hang", "timeout"), ("crash", "crash"), ("garbage", "malformed"), ("huge", "oversized"),
+    ("wrongseq", "protocol"), ("orphan", "timeout"), ("escape", "timeout"), ("nested", "malformed"),
+    ("deep", "malformed"),
+])
+def test_a_hostile_engine_errors_its_case_and_leaves_no_process(mode, kind, marked):
+    result = runner.run(_toy("--misbehave", f"{mode}:{BAD}"), PICK, timeout=3, expected_failures={})
+    assert _outcomes(result) == {"pagat-diagram-14": "pass", BAD: "error", "pagat-diagram-00": "pass"}
+    assert next(r for r in result.results if r.case.id == BAD).error["kind"] == kind
+
+
+def test_a_wrong_version_leaves_no_process(marked):
+    result = runner.run(_toy("--misbehave", "version"), PICK, timeout=3, expected_failures={})
+    assert set(_outcomes(result).values()) == {"error"}
+
+
+def test_a_daemon_that_left_the_session_is_killed_even_when_the_engine_answers(marked, tmp_path):
+    result = runner.run(_toy("--misbehave", f"exit-escape:{BAD}"), PICK, timeout=5, expected_failures={})
+    assert set(_outcomes(result).values()) == {"pass"}
+    assert (tmp_path / "daemon.pid").read_text().strip()  # the daemon did start
+    assert _none_left(marked) == []
+
+
+def test_a_daemon_is_killed_when_the_runner_itself_is_killed(marked, tmp_path):
+    pidfile = tmp_path / "daemon.pid"
+    engine = f"{sys.executable} {TOY} --misbehave escape"
+    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "conform", "--engine", engine, "--timeout", "60"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(600):
+            if pidfile.exists() and pidfile.read_text().strip():
+                break
+            time.sleep(0.05)
+        assert pidfile.read_text().strip(), "the engine never started its daemon"
+    finally:
+        proc.kill()
+        proc.wait()
+    # the supervisor hears of the runner's death (a parent-death signal) and kills the whole tree
+    assert _none_left(marked) == []
+
+
+def test_an_engine_that_stops_answering_is_given_up_after_three_timeouts(marked):
+    picked = cases.select(ALL, ["pagat"], ["diagram"])[:6]
+    result = runner.run(_toy("--misbehave", "hang"), picked, timeout=0.5, expected_failures={})
+    kinds = [r.error["kind"] for r in result.results]
+    assert kinds == ["timeout"] * runner.MAX_CONSECUTIVE_TIMEOUTS + ["abandoned"] * (6 - runner.MAX_CONSECUTIVE_TIMEOUTS)
+    assert "3 cases in a row" in result.results[-1].error["message"]
+
+
+def test_a_deadline_bounds_the_whole_run():
+    from conformance import builtin
+
+    picked = cases.select(ALL, ["pagat"], ["diagram"])[:4]
+
+    def run_case(case):
+        if case["id"] == picked[1].id:
+            while True:  # stuck: the deadline, not the per-case timeout, stops it
+                pass
+        return builtin.run_case(case)
+
+    engine = InProcessEngine(run_case, {"name": "stuck"}, {})
+    result = runner.run(engine, picked, timeout=600, expected_failures={}, deadline=1.0)
+    assert [r.outcome for r in result.results] == ["pass", "error", "error", "error"]
+    assert [r.error["kind"] for r in result.results[1:]] == ["timeout", "deadline", "deadline"]
+
+
+def test_consecutive_timeouts_are_counted_in_a_row_only(marked):
+    picked = cases.select(ALL, ["pagat"], ["diagram"])[:6]
+    hang = ",".join(c.id for c in (picked[0], picked[1], picked[3], picked[4]))
+    result = runner.run(_toy("--misbehave", f"hang:{hang}"), picked, timeout=0.5, expected_failures={})
+    assert [r.outcome for r in result.results] == ["error", "error", "pass", "error", "error", "pass"]
