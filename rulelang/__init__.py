@@ -15,12 +15,10 @@ import copy
 import json
 import os
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulelang._version import __version__
-from rulelang.ast import Ruleset
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
-from rulelang.compiler import analyse, config_schema, validate_config
 from rulelang.errors import (
     RulesetCheckError,
     RulesetError,
@@ -29,7 +27,37 @@ from rulelang.errors import (
     RulesetSyntaxError,
     raise_errors,
 )
-from rulelang.formatter import config_to_text, format_text
+
+if TYPE_CHECKING:
+    from rulelang.ast import Ruleset
+
+# Names served on first use (PEP 562), so that `import rulelang` (and so
+# `rulelang --help`) does not load the parser, the compiler and jsonschema.
+_LAZY = {
+    "Ruleset": "rulelang.ast",
+    "config_schema": "rulelang.compiler",
+    "validate_config": "rulelang.compiler",
+    "config_to_text": "rulelang.formatter",
+    "format_text": "rulelang.formatter",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rulelang' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def _analyse(text: str, filename: str) -> Any:
+    from rulelang.compiler import analyse
+
+    return analyse(text, filename)
+
 
 __all__ = [
     "__version__",
@@ -72,12 +100,12 @@ def _bundled_hint() -> str:
 
 def check_text(text: str, filename: str = "<string>") -> list[RulesetError]:
     """Every error of a ruleset text (syntax, then checks), without raising; [] when valid."""
-    return analyse(text, filename).errors
+    return list(_analyse(text, filename).errors)
 
 
 def loads(text: str, filename: str = "<string>") -> Ruleset:
     """Parse and check a ruleset text (raises RulesetError if it has any error)."""
-    result = analyse(text, filename)
+    result = _analyse(text, filename)
     raise_errors(result.errors)
     assert result.ruleset is not None
     return result.ruleset
@@ -90,7 +118,7 @@ def load(path: str | os.PathLike[str]) -> Ruleset:
 
 def compile_text(text: str, filename: str = "<string>") -> dict[str, Any]:
     """Compile a ruleset text to its configuration dict (raises RulesetError)."""
-    result = analyse(text, filename)
+    result = _analyse(text, filename)
     raise_errors(result.errors)
     assert result.config is not None
     return result.config
@@ -128,6 +156,8 @@ def load_config(spec: str | os.PathLike[str]) -> dict[str, Any]:
             raise RulesetFileError("invalid-config", f"not JSON: {exc.msg}", filename=name,
                                    line=exc.lineno, column=exc.colno,
                                    source_line=text.split("\n")[exc.lineno - 1]) from None
+        from rulelang.compiler import validate_config
+
         problems = validate_config(config)
         if problems:
             raise RulesetFileError("invalid-config", "not a rulelang configuration: " + problems[0],

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 
 __all__ = ["bundled_names", "bundled_text", "bundled_filename"]
 
@@ -11,6 +10,8 @@ SUFFIX = ".rules"
 
 @cache
 def _files() -> dict[str, object]:
+    from importlib import resources  # here, not at import: `rulelang --help` does not need it
+
     root = resources.files("rulesets")
     return {
         entry.name[: -len(SUFFIX)]: entry

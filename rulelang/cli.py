@@ -27,6 +27,9 @@ COMMANDS: dict[str, str] = {
     "replay": "play:replay_cmd",
     "simulate": "simulate:simulate_cmd",
     "render": "render:render_cmd",
+    "show": "authoring:show_cmd",
+    "help": "authoring:help_cmd",
+    "lsp": "authoring:lsp_cmd",
 }
 
 
@@ -76,6 +79,10 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
             raise
+        except KeyboardInterrupt:
+            # Ctrl-C: stop as shells expect of an interrupted command (128 + SIGINT)
+            click.echo("\nrulelang: interrupted", err=True)
+            ctx.exit(130)
         except BrokenPipeError:
             # `rulelang ... | head`: the reader left; stop quietly as Unix tools do.
             devnull = os.open(os.devnull, os.O_WRONLY)
