@@ -3,19 +3,33 @@ from __future__ import annotations
 
 from functools import cache
 
-__all__ = ["bundled_names", "bundled_text", "bundled_filename"]
+__all__ = ["bundled_names", "bundled_text", "bundled_filename", "package_root"]
 
 SUFFIX = ".rules"
 
 
 @cache
-def _files() -> dict[str, object]:
-    from importlib import resources  # here, not at import: `rulelang --help` does not need it
+def package_root() -> object:
+    """The `rulesets` package's folder: a plain Path when installed as files (cheap),
+    else an importlib.resources Traversable (a zip), imported only then."""
+    import importlib.util
+    from pathlib import Path
 
-    root = resources.files("rulesets")
+    spec = importlib.util.find_spec("rulesets")
+    origin = spec.origin if spec is not None else None
+    if origin and Path(origin).parent.is_dir():
+        return Path(origin).parent
+    from importlib import resources  # pragma: no cover - a zipped install
+
+    return resources.files("rulesets")  # pragma: no cover
+
+
+@cache
+def _files() -> dict[str, object]:
+    root = package_root()
     return {
         entry.name[: -len(SUFFIX)]: entry
-        for entry in root.iterdir()
+        for entry in root.iterdir()  # type: ignore[attr-defined]
         if entry.name.endswith(SUFFIX) and entry.is_file()
     }
 

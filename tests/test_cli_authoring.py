@@ -195,3 +195,36 @@ def test_lsp_without_pygls_says_how_to_install(monkeypatch):
     monkeypatch.delitem(sys.modules, "rulelang.lsp", raising=False)
     result = CliRunner().invoke(main, ["lsp"])
     assert result.exit_code == 1 and "pip install 'rulelang[lsp]'" in result.output
+
+
+# -- start-up ---------------------------------------------------------------------------------
+
+def test_help_summaries_match_the_commands():
+    """`rulelang --help` lists SUMMARIES without importing the commands: they must say what each command says."""
+    import click
+
+    from rulelang.cli import COMMANDS, SUMMARIES
+
+    ctx = click.Context(main)
+    assert set(SUMMARIES) == set(COMMANDS)
+    for name in COMMANDS:
+        assert SUMMARIES[name] == main.get_command(ctx, name).get_short_help_str(limit=200), name
+
+
+def test_help_and_list_do_not_import_the_compiler():
+    code = ("import sys\nfrom rulelang.cli import main\n"
+            "for args in (['--help'], ['list']):\n"
+            "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
+            "heavy = sorted(m for m in ('lark', 'jsonschema', 'rich', 'rulelang.compiler') if m in sys.modules)\n"
+            "print('HEAVY', heavy)\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert "HEAVY []" in result.stdout, result.stdout + result.stderr
+
+
+def test_bundled_index_is_current():
+    """Run `python -m rulelang.bundled_index` after changing a bundled ruleset."""
+    from rulelang import bundled_index
+
+    stored = json.loads((ROOT / "rulesets" / "index.json").read_text(encoding="utf-8"))
+    assert stored == bundled_index.build()
+    assert bundled_index.summaries() == [bundled_index.summary(n) for n in bundled_names()]

@@ -141,24 +141,22 @@ def _target(config: dict[str, Any]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (`rulelang help tools`).")
 def list_cmd(as_json: bool) -> None:
     """List the bundled rulesets: name, title, players, target."""
-    rows = []
-    records = []
-    for name in bundled_names():
-        try:
-            config = rulelang.compile_bundled(name)
-        except RulesetError as exc:
-            rows.append((name, f"(invalid: {exc.code})", "", ""))
-            records.append({"name": name, "valid": False, "code": exc.code})
-            continue
-        rows.append((name, config["title"], _players(config), _target(config)))
-        records.append({"name": name, "valid": True, "title": config["title"], "based_on": config.get("based_on"),
-                        "players": config["players"]["counts"], "partnerships": config["players"]["partnerships"],
-                        "target": config["target"], "unit": config["scoring"]["unit"], "source": config["source"]})
+    from rulelang.bundled_index import summaries
+
+    records = summaries()
     if as_json:
         from rulelang.commands.jsonout import emit
 
         emit(records)
         return
+    rows = []
+    for r in records:
+        if not r["valid"]:
+            rows.append((r["name"], f"(invalid: {r['code']})", "", ""))
+            continue
+        config = {"players": {"counts": r["players"], "partnerships": r["partnerships"]},
+                  "target": r["target"], "scoring": {"unit": r["unit"]}}
+        rows.append((r["name"], r["title"], _players(config), _target(config)))
     console = _console()
     if console is not None:
         from rich.table import Table
