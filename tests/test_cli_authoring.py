@@ -228,3 +228,10 @@ def test_bundled_index_is_current():
     stored = json.loads((ROOT / "rulesets" / "index.json").read_text(encoding="utf-8"))
     assert stored == bundled_index.build()
     assert bundled_index.summaries() == [bundled_index.summary(n) for n in bundled_names()]
+
+
+def test_piped_conformance_table_is_plain_ascii():
+    result = subprocess.run([sys.executable, "-m", "rulelang", "conform", "--variant", "pagat", "--tag", "diagram"],
+                            cwd=ROOT, capture_output=True, text=True, encoding="utf-8")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "+---" in result.stdout and not any(ch in result.stdout for ch in "━┃│┏┡─")
