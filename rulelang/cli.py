@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "simulate:simulate_cmd",
     "render": "render:render_cmd",
     "show": "authoring:show_cmd",
+    "new": "authoring:new_cmd",
     "help": "authoring:help_cmd",
     "lsp": "authoring:lsp_cmd",
 }
@@ -46,6 +47,7 @@ SUMMARIES: dict[str, str] = {
     'help': 'Print a reference document (the language, the commands...); without TOPIC, list them.',
     'list': 'List the bundled rulesets: name, title, players, target.',
     'lsp': 'Run the language server for editors (over standard input and output).',
+    'new': 'Write a commented starting ruleset NAME.rules (complete, or --based-on a bundled one).',
     'play': 'Play VARIANT in the terminal against bots.',
     'render': ('Draw a layout as SVG: tiles with pips, doubles crosswise, branching doubles outlined in orange, '
                'counted ends as filled numbers, legal attach points as hollow points, and a legend.'),

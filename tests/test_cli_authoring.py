@@ -235,3 +235,28 @@ def test_piped_conformance_table_is_plain_ascii():
                             cwd=ROOT, capture_output=True, text=True, encoding="utf-8")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "+---" in result.stdout and not any(ch in result.stdout for ch in "━┃│┏┡─")
+
+
+@pytest.mark.parametrize("base", [None, "pagat", "muggins"])
+def test_new_writes_a_valid_canonical_starting_file(base, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ["new", "club-fives", "--title", "Club Fives"] + (["--based-on", base] if base else [])
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "club-fives.rules"
+    text = path.read_text(encoding="utf-8")
+    assert 'ruleset club-fives "Club Fives"' in text and "rulelang help language" in text
+    assert (f"based on {base}" in text) == bool(base)
+    assert run("check", str(path)).exit_code == 0
+    assert run("fmt", "--check", str(path)).exit_code == 0
+    again = run(*args)
+    assert again.exit_code == 1 and "is kept" in again.output
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("args", [["new", "Bad Name"], ["new", "x", "--based-on", "nope"],
+                                  ["new", "x", "--title", 'a "b"']])
+def test_new_refuses_bad_usage(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run(*args)
+    assert result.exit_code == 2 and not list(tmp_path.iterdir())

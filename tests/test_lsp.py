@@ -62,6 +62,13 @@ async def _session(tmp_path: Path) -> dict:
         out["definition"] = await asyncio.wait_for(client.text_document_definition_async(
             lsp.DefinitionParams(doc, lsp.Position(based_line, 3))), 60)
 
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=3),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=broken)]))
+        out["broken_again"] = await asyncio.wait_for(published.get(), 60)
+        client.text_document_did_save(lsp.DidSaveTextDocumentParams(doc))
+        out["saved"] = await asyncio.wait_for(published.get(), 60)
+
         await asyncio.wait_for(client.shutdown_async(None), 60)
         client.exit(None)
     finally:
@@ -95,6 +102,12 @@ def test_diagnostics_are_the_errors_of_check(session, tmp_path):
     result = CliRunner().invoke(main, ["check", "--json", str(DATA / "broken.rules")])
     error = __import__("json").loads(result.output)["files"][0]["errors"][0]
     assert (error["code"], error["line"], error["column"], error["end"]["column"]) == ("unexpected-word", 4, 8, 12)
+
+
+def test_diagnostics_follow_changes_and_saves(session):
+    assert [d.code for d in session["broken_again"].diagnostics] == ["unexpected-word"]
+    assert session["broken_again"].version == 3
+    assert [d.code for d in session["saved"].diagnostics] == ["unexpected-word"]
 
 
 def test_a_fixed_text_clears_the_diagnostics(session):
