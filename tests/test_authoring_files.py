@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 from pygments.token import Error, Keyword
 
 from rulelang.bundled import bundled_names, bundled_text
 from rulelang.highlight.generate import KEYWORDS_FILE, TEXTMATE_FILES, dump, keywords_document, textmate_grammar
 from rulelang.highlight.lexer import RulesetLexer
 from rulelang.langapi import keywords
+
+yaml = pytest.importorskip("yaml")  # in the test extra (pyyaml)
 
 ROOT = Path(__file__).resolve().parents[1]
 BROKEN = Path(__file__).parent / "data" / "lsp" / "broken.rules"
