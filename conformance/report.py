@@ -112,9 +112,11 @@ def baseline_changes(run: RunResult, baseline: dict[str, Any],
 def print_summary(run: RunResult, console: Any, baseline: dict[str, Any] | None = None, verbose: bool = False,
                   suite_ids: set[str] | None = None) -> None:
     """The rich table by variant and topic, then each failure (or only the changes since a baseline)."""
+    from rich import box
     from rich.table import Table
 
-    table = Table(title="conformance", show_lines=False)
+    # plain ASCII when piped (a log, a CI page), rich lines on a terminal
+    table = Table(title="conformance", show_lines=False, box=box.HEAVY_HEAD if console.is_terminal else box.ASCII)
     table.add_column("variant")
     table.add_column("topic")
     for o in OUTCOMES:

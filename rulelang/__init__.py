@@ -15,13 +15,10 @@ import copy
 import json
 import os
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulelang._version import __version__
-from rulelang.ast import Ruleset
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
-from rulelang.checks import config_problems
-from rulelang.compiler import analyse, config_schema, validate_config
 from rulelang.errors import (
     RulesetCheckError,
     RulesetError,
@@ -30,8 +27,38 @@ from rulelang.errors import (
     RulesetSyntaxError,
     raise_errors,
 )
-from rulelang.formatter import config_to_text, format_text
 from rulelang.limits import read_ruleset_file, read_text_file
+
+if TYPE_CHECKING:
+    from rulelang.ast import Ruleset
+
+# Names served on first use (PEP 562), so that `import rulelang` (and so
+# `rulelang --help`) does not load the parser, the compiler and jsonschema.
+_LAZY = {
+    "Ruleset": "rulelang.ast",
+    "config_schema": "rulelang.compiler",
+    "validate_config": "rulelang.compiler",
+    "config_to_text": "rulelang.formatter",
+    "format_text": "rulelang.formatter",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'rulelang' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def _analyse(text: str, filename: str) -> Any:
+    from rulelang.compiler import analyse
+
+    return analyse(text, filename)
+
 
 __all__ = [
     "__version__",
@@ -73,12 +100,12 @@ def _bundled_hint() -> str:
 
 def check_text(text: str, filename: str = "<string>") -> list[RulesetError]:
     """Every error of a ruleset text (syntax, then checks), without raising; [] when valid."""
-    return analyse(text, filename).errors
+    return list(_analyse(text, filename).errors)
 
 
 def loads(text: str, filename: str = "<string>") -> Ruleset:
     """Parse and check a ruleset text (raises RulesetError if it has any error)."""
-    result = analyse(text, filename)
+    result = _analyse(text, filename)
     raise_errors(result.errors)
     assert result.ruleset is not None
     return result.ruleset
@@ -91,7 +118,7 @@ def load(path: str | os.PathLike[str]) -> Ruleset:
 
 def compile_text(text: str, filename: str = "<string>") -> dict[str, Any]:
     """Compile a ruleset text to its configuration dict (raises RulesetError)."""
-    result = analyse(text, filename)
+    result = _analyse(text, filename)
     raise_errors(result.errors)
     assert result.config is not None
     return result.config
@@ -137,6 +164,8 @@ def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
                                    source_line=text.split("\n")[exc.lineno - 1]) from None
         except ValueError as exc:  # nested too deeply to be a configuration
             raise RulesetFileError("invalid-config", f"not a rulelang configuration: {exc}", filename=name) from None
+        from rulelang.checks import config_problems
+
         problems = config_problems(config)
         if problems:
             p = problems[0]

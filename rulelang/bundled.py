@@ -2,17 +2,35 @@
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
-from importlib.abc import Traversable
+from typing import TYPE_CHECKING
 
-__all__ = ["bundled_names", "bundled_text", "bundled_filename"]
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
+
+__all__ = ["bundled_names", "bundled_text", "bundled_filename", "package_root"]
 
 SUFFIX = ".rules"
 
 
 @cache
+def package_root() -> Traversable:
+    """The `rulesets` package's folder: a plain Path when installed as files (cheap),
+    else an importlib.resources Traversable (a zip), imported only then."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("rulesets")
+    origin = spec.origin if spec is not None else None
+    if origin and Path(origin).parent.is_dir():
+        return Path(origin).parent
+    from importlib import resources  # pragma: no cover - a zipped install
+
+    return resources.files("rulesets")  # pragma: no cover
+
+
+@cache
 def _files() -> dict[str, Traversable]:
-    root = resources.files("rulesets")
+    root = package_root()
     return {
         entry.name[: -len(SUFFIX)]: entry
         for entry in root.iterdir()

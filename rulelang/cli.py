@@ -27,6 +27,33 @@ COMMANDS: dict[str, str] = {
     "replay": "play:replay_cmd",
     "simulate": "simulate:simulate_cmd",
     "render": "render:render_cmd",
+    "show": "authoring:show_cmd",
+    "new": "authoring:new_cmd",
+    "help": "authoring:help_cmd",
+    "lsp": "authoring:lsp_cmd",
+}
+
+
+# command name -> its one-line help, so that `rulelang --help` imports no command module
+# (a test keeps these equal to each command's own short help)
+SUMMARIES: dict[str, str] = {
+    'check': 'Check ruleset files (or bundled names, or - for standard input); print every error found.',
+    'compile': 'Compile a ruleset to its configuration (JSON on stdout, or -o FILE).',
+    'conform': 'Run the conformance suite against the built-in engine or an external one.',
+    'diff': 'Show the rules on which two rulesets differ, in words (each a FILE, NAME or .json).',
+    'engine-adapter': 'Serve the built-in engine over the conformance protocol (JSON lines on stdin/stdout).',
+    'explain': 'Explain a ruleset in plain English, from its compiled configuration.',
+    'fmt': 'Rewrite ruleset files in the canonical form (comments kept).',
+    'help': 'Print a reference document (the language, the commands...); without TOPIC, list them.',
+    'list': 'List the bundled rulesets: name, title, players, target.',
+    'lsp': 'Run the language server for editors (over standard input and output).',
+    'new': 'Write a commented starting ruleset NAME.rules (complete, or --based-on a bundled one).',
+    'play': 'Play VARIANT in the terminal against bots.',
+    'render': ('Draw a layout as SVG: tiles with pips, doubles crosswise, branching doubles outlined in orange, '
+               'counted ends as filled numbers, legal attach points as hollow points, and a legend.'),
+    'replay': 'Check a saved game against the rules and print it turn by turn.',
+    'show': 'Print the text of a bundled ruleset (a starting point: `rulelang show pagat > club.rules`).',
+    'simulate': 'Play MATCHES bot matches of VARIANT and report statistics.',
 }
 
 
@@ -58,6 +85,14 @@ class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The commands section of --help from SUMMARIES, without importing every command."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names))
+        rows = [(name, click.Command(name, help=SUMMARIES.get(name, "")).get_short_help_str(limit)) for name in names]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)
         if target is None:
@@ -79,6 +114,10 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
             raise
+        except KeyboardInterrupt:
+            # Ctrl-C: stop as shells expect of an interrupted command (128 + SIGINT)
+            click.echo("\nrulelang: interrupted", err=True)
+            ctx.exit(130)
         except BrokenPipeError:
             # `rulelang ... | head`: the reader left; stop quietly as Unix tools do.
             devnull = os.open(os.devnull, os.O_WRONLY)

@@ -155,7 +155,7 @@ def test_explain_source_variant(run):
 
 def test_diff(run):
     result = run("diff", "allfives", "allfives-pooled")
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # as diff(1): the variants differ
     lines = result.output.splitlines()
     assert lines[0] == "allfives and allfives-pooled differ in 2 rules:"
     assert "What is settled on a domino" in lines
@@ -167,4 +167,4 @@ def test_diff(run):
 
 def test_diff_bad_input(run, tmp_path):
     result = run("diff", "exact61", str(tmp_path / "x.rules"))
-    assert result.exit_code == 1 and "no such file" in result.output
+    assert result.exit_code == 2 and "no such file" in result.output  # as diff(1): trouble is 2

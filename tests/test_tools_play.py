@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 
 import pexpect
@@ -51,6 +52,8 @@ def test_terminal_round_against_a_bot_with_bad_input_and_end_of_input(tmp_path):
     child.expect(r"Your move \[")  # round 2 starts and asks again
     child.sendeof()
     child.expect(r"Game stopped \(end of input\)")
+    child.expect("Save the transcript")  # Ctrl-D at a terminal: offered, as q
+    child.sendline("")
     child.expect("Transcript not saved")
     child.expect(pexpect.EOF)
     out = child.before
@@ -73,7 +76,7 @@ def test_interrupt_offers_to_save_and_replay_reads_it(tmp_path):
     child.expect("Transcript saved to")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == 130  # interrupted, as shells expect
     data = json.loads(path.read_text())
     assert data["result"]["over"] is False
     res = CliRunner().invoke(main, ["replay", str(path)])
@@ -173,3 +176,67 @@ def test_replay_of_a_non_transcript(tmp_path):
     p.write_text("{nope")
     res = CliRunner().invoke(main, ["replay", str(p)])
     assert res.exit_code == 1 and "cannot read transcript" in res.output
+
+
+def _first_prompt(seed: int) -> list[str]:
+    """The legal moves listed at the first prompt of `play pagat --seed SEED`."""
+    res = CliRunner().invoke(main, ["play", "pagat", "--seed", str(seed)], input="q\n\n")
+    listed = res.output.split("Legal moves:")[1].split("Your move")[0]
+    return re.findall(r"^\s*\d+\) (\S+(?: on \S+ \S+)?)", listed, flags=re.M)
+
+
+def _seed_with_a_unique_tile() -> tuple[int, list[str], str]:
+    for seed in range(1, 40):
+        moves = _first_prompt(seed)
+        tiles = [m.split()[0] for m in moves]
+        unique = [t for t in tiles if tiles.count(t) == 1]
+        if unique:
+            return seed, moves, unique[0]
+    raise AssertionError("no seed gives a tile that fits in one place")  # pragma: no cover
+
+
+def test_two_digits_name_a_tile_and_hash_names_a_move_number():
+    seed, moves, tile = _seed_with_a_unique_tile()
+    a, b = tile[1], tile[3]
+    for typed in (f"{a}{b}", f"{b}{a}"):
+        child = spawn("play", "pagat", "--seed", str(seed))
+        child.expect(r"Your move \[")
+        child.sendline(typed)
+        child.expect(r"Turn 1: seat 0 \(you\) plays ([^;]+);")
+        assert child.match.group(1).startswith(tile)
+        child.sendline("q")
+        child.expect("Save the transcript")
+        child.sendline("")
+        child.expect(pexpect.EOF)
+    res = CliRunner().invoke(main, ["play", "pagat", "--seed", str(seed)], input="#1\nq\n\n")
+    assert f"Turn 1: seat 0 (you) plays {moves[0]};" in res.output
+    absent = next(f"{x}{y}" for x in "0123456" for y in "0123456"
+                  if x <= y and f"[{x}|{y}]" not in {m.split()[0] for m in moves})
+    res = CliRunner().invoke(main, ["play", "pagat", "--seed", str(seed)], input=f"{absent}\n#99\n#x\nq\n\n")
+    assert f"is not playable now (move number {absent} is written #{absent})" in res.output
+    assert "No move 99" in res.output
+    assert "Cannot read '#x': write a move number as #3" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_ctrl_d_at_a_terminal_offers_to_save_and_ctrl_c_exits_130(tmp_path):
+    path = tmp_path / "eof.json"
+    child = spawn("play", "pagat", "--seed", "5")
+    child.expect(r"Your move \[")
+    child.sendeof()
+    child.expect(r"Game stopped \(end of input\)")
+    child.expect("Save the transcript")
+    child.sendline(str(path))
+    child.expect("Transcript saved to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and path.exists()
+    child = spawn("play", "pagat", "--seed", "5")
+    child.expect(r"Your move \[")
+    child.sendintr()
+    child.expect("Save the transcript")
+    child.sendline("")
+    child.expect("Transcript not saved")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130

@@ -9,13 +9,11 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable
 from typing import Any
 
 import click
 
 import rulelang
-from rulelang.ast import ORDER
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
 from rulelang.errors import RulesetError, RulesetFileError
 from rulelang.readinput import processing, read_text
@@ -65,8 +63,22 @@ def _report(error: RulesetError, err: bool = False) -> None:
 # Finding a ruleset: a file path or a bundled name
 # ---------------------------------------------------------------------------
 
-def _source(spec: str) -> tuple[str, str]:
-    """(text, filename) of a ruleset given as a path or a bundled name."""
+STDIN_NAME = "<stdin>"
+
+
+def _read_stdin() -> str:
+    """Standard input as text (`check -`, `fmt -`: an editor's unsaved buffer)."""
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesetFileError("cannot-read", f"cannot read standard input: {exc}", filename=STDIN_NAME) from None
+
+
+def _source(spec: str, stdin_name: str | None = None) -> tuple[str, str]:
+    """(text, filename) of a ruleset given as a path, a bundled name or `-` (standard input)."""
+    if spec == "-":
+        return _read_stdin(), stdin_name or STDIN_NAME
     if os.path.exists(spec) or spec.endswith(".rules") or os.sep in spec:
         if os.path.isdir(spec):
             raise RulesetFileError("cannot-read", f"{spec} is a folder, not a ruleset file", filename=spec)
@@ -126,16 +138,25 @@ def _target(config: dict[str, Any]) -> str:
 # ---------------------------------------------------------------------------
 
 @click.command("list")
-def list_cmd() -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (`rulelang help tools`).")
+def list_cmd(as_json: bool) -> None:
     """List the bundled rulesets: name, title, players, target."""
+    from rulelang.bundled_index import summaries
+
+    records = summaries()
+    if as_json:
+        from rulelang.commands.jsonout import emit
+
+        emit(records)
+        return
     rows = []
-    for name in bundled_names():
-        try:
-            config = rulelang.compile_bundled(name)
-        except RulesetError as exc:
-            rows.append((name, f"(invalid: {exc.code})", "", ""))
+    for r in records:
+        if not r["valid"]:
+            rows.append((r["name"], f"(invalid: {r['code']})", "", ""))
             continue
-        rows.append((name, config["title"], _players(config), _target(config)))
+        config = {"players": {"counts": r["players"], "partnerships": r["partnerships"]},
+                  "target": r["target"], "scoring": {"unit": r["unit"]}}
+        rows.append((r["name"], r["title"], _players(config), _target(config)))
     console = _console()
     if console is not None:
         from rich.table import Table
@@ -154,23 +175,30 @@ def list_cmd() -> None:
 
 
 @click.command("check")
-@click.argument("rulesets", nargs=-1, metavar="FILE|NAME...")
+@click.argument("rulesets", nargs=-1, metavar="FILE|NAME|-...")
 @click.option("--all", "check_all", is_flag=True, help="Check every bundled ruleset too.")
-def check_cmd(rulesets: tuple[str, ...], check_all: bool) -> None:
-    """Check ruleset files (or bundled names); print every error found.
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (`rulelang help tools`).")
+@click.option("--stdin-filename", metavar="NAME", default=None,
+              help="With -: the file name that messages give to standard input.")
+def check_cmd(rulesets: tuple[str, ...], check_all: bool, as_json: bool, stdin_filename: str | None) -> None:
+    """Check ruleset files (or bundled names, or - for standard input); print every error found.
 
-    Exit status 0 when all are valid, 1 otherwise (70 when rulelang met a bug
-    on one of them; every file is still reported).
+    Exit status 0 when all are valid, 1 otherwise, 2 on wrong usage (70 when
+    rulelang met a bug on one of them; every file is still reported).
     """
     specs = list(rulesets) + (bundled_names() if check_all else [])
     if not specs:
         raise click.UsageError("give at least one ruleset file or bundled name, or --all")
+    if specs.count("-") > 1:
+        raise click.UsageError("standard input (-) can be checked once")
+    if as_json:
+        sys.exit(_check_json(specs, stdin_filename))
     bad = crashed = 0
     for spec in specs:
         # one file's failure, even a bug of rulelang, never stops the others from being reported
         try:
             with processing(spec):
-                bad += _check_one(spec)
+                bad += _check_one(spec, stdin_filename)
         except OSError:
             raise  # the system refused a read or a write (a closed pipe, a full disk): the command stops
         except Exception as exc:  # noqa: BLE001 - named and counted; the exit status says a bug was met
@@ -189,7 +217,7 @@ def _clip(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _check_one(spec: str) -> int:
+def _check_one(spec: str, stdin_name: str | None = None) -> int:
     """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
     if spec.endswith(".json"):
         # a compiled configuration, as `compile` and `explain` accept: check it against the schema
@@ -201,7 +229,7 @@ def _check_one(spec: str) -> int:
         _say(f"{spec}: ok (a compiled configuration)", style="green")
         return 0
     try:
-        text, filename = _source(spec)
+        text, filename = _source(spec, stdin_name)
         errors = rulelang.check_text(text, filename)
     except RulesetError as exc:
         _report(exc)
@@ -215,6 +243,29 @@ def _check_one(spec: str) -> int:
         return 1
     _say(f"{filename}: ok", style="green")
     return 0
+
+
+def _check_json(specs: list[str], stdin_name: str | None) -> int:
+    """`check --json`: one record per file, every error with its position; the exit status."""
+    from rulelang.commands.jsonout import emit, file_record
+    from rulelang.langapi import analyse
+
+    records = []
+    for spec in specs:
+        try:
+            if spec.endswith(".json"):
+                rulelang.load_config(spec)
+                records.append(file_record(spec, [], kind="configuration"))
+                continue
+            text, filename = _source(spec, stdin_name)
+        except RulesetError as exc:
+            kind = "configuration" if spec.endswith(".json") else "file"
+            records.append(file_record(exc.filename, exc.errors, kind=kind))
+            continue
+        records.append(file_record(filename, analyse(text, filename).errors))
+    ok = all(r["ok"] for r in records)
+    emit({"ok": ok, "files": records})
+    return 0 if ok else 1
 
 
 @click.command("compile")
@@ -251,25 +302,31 @@ def compile_cmd(ruleset: str, output: str | None) -> None:
 
 
 @click.command("fmt")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False), metavar="FILE...")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True),
+                metavar="FILE...|-")
 @click.option("--check", "check_only", is_flag=True, help="Change nothing; exit 1 if a file would change.")
-def fmt_cmd(files: tuple[str, ...], check_only: bool) -> None:
+@click.option("--stdin-filename", metavar="NAME", default=None,
+              help="With -: the file name that messages give to standard input.")
+def fmt_cmd(files: tuple[str, ...], check_only: bool, stdin_filename: str | None) -> None:
     """Rewrite ruleset files in the canonical form (comments kept).
 
     The canonical form states the same rules: the compiled configuration never
     changes. With --check, list the files that would change and exit 1.
+    `fmt -` reads standard input and writes the canonical text to standard
+    output (with --check, it only sets the exit status).
     """
-    from rulelang.formatter import duplicate_errors, format_ruleset
-    from rulelang.parser import parse
-
+    if "-" in files:
+        if len(files) > 1:
+            raise click.UsageError("- (standard input) cannot be mixed with files")
+        sys.exit(_fmt_stdin(check_only, stdin_filename or STDIN_NAME))
     failed = False
     changed = []
     for path in files:
         try:
             text = read_text(path)
         except FileNotFoundError:
-            hint = (f" (`{path}` is a bundled ruleset: fmt rewrites files; use `rulelang compile {path}` "
-                    "or `rulelang explain` to read it)") if path in bundled_names() else ""
+            hint = (f" (`{path}` is a bundled ruleset: fmt rewrites files; `rulelang show {path}` prints "
+                    "its canonical text)") if path in bundled_names() else ""
             _say(f"{path}: no such file{hint}", err=True)
             failed = True
             continue
@@ -277,23 +334,10 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool) -> None:
             _say(f"{path}: cannot read: {exc}", err=True)
             failed = True
             continue
-        ruleset, errors = parse(text, path)
-        if ruleset is not None and not errors:
-            errors = duplicate_errors(ruleset)
-        if errors or ruleset is None:
-            for e in errors:
-                _report(e, err=True)
-                click.echo("", err=True)
-            _say(f"{path}: not formatted (fix the errors first)", err=True)
+        new = _formatted(text, path)
+        if new is None:
             failed = True
             continue
-        new = format_ruleset(ruleset)
-        again, _ = parse(new, path)
-        if again is None or _canonical(again.statements) != _canonical(ruleset.statements):
-            _say(f"{path}: not formatted: the canonical form would change the rules "
-                 "(a bug of rulelang; please report it)", err=True)  # pragma: no cover
-            failed = True  # pragma: no cover
-            continue  # pragma: no cover
         if new == text:
             continue
         changed.append(path)
@@ -311,35 +355,78 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool) -> None:
         sys.exit(1)
 
 
-def _canonical(statements: Iterable[Any]) -> list[Any]:
-    return sorted(statements, key=lambda s: (ORDER.get(s.key, 99), repr(s.value)))
+def _formatted(text: str, path: str) -> str | None:
+    """The canonical text, or None after reporting on stderr why there is none."""
+    from rulelang.langapi import canonical
+
+    new, errors = canonical(text, path)
+    if new is not None:
+        return new
+    for e in errors:
+        _report(e, err=True)
+        click.echo("", err=True)
+    if errors:
+        _say(f"{path}: not formatted (fix the errors first)", err=True)
+    else:  # pragma: no cover - the formatter's own guard
+        _say(f"{path}: not formatted: the canonical form would change the rules "
+             "(a bug of rulelang; please report it)", err=True)
+    return None
+
+
+def _fmt_stdin(check_only: bool, name: str) -> int:
+    """`fmt -`: the canonical text of standard input on standard output; the exit status."""
+    try:
+        text = _read_stdin()
+    except RulesetError as exc:
+        _report(exc, err=True)
+        return 1
+    new = _formatted(text, name)
+    if new is None:
+        return 1
+    if check_only:
+        if new != text:
+            _say(f"would reformat {name}", err=True)
+            return 1
+        return 0
+    click.echo(new, nl=False)
+    return 0
 
 
 @click.command("explain")
 @click.argument("ruleset", metavar="FILE|NAME")
-def explain_cmd(ruleset: str) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON (`rulelang help tools`).")
+def explain_cmd(ruleset: str, as_json: bool) -> None:
     """Explain a ruleset in plain English, from its compiled configuration.
 
     Rules inherited from the base (`based on`) are marked.
     """
-    from rulelang.explain import explain_config, explain_text
+    from rulelang.langapi import explain_sections, explain_text
 
     try:
         config, inherited = _config_and_inherited(ruleset)
     except RulesetError as exc:
         _report(exc, err=True)
         sys.exit(1)
+    base = config.get("based_on")
+    if as_json:
+        from rulelang.commands.jsonout import emit
+
+        emit({"name": config["name"], "title": config["title"], "source": config["source"], "based_on": base,
+              "sections": [{"heading": heading,
+                            "rules": [{"key": s.key, "text": s.text, "inherited": bool(s.inherited and base)}
+                                      for s in sentences]}
+                           for heading, sentences in explain_sections(config, inherited)]})
+        return
     console = _console()
     if console is None:
         click.echo(explain_text(config, inherited), nl=False)
         return
-    base = config.get("based_on")
     console.print(f"{config['title']} ({config['name']})", style="bold", markup=False)
     console.print(f"Source: {config['source']}", style="italic", markup=False)
     if base:
         console.print(f"Based on {base}: rules marked (from {base}) are inherited, the others are stated here.",
                       markup=False)
-    for heading, sentences in explain_config(config, inherited):
+    for heading, sentences in explain_sections(config, inherited):
         console.print()
         console.print(heading, style="bold underline", markup=False)
         for s in sentences:
@@ -352,20 +439,31 @@ def explain_cmd(ruleset: str) -> None:
 @click.command("diff")
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
-def diff_cmd(a: str, b: str) -> None:
-    """Show the rules on which two rulesets differ, in words (each a FILE, NAME or .json)."""
-    from rulelang.explain import diff_configs
+@click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON (`rulelang help tools`).")
+def diff_cmd(a: str, b: str, as_json: bool) -> None:
+    """Show the rules on which two rulesets differ, in words (each a FILE, NAME or .json).
+
+    Exit status, as for diff(1): 0 when they state the same rules, 1 when they
+    differ, 2 when one cannot be read or is invalid (or on wrong usage).
+    """
+    from rulelang.langapi import diff_configs
 
     try:
         ca, _ = _config_and_inherited(a)
         cb, _ = _config_and_inherited(b)
     except RulesetError as exc:
         _report(exc, err=True)
-        sys.exit(1)
+        sys.exit(2)
     la, lb = ca["name"], cb["name"]
     if la == lb:
         la, lb = a, b
     differences = diff_configs(ca, cb)
+    if as_json:
+        from rulelang.commands.jsonout import emit
+
+        emit({"a": la, "b": lb, "same": not differences,
+              "differences": [{"what": what, "a": x, "b": y} for what, x, y in differences]})
+        sys.exit(1 if differences else 0)
     if not differences:
         _say(f"{la} and {lb} state the same rules.")
         return
@@ -377,3 +475,4 @@ def diff_cmd(a: str, b: str) -> None:
         _say(what[0].upper() + what[1:], style="bold")
         _say(f"  {la.ljust(width)}  {x}", style="red")
         _say(f"  {lb.ljust(width)}  {y}", style="green")
+    sys.exit(1)

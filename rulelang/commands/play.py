@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from rulelang.tools.configs import ToolError, load_engine_config
+from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config
 
 
 @click.command("play")
@@ -18,9 +18,11 @@ from rulelang.tools.configs import ToolError, load_engine_config
 def play_cmd(variant, players, seats, seed, tally, save):
     """Play VARIANT in the terminal against bots.
 
-    On your turn, enter the number of a legal move or the move itself
-    ("[1|5] on [1|1] branch-a"); ? lists the commands. q, Ctrl-C or end of
-    input stop the game cleanly.
+    On your turn, enter the number of a legal move (#12 for two digits), a
+    tile as two digits ("15" is [1|5]) or the move itself ("[1|5] on [1|1]
+    branch-a"); ? lists the commands. q, Ctrl-D or Ctrl-C stop the game and
+    offer to save it. Exit status: 0, 1 if the transcript cannot be saved,
+    2 on wrong usage, 130 after Ctrl-C.
     """
     import os
     import random
@@ -37,7 +39,7 @@ def play_cmd(variant, players, seats, seed, tally, save):
     if players is None:
         players = 2 if 2 in counts else counts[0]
     if players not in counts:
-        raise ToolError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
+        raise ToolUsageError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
     kinds = parse_seats(seats, players)
     if "human" in kinds and _stdin_closed():
         raise ToolError("standard input is closed, so your moves cannot be read; "

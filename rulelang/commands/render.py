@@ -17,15 +17,21 @@ from rulelang.tools.configs import ToolError
               help="A conformance case: its id, a case file with one case, or FILE:CASE_ID.")
 @click.option("--step", type=int, default=None, metavar="K",
               help="With --case: the layout after the case's first K steps (default: all).")
-@click.option("-o", "--out", "out", type=click.Path(dir_okay=False, allow_dash=True), required=True, metavar="OUT.svg",
-              help="Where to write the SVG (- for standard output).")
-def render_cmd(transcript, turn, case, step, out):
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="OUT.svg",
+              help="Where to write the SVG (- for standard output).  [required]")
+@click.option("--out", "out_alias", type=click.Path(dir_okay=False, allow_dash=True), default=None, hidden=True)
+def render_cmd(transcript, turn, case, step, out, out_alias):
     """Draw a layout as SVG: tiles with pips, doubles crosswise, branching doubles
     outlined in orange, counted ends as filled numbers, legal attach points as
     hollow points, and a legend."""
     from rulelang.outfiles import output_problem, same_file, write_atomic
     from rulelang.tools.svg import round_svg
 
+    if out is not None and out_alias is not None:
+        raise click.UsageError("give -o/--output once (--out is its old spelling)")
+    out = out if out is not None else out_alias  # --out: the old spelling, kept for scripts
+    if out is None:
+        raise click.UsageError("give -o OUT.svg (or -o - for standard output)")
     if (transcript is None) == (case is None):
         raise click.UsageError("give exactly one of --transcript FILE or --case CASE_ID|FILE")
     if transcript is None and turn is not None:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from rulelang.tools.configs import ToolError, load_engine_config
+from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config
 
 
 def _players(cfg, players: int | None) -> int:
@@ -14,7 +14,7 @@ def _players(cfg, players: int | None) -> int:
     if players is None:
         return 2 if 2 in counts else counts[0]
     if players not in counts:
-        raise ToolError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
+        raise ToolUsageError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
     return players
 
 
@@ -43,15 +43,17 @@ def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progres
 @click.option("--seed", type=int, default=0, show_default=True, help="Base seed; match i uses a seed derived from it and i.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (results do not depend on it).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Write raw per-match results: JSON lines, or CSV if FILE ends in .csv.")
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE",
+              help="Write raw per-match results: JSON lines, or CSV if FILE ends in .csv (- for standard output).")
+@click.option("--out", "out_alias", type=click.Path(dir_okay=False, allow_dash=True), default=None, hidden=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON instead of a table.")
 @click.option("--vs", "other", default=None, metavar="OTHER",
               help="Compare with a second variant (same seeds, bots and players).")
 @click.option("--plots", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Write SVG plots (score race of match 0, distributions) into DIR.")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level for --vs.")
-def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots, alpha):
+def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as_json, other, plots, alpha):
     """Play MATCHES bot matches of VARIANT and report statistics.
 
     Win rates per seat (or team) with 95% Wilson intervals, rounds per match,
@@ -60,15 +62,17 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots,
     with a two-proportion z-test (rates) or Welch's t-test (means), and '*'
     marks p < alpha.
     """
-    from rich.console import Console
-    from rich.table import Table
-
     from rulelang.outfiles import output_problem
     from rulelang.tools import simulation as sim
 
     if alpha != alpha:  # NaN passes FloatRange
         raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")
-    if out is not None and (problem := output_problem(out)):
+    if out is not None and out_alias is not None:
+        raise click.UsageError("give -o/--output once (--out is its old spelling)")
+    out = out if out is not None else out_alias  # --out: the old spelling, kept for scripts
+    if out == "-" and as_json:
+        raise click.UsageError("--json and -o - both write to standard output: give one a file")
+    if out is not None and out != "-" and (problem := output_problem(out)):
         raise ToolError(f"--out {out}: cannot write there: {problem}")
     if plots is not None:
         # the folder is created if need be: its nearest existing ancestor must be a writable folder
@@ -81,7 +85,10 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots,
             raise ToolError(f"--plots {plots}: cannot write in {existing}")
     data, cfg = load_engine_config(variant)
     players = _players(cfg, players)
-    bot_names = sim.parse_bots(bots, players)
+    try:
+        bot_names = sim.parse_bots(bots, players)
+    except ToolError as exc:  # a wrong --bots is wrong usage
+        raise ToolUsageError(exc.message) from None
     other_data = other_cfg = None
     if other:
         other_data, other_cfg = load_engine_config(other)
@@ -90,17 +97,62 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots,
     show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
     results = _run(cfg.name, data, cfg, players, bot_names, seed, matches, jobs, show)
     summary = sim.summarize(results, cfg, players)
-    from rulelang.cli import pipe_safe
-
-    console = pipe_safe(Console(width=max(120, min(160, Console().width)), highlight=False))
-    head = (f"{cfg.name} ({cfg.title}): {matches} matches, {players} players, "
-            f"bots {','.join(bot_names)}, seed {seed}")
+    other_summary = other_results = None
     if other:
         assert other_cfg is not None  # loaded above whenever `other` is given
         other_results = _run(other_cfg.name, other_data, other_cfg, players, bot_names, seed, matches, jobs, show)
         other_summary = sim.summarize(other_results, other_cfg, players)
+    if as_json:
+        from rulelang.commands.jsonout import emit
+        from rulelang.tools.simjson import comparison_record, summary_record
+
+        doc = {"variant": cfg.name, "title": cfg.title, "matches": matches, "players": players, "bots": bot_names,
+               "seed": seed, "summary": summary_record(summary)}
+        if other_summary is not None:
+            doc["vs"] = summary_record(other_summary)
+            doc["alpha"] = alpha
+            doc["tests"] = comparison_record(summary, other_summary, alpha)
+        emit(doc)
+    else:
+        _print_tables(cfg, other_cfg, summary, other_summary, alpha,
+                      head=(f"{cfg.name} ({cfg.title}): {matches} matches, {players} players, "
+                            f"bots {','.join(bot_names)}, seed {seed}"),
+                      to_stderr=out == "-")
+    if out:
+        rows = results + (other_results or [])
+        if out == "-":
+            _echo_results(sim, rows)
+        else:
+            try:
+                sim.write_results(out, rows)
+            except OSError as exc:
+                raise ToolError(f"cannot write {out}: {exc.strerror or exc}") from exc
+            click.echo(f"raw results: {out} ({len(rows)} matches)", err=True)
+    if plots:
+        from rulelang.tools.simplots import write_plots
+
+        try:
+            written = write_plots(plots, [(summary, results)]
+                                  + ([(other_summary, other_results)] if other_summary is not None else []))
+        except OSError as exc:
+            raise ToolError(f"cannot write plots to {plots}: {exc.strerror or exc}") from exc
+        click.echo(f"plots: {', '.join(written)}", err=True)
+
+
+def _print_tables(cfg, other_cfg, summary, other_summary, alpha, head: str, to_stderr: bool) -> None:
+    """The statistics table (plain ASCII when not a terminal); on stderr when stdout carries `-o -`."""
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    from rulelang.cli import pipe_safe
+    from rulelang.tools import simulation as sim
+
+    console = pipe_safe(Console(width=max(120, min(160, Console().width)), highlight=False, stderr=to_stderr))
+    style = box.HEAVY_HEAD if console.is_terminal else box.ASCII
+    if other_summary is not None:
         console.print(head + f"\nvs {other_cfg.name} ({other_cfg.title}), same seeds")
-        table = Table(show_header=True, header_style="bold")
+        table = Table(show_header=True, header_style="bold", box=style)
         table.add_column("metric")
         table.add_column(cfg.name, justify="right")
         table.add_column(other_cfg.name, justify="right")
@@ -113,25 +165,18 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, other, plots,
                       "Welch's unequal-variance t-test for means. Values: rate [95% Wilson CI], mean ± sd.")
     else:
         console.print(head)
-        table = Table(show_header=True, header_style="bold")
+        table = Table(show_header=True, header_style="bold", box=style)
         table.add_column("metric")
         table.add_column("value", justify="right")
         table.add_column("detail")
         for summary_row in sim.summary_rows(summary):
             table.add_row(*summary_row)
         console.print(table)
-    if out:
-        rows = results + (other_results if other else [])
-        try:
-            sim.write_results(out, rows)
-        except OSError as exc:
-            raise ToolError(f"cannot write {out}: {exc.strerror or exc}") from exc
-        click.echo(f"raw results: {out} ({len(rows)} matches)", err=True)
-    if plots:
-        from rulelang.tools.simplots import write_plots
 
-        try:
-            written = write_plots(plots, [(summary, results)] + ([(other_summary, other_results)] if other else []))
-        except OSError as exc:
-            raise ToolError(f"cannot write plots to {plots}: {exc.strerror or exc}") from exc
-        click.echo(f"plots: {', '.join(written)}", err=True)
+
+def _echo_results(sim, rows) -> None:
+    """`-o -`: the raw results as JSON lines on standard output."""
+    import json
+
+    for r in rows:
+        click.echo(json.dumps({k: v for k, v in r.items() if k != "race"}, sort_keys=True))

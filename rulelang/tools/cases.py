@@ -26,7 +26,7 @@ def _read(path: Path) -> dict:
         problem = _case_problem(case)
         if problem:
             raise ToolError(f"{path} is not a valid conformance case file: /cases/{k}: {problem} "
-                            "(see conformance/README.md)")
+                            "(see `rulelang help conformance`)")
     return data
 
 

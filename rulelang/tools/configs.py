@@ -18,6 +18,12 @@ class ToolError(click.ClickException):
     """A user-facing error: click prints 'Error: message' and exits 1."""
 
 
+class ToolUsageError(ToolError):
+    """A wrong command line (an unknown bot or seat kind, a player count the variant refuses): exit 2."""
+
+    exit_code = 2
+
+
 def _language_loader():
     try:
         import rulelang

@@ -10,18 +10,22 @@ from collections.abc import Callable, Sequence
 import click
 
 from rulelang.tools import textboard as tb
-from rulelang.tools.configs import ToolError
+from rulelang.tools.configs import ToolUsageError
 from rulelang.tools.engine import bot_factories, get
 from rulelang.tools.simulation import _derive
 
 SEAT_KINDS = ("human", "random", "greedy")
 
-HELP = """Enter the number of a legal move, or the move itself in canonical notation
-("[1|5] on [1|1] branch-a", a lead as "[1|4]"; a bare tile like "[1|5]" or "15"
-works when it fits in one place only). Other commands:
+HELP = """Enter a legal move in one of these ways:
+  3          its number in the list (one digit, or three and more)
+  #12        its number, always (write a two-digit move number this way)
+  15 or 02   a tile, when it fits in one place only: two digits 0-6 are always
+             a tile ([1|5], [0|2]), never a move number
+  [1|5] on [1|1] branch-a   the move in canonical notation (a lead: [1|4])
+Other commands:
   b / board    show the layout again      h / hand   show your hand
   s / scores   show the scores            ? / help   this text
-  q / quit     stop the game (you are offered to save the transcript)"""
+  q / quit     stop the game (you are offered to save the transcript; Ctrl-D too)"""
 
 
 def parse_seats(text: str | None, players: int) -> list[str]:
@@ -40,18 +44,18 @@ def parse_seats(text: str | None, players: int) -> list[str]:
         if not part:
             continue
         if "=" not in part:
-            raise ToolError(f"bad --seat {part!r}: write SEAT=KIND, e.g. 0=human,1=greedy")
+            raise ToolUsageError(f"bad --seat {part!r}: write SEAT=KIND, e.g. 0=human,1=greedy")
         seat_s, kind = (x.strip() for x in part.split("=", 1))
         try:
             seat = int(seat_s)
         except ValueError:
-            raise ToolError(f"bad --seat {part!r}: {seat_s!r} is not a seat number") from None
+            raise ToolUsageError(f"bad --seat {part!r}: {seat_s!r} is not a seat number") from None
         if not 0 <= seat < players:
-            raise ToolError(f"bad --seat {part!r}: seats are 0..{players - 1} with {players} players")
+            raise ToolUsageError(f"bad --seat {part!r}: seats are 0..{players - 1} with {players} players")
         if kind not in known:
-            raise ToolError(f"bad --seat {part!r}: kind must be one of {', '.join(sorted(known))}")
+            raise ToolUsageError(f"bad --seat {part!r}: kind must be one of {', '.join(sorted(known))}")
         if seat in seen:
-            raise ToolError(f"bad --seat: seat {seat} given twice")
+            raise ToolUsageError(f"bad --seat: seat {seat} given twice")
         seen.add(seat)
         kinds[seat] = kind
     if 0 not in seen and any(kinds[s] == "human" for s in seen):
@@ -85,6 +89,8 @@ class Game:
         self.save_path = save
         self.variant = variant or config.name
         self.read = read
+        # Ctrl-D at a terminal is a person stopping, as q is; closed input in a pipe cannot answer
+        self.terminal = read is input and sys.stdin.isatty()
         self.out = out or sys.stdout
         self.color = _color_enabled(self.out)
         self.unit = config.unit
@@ -254,11 +260,14 @@ class Game:
         if low in ("s", "scores", "score"):
             self.show_scores()
             return None
-        if t.isdigit():
-            k = int(t)
-            if 1 <= k <= len(legal):
-                return legal[k - 1]
-            self.say(f"No move {k}: choose 1 to {len(legal)}.", fg="red")
+        number = _move_number(t)
+        if number is not None:
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            self.say(f"No move {number}: choose 1 to {len(legal)}.", fg="red")
+            return None
+        if t.startswith("#"):
+            self.say(f"Cannot read {t!r}: write a move number as #3. Type ? for help.", fg="red")
             return None
         try:
             move = Move.parse(t)
@@ -282,7 +291,8 @@ class Game:
                 self.say(f"{tb.fmt_tile(tile)} fits in several places: {nums}. Choose one.", fg="red")
                 return None
             if move is None:
-                self.say(f"{tb.fmt_tile(tile)} is not playable now. Type ? for help.", fg="red")
+                also = f" (move number {t} is written #{t})" if t.isdigit() else ""
+                self.say(f"{tb.fmt_tile(tile)} is not playable now{also}. Type ? for help.", fg="red")
                 return None
         # let the engine say why (the state does not change on an illegal move)
         try:
@@ -346,12 +356,14 @@ class Game:
         return 0
 
     def _stopped(self, reason: str) -> int:
+        """Offer to save; the exit status is 130 after Ctrl-C (as shells expect), else 0 (1 if a save fails)."""
         self.say("")
         why = {"eof": "end of input", "interrupt": "interrupted", "quit": "you quit"}[reason]
         self.say(f"Game stopped ({why}) after {self.turn_no} turns.")
+        done = 130 if reason == "interrupt" else 0
         if self.save_path:
-            return 0 if self._save(self.save_path) else 1
-        if reason == "eof":
+            return done if self._save(self.save_path) else 1
+        if reason == "eof" and not self.terminal:
             self.say("Transcript not saved (stdin is closed; use --save FILE to keep it).")
             return 0
         try:
@@ -359,7 +371,7 @@ class Game:
         except (EOFError, KeyboardInterrupt):
             self.say("")
             self.say("Transcript not saved.")
-            return 0
+            return done
         while path and not self._save(path):
             try:
                 path = self.read("Another file name (empty: don't save): ").strip()
@@ -368,7 +380,7 @@ class Game:
                 path = ""
         if not path:
             self.say("Transcript not saved.")
-        return 0
+        return done
 
     def transcript(self) -> dict:
         t = self.match.transcript()
@@ -386,6 +398,20 @@ class Game:
             return False
         self.say(f"Transcript saved to {path} (replay it with: rulelang replay {path})")
         return True
+
+
+def _move_number(text: str) -> int | None:
+    """A move number: `#N`, or digits that are not a two-digit tile (`3`, `99`, `123`); None otherwise.
+
+    Two digits 0-6 (`15`, `02`) always name a tile, so a choice never depends
+    on how many moves are listed.
+    """
+    digits = text[1:].strip() if text.startswith("#") else text
+    if not digits.isdigit():
+        return None
+    if not text.startswith("#") and len(digits) == 2 and set(digits) <= set("0123456"):
+        return None
+    return int(digits)
 
 
 def _loose_tile(text: str):

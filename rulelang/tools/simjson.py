@@ -1,0 +1,69 @@
+"""`rulelang simulate --json`: the statistics table as numbers (shape in docs/tools.md).
+
+Built from the same `Summary` as the table, with the same tests, so the JSON
+and the table never disagree; a value that cannot be computed is null.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.tools import stats
+from rulelang.tools.simulation import Summary
+
+__all__ = ["summary_record", "comparison_record"]
+
+
+def _num(x: float) -> float | None:
+    return None if x != x else x
+
+
+def _spread(xs: list[float]) -> dict[str, Any]:
+    s = stats.summarize(xs)
+    return {"n": s.n, "mean": _num(s.mean), "sd": _num(s.sd), "min": _num(s.minimum), "max": _num(s.maximum)}
+
+
+def _rate(k: int, n: int) -> dict[str, Any]:
+    lo, hi = stats.wilson_interval(k, n)
+    return {"count": k, "of": n, "rate": k / n if n else None, "ci95": [lo, hi] if n else None}
+
+
+def summary_record(s: Summary) -> dict[str, Any]:
+    """One variant's statistics: win rates with Wilson intervals, spreads as n/mean/sd/min/max."""
+    return {
+        "variant": s.variant,
+        "matches": s.matches,
+        "partnerships": s.partnerships,
+        "wins": [dict(_rate(s.wins[side], s.matches), side=side) for side in range(s.sides)],
+        "draws": s.draws,
+        "unfinished": s.unfinished,
+        "rounds_per_match": _spread(s.rounds_per_match),
+        "turns_per_round": _spread(s.turns_per_round),
+        "blocked_rounds": _rate(s.blocked_rounds, s.rounds_total),
+        "discarded_events": _rate(s.discarded_events, s.events_total),
+        "points_per_round": {"play": _spread(s.placement_per_round), "settlement": _spread(s.settlement_per_round)},
+        "unit": s.unit,
+        "target": s.target,
+    }
+
+
+def _test(metric: str, result: stats.TestResult, alpha: float) -> dict[str, Any]:
+    return {"metric": metric, "test": result.test, "statistic": _num(result.statistic),
+            "p_value": _num(result.p_value), "significant": result.significant(alpha)}
+
+
+def comparison_record(a: Summary, b: Summary, alpha: float) -> list[dict[str, Any]]:
+    """The tests of `--vs`: two-proportion z for rates, Welch's t for means."""
+    out = []
+    for side in range(min(a.sides, b.sides)):
+        out.append(_test(f"win rate side {side}",
+                         stats.two_proportion_z(a.wins[side], a.matches, b.wins[side], b.matches), alpha))
+    for metric, xa, xb in (("rounds per match", a.rounds_per_match, b.rounds_per_match),
+                           ("turns per round", a.turns_per_round, b.turns_per_round),
+                           ("points per round: play", a.placement_per_round, b.placement_per_round),
+                           ("points per round: settlement", a.settlement_per_round, b.settlement_per_round)):
+        out.append(_test(metric, stats.welch_t(xa, xb), alpha))
+    for metric, ka, na, kb, nb in (("blocked rounds", a.blocked_rounds, a.rounds_total, b.blocked_rounds, b.rounds_total),
+                                   ("discarded events", a.discarded_events, a.events_total,
+                                    b.discarded_events, b.events_total)):
+        out.append(_test(metric, stats.two_proportion_z(ka, na, kb, nb), alpha))
+    return out

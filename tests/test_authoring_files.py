@@ -1,0 +1,124 @@
+"""Files for the ecosystem: highlighting (Pygments, TextMate, VS Code), pre-commit hooks, shipped reference docs."""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pygments.token import Error, Keyword
+
+from rulelang.bundled import bundled_names, bundled_text
+from rulelang.highlight.generate import KEYWORDS_FILE, TEXTMATE_FILES, dump, keywords_document, textmate_grammar
+from rulelang.highlight.lexer import RulesetLexer
+from rulelang.langapi import keywords
+
+yaml = pytest.importorskip("yaml")  # in the test extra (pyyaml)
+
+ROOT = Path(__file__).resolve().parents[1]
+BROKEN = Path(__file__).parent / "data" / "lsp" / "broken.rules"
+GRAMMAR_KEYWORDS = keywords()
+
+
+def test_the_grammar_has_keywords():
+    assert len(GRAMMAR_KEYWORDS) > 50 and "players" in GRAMMAR_KEYWORDS
+
+
+def test_generated_files_are_up_to_date():
+    """Run `python -m rulelang.highlight.generate` when the grammar's keywords change."""
+    assert KEYWORDS_FILE.read_text(encoding="utf-8") == dump(keywords_document(GRAMMAR_KEYWORDS))
+    for path in TEXTMATE_FILES:
+        assert path.read_text(encoding="utf-8") == dump(textmate_grammar(GRAMMAR_KEYWORDS)), path
+
+
+@pytest.mark.parametrize("word", GRAMMAR_KEYWORDS)
+def test_every_keyword_is_highlighted(word):
+    tokens = [t for t in RulesetLexer().get_tokens(word) if t[1].strip()]
+    assert tokens == [(Keyword, word)]
+    grammar = json.loads(TEXTMATE_FILES[0].read_text(encoding="utf-8"))
+    keyword_rule = next(p for p in grammar["patterns"] if p["name"].startswith("keyword"))
+    assert re.fullmatch(keyword_rule["match"], word)
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_bundled_rulesets_tokenize_without_errors(name):
+    tokens = list(RulesetLexer().get_tokens(bundled_text(name)))
+    assert [v for t, v in tokens if t is Error] == []
+    assert "".join(v for _t, v in tokens) == bundled_text(name)
+
+
+def test_a_stray_character_is_an_error_token():
+    assert (Error, "@") in list(RulesetLexer().get_tokens("hand 5 tiles @\n"))
+
+
+def test_the_lexer_is_registered_for_pygments():
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'rulelang = "rulelang.highlight.lexer:RulesetLexer"' in pyproject
+    out = subprocess.run([sys.executable, "-m", "pygments", "-l", "rulelang/highlight/lexer.py:RulesetLexer", "-x",
+                          "-f", "raw", "rulesets/exact61.rules"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert "Token.Keyword\t'players'" in out.stdout and "Token.Error" not in out.stdout
+
+
+def test_vscode_extension_wires_the_grammar_and_the_server():
+    manifest = json.loads((ROOT / "editors" / "vscode" / "package.json").read_text(encoding="utf-8"))
+    grammar = manifest["contributes"]["grammars"][0]
+    assert (ROOT / "editors" / "vscode" / grammar["path"]).is_file()
+    assert manifest["contributes"]["languages"][0]["extensions"] == [".rules"]
+    assert manifest["contributes"]["configuration"]["properties"]["rulelang.server.command"]["default"] == \
+        ["rulelang", "lsp"]
+    assert (ROOT / "editors" / "vscode" / manifest["main"]).is_file()
+
+
+# -- pre-commit -----------------------------------------------------------------------
+
+HOOKS = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+
+
+def test_pre_commit_manifest_shape():
+    assert isinstance(HOOKS, list)
+    ids = [h["id"] for h in HOOKS]
+    assert {"rulelang-check", "rulelang-fmt"} <= set(ids) and len(ids) == len(set(ids))
+    for hook in HOOKS:
+        assert {"id", "name", "entry", "language"} <= set(hook)  # pre-commit's required keys
+        assert hook["language"] == "python" and hook["entry"].startswith("rulelang ")
+        assert re.search(hook["files"], "club/house.rules") and not re.search(hook["files"], "house.rules.bak")
+
+
+def _run_hook(hook_id: str, files: list[str]) -> subprocess.CompletedProcess:
+    """Run a hook as pre-commit does: its entry, then the file names."""
+    hook = next(h for h in HOOKS if h["id"] == hook_id)
+    argv = shlex.split(hook["entry"])
+    assert argv[0] == "rulelang"
+    return subprocess.run([sys.executable, "-m", "rulelang", *argv[1:], *hook.get("args", []), *files],
+                          cwd=ROOT, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("hook_id", ["rulelang-check", "rulelang-fmt-check"])
+def test_hooks_pass_on_the_bundled_rulesets_and_fail_on_a_broken_one(hook_id):
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").glob("*.rules"))
+    assert files
+    assert _run_hook(hook_id, files).returncode == 0
+    assert _run_hook(hook_id, [str(BROKEN.relative_to(ROOT))]).returncode == 1
+
+
+def test_fmt_hook_rewrites_in_place(tmp_path):
+    path = tmp_path / "club.rules"
+    path.write_text((Path(__file__).parent / "data" / "lsp" / "unformatted.rules").read_text(encoding="utf-8"))
+    before = path.read_text()
+    assert _run_hook("rulelang-fmt", [str(path)]).returncode == 0
+    assert path.read_text() != before  # pre-commit fails the commit because the file changed
+    assert _run_hook("rulelang-fmt", [str(path)]).returncode == 0
+    assert _run_hook("rulelang-fmt-check", [str(path)]).returncode == 0
+
+
+# -- the reference documents shipped in the package ---------------------------------------
+
+@pytest.mark.parametrize("doc", sorted(p.name for p in (ROOT / "docs").glob("*.md")))
+def test_shipped_reference_is_identical_to_docs(doc):
+    """`cp docs/*.md rulelang/reference/` after editing docs/."""
+    shipped = ROOT / "rulelang" / "reference" / doc
+    assert shipped.is_file(), f"copy docs/{doc} to rulelang/reference/"
+    assert shipped.read_bytes() == (ROOT / "docs" / doc).read_bytes()

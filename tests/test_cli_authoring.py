@@ -1,0 +1,262 @@
+"""The command line as editors, scripts and pipes use it: standard input, --json, exit codes, output options."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from rulelang.bundled import bundled_names, bundled_text
+from rulelang.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+LSP_DATA = Path(__file__).parent / "data" / "lsp"
+BROKEN = (LSP_DATA / "broken.rules").read_text(encoding="utf-8")
+UNFORMATTED = (LSP_DATA / "unformatted.rules").read_text(encoding="utf-8")
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(main, list(args), input=input, catch_exceptions=False)
+
+
+# -- standard input -----------------------------------------------------------------------
+
+def test_check_reads_standard_input_with_a_name_for_messages():
+    result = run("check", "-", "--stdin-filename", "club.rules", input=BROKEN)
+    assert result.exit_code == 1
+    assert "club.rules:4:8: unexpected word `tils`" in result.output
+    assert "hint: did you mean `tiles`?" in result.output
+    result = run("check", "-", input=bundled_text("pagat"))
+    assert result.exit_code == 0 and "<stdin>: ok" in result.output
+    result = run("check", "-", "-", input="")
+    assert result.exit_code == 2 and "once" in result.output
+
+
+def test_fmt_reads_standard_input_and_writes_the_canonical_text():
+    from rulelang.langapi import canonical
+
+    result = run("fmt", "-", input=UNFORMATTED)
+    assert result.exit_code == 0
+    assert result.output == canonical(UNFORMATTED, "<stdin>")[0]
+    assert run("fmt", "-", "--check", input=UNFORMATTED).exit_code == 1
+    assert run("fmt", "-", "--check", input=result.output).exit_code == 0
+    bad = run("fmt", "-", "--stdin-filename", "club.rules", input=BROKEN)
+    assert bad.exit_code == 1 and "club.rules:4:8" in bad.output
+    assert run("fmt", "-", "x.rules", input="").exit_code == 2
+
+
+def test_fmt_of_a_bundled_name_points_to_show():
+    result = run("fmt", "pagat")
+    assert result.exit_code == 1 and "rulelang show pagat" in result.output
+
+
+# -- --json ----------------------------------------------------------------------------------
+
+def test_check_json_gives_every_error_with_its_position(tmp_path):
+    path = tmp_path / "broken.rules"
+    path.write_text(BROKEN, encoding="utf-8")
+    result = run("check", "--json", str(path), "pagat", str(tmp_path / "missing.rules"))
+    assert result.exit_code == 1
+    doc = json.loads(result.output)
+    assert doc["ok"] is False
+    broken, pagat, missing = doc["files"]
+    assert broken == {"file": str(path), "kind": "ruleset", "ok": False, "errors": [{
+        "code": "unexpected-word", "file": str(path), "line": 4, "column": 8, "end": {"line": 4, "column": 12},
+        "message": "unexpected word `tils`", "hint": "did you mean `tiles`?"}]}
+    assert pagat == {"file": "rulesets/pagat.rules", "kind": "ruleset", "ok": True, "errors": []}
+    assert missing["kind"] == "file" and missing["errors"][0]["code"] == "file-not-found"
+    ok = json.loads(run("check", "--json", "--all").output)
+    assert ok["ok"] is True and len(ok["files"]) == len(bundled_names())
+
+
+def test_list_json():
+    doc = json.loads(run("list", "--json").output)
+    assert [r["name"] for r in doc] == bundled_names()
+    exact = next(r for r in doc if r["name"] == "exact61")
+    assert exact["title"] == "Exact 61 Five Up" and exact["players"] == [2, 3, 4]
+    assert exact["target"]["raw"] == 305 and exact["target"]["mode"] == "exact" and exact["unit"] == 5
+
+
+def test_explain_json_marks_inherited_rules():
+    doc = json.loads(run("explain", "--json", "muggins").output)
+    assert doc["name"] == "muggins" and doc["based_on"] == "allfives"
+    rules = [r for section in doc["sections"] for r in section["rules"]]
+    assert any(r["inherited"] for r in rules) and any(not r["inherited"] for r in rules)
+    assert all(set(r) == {"key", "text", "inherited"} for r in rules)
+
+
+def test_diff_json_and_exit_status():
+    result = run("diff", "--json", "allfives", "muggins")
+    assert result.exit_code == 1
+    doc = json.loads(result.output)
+    assert doc["same"] is False and len(doc["differences"]) == 2
+    assert set(doc["differences"][0]) == {"what", "a", "b"}
+    same = run("diff", "--json", "pagat", "pagat")
+    assert same.exit_code == 0 and json.loads(same.output)["same"] is True
+
+
+def test_simulate_json_summary_and_comparison():
+    result = run("simulate", "pagat", "-n", "4", "--json", "--vs", "exact61")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["variant"] == "pagat" and doc["matches"] == 4 and doc["vs"]["variant"] == "exact61"
+    assert sum(w["count"] for w in doc["summary"]["wins"]) + doc["summary"]["draws"] + doc["summary"]["unfinished"] == 4
+    assert {t["metric"] for t in doc["tests"]} >= {"rounds per match", "blocked rounds"}
+
+
+# -- output options ---------------------------------------------------------------------------
+
+def test_simulate_output_dash_is_standard_output_and_out_still_works(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "rulelang", "simulate", "pagat", "-n", "3", "-o", "-"],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3 and json.loads(lines[0])["index"] == 0
+    assert "win rate" in result.stderr  # the table goes to stderr when stdout carries the results
+    assert not (ROOT / "-").exists()
+    old = tmp_path / "old.jsonl"
+    assert run("simulate", "pagat", "-n", "2", "--out", str(old)).exit_code == 0  # the old spelling
+    assert len(old.read_text().splitlines()) == 2
+    assert run("simulate", "pagat", "-n", "2", "--json", "-o", "-").exit_code == 2
+
+
+def test_render_output_and_its_old_spelling(tmp_path):
+    for option in ("-o", "--output", "--out"):
+        out = tmp_path / f"b{option.strip('-')}.svg"
+        result = run("render", "--case", "pagat-diagram-13", option, str(out))
+        assert result.exit_code == 0, result.output
+        assert out.read_text().startswith("<svg") or "<svg" in out.read_text()[:200]
+    assert run("render", "--case", "pagat-diagram-13").exit_code == 2
+
+
+def test_piped_tables_are_plain_ascii():
+    result = subprocess.run([sys.executable, "-m", "rulelang", "simulate", "pagat", "-n", "2"], cwd=ROOT,
+                            capture_output=True, text=True, encoding="utf-8")
+    assert result.returncode == 0
+    table = result.stdout
+    assert "+---" in table and not any(ch in table for ch in "━┃│┏┡─")
+
+
+# -- exit codes: 0 success, 1 findings, 2 usage, 130 interrupted ---------------------------
+
+@pytest.mark.parametrize("args, code", [
+    (["list"], 0),
+    (["list", "--nope"], 2),
+    (["check", "pagat"], 0),
+    (["check"], 2),
+    (["check", "nope.rules"], 1),
+    (["compile", "pagat", "-o", "-"], 0),
+    (["compile"], 2),
+    (["fmt", "--check", "rulesets/pagat.rules"], 0),
+    (["fmt"], 2),
+    (["explain", "pagat"], 0),
+    (["explain", "nope.rules"], 1),
+    (["diff", "pagat", "pagat"], 0),
+    (["diff", "pagat", "exact61"], 1),
+    (["diff", "pagat"], 2),
+    (["show", "pagat"], 0),
+    (["show", "nope"], 2),
+    (["help", "language"], 0),
+    (["help", "nope"], 2),
+    (["play", "pagat", "--seat", "1=wizard"], 2),
+    (["play", "pagat", "--players", "7"], 2),
+    (["play", "nope"], 1),
+    (["simulate", "pagat", "-n", "1", "--bots", "wizard"], 2),
+    (["simulate", "pagat", "-n", "1", "--players", "7"], 2),
+    (["simulate", "pagat"], 2),
+    (["render", "--case", "no-such-case", "-o", "-"], 1),
+    (["replay", "nope.json"], 1),
+    (["conform", "--id", "no-such-case"], 2),
+    (["nosuchcommand"], 2),
+])
+def test_exit_codes(args, code, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, args, input="")
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+
+
+def test_show_prints_the_bundled_text():
+    assert run("show", "exact61").output == bundled_text("exact61")
+
+
+def test_help_lists_topics_and_prints_the_installed_reference():
+    assert "language" in run("help").output
+    text = run("help", "language").output
+    assert text == (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+
+
+def test_lsp_without_pygls_says_how_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pygls", None)
+    monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
+    monkeypatch.delitem(sys.modules, "rulelang.lsp", raising=False)
+    result = CliRunner().invoke(main, ["lsp"])
+    assert result.exit_code == 1 and "pip install 'rulelang[lsp]'" in result.output
+
+
+# -- start-up ---------------------------------------------------------------------------------
+
+def test_help_summaries_match_the_commands():
+    """`rulelang --help` lists SUMMARIES without importing the commands: they must say what each command says."""
+    import click
+
+    from rulelang.cli import COMMANDS, SUMMARIES
+
+    ctx = click.Context(main)
+    assert set(SUMMARIES) == set(COMMANDS)
+    for name in COMMANDS:
+        assert SUMMARIES[name] == main.get_command(ctx, name).get_short_help_str(limit=200), name
+
+
+def test_help_and_list_do_not_import_the_compiler():
+    code = ("import sys\nfrom rulelang.cli import main\n"
+            "for args in (['--help'], ['list']):\n"
+            "    try:\n        main(args)\n    except SystemExit:\n        pass\n"
+            "heavy = sorted(m for m in ('lark', 'jsonschema', 'rich', 'rulelang.compiler') if m in sys.modules)\n"
+            "print('HEAVY', heavy)\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert "HEAVY []" in result.stdout, result.stdout + result.stderr
+
+
+def test_bundled_index_is_current():
+    """Run `python -m rulelang.bundled_index` after changing a bundled ruleset."""
+    from rulelang import bundled_index
+
+    stored = json.loads((ROOT / "rulesets" / "index.json").read_text(encoding="utf-8"))
+    assert stored == bundled_index.build()
+    assert bundled_index.summaries() == [bundled_index.summary(n) for n in bundled_names()]
+
+
+def test_piped_conformance_table_is_plain_ascii():
+    result = subprocess.run([sys.executable, "-m", "rulelang", "conform", "--variant", "pagat", "--tag", "diagram"],
+                            cwd=ROOT, capture_output=True, text=True, encoding="utf-8")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "+---" in result.stdout and not any(ch in result.stdout for ch in "━┃│┏┡─")
+
+
+@pytest.mark.parametrize("base", [None, "pagat", "muggins"])
+def test_new_writes_a_valid_canonical_starting_file(base, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ["new", "club-fives", "--title", "Club Fives"] + (["--based-on", base] if base else [])
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "club-fives.rules"
+    text = path.read_text(encoding="utf-8")
+    assert 'ruleset club-fives "Club Fives"' in text and "rulelang help language" in text
+    assert (f"based on {base}" in text) == bool(base)
+    assert run("check", str(path)).exit_code == 0
+    assert run("fmt", "--check", str(path)).exit_code == 0
+    again = run(*args)
+    assert again.exit_code == 1 and "is kept" in again.output
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("args", [["new", "Bad Name"], ["new", "x", "--based-on", "nope"],
+                                  ["new", "x", "--title", 'a "b"']])
+def test_new_refuses_bad_usage(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run(*args)
+    assert result.exit_code == 2 and not list(tmp_path.iterdir())
