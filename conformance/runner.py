@@ -94,13 +94,19 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
     name = (engine.implementation or {}).get("name", "unknown")
     xfails = expected_failures if expected_failures is not None else load_expected_failures(name)
     claimed = (engine.capabilities or {}).get("features")
+    supported = (engine.capabilities or {}).get("configurations")
     run_result = RunResult(engine={"implementation": engine.implementation, "capabilities": engine.capabilities,
                                    **({"start_error": start_error} if start_error else {})})
+    if supported is not None:
+        from .capabilities import problems
+
+        if problems(supported):  # declines nothing, and says so in the report
+            run_result.engine["capability_problems"] = problems(supported)
     seq = 0
     try:
         for case in cases:
             t0 = time.monotonic()
-            res = _run_one(engine, case, seq, timeout, claimed)
+            res = _run_one(engine, case, seq, timeout, claimed, supported)
             seq += 1
             res.seconds = time.monotonic() - t0
             reason = xfails.get(case.id)
@@ -122,7 +128,8 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
     return run_result
 
 
-def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[str] | None) -> CaseResult:
+def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[str] | None,
+             supported: Any = None) -> CaseResult:
     if claimed is not None:
         missing = [t for t in case.tags if t not in claimed]
         if missing:
@@ -131,6 +138,12 @@ def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[st
         request = request_for(case)
     except RulesetError as exc:
         return CaseResult(case, "error", error={"message": str(exc), "kind": "ruleset"})
+    if supported is not None:
+        from .capabilities import unsupported
+
+        reason = unsupported(supported, request)
+        if reason:
+            return CaseResult(case, "skip", skip_reason=reason)
     answer = engine.run(seq, request, timeout)
     if "errored" in answer:
         err = answer["errored"]

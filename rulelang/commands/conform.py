@@ -58,15 +58,18 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--list", "list_only", is_flag=True, help="List the selected cases and stop.")
 @click.option("--strict", is_flag=True,
               help="Count a skipped case (a feature the engine does not claim) as a failure.")
+@click.option("--allow-empty", is_flag=True,
+              help="Do not fail a run in which no case passed (e.g. an engine that skips everything).")
 @click.option("-v", "--verbose", is_flag=True, help="Also show skipped cases and expected failures.")
 def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseline_path, timeout, start_timeout, xfail_path,
-                list_only, strict, verbose):
+                list_only, strict, allow_empty, verbose):
     """Run the conformance suite against the built-in engine or an external one.
 
     Exit status: 0 when every selected case passes (expected failures honoured;
     cases the engine skips do not count, unless --strict), 1 when a case fails,
-    errors or passes unexpectedly (or, with --strict, is skipped), 2 when the
-    suite itself does not lint or nothing is selected.
+    errors or passes unexpectedly, or (with --strict) is skipped, or when no
+    case passed at all (unless --allow-empty), 2 when the suite itself does not
+    lint or nothing is selected.
     """
     from rich.console import Console
 
@@ -154,6 +157,10 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
     skipped = result.counts().get("skip", 0)
     if strict and skipped:
         err.print(f"--strict: {skipped} case(s) skipped by the engine count as failures", markup=False)
+        sys.exit(1)
+    if not allow_empty and not result.counts().get("pass", 0):
+        err.print("no case passed (every selected case was skipped, failed or errored); "
+                  "--allow-empty accepts such a run", markup=False)
         sys.exit(1)
     sys.exit(0 if result.ok else 1)
 
