@@ -21,7 +21,8 @@ TAGS = [
     "settle-differences", "partner-debit", "rounding", "target-exact", "overshoot-discard", "target-every-event",
     "target-after-settlement", "tie-extra-rounds", "block-winner", "multi-round", "match-end", "illegal-move",
     "inline-ruleset", "no-drawing", "no-placement-score", "overshoot-bounce", "score-floor",
-    "opener-block-winner",
+    "opener-block-winner", "reserve", "terminal-one-half", "events-per-term", "no-rounding", "opener-next-seat",
+    "tie-draw", "own-hand",
 ]
 
 
