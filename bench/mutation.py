@@ -57,11 +57,13 @@ class Mutant:
     source_line: str
     label: str
     node_index: int  # the node's position in ast.walk order of the file
+    occurrence: int = 1  # the same text and change met again in the same function: 2, 3, ...
 
     @property
     def id(self) -> str:
         rel = self.path.relative_to(REPO).as_posix()
-        return f"{rel}::{self.function}::{self.source_line}::{self.label}"
+        base = f"{rel}::{self.function}::{self.source_line}::{self.label}"
+        return base if self.occurrence == 1 else f"{base}#{self.occurrence}"
 
 
 # ----------------------------------------------------------------------------- finding mutants
@@ -140,8 +142,13 @@ def mutants_of(path: Path) -> list[Mutant]:
             cand = (prio, index[id(node)], label, name)
             if node.lineno not in best or cand < best[node.lineno]:
                 best[node.lineno] = cand
-    return [Mutant(path, line, fn, lines[line - 1].strip(), label, idx)
-            for line, (_, idx, label, fn) in sorted(best.items())]
+    out: list[Mutant] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    for line, (_, idx, label, fn) in sorted(best.items()):
+        key = (fn, lines[line - 1].strip(), label)
+        seen[key] = seen.get(key, 0) + 1
+        out.append(Mutant(path, line, fn, key[1], label, idx, seen[key]))
+    return out
 
 
 def mutated_source(m: Mutant) -> str:
@@ -281,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sample", type=int, help="judge a random sample of this many mutants")
     ap.add_argument("--seed", type=int, default=1, help="seed of the sample (default 1)")
+    ap.add_argument("--match", action="append", default=[], metavar="TEXT",
+                    help="only mutants whose id contains TEXT (repeatable: any of them)")
     ap.add_argument("--limit", type=int, help="judge only the first N mutants (after sampling)")
     ap.add_argument("--jobs", type=int, default=1, help="mutants judged at once (default 1)")
     ap.add_argument("--timeout", type=float, default=180.0, help="seconds per mutant before it counts as killed")
@@ -294,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
         return worker(*args.worker)
     mutants = [m for f in rule_files(tuple(s for s in args.skip.split(",") if s)) for m in mutants_of(f)]
     total = len(mutants)
+    if args.match:
+        mutants = [m for m in mutants if any(t in m.id for t in args.match)]
     if args.sample is not None and args.sample < len(mutants):
         mutants = sorted(random.Random(args.seed).sample(mutants, args.sample), key=lambda m: (str(m.path), m.line))
     if args.limit is not None:

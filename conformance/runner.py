@@ -83,8 +83,12 @@ def request_for(case: Case) -> dict[str, Any]:
 
 def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
         expected_failures: dict[str, str] | None = None, progress: Any = None,
-        all_ids: Iterable[str] | None = None) -> RunResult:
-    """Run `cases` on `engine` (InProcessEngine or SubprocessEngine); the engine is stopped at the end."""
+        all_ids: Iterable[str] | None = None, xfail_dirs: Iterable[Any] | None = None) -> RunResult:
+    """Run `cases` on `engine` (InProcessEngine or SubprocessEngine); the engine is stopped at the end.
+
+    Without `expected_failures`, the engine's list is looked up by its name in
+    `xfail_dirs` (default: the suite's own expected-failures folder).
+    """
     cases = list(cases)
     start_error: dict[str, Any] | None = None
     try:
@@ -92,7 +96,14 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
     except Exception as exc:  # EngineFailure: every case will try again and report it
         start_error = {"message": str(exc)}
     name = (engine.implementation or {}).get("name", "unknown")
-    xfails = expected_failures if expected_failures is not None else load_expected_failures(name)
+    if expected_failures is not None:
+        xfails = expected_failures
+    elif xfail_dirs is not None:
+        from .folders import load_expected_failures_in
+
+        xfails = load_expected_failures_in(name, xfail_dirs)
+    else:
+        xfails = load_expected_failures(name)
     claimed = (engine.capabilities or {}).get("features")
     supported = (engine.capabilities or {}).get("configurations")
     run_result = RunResult(engine={"implementation": engine.implementation, "capabilities": engine.capabilities,

@@ -101,3 +101,63 @@ def _fresh_run_case():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.run_case
+
+
+# -- `rulelang conform --cases DIR`: any case folder, expected failures next to it -------------
+
+def _club_folder(tmp_path, name="club", case_id="club-house-rule-one-half"):
+    """A club's folder holding one case of its house rule (copied from a shipped derived case, with its own id)."""
+    import json
+
+    doc = json.loads((cases.CASES_DIR / "allfives" / "derived.json").read_text(encoding="utf-8"))
+    doc["cases"] = [dict(doc["cases"][0], id=case_id)]
+    folder = tmp_path / name
+    (folder / "house").mkdir(parents=True)
+    (folder / "house" / "rules.json").write_text(json.dumps(doc), encoding="utf-8")
+    return folder
+
+
+def test_conform_runs_a_case_folder_of_ones_own(tmp_path):
+    folder = _club_folder(tmp_path)
+    res = conform("--cases", str(folder))
+    assert res.exit_code == 0, res.output
+    assert "house" in res.output and "1 │" in res.output
+    res = conform("--cases", str(folder), "--list")
+    assert res.output.startswith("club-house-rule-one-half\thouse/rules")
+
+
+def test_several_folders_run_together_and_ids_must_be_unique(tmp_path):
+    a = _club_folder(tmp_path, "a", "club-a-one-half")
+    b = _club_folder(tmp_path, "b", "club-b-one-half")
+    res = conform("--cases", str(a), "--cases", str(b), "--list")
+    assert res.exit_code == 0 and len(res.output.splitlines()) == 2
+    c = _club_folder(tmp_path, "c", "club-a-one-half")
+    res = conform("--cases", str(a), "--cases", str(c))
+    assert res.exit_code == 2
+    assert "duplicate id" in res.output
+
+
+def test_an_empty_case_folder_is_a_clear_error(tmp_path):
+    res = conform("--cases", str(tmp_path))
+    assert res.exit_code == 2
+    assert "no case files under" in res.output
+
+
+def test_expected_failures_are_found_next_to_the_case_folder_and_in_the_working_directory(tmp_path, monkeypatch):
+    import json
+
+    folder = _club_folder(tmp_path)
+    toy = Path(__file__).parent / "data" / "conformance" / "toy_engine.py"  # it has no one-half terminal doubles
+    engine = " ".join(shlex.quote(x) for x in [sys.executable, str(toy)])
+    monkeypatch.chdir(tmp_path)
+    assert conform("--cases", str(folder), "--engine", engine).exit_code == 1
+    listing = {"engine": "toy", "expected_failures": [{"id": "club-house-rule-one-half", "reason": "no one-half"}]}
+    (folder / "expected-failures").mkdir()
+    (folder / "expected-failures" / "toy.json").write_text(json.dumps(listing), encoding="utf-8")
+    res = conform("--cases", str(folder), "--engine", engine, "--allow-empty")
+    assert res.exit_code == 0, res.output
+    (folder / "expected-failures" / "toy.json").unlink()
+    (tmp_path / "expected-failures").mkdir()
+    (tmp_path / "expected-failures" / "toy.json").write_text(json.dumps(listing), encoding="utf-8")
+    res = conform("--cases", str(folder), "--engine", engine, "--allow-empty")
+    assert res.exit_code == 0, res.output
