@@ -66,6 +66,11 @@ def _observe(match, rnd, turn) -> dict[str, Any]:
     return obs
 
 
+def _past_last_deal(match, dealt: int) -> bool:
+    """True once the last dealt round has ended: the case deals no further round (PROTOCOL.md 3.10)."""
+    return len(match.rounds) >= dealt
+
+
 def run_case(request: dict[str, Any]) -> dict[str, Any]:
     """Play `request` (config, players, setup, next_rounds, steps); return {"steps": [observation...]}."""
     from interpreter import IllegalMove, Match, as_config
@@ -83,10 +88,10 @@ def run_case(request: dict[str, Any]) -> dict[str, Any]:
         rnd = match.round
         turn = None
         try:
+            if match.over or _past_last_deal(match, len(deals)):
+                raise IllegalMove("round-over", "the match is over, or no round is dealt after the last one")
             if "play" in step:
                 turn = match.play(step["play"])
-            elif match.over:
-                raise IllegalMove("round-over", "the match is over")
             elif "draw" in step:
                 rnd.draw()
             else:

@@ -100,8 +100,8 @@ def _lint_deal(where: str, deal: dict[str, Any], players: int, errors: list[str]
         errors.append(f"{where}: no seat {opener} among {players} players")
 
 
-def lint(root: Path = CASES_DIR) -> LintReport:
-    """Validate every case file; return the cases and every problem found."""
+def lint(root: Path = CASES_DIR, files: list[Path] | None = None) -> LintReport:
+    """Validate every case file (of `root`, or the `files` given); return the cases and every problem found."""
     import jsonschema
 
     rep = LintReport()
@@ -109,7 +109,7 @@ def lint(root: Path = CASES_DIR) -> LintReport:
     tags = known_tags()
     ids: dict[str, Path] = {}
     replaced: dict[str, str] = {}
-    files = case_files(root)
+    files = case_files(root) if files is None else files
     if not files:
         rep.errors.append(f"no case files under {root}")
     for path in files:

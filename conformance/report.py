@@ -109,6 +109,15 @@ def baseline_changes(run: RunResult, baseline: dict[str, Any],
     return out
 
 
+def skip_reasons(run: RunResult) -> list[tuple[str, int]]:
+    """(reason, number of cases) for every distinct reason a case was skipped, most frequent first."""
+    counts: dict[str, int] = defaultdict(int)
+    for r in run.results:
+        if r.outcome == "skip":
+            counts[r.skip_reason or "skipped"] += 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
 def print_summary(run: RunResult, console: Any, baseline: dict[str, Any] | None = None, verbose: bool = False,
                   suite_ids: set[str] | None = None) -> None:
     """The rich table by variant and topic, then each failure (or only the changes since a baseline)."""
@@ -157,6 +166,11 @@ def print_summary(run: RunResult, console: Any, baseline: dict[str, Any] | None 
                     console.print(f"  {r.skip_reason}", highlight=False, markup=False)
                 else:
                     console.print("  " + failure_text(r), highlight=False, markup=False)
+    for problem in run.engine.get("capability_problems", []):
+        console.print(f"capabilities ignored: {problem}", style="yellow", highlight=False, markup=False)
+    if not verbose:
+        for reason, n in skip_reasons(run):
+            console.print(f"skipped {n}: {reason}", style="yellow", highlight=False, markup=False)
     for cid in run.stale_expected_failures:
         console.print(f"STALE expected failure {cid}: no such case", style="red", highlight=False, markup=False)
     console.print("[green]OK[/]" if run.ok else "[red]FAILED[/]")

@@ -84,13 +84,17 @@ def request_for(case: Case) -> dict[str, Any]:
 
 def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
         expected_failures: dict[str, str] | None = None, progress: Any = None,
-        all_ids: Iterable[str] | None = None, deadline: float | None = None) -> RunResult:
+        all_ids: Iterable[str] | None = None, deadline: float | None = None,
+        xfail_dirs: Iterable[Any] | None = None) -> RunResult:
     """Run `cases` on `engine` (InProcessEngine or SubprocessEngine); the engine is stopped at the end.
 
     An engine that times out on MAX_CONSECUTIVE_TIMEOUTS cases in a row is given
     no more: its remaining cases are errored at once. `deadline` (seconds) bounds
     the whole run: a case is given at most the time left, and the cases left
     when it has passed are errored without being sent.
+
+    Without `expected_failures`, the engine's list is looked up by its name in
+    `xfail_dirs` (default: the suite's own expected-failures folder).
     """
     cases = list(cases)
     ends_at = None if deadline is None else time.monotonic() + deadline
@@ -102,10 +106,23 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
     except Exception as exc:  # EngineFailure: every case will try again and report it
         start_error = {"message": str(exc)}
     name = (engine.implementation or {}).get("name", "unknown")
-    xfails = expected_failures if expected_failures is not None else load_expected_failures(name)
+    if expected_failures is not None:
+        xfails = expected_failures
+    elif xfail_dirs is not None:
+        from .folders import load_expected_failures_in
+
+        xfails = load_expected_failures_in(name, xfail_dirs)
+    else:
+        xfails = load_expected_failures(name)
     claimed = (engine.capabilities or {}).get("features")
+    supported = (engine.capabilities or {}).get("configurations")
     run_result = RunResult(engine={"implementation": engine.implementation, "capabilities": engine.capabilities,
                                    **({"start_error": start_error} if start_error else {})})
+    if supported is not None:
+        from .capabilities import problems
+
+        if problems(supported):  # declines nothing, and says so in the report
+            run_result.engine["capability_problems"] = problems(supported)
     seq = 0
     timeouts = 0  # consecutive
     try:
@@ -118,7 +135,7 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
             elif left is not None and left <= 0:
                 res = _not_run(case, claimed, "deadline", f"not run: the run's deadline of {deadline:g} s had passed")
             else:
-                res = _run_one(engine, case, seq, timeout if left is None else min(timeout, left), claimed)
+                res = _run_one(engine, case, seq, timeout if left is None else min(timeout, left), claimed, supported)
                 seq += 1
                 timed_out = res.outcome == "error" and (res.error or {}).get("kind") == "timeout"
                 timeouts = timeouts + 1 if timed_out else 0
@@ -150,7 +167,8 @@ def _not_run(case: Case, claimed: list[str] | None, kind: str, message: str) -> 
     return CaseResult(case, "error", error={"message": message, "kind": kind})
 
 
-def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[str] | None) -> CaseResult:
+def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[str] | None,
+             supported: Any = None) -> CaseResult:
     if claimed is not None:
         missing = [t for t in case.tags if t not in claimed]
         if missing:
@@ -159,6 +177,12 @@ def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[st
         request = request_for(case)
     except RulesetError as exc:
         return CaseResult(case, "error", error={"message": str(exc), "kind": "ruleset"})
+    if supported is not None:
+        from .capabilities import unsupported
+
+        reason = unsupported(supported, request)
+        if reason:
+            return CaseResult(case, "skip", skip_reason=reason)
     answer = engine.run(seq, request, timeout)
     if "errored" in answer:
         err = answer["errored"]

@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "explain": "lang:explain_cmd",
     "diff": "lang:diff_cmd",
     "conform": "conform:conform_cmd",
+    "cases": "cases:cases_cmd",
     "engine-adapter": "conform:engine_adapter_cmd",
     "play": "play:play_cmd",
     "replay": "play:replay_cmd",

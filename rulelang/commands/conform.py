@@ -40,6 +40,10 @@ def _baseline(path: str) -> dict[str, Any]:
 
 
 @click.command("conform")
+@click.option("--cases", "case_dirs", multiple=True, metavar="DIR",
+              type=click.Path(exists=True, file_okay=False),
+              help="Run the cases of this folder instead of the shipped suite (repeatable): DIR/VARIANT/TOPIC.json or "
+                   "DIR/TOPIC.json; expected failures are also looked up in DIR/expected-failures/.")
 @click.option("--variant", "variants", multiple=True, metavar="V", help="Only cases of this variant (repeatable).")
 @click.option("--tag", "tags", multiple=True, metavar="T", help="Only cases having this feature tag (repeatable: all of them).")
 @click.option("--id", "ids", multiple=True, metavar="ID", help="Only this case (repeatable).")
@@ -56,19 +60,23 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--deadline", type=click.FloatRange(min=0, max=864000, min_open=True), default=None,
               help="Seconds for the whole run: cases not run by then are errors (default: no limit).")
 @click.option("--expected-failures", "xfail_path", type=click.Path(exists=True, dir_okay=False),
-              help="Expected failures file (default: conformance/expected-failures/<engine name>.json).")
+              help="Expected failures file (default: <engine name>.json looked up in expected-failures/ next to each "
+                   "--cases folder and in the working directory, else the suite's own).")
 @click.option("--list", "list_only", is_flag=True, help="List the selected cases and stop.")
 @click.option("--strict", is_flag=True,
               help="Count a skipped case (a feature the engine does not claim) as a failure.")
+@click.option("--allow-empty", is_flag=True,
+              help="Do not fail a run in which no case passed (e.g. an engine that skips everything).")
 @click.option("-v", "--verbose", is_flag=True, help="Also show skipped cases and expected failures.")
-def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseline_path, timeout, start_timeout, deadline,
-                xfail_path, list_only, strict, verbose):
+def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, report_path, junit_path, baseline_path, timeout, start_timeout,
+                deadline, xfail_path, list_only, strict, allow_empty, verbose):
     """Run the conformance suite against the built-in engine or an external one.
 
     Exit status: 0 when every selected case passes (expected failures honoured;
     cases the engine skips do not count, unless --strict), 1 when a case fails,
-    errors or passes unexpectedly (or, with --strict, is skipped), 2 when the
-    suite itself does not lint or nothing is selected.
+    errors or passes unexpectedly, or (with --strict) is skipped, or when no
+    case passed at all (unless --allow-empty), 2 when the suite itself does not
+    lint or nothing is selected.
     """
     from rich.console import Console
 
@@ -101,11 +109,17 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
     xfails = _expected_failures(xfail_path) if xfail_path else None
     baseline = _baseline(baseline_path) if baseline_path else None
     # 1. the suite lints itself: schema, unique ids, known tags
-    lint = suite.lint()
+    from pathlib import Path
+
+    from conformance.folders import expected_failure_dirs, lint_folders
+
+    folders = [Path(d) for d in case_dirs]
+    lint = lint_folders(folders) if folders else suite.lint()
     if not lint.ok:
         for e in lint.errors:
             err.print(f"lint: {e}", markup=False)
-        err.print(f"[red]the conformance suite does not lint ({len(lint.errors)} problems)[/]")
+        what = "the case folders do" if folders else "the conformance suite does"
+        err.print(f"[red]{what} not lint ({len(lint.errors)} problems)[/]")
         sys.exit(2)
     unknown_tags = [t for t in tags if t not in suite.known_tags()]
     if unknown_tags:
@@ -144,7 +158,8 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
         engine = InProcessEngine(builtin.run_case, builtin.implementation(), builtin.capabilities())
     # 3. run, compare, report
     result = runner.run(engine, selected, timeout=timeout, expected_failures=xfails,
-                        all_ids=[c.id for c in lint.cases], deadline=deadline)
+                        all_ids=[c.id for c in lint.cases], deadline=deadline,
+                        xfail_dirs=expected_failure_dirs(folders))
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids=known_ids)
     for path, write in ((report_path, report.write_json), (junit_path, report.write_junit)):
         if path:
@@ -156,6 +171,10 @@ def conform_cmd(variants, tags, ids, engine_cmd, report_path, junit_path, baseli
     skipped = result.counts().get("skip", 0)
     if strict and skipped:
         err.print(f"--strict: {skipped} case(s) skipped by the engine count as failures", markup=False)
+        sys.exit(1)
+    if not allow_empty and not result.counts().get("pass", 0):
+        err.print("no case passed (every selected case was skipped, failed or errored); "
+                  "--allow-empty accepts such a run", markup=False)
         sys.exit(1)
     sys.exit(0 if result.ok else 1)
 

@@ -1,0 +1,65 @@
+"""`rulelang cases generate`: a conformance suite for any ruleset, cross-checked by an independent engine."""
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+# the independent toy engine of a development checkout (the default check engine when present)
+_TOY = Path(__file__).resolve().parents[2] / "tests" / "data" / "conformance" / "toy_engine.py"
+
+
+@click.group("cases")
+def cases_cmd():
+    """Conformance cases for your own rulesets."""
+
+
+@cases_cmd.command("generate")
+@click.argument("ruleset")
+@click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False),
+              help="Folder to write DIR/<name>/generated.json into (run it with `rulelang conform --cases DIR`).")
+@click.option("--check-engine", "check_cmd", metavar="CMD",
+              help="The independent engine every case is checked against (default: the toy engine of a checkout).")
+@click.option("--no-check", is_flag=True, help="Write the drafts without a cross-check (not recommended).")
+@click.option("--seeds", type=click.IntRange(1, 1000), default=40, show_default=True,
+              help="Seeds tried per player count to find a domino, a block and a scoring event.")
+def generate_cmd(ruleset, out_dir, check_cmd, no_check, seeds):
+    """Draft cases for RULESET (a bundled name or a .rules file) and keep those an independent engine agrees with.
+
+    Exit status: 0 when cases were written, 1 when the check engine disagreed
+    with every case (nothing written), 2 for a bad ruleset or option.
+    """
+    from conformance import generate
+    from conformance.protocol import SubprocessEngine
+
+    try:
+        suite = generate.draft(ruleset, seeds=seeds)
+    except generate.GenerateError as exc:
+        raise click.BadParameter(str(exc), param_hint="RULESET") from None
+    if not suite.cases:
+        click.echo(f"no case could be drafted for {suite.name} within {seeds} seeds", err=True)
+        sys.exit(1)
+    if not no_check:
+        if check_cmd is None:
+            if not _TOY.exists():
+                raise click.BadParameter("no check engine: give --check-engine CMD (or --no-check)",
+                                         param_hint="--check-engine")
+            argv = [sys.executable, str(_TOY)]
+        else:
+            try:
+                argv = shlex.split(check_cmd)
+            except ValueError as exc:
+                raise click.BadParameter(f"cannot split {check_cmd!r}: {exc}", param_hint="--check-engine") from None
+            if not argv:
+                raise click.BadParameter("an empty command", param_hint="--check-engine")
+        drafted = len(suite.cases)
+        suite = generate.cross_check(suite, SubprocessEngine(argv))
+        for cid, why in suite.dropped:
+            click.echo(f"dropped {cid}: the check engine disagrees: {why}", err=True)
+        click.echo(f"{len(suite.cases)} of {drafted} drafted cases agreed on by the check engine")
+        if not suite.cases:
+            sys.exit(1)
+    path = generate.write(suite, Path(out_dir))
+    click.echo(f"wrote {len(suite.cases)} cases to {path}")
