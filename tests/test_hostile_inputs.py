@@ -141,10 +141,13 @@ def test_commands_refuse_a_fifo_at_once(command, fifo):
 
 def test_a_compiled_configuration_nested_too_deeply_is_invalid(tmp_path):
     doc = tmp_path / "deep.json"
-    doc.write_text(DEEP)
+    doc.write_text("[" * 20_000 + "]" * 20_000)  # within the size limit: the nesting is what is refused
     res = _cli("check", str(doc))
     assert res.exit_code == 1
     assert "nested more than 100 levels deep" in res.output
+    doc.write_text(DEEP)  # over the size limit: refused before it is parsed
+    res = _cli("check", str(doc))
+    assert res.exit_code == 1 and "longer than" in res.output
 
 
 def test_a_transcript_nested_too_deeply_is_a_message(tmp_path):

@@ -90,7 +90,7 @@ class Game:
         self.variant = variant or config.name
         self.read = read
         # Ctrl-D at a terminal is a person stopping, as q is; closed input in a pipe cannot answer
-        self.terminal = read is input and sys.stdin.isatty()
+        self.terminal = read is input and sys.stdin is not None and sys.stdin.isatty()
         self.out = out or sys.stdout
         self.color = _color_enabled(self.out)
         self.unit = config.unit
