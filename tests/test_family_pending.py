@@ -13,6 +13,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,7 @@ def _harness():
     return mod
 
 
-def _outcomes(command: list[str]) -> dict[str, str]:
+def _outcomes(command: list[str]) -> dict[str, tuple[str, Any]]:
     result = _harness().run(command)
     return {r.case.id: (r.outcome, r.difference.to_dict() if r.difference else r.error) for r in result.results}
 

@@ -41,7 +41,13 @@ def pending_config(name: str) -> dict[str, Any] | None:
     path = CONFIGS / f"{name}.json"
     if not path.is_file():
         return None
-    return dict(json.loads(path.read_text(encoding="utf-8")))
+    try:
+        cfg = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ValueError(f"{path}: not JSON: {exc}") from exc
+    if not isinstance(cfg, dict):
+        raise ValueError(f"{path}: a configuration is a JSON object")
+    return cfg
 
 
 def _compiled_with_pending(ruleset: Any) -> dict[str, Any]:
