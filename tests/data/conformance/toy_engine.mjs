@@ -4,7 +4,8 @@
 // A faithful port of toy_engine.py (the normal behaviour only: no --break or
 // --misbehave flags) to show that conformance/PROTOCOL.md is language-agnostic.
 // It shares no code with the project: it reads the compiled configuration
-// (docs/config.md, the fields the bundled variants use) and answers JSON lines
+// (docs/config.md, the fields the bundled variants use, and the tier-A fields of
+// docs/design/family.md) and answers JSON lines
 // on stdout, one per request line read from stdin. No dependencies beyond Node.
 //
 //     node toy_engine.mjs [--features a,b]
@@ -33,7 +34,23 @@ const hi = (t) => t % 10;
 const isDouble = (t) => lo(t) === hi(t);
 const has = (t, v) => lo(t) === v || hi(t) === v;
 const fmt = (t) => `[${lo(t)}|${hi(t)}]`;
-const round5 = (x) => Math.floor((x + 2) / 5) * 5;
+// A term's rounding: "none", or "roundN", the nearest multiple of N (remainder r up when 2r >= N).
+function roundTo(x, rounding) {
+  if (rounding === "none") return x;
+  const n = Number.parseInt(rounding.slice("round".length), 10);
+  return Math.floor((x + Math.floor(n / 2)) / n) * n;
+}
+
+// Raw points of a placement whose counted sum is `count`, by `scoring.formula` (default "value").
+function placementPoints(scoring, count) {
+  if (!scoring.in_play || count <= 0) return 0;
+  const formula = scoring.formula ?? "value";
+  if (formula === "value") return count % scoring.multiple === 0 ? count : 0;
+  const hits = (scoring.divisors ?? [scoring.multiple]).filter((d) => count % d === 0);
+  if (formula === "per-multiple") return hits.reduce((acc, d) => acc + count / d, 0); // a point per multiple
+  if (formula === "face-value") return count * hits.length; // the count itself, once per divisor
+  throw new Error(`unknown scoring formula ${JSON.stringify(formula)}`);
+}
 const pips = (h) => {
   let s = 0;
   for (const t of h) s += lo(t) + hi(t);
@@ -86,6 +103,8 @@ class Game {
     let opener = deal.opener ?? null;
     if (opener === null && (this.opening === "dominoer" || this.opening === "block-winner")) {
       opener = prevSeat; // whoever dominoed / won the block (a block without winner: the case gives the seat)
+    } else if (opener === null && this.opening === "next-seat") {
+      opener = (this.opener + 1) % this.n; // the seat after the previous round's opener
     }
     this.forced = null;
     if (this.opening === "highest-double") {
@@ -236,9 +255,9 @@ class Game {
     this.order.push(t);
     const count = this.counted().reduce((s, x) => s + x[2], 0);
     const scoring = this.cfg.scoring;
-    const pts = count > 0 && count % scoring.multiple === 0 && scoring.in_play ? count : 0;
+    const pts = placementPoints(scoring, count);
     const events = [];
-    if (this.hands[seat].size === 0) {
+    if (this.hands[seat].size === 0 && !this.partnerPlaysOn(seat)) {
       this.domino(seat, pts, events);
     } else {
       if (pts) this.event(this.sideOf[seat], "placement", pts, seat, events);
@@ -259,12 +278,25 @@ class Game {
     };
   }
 
+  // round_end side-out: a seat that goes out while a partner holds tiles does not end the round.
+  partnerPlaysOn(seat) {
+    if ((this.cfg.round_end ?? "player-out") !== "side-out" || !this.partners) return false;
+    for (let s = 0; s < this.n; s++) {
+      if (this.sideOf[s] === this.sideOf[seat] && this.hands[s].size) return true;
+    }
+    return false;
+  }
+
   moveText([t, target, side]) {
     return target === null ? fmt(t) : `${fmt(t)} on ${fmt(target)} ${side}`;
   }
 
   advance(s, events) {
     for (;;) {
+      if (this.hands[s].size === 0) {
+        s = (s + 1) % this.n; // an empty seat (side-out) is skipped: it neither plays nor passes
+        continue;
+      }
       if (this.legal(s).length) {
         this.seat = s;
         return;
@@ -341,7 +373,7 @@ class Game {
           for (let o = 0; o < this.n; o++) {
             if (this.sideOf[o] !== this.sideOf[h] && hp[o] > hp[h]) d += hp[o] - hp[h];
           }
-          out.push([this.sideOf[h], round5(d), h]);
+          out.push([this.sideOf[h], roundTo(d, term.rounding), h]);
         }
         continue;
       }
@@ -358,22 +390,23 @@ class Game {
       if (term.pooling === "pooled") {
         if (seats.length) {
           const total = seats.reduce((acc, s) => acc + hp[s], 0);
-          out.push([term.to === "winner" ? wside : null, sign * round5(total), null]);
+          out.push([term.to === "winner" ? wside : null, sign * roundTo(total, term.rounding), null]);
         }
       } else {
         for (const s of seats) {
           const side = term.to === "winner" ? wside : this.sideOf[s];
-          out.push([side, sign * round5(hp[s]), s]);
+          out.push([side, sign * roundTo(hp[s], term.rounding), s]);
         }
       }
     }
     return out.filter((a) => a[1]);
   }
 
-  settle(spec, kind, winner, fold, events) {
+  settle(spec, kind, winner, fold, events, bonus = 0) {
     const amounts = this.amounts(spec, winner);
     let todo;
     if (spec.events === "one") {
+      fold += bonus; // the bonus joins the winner side's event (with the last placement, if folded)
       const first = winner !== null ? this.sideOf[winner] : null;
       const order = [];
       const start = winner !== null ? winner : this.opener;
@@ -393,6 +426,7 @@ class Game {
       hand.sort((a, b) => pips(this.hands[a[2]]) - pips(this.hands[b[2]]) || pos.get(a[2]) - pos.get(b[2]));
       todo = [...hand.map(([sd, a, s]) => [sd, a, s]),
         ...amounts.filter((a) => a[2] === null).map(([sd, a]) => [sd, a, null])];
+      if (bonus) todo.unshift([this.sideOf[winner], bonus, winner]); // the bonus first, as its own event
     }
     for (const [side, raw, seat] of todo) {
       if (this.matchOver) break;
@@ -408,7 +442,7 @@ class Game {
     } else if (pts) {
       this.event(this.sideOf[seat], "placement", pts, seat, events);
     }
-    if (!this.matchOver) this.settle(spec, "domino", seat, fold, events);
+    if (!this.matchOver) this.settle(spec, "domino", seat, fold, events, spec.bonus ?? 0);
     this.end("domino", seat);
   }
 
@@ -418,12 +452,14 @@ class Game {
     const least = Math.min(...vals);
     let tied = [];
     for (let s = 0; s < this.n; s++) if (vals[s] === least) tied.push(s);
-    const sidesOfTied = () => new Set(tied.map((s) => this.sideOf[s])).size;
-    if (sidesOfTied() > 1 && spec.tie_break === "fewest-tiles") {
+    // partners_tie "no-winner": partners sharing the lightest hand do not win together
+    const alone = (spec.partners_tie ?? "side-wins") === "no-winner";
+    const shared = () => (alone ? tied.length : new Set(tied.map((s) => this.sideOf[s])).size) > 1;
+    if (shared() && spec.tie_break === "fewest-tiles") {
       const fewest = Math.min(...tied.map((s) => this.hands[s].size));
       tied = tied.filter((s) => this.hands[s].size === fewest);
     }
-    if (sidesOfTied() > 1) return null;
+    if (shared()) return null;
     const found = this.clockwise(this.opener).find((s) => tied.includes(s));
     if (found === undefined) throw new Error("StopIteration");
     return found;

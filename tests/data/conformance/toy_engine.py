@@ -2,7 +2,9 @@
 """An independent, deliberately plain engine for the conformance suite's own tests.
 
 It shares no code with `interpreter/`: it reads the compiled configuration
-(docs/config.md, the fields the bundled variants use) and speaks
+(docs/config.md, the fields the bundled variants use, and the tier-A fields of
+docs/design/family.md: scoring.formula/divisors, any unit, roundN, the domino
+bonus, round_end side-out, block.partners_tie) and speaks
 conformance/PROTOCOL.md. The suite passing on both engines checks the cases;
 the `--break` flags give it one rule wrong each, to show the suite catches it;
 the `--misbehave` flags make it a bad protocol citizen.
@@ -46,10 +48,29 @@ def fmt(t):
     return f"[{t[0]}|{t[1]}]"
 
 
-def round5(x):
-    if "round-2-up" in BREAKS:
+def round_to(x, rounding):
+    """A term's rounding: "none", or "roundN", the nearest multiple of N (remainder r up when 2r >= N)."""
+    if rounding == "none":
+        return x
+    n = int(rounding[len("round"):])
+    if n == 5 and "round-2-up" in BREAKS:
         return (x + 3) // 5 * 5
-    return (x + 2) // 5 * 5
+    return (x + n // 2) // n * n
+
+
+def placement_points(scoring, count):
+    """Raw points of a placement whose counted sum is `count`, by `scoring.formula` (default "value")."""
+    if not scoring["in_play"] or count <= 0:
+        return 0
+    formula = scoring.get("formula", "value")
+    if formula == "value":
+        return count if count % scoring["multiple"] == 0 else 0
+    hits = [d for d in scoring.get("divisors", [scoring["multiple"]]) if count % d == 0]
+    if formula == "per-multiple":
+        return sum(count // d for d in hits)  # one point per multiple of each divisor
+    if formula == "face-value":
+        return count * len(hits)  # the count itself, once per divisor
+    raise ValueError(f"unknown scoring formula {formula!r}")
 
 
 def pips(h):
@@ -86,6 +107,8 @@ class Game:
         opener = deal.get("opener")
         if opener is None and self.opening in ("dominoer", "block-winner"):
             opener = prev_seat  # whoever dominoed / won the block (a block without winner: the case gives the seat)
+        elif opener is None and self.opening == "next-seat":
+            opener = (self.opener + 1) % self.n  # the seat after the previous round's opener
         self.forced = None
         if self.opening == "highest-double":
             ranks = [max(((1, a, 0) if a == b else (0, a + b, b), (a, b)) for a, b in h) for h in self.hands]
@@ -215,9 +238,9 @@ class Game:
             self.nodes[t] = {"own": own, "occ": {own: target}, "spin": spin, "parent": (target, side)}
         self.order.append(t)
         count = sum(v for _, _, v in self.counted())
-        pts = count if count > 0 and count % self.cfg["scoring"]["multiple"] == 0 and self.cfg["scoring"]["in_play"] else 0
+        pts = placement_points(self.cfg["scoring"], count)
         events = []
-        if not self.hands[seat]:
+        if not self.hands[seat] and not self.partner_plays_on(seat):
             self.domino(seat, pts, events)
         else:
             if pts:
@@ -231,12 +254,21 @@ class Game:
                 "offered": offered,
                 "points": pts, "shown": pts // unit if pts % unit == 0 else pts / unit, "events": events}
 
+    def partner_plays_on(self, seat):
+        """round_end side-out: a seat that goes out while a partner holds tiles does not end the round."""
+        if self.cfg.get("round_end", "player-out") != "side-out" or not self.partners:
+            return False
+        return any(self.hands[s] for s in range(self.n) if self.side_of[s] == self.side_of[seat])
+
     def move_text(self, m):
         t, target, side = m
         return fmt(t) if target is None else f"{fmt(t)} on {fmt(target)} {side}"
 
     def advance(self, s, events):
         while True:
+            if not self.hands[s]:
+                s = (s + 1) % self.n  # an empty seat (side-out) is skipped: it neither plays nor passes
+                continue
             if self.legal(s):
                 self.seat = s
                 return
@@ -295,7 +327,7 @@ class Game:
                 for h in range(self.n):
                     d = sum(pips(self.hands[o]) - pips(self.hands[h]) for o in range(self.n)
                             if self.side_of[o] != self.side_of[h] and pips(self.hands[o]) > pips(self.hands[h]))
-                    out.append((self.side_of[h], round5(d), h))
+                    out.append((self.side_of[h], round_to(d, term["rounding"]), h))
                 continue
             sel = term["hands"]
             if sel != "everyone" and winner is None:
@@ -307,21 +339,22 @@ class Game:
             sign = -1 if term["sign"] == "debit" else 1
             if term["pooling"] == "pooled":
                 if seats:
-                    out.append((wside if term["to"] == "winner" else None, sign * round5(sum(pips(self.hands[s]) for s in seats)), None))
+                    out.append((wside if term["to"] == "winner" else None, sign * round_to(sum(pips(self.hands[s]) for s in seats), term["rounding"]), None))
             elif "pool-partners" in BREAKS and term["to"] == "owner":
                 for side in sorted({self.side_of[s] for s in seats}):
                     mine = [s for s in seats if self.side_of[s] == side]
-                    out.append((side, sign * round5(sum(pips(self.hands[s]) for s in mine)), mine[0]))
+                    out.append((side, sign * round_to(sum(pips(self.hands[s]) for s in mine), term["rounding"]), mine[0]))
             else:
                 for s in seats:
                     side = wside if term["to"] == "winner" else self.side_of[s]
-                    out.append((side, sign * round5(pips(self.hands[s])), s))
+                    out.append((side, sign * round_to(pips(self.hands[s]), term["rounding"]), s))
         return [a for a in out if a[1]]
 
-    def settle(self, spec, kind, winner, fold, events):
+    def settle(self, spec, kind, winner, fold, events, bonus=0):
         amounts = self.amounts(spec, winner)
         mode = spec["events"]
         if mode == "one":
+            fold += bonus  # the bonus joins the winner side's event (with the last placement, if folded)
             first = self.side_of[winner] if winner is not None else None
             order = []
             start = winner if winner is not None else self.opener
@@ -339,6 +372,8 @@ class Game:
             hand = [a for a in amounts if a[2] is not None]
             hand.sort(key=lambda a: (pips(self.hands[a[2]]), pos[a[2]]))
             todo = [(sd, a, s) for sd, a, s in hand] + [(sd, a, None) for sd, a, s in amounts if s is None]
+            if bonus:
+                todo.insert(0, (self.side_of[winner], bonus, winner))  # the bonus first, as its own event
         for side, raw, seat in todo:
             if self.match_over:
                 break
@@ -352,7 +387,7 @@ class Game:
         elif pts:
             self.event(self.side_of[seat], "placement", pts, seat, events)
         if not self.match_over:
-            self.settle(spec, "domino", seat, fold, events)
+            self.settle(spec, "domino", seat, fold, events, spec.get("bonus", 0))
         self.end("domino", seat)
 
     def block_winner(self, spec):
@@ -360,10 +395,13 @@ class Game:
             return None
         vals = [pips(h) for h in self.hands]
         tied = [s for s in range(self.n) if vals[s] == min(vals)]
-        if len({self.side_of[s] for s in tied}) > 1 and spec.get("tie_break") == "fewest-tiles":
+        # partners_tie "no-winner": partners sharing the lightest hand do not win together
+        alone = spec.get("partners_tie", "side-wins") == "no-winner"
+        shared = (lambda: len(tied) > 1) if alone else (lambda: len({self.side_of[s] for s in tied}) > 1)
+        if shared() and spec.get("tie_break") == "fewest-tiles":
             fewest = min(len(self.hands[s]) for s in tied)
             tied = [s for s in tied if len(self.hands[s]) == fewest]
-        if len({self.side_of[s] for s in tied}) > 1:
+        if shared():
             return None
         return next(s for s in self.clockwise(self.opener) if s in tied)
 
