@@ -121,7 +121,7 @@ def time_paths(cfg, args, yard_us: float, say) -> dict:
     pos = paths.positions(cfg, games[: max(5, n // 10)])
     runs: dict[str, list[tuple[float, int]]] = {k: [] for k in (
         "fast", "replay", "clone", "search", "greedy", "bare", "harness")}
-    m = max(2, args.matches // 3)
+    m = max(4, 2 * args.matches)  # matches per run of the greedy, bare and harness paths
     # warm up: the first call of a path pays for imports (rulelang.tools) and first-use tables
     paths.public_replay(cfg, games[:3])
     paths.simulate_harness(cfg, 2, 1, args.seed)

@@ -1,11 +1,12 @@
-"""Dealing and the highest-double opener: how a round starts, before any rule of play applies."""
+"""Dealing, reading an explicit deal, and the highest-double opener: how a round starts, before any rule of play."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .config import Config
-from .tiles import BIT, HI, IS_DOUBLE, LO, N_TILES, PIPS
+from .tiles import ANY_INDEX, BIT, HI, IS_DOUBLE, LO, N_TILES, PIPS, TILES, format_tile, tile_index
 
 # highest-double: doubles from the highest down, then the heaviest non-doubles (equal pips: larger high half)
 _RANK_ORDER = sorted(range(N_TILES), key=lambda t: (IS_DOUBLE[t], PIPS[t] if not IS_DOUBLE[t] else LO[t], HI[t]),
@@ -41,3 +42,59 @@ def deal_tiles(cfg: Config, players: int, rng: random.Random) -> tuple[list[list
         d[i], d[j] = d[j], d[i]
     h = cfg.hand_size(players)
     return [d[k * h:(k + 1) * h] for k in range(players)], d[players * h:]
+
+
+def read_deal(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """Hands as bitmasks and the boneyard as tile indices, from tiles in any accepted form (ValueError if wrong).
+
+    Well-formed deals take a fast path (table look-ups); anything else is read tile by tile, which
+    raises at the first wrong tile, as the docs promise."""
+    get: Callable[[Any], Any] = ANY_INDEX.get
+    try:
+        rows = [list(map(get, h)) for h in hands]
+        bone = list(map(get, boneyard))
+    except TypeError:  # an unhashable tile (a list): read below
+        return _read_deal_slowly(hands, boneyard)
+    masks = []
+    seen = count = 0
+    for row in rows:
+        if None in row or not row:
+            return _read_deal_slowly(hands, boneyard)
+        m = 0
+        for i in row:
+            m |= BIT[i]
+        masks.append(m)
+        seen |= m
+        count += len(row)
+    if None in bone:
+        return _read_deal_slowly(hands, boneyard)
+    for i in bone:
+        seen |= BIT[i]
+    if seen.bit_count() != count + len(bone):  # a tile dealt twice
+        return _read_deal_slowly(hands, boneyard)
+    return masks, bone
+
+
+def _read_deal_slowly(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """The deal read tile by tile: the first wrong tile, repeated tile or empty hand raises ValueError."""
+    seen = 0
+    masks = []
+    for seat, h in enumerate(hands):
+        m = 0
+        for t in h:
+            b = BIT[tile_index(t)]
+            if seen & b:
+                raise ValueError(f"tile {format_tile(TILES[tile_index(t)])} dealt twice")
+            seen |= b
+            m |= b
+        if not m:
+            raise ValueError(f"seat {seat} has an empty hand")
+        masks.append(m)
+    bone = []
+    for t in boneyard:
+        i = tile_index(t)
+        if seen & BIT[i]:
+            raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
+        seen |= BIT[i]
+        bone.append(i)
+    return masks, bone

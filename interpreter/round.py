@@ -14,7 +14,7 @@ from typing import Any
 
 from .config import Config as Config  # re-exported (was importable from here)
 from .config import as_config
-from .deal import deal_tiles, deciding_tile, highest_holder
+from .deal import deal_tiles, deciding_tile, highest_holder, read_deal
 from .errors import IllegalMove
 from .layout import Layout, placement_codes
 from .legality import diagnose
@@ -24,7 +24,6 @@ from .rules import round5 as round5  # re-exported: interpreter.round.round5 sta
 from .scoring import after_settlement, apply_event
 from .settlement import block_winner, settle
 from .tiles import (
-    ANY_INDEX,
     BIT,
     LEAD_KEY,
     MASK,
@@ -36,7 +35,6 @@ from .tiles import (
     mask_pips,  # noqa: F401  (re-exported: was importable from here)
     mask_tiles,
     move_from_code,
-    tile_index,
 )
 
 Player = Callable[[dict[str, Any], list[Move]], Move]
@@ -88,7 +86,7 @@ class Round:
         # 1. The deal: hands as bitmasks, the boneyard as an ordered list with a draw pointer.
         if len(hands) != players:
             raise ValueError(f"{players} hands expected, got {len(hands)}")
-        masks, bone = _read_deal(hands, boneyard)
+        masks, bone = read_deal(hands, boneyard)
         self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
@@ -665,59 +663,3 @@ class Round:
             "turns": [t.to_dict() for t in self.turns],
             "result": self.result.to_dict() if self.result else None,
         }
-
-
-def _read_deal(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[list[int], list[int]]:
-    """Hands as bitmasks and the boneyard as tile indices, from tiles in any accepted form (ValueError if wrong).
-
-    Well-formed deals take a fast path (table look-ups); anything else is read tile by tile, which
-    raises at the first wrong tile, as the docs promise."""
-    get: Callable[[Any], Any] = ANY_INDEX.get
-    try:
-        rows = [list(map(get, h)) for h in hands]
-        bone = list(map(get, boneyard))
-    except TypeError:  # an unhashable tile (a list): read below
-        return _read_deal_slowly(hands, boneyard)
-    masks = []
-    seen = count = 0
-    for row in rows:
-        if None in row or not row:
-            return _read_deal_slowly(hands, boneyard)
-        m = 0
-        for i in row:
-            m |= BIT[i]
-        masks.append(m)
-        seen |= m
-        count += len(row)
-    if None in bone:
-        return _read_deal_slowly(hands, boneyard)
-    for i in bone:
-        seen |= BIT[i]
-    if seen.bit_count() != count + len(bone):  # a tile dealt twice
-        return _read_deal_slowly(hands, boneyard)
-    return masks, bone
-
-
-def _read_deal_slowly(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[list[int], list[int]]:
-    """The deal read tile by tile: the first wrong tile, repeated tile or empty hand raises ValueError."""
-    seen = 0
-    masks = []
-    for seat, h in enumerate(hands):
-        m = 0
-        for t in h:
-            b = BIT[tile_index(t)]
-            if seen & b:
-                raise ValueError(f"tile {format_tile(TILES[tile_index(t)])} dealt twice")
-            seen |= b
-            m |= b
-        if not m:
-            raise ValueError(f"seat {seat} has an empty hand")
-        masks.append(m)
-    bone = []
-    for t in boneyard:
-        i = tile_index(t)
-        if seen & BIT[i]:
-            raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
-        seen |= BIT[i]
-        bone.append(i)
-    return masks, bone

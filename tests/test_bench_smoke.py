@@ -27,7 +27,11 @@ def test_the_benchmark_reports_every_variant_and_player_count_as_json():
     for row in report["variants"]:
         assert row["rounds_per_s"] > 0 and row["placements_per_s"] > 0 and row["peak_kib"] > 0
     if YARDSTICK.exists():
-        assert report["yardstick"]["ratio"] > 0
+        assert report["yardstick"]["ratio"] > 0 and report["yardstick"]["ratio_per_placement"] > 0
+    # the paths tools take, timed on the same games (issue 15)
+    assert {r["key"] for r in report["paths"]["rows"]} == {"fast", "replay", "clone", "search", "greedy", "harness"}
+    assert all(r["us"] > 0 for r in report["paths"]["rows"]) and report["paths"]["harness_vs_bare"] > 0
+    assert report["dominoes"] is None or report["dominoes"]["ratio"] > 0
 
 
 def test_a_missing_yardstick_is_said_and_the_run_goes_on():
