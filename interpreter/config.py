@@ -105,11 +105,9 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
-        """Validate `data` against the schema and the engine's consistency checks; build a Config."""
+        """Validate `data` with the validator the language uses (rulelang/checks.py); build a Config."""
         if isinstance(data, Config):
             return data
-        if not isinstance(data, dict):
-            raise ConfigError(f"a configuration is a JSON object, not {type(data).__name__}")
         _check(data)
         return cls(data)
 
@@ -173,7 +171,9 @@ def load_config(path: str | os.PathLike[str]) -> Config:
         try:
             data = json.load(f)
         except json.JSONDecodeError as e:
-            raise ConfigError(f"not JSON: {e}", str(path)) from None
+            error = ConfigError(f"not JSON: {e}", str(path))
+            error.code = "invalid-config"  # the language's code for the same fault
+            raise error from None
     return Config.from_dict(data)
 
 

@@ -50,14 +50,10 @@ def _grammar_source() -> tuple[str, dict[str, str]]:
 @cache
 def grammar() -> Lark:
     """The LALR parser, built once per process (and cached on disk, rulelang/parser_cache.py)."""
-    from rulelang.parser_cache import cache_file
+    from rulelang.parser_cache import cached_lark
 
     text, _ = _grammar_source()
-    options: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
-    try:
-        return Lark(text, cache=cache_file(text), **options)
-    except OSError:  # a cache folder that turned out unwritable: build without it
-        return Lark(text, **options)
+    return cached_lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
 # Plain words for the terminals that are not a single keyword. Keywords

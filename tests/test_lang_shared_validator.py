@@ -85,3 +85,17 @@ def test_a_schema_fault_has_one_code_for_both(tmp_path):
         assert exc.code == "invalid-config"
     else:  # pragma: no cover
         raise AssertionError("accepted")
+
+
+def test_the_engine_reports_a_non_object_or_non_json_with_the_schema_code(tmp_path):
+    from interpreter import load_config
+
+    assert _engine_code([1]) == "invalid-config"  # type: ignore[arg-type]
+    path = tmp_path / "x.json"
+    path.write_text("{not json")
+    try:
+        load_config(path)
+    except ConfigError as exc:
+        assert exc.code == "invalid-config"
+    else:  # pragma: no cover
+        raise AssertionError("accepted")

@@ -59,4 +59,15 @@ def test_the_parser_is_cached_on_disk_and_a_read_only_cache_folder_is_no_error(t
     not_a_folder.write_text("")
     env = dict(os.environ, XDG_CACHE_HOME=str(not_a_folder), HOME=str(not_a_folder))
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0 and run.stdout.strip() == "allfives", run.stderr
+    assert run.returncode == 0 and run.stdout.strip() == "allfives" and not run.stderr, run.stderr
+
+
+def test_a_corrupt_parser_cache_is_rebuilt(tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
+    code = "import rulelang; print(rulelang.compile_bundled('pagat')['name'])"
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    (cache,) = (tmp_path / "rulelang").glob("rulelang-parser-*.lark-cache")
+    cache.write_bytes(cache.read_bytes()[:100])  # half written
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert (run.returncode, run.stdout.strip(), run.stderr) == (0, "pagat", "")
+    assert cache.stat().st_size > 1000
