@@ -23,7 +23,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 OBSERVED = ("seat", "drawn", "passed", "pass_drawn", "offered", "counted", "count", "points", "events", "scores",
             "round", "match")
@@ -41,6 +41,9 @@ class Suite:
     config: dict[str, Any]
     cases: list[dict[str, Any]] = field(default_factory=list)
     dropped: list[tuple[str, str]] = field(default_factory=list)  # (case id, why) the check engine disagreed on
+
+if TYPE_CHECKING:
+    from interpreter import Match
 
 
 def load_ruleset(spec: str) -> tuple[str, Any, dict[str, Any]]:
@@ -85,7 +88,7 @@ def play_round(config: dict[str, Any], players: int, seed: int, scores: list[int
     moves: list[str] = []
     scoring = None
     while not match.over and not match.rounds:
-        move = bot(match.observation(match.seat_to_move), match.legal_moves())
+        move = bot(match.observation(_seat(match)), match.legal_moves())
         turn = match.play(move)
         moves.append(str(move))
         for e in turn.events:
@@ -205,3 +208,10 @@ def write(suite: Suite, directory: Path) -> Path:
            "ruleset": suite.ruleset, "cases": suite.cases}
     path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
+
+
+def _seat(match: Match) -> int:
+    """The seat to move of a match that is not over."""
+    seat = match.seat_to_move
+    assert seat is not None
+    return seat

@@ -108,7 +108,8 @@ def loads(text: str, filename: str = "<string>") -> Ruleset:
     result = _analyse(text, filename)
     raise_errors(result.errors)
     assert result.ruleset is not None
-    return result.ruleset
+    ruleset: Ruleset = result.ruleset
+    return ruleset
 
 
 def load(path: str | os.PathLike[str]) -> Ruleset:
@@ -121,7 +122,8 @@ def compile_text(text: str, filename: str = "<string>") -> dict[str, Any]:
     result = _analyse(text, filename)
     raise_errors(result.errors)
     assert result.config is not None
-    return result.config
+    config: dict[str, Any] = result.config
+    return config
 
 
 def compile_file(path: str | os.PathLike[str]) -> dict[str, Any]:

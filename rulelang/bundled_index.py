@@ -45,7 +45,7 @@ def build() -> dict[str, Any]:
 
 def _stored() -> list[dict[str, Any]] | None:
     try:
-        doc = json.loads(package_root().joinpath(INDEX_NAME).read_text(encoding="utf-8"))  # type: ignore[attr-defined]
+        doc = json.loads(package_root().joinpath(INDEX_NAME).read_text(encoding="utf-8"))
         entries = doc["rulesets"]
     except (OSError, ValueError, KeyError, TypeError):
         return None

@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
 # (a test keeps these equal to each command's own short help)
 SUMMARIES: dict[str, str] = {
     'check': 'Check ruleset files (or bundled names, or - for standard input); print every error found.',
+    'cases': 'Conformance cases for your own rulesets.',
     'compile': 'Compile a ruleset to its configuration (JSON on stdout, or -o FILE).',
     'conform': 'Run the conformance suite against the built-in engine or an external one.',
     'diff': 'Show the rules on which two rulesets differ, in words (each a FILE, NAME or .json).',

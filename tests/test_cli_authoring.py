@@ -81,15 +81,15 @@ def test_list_json():
 
 
 def test_explain_json_marks_inherited_rules():
-    doc = json.loads(run("explain", "--json", "muggins").output)
-    assert doc["name"] == "muggins" and doc["based_on"] == "allfives"
+    doc = json.loads(run("explain", "--json", "allfives-pooled").output)
+    assert doc["name"] == "allfives-pooled" and doc["based_on"] == "allfives"
     rules = [r for section in doc["sections"] for r in section["rules"]]
     assert any(r["inherited"] for r in rules) and any(not r["inherited"] for r in rules)
     assert all(set(r) == {"key", "text", "inherited"} for r in rules)
 
 
 def test_diff_json_and_exit_status():
-    result = run("diff", "--json", "allfives", "muggins")
+    result = run("diff", "--json", "allfives", "allfives-pooled")
     assert result.exit_code == 1
     doc = json.loads(result.output)
     assert doc["same"] is False and len(doc["differences"]) == 2
@@ -237,7 +237,7 @@ def test_piped_conformance_table_is_plain_ascii():
     assert "+---" in result.stdout and not any(ch in result.stdout for ch in "━┃│┏┡─")
 
 
-@pytest.mark.parametrize("base", [None, "pagat", "muggins"])
+@pytest.mark.parametrize("base", [None, "pagat", "allfives-pooled"])
 def test_new_writes_a_valid_canonical_starting_file(base, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     args = ["new", "club-fives", "--title", "Club Fives"] + (["--based-on", base] if base else [])

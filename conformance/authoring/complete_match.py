@@ -49,7 +49,7 @@ def draft(variant: str, players: int, seed: int, scores: list[int], moves: list[
             current = match.round
             deals.append(_deal_of(current))
         rnd = match.round
-        move = moves.pop(0) if moves else bot(match.observation(match.seat_to_move), match.legal_moves())
+        move = moves.pop(0) if moves else bot(match.observation(_seat(match)), match.legal_moves())
         done = len(match.rounds)
         turn = match.play(move).to_dict()
         expect = {"seat": turn["seat"], "count": turn["count"], "points": turn["points"]}
@@ -87,3 +87,10 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _seat(match: Match) -> int:
+    """The seat to move of a match that is not over."""
+    seat = match.seat_to_move
+    assert seat is not None
+    return seat
