@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "replay": "play:replay_cmd",
     "simulate": "simulate:simulate_cmd",
     "render": "render:render_cmd",
+    "serve": "serve:serve_cmd",
 }
 
 

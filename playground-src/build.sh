@@ -1,0 +1,12 @@
+#!/bin/sh
+# Build the playground's static files into rulelang/playground/static/ (committed, shipped in the wheel).
+# Needs node and npm once: `npm ci && sh build.sh` (or `npm run build`).
+set -eu
+cd "$(dirname "$0")"
+OUT=../rulelang/playground/static
+[ -d node_modules ] || npm ci --no-audit --no-fund
+mkdir -p "$OUT"
+npx esbuild src/main.js --bundle --minify --format=esm --target=es2020 \
+  --legal-comments=none --outfile="$OUT/playground.js"
+cp src/index.html src/playground.css "$OUT/"
+echo "built $OUT: $(wc -c < "$OUT/playground.js") bytes of JavaScript"
