@@ -54,6 +54,16 @@ def test_page_and_bundle_are_served(client):
     assert client.get("/static/playground.css").status_code == 200
 
 
+@pytest.mark.skipif(not (Path(__file__).parent.parent / "playground-src").is_dir(), reason="needs the source tree")
+def test_built_page_matches_its_sources():
+    # playground-src/build.sh copies the page and its style and bundles the script; run it after editing them
+    src = Path(__file__).parent.parent / "playground-src" / "src"
+    static = Path(__file__).parent.parent / "rulelang" / "playground" / "static"
+    for name in ("index.html", "playground.css"):
+        assert (static / name).read_text(encoding="utf-8") == (src / name).read_text(encoding="utf-8"), name
+    assert "@codemirror/view" in (static / "THIRD-PARTY.txt").read_text(encoding="utf-8")
+
+
 def test_requests_for_another_host_are_refused(client):
     # a DNS-rebinding page names its own host: the playground answers only this machine's names
     assert client.get("/api/words", headers={"host": "evil.example"}).status_code == 400
@@ -253,7 +263,7 @@ def _play_out(client, game: dict, limit: int = 2000) -> dict:
     raise AssertionError("the match did not end")
 
 
-def test_a_whole_match_against_bots_and_its_transcript(client):
+def test_a_whole_match_against_bots_and_its_transcript(client, tmp_path):
     res = client.post("/api/games", json={"variant": "allfives", "players": 3, "bots": ["random", "greedy"], "seed": 7})
     assert res.status_code == 201
     game = res.json()
@@ -268,6 +278,9 @@ def test_a_whole_match_against_bots_and_its_transcript(client):
 
     match = replay(res.json())
     assert match.over and list(match.scores) == [s["raw"] for s in game["scores"]]
+    saved = tmp_path / "game.json"
+    saved.write_bytes(res.content)
+    assert CliRunner().invoke(main, ["replay", str(saved)]).exit_code == 0
     assert client.post(f"/api/games/{game['id']}/move", json={"move": "[0|0]"}).status_code == 409
 
 
