@@ -397,6 +397,14 @@ def test_sheet_of_a_variant(client):
     assert "exactly 61 shown points" in html
 
 
+def test_a_sheet_and_a_game_for_every_bundled_variant(client):
+    for v in client.get("/api/variants").json()["variants"]:
+        res = client.get("/sheet", params={"variant": v["name"]})
+        assert res.status_code == 200 and "The counted ends:" in res.text, v["name"]
+        game = client.post("/api/games", json={"variant": v["name"], "players": 4, "bots": ["random", "greedy", "random"]})
+        assert game.status_code == 201 and len(game.json()["hand_counts"]) == 4, v["name"]
+
+
 def test_sheet_of_the_editor_text_marks_inherited_rules(client):
     res = client.post("/sheet", json={"text": _text("club.rules")})
     assert res.status_code == 200
