@@ -439,13 +439,31 @@ def test_serve_needs_an_existing_workspace(tmp_path):
     assert res.exit_code == 1 and "no such folder" in res.output
 
 
+def _listening_socket():
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    return s
+
+
 def test_serve_starts_uvicorn_on_localhost(monkeypatch, tmp_path):
     import uvicorn
 
     seen = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw, app=app))
-    res = CliRunner().invoke(main, ["serve", "--port", "9123", "--workspace", str(tmp_path)])
+    with _listening_socket() as s:
+        port = s.getsockname()[1]
+    res = CliRunner().invoke(main, ["serve", "--port", str(port), "--workspace", str(tmp_path)])
     assert res.exit_code == 0, res.output
-    assert seen["host"] == "127.0.0.1" and seen["port"] == 9123
-    assert "http://127.0.0.1:9123/" in res.output
+    assert seen["host"] == "127.0.0.1" and seen["port"] == port
+    assert f"http://127.0.0.1:{port}/" in res.output
     assert json.dumps(seen["app"].state.workspace.root.name) == json.dumps(tmp_path.name)
+
+
+def test_serve_on_a_port_in_use_says_so():
+    with _listening_socket() as s:
+        port = s.getsockname()[1]
+        res = CliRunner().invoke(main, ["serve", "--port", str(port)])
+    assert res.exit_code == 1 and f"cannot listen on 127.0.0.1:{port}" in res.output and "--port" in res.output

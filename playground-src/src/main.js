@@ -75,14 +75,15 @@ function completions(starts) {
   return (context) => {
     const line = context.state.doc.lineAt(context.pos);
     const before = line.text.slice(0, context.pos - line.from);
+    const after = line.text.slice(context.pos - line.from);
     const m = before.match(/^(\s*)([A-Za-z' ]*)$/);
-    if (!m) return null;
+    if (!m || (after.trim() !== "" && !context.explicit)) return null;  // a statement starts a line; don't offer mid-edit
     if (!context.explicit && m[2].length === 0) return null;
     const indented = m[1].length > 0;
     const options = starts
       .filter((s) => indented ? s.section !== null : true)
       .map((s) => ({label: s.label, detail: s.detail, type: "keyword", apply: s.label}));
-    return {from: line.from + m[1].length, options, validFor: /^[A-Za-z' ]*$/};
+    return {from: line.from + m[1].length, to: line.to, options, validFor: /^[A-Za-z' ]*$/};
   };
 }
 
@@ -184,7 +185,7 @@ async function makeEditor() {
         lineNumbers(), history(), drawSelection(), highlightActiveLine(),
         lang, syntaxHighlighting(classHighlighter),
         linter(checkSource, {delay: 300}), lintGutter(),
-        autocompletion({override: [completions(words.starts)]}),
+        autocompletion({override: [completions(words.starts)], icons: false}),
         keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab,
           {key: "Mod-Shift-f", run: () => { formatText(); return true; }}]),
         EditorView.lineWrapping,

@@ -13,6 +13,22 @@ MISSING = ("the playground needs the optional extra `serve` (Starlette and uvico
            "pip install 'rulelang[serve]'  (from a checkout: pip install '.[serve]')")
 
 
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why the server could not listen there (a port in use, an unknown address), or None."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        with socket.socket(infos[0][0], socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(infos[0][4])
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        return reason + ("; choose another with --port" if exc.errno == errno.EADDRINUSE else "")
+    return None
+
+
 @click.command("serve")
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="The port to listen on.")
 @click.option("--host", default="127.0.0.1", show_default=True,
@@ -32,6 +48,9 @@ def serve_cmd(port: int, host: str, workspace: str, open_browser: bool) -> None:
         raise ToolError(MISSING) from None
     if not os.path.isdir(workspace):
         raise ToolError(f"--workspace {workspace}: no such folder")
+    problem = _cannot_listen(host, port)
+    if problem:
+        raise ToolError(f"cannot listen on {host}:{port}: {problem}")
     hosts = [] if host in ("127.0.0.1", "localhost") else ["*"]
     if hosts:
         click.echo(f"warning: listening on {host}: anyone who can reach this machine can use the playground", err=True)
