@@ -7,6 +7,7 @@ of the playground sees plain dicts and lists ready for JSON.
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +23,9 @@ __all__ = ["Analysis", "analyse_text", "format_ruleset_text", "language_words", 
            "diagnostic", "MAX_BASE_DEPTH"]
 
 MAX_BASE_DEPTH = 8  # `based on` chains longer than this are refused before the compiler reads them
+# One language call at a time: requests run in a thread pool, and the parser and
+# compiler were written for one caller (a single user never notices the wait).
+_LOCK = threading.Lock()
 
 
 def diagnostic(e: RulesetError, path: str | None = None) -> dict[str, Any]:
@@ -106,6 +110,11 @@ def _base_config(text: str, filename: str) -> dict[str, Any] | None:
 
 def analyse_text(text: str, filename: str, root: str) -> Analysis:
     """Check a text as `rulelang check` does; when valid, explain it and compare it with its base."""
+    with _LOCK:
+        return _analyse_text(text, filename, root)
+
+
+def _analyse_text(text: str, filename: str, root: str) -> Analysis:
     outside = _confined(text, filename, root)
     if outside is not None:
         return Analysis([diagnostic(outside)])
@@ -130,7 +139,8 @@ def analyse_text(text: str, filename: str, root: str) -> Analysis:
 def format_ruleset_text(text: str, filename: str) -> tuple[str | None, list[dict[str, Any]]]:
     """(canonical text, []) or (None, diagnostics) when the text cannot be formatted."""
     try:
-        return format_text(text, filename), []
+        with _LOCK:
+            return format_text(text, filename), []
     except RulesetError as exc:
         return None, [diagnostic(e, filename) for e in exc.errors]
 
@@ -139,10 +149,12 @@ def language_words() -> dict[str, Any]:
     """The keywords (for highlighting) and the statement starts (for completion)."""
     from rulelang.ast import STATEMENTS
 
+    with _LOCK:
+        words = keywords()
     starts = [{"label": s.example, "detail": s.words, "section": s.section} for s in STATEMENTS]
     starts += [{"label": "on domino:", "detail": "what is settled when a hand is emptied", "section": None},
                {"label": "on block:", "detail": "what is settled when the game blocks", "section": None}]
-    return {"keywords": keywords(), "starts": starts}
+    return {"keywords": words, "starts": starts}
 
 
 def variants() -> list[dict[str, str]]:
@@ -150,7 +162,8 @@ def variants() -> list[dict[str, str]]:
     out = []
     for name in bundled_names():
         try:
-            title = compile_bundled(name)["title"]
+            with _LOCK:
+                title = compile_bundled(name)["title"]
         except RulesetError:
             title = "(invalid)"
         out.append({"name": name, "title": title})
