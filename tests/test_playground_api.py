@@ -242,6 +242,17 @@ def test_listing_skips_links_out(client, workspace, tmp_path):
     assert client.get("/api/file", params={"path": "alias.rules"}).status_code == 400
 
 
+def test_listing_is_bounded_in_depth(client, workspace):
+    deep = workspace / "a" / "b" / "c" / "d"
+    deep.mkdir(parents=True)
+    (workspace / "a" / "b" / "c" / "shallow.rules").write_text("#\n", encoding="utf-8")
+    (deep / "deep.rules").write_text("#\n", encoding="utf-8")
+    (workspace / "node_modules").mkdir()
+    (workspace / "node_modules" / "x.rules").write_text("#\n", encoding="utf-8")
+    assert client.get("/api/files").json()["files"] == ["a/b/c/shallow.rules", "club.rules"]
+    assert client.get("/api/file", params={"path": "a/b/c/d/deep.rules"}).json()["text"] == "#\n"
+
+
 def test_saving_needs_a_text_within_bounds(client):
     assert client.put("/api/file", json={"path": "a.rules"}).status_code == 400
     assert client.put("/api/file", json={"path": "a.rules", "text": "#" * (MAX_TEXT + 1)}).status_code == 413

@@ -55,7 +55,8 @@ def serve_cmd(port: int, host: str, workspace: str, open_browser: bool) -> None:
     if hosts:
         click.echo(f"warning: listening on {host}: anyone who can reach this machine can use the playground", err=True)
     app = create_app(workspace, hosts)
-    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/"
     click.echo(f"rulelang playground on {url} (workspace: {os.path.abspath(workspace)}); Ctrl-C stops it")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()

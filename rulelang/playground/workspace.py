@@ -14,6 +14,9 @@ from rulelang.playground.limits import MAX_PATH, MAX_TEXT, ApiError
 
 SUFFIX = ".rules"
 MAX_FILES = 500  # files listed at most
+MAX_DEPTH = 3  # folders below the workspace that are listed
+MAX_FOLDERS = 300  # folders visited at most
+SKIPPED = {"node_modules", "__pycache__", "venv", "site-packages"}
 
 
 class Workspace:
@@ -41,18 +44,25 @@ class Workspace:
         return path
 
     def files(self) -> list[str]:
-        """The ruleset files in the workspace (its subfolders included), as relative names."""
+        """The ruleset files in the workspace (subfolders MAX_DEPTH deep, MAX_FOLDERS of them), as relative names.
+
+        The bounds keep the listing quick when the workspace is a large folder (a home, a repository).
+        """
         out = []
+        folders = 0
         for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                                 and Path(dirpath, d).resolve().is_relative_to(self.root))
+            folders += 1
+            depth = len(Path(dirpath).relative_to(self.root).parts)
+            dirnames[:] = [] if depth >= MAX_DEPTH or folders >= MAX_FOLDERS else sorted(
+                d for d in dirnames if not d.startswith(".") and d not in SKIPPED
+                and Path(dirpath, d).resolve().is_relative_to(self.root))
             for f in sorted(filenames):
                 p = Path(dirpath, f)
                 if f.endswith(SUFFIX) and not f.startswith(".") and p.resolve().is_relative_to(self.root):
                     out.append(p.relative_to(self.root).as_posix())
                     if len(out) >= MAX_FILES:
-                        return out
-        return out
+                        return sorted(out)
+        return sorted(out)
 
     def read(self, name: object) -> str:
         """The text of a workspace file (404 if absent, 413 if too large)."""
