@@ -295,6 +295,44 @@ def test_a_whole_match_against_bots_and_its_transcript(client, tmp_path):
     assert client.post(f"/api/games/{game['id']}/move", json={"move": "[0|0]"}).status_code == 409
 
 
+def test_replay_a_game_turn_by_turn(client):
+    game = client.post("/api/games", json={"variant": "pagat", "players": 2, "bots": ["greedy"], "seed": 5}).json()
+    for _ in range(3):
+        game = client.post(f"/api/games/{game['id']}/move", json={"move": game["legal"][0]["move"]}).json()
+    last = client.get(f"/api/games/{game['id']}/replay").json()
+    assert last["turn"] == last["turns"] >= 3 and last["svg"].startswith("<?xml")
+    first = client.get(f"/api/games/{game['id']}/replay", params={"turn": 1}).json()
+    assert first["turn"] == 1 and first["caption"].startswith(f"turn 1 of {last['turns']} (round 1): seat ")
+    assert client.get(f"/api/games/{game['id']}/replay", params={"turn": 0}).json()["caption"] == "before the first turn"
+    for bad in ("x", "-1", str(last["turns"] + 1)):
+        res = client.get(f"/api/games/{game['id']}/replay", params={"turn": bad})
+        assert res.status_code == 400 and res.json()["error"], bad
+
+
+def test_replay_an_uploaded_transcript(client):
+    game = client.post("/api/games", json={"variant": "allfives", "players": 2, "bots": ["random"], "seed": 2}).json()
+    game = client.post(f"/api/games/{game['id']}/move", json={"move": game["legal"][0]["move"]}).json()
+    transcript = client.get(f"/api/games/{game['id']}/transcript").json()
+    view = client.post("/api/replay", json={"transcript": transcript, "turn": 1}).json()
+    assert view["turn"] == 1 and "<svg" in view["svg"]
+    turns = transcript["rounds"][0]["turns"]
+    turns[0]["points"] = turns[0]["points"] + 5  # a transcript that contradicts the rules
+    res = client.post("/api/replay", json={"transcript": transcript})
+    assert res.status_code == 400 and "contradicts the rules" in res.json()["error"]
+    for bad in ({"transcript": [1]}, {"transcript": {"config": 1, "rounds": "x"}}, {"turn": 1},
+                {"transcript": transcript, "turn": "one"}):
+        res = client.post("/api/replay", json=bad)
+        assert res.status_code == 400 and res.json()["error"], bad
+
+
+def test_uploaded_transcripts_are_bounded(client):
+    from rulelang.playground.limits import MAX_TRANSCRIPT
+
+    res = client.post("/api/replay", content=b'{"transcript": "' + b"x" * MAX_TRANSCRIPT + b'"}',
+                      headers={"content-type": "application/json"})
+    assert res.status_code == 413
+
+
 def test_a_game_of_the_editor_text(client):
     res = client.post("/api/games", json={"text": _text("club.rules"), "players": 2, "bots": ["greedy"]})
     assert res.status_code == 201 and res.json()["name"] == "club"

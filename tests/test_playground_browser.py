@@ -185,6 +185,20 @@ def test_play_a_round_by_clicking(server, driver):
     assert _text_of(driver, "#scores") and driver.find_element(By.ID, "transcript").get_attribute("href").endswith("/transcript")
     _shot(driver, "4-round-over")
 
+    # replay: this game after its first turn, then the downloaded transcript
+    driver.find_element(By.CSS_SELECTOR, "#replay summary").click()
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#replay-board svg"), "the replay is drawn")
+    driver.execute_script("const s = document.getElementById('replay-turn'); s.value = '1';"
+                          "s.dispatchEvent(new Event('input'));")
+    _wait(driver, lambda d: _text_of(d, "#replay-caption").startswith("turn 1 of"), "turn 1 is shown")
+    href = driver.find_element(By.ID, "transcript").get_attribute("href")
+    saved = ARTIFACTS / "game.json"
+    with urllib.request.urlopen(href, timeout=10) as res:
+        saved.write_bytes(res.read())
+    driver.find_element(By.ID, "replay-file").send_keys(str(saved))
+    _wait(driver, lambda d: "Replaying game.json" in _text_of(d, "#status"), "the saved transcript is replayed")
+    assert _text_of(driver, "#replay-caption").startswith("turn ")
+
 
 def test_diagrams_browse_the_cases(server, driver):
     _open(driver, server)

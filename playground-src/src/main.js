@@ -285,6 +285,7 @@ async function newGame() {
   const seed = Number($("#seed").value) || 1;
   try {
     game = await api("/api/games", {text: view.state.doc.toString(), path: currentPath, players, bots, seed});
+    uploaded = null;
     chosenTile = null;
     drawGame(true);
     say(`New game of ${game.name} against ${bots.join(", ")}.`);
@@ -296,6 +297,7 @@ async function play(move) {
     game = await api(`/api/games/${game.id}/move`, {move});
     chosenTile = null;
     drawGame(true);
+    if ($("#replay").open && !uploaded) replayLatest();
   } catch (err) { say(err.message, true); }
 }
 
@@ -362,6 +364,46 @@ function drawGame(fresh = false) {
     $("#last-round-summary").textContent = `Round ${game.last_round.number}: ${game.last_round.summary} Hands left: ${game.last_round.hands.join("; ")}`;
     $("#last-round-board").innerHTML = game.last_round.svg;
   } else last.hidden = true;
+}
+
+// ---------------------------------------------------------------------------
+// Replay: the current game, or a saved transcript, after any turn
+// ---------------------------------------------------------------------------
+
+let uploaded = null;  // a transcript read from a file, replayed instead of the current game
+
+function showReplay(view) {
+  const slider = $("#replay-turn");
+  slider.max = String(view.turns);
+  slider.value = String(view.turn);
+  $("#replay-caption").textContent = view.caption;
+  $("#replay-board").innerHTML = view.svg;
+}
+
+async function replayTurn() {
+  const turn = Number($("#replay-turn").value);
+  try {
+    const view = uploaded ? await api("/api/replay", {transcript: uploaded, turn})
+      : game ? await api(`/api/games/${game.id}/replay?turn=${turn}`) : null;
+    if (view) showReplay(view);
+  } catch (err) { say(err.message, true); }
+}
+
+async function replayLatest() {
+  try { showReplay(await api(`/api/games/${game.id}/replay`)); } catch (err) { say(err.message, true); }
+}
+
+async function replayFile() {
+  const file = $("#replay-file").files[0];
+  if (!file) return;
+  try {
+    uploaded = JSON.parse(await file.text());
+    showReplay(await api("/api/replay", {transcript: uploaded, turn: null}));
+    say(`Replaying ${file.name}: move the slider.`);
+  } catch (err) {
+    uploaded = null;
+    say(err instanceof SyntaxError ? `${file.name} is not JSON` : err.message, true);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -433,6 +475,9 @@ async function main() {
   $("#players").addEventListener("change", seatChoices);
   $("#print").addEventListener("click", printSheet);
   $("#case-variant").addEventListener("change", listCases);
+  $("#replay-turn").addEventListener("input", replayTurn);
+  $("#replay-file").addEventListener("change", replayFile);
+  $("#replay").addEventListener("toggle", () => { if ($("#replay").open && !uploaded && game) replayLatest(); });
   $("#case-step").addEventListener("input", () => {
     const c = cases.find((x) => x.id === $("#case-step").dataset.case);
     if (c) showCase(c, Number($("#case-step").value));

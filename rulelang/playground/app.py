@@ -68,6 +68,8 @@ def create_app(workspace: str | os.PathLike[str] = ".", hosts: list[str] | None 
         Route("/api/games/{game}", routes.game_delete, methods=["DELETE"]),
         Route("/api/games/{game}/move", routes.game_move, methods=["POST"]),
         Route("/api/games/{game}/transcript", routes.game_transcript),
+        Route("/api/games/{game}/replay", routes.game_replay),
+        Route("/api/replay", routes.replay, methods=["POST"]),
         Route("/api/cases", routes.cases),
         Route("/api/cases/{case}/svg", routes.case_svg),
         Route("/sheet", routes.sheet, methods=["GET", "POST"]),

@@ -11,6 +11,7 @@ from typing import Any
 from starlette.requests import Request
 
 MAX_BODY = 256 * 1024  # bytes of one request body
+MAX_TRANSCRIPT = 4 * 1024 * 1024  # bytes of an uploaded transcript (a long match)
 MAX_TEXT = 64 * 1024  # characters of one ruleset text
 MAX_PATH = 200  # characters of one workspace path
 MAX_GAMES = 32  # games kept at once
@@ -26,8 +27,8 @@ class ApiError(Exception):
         self.message = message
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request's JSON object, refusing bodies over MAX_BODY (413) and anything but an object (400).
+async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
+    """The request's JSON object, refusing bodies over LIMIT bytes (413) and anything but an object (400).
 
     The content type must say JSON: a page of another site cannot send that
     without the browser asking first, which this server never allows.
@@ -37,15 +38,15 @@ async def read_json(request: Request) -> dict[str, Any]:
     declared = request.headers.get("content-length")
     if declared is not None:
         try:
-            if int(declared) > MAX_BODY:
-                raise ApiError(413, f"the request is too large: at most {MAX_BODY // 1024} KiB")
+            if int(declared) > limit:
+                raise ApiError(413, f"the request is too large: at most {limit // 1024} KiB")
         except ValueError:
             raise ApiError(400, "the request has a malformed Content-Length") from None
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise ApiError(413, f"the request is too large: at most {MAX_BODY // 1024} KiB")
+        if len(body) > limit:
+            raise ApiError(413, f"the request is too large: at most {limit // 1024} KiB")
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):

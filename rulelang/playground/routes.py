@@ -13,7 +13,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from rulelang.playground import adapter, diagrams
 from rulelang.playground.games import Game, bot_names
-from rulelang.playground.limits import ApiError, int_field, read_json, text_field
+from rulelang.playground.limits import MAX_TRANSCRIPT, ApiError, int_field, read_json, text_field
+from rulelang.playground.replays import replay_view
 from rulelang.playground.sheet import sheet_html
 
 
@@ -144,6 +145,36 @@ async def game_transcript(request: Request) -> Response:
     name = f"{game.cfg.name}-seed{game.seed}.json"
     return Response(text, media_type="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _turn(request: Request) -> int | None:
+    raw = request.query_params.get("turn")
+    if raw in (None, ""):
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise ApiError(400, "`turn` must be a whole number") from None
+
+
+async def game_replay(request: Request) -> JSONResponse:
+    """The current game's layout after any of its turns."""
+    key = request.path_params["game"]
+    game = _state(request).games.get(key)
+    turn = _turn(request)
+
+    def view() -> dict[str, Any]:
+        with game.lock:
+            transcript = game.transcript()
+        return replay_view(transcript, turn)
+
+    return JSONResponse(await run_in_threadpool(view))
+
+
+async def replay(request: Request) -> JSONResponse:
+    """An uploaded transcript (`rulelang play --save`, or a game's download), checked, after any turn."""
+    data = await read_json(request, MAX_TRANSCRIPT)
+    return JSONResponse(await run_in_threadpool(replay_view, data.get("transcript"), data.get("turn")))
 
 
 async def game_delete(request: Request) -> JSONResponse:
