@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -133,6 +134,35 @@ def test_based_on_outside_the_workspace_is_refused(client, workspace, tmp_path, 
     text = _text("based-outside.rules").replace("../outside/base.rules", ref)
     [d] = client.post("/api/analyse", json={"text": text}).json()["diagnostics"]
     assert d["code"] == "outside-workspace" and d["line"] == 3 and ref in d["message"]
+
+
+def _based_on(ref: str) -> str:
+    return _text("based-outside.rules").replace("../outside/base.rules", ref)
+
+
+def test_a_base_of_a_base_outside_is_refused_at_the_text(client, workspace, tmp_path):
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "base.rules").write_text(_text("club.rules"), encoding="utf-8")
+    (workspace / "middle.rules").write_text(_based_on("../outside/base.rules"), encoding="utf-8")
+    [d] = client.post("/api/analyse", json={"text": _based_on("middle.rules")}).json()["diagnostics"]
+    assert (d["code"], d["line"], d["column"]) == ("outside-workspace", 3, 1)
+    assert "(in middle.rules)" in d["message"] and d["rendered"].startswith("untitled.rules:3:1: ")
+
+
+def test_base_chains_bounded_cycles_named(client, workspace):
+    from rulelang.playground.adapter import MAX_BASE_BYTES, MAX_BASE_DEPTH
+
+    for k in range(MAX_BASE_DEPTH + 1):
+        (workspace / f"b{k}.rules").write_text(_based_on(f"b{k + 1}.rules"), encoding="utf-8")
+    [d] = client.post("/api/analyse", json={"text": _based_on("b0.rules")}).json()["diagnostics"]
+    assert d["code"] == "base-too-deep" and d["line"] == 3
+    (workspace / "x.rules").write_text(_based_on("y.rules"), encoding="utf-8")
+    (workspace / "y.rules").write_text(_based_on("x.rules"), encoding="utf-8")
+    codes = {d["code"] for d in client.post("/api/analyse", json={"text": _based_on("x.rules")}).json()["diagnostics"]}
+    assert codes == {"base-cycle"}
+    (workspace / "big.rules").write_text("#" * (MAX_BASE_BYTES + 1), encoding="utf-8")
+    [d] = client.post("/api/analyse", json={"text": _based_on("big.rules")}).json()["diagnostics"]
+    assert d["code"] == "base-too-large"
 
 
 def test_format(client):
@@ -393,7 +423,8 @@ def test_store_keeps_recently_used_games():
     store = GameStore(limit=2, idle=3600)
 
     class Fake:
-        used = 0.0
+        def __init__(self) -> None:
+            self.used = time.monotonic()
 
     a, b = store.add(Fake()), store.add(Fake())  # type: ignore[arg-type]
     store.get(a)

@@ -23,6 +23,7 @@ __all__ = ["Analysis", "analyse_text", "format_ruleset_text", "language_words", 
            "diagnostic", "MAX_BASE_DEPTH"]
 
 MAX_BASE_DEPTH = 8  # `based on` chains longer than this are refused before the compiler reads them
+MAX_BASE_BYTES = 256 * 1024  # a base file larger than this is refused before anything reads it
 # One language call at a time: requests run in a thread pool, and the parser and
 # compiler were written for one caller (a single user never notices the wait).
 _LOCK = threading.Lock()
@@ -66,34 +67,51 @@ def _base_of(text: str, filename: str) -> tuple[tuple[str, str] | None, Any]:
 
 
 def _confined(text: str, filename: str, root: str) -> RulesetError | None:
-    """An error when a `based on "FILE"` chain would read outside the workspace ROOT, else None.
+    """An error at the text's `based on` when its chain of base files would read outside the workspace
+    ROOT, run deeper than MAX_BASE_DEPTH or read a file too large; else None.
 
     The compiler follows file bases itself; the playground walks the chain first
     so that no path written in a request reaches outside the workspace.
     """
     from rulelang.errors import RulesetCheckError
 
+    top = _base_of(text, filename)[1]
+    if top is None:
+        return None
+    lines = text.split("\n")
+    line = lines[top.span.line - 1] if top.span.line - 1 < len(lines) else ""
+    end = top.span.end_column if top.span.end_line == top.span.line else len(line.rstrip()) + 1
+
+    top_file = filename
+
+    def refuse(code: str, message: str, hint: str) -> RulesetError:
+        return RulesetCheckError(code, message, filename=top_file, line=top.span.line, column=top.span.column,
+                                 end_column=end, source_line=line, hint=hint)
+
     real_root = os.path.realpath(root)
+    seen: set[str] = set()
     for _depth in range(MAX_BASE_DEPTH):
-        ref, st = _base_of(text, filename)
+        ref, _st = _base_of(text, filename)
         if ref is None or ref[0] == "name":
             return None
-        path = os.path.join(os.path.dirname(filename), ref[1])
-        real = os.path.realpath(path)
-        lines = text.split("\n")
-        line = lines[st.span.line - 1] if st.span.line - 1 < len(lines) else ""
-        end = st.span.end_column if st.span.end_line == st.span.line else len(line.rstrip()) + 1
+        real = os.path.realpath(os.path.join(os.path.dirname(filename), ref[1]))
+        where = "" if not seen else f" (in {os.path.relpath(filename, real_root)})"
         if os.path.isabs(ref[1]) or os.path.commonpath([real_root, real]) != real_root:
-            return RulesetCheckError("outside-workspace", f"the playground reads no file outside its workspace: `{ref[1]}`",
-                                     filename=os.path.basename(filename), line=st.span.line, column=st.span.column,
-                                     end_column=end, source_line=line,
-                                     hint="save the base in the workspace folder, or use a bundled name")
+            return refuse("outside-workspace", f"the playground reads no file outside its workspace: `{ref[1]}`{where}",
+                          "save the base in the workspace folder, or use a bundled name")
+        if real in seen:
+            return None  # a cycle: the compiler names it
+        seen.add(real)
         try:
+            if os.path.getsize(real) > MAX_BASE_BYTES:
+                return refuse("base-too-large", f"the base file `{ref[1]}`{where} is too large for the playground",
+                              f"a ruleset file has at most {MAX_BASE_BYTES // 1024} KiB here")
             with open(real, encoding="utf-8") as fh:
                 text, filename = fh.read(), real
         except (OSError, UnicodeDecodeError):
             return None  # the compiler reports the missing or unreadable base itself
-    return None
+    return refuse("base-too-deep", f"the chain of `based on` files is deeper than {MAX_BASE_DEPTH}",
+                  "base the ruleset on a bundled variant or a shorter chain")
 
 
 def _base_config(text: str, filename: str) -> dict[str, Any] | None:
@@ -117,7 +135,7 @@ def analyse_text(text: str, filename: str, root: str) -> Analysis:
 def _analyse_text(text: str, filename: str, root: str) -> Analysis:
     outside = _confined(text, filename, root)
     if outside is not None:
-        return Analysis([diagnostic(outside)])
+        return Analysis([diagnostic(outside, filename)])
     result = analyse(text, filename)
     if result.errors or result.config is None:
         return Analysis([diagnostic(e, filename) for e in result.errors])
