@@ -169,6 +169,9 @@ def test_play_a_round_by_clicking(server, driver):
         version = driver.find_element(By.ID, "board").get_attribute("data-version")
         tile = driver.find_element(By.CSS_SELECTOR, "#hand button.playable")
         tile.click()
+        # the tile is played at once (a new version comes) or chosen (its points are highlighted)
+        _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v
+              or "click a highlighted point" in _text_of(d, "#status"), "the tile is played or chosen")
         if driver.find_element(By.ID, "board").get_attribute("data-version") == version:
             chosen = driver.find_elements(By.CSS_SELECTOR, "#board g.marker.legal.chosen")
             if chosen:

@@ -293,6 +293,7 @@ async function newGame() {
 }
 
 async function play(move) {
+  say(`Playing ${move}…`);
   try {
     game = await api(`/api/games/${game.id}/move`, {move});
     chosenTile = null;
