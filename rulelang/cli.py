@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "new": "authoring:new_cmd",
     "help": "authoring:help_cmd",
     "lsp": "authoring:lsp_cmd",
+    "serve": "serve:serve_cmd",
 }
 
 
@@ -54,6 +55,8 @@ SUMMARIES: dict[str, str] = {
     'render': ('Draw a layout as SVG: tiles with pips, doubles crosswise, branching doubles outlined in orange, '
                'counted ends as filled numbers, legal attach points as hollow points, and a legend.'),
     'replay': 'Check a saved game against the rules and print it turn by turn.',
+    'serve': ('Start the playground: write a ruleset and see it checked and explained as you type, play it against '
+              'bots, browse the conformance diagrams, print a rules sheet.'),
     'show': 'Print the text of a bundled ruleset (a starting point: `rulelang show pagat > club.rules`).',
     'simulate': 'Play MATCHES bot matches of VARIANT and report statistics.',
 }

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Build the playground's static files into rulelang/playground/static/ (committed, shipped in the wheel).
+# Needs node and npm once: `npm ci && sh build.sh` (or `npm run build`).
+set -eu
+cd "$(dirname "$0")"
+OUT=../rulelang/playground/static
+[ -d node_modules ] || npm ci --no-audit --no-fund
+mkdir -p "$OUT"
+npx esbuild src/main.js --bundle --minify --format=esm --target=es2020 \
+  --legal-comments=none --metafile=meta.json --outfile="$OUT/playground.js"
+node notices.js meta.json > "$OUT/THIRD-PARTY.txt"
+rm -f meta.json
+cp src/index.html src/playground.css "$OUT/"
+echo "built $OUT: $(wc -c < "$OUT/playground.js") bytes of JavaScript"

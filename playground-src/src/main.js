@@ -1,0 +1,495 @@
+// The rulelang playground: a CodeMirror 6 editor checked by the server as the user types,
+// the rules in words beside it, a game against bots, the conformance diagrams and a rules sheet.
+// Everything is served by `rulelang serve`; nothing is fetched from elsewhere.
+import {EditorState} from "@codemirror/state";
+import {EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection} from "@codemirror/view";
+import {defaultKeymap, history, historyKeymap, indentWithTab} from "@codemirror/commands";
+import {StreamLanguage, syntaxHighlighting} from "@codemirror/language";
+import {linter, lintGutter, forceLinting} from "@codemirror/lint";
+import {autocompletion, completionKeymap} from "@codemirror/autocomplete";
+import {classHighlighter} from "@lezer/highlight";
+
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, attrs = {}, ...kids) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "onclick") node.addEventListener("click", v);
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  for (const kid of kids) node.append(kid);
+  return node;
+};
+
+// ---------------------------------------------------------------------------
+// Talking to the server: every answer is JSON with `error` on failure
+// ---------------------------------------------------------------------------
+
+async function api(path, body, method) {
+  const opts = body === undefined ? {method: method || "GET"}
+    : {method: method || "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+  const res = await fetch(path, opts);
+  const type = res.headers.get("content-type") || "";
+  const data = type.includes("json") ? await res.json() : {error: await res.text()};
+  if (!res.ok) {
+    const err = new Error(data.error || `the server answered ${res.status}`);
+    err.data = data;
+    throw err;
+  }
+  return data;
+}
+
+function say(message, bad = false) {
+  const box = $("#status");
+  box.textContent = message;
+  box.className = bad ? "bad" : "";
+}
+
+// ---------------------------------------------------------------------------
+// The language: highlighting from the server's keyword list
+// ---------------------------------------------------------------------------
+
+function rulelangLanguage(keywords) {
+  const words = new Set(keywords);
+  return StreamLanguage.define({
+    name: "rulelang",
+    token(stream) {
+      if (stream.eatSpace()) return null;
+      if (stream.match(/#.*/)) return "comment";
+      if (stream.match(/"(?:[^"\\]|\\.)*"?/)) return "string";
+      if (stream.match(/\[\d\|\d\]/)) return "atom";
+      if (stream.match(/\d+/)) return "number";
+      const word = stream.match(/[A-Za-z][A-Za-z0-9'\-]*/);
+      if (word) {
+        if (words.has(word[0])) return "keyword";
+        return "variableName";
+      }
+      stream.next();
+      return "punctuation";
+    },
+    languageData: {commentTokens: {line: "#"}},
+  });
+}
+
+function completions(starts) {
+  return (context) => {
+    const line = context.state.doc.lineAt(context.pos);
+    const before = line.text.slice(0, context.pos - line.from);
+    const after = line.text.slice(context.pos - line.from);
+    const m = before.match(/^(\s*)([A-Za-z' ]*)$/);
+    if (!m || (after.trim() !== "" && !context.explicit)) return null;  // a statement starts a line; don't offer mid-edit
+    if (!context.explicit && m[2].length === 0) return null;
+    const indented = m[1].length > 0;
+    const options = starts
+      .filter((s) => indented ? s.section !== null : true)
+      .map((s) => ({label: s.label, detail: s.detail, type: "keyword", apply: s.label}));
+    return {from: line.from + m[1].length, to: line.to, options, validFor: /^[A-Za-z' ]*$/};
+  };
+}
+
+// ---------------------------------------------------------------------------
+// The editor and its live diagnostics; every check also refreshes the side panels
+// ---------------------------------------------------------------------------
+
+let view = null;
+let currentPath = null;
+let lastAnalysis = null;
+
+function toDiagnostics(doc, diagnostics) {
+  return diagnostics.map((d) => {
+    const lineNo = Math.min(Math.max(d.line || 1, 1), doc.lines);
+    const line = doc.line(lineNo);
+    const from = Math.min(line.from + Math.max((d.column || 1) - 1, 0), line.to);
+    let to = d.end_column ? line.from + d.end_column - 1 : from + 1;
+    to = Math.min(Math.max(to, from), line.to);
+    const message = `${d.code}: ${d.message}` + (d.hint ? `\nhint: ${d.hint}` : "");
+    return {from, to: to === from && from === line.to ? from : Math.max(to, from), severity: "error", message, source: d.code};
+  });
+}
+
+const checkSource = async (v) => {
+  const text = v.state.doc.toString();
+  let result;
+  try {
+    result = await api("/api/analyse", {text, path: currentPath});
+  } catch (err) {
+    say(err.message, true);
+    return [];
+  }
+  if (v.state.doc.toString() !== text) return [];  // typed meanwhile: the next check will come
+  lastAnalysis = result;
+  showAnalysis(result);
+  return toDiagnostics(v.state.doc, result.diagnostics);
+};
+
+function showAnalysis(result) {
+  const list = $("#diagnostics");
+  list.replaceChildren();
+  $("#check-state").textContent = result.ok ? "no errors" : `${result.diagnostics.length} error${result.diagnostics.length === 1 ? "" : "s"}`;
+  $("#check-state").className = result.ok ? "ok" : "bad";
+  for (const d of result.diagnostics) {
+    const item = el("li", {"class": "diagnostic", "data-code": d.code, "data-line": d.line, "data-column": d.column},
+      el("pre", {text: d.rendered}));
+    item.addEventListener("click", () => goTo(d.line, d.column));
+    list.append(item);
+  }
+  if (!result.ok) {
+    $("#explain").classList.add("stale");
+    return;  // the last valid explanation stays, greyed: the text is being fixed
+  }
+  $("#explain").classList.remove("stale");
+  const explain = $("#explain");
+  explain.replaceChildren(el("h3", {text: `${result.title} (${result.name})`}));
+  for (const sec of result.sections) {
+    const ul = el("ul");
+    for (const s of sec.sentences) {
+      ul.append(el("li", {"class": s.inherited ? "inherited" : "stated", "data-key": s.key,
+        text: s.text + (s.inherited && result.base ? ` (from ${result.base})` : "")}));
+    }
+    explain.append(el("h4", {text: sec.heading}), ul);
+  }
+  const diff = $("#diff");
+  diff.replaceChildren();
+  if (!result.base) diff.append(el("p", {"class": "muted", text: "Not based on another ruleset: nothing to compare."}));
+  else if (!result.diff.length) diff.append(el("p", {text: `States the same rules as ${result.base}.`}));
+  for (const d of result.diff) {
+    diff.append(el("div", {"class": "diff-item"}, el("strong", {text: d.what}),
+      el("div", {"class": "minus", text: `${result.base}: ${d.base}`}),
+      el("div", {"class": "plus", text: `here: ${d.here}`})));
+  }
+  const inh = $("#inherited");
+  inh.replaceChildren();
+  if (!result.base) inh.append(el("p", {"class": "muted", text: "Nothing is inherited."}));
+  for (const s of result.inherited) inh.append(el("li", {text: s}));
+}
+
+function goTo(line, column) {
+  const l = view.state.doc.line(Math.min(Math.max(line || 1, 1), view.state.doc.lines));
+  const pos = Math.min(l.from + Math.max((column || 1) - 1, 0), l.to);
+  view.dispatch({selection: {anchor: pos}, scrollIntoView: true});
+  view.focus();
+}
+
+function setText(text) {
+  view.dispatch({changes: {from: 0, to: view.state.doc.length, insert: text}});
+}
+
+async function makeEditor() {
+  const words = await api("/api/words");
+  const lang = rulelangLanguage(words.keywords);
+  view = new EditorView({
+    parent: $("#editor"),
+    state: EditorState.create({
+      doc: "",
+      extensions: [
+        lineNumbers(), history(), drawSelection(), highlightActiveLine(),
+        lang, syntaxHighlighting(classHighlighter),
+        linter(checkSource, {delay: 300}), lintGutter(),
+        autocompletion({override: [completions(words.starts)], icons: false}),
+        keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab,
+          {key: "Mod-Shift-f", run: () => { formatText(); return true; }}]),
+        EditorView.lineWrapping,
+      ],
+    }),
+  });
+  window.playgroundView = view;  // for the browser tests and the curious
+}
+
+// ---------------------------------------------------------------------------
+// Starting points: a bundled variant, `based on` one, or a workspace file
+// ---------------------------------------------------------------------------
+
+async function loadVariants() {
+  const data = await api("/api/variants");
+  const select = $("#variant");
+  for (const v of data.variants) select.append(el("option", {value: v.name, text: `${v.name}: ${v.title}`}));
+  for (const sel of document.querySelectorAll(".bot-choice")) {
+    for (const b of data.bots) sel.append(el("option", {value: b, text: b}));
+    sel.value = "greedy";
+  }
+  return data.variants;
+}
+
+async function openVariant() {
+  const name = $("#variant").value;
+  const data = await api(`/api/variants/${encodeURIComponent(name)}`);
+  currentPath = null;
+  setText(data.text);
+  say(`Opened the bundled ruleset ${name} (save it under a name of your own to keep changes).`);
+}
+
+function basedOn() {
+  const name = $("#variant").value;
+  currentPath = null;
+  setText(`# House rules: state only what differs from ${name}.\nruleset my-${name} "My ${name}"\nsource "House rules"\nbased on ${name}\n\n`);
+  view.dispatch({selection: {anchor: view.state.doc.length}});
+  view.focus();
+  say(`A new ruleset based on ${name}: add the statements you change.`);
+}
+
+async function refreshFiles() {
+  const data = await api("/api/files");
+  const select = $("#files");
+  select.replaceChildren(el("option", {value: "", text: data.files.length ? "(workspace files)" : "(no .rules file yet)"}));
+  for (const f of data.files) select.append(el("option", {value: f, text: f}));
+  $("#workspace-name").textContent = data.root;
+}
+
+async function openFile() {
+  const name = $("#files").value;
+  if (!name) return;
+  try {
+    const data = await api(`/api/file?path=${encodeURIComponent(name)}`);
+    currentPath = name;
+    $("#save-name").value = name;
+    setText(data.text);
+    say(`Opened ${name}.`);
+  } catch (err) { say(err.message, true); }
+}
+
+async function saveFile() {
+  const name = $("#save-name").value.trim();
+  try {
+    const data = await api("/api/file", {path: name, text: view.state.doc.toString()}, "PUT");
+    currentPath = data.path;
+    say(`Saved ${data.path}.`);
+    refreshFiles();
+  } catch (err) { say(err.message, true); }
+}
+
+async function formatText() {
+  try {
+    const data = await api("/api/format", {text: view.state.doc.toString(), path: currentPath});
+    if (data.changed) setText(data.text);
+    say(data.changed ? "Formatted." : "Already in the canonical form.");
+  } catch (err) { say(err.message, true); }
+}
+
+// ---------------------------------------------------------------------------
+// Play against bots
+// ---------------------------------------------------------------------------
+
+let game = null;
+let chosenTile = null;
+
+function seatChoices() {
+  const players = Number($("#players").value);
+  document.querySelectorAll(".seat").forEach((row) => {
+    row.hidden = Number(row.dataset.seat) >= players;
+  });
+}
+
+async function newGame() {
+  const players = Number($("#players").value);
+  const bots = [...document.querySelectorAll(".bot-choice")].slice(0, players - 1).map((s) => s.value);
+  const seed = Number($("#seed").value) || 1;
+  try {
+    game = await api("/api/games", {text: view.state.doc.toString(), path: currentPath, players, bots, seed});
+    uploaded = null;
+    chosenTile = null;
+    drawGame(true);
+    say(`New game of ${game.name} against ${bots.join(", ")}.`);
+  } catch (err) { say(err.message, true); }
+}
+
+async function play(move) {
+  say(`Playing ${move}…`);
+  try {
+    game = await api(`/api/games/${game.id}/move`, {move});
+    chosenTile = null;
+    drawGame(true);
+    if ($("#replay").open && !uploaded) replayLatest();
+  } catch (err) { say(err.message, true); }
+}
+
+function chooseTile(tile) {
+  const moves = game.legal.filter((m) => m.tile === tile);
+  if (moves.length === 1 && (moves[0].target === null || game.legal.length === 1)) return play(moves[0].move);
+  chosenTile = moves.length ? tile : null;
+  drawGame();
+  if (!moves.length) say(`${tile} cannot be played now.`, true);
+  else say(`${tile}: click a highlighted point of the layout (or a move below).`);
+}
+
+let drawn = 0;
+
+function drawGame(fresh = false) {
+  const board = $("#board");
+  board.innerHTML = game.svg;
+  if (fresh) board.dataset.version = String(++drawn);  // a new state from the server (the tests wait on it)
+  const svg = board.querySelector("svg");
+  if (svg) { svg.removeAttribute("width"); svg.removeAttribute("height"); }
+  for (const m of game.legal) {
+    if (m.target === null || (chosenTile !== null && m.tile !== chosenTile)) continue;
+    const marker = board.querySelector(`g.marker[data-tile="${m.target}"][data-side="${m.side}"]`);
+    if (!marker) continue;
+    marker.classList.add("legal");
+    if (chosenTile !== null) marker.classList.add("chosen");
+    marker.setAttribute("data-move", m.move);
+    marker.addEventListener("click", () => {
+      const fits = game.legal.filter((x) => x.target === m.target && x.side === m.side
+        && (chosenTile === null || x.tile === chosenTile));
+      if (fits.length === 1) play(fits[0].move);
+      else say("Several tiles fit there: choose a tile of your hand first.", true);
+    });
+  }
+  const hand = $("#hand");
+  hand.replaceChildren();
+  const playable = new Set(game.legal.map((m) => m.tile));
+  for (const t of game.hand) {
+    hand.append(el("button", {"class": "tile" + (playable.has(t) ? " playable" : "") + (t === chosenTile ? " chosen" : ""),
+      "data-tile": t, onclick: () => chooseTile(t), text: t}));
+  }
+  const moves = $("#moves");
+  moves.replaceChildren();
+  for (const m of game.legal) {
+    moves.append(el("button", {"class": "move", "data-move": m.move, onclick: () => play(m.move),
+      text: m.move + (m.points ? `  +${m.points}` : "")}));
+  }
+  $("#turn").textContent = game.over ? `The match is over: ${game.winner ? game.winner + " wins" : "a draw"}.`
+    : game.your_turn ? "Your turn." : "Waiting.";
+  $("#counted").textContent = `Counted ends: ${game.counted.map((c) => c.value).join(" + ") || "0"} = ${game.count}`
+    + `   ·   boneyard ${game.boneyard}   ·   tiles in hands ${game.hand_counts.join(", ")}`;
+  const scores = $("#scores");
+  scores.replaceChildren(el("tr", {}, el("th", {text: "side"}), el("th", {text: "shown"}), el("th", {text: "raw"})));
+  for (const s of game.scores) scores.append(el("tr", {}, el("td", {text: s.name}), el("td", {text: String(s.shown)}), el("td", {text: String(s.raw)})));
+  $("#target").textContent = `Round ${game.round}; target ${game.target}.`;
+  const log = $("#log");
+  log.replaceChildren(...game.log.slice(-60).map((line) => el("li", {text: line})));
+  log.scrollTop = log.scrollHeight;
+  $("#transcript").href = `/api/games/${game.id}/transcript`;
+  $("#transcript").hidden = false;
+  const last = $("#last-round");
+  if (game.last_round) {
+    last.hidden = false;
+    $("#last-round-summary").textContent = `Round ${game.last_round.number}: ${game.last_round.summary} Hands left: ${game.last_round.hands.join("; ")}`;
+    $("#last-round-board").innerHTML = game.last_round.svg;
+  } else last.hidden = true;
+}
+
+// ---------------------------------------------------------------------------
+// Replay: the current game, or a saved transcript, after any turn
+// ---------------------------------------------------------------------------
+
+let uploaded = null;  // a transcript read from a file, replayed instead of the current game
+
+function showReplay(view) {
+  const slider = $("#replay-turn");
+  slider.max = String(view.turns);
+  slider.value = String(view.turn);
+  $("#replay-caption").textContent = view.caption;
+  $("#replay-board").innerHTML = view.svg;
+}
+
+async function replayTurn() {
+  const turn = Number($("#replay-turn").value);
+  try {
+    const view = uploaded ? await api("/api/replay", {transcript: uploaded, turn})
+      : game ? await api(`/api/games/${game.id}/replay?turn=${turn}`) : null;
+    if (view) showReplay(view);
+  } catch (err) { say(err.message, true); }
+}
+
+async function replayLatest() {
+  try { showReplay(await api(`/api/games/${game.id}/replay`)); } catch (err) { say(err.message, true); }
+}
+
+async function replayFile() {
+  const file = $("#replay-file").files[0];
+  if (!file) return;
+  try {
+    uploaded = JSON.parse(await file.text());
+    showReplay(await api("/api/replay", {transcript: uploaded, turn: null}));
+    say(`Replaying ${file.name}: move the slider.`);
+  } catch (err) {
+    uploaded = null;
+    say(err instanceof SyntaxError ? `${file.name} is not JSON` : err.message, true);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Diagrams: every conformance case's position
+// ---------------------------------------------------------------------------
+
+let cases = [];
+
+async function loadCases() {
+  cases = (await api("/api/cases")).cases;
+  const variants = [...new Set(cases.map((c) => c.variant))];
+  const sel = $("#case-variant");
+  sel.replaceChildren(...variants.map((v) => el("option", {value: v, text: v})));
+  listCases();
+}
+
+function listCases() {
+  const v = $("#case-variant").value;
+  const list = $("#case-list");
+  list.replaceChildren(...cases.filter((c) => c.variant === v).map((c) =>
+    el("li", {}, el("a", {href: "#", "data-case": c.id, onclick: (e) => { e.preventDefault(); showCase(c); }, text: c.id}),
+      el("span", {"class": "muted", text: ` ${c.description}`}))));
+}
+
+async function showCase(c, step) {
+  const slider = $("#case-step");
+  slider.max = String(c.steps);
+  if (step === undefined) slider.value = String(c.steps);
+  slider.dataset.case = c.id;
+  $("#case-step-label").textContent = `after step ${slider.value} of ${c.steps}`;
+  const res = await fetch(`/api/cases/${encodeURIComponent(c.id)}/svg?step=${slider.value}`);
+  const box = $("#case-board");
+  if (!res.ok) { box.textContent = (await res.json()).error; return; }
+  box.innerHTML = await res.text();
+  $("#case-title").textContent = `${c.id}: ${c.description}`;
+}
+
+// ---------------------------------------------------------------------------
+// The printable sheet: rendered by the server, opened in a window of its own
+// ---------------------------------------------------------------------------
+
+async function printSheet() {
+  const res = await fetch("/sheet", {method: "POST", headers: {"Content-Type": "application/json"},
+    body: JSON.stringify({text: view.state.doc.toString(), path: currentPath})});
+  if (!res.ok) { say((await res.text()).trim(), true); return; }
+  const url = URL.createObjectURL(new Blob([await res.text()], {type: "text/html"}));
+  window.open(url, "_blank");
+}
+
+// ---------------------------------------------------------------------------
+// Tabs and start-up
+// ---------------------------------------------------------------------------
+
+function showTab(name) {
+  document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.tab === name));
+  document.querySelectorAll(".pane").forEach((p) => { p.hidden = p.id !== `pane-${name}`; });
+}
+
+async function main() {
+  await makeEditor();
+  const variants = await loadVariants();
+  document.querySelectorAll(".tab").forEach((t) => t.addEventListener("click", () => showTab(t.dataset.tab)));
+  $("#open-variant").addEventListener("click", openVariant);
+  $("#based-on").addEventListener("click", basedOn);
+  $("#open-file").addEventListener("click", openFile);
+  $("#save").addEventListener("click", saveFile);
+  $("#format").addEventListener("click", formatText);
+  $("#new-game").addEventListener("click", newGame);
+  $("#players").addEventListener("change", seatChoices);
+  $("#print").addEventListener("click", printSheet);
+  $("#case-variant").addEventListener("change", listCases);
+  $("#replay-turn").addEventListener("input", replayTurn);
+  $("#replay-file").addEventListener("change", replayFile);
+  $("#replay").addEventListener("toggle", () => { if ($("#replay").open && !uploaded && game) replayLatest(); });
+  $("#case-step").addEventListener("input", () => {
+    const c = cases.find((x) => x.id === $("#case-step").dataset.case);
+    if (c) showCase(c, Number($("#case-step").value));
+  });
+  seatChoices();
+  showTab("rules");
+  await refreshFiles();
+  if (variants.length) { $("#variant").value = variants.some((v) => v.name === "allfives") ? "allfives" : variants[0].name; basedOn(); }
+  forceLinting(view);
+  loadCases();
+  document.body.dataset.ready = "yes";
+}
+
+main().catch((err) => say(`The playground could not start: ${err.message}`, true));

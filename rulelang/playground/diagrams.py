@@ -1,0 +1,47 @@
+"""The conformance cases' positions, browsable and drawn (the `rulelang render --case` machinery).
+
+Only ids found in the bundled suite are accepted, so a request never names a file.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from rulelang.playground.limits import ApiError
+from rulelang.tools.cases import CASES_DIR, case_round_at
+from rulelang.tools.configs import ToolError
+from rulelang.tools.svg import round_svg
+
+
+@cache
+def case_index() -> tuple[dict[str, Any], ...]:
+    """Every case of the suite: id, variant, file, description, tags and number of steps."""
+    out = []
+    for f in sorted(CASES_DIR.glob("**/*.json")):
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for case in data.get("cases", []) if isinstance(data, dict) else []:
+            if not isinstance(case, dict) or not isinstance(case.get("id"), str):
+                continue
+            out.append({"id": case["id"], "variant": f.parent.name, "file": f.relative_to(CASES_DIR).as_posix(),
+                        "description": str(case.get("description", "")),
+                        "tags": list(case.get("tags", case.get("features", [])) or []),
+                        "steps": len(case.get("steps", []))})
+    return tuple(out)
+
+
+def case_svg(case_id: str, step: int | None) -> str:
+    """The SVG of a case's position after its first STEP steps (default: all)."""
+    entry = next((c for c in case_index() if c["id"] == case_id), None)
+    if entry is None:
+        raise ApiError(404, f"no conformance case {case_id!r}")
+    try:
+        rnd, case, k, info = case_round_at(f"{CASES_DIR / entry['file']}:{entry['id']}", step)
+    except ToolError as exc:
+        raise ApiError(400, exc.format_message()) from None
+    title = f"case {case['id']}, after step {k} of {len(case['steps'])}"
+    notes = [entry["description"][:110]] + info[-1:]
+    return round_svg(rnd, title=title, notes=notes)

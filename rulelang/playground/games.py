@@ -1,0 +1,206 @@
+"""Games in the browser: one human seat against bots, kept in a bounded store that forgets idle games.
+
+Only the engine's public API is used (docs/engine-api.md): Match, legal
+moves, play, observation, transcript.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+from rulelang.playground.limits import GAME_IDLE_SECONDS, MAX_GAMES, ApiError
+from rulelang.tools import textboard as tb
+from rulelang.tools.engine import bot_factories, get
+from rulelang.tools.svg import round_svg
+
+HUMAN = 0  # the seat the user plays
+MAX_LOG = 300  # lines of the event log sent back
+
+
+def bot_names() -> list[str]:
+    return sorted(bot_factories())
+
+
+class Game:
+    """One match: the human at seat 0, a bot of the user's choice at every other seat."""
+
+    def __init__(self, config: dict[str, Any], players: int, bots: list[str], seed: int) -> None:
+        Config, Match = get("Config"), get("Match")
+        try:
+            self.cfg = Config.from_dict(config)
+        except Exception as exc:  # ConfigError and friends: the configuration does not make a game
+            raise ApiError(400, f"this ruleset cannot be played: {exc}") from None
+        if players not in self.cfg.counts:
+            allowed = ", ".join(str(n) for n in self.cfg.counts)
+            raise ApiError(400, f"{self.cfg.name} is played by {allowed} players, not {players}")
+        factories = bot_factories()
+        if len(bots) != players - 1 or any(b not in factories for b in bots):
+            raise ApiError(400, f"give one bot per other seat ({players - 1}), each one of: {', '.join(bot_names())}")
+        self.players = players
+        self.kinds = ["you"] + list(bots)
+        self.seed = seed
+        self.bots = [None] + [factories[b](seed * 8 + s) for s, b in enumerate(bots, 1)]
+        self.match = Match(self.cfg, players, seed, record=True)
+        self.side_of = list(self.cfg.sides_of(players))
+        self.unit = self.cfg.unit
+        self.log: list[str] = []
+        self.round_no = 1
+        self.last_round: dict[str, Any] | None = None
+        self.lock = threading.Lock()
+        self.used = time.monotonic()
+        self._bots_play()
+
+    # -- names ----------------------------------------------------------------------
+
+    def seat_name(self, seat: int) -> str:
+        return f"seat {seat} ({self.kinds[seat]})"
+
+    def side_names(self) -> list[str]:
+        n = max(self.side_of) + 1
+        if n != self.players:
+            return [f"team {s} (seats {' + '.join(str(x) for x in range(self.players) if self.side_of[x] == s)})"
+                    for s in range(n)]
+        return [self.seat_name(s) for s in range(n)]
+
+    # -- play -----------------------------------------------------------------------
+
+    def play(self, text: object) -> None:
+        """The human's move, in canonical notation; then the bots until the human is to move again."""
+        if self.match.over:
+            raise ApiError(409, "the match is over")
+        if self.match.seat_to_move != HUMAN:
+            raise ApiError(409, "it is not your turn")  # pragma: no cover - bots always play on
+        if not isinstance(text, str) or len(text) > 80:
+            raise ApiError(400, "give a move like `[1|5] on [1|1] branch-a` (a lead as `[1|4]`)")
+        try:
+            move = get("Move").parse(text)
+        except ValueError as exc:
+            raise ApiError(400, f"cannot read the move: {exc}") from None
+        try:
+            self._play(move)
+        except get("IllegalMove") as exc:
+            raise ApiError(400, f"illegal move ({exc.code}): {exc.message}") from None
+        self._bots_play()
+
+    def _bots_play(self) -> None:
+        m = self.match
+        while not m.over and m.seat_to_move != HUMAN:
+            seat = m.seat_to_move
+            self._play(self.bots[seat](m.round.observation(seat), m.legal_moves()))
+
+    def _play(self, move: Any) -> None:
+        rnd = self.match.round
+        turn = self.match.play(move)
+        self._note_turn(turn)
+        if rnd.over:
+            self._note_round(rnd)
+
+    def _note_turn(self, turn: Any) -> None:
+        if turn is None:
+            return
+        for s in turn.passed:
+            self.log.append(f"{self.seat_name(s)} passes")
+        if turn.drawn:
+            what = tb.hand_line(turn.drawn) if turn.seat == HUMAN else f"{len(turn.drawn)} tile(s)"
+            self.log.append(f"{self.seat_name(turn.seat)} draws {what}")
+        counted = " + ".join(str(v) for _t, _e, v in turn.counted) or "0"
+        gain = f", {self._points(turn.points)}" if turn.points else ""
+        self.log.append(f"{self.seat_name(turn.seat)} plays {turn.move}: ends {counted} = {turn.count}{gain}")
+        names = self.side_names()
+        for ev in turn.events:
+            self.log.append(tb.event_line(ev, self.unit, names).strip())
+
+    def _note_round(self, rnd: Any) -> None:
+        res = rnd.result
+        if res.kind == "domino":
+            what = f"{self.seat_name(res.seat)} dominoes"
+        elif res.kind == "blocked":
+            what = "blocked, with no winner" if res.side is None else \
+                f"blocked; {self.seat_name(res.seat)} has the lightest hand"
+        else:
+            what = "the target is reached"
+        self.log.append(f"Round {self.round_no} over: {what}.")
+        self.last_round = {"number": self.round_no, "summary": what,
+                           "svg": round_svg(rnd, title=f"Round {self.round_no}: the layout at the end"),
+                           "hands": [tb.hand_line(h) for h in (res.hands or rnd.hands)]}
+        self.round_no += 1
+        del self.log[:-MAX_LOG]
+
+    def _points(self, raw: int) -> str:
+        return f"+{raw}" if self.unit == 1 else f"+{tb.fmt_shown(raw / self.unit)} shown ({raw} raw)"
+
+    # -- what the page shows --------------------------------------------------------------
+
+    def state(self, game_id: str) -> dict[str, Any]:
+        m = self.match
+        rnd = m.round
+        obs = rnd.observation(HUMAN)
+        legal = obs["legal"] if not m.over and m.seat_to_move == HUMAN else []
+        points = obs.get("points") or [0] * len(legal)
+        scores = [{"name": name, "raw": raw,
+                   "shown": raw if self.unit == 1 else tb.fmt_shown(raw / self.unit)}
+                  for name, raw in zip(self.side_names(), m.scores)]
+        target = self.cfg.target if self.unit == 1 else tb.fmt_shown(self.cfg.target / self.unit)
+        winner = self.side_names()[m.winner] if m.over and m.winner is not None else None
+        return {
+            "id": game_id, "name": self.cfg.name, "title": self.cfg.title, "players": self.players,
+            "seats": self.kinds, "round": self.round_no, "over": m.over, "winner": winner,
+            "your_turn": bool(legal), "seat_to_move": m.seat_to_move,
+            "hand": [tb.fmt_tile(t) for t in obs["hand"]], "hand_counts": obs["hand_counts"],
+            "boneyard": obs["boneyard"],
+            "legal": [{"move": str(mv), "tile": tb.fmt_tile(mv.tile),
+                       "target": tb.fmt_tile(mv.target) if mv.target is not None else None,
+                       "side": mv.side, "points": p} for mv, p in zip(legal, points)],
+            "counted": [{"tile": tb.fmt_tile(t), "end": e, "value": v} for t, e, v in obs["counted"]],
+            "count": obs["count"], "scores": scores,
+            "target": f"{'exactly' if self.cfg.target_mode == 'exact' else 'at least'} {target}"
+                      + ("" if self.unit == 1 else " shown"),
+            "svg": round_svg(rnd, title=f"Round {self.round_no}"),
+            "log": self.log[-MAX_LOG:], "last_round": self.last_round,
+        }
+
+    def transcript(self) -> dict[str, Any]:
+        return dict(self.match.transcript())
+
+
+class GameStore:
+    """At most MAX_GAMES games; a game idle for GAME_IDLE_SECONDS is forgotten, and when the store is
+    full the least recently used game makes room."""
+
+    def __init__(self, limit: int = MAX_GAMES, idle: float = GAME_IDLE_SECONDS) -> None:
+        self.limit = limit
+        self.idle = idle
+        self.games: OrderedDict[str, Game] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def _expire(self, now: float) -> None:
+        for key in [k for k, g in self.games.items() if now - g.used > self.idle]:
+            del self.games[key]
+
+    def add(self, game: Game) -> str:
+        with self.lock:
+            self._expire(time.monotonic())
+            while len(self.games) >= self.limit:
+                self.games.popitem(last=False)
+            key = secrets.token_urlsafe(12)
+            self.games[key] = game
+            return key
+
+    def get(self, key: str) -> Game:
+        with self.lock:
+            now = time.monotonic()
+            self._expire(now)
+            game = self.games.get(key)
+            if game is None:
+                raise ApiError(404, "no such game (games are forgotten after 30 idle minutes): start a new one")
+            game.used = now
+            self.games.move_to_end(key)
+            return game
+
+    def remove(self, key: str) -> None:
+        with self.lock:
+            if self.games.pop(key, None) is None:
+                raise ApiError(404, "no such game")

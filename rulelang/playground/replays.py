@@ -1,0 +1,37 @@
+"""A game turn by turn: the layout after any turn of a transcript (the `rulelang render --transcript`
+machinery), for the game being played or a transcript the user uploads."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.playground.limits import ApiError
+from rulelang.tools.configs import ToolError
+from rulelang.tools.svg import round_svg
+from rulelang.tools.transcripts import check_transcript, round_at, rounds_of
+
+
+def replay_view(transcript: object, turn: object) -> dict[str, Any]:
+    """{svg, turn, turns, caption}: the layout after TURN turns (None: the last) of a checked transcript."""
+    if not isinstance(transcript, dict) or "config" not in transcript or \
+            not ("rounds" in transcript or "deal" in transcript):
+        raise ApiError(400, "not a rulelang transcript (no config, rounds or deal)")
+    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+        raise ApiError(400, "`turn` must be a whole number")
+    try:
+        check_transcript(transcript)
+        turns = sum(len(r.get("turns", [])) for r in rounds_of(transcript))
+        rnd, st = round_at(transcript, turn)
+    except ToolError as exc:
+        raise ApiError(400, exc.format_message()) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ApiError(400, f"malformed transcript: {type(exc).__name__}") from None
+    if st is None:
+        caption = "before the first turn"
+        title = "Before the first turn"
+    else:
+        rec = st.record
+        caption = (f"turn {st.number} of {turns} (round {st.round_index + 1}): seat {rec.get('seat')} plays "
+                   f"{rec.get('move')}; ends {rec.get('count')}, {rec.get('points', 0)} raw")
+        title = f"Turn {st.number}, round {st.round_index + 1}"
+    return {"svg": round_svg(rnd, title=title), "turn": 0 if st is None else st.number, "turns": turns,
+            "caption": caption}

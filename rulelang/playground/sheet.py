@@ -1,0 +1,99 @@
+"""The printable rules sheet: the rules in words, a scoring table and an example position with its
+counted ends, as one HTML page with print styles (template: templates/sheet.html)."""
+from __future__ import annotations
+
+import random
+from functools import cache
+from html import escape
+from importlib import resources
+from string import Template
+from typing import Any
+
+from rulelang._version import __version__
+from rulelang.playground.adapter import Analysis
+from rulelang.tools import textboard as tb
+from rulelang.tools.engine import get
+from rulelang.tools.svg import round_svg
+
+EXAMPLE_TILES = 6  # tiles on the layout of the example position
+
+
+@cache
+def _template() -> Template:
+    return Template(resources.files("rulelang.playground").joinpath("templates/sheet.html").read_text("utf-8"))
+
+
+def _example(config: dict[str, Any]) -> tuple[str, str]:
+    """(SVG, caption) of a position reached by greedy play whose counted ends score, when one is found."""
+    cfg = get("Config").from_dict(config)
+    players = cfg.counts[0]
+    greedy = get("greedy_player")
+    fallback = None
+    for seed in range(1, 30):
+        rnd = get("Round").deal(cfg, players, random.Random(seed))
+        bot = greedy(seed)
+        while not rnd.over and len(rnd.layout.tiles) < EXAMPLE_TILES:
+            if len(rnd.hands[rnd.seat_to_move]) == 1:
+                break  # stop before a hand is emptied: the position stays a position in play
+            rnd.play(bot(rnd.observation(rnd.seat_to_move), rnd.legal_moves()))
+        count = rnd.layout.count()
+        fallback = fallback or rnd
+        if len(rnd.layout.tiles) >= EXAMPLE_TILES - 1 and count > 0 and count % cfg.multiple == 0:
+            break
+    else:
+        rnd = fallback
+    count = rnd.layout.count()
+    terms = " + ".join(str(v) for _t, _e, v in rnd.layout.counted()) or "0"
+    if cfg.in_play and count > 0 and count % cfg.multiple == 0:
+        what = f"a placement making this layout would score {_points(count, cfg.unit)}"
+    elif cfg.in_play:
+        what = f"{count} is not a multiple of {cfg.multiple}: a placement making it scores nothing"
+    else:
+        what = "placements score nothing in this game"
+    caption = f"The counted ends: {terms} = {count}; {what}."
+    return round_svg(rnd).split("\n", 1)[1], caption
+
+
+def _points(raw: int, unit: int) -> str:
+    if unit == 1:
+        return f"{raw} point{'s' if raw != 1 else ''}"
+    return f"{tb.fmt_shown(raw / unit)} shown point{'s' if raw != unit else ''} ({raw} raw)"
+
+
+def _scoring_table(config: dict[str, Any]) -> str:
+    sc = config["scoring"]
+    if not sc["in_play"]:
+        return "<p>Placements score nothing; points come from the settlement of each round.</p>"
+    unit = sc["unit"]
+    head = "<tr><th>counted ends</th><th>points</th>" + ("<th>shown</th>" if unit != 1 else "") + "</tr>"
+    rows = []
+    for count in range(sc["multiple"], 45, sc["multiple"]):
+        shown = f"<td>{tb.fmt_shown(count / unit)}</td>" if unit != 1 else ""
+        rows.append(f"<tr><td>{count}</td><td>{count}</td>{shown}</tr>")
+    note = f"<p>Any other count scores nothing (it must be a multiple of {sc['multiple']}).</p>"
+    return f'<table class="scoring">{head}{"".join(rows)}</table>{note}'
+
+
+def _target(config: dict[str, Any]) -> str:
+    t, unit = config["target"], config["scoring"]["unit"]
+    how = "exactly" if t["mode"] == "exact" else "at least"
+    return f"The match is won by the first side to reach {how} {_points(t['raw'], unit)}."
+
+
+def sheet_html(analysis: Analysis) -> str:
+    """The whole sheet for a valid ruleset."""
+    config = analysis.config
+    assert config is not None
+    base = config.get("based_on")
+    sections = []
+    for sec in analysis.sections:
+        items = "".join(
+            f'<li class="inherited">{escape(s["text"])} (from {escape(base)})</li>' if s["inherited"] and base
+            else f"<li>{escape(s['text'])}</li>" for s in sec["sentences"])
+        sections.append(f"<section><h2>{escape(sec['heading'])}</h2><ul>{items}</ul></section>")
+    svg, caption = _example(config)
+    return _template().substitute(
+        title=escape(config["title"]), name=escape(config["name"]), source=escape(config["source"]),
+        based=f"<p>Based on {escape(base)}; rules taken from it are marked.</p>" if base else "",
+        sections="\n".join(sections), scoring_table=_scoring_table(config), target=escape(_target(config)),
+        example=svg, example_caption=escape(caption), version=escape(__version__))

@@ -1,0 +1,240 @@
+"""The playground in a real browser: headless Chromium driven by Selenium against `rulelang serve`.
+
+Skipped when Chromium, its driver or Selenium is missing (`.ci/run` installs them).
+Screenshots and the printed PDF are kept under $PLAYGROUND_ARTIFACTS (default:
+the system temporary folder, `rulelang-playground-artifacts/`).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).parent / "data" / "playground"
+ARTIFACTS = Path(os.environ.get("PLAYGROUND_ARTIFACTS") or Path(tempfile.gettempdir()) / "rulelang-playground-artifacts")
+WAIT = 30  # seconds a step may take on a loaded machine before the test fails
+
+
+def _browser() -> tuple[str, str] | None:
+    binary = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+    driver = shutil.which("chromedriver")
+    return (binary, driver) if binary and driver else None
+
+
+pytestmark = pytest.mark.skipif(_browser() is None, reason="needs chromium and chromedriver (apt-get install chromium chromium-driver)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`rulelang serve` in a subprocess, on a free port, with an empty workspace."""
+    ws = tmp_path_factory.mktemp("workspace")
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "serve", "--port", str(port), "--workspace", str(ws)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}/"
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            with urllib.request.urlopen(url + "api/words", timeout=2):
+                break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(f"rulelang serve did not start: {proc.communicate()[0]}")
+            time.sleep(0.2)
+    yield url
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def driver():
+    found = _browser()
+    assert found is not None
+    binary, chromedriver = found
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = binary
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1400,950"):
+        options.add_argument(arg)
+    try:
+        drv = webdriver.Chrome(service=Service(chromedriver), options=options)
+    except WebDriverException as exc:
+        pytest.skip(f"chromium does not start here: {exc.msg}")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    yield drv
+    drv.quit()
+
+
+def _wait(drv, condition, what: str):
+    return WebDriverWait(drv, WAIT, poll_frequency=0.1).until(lambda d: condition(d), message=what)
+
+
+def _shot(drv, name: str) -> None:
+    drv.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def _open(drv, url: str) -> None:
+    drv.get(url)
+    _wait(drv, lambda d: d.execute_script("return document.body.dataset.ready") == "yes", "the page starts")
+
+
+def _text_of(drv, css: str) -> str:
+    return drv.find_element(By.CSS_SELECTOR, css).text
+
+
+def _type(drv, text: str) -> None:
+    """Type TEXT into the editor as a user does, closing the completion list before each Enter."""
+    content = drv.find_element(By.CSS_SELECTOR, ".cm-content")
+    content.click()
+    content.send_keys(Keys.CONTROL, "a")
+    content.send_keys(Keys.DELETE)
+    for line in text.rstrip("\n").split("\n"):
+        content.send_keys(line, Keys.ESCAPE, Keys.ENTER)
+
+
+def test_type_see_the_diagnostic_fix_it_see_the_explanation(server, driver):
+    _open(driver, server)
+    before = _text_of(driver, "#explain")
+    assert "150 points" in before  # the starting text is based on allfives, target 150
+    _type(driver, (DATA / "club-typo.rules").read_text(encoding="utf-8"))
+    mark = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".cm-lintRange-error"), "a diagnostic in the text")
+    assert [m.text for m in mark] == ["lest"]  # underlined where `rulelang check` puts the caret
+    item = driver.find_element(By.CSS_SELECTOR, "#diagnostics li")
+    assert (item.get_attribute("data-code"), item.get_attribute("data-line"), item.get_attribute("data-column")) == \
+        ("unexpected-word", "5", "11")
+    assert "hint: did you mean `least`?" in item.text and _text_of(driver, "#check-state") == "1 error"
+    _shot(driver, "1-diagnostic")
+
+    item.click()  # puts the cursor on the error
+    content = driver.find_element(By.CSS_SELECTOR, ".cm-content")
+    content.send_keys(Keys.DELETE * 4, "least")
+    _wait(driver, lambda d: _text_of(d, "#check-state") == "no errors", "the error goes away")
+    _wait(driver, lambda d: "100 points" in _text_of(d, "#explain"), "the explanation changes")
+    after = _text_of(driver, "#explain")
+    assert after != before and "All Fives, club rules (club)" in after and "150 points" not in after
+    assert "the target" in _text_of(driver, "#diff")
+    assert not driver.find_elements(By.CSS_SELECTOR, ".cm-lintRange-error")
+    _shot(driver, "2-fixed")
+
+
+def test_completion_and_format(server, driver):
+    _open(driver, server)
+    _type(driver, (DATA / "club-unformatted.rules").read_text(encoding="utf-8"))
+    content = driver.find_element(By.CSS_SELECTOR, ".cm-content")
+    content.send_keys("opener lea")
+    _wait(driver, lambda d: any("opener leads any tile" in o.text for o in
+                                d.find_elements(By.CSS_SELECTOR, ".cm-tooltip-autocomplete li[aria-selected]")),
+          "the statement is offered")
+    driver.find_element(By.CSS_SELECTOR, ".cm-tooltip-autocomplete li[aria-selected]").click()
+    _wait(driver, lambda d: "opener leads any tile" in _text_of(d, ".cm-content"), "the completion is inserted")
+    driver.find_element(By.ID, "format").click()
+    _wait(driver, lambda d: _text_of(d, ".cm-content").splitlines()[1].startswith("source"), "fmt reorders the statements")
+    assert "target at least 100 points" in _text_of(driver, ".cm-content")
+
+
+def test_play_a_round_by_clicking(server, driver):
+    _open(driver, server)
+    driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+    driver.find_element(By.ID, "new-game").click()
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#board svg"), "the board is drawn")
+    clicks = 0
+    while "Round 1;" in _text_of(driver, "#target") and "over" not in _text_of(driver, "#turn"):
+        assert clicks < 200, "the round does not end"
+        version = driver.find_element(By.ID, "board").get_attribute("data-version")
+        tile = driver.find_element(By.CSS_SELECTOR, "#hand button.playable")
+        tile.click()
+        # the tile is played at once (a new version comes) or chosen (its points are highlighted)
+        _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v
+              or "click a highlighted point" in _text_of(d, "#status"), "the tile is played or chosen")
+        if driver.find_element(By.ID, "board").get_attribute("data-version") == version:
+            chosen = driver.find_elements(By.CSS_SELECTOR, "#board g.marker.legal.chosen")
+            if chosen:
+                chosen[0].click()  # a legal attach point of the layout
+            else:
+                driver.find_element(By.CSS_SELECTOR, "#moves button.move").click()
+        _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v,
+              "the move is played")
+        clicks += 1
+        if clicks == 4:
+            _shot(driver, "3-play")
+    log = _text_of(driver, "#log")
+    assert "Round 1 over" in log and "seat 0 (you) plays" in log
+    assert _text_of(driver, "#scores") and driver.find_element(By.ID, "transcript").get_attribute("href").endswith("/transcript")
+    _shot(driver, "4-round-over")
+
+    # replay: this game after its first turn, then the downloaded transcript
+    driver.find_element(By.CSS_SELECTOR, "#replay summary").click()
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#replay-board svg"), "the replay is drawn")
+    driver.execute_script("const s = document.getElementById('replay-turn'); s.value = '1';"
+                          "s.dispatchEvent(new Event('input'));")
+    _wait(driver, lambda d: _text_of(d, "#replay-caption").startswith("turn 1 of"), "turn 1 is shown")
+    href = driver.find_element(By.ID, "transcript").get_attribute("href")
+    saved = ARTIFACTS / "game.json"
+    with urllib.request.urlopen(href, timeout=10) as res:
+        saved.write_bytes(res.read())
+    driver.find_element(By.ID, "replay-file").send_keys(str(saved))
+    _wait(driver, lambda d: "Replaying game.json" in _text_of(d, "#status"), "the saved transcript is replayed")
+    assert _text_of(driver, "#replay-caption").startswith("turn ")
+
+
+def test_diagrams_browse_the_cases(server, driver):
+    _open(driver, server)
+    driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="diagrams"]').click()
+    link = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#case-list a"), "the cases are listed")[0]
+    case_id = link.get_attribute("data-case")
+    link.click()
+    _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#case-board svg g.tile"), "the case is drawn")
+    assert case_id in _text_of(driver, "#case-title")
+    _shot(driver, "5-diagram")
+
+
+def test_print_the_sheet_to_pdf(server, driver):
+    _open(driver, server)
+    _type(driver, (DATA / "club.rules").read_text(encoding="utf-8"))
+    _wait(driver, lambda d: "100 points" in _text_of(d, "#explain"), "the text is checked")
+    main = driver.current_window_handle
+    driver.find_element(By.ID, "print").click()
+    _wait(driver, lambda d: len(d.window_handles) > 1, "the sheet opens")
+    driver.switch_to.window(next(h for h in driver.window_handles if h != main))
+    try:
+        title = _wait(driver, lambda d: d.find_elements(By.ID, "sheet-title"), "the sheet is drawn")[0]
+        assert title.text == "All Fives, club rules"
+        assert driver.find_elements(By.CSS_SELECTOR, "table.scoring") and driver.find_elements(By.CSS_SELECTOR, "figure svg")
+        _shot(driver, "6-sheet")
+        from selenium.webdriver.common.print_page_options import PrintOptions
+
+        pdf = driver.print_page(PrintOptions())
+        import base64
+
+        data = base64.b64decode(pdf)
+        assert data.startswith(b"%PDF")
+        (ARTIFACTS / "sheet.pdf").write_bytes(data)
+    finally:
+        driver.close()
+        driver.switch_to.window(main)
