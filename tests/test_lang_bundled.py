@@ -14,7 +14,8 @@ from rulelang.formatter import config_to_text, format_text
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
 SOURCE_VARIANTS = ["exact61", "pagat", "allfives"]
-HOUSE_VARIANTS = ["allfives-block", "allfives-draw", "bounce61", "muggins", "spinners250"]
+HOUSE_VARIANTS = ["allfives-block", "allfives-draw", "allfives-pooled", "bounce61", "spinners250"]
+FAMILY_VARIANTS = ["allfives-pagat", "muggins"]
 
 
 def test_bundled_names():
@@ -91,9 +92,9 @@ def test_house_variants_say_so_and_use_the_language(name):
 
 
 def test_house_variant_parameters():
-    muggins = rulelang.compile_bundled("muggins")
-    assert muggins["based_on"] == "allfives"
-    assert muggins["settlement"]["domino"]["terms"][0]["pooling"] == "pooled"
+    pooled = rulelang.compile_bundled("allfives-pooled")
+    assert pooled["based_on"] == "allfives"
+    assert pooled["settlement"]["domino"]["terms"][0]["pooling"] == "pooled"
     draw = rulelang.compile_bundled("allfives-draw")
     assert draw["scoring"]["in_play"] is False and draw["target"]["raw"] == 100
     block = rulelang.compile_bundled("allfives-block")
@@ -178,6 +179,20 @@ def test_public_api():
 
 def test_load_and_compile_file(tmp_path):
     path = tmp_path / "x.rules"
-    path.write_text(bundled_text("muggins"), encoding="utf-8")
+    path.write_text(bundled_text("allfives-pooled"), encoding="utf-8")
     assert rulelang.load(path).based_on == "allfives"
-    assert rulelang.compile_file(path) == rulelang.compile_bundled("muggins")
+    assert rulelang.compile_file(path) == rulelang.compile_bundled("allfives-pooled")
+
+
+@pytest.mark.parametrize("name", FAMILY_VARIANTS)
+def test_family_variants_cite_a_public_source(name):
+    c = rulelang.compile_bundled(name)
+    assert "http" in c["source"] and "house variant" not in c["title"].lower()
+
+
+def test_muggins_is_the_rule_book_game():
+    """`muggins` is the game of the rule books (no spinner, 7/5/5, to 61 shown), not the old pooled house variant."""
+    c = rulelang.compile_bundled("muggins")
+    assert c["doubles"]["branching"] == "none" and c["hand_size"] == {"2": 7, "3": 5, "4": 5}
+    assert c["scoring"]["unit"] == 5 and c["target"]["raw"] == 305 and c["based_on"] is None
+    assert [t["pooling"] for t in c["settlement"]["domino"]["terms"]] == ["each"]

@@ -134,10 +134,10 @@ def test_fmt_refuses_broken_files(run, tmp_path):
 
 
 def test_explain_marks_inherited_rules(run):
-    result = run("explain", "muggins")
+    result = run("explain", "allfives-pooled")
     assert result.exit_code == 0
     out = result.output
-    assert out.startswith("Muggins (house variant: pooled collection) (muggins)\n")
+    assert out.startswith("All Fives, pooled collection (house variant) (allfives-pooled)\n")
     assert "Based on allfives" in out
     assert "- Each player is dealt 7 tiles with 2 players, 6 with 3 players, 5 with 4 players. (from allfives)" in out
     collected = next(line for line in out.splitlines() if "added together and rounded once" in line)
@@ -154,10 +154,10 @@ def test_explain_source_variant(run):
 
 
 def test_diff(run):
-    result = run("diff", "allfives", "muggins")
+    result = run("diff", "allfives", "allfives-pooled")
     assert result.exit_code == 0
     lines = result.output.splitlines()
-    assert lines[0] == "allfives and muggins differ in 2 rules:"
+    assert lines[0] == "allfives and allfives-pooled differ in 2 rules:"
     assert "What is settled on a domino" in lines
     result = run("diff", "exact61", "exact61")
     assert result.exit_code == 0 and "state the same rules" in result.output
