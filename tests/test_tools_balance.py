@@ -157,3 +157,9 @@ def test_balance_bad_input_is_a_message(args, words):
     res = run("balance", *args)
     assert res.exit_code != 0 and words in res.output
     assert "Traceback" not in res.output
+
+
+def test_a_bad_dask_address_is_a_message():
+    pytest.importorskip("distributed")
+    res = run("balance", "exact61", *SMALL, "--dask", "zz://nowhere")
+    assert res.exit_code == 1 and "cannot reach the scheduler" in res.output

@@ -126,14 +126,21 @@ def _assign(k: Knowledge, rng: random.Random) -> tuple[list[Slot], list[Tile]] |
 
 
 def sample_round(config, obs: dict[str, Any], rng: random.Random, tries: int = 30,
-                 knowledge: Knowledge | None = None):
-    """A Round at the present position whose hidden tiles are sampled consistently; None if none was found."""
+                 knowledge: Knowledge | None = None, assign_tries: int = 400):
+    """A Round at the present position whose hidden tiles are sampled consistently; None if none was found.
+
+    Up to `tries` replays, and `assign_tries` slot assignments in all (cheap; late in a round the
+    constraints are tight and most random assignments fail)."""
     k = knowledge or Knowledge(obs)
     Round = get("Round")
-    for _ in range(tries):
+    replays = 0
+    for _ in range(assign_tries):
+        if replays >= tries:
+            break
         got = _assign(k, rng)
         if got is None:
             continue
+        replays += 1
         slots, rest = got
         hands: list[list[Tile]] = [[] for _ in range(k.players)]
         draws: list[Tile | None] = [None] * k.draw_count

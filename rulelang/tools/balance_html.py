@@ -82,13 +82,14 @@ def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, A
                     f"significant: p below {rep['comparison']['alpha']:g} after Holm's correction.</p>")
     unit = cfg.unit
     sides = max(cfg.sides_of(study["players"])) + 1
+    who = "team" if sides != study["players"] else "seat"
     for key in sorted(names):
         name = names[key]
         field = parts[key]["field"]
         body.append(f"<h2>{escape(name)}</h2>")
         race = next((r["race"] for r in field if "race" in r), None)
         if race:
-            series = [(f"side {s}", [row[s] / unit for row in race]) for s in range(sides)]
+            series = [(f"{who} {s}", [row[s] / unit for row in race]) for s in range(sides)]
             body.append("<figure>" + _inline(line_chart(series, f"{name}: score race of field match 0",
                                                         "accepted scoring event", "score (shown)")) + "</figure>")
         body.append("<figure>" + _inline(histogram([r["rounds"] for r in field], f"{name}: match length",

@@ -139,9 +139,10 @@ def _dask(tasks: Sequence[Any], jobs: int, where: Any, sink: Callable[[list[dict
                 cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, dashboard_address=None)
                 client = Client(cluster)
             else:
-                client = Client(where, timeout="20s")
-        except OSError as exc:
-            raise ToolError(f"--dask {where}: cannot reach the scheduler ({exc})") from None
+                client = Client(where, timeout="10s")
+        except (OSError, ValueError, TypeError) as exc:
+            raise ToolError(f"--dask {where}: cannot reach the scheduler ({exc}); give an address like "
+                            "tcp://host:8786, or 'local'") from None
     try:
         futures = client.map(run_task, list(tasks), pure=False)
         for fut in as_completed(futures):
