@@ -54,6 +54,7 @@ class PublicLog:
 
 
 def _fast_choice(player, rnd, legal):
+    """A bundled player's choice through `pick(round, codes)`, as the engine's fast path asks it."""
     codes = rnd.legal_codes()
     return legal[codes.index(player.pick(rnd, codes))]
 
@@ -65,7 +66,6 @@ def play_match(config, players: int, seed: int, seat_players: Sequence[Any], rac
     match = get("Match")(cfg, players, seed)
     sides = cfg.sides_of(players)
     nsides = max(sides) + 1
-    fast_type = getattr(__import__("interpreter.players", fromlist=["FastPlayer"]), "FastPlayer", None)
     history = any(getattr(p, "wants_history", False) for p in seat_players)
     rounds: list[dict[str, Any]] = []
     scores = [0] * nsides
@@ -83,7 +83,7 @@ def play_match(config, players: int, seed: int, seat_players: Sequence[Any], rac
                 seat = rnd.seat_to_move
                 p = seat_players[seat]
                 fits = fitting_tiles(rnd.layout) if rnd.layout.tiles else []
-                if fast_type is not None and isinstance(p, fast_type):
+                if hasattr(p, "pick"):  # the engine's bundled players: the same choice as `Match.run` makes
                     move = _fast_choice(p, rnd, rnd.legal_moves())
                 else:
                     obs = match.observation(seat)

@@ -73,7 +73,10 @@ def play_one(params: dict[str, Any], key: str, part: str, index: int) -> dict[st
 
 def run_task(task: tuple[dict[str, Any], str, str, list[int]]) -> list[dict[str, Any]]:
     """One chunk of matches (the unit of work a worker gets)."""
-    params, key, part, indices = task
+    return _run_parts(*task)
+
+
+def _run_parts(params: dict[str, Any], key: str, part: str, indices: list[int]) -> list[dict[str, Any]]:
     return [play_one(params, key, part, i) for i in indices]
 
 
@@ -144,7 +147,9 @@ def _dask(tasks: Sequence[Any], jobs: int, where: Any, sink: Callable[[list[dict
             raise ToolError(f"--dask {where}: cannot reach the scheduler ({exc}); give an address like "
                             "tcp://host:8786, or 'local'") from None
     try:
-        futures = client.map(run_task, list(tasks), pure=False)
+        # the study (rulesets included) goes to every worker once, not with every chunk
+        shared = client.scatter(tasks[0][0], broadcast=True, hash=False) if tasks else None
+        futures = [client.submit(_run_parts, shared, key, part, indices, pure=False) for _p, key, part, indices in tasks]
         for fut in as_completed(futures):
             sink(fut.result())
     finally:
