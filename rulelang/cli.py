@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "play": "play:play_cmd",
     "replay": "play:replay_cmd",
     "simulate": "simulate:simulate_cmd",
+    "balance": "balance:balance_cmd",
     "render": "render:render_cmd",
     "show": "authoring:show_cmd",
     "new": "authoring:new_cmd",

@@ -38,3 +38,13 @@ def test_a_missing_yardstick_is_said_and_the_run_goes_on():
     res = _run("--only-ratio", "--yardstick", str(ROOT / "no-such-yardstick.py"))
     assert res.returncode == 0
     assert "yardstick not found" in res.stderr
+
+
+def test_the_balance_benchmark_compares_backends_on_the_same_matches():
+    res = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_balance.py"), "--matches", "4", "--skill-matches", "2",
+                          "--strong", "pimc:2", "--backends", "jobs1,jobs2", "--json"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    report = json.loads(res.stdout)
+    assert set(report["backends"]) == {"jobs1", "jobs2"}
+    assert report["backends"]["jobs1"]["ratio_to_jobs1"] == 1.0

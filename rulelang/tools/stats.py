@@ -158,3 +158,122 @@ def summarize(xs: Sequence[float]) -> Summary:
     if not xs:
         return Summary(0, float("nan"), float("nan"), float("nan"), float("nan"))
     return Summary(len(xs), mean(xs), stdev(xs), min(xs), max(xs))
+
+
+# --- Paired and clustered statistics (balance studies: one value per match, paired by seed) ---
+
+def t_quantile(q: float, df: float) -> float:
+    """The t value with P(|T| <= t) = q (two-sided), by bisection on `t_two_sided_p`."""
+    if df != df or df <= 0:
+        return float("nan")
+    lo, hi = 0.0, 1.0
+    while t_two_sided_p(hi, df) > 1 - q:
+        hi *= 2
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if t_two_sided_p(mid, df) > 1 - q:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure with its 95% interval (`lo`, `hi`) from `n` independent units (matches)."""
+
+    value: float
+    lo: float
+    hi: float
+    n: int
+
+    def to_dict(self) -> dict:
+        return {"value": self.value, "ci95": [self.lo, self.hi], "n": self.n}
+
+
+def mean_interval(xs: Sequence[float], level: float = 0.95) -> Estimate:
+    """The mean with its Student t interval (nan bounds below two values)."""
+    n = len(xs)
+    m = mean(xs)
+    if n < 2:
+        return Estimate(m, float("nan"), float("nan"), n)
+    half = t_quantile(level, n - 1) * stdev(xs) / math.sqrt(n)
+    return Estimate(m, m - half, m + half, n)
+
+
+def proportion(successes: int, n: int) -> Estimate:
+    """A proportion with its Wilson interval."""
+    lo, hi = wilson_interval(successes, n)
+    return Estimate(successes / n if n else float("nan"), lo, hi, n)
+
+
+def ratio_interval(nums: Sequence[float], dens: Sequence[float], z: float = Z95) -> Estimate:
+    """sum(nums) / sum(dens) over clusters (matches), with a cluster-robust (delta method) interval.
+
+    For rates over rounds, which are not independent within a match: each match is one unit."""
+    n = len(nums)
+    tn, td = sum(nums), sum(dens)
+    if n == 0 or td == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), n)
+    r = tn / td
+    if n < 2:
+        return Estimate(r, float("nan"), float("nan"), n)
+    dbar = td / n
+    var = sum((a - r * b) ** 2 for a, b in zip(nums, dens)) / (n - 1) / (n * dbar * dbar)
+    half = z * math.sqrt(var)
+    return Estimate(r, r - half, r + half, n)
+
+
+def binomial_two_sided(k: int, n: int) -> float:
+    """Exact two-sided p of k successes in n fair trials (twice the smaller tail, at most 1)."""
+    if n <= 0:
+        return 1.0
+    k = min(k, n - k)
+    # log-space sum of the tail: exact and safe for large n
+    logs = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) - n * math.log(2) for i in range(k + 1)]
+    top = max(logs)
+    tail = math.exp(top) * sum(math.exp(x - top) for x in logs)
+    return min(1.0, 2 * tail)
+
+
+def mcnemar_exact(a_only: int, b_only: int) -> TestResult:
+    """McNemar's exact test for paired binary outcomes: discordant pairs (A yes B no, A no B yes)."""
+    n = a_only + b_only
+    return TestResult(float(a_only - b_only), binomial_two_sided(a_only, n) if n else 1.0, "mcnemar")
+
+
+def paired_t(xs: Sequence[float], ys: Sequence[float]) -> TestResult:
+    """Two-sided paired t-test on the per-pair differences x - y."""
+    if len(xs) != len(ys):
+        raise ValueError("paired samples must have the same length")
+    d = [x - y for x, y in zip(xs, ys)]
+    n = len(d)
+    if n < 2:
+        return TestResult(float("nan"), float("nan"), "paired t")
+    m, sd = mean(d), stdev(d)
+    if sd == 0:
+        return TestResult(0.0 if m == 0 else math.copysign(math.inf, m), 1.0 if m == 0 else 0.0, "paired t")
+    t = m / (sd / math.sqrt(n))
+    return TestResult(t, t_two_sided_p(t, n - 1), "paired t")
+
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
+    """Holm-Bonferroni: which of a family of p-values stay significant at family-wise level alpha."""
+    order = sorted((p, i) for i, p in enumerate(p_values) if p == p)
+    out = [False] * len(p_values)
+    m = len(order)
+    for rank, (p, i) in enumerate(order):
+        if p < alpha / (m - rank):
+            out[i] = True
+        else:
+            break
+    return out
+
+
+def format_p(p: float) -> str:
+    """A p-value as people write it: three decimals, '< 0.001' below (never 'p = 0'); '-' when undefined."""
+    if p != p:
+        return "-"
+    if p < 0.001:
+        return "< 0.001"
+    return f"{p:.3f}"

@@ -1,0 +1,199 @@
+"""`rulelang balance`: what a ruleset does to the game: seat and opener advantage, skill against luck, length."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import click
+
+from rulelang.tools.configs import ToolError, load_engine_config
+
+
+def _players(cfg, players: int | None) -> int:
+    counts = list(cfg.counts)
+    if players is None:
+        return 2 if 2 in counts else counts[0]
+    if players not in counts:
+        raise ToolError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
+    return players
+
+
+def _run(params, jobs, dask, out, resume, show):
+    from rulelang.tools import study
+
+    kept = []
+    if out and resume:
+        kept = study.read_done(out, params)
+    elif out and os.path.exists(out) and os.path.getsize(out) > 0:
+        raise ToolError(f"--out {out} exists: add --resume to go on with that study, or remove the file")
+    done = {(r["key"], r["part"], r["index"]) for r in kept}
+    tasks = study.plan(params, done)
+    rows = list(kept)
+    sink = study.Sink(out, params, kept) if out else None
+    total = sum(len(t[3]) for t in tasks)
+    try:
+        if show and total:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            with Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                          console=Console(stderr=True), transient=True) as prog:
+                bar = prog.add_task("balance", total=total)
+
+                def got(chunk):
+                    rows.extend(chunk)
+                    if sink:
+                        sink.write(chunk)
+                    prog.advance(bar, len(chunk))
+
+                study.execute(tasks, jobs, dask, got)
+        else:
+            def got_quiet(chunk):
+                rows.extend(chunk)
+                if sink:
+                    sink.write(chunk)
+
+            study.execute(tasks, jobs, dask, got_quiet)
+    finally:
+        if sink:
+            sink.close()
+    return study.collect(params, rows), len(kept)
+
+
+@click.command("balance")
+@click.argument("variant", metavar="RULESET")
+@click.option("--vs", "other", default=None, metavar="OTHER", help="Compare with a second ruleset on the same seeds (paired tests).")
+@click.option("--players", "-p", type=int, default=None, help="Players per match (default 2).")
+@click.option("--matches", "-n", type=click.IntRange(min=2), default=400, show_default=True,
+              help="Matches of the field (seat, opener, length figures) and of greedy against random.")
+@click.option("--skill-matches", type=click.IntRange(min=2), default=100, show_default=True,
+              help="Matches of the strong player against random and against greedy.")
+@click.option("--field", default="greedy", show_default=True, help="The player in every seat of the field matches.")
+@click.option("--strong", default="strong", show_default=True, help="The strong player: strong, pimc[:N], ismcts[:N] (N: strength, or Ns seconds per move).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed; every match's deal and players derive from it.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes (or Dask workers with --dask local).")
+@click.option("--dask", default=None, metavar="ADDRESS|local",
+              help="Run on a Dask cluster: a scheduler address, or 'local' for a local cluster of --jobs workers.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl",
+              help="Write each match as it finishes (JSON lines); with --resume, go on with it.")
+@click.option("--resume", is_flag=True, help="Continue the study in --out: matches already there are not played again.")
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@click.option("--html", type=click.Path(dir_okay=False), default=None, metavar="FILE", help="Write an HTML report with plots (inline SVG).")
+@click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05, show_default=True,
+              help="Family-wise significance level for --vs (Holm).")
+def balance_cmd(variant, other, players, matches, skill_matches, field, strong, seed, jobs, dask, out, resume,
+                as_json, html, alpha):
+    """Measure what RULESET does to the game, with an interval on every figure.
+
+    Field matches (--field in every seat) give seat and opener advantage, match
+    length and spread, blocked rounds, lead changes and the share of points from
+    play; greedy against random and the strong player against random and against
+    greedy give the skill gap and how often the weaker player wins. Each figure
+    is a per-match statistic (rounds inside a match are not independent). With
+    --vs OTHER both rulesets play the same seeds and each difference gets a
+    paired test (McNemar for yes/no figures, paired t otherwise, Holm-corrected).
+    """
+    from rulelang.outfiles import output_problem
+    from rulelang.players.registry import make_player
+    from rulelang.tools import balance_report as br
+
+    if alpha != alpha:
+        raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")
+    if resume and not out:
+        raise ToolError("--resume needs --out FILE.jsonl (the study to go on with)")
+    for opt, path in (("--out", out), ("--html", html)):
+        if path is not None and (problem := output_problem(path)):
+            raise ToolError(f"{opt} {path}: cannot write there: {problem}")
+    data, cfg = load_engine_config(variant)
+    players = _players(cfg, players)
+    variants = {"a": data}
+    names = {"a": cfg.name}
+    if other:
+        odata, ocfg = load_engine_config(other)
+        if players not in ocfg.counts:
+            raise ToolError(f"{ocfg.name} is not played by {players} players")
+        if ocfg.sides_of(players) != cfg.sides_of(players):
+            raise ToolError(f"{cfg.name} and {ocfg.name} seat {players} players in different teams: not comparable")
+        variants["b"] = odata
+        names["b"] = ocfg.name if ocfg.name != cfg.name else ocfg.name + " (2)"
+    for spec in (field, strong):
+        make_player(spec, cfg, 0)  # refuses a bad name before any work
+    from rulelang.players.registry import STRONG
+
+    params = {"variants": variants, "players": players, "seed": seed, "matches": matches,
+              "skill_matches": skill_matches, "field": field, "strong": STRONG if strong == "strong" else strong}
+    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
+    parts, reused = _run(params, jobs, dask, out, resume, show)
+    sides_of = list(cfg.sides_of(players))
+    rep = br.report(parts, names, sides_of, len(set(sides_of)) != players, alpha)
+    rep["study"] = {k: v for k, v in params.items() if k != "variants"} | {"names": [names[k] for k in sorted(names)]}
+    if out:
+        click.echo(f"results: {out} ({reused} matches reused)" if resume else f"results: {out}", err=True)
+    if html:
+        from rulelang.outfiles import write_atomic
+        from rulelang.tools.balance_html import html_report
+
+        try:
+            write_atomic(html, html_report(rep, parts, names, cfg), newline=None)
+        except OSError as exc:
+            raise ToolError(f"cannot write {html}: {exc.strerror or exc}") from exc
+        click.echo(f"report: {html}", err=True)
+    if as_json:
+        click.echo(json.dumps(rep, indent=1, sort_keys=True))
+        return
+    _print(rep, names, params)
+
+
+def _print(rep, names, params) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from rulelang.cli import pipe_safe
+    from rulelang.tools import balance_report as br
+    from rulelang.tools.stats import format_p
+
+    console = pipe_safe(Console(width=max(120, min(160, Console().width)), highlight=False))
+    head = (f"{params['players']} players, seed {params['seed']}: {params['matches']} field matches "
+            f"({params['field']} in every seat) and greedy vs random; {params['skill_matches']} matches "
+            f"of strong ({params['strong']}) vs random and vs greedy")
+    a = names["a"]
+    if "comparison" not in rep:
+        console.print(f"{a}: " + head)
+        t = Table(show_header=True, header_style="bold")
+        for col, just in (("figure", "left"), ("value", "right"), ("95% interval", "right"), ("matches", "right"), ("note", "left")):
+            t.add_column(col, justify=just)  # type: ignore[arg-type]
+        ms = br.metrics([0], False)
+        notes = {m.name: m.help for m in ms}
+        for name, fig in rep["variants"][a].items():
+            t.add_row(name, br.fmt_value(fig["kind"], fig["value"]), br.fmt_interval(fig["kind"], *fig["ci95"]),
+                      str(fig["n"]), notes.get(name, ""))
+        console.print(t)
+        sp = rep["length"][a]
+        if sp:
+            console.print(f"rounds per match: sd {sp['sd']:.2f}, min {sp['min']}, 10% {sp['p10']}, median {sp['median']}, "
+                          f"90% {sp['p90']}, max {sp['max']}")
+        console.print("Intervals: Wilson for rates over matches, t for means over matches, cluster-robust "
+                      "(match = unit) for rates over rounds.")
+        return
+    b = names["b"]
+    console.print(f"{a} vs {b}, same seeds: " + head)
+    t = Table(show_header=True, header_style="bold")
+    for col, just in (("figure", "left"), (a, "right"), (b, "right"), ("difference", "right"), ("test", "left"),
+                      ("p", "right"), ("", "left")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for row in rep["comparison"]["rows"]:
+        fa = rep["variants"][a][row["metric"]]
+        fb = rep["variants"][b][row["metric"]]
+        kind = fa["kind"]
+        diff = row["difference"]
+        dtext = "-" if diff != diff else (f"{100 * diff:+.1f} pts" if kind in ("rate", "ratio") else f"{diff:+.2f}")
+        t.add_row(row["metric"], br.fmt_value(kind, fa["value"]) + " " + br.fmt_interval(kind, *fa["ci95"]),
+                  br.fmt_value(kind, fb["value"]) + " " + br.fmt_interval(kind, *fb["ci95"]), dtext, row["test"],
+                  format_p(row["p"]), "significant" if row["significant"] else "")
+    console.print(t)
+    alpha = rep["comparison"]["alpha"]
+    sig = [r["metric"] for r in rep["comparison"]["rows"] if r["significant"]]
+    console.print(f"Paired on seeds: McNemar's exact test for yes/no figures, paired t on per-match values; "
+                  f"'significant': p below alpha {alpha:g} after Holm's correction over the {len(rep['comparison']['rows'])} figures.")
+    console.print("Significant differences: " + (", ".join(sig) if sig else "none at this sample size."))

@@ -1,0 +1,120 @@
+"""The referee: plays a match and tells each seat the round's public history along with its observation.
+
+A seat at a real table sees every placement, how many tiles each other seat
+drew (not which), its own draws, and who could not place when. The engine's
+observation holds the position only; `PublicLog` keeps that history and hands
+each seat its own view (`obs["history"]`). Players that want it have
+`wants_history = True`; the others are called as the engine would call them.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rulelang.players.tiles import fitting_tiles
+from rulelang.tools.engine import get
+
+MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
+
+
+class PublicLog:
+    """The current round's history as the referee saw it (draws with their tiles); `view(seat)` hides them."""
+
+    def __init__(self, rnd, round_no: int):
+        obs = rnd.observation(rnd.opener)
+        self.head = {"round": round_no, "opener": rnd.opener, "scores": list(rnd.scores),
+                     "tiebreak": bool(rnd.tiebreak), "hands": list(obs["hand_counts"]),
+                     "boneyard": obs["boneyard"]}
+        self.steps: list[dict[str, Any]] = []
+
+    def record(self, turn, fits: list) -> None:
+        """Add a turn: the passes before it, the mover's draws, the placement (all against `fits`)."""
+        for seat, drew in zip(turn.passed, turn.pass_drawn):
+            self.steps.append({"seat": seat, "drew": list(drew), "fits": fits, "passed": True})
+        if turn.drawn:
+            self.steps.append({"seat": turn.seat, "drew": list(turn.drawn), "fits": fits, "passed": False})
+        self.steps.append({"seat": turn.seat, "move": str(turn.move)})
+
+    def view(self, seat: int, rnd) -> dict[str, Any]:
+        """What `seat` knows of the round so far, the draws and passes since the last placement included."""
+        pending: list[dict[str, Any]] = []
+        if not rnd.over and rnd.layout.tiles:
+            fits = fitting_tiles(rnd.layout)
+            for s, drew in zip(rnd.passed_before_move, rnd.pass_drawn_before_move):
+                pending.append({"seat": s, "drew": list(drew), "fits": fits, "passed": True})
+            drawn = rnd.drawn_before_move
+            if drawn:
+                pending.append({"seat": rnd.seat_to_move, "drew": list(drawn), "fits": fits, "passed": False})
+        steps = []
+        for st in self.steps + pending:
+            if "drew" in st and st["seat"] != seat:
+                st = {**st, "drew": len(st["drew"])}
+            steps.append(st)
+        return {**self.head, "steps": steps}
+
+
+def _fast_choice(player, rnd, legal):
+    """A bundled player's choice through `pick(round, codes)`, as the engine's fast path asks it."""
+    codes = rnd.legal_codes()
+    return legal[codes.index(player.pick(rnd, codes))]
+
+
+def play_match(config, players: int, seed: int, seat_players: Sequence[Any], race: bool = False,
+               max_rounds: int = MAX_ROUNDS) -> dict[str, Any]:
+    """Play one match; a JSON-ready record (winner, per-round details, lead changes, optional score race)."""
+    cfg = get("Config").from_dict(config) if isinstance(config, dict) else config
+    match = get("Match")(cfg, players, seed)
+    sides = cfg.sides_of(players)
+    nsides = max(sides) + 1
+    history = any(getattr(p, "wants_history", False) for p in seat_players)
+    rounds: list[dict[str, Any]] = []
+    scores = [0] * nsides
+    leader: int | None = None
+    changes = 0
+    path = [list(scores)] if race else None
+    while not match.over and len(match.rounds) < max_rounds:
+        rnd = match.round
+        start = rnd.scores
+        if not history:
+            match.run(list(seat_players), max_rounds=len(match.rounds) + 1)
+        else:
+            log = PublicLog(rnd, len(match.rounds))
+            while not rnd.over:
+                seat = rnd.seat_to_move
+                p = seat_players[seat]
+                fits = fitting_tiles(rnd.layout) if rnd.layout.tiles else []
+                if hasattr(p, "pick"):  # the engine's bundled players: the same choice as `Match.run` makes
+                    move = _fast_choice(p, rnd, rnd.legal_moves())
+                else:
+                    obs = match.observation(seat)
+                    if getattr(p, "wants_history", False):
+                        obs["history"] = log.view(seat, rnd)
+                    move = p(obs, obs["legal"])
+                log.record(match.play(move), fits)
+        res = rnd.result
+        play = [0] * nsides
+        settle = [0] * nsides
+        for e in rnd.events:
+            if not e.accepted:
+                continue
+            (play if e.kind == "placement" else settle)[e.side] += e.raw
+            scores[e.side] = e.score_after
+            top = max(scores)
+            lead = scores.index(top) if scores.count(top) == 1 else None
+            if lead is not None:
+                if leader is not None and lead != leader:
+                    changes += 1
+                leader = lead
+            if path is not None:
+                path.append(list(scores))
+        rounds.append({"kind": res.kind if res else "unfinished", "opener": rnd.opener,
+                       "turns": rnd.placements, "play": play, "settle": settle,
+                       "start": start, "end": rnd.scores})
+    out: dict[str, Any] = {
+        "finished": bool(match.over), "winner": match.winner if match.over else None,
+        "scores": list(match.scores), "rounds": len(rounds), "lead_changes": changes,
+        "round_details": rounds,
+    }
+    if path is not None:
+        out["race"] = path
+    return out

@@ -1,0 +1,133 @@
+"""Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse, 2012).
+
+One tree over the moves seen from this seat; each iteration samples a deal
+consistent with the seat's history, walks the tree choosing among the moves
+that deal allows (UCB1 with availability counts), adds one node, and finishes
+the round with greedy roll-outs. Strength: `iterations` per move (or
+`seconds`); deterministic for a seed.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from rulelang.players.belief import Knowledge, sample_round
+from rulelang.players.rollout import rollout_bots, scale_of, value
+from rulelang.tools.engine import get
+
+
+class _Node:
+    __slots__ = ("children", "visits", "avail", "total", "side")
+
+    def __init__(self, side: int):
+        self.children: dict[tuple[int, Any], _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.side = side  # the side that chose the move leading here
+
+
+class InformationSetMCTS:
+    """A player `(observation, legal) -> Move` that needs `observation["history"]` (see arena)."""
+
+    wants_history = True
+
+    def __init__(self, config, seed: Any = 0, iterations: int = 200, seconds: float | None = None,
+                 exploration: float = 0.7, pool: int = 16):
+        self.config = get("Config").from_dict(config) if isinstance(config, dict) else config
+        self.rng = random.Random(seed)
+        self.iterations = max(1, iterations)
+        self.seconds = seconds
+        self.c = exploration
+        self.pool = max(1, pool)
+        self.scale = scale_of(self.config)
+        self.failed = 0  # searches that found no consistent sample (the greedy choice instead)
+        self.decisions = self.searched = 0  # calls, and calls with a choice to search
+        self.busy = 0.0  # CPU seconds spent searching
+
+    def __call__(self, obs: dict[str, Any], legal: list) -> Any:
+        self.decisions += 1
+        if len(legal) == 1:
+            return legal[0]
+        clock = time.process_time()
+        try:
+            return self._search(obs, legal)
+        finally:
+            self.searched += 1
+            self.busy += time.process_time() - clock
+
+    def _search(self, obs: dict[str, Any], legal: list) -> Any:
+        rng = self.rng
+        know = Knowledge(obs)
+        sides = self.config.sides_of(obs["players"])
+        nsides = len(obs["scores"])
+        root = _Node(-1)
+        dets: list[Any] = []
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        it = 0
+        while True:
+            if len(dets) < self.pool:
+                det = sample_round(self.config, obs, rng, knowledge=know)
+                if det is None:
+                    break
+                dets.append(det)
+            else:
+                det = dets[it % self.pool]
+            self._iterate(root, det.clone(), rng, sides, nsides, obs["players"])
+            it += 1
+            if deadline is None:
+                if it >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        seat = obs["seat"]
+        if not root.children:
+            self.failed += 1
+            pts = obs["points"]
+            return legal[pts.index(max(pts))]
+        visits = [(root.children[(seat, mv)].visits if (seat, mv) in root.children else -1) for mv in legal]
+        return legal[visits.index(max(visits))]
+
+    def _iterate(self, root: _Node, r, rng: random.Random, sides, nsides: int, players: int) -> None:
+        node = root
+        start = r.scores
+        path = []
+        c = self.c
+        while not r.over:
+            seat = r.seat_to_move
+            moves = r.legal_moves()
+            untried = []
+            for mv in moves:
+                ch = node.children.get((seat, mv))
+                if ch is None:
+                    untried.append(mv)
+                else:
+                    ch.avail += 1
+            if untried:
+                mv = untried[int(rng.random() * len(untried))]
+                child = _Node(sides[seat])
+                node.children[(seat, mv)] = child
+                r.play(mv)
+                path.append(child)
+                break
+            best = None
+            best_u = -math.inf
+            for mv in moves:
+                ch = node.children[(seat, mv)]
+                u = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                if u > best_u:
+                    best_u, best = u, mv
+            node = node.children[(seat, best)]
+            r.play(best)
+            path.append(node)
+        if not r.over:
+            r.run(rollout_bots(rng, players))
+        reward = value(r, start, nsides, self.scale)
+        for n in path:
+            n.visits += 1
+            n.total += reward[n.side]
+
+    def __repr__(self) -> str:
+        return f"ismcts:{self.iterations}"

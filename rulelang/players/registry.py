@@ -1,0 +1,44 @@
+"""Player names for the command line: `random`, `greedy`, `pimc[:N]`, `ismcts[:N]`, `strong` (N: strength; `Ns`: seconds per move)."""
+from __future__ import annotations
+
+from typing import Any
+
+from rulelang.tools.configs import ToolError
+from rulelang.tools.engine import get
+
+PLAYER_NAMES = ("random", "greedy", "pimc", "ismcts", "strong")
+STRONG = "pimc:12"  # what `strong` means (the README's measured player)
+
+
+def make_player(spec: str, config, seed: int) -> Any:
+    """A player from its name, e.g. `greedy`, `pimc:24`, `ismcts:300`, `pimc:0.05s`; ToolError if unknown."""
+    name, _, arg = spec.strip().partition(":")
+    if name == "strong":
+        name, _, arg2 = STRONG.partition(":")
+        arg = arg or arg2
+    if name in ("random", "greedy"):
+        if arg:
+            raise ToolError(f"player {spec!r}: {name} takes no strength")
+        return get(f"{name}_player")(seed)
+    if name not in ("pimc", "ismcts"):
+        raise ToolError(f"unknown player {spec!r} (players: {', '.join(PLAYER_NAMES)}; e.g. pimc:12, ismcts:200)")
+    seconds = None
+    count = None
+    try:
+        if arg.endswith("s"):
+            seconds = float(arg[:-1])
+            if not seconds > 0:
+                raise ValueError
+        elif arg:
+            count = int(arg)
+            if count < 1:
+                raise ValueError
+    except ValueError:
+        raise ToolError(f"player {spec!r}: the strength is a positive count (pimc:12) or seconds per move (pimc:0.05s)") from None
+    if name == "pimc":
+        from rulelang.players.pimc import DeterminizedSearch
+
+        return DeterminizedSearch(config, seed, determinizations=count or 12, seconds=seconds)
+    from rulelang.players.ismcts import InformationSetMCTS
+
+    return InformationSetMCTS(config, seed, iterations=count or 200, seconds=seconds)

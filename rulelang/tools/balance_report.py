@@ -1,0 +1,147 @@
+"""The figures of a balance study, each with its interval, and paired tests between two variants.
+
+Every figure is computed per match (rounds inside a match are not independent):
+a rate over matches gets a Wilson interval, a mean over matches a t interval, a
+rate over rounds a cluster-robust ratio interval with the match as the unit.
+Paired comparisons use the same match seeds in both variants: McNemar's exact
+test for per-match yes/no figures, a paired t-test on per-match differences
+otherwise; Holm's method keeps the family-wise error at alpha.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulelang.tools import stats
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One figure: `kind` is rate (yes/no per match), mean (a number per match) or ratio (num, den per match)."""
+
+    name: str
+    part: str
+    kind: str
+    of: Callable[[dict[str, Any]], Any]
+    help: str = ""
+
+
+def _gain(rd: dict[str, Any]) -> list[int]:
+    return [a + b for a, b in zip(rd["play"], rd["settle"])]
+
+
+def metrics(sides_of: Sequence[int], partnerships: bool) -> list[Metric]:
+    """The study's figures for a table whose seats belong to `sides_of` sides."""
+    nsides = max(sides_of) + 1
+    label = "team" if partnerships else "seat"
+    out = []
+    def wins_of(side: int) -> Callable[[dict[str, Any]], bool]:
+        return lambda r: r["winner"] == side
+
+    for s in range(nsides):
+        out.append(Metric(f"win rate {label} {s}", "field", "rate", wins_of(s), "field bots in every seat"))
+
+    def opener_wins(r):
+        return r["winner"] is not None and r["winner"] == sides_of[r["round_details"][0]["opener"]]
+
+    def opener_rounds(r):
+        won = 0
+        for rd in r["round_details"]:
+            g = _gain(rd)
+            side = sides_of[rd["opener"]]
+            won += g[side] > max(g[x] for x in range(nsides) if x != side)
+        return won, len(r["round_details"])
+
+    def focus_side(r):
+        return sides_of[r["focus"]]
+
+    out += [
+        Metric("first opener's side wins the match", "field", "rate", opener_wins),
+        Metric("rounds won by the opener's side", "field", "ratio", opener_rounds, "most points in the round"),
+        Metric("rounds per match", "field", "mean", lambda r: r["rounds"]),
+        Metric("placements per match", "field", "mean", lambda r: sum(rd["turns"] for rd in r["round_details"])),
+        Metric("blocked rounds", "field", "ratio",
+               lambda r: (sum(rd["kind"] == "blocked" for rd in r["round_details"]), r["rounds"])),
+        Metric("lead changes per match", "field", "mean", lambda r: r["lead_changes"]),
+        Metric("points from play (not settlement)", "field", "ratio",
+               lambda r: (sum(sum(rd["play"]) for rd in r["round_details"]),
+                          sum(sum(_gain(rd)) for rd in r["round_details"]))),
+        Metric("drawn or unfinished matches", "field", "rate", lambda r: r["winner"] is None),
+        Metric("strong beats random", "skill-random", "rate", lambda r: r["winner"] == focus_side(r), "skill gap"),
+        Metric("strong beats greedy", "skill-greedy", "rate", lambda r: r["winner"] == focus_side(r), "skill gap"),
+        Metric("greedy beats strong", "skill-greedy", "rate",
+               lambda r: r["winner"] is not None and r["winner"] != focus_side(r), "the weaker player wins (luck)"),
+        Metric("random beats greedy", "luck", "rate",
+               lambda r: r["winner"] is not None and r["winner"] != focus_side(r), "the weaker player wins (luck)"),
+    ]
+    return out
+
+
+def estimate(m: Metric, records: Sequence[dict[str, Any]]) -> stats.Estimate:
+    vals = [m.of(r) for r in records]
+    if m.kind == "rate":
+        return stats.proportion(sum(bool(v) for v in vals), len(vals))
+    if m.kind == "mean":
+        return stats.mean_interval([float(v) for v in vals])
+    return stats.ratio_interval([v[0] for v in vals], [v[1] for v in vals])
+
+
+def spread(records: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """Rounds per match: sd, min, deciles and max (the length distribution in numbers)."""
+    xs = sorted(r["rounds"] for r in records)
+    if not xs:
+        return {}
+
+    def q(p: float) -> float:
+        return xs[min(len(xs) - 1, int(p * len(xs)))]
+
+    return {"sd": stats.stdev(xs), "min": xs[0], "p10": q(0.1), "median": q(0.5), "p90": q(0.9), "max": xs[-1]}
+
+
+def compare(m: Metric, a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> stats.TestResult:
+    """The paired test of one figure between two variants played on the same seeds."""
+    va = [m.of(r) for r in a]
+    vb = [m.of(r) for r in b]
+    if m.kind == "rate":
+        a_only = sum(1 for x, y in zip(va, vb) if x and not y)
+        b_only = sum(1 for x, y in zip(va, vb) if y and not x)
+        return stats.mcnemar_exact(a_only, b_only)
+    if m.kind == "mean":
+        return stats.paired_t([float(x) for x in va], [float(y) for y in vb])
+    pairs = [(x[0] / x[1], y[0] / y[1]) for x, y in zip(va, vb) if x[1] and y[1]]
+    return stats.paired_t([p[0] for p in pairs], [p[1] for p in pairs])
+
+
+def report(parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], sides_of: Sequence[int],
+           partnerships: bool, alpha: float = 0.05) -> dict[str, Any]:
+    """JSON-ready figures per variant and, with two variants, the paired comparison."""
+    ms = metrics(sides_of, partnerships)
+    out: dict[str, Any] = {"variants": {}, "length": {}}
+    for key in sorted(parts):
+        out["variants"][names[key]] = {m.name: {**estimate(m, parts[key][m.part]).to_dict(), "kind": m.kind,
+                                                "part": m.part} for m in ms}
+        out["length"][names[key]] = spread(parts[key]["field"])
+    if "b" in parts:
+        tests = [compare(m, parts["a"][m.part], parts["b"][m.part]) for m in ms]
+        keep = stats.holm([t.p_value for t in tests], alpha)
+        rows = []
+        for m, t, sig in zip(ms, tests, keep):
+            va = out["variants"][names["a"]][m.name]["value"]
+            vb = out["variants"][names["b"]][m.name]["value"]
+            rows.append({"metric": m.name, "a": va, "b": vb, "difference": vb - va, "test": t.test,
+                         "statistic": t.statistic, "p": t.p_value, "significant": sig})
+        out["comparison"] = {"alpha": alpha, "correction": "holm", "rows": rows}
+    return out
+
+
+def fmt_value(kind: str, v: float) -> str:
+    if v != v:
+        return "-"
+    return f"{100 * v:.1f}%" if kind in ("rate", "ratio") else f"{v:.2f}"
+
+
+def fmt_interval(kind: str, lo: float, hi: float) -> str:
+    if lo != lo:
+        return "-"
+    return f"[{fmt_value(kind, lo)}, {fmt_value(kind, hi)}]"

@@ -1,0 +1,226 @@
+"""A balance study as independent matches: what to play, how each match is seeded, and where it runs.
+
+A study plays four *parts* per variant: `field` (the field bot in every seat),
+`luck` (greedy against random), `skill-random` and `skill-greedy` (the strong
+player against each). Match `i` of a part is dealt from
+`derive(seed, part, i)` and its players are seeded from the same parts, so a
+match depends on nothing else: the results are the same serially, with
+`--jobs`, on a Dask cluster, and after `--resume`. With `--vs`, both variants
+play the same seeds (paired).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from rulelang.tools.configs import ToolError
+
+FORMAT = "rulelang-balance/1"
+PARTS = ("field", "luck", "skill-random", "skill-greedy")
+CHUNK = {"field": 40, "luck": 40, "skill-random": 4, "skill-greedy": 4}  # matches per task
+
+
+def derive(*parts: Any) -> int:
+    """A 60-bit seed from any parts (sha256: the same on every machine and Python)."""
+    return int(hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:15], 16)
+
+
+def part_size(params: dict[str, Any], part: str) -> int:
+    return params["matches"] if part in ("field", "luck") else params["skill_matches"]
+
+
+def seat_specs(params: dict[str, Any], part: str, index: int) -> tuple[list[str], int | None]:
+    """The player of each seat, and the seat of the stronger player (None in the field)."""
+    n = params["players"]
+    if part == "field":
+        return [params["field"]] * n, None
+    better, worse = {"luck": ("greedy", "random"), "skill-random": (params["strong"], "random"),
+                     "skill-greedy": (params["strong"], "greedy")}[part]
+    focus = index % n
+    return [better if s == focus else worse for s in range(n)], focus
+
+
+_CONFIGS: dict[str, Any] = {}
+
+
+def _config(data: dict[str, Any]):
+    key = json.dumps(data, sort_keys=True)
+    cfg = _CONFIGS.get(key)
+    if cfg is None:
+        from rulelang.tools.engine import get
+
+        cfg = _CONFIGS[key] = get("Config").from_dict(data)
+    return cfg
+
+
+def play_one(params: dict[str, Any], key: str, part: str, index: int) -> dict[str, Any]:
+    """Match `index` of `part` for variant `key` ('a', or 'b' with --vs): a JSON-ready record."""
+    from rulelang.players.arena import play_match
+    from rulelang.players.registry import make_player
+
+    cfg = _config(params["variants"][key])
+    seed = params["seed"]
+    specs, focus = seat_specs(params, part, index)
+    seats = [make_player(spec, cfg, derive("player", seed, part, index, s)) for s, spec in enumerate(specs)]
+    rec = play_match(cfg, params["players"], derive("match", seed, part, index), seats,
+                     race=(part == "field" and index == 0))
+    for r in rec["round_details"]:
+        del r["start"], r["end"]
+    return {"key": key, "part": part, "index": index, "focus": focus, **rec}
+
+
+def run_task(task: tuple[dict[str, Any], str, str, list[int]]) -> list[dict[str, Any]]:
+    """One chunk of matches (the unit of work a worker gets)."""
+    return _run_parts(*task)
+
+
+def _run_parts(params: dict[str, Any], key: str, part: str, indices: list[int]) -> list[dict[str, Any]]:
+    return [play_one(params, key, part, i) for i in indices]
+
+
+def plan(params: dict[str, Any], done: set[tuple[str, str, int]]) -> list[tuple[dict[str, Any], str, str, list[int]]]:
+    """The chunks still to play, skipping the matches in `done`."""
+    tasks = []
+    for key in sorted(params["variants"]):
+        for part in PARTS:
+            todo = [i for i in range(part_size(params, part)) if (key, part, i) not in done]
+            size = CHUNK[part]
+            tasks += [(params, key, part, todo[a:a + size]) for a in range(0, len(todo), size)]
+    return tasks
+
+
+# --------------------------------------------------------------------------- backends
+
+def execute(tasks: Sequence[Any], jobs: int = 1, dask: Any = None,
+            on_result: Callable[[list[dict[str, Any]]], None] | None = None) -> None:
+    """Run the chunks serially, in `jobs` processes, or on Dask (`dask`: "local", an address, or a Client)."""
+    sink = on_result or (lambda _rows: None)
+    if dask is not None:
+        _dask(tasks, jobs, dask, sink)
+    elif jobs <= 1 or len(tasks) <= 1:
+        for t in tasks:
+            sink(run_task(t))
+    else:
+        _processes(tasks, jobs, sink)
+
+
+def _processes(tasks: Sequence[Any], jobs: int, sink: Callable[[list[dict[str, Any]]], None]) -> None:
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+    try:
+        for fut in as_completed([pool.submit(run_task, t) for t in tasks]):
+            sink(fut.result())
+    except BaseException:
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _ignore_sigint() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _dask(tasks: Sequence[Any], jobs: int, where: Any, sink: Callable[[list[dict[str, Any]]], None]) -> None:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ToolError("--dask needs Dask: pip install 'rulelang[cluster]' (dask[distributed])") from None
+    cluster = None
+    if isinstance(where, Client):
+        client, own = where, False
+    else:
+        own = True
+        try:
+            if where == "local":
+                cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, dashboard_address=None)
+                client = Client(cluster)
+            else:
+                client = Client(where, timeout="10s")
+        except (OSError, ValueError, TypeError) as exc:
+            raise ToolError(f"--dask {where}: cannot reach the scheduler ({exc}); give an address like "
+                            "tcp://host:8786, or 'local'") from None
+    try:
+        # the study (rulesets included) goes to every worker once, not with every chunk
+        shared = client.scatter(tasks[0][0], broadcast=True, hash=False) if tasks else None
+        futures = [client.submit(_run_parts, shared, key, part, indices, pure=False) for _p, key, part, indices in tasks]
+        for fut in as_completed(futures):
+            sink(fut.result())
+    finally:
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+# --------------------------------------------------------------------------- results as they come
+
+def header(params: dict[str, Any]) -> dict[str, Any]:
+    return {"format": FORMAT, "study": params}
+
+
+def read_done(path: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The matches already in a results file of the same study (a line cut short is dropped)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except FileNotFoundError:
+        return []
+    except OSError as exc:
+        raise ToolError(f"--resume: cannot read {path}: {exc.strerror or exc}") from None
+    if not lines:
+        return []
+    try:
+        head = json.loads(lines[0])
+    except ValueError:
+        raise ToolError(f"--resume: {path} is not a balance results file") from None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
+        raise ToolError(f"--resume: {path} is not a balance results file")
+    if head.get("study") != json.loads(json.dumps(params)):
+        raise ToolError(f"--resume: {path} holds another study (variants, players, seed, bots or match counts differ)")
+    rows: dict[tuple[str, str, int], dict[str, Any]] = {}
+    for line in lines[1:]:
+        try:
+            r = json.loads(line)
+            rows[(r["key"], r["part"], r["index"])] = r
+        except (ValueError, KeyError, TypeError):
+            continue  # an interrupted write: that match is played again
+    return list(rows.values())
+
+
+class Sink:
+    """Appends each finished chunk to the results file, flushed, so an interruption loses at most a chunk."""
+
+    def __init__(self, path: str, params: dict[str, Any], kept: Iterable[dict[str, Any]]):
+        from rulelang.outfiles import write_atomic
+
+        text = json.dumps(header(params), sort_keys=True) + "\n"
+        text += "".join(json.dumps(r, sort_keys=True) + "\n" for r in kept)
+        write_atomic(path, text, newline=None)  # the kept lines only: a cut-short line goes
+        self.fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+
+    def write(self, rows: list[dict[str, Any]]) -> None:
+        self.fh.write("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+        self.fh.flush()
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+def collect(params: dict[str, Any], rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Records by variant key and part, in index order (every match present)."""
+    out: dict[str, dict[str, list[dict[str, Any]]]] = {k: {p: [] for p in PARTS} for k in params["variants"]}
+    for r in rows:
+        out[r["key"]][r["part"]].append(r)
+    for key, parts in out.items():
+        for part, rs in parts.items():
+            rs.sort(key=lambda r: r["index"])
+            if [r["index"] for r in rs] != list(range(part_size(params, part))):
+                raise ToolError(f"internal: {key}/{part} is missing matches")
+    return out
