@@ -40,6 +40,7 @@ COMMANDS: dict[str, str] = {
 # command name -> its one-line help, so that `rulelang --help` imports no command module
 # (a test keeps these equal to each command's own short help)
 SUMMARIES: dict[str, str] = {
+    'balance': 'Measure what RULESET does to the game, with an interval on every figure.',
     'check': 'Check ruleset files (or bundled names, or - for standard input); print every error found.',
     'cases': 'Conformance cases for your own rulesets.',
     'compile': 'Compile a ruleset to its configuration (JSON on stdout, or -o FILE).',
