@@ -96,8 +96,23 @@ def test_vs_marks_significant_differences():
     assert "vs allfives" in res.output
     # Pagat matches run to 61 shown = 305 raw with deductions; All Fives to 150: far more rounds
     line = next(l for l in res.output.splitlines() if "rounds per match" in l)
-    assert "Welch" in line and "*" in line
-    assert "two-proportion z-test" in res.output
+    assert "paired t" in line and "*" in line
+    assert "McNemar" in res.output and "Holm" in res.output
+    assert "p = 0" not in res.output and " 0 *" not in line
+
+
+def test_vs_pairs_matches_and_never_prints_p_zero():
+    """The same seeds: a variant against itself has no discordant pair and no difference at all."""
+    data, cfg = load_engine_config("exact61")
+    a = sim.summarize(sim.run_matches(data, 2, ["greedy", "greedy"], 1, 20), cfg, 2)
+    tests = dict(sim.paired_tests(a, a))
+    assert tests["win rate seat 0"].test == "mcnemar" and tests["win rate seat 0"].p_value == 1.0
+    assert all(t.p_value == 1.0 for t in tests.values())
+    pagat_data, pagat = load_engine_config("pagat")
+    b = sim.summarize(sim.run_matches(pagat_data, 2, ["greedy", "greedy"], 1, 20), pagat, 2)
+    rows = sim.comparison_rows(a, b)
+    assert all(not r[4].startswith(("0.000", "0 ")) for r in rows)  # tiny p-values print as "< 0.001"
+    assert any(r[4].startswith("< 0.001") for r in rows)  # pagat and exact61 differ in rounds per match
 
 
 def test_comparison_of_a_variant_with_itself_is_not_significant():

@@ -161,8 +161,10 @@ def _print_tables(cfg, other_cfg, summary, other_summary, alpha, head: str, to_s
         for row in sim.comparison_rows(summary, other_summary, alpha):
             table.add_row(*row)
         console.print(table)
-        console.print(f"* p < {alpha:g}: two-sided two-proportion z-test (pooled) for rates; "
-                      "Welch's unequal-variance t-test for means. Values: rate [95% Wilson CI], mean ± sd.")
+        console.print(f"* significant at {alpha:g} after Holm's correction over every test. Both variants play "
+                      "the same seeds, so the tests pair match i with match i: McNemar's exact test for wins, a "
+                      "paired t-test on per-match values (a match's rounds are not independent samples). "
+                      "Values: rate [95% Wilson CI], mean ± sd.")
     else:
         console.print(head)
         table = Table(show_header=True, header_style="bold", box=style)

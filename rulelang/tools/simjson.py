@@ -52,18 +52,15 @@ def _test(metric: str, result: stats.TestResult, alpha: float) -> dict[str, Any]
 
 
 def comparison_record(a: Summary, b: Summary, alpha: float) -> list[dict[str, Any]]:
-    """The tests of `--vs`: two-proportion z for rates, Welch's t for means."""
+    """The tests of `--vs`, match by match on the same seeds: McNemar's exact test for wins, a paired
+    t-test on per-match values otherwise; `significant` after Holm's correction over all the tests."""
+    from rulelang.tools.simulation import paired_tests, significant
+
+    tests = paired_tests(a, b)
     out = []
-    for side in range(min(a.sides, b.sides)):
-        out.append(_test(f"win rate side {side}",
-                         stats.two_proportion_z(a.wins[side], a.matches, b.wins[side], b.matches), alpha))
-    for metric, xa, xb in (("rounds per match", a.rounds_per_match, b.rounds_per_match),
-                           ("turns per round", a.turns_per_round, b.turns_per_round),
-                           ("points per round: play", a.placement_per_round, b.placement_per_round),
-                           ("points per round: settlement", a.settlement_per_round, b.settlement_per_round)):
-        out.append(_test(metric, stats.welch_t(xa, xb), alpha))
-    for metric, ka, na, kb, nb in (("blocked rounds", a.blocked_rounds, a.rounds_total, b.blocked_rounds, b.rounds_total),
-                                   ("discarded events", a.discarded_events, a.events_total,
-                                    b.discarded_events, b.events_total)):
-        out.append(_test(metric, stats.two_proportion_z(ka, na, kb, nb), alpha))
+    for (metric, result), sig in zip(tests, significant(tests, alpha)):
+        record = _test(metric, result, alpha)
+        record["significant"] = sig
+        record["p"] = stats.format_p(result.p_value)
+        out.append(record)
     return out

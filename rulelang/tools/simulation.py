@@ -12,7 +12,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rulelang.tools import stats
 from rulelang.tools.configs import ToolError
@@ -224,6 +224,13 @@ class Summary:
     settlement_per_round: list[float]
     unit: int
     target: int = 0
+    # per match, in match order (the same seeds under `--vs`, so the two variants pair match by match)
+    match_winners: list[int | None] = field(default_factory=list)
+    match_turns_per_round: list[float] = field(default_factory=list)
+    match_play_per_round: list[float] = field(default_factory=list)
+    match_settlement_per_round: list[float] = field(default_factory=list)
+    match_blocked_share: list[float] = field(default_factory=list)
+    match_discarded_share: list[float] = field(default_factory=list)
 
     def win_rate(self, side: int) -> float:
         return self.wins[side] / self.matches if self.matches else float("nan")
@@ -241,7 +248,17 @@ def summarize(results: Sequence[dict], config, players: int) -> Summary:
     pl: list[float] = []
     st: list[float] = []
     blocked = events = discarded = 0
+    per_match: dict[str, list] = {k: [] for k in ("winners", "turns", "play", "settle", "blocked", "discarded")}
     for r in results:
+        details = r["round_details"]
+        n_rounds = len(details) or 1
+        per_match["winners"].append(r["winner"] if r["finished"] else None)
+        per_match["turns"].append(sum(d["turns"] for d in details) / n_rounds)
+        per_match["play"].append(sum(d["placement"] for d in details) / n_rounds)
+        per_match["settle"].append(sum(d["settlement"] for d in details) / n_rounds)
+        per_match["blocked"].append(sum(d["kind"] == "blocked" for d in details) / n_rounds)
+        n_events = sum(d["events"] for d in details)
+        per_match["discarded"].append(sum(d["discarded"] for d in details) / n_events if n_events else 0.0)
         if not r["finished"]:
             unfinished += 1
         elif r["winner"] is None:
@@ -262,6 +279,9 @@ def summarize(results: Sequence[dict], config, players: int) -> Summary:
         rounds_per_match=rpm, turns_per_round=tpr, rounds_total=len(tpr), blocked_rounds=blocked,
         events_total=events, discarded_events=discarded, placement_per_round=pl,
         settlement_per_round=st, unit=config.unit, target=config.target,
+        match_winners=per_match["winners"], match_turns_per_round=per_match["turns"],
+        match_play_per_round=per_match["play"], match_settlement_per_round=per_match["settle"],
+        match_blocked_share=per_match["blocked"], match_discarded_share=per_match["discarded"],
     )
 
 
@@ -302,38 +322,64 @@ def summary_rows(s: Summary) -> list[tuple[str, str, str]]:
     return rows
 
 
+def paired_tests(a: Summary, b: Summary) -> list[tuple[str, stats.TestResult]]:
+    """The tests of `--vs`, match by match: both variants played the same seeds, so match i of A pairs
+    with match i of B. Wins: McNemar's exact test on the discordant pairs; per-match figures (rounds,
+    and the per-round means and shares of each match): a paired t-test on the differences. Rounds of one
+    match are not independent samples, so every figure is first reduced to one value per match."""
+    if a.matches != b.matches or len(a.match_winners) != len(b.match_winners):
+        raise ValueError("--vs compares the same matches: both runs need the same number of matches")
+    out: list[tuple[str, stats.TestResult]] = []
+    for side in range(min(a.sides, b.sides)):
+        a_only = sum(x == side and y != side for x, y in zip(a.match_winners, b.match_winners))
+        b_only = sum(y == side and x != side for x, y in zip(a.match_winners, b.match_winners))
+        out.append((f"win rate {_side_label(a, side)}", stats.mcnemar_exact(a_only, b_only)))
+    for label, xa, xb in (
+        ("rounds per match", a.rounds_per_match, b.rounds_per_match),
+        ("turns per round", a.match_turns_per_round, b.match_turns_per_round),
+        ("points per round: play (raw)", a.match_play_per_round, b.match_play_per_round),
+        ("points per round: settlement (raw)", a.match_settlement_per_round, b.match_settlement_per_round),
+        ("blocked rounds", a.match_blocked_share, b.match_blocked_share),
+        ("discarded events", a.match_discarded_share, b.match_discarded_share),
+    ):
+        out.append((label, stats.paired_t(xa, xb)))
+    return out
+
+
+def significant(tests: Sequence[tuple[str, stats.TestResult]], alpha: float) -> list[bool]:
+    """Which differences hold at family-wise level alpha (Holm over every test of the comparison)."""
+    return stats.holm([t.p_value for _, t in tests], alpha)
+
+
 def comparison_rows(a: Summary, b: Summary, alpha: float = 0.05) -> list[tuple[str, str, str, str, str]]:
-    """(metric, A, B, test, p) rows; a '*' after p marks a difference significant at alpha."""
-    rows = []
-
-    def mark(res: stats.TestResult) -> str:
-        if res.p_value != res.p_value:
-            return "-"
-        return f"{res.p_value:.3g}" + (" *" if res.significant(alpha) else "")
-
-    for side in range(max(a.sides, b.sides)):
-        va = _pct(a.win_rate(side)) + " " + _ci(a.win_ci(side)) if side < a.sides else "-"
-        vb = _pct(b.win_rate(side)) + " " + _ci(b.win_ci(side)) if side < b.sides else "-"
-        if side < a.sides and side < b.sides:
-            res = stats.two_proportion_z(a.wins[side], a.matches, b.wins[side], b.matches)
-            rows.append((f"win rate {_side_label(a, side)}", va, vb, "z (2-prop)", mark(res)))
-        else:
-            rows.append((f"win rate side {side}", va, vb, "", ""))
+    """(metric, A, B, test, p) rows; a '*' after p marks a difference significant at alpha (Holm)."""
+    tests = paired_tests(a, b)
+    marks = significant(tests, alpha)
+    values: dict[str, tuple[str, str]] = {}
+    for side in range(min(a.sides, b.sides)):
+        values[f"win rate {_side_label(a, side)}"] = (_pct(a.win_rate(side)) + " " + _ci(a.win_ci(side)),
+                                                     _pct(b.win_rate(side)) + " " + _ci(b.win_ci(side)))
     for label, xa, xb in (
         ("rounds per match", a.rounds_per_match, b.rounds_per_match),
         ("turns per round", a.turns_per_round, b.turns_per_round),
         ("points per round: play (raw)", a.placement_per_round, b.placement_per_round),
         ("points per round: settlement (raw)", a.settlement_per_round, b.settlement_per_round),
     ):
-        res = stats.welch_t(xa, xb)
-        rows.append((label, stats.summarize(xa).fmt(), stats.summarize(xb).fmt(), "Welch t", mark(res)))
+        values[label] = (stats.summarize(xa).fmt(), stats.summarize(xb).fmt())
     for label, ka, na, kb, nb in (
         ("blocked rounds", a.blocked_rounds, a.rounds_total, b.blocked_rounds, b.rounds_total),
         ("discarded events", a.discarded_events, a.events_total, b.discarded_events, b.events_total),
     ):
-        res = stats.two_proportion_z(ka, na, kb, nb)
-        rows.append((label, _pct(ka / na if na else float("nan")), _pct(kb / nb if nb else float("nan")),
-                     "z (2-prop)", mark(res)))
+        values[label] = (_pct(ka / na if na else float("nan")), _pct(kb / nb if nb else float("nan")))
+    rows = []
+    for (label, res), sig in zip(tests, marks):
+        va, vb = values[label]
+        name = "McNemar (exact)" if res.test == "mcnemar" else "paired t"
+        rows.append((label, va, vb, name, stats.format_p(res.p_value) + (" *" if sig else "")))
+    for side in range(min(a.sides, b.sides), max(a.sides, b.sides)):
+        va = _pct(a.win_rate(side)) + " " + _ci(a.win_ci(side)) if side < a.sides else "-"
+        vb = _pct(b.win_rate(side)) + " " + _ci(b.win_ci(side)) if side < b.sides else "-"
+        rows.append((f"win rate side {side}", va, vb, "", ""))
     return rows
 
 
