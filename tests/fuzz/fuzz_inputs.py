@@ -162,8 +162,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.replay is not None:
         _OPTS.update(opts)
         signal.signal(signal.SIGVTALRM, _on_hang)
+        if args.rlimit:  # the same address-space bound as a worker: a runaway input must not take the machine
+            resource.setrlimit(resource.RLIMIT_AS, (args.rlimit << 20, args.rlimit << 20))
         r = run_task(args.replay)
-        print(json.dumps(r, indent=1, default=str)[:20000])
+        if isinstance(r.get("input"), str) and len(r["input"]) > 5000:
+            r["input"] = r["input"][:5000] + f"... ({len(r['input'])} characters)"
+        print(json.dumps(r, indent=1, default=str))
         return 0 if r["status"] == "ok" else 1
     return _campaign(args, opts)
 
@@ -261,13 +265,16 @@ def _campaign(args: argparse.Namespace, opts: dict[str, Any]) -> int:
 
 
 def _stop(pool: Any) -> None:
-    """End the workers; Pool.join can block forever after terminate (a result thread on a dead pipe): bounded."""
+    """End the workers without Pool.terminate's wait: that can block forever on a queue lock a dead worker held."""
     import threading
 
-    pool.terminate()
-    joiner = threading.Thread(target=pool.join, daemon=True)
-    joiner.start()
-    joiner.join(timeout=30)
+    for proc in list(getattr(pool, "_pool", [])):
+        try:
+            proc.kill()
+        except (OSError, ValueError):
+            pass
+    threading.Thread(target=pool.terminate, daemon=True).start()  # tidies what it can; never waited for long
+    time.sleep(0.5)
 
 
 def _save(folder: Path, r: dict[str, Any]) -> None:
@@ -277,4 +284,6 @@ def _save(folder: Path, r: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    sys.stdout.flush()
+    os._exit(code)  # no interpreter teardown: multiprocessing's exit hooks could wait on the killed workers
