@@ -79,7 +79,12 @@ def run_task(index: int) -> dict[str, Any]:
     kinds = _OPTS["kinds"]
     kind = _kind_of(index, kinds)
     rng = random.Random(f"{_OPTS['seed']}/{index}")
-    value = fuzzlib.make_input(kind, rng)
+    try:
+        value = fuzzlib.make_input(kind, rng)
+    except Exception as exc:  # noqa: BLE001 - a fault of the fuzzer, not of rulelang: counted apart
+        return {"index": index, "kind": kind, "status": "generator", "class": f"generator {type(exc).__name__}",
+                "owner": "fuzzer", "detail": str(exc)[:200], "cpu": 0.0, "rss_before": _rss_mb(),
+                "rss_after": _rss_mb(), "size": 0}
     before = _rss_mb()
     t0 = time.process_time()
     signal.setitimer(signal.ITIMER_VIRTUAL, _OPTS["time_bound"])
@@ -157,8 +162,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.replay is not None:
         _OPTS.update(opts)
         signal.signal(signal.SIGVTALRM, _on_hang)
+        if args.rlimit:  # the same address-space bound as a worker: a runaway input must not take the machine
+            resource.setrlimit(resource.RLIMIT_AS, (args.rlimit << 20, args.rlimit << 20))
         r = run_task(args.replay)
-        print(json.dumps(r, indent=1, default=str)[:20000])
+        if isinstance(r.get("input"), str) and len(r["input"]) > 5000:
+            r["input"] = r["input"][:5000] + f"... ({len(r['input'])} characters)"
+        print(json.dumps(r, indent=1, default=str))
         return 0 if r["status"] == "ok" else 1
     return _campaign(args, opts)
 
@@ -174,6 +183,7 @@ def _campaign(args: argparse.Namespace, opts: dict[str, Any]) -> int:
     stalls = 0
     lost = 0
     cli_runs = 0
+    generator_faults = 0
     cli_bad: list[dict[str, Any]] = []
     over_memory: list[dict[str, Any]] = []
     peak = {"rss_mb": 0.0, "index": None, "kind": None}
@@ -218,6 +228,8 @@ def _campaign(args: argparse.Namespace, opts: dict[str, Any]) -> int:
                     c["count"] += 1
                     if c["count"] == 1:
                         _save(save, r)
+                elif r["status"] == "generator":
+                    generator_faults += 1
                 elif r["status"] == "hang":
                     hangs.append({k: r[k] for k in ("index", "kind", "detail")})
                     _save(save, r)
@@ -239,7 +251,7 @@ def _campaign(args: argparse.Namespace, opts: dict[str, Any]) -> int:
         "rate_per_s": round(done / elapsed, 1) if elapsed else None,
         "internal_errors": sum(c["count"] for c in classes.values()),
         "classes": dict(sorted(classes.items(), key=lambda kv: -kv[1]["count"])),
-        "hangs": hangs, "stalls": stalls, "lost": lost,
+        "hangs": hangs, "stalls": stalls, "lost": lost, "generator_faults": generator_faults,
         "cli_runs": cli_runs, "cli_bad_exits": cli_bad,
         "peak_rss_mb": round(peak["rss_mb"], 1), "peak_at": peak, "baseline_rss_mb": round(baseline or 0, 1),
         "over_memory_bound": over_memory, "max_cpu_s": max_cpu, "save_dir": str(args.save_dir),
@@ -253,13 +265,16 @@ def _campaign(args: argparse.Namespace, opts: dict[str, Any]) -> int:
 
 
 def _stop(pool: Any) -> None:
-    """End the workers; Pool.join can block forever after terminate (a result thread on a dead pipe): bounded."""
+    """End the workers without Pool.terminate's wait: that can block forever on a queue lock a dead worker held."""
     import threading
 
-    pool.terminate()
-    joiner = threading.Thread(target=pool.join, daemon=True)
-    joiner.start()
-    joiner.join(timeout=30)
+    for proc in list(getattr(pool, "_pool", [])):
+        try:
+            proc.kill()
+        except (OSError, ValueError):
+            pass
+    threading.Thread(target=pool.terminate, daemon=True).start()  # tidies what it can; never waited for long
+    time.sleep(0.5)
 
 
 def _save(folder: Path, r: dict[str, Any]) -> None:
@@ -269,4 +284,6 @@ def _save(folder: Path, r: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    sys.stdout.flush()
+    os._exit(code)  # no interpreter teardown: multiprocessing's exit hooks could wait on the killed workers

@@ -206,7 +206,7 @@ def _random_value(rng: random.Random, depth: int = 0) -> Any:
         return {rng.choice(["play", "draw", "pass", "seat", "steps", "id", "x"]): _random_value(rng, depth + 1)}
     if r == 6:
         depth = rng.choice([50, 99, 101, 500, 5000, 200_000])
-        return _nest(depth) if depth <= 500 else f"{DEEP_MARK}{depth}"
+        return _nest(depth) if depth <= 101 else f"{DEEP_MARK}{depth}"  # (json.dumps itself recurses)
     return rng.randint(-3, 60)
 
 
