@@ -303,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         return worker(*args.worker)
     mutants = [m for f in rule_files(tuple(s for s in args.skip.split(",") if s)) for m in mutants_of(f)]
     total = len(mutants)
+    every_id = {m.id for m in mutants}
     if args.match:
         mutants = [m for m in mutants if any(t in m.id for t in args.match)]
     if args.sample is not None and args.sample < len(mutants):
@@ -315,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(mutants)} of {total} mutants")
         return 0
     equivalent = load_equivalent(args.equivalent)
+    # entries whose line changed (or went): they name no mutant any more and must be judged again
+    stale = sorted(i for i in equivalent if i not in every_id)
     kills: dict[str, int] = {}
     outcome: dict[str, tuple[str, str | None]] = {}
     t0 = time.monotonic()
@@ -345,10 +348,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nmutants: {len(mutants)} judged of {total} ({'sample of ' + str(args.sample) + ', seed ' + str(args.seed) if args.sample else 'all'})"
           f"; killed {killed}, survived {len(survivors)}, equivalent {equiv}; {time.monotonic() - t0:.0f} s")
     print(f"score: {score:.1%} ({killed}/{judged})")
+    if stale:
+        print(f"stale: {len(stale)} entries of {args.equivalent.name} name no mutant of the judged modules "
+              "(their line changed or went): judge the new lines and remove the entries")
     if args.json:
         args.json.write_text(json.dumps({
             "total": total, "judged": len(mutants), "killed": killed, "equivalent": equiv, "score": score,
-            "sample": args.sample, "seed": args.seed,
+            "sample": args.sample, "seed": args.seed, "stale": stale,
             "survivors": [{"id": m.id, "where": f"{m.path.relative_to(REPO)}:{m.line}"} for m in survivors],
         }, indent=2) + "\n", encoding="utf-8")
     return 0

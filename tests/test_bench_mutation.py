@@ -35,3 +35,14 @@ def test_every_listed_equivalent_mutant_has_a_reason_and_a_unique_id():
     ids = [e["id"] for e in doc["equivalent"]]
     assert len(ids) == len(set(ids))
     assert all(e["reason"].split(":")[0] in ("equivalent", "unobservable", "unreachable") for e in doc["equivalent"])
+
+
+def test_entries_naming_no_mutant_are_reported_as_stale(tmp_path):
+    # an entry whose line changed names no mutant: the run says so, so that it is judged again
+    listed = tmp_path / "eq.json"
+    gone = "interpreter/round.py::Round.gone::x = 1::1->2"
+    listed.write_text(json.dumps({"description": "", "equivalent": [{"id": gone, "reason": "equivalent: test"}]}))
+    res = _run("--match", "no such mutant", "--equivalent", str(listed), "--json", str(tmp_path / "m.json"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "stale: 1 entries" in res.stdout
+    assert json.loads((tmp_path / "m.json").read_text())["stale"] == [gone]
