@@ -56,11 +56,13 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
 
     The compiler never writes them; a configuration written by hand may: both state the same rules.
     """
-    out = json.loads(json.dumps(config))
+    out: dict[str, Any] = json.loads(json.dumps(config))
     sc = out.get("scoring", {})
     if sc.get("formula", "value") == "value":
         sc.pop("formula", None)
         sc.pop("divisors", None)
+    elif sc.get("divisors") == [sc.get("multiple")]:
+        del sc["divisors"]
     if out.get("round_end") == "player-out":
         del out["round_end"]
     settlement = out.get("settlement", {})

@@ -48,6 +48,8 @@ def _set_scoring(v: Scoring, c: Config) -> None:
         old = c["scoring"]
         c["scoring"] = {"in_play": old["in_play"], "formula": v.formula, "multiple": old["multiple"],
                         "divisors": list(v.divisors), "unit": old["unit"]}
+        if list(v.divisors) == [old["multiple"]]:
+            del c["scoring"]["divisors"]  # the default: `[multiple]`
 
 
 def _scoring_from_config(c: Config) -> Scoring:
