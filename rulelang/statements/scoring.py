@@ -33,9 +33,13 @@ def _check_scoring(v: Scoring) -> Iterator[Issue]:
         yield Issue("bad-number", "placements cannot score multiples of 0", "write `placements score multiples of 5`")
     elif v.formula == "ambiguous":
         spelled = " or ".join(str(d) for d in v.divisors)
-        yield Issue("ambiguous-formula", f"multiples of {spelled}: say how a count that is a multiple of both scores",
-                    f"write `placements score multiples of {spelled}, one point per multiple` (15 scores 3 + 5) or "
-                    f"`placements score multiples of {spelled} at face value` (15 scores 15 + 15)")
+        a, b = v.divisors[0], v.divisors[1]
+        both = math.lcm(a, b)
+        which = "both" if len(v.divisors) == 2 else "several of them"
+        yield Issue("ambiguous-formula", f"multiples of {spelled}: say how a count that is a multiple of {which} scores",
+                    f"write `placements score multiples of {spelled}, one point per multiple` ({both} scores "
+                    f"{both // a} + {both // b}) or `placements score multiples of {spelled} at face value` "
+                    f"({both} scores {both} + {both})")
     elif len(set(v.divisors)) < len(v.divisors):
         yield Issue("bad-number", "a divisor is given twice", "name each multiple once")
 
