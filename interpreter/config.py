@@ -30,6 +30,7 @@ class Config:
         "opener_after_domino", "opener_after_block", "lead", "branching", "branch_sides",
         "terminal_count", "in_play", "multiple", "unit", "target", "target_mode", "target_check",
         "overshoot", "ties", "score_floor", "domino", "block", "_hand_size", "_reserve", "_rules",
+        "formula", "divisors", "round_end",
     )
 
     # The slots above, set once in __init__ through object.__setattr__ (declared here for type checkers;
@@ -62,6 +63,9 @@ class Config:
     _hand_size: dict[int, int]
     _reserve: dict[int, int]
     _rules: Rules | None
+    formula: str
+    divisors: tuple[int, ...]
+    round_end: str
 
     def __init__(self, data: dict[str, Any]):
         """Use `Config.from_dict`, which validates; this trusts `data`."""
@@ -99,6 +103,10 @@ class Config:
         s(self, "score_floor", data["score_floor"])
         s(self, "domino", _freeze(data["settlement"]["domino"]))
         s(self, "block", _freeze(data["settlement"]["block"]))
+        # family tier A (docs/design/family.md): optional fields, read with their defaults
+        s(self, "formula", sc.get("formula", "value"))
+        s(self, "divisors", tuple(sc.get("divisors", [sc["multiple"]])))
+        s(self, "round_end", data.get("round_end", "player-out"))
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Config is immutable")

@@ -48,7 +48,7 @@ class _Fixed:
     """What a round never changes: configuration, seats, opener, the deal (shared by clones)."""
 
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
-                 "initial_hands", "bone", "bend", "start_scores", "forced")
+                 "initial_hands", "bone", "bend", "start_scores", "forced", "side_out", "partners")
 
     def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: bool, record: bool,
                  masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
@@ -67,6 +67,11 @@ class _Fixed:
         self.bend = max(0, len(bone) - r.reserve[players])
         self.start_scores = tuple(scores)
         self.forced = forced  # the tile a forced lead must be, else -1
+        # "the round ends when both partners go out" (family tier A), where partners play:
+        # each seat's partners, whose tiles keep the round going when it goes out
+        self.side_out = r.side_out and players in cfg.partnerships
+        self.partners = tuple(tuple(p for p in range(players) if self.sides[p] == self.sides[s] and p != s)
+                              for s in range(players))
 
 
 class Round:
@@ -469,8 +474,8 @@ class Round:
         f = self._f
         pts = f.points[count]
         # 4. domino, or the placement's event and the next seat
-        if not hands[seat]:
-            # the round dominoes on the last tile of a hand
+        if not hands[seat] and not (f.side_out and any(hands[p] for p in f.partners[seat])):
+            # the round dominoes on the last tile of a hand (side-out: of the second partner's hand)
             self._domino(seat, pts)
         elif pts and self._event(f.sides[seat], "placement", pts, seat):
             self._end("target", None, None)  # "check the target after every event": the match is won
@@ -505,6 +510,10 @@ class Round:
             if h & ends:
                 self._seat = s
                 return
+            if not h:
+                # side-out (family tier A): a seat that went out is skipped; it neither plays nor passes
+                s = (s + 1) % n
+                continue
             drawn = None
             if self._f.rules.draw_until and self._bi < self._f.bend:
                 # "draw until playable": from the front, one at a time, until a tile fits
@@ -562,16 +571,17 @@ class Round:
         """Settle a domino (settlement.domino), unless the last placement ends the match first."""
         spec = self.config.domino
         side = self._f.sides[seat]
+        bonus = spec.get("bonus", 0)  # "bonus N points to the winner" (family tier A)
         if spec["with_last_placement"]:
             # "as one event with the last placement": the placement folds into the winner side's
             # first settlement event
-            self._settle(spec, "domino", seat, pts)
+            self._settle(spec, "domino", seat, pts, bonus)
         else:
             # the last placement is an ordinary event; if it ends the match there is no settlement
             if pts and self._event(side, "placement", pts, seat):
                 self._end("domino", seat, side)
                 return
-            self._settle(spec, "domino", seat, 0)
+            self._settle(spec, "domino", seat, 0, bonus)
         self._end("domino", seat, side)
 
     def _block(self, seat: int, drawn: list[int] | None) -> None:
@@ -583,11 +593,11 @@ class Round:
         self._settle(spec, "block", winner, 0)
         self._end("blocked", winner, None if winner is None else self._f.sides[winner])
 
-    def _settle(self, spec: Any, kind: str, winner: int | None, fold: int) -> None:
+    def _settle(self, spec: Any, kind: str, winner: int | None, fold: int, bonus: int = 0) -> None:
         """Apply the settlement's payments as events, in order, until one ends the match."""
         settled: list[EventRow] = []
         self._settle_events = settled
-        for sd, raw, seat in settle(spec, self._hands, self._f.sides, self.opener, winner, fold):
+        for sd, raw, seat in settle(spec, self._hands, self._f.sides, self.opener, winner, fold, bonus):
             before = len(self._events)
             ended = self._event(sd, kind, raw, seat)
             if len(self._events) > before:

@@ -17,10 +17,28 @@ def round5(x: int) -> int:
     return (x + 2) // 5 * 5
 
 
+def round_to(n: int) -> Callable[[int], int]:
+    """Rounding to the nearest multiple of `n` (a term's `roundN`): remainder r down when 2r < n, else up."""
+    if n == 5:
+        return round5
+    return lambda x: (x + n // 2) // n * n
+
+
 def placement_scoring(cfg: Config) -> Callable[[int], int]:
     """The raw points a placement earns as a function of the counted sum (scoring.in_play)."""
     if not cfg.in_play:
         return _nothing  # "placements score nothing"
+    divisors = cfg.divisors
+    if cfg.formula == "per-multiple":
+        def per_multiple(s: int) -> int:
+            # "placements score multiples of 5 or 3, one point per multiple": s/d for each divisor d of s
+            return sum(s // d for d in divisors if s % d == 0) if s > 0 else 0
+        return per_multiple
+    if cfg.formula == "face-value":
+        def face_value(s: int) -> int:
+            # "placements score multiples of 5 or 3 at face value": s once for each divisor of s
+            return s * sum(1 for d in divisors if s % d == 0) if s > 0 else 0
+        return face_value
     n = cfg.multiple
 
     def multiples(s: int) -> int:
@@ -40,7 +58,7 @@ class Rules:
     __slots__ = (
         "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
-        "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first",
+        "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first", "side_out",
     )
 
     def __init__(self, cfg: Config):
@@ -71,6 +89,8 @@ class Rules:
         self._sides = {n: cfg.sides_of(n) for n in counts}
         self.reserve = {n: cfg.reserve(n) for n in counts}
         self.opener_first = cfg.opener_first
+        # "the round ends when both partners go out" (family tier A): only where partners play
+        self.side_out = cfg.round_end == "side-out"
         self._sides_cw: dict[int, tuple[tuple[int, ...], ...]] = {}
         for n, side_of in self._sides.items():
             rows = []

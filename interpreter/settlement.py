@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .rules import round5
+from .rules import round5, round_to
 from .tiles import mask_pips
 
 # A payment: (receiving side, raw points, the seat it concerns or None)
@@ -26,28 +26,37 @@ def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[
     pips = [mask_pips(h) for h in hands]
     low = min(pips)
     tied = [s for s in clockwise(len(hands), opener) if pips[s] == low]
-    if len({sides[s] for s in tied}) == 1:
+    # "partners' ties too" (block.partners_tie no-winner): partners sharing the lightest hand do not win together
+    alone = spec.get("partners_tie", "side-wins") == "no-winner"
+    if (len(tied) == 1) if alone else (len({sides[s] for s in tied}) == 1):
         return tied[0]  # shared only within one side: that side wins, first seat clockwise
     if spec["tie_break"] == "fewest-tiles":
         counts = {s: hands[s].bit_count() for s in tied}
         few = min(counts.values())
         tied = [s for s in tied if counts[s] == few]
-        if len({sides[s] for s in tied}) == 1:
+        if (len(tied) == 1) if alone else (len({sides[s] for s in tied}) == 1):
             return tied[0]
     return None  # still shared across sides: no winner
 
 
 def settle(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], opener: int,
-           winner: int | None, fold: int = 0) -> list[Payment]:
+           winner: int | None, fold: int = 0, bonus: int = 0) -> list[Payment]:
     """The settlement's payments in the order they apply (settlement.events).
 
     `fold` is a last placement's points folded into the winner side's first event
-    ("as one event with the last placement")."""
+    ("as one event with the last placement"); `bonus` the domino bonus ("bonus N points
+    to the winner"), which joins that event too, or comes first as its own event when
+    the settlement makes one event per term or per hand."""
     amounts = _amounts(spec, [mask_pips(h) for h in hands], sides, opener, winner)
     mode = spec["events"]
     order = sides_clockwise(sides, opener if winner is None else winner)
     wside = None if winner is None else sides[winner]
     events: list[Payment] = []
+    if bonus and wside is not None:
+        if mode == "one":
+            fold += bonus
+        else:
+            events.append((wside, bonus, winner))
     if mode == "one":
         # "as one event": one event per receiving side, the winner's side first, then clockwise
         totals = dict.fromkeys(order, 0)
@@ -84,7 +93,10 @@ def _amounts(spec: Mapping[str, Any], pips: Sequence[int], sides: Sequence[int],
     wside = None if winner is None else sides[winner]
     out: list[_Amount] = []
     for k, term in enumerate(spec["terms"]):
-        rnd = round5 if term["rounding"] == "round5" else _unrounded
+        rounding = term["rounding"]
+        # "rounded to N" (roundN) / "not rounded"
+        rnd = round5 if rounding == "round5" else _unrounded if rounding == "none" else \
+            round_to(int(rounding[len("round"):]))
         sign = -1 if term["sign"] == "debit" else 1
         if term["kind"] == "differences":
             # "credit each hand the differences to heavier opponents' hands, rounded to 5"

@@ -112,33 +112,62 @@ def _target_multiple(c: Config) -> Iterator[Problem]:
 @rule("unit-mismatch", "unit", "scoring")
 def _unit_scoring(c: Config) -> Iterator[Problem]:
     scoring = c["scoring"]
-    if scoring["unit"] == 5 and scoring["in_play"] and scoring["multiple"] % 5:
+    unit = scoring["unit"]  # any unit (family tier A): placement points must be multiples of it
+    if scoring.get("formula", "value") != "value":
+        return  # `formula-needs-raw-points` says what is wrong
+    if unit > 1 and scoring["in_play"] and scoring["multiple"] % unit:
         yield _p("unit-mismatch", f"placements scoring multiples of {scoring['multiple']} can give raw scores "
-                 "that are not multiples of 5", "with 5 raw points to 1 shown point, score multiples of 5 (5, 10...)",
+                 f"that are not multiples of {unit}",
+                 f"with {unit} raw points to 1 shown point, score multiples of {unit} ({unit}, {2 * unit}...)",
                  "scoring")
 
 
 @rule("unit-mismatch", "unit", "floor")
 def _unit_floor(c: Config) -> Iterator[Problem]:
-    floor = c["score_floor"]
-    if c["scoring"]["unit"] == 5 and floor is not None and floor % 5:
-        yield _p("unit-mismatch", f"a score floor of {floor} is not a multiple of 5",
-                 "with 5 raw points to 1 shown point, use a multiple of 5", "floor")
+    floor, unit = c["score_floor"], c["scoring"]["unit"]
+    if unit > 1 and floor is not None and floor % unit:
+        yield _p("unit-mismatch", f"a score floor of {floor} is not a multiple of {unit}",
+                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "floor")
 
 
 def _unit_terms(section: str, key: str) -> None:
     @rule("unit-mismatch", "unit", key)
     def find(c: Config) -> Iterator[Problem]:
-        if c["scoring"]["unit"] != 5:
+        unit = c["scoring"]["unit"]
+        if unit == 1:
             return
         for i, term in enumerate(c["settlement"][section]["terms"]):
             if term["rounding"] == "none":
-                yield _p("unit-mismatch", "an unrounded hand can give raw scores that are not multiples of 5",
-                         "with 5 raw points to 1 shown point, write `rounded to 5`", key, index=i)
+                yield _p("unit-mismatch", f"an unrounded hand can give raw scores that are not multiples of {unit}",
+                         f"with {unit} raw points to 1 shown point, write `rounded to {unit}`", key, index=i)
+            elif int(term["rounding"][len("round"):]) % unit:  # rounded to N: N must be a multiple of the unit
+                n = int(term["rounding"][len("round"):])
+                yield _p("unit-mismatch", f"a hand rounded to {n} can give raw scores that are not multiples of "
+                         f"{unit}", f"with {unit} raw points to 1 shown point, write `rounded to {unit}`",
+                         key, index=i)
 
 
 _unit_terms("domino", "domino_terms")
 _unit_terms("block", "block_terms")
+
+
+# -- family tier A (docs/design/family.md) -----------------------------------------------
+
+@rule("formula-needs-raw-points", "unit", "scoring")
+def _formula_unit(c: Config) -> Iterator[Problem]:
+    formula = c["scoring"].get("formula", "value")
+    if c["scoring"]["in_play"] and formula != "value" and c["scoring"]["unit"] != 1:
+        yield _p("formula-needs-raw-points", f"placements scoring {'one point per multiple' if formula == 'per-multiple' else 'at face value'} "
+                 f"are already shown points: they cannot be divided by {c['scoring']['unit']}",
+                 "write `points are shown raw`", "scoring")
+
+
+@rule("unit-mismatch", "unit", "domino_bonus")
+def _unit_bonus(c: Config) -> Iterator[Problem]:
+    bonus, unit = c["settlement"]["domino"].get("bonus", 0), c["scoring"]["unit"]
+    if bonus % unit:
+        yield _p("unit-mismatch", f"a bonus of {bonus} raw points is not a whole number of shown points",
+                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "domino_bonus")
 
 
 @rule("exact-needs-overshoot", "target", "overshoot")

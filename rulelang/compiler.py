@@ -94,7 +94,11 @@ def _header_span(ruleset: Ruleset) -> Span | None:
 MISPLACED = {
     "block_winner": ("a domino has no `winner:` line: its winner is the player who dominoed",
                      "move this line under `on block:`"),
+    "domino_bonus": ("a block has nobody who goes out: the bonus is for a domino",  # family tier A
+                     "move this line under `on domino:`"),
 }
+# family tier A: a section whose own lines include one of these needs no term line (`bonus 1 point ...`)
+TERMS_OPTIONAL_WITH = {"domino": ("domino_bonus",)}
 
 
 def check_statements(ck: _Checker) -> None:
@@ -140,6 +144,8 @@ def check_missing(ck: _Checker, based: bool = False) -> None:
     reported_sections: set[str] = set()
     for info in TABLE:
         if info.key in present or not info.required or (based and info.inherited):
+            continue
+        if info.meta.get("merge") and present.intersection(TERMS_OPTIONAL_WITH.get(info.section or "", ())):
             continue
         if info.section and info.section not in sections:
             if info.section in reported_sections:

@@ -12,10 +12,11 @@ from importlib import resources
 from typing import Any, Literal, get_args
 
 __all__ = [
-    "FORMAT", "TILES_IN_SET", "config_schema", "schema_problems", "literal_values",
+    "FORMAT", "TILES_IN_SET", "config_schema", "schema_problems", "literal_values", "without_defaults",
     "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
+    "Formula", "RoundEnd", "PartnersTie",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -30,7 +31,7 @@ Lead = Literal["any", "forced"]
 Branching = Literal["every", "first", "none"]
 BranchSides = Literal["after-line", "at-once"]
 TerminalCount = Literal["both-halves", "one-half"]
-Unit = Literal[1, 5]
+Unit = int  # any N >= 1 raw points make 1 shown point (was 1 or 5)
 TargetMode = Literal["exact", "at-least"]
 TargetCheck = Literal["every-event", "after-settlement"]
 Overshoot = Literal["discard", "bounce", "none"]
@@ -40,10 +41,36 @@ BlockWinner = Literal["lightest-hand", "none"]
 TieBreak = Literal["fewest-tiles", "none"]
 HandSet = Literal["opponents", "partner", "own", "everyone"]
 Pooling = Literal["pooled", "each"]
-Rounding = Literal["round5", "none"]
+Rounding = str  # "none" or "roundN", N >= 2 (the schema's pattern)
 Receiver = Literal["winner", "owner"]
 Sign = Literal["credit", "debit"]
 TermKind = Literal["hands", "differences"]
+# -- the family's tier A (docs/design/family.md): optional fields, default = today's behaviour
+Formula = Literal["value", "per-multiple", "face-value"]
+RoundEnd = Literal["player-out", "side-out"]
+PartnersTie = Literal["side-wins", "no-winner"]
+
+
+def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a configuration without the optional fields (family tier A) that hold their default.
+
+    The compiler never writes them; a configuration written by hand may: both state the same rules.
+    """
+    out: dict[str, Any] = json.loads(json.dumps(config))
+    sc = out.get("scoring", {})
+    if sc.get("formula", "value") == "value":
+        sc.pop("formula", None)
+        sc.pop("divisors", None)
+    elif sc.get("divisors") == [sc.get("multiple")]:
+        del sc["divisors"]
+    if out.get("round_end") == "player-out":
+        del out["round_end"]
+    settlement = out.get("settlement", {})
+    if settlement.get("domino", {}).get("bonus") == 0:
+        del settlement["domino"]["bonus"]
+    if settlement.get("block", {}).get("partners_tie") == "side-wins":
+        del settlement["block"]["partners_tie"]
+    return out
 
 
 def literal_values(tp: Any) -> tuple[Any, ...]:

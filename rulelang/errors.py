@@ -164,8 +164,9 @@ CODES: dict[str, tuple[str, str]] = {
     "bad-number": ("check", "a hand of 0 tiles, a multiple of 0, a target of 0"),
     "too-many-tiles": ("check", "hands and reserve need more than the 28 tiles of a double-six set"),
     "bad-opener": ("check", "an opener that does not exist at that moment (e.g. the dominoer of the first round)"),
-    "bad-unit": ("check", "a unit other than 1 or 5 raw points to 1 shown point"),
-    "bad-rounding": ("check", "rounding to another number than 5"),
+    "bad-unit": ("check", "a unit of 0 raw points, or raw points to more than 1 shown point"),
+    "bad-rounding": ("check", "rounding to a number below 2"),
+    "ambiguous-formula": ("check", "several multiples without `, one point per multiple` or `at face value`"),
     "pooled-to-owner": ("check", "a pooled amount given to each owner"),
     # check: the base
     "unknown-base": ("check", "`based on` a name or file that does not exist"),
@@ -174,8 +175,9 @@ CODES: dict[str, tuple[str, str]] = {
     "base-too-deep": ("check", "a chain of `based on` deeper than the limit (rulelang/limits.py)"),
     # check: rules against each other
     "target-not-multiple": ("check", "a raw target that is not a whole number of shown points"),
-    "unit-mismatch": ("check", "with 5 raw points to 1 shown point, a multiple, rounding or floor that "
-                               "can make raw scores not multiples of 5"),
+    "unit-mismatch": ("check", "with N raw points to 1 shown point, a multiple, rounding, floor or bonus that "
+                               "can make raw scores not multiples of N"),
+    "formula-needs-raw-points": ("check", "one point per multiple or face value with a unit other than 1"),
     "exact-needs-overshoot": ("check", "an exact target without an overshoot rule"),
     "overshoot-needs-exact": ("check", "an overshoot rule with an at-least target"),
     "ties-contradict-check": ("check", "a ties rule that contradicts when the target is checked"),

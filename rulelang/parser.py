@@ -26,7 +26,7 @@ __all__ = ["grammar", "parse", "TERMINAL_WORDS", "describe_terminal", "keywords"
 GRAMMAR_FILE = "ruleset.lark"
 MAX_SYNTAX_ERRORS = 20
 PARSE_BUDGET = 300_000
-SETTLEMENT_WORDS = ("credit", "debit", "winner", "as", "one", "nobody")
+SETTLEMENT_WORDS = ("credit", "debit", "winner", "as", "one", "nobody", "bonus")
 
 
 # A keyword, a name or a number ends at a word boundary: `floors` is not `floor` + `s`,

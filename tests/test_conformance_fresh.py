@@ -33,7 +33,10 @@ def test_the_fresh_engine_passes_every_case_it_claims():
     result = runner.run(SubprocessEngine([sys.executable, str(FRESH)]), LINT.cases, timeout=30)
     bad = {r.case.id: (r.difference or r.error) for r in result.results if r.outcome in ("fail", "error")}
     assert bad == {}
-    assert result.counts()["pass"] == len(LINT.cases)
+    # it declines the configurations of the family's tier A (scoring.formula, round_end, ...): skipped, not failed
+    skipped = {r.case.id for r in result.results if r.outcome == "skip"}
+    assert all(i.split("-")[0] in ("fives", "all", "threes") or "-family-" in i for i in skipped)
+    assert result.counts()["pass"] == len(LINT.cases) - len(skipped)
 
 
 def test_values_at_walks_lists():

@@ -16,6 +16,7 @@ CONFIGS = Path(__file__).parent / "data" / "configs"
 SOURCE_VARIANTS = ["exact61", "pagat", "allfives"]
 HOUSE_VARIANTS = ["allfives-block", "allfives-draw", "allfives-pooled", "bounce61", "spinners250"]
 FAMILY_VARIANTS = ["allfives-pagat", "muggins"]
+TIER_A_VARIANTS = ["fives-and-threes", "all-threes", "threes-and-fives"]  # docs/design/family.md tier A
 
 
 def test_bundled_names():
@@ -184,7 +185,13 @@ def test_load_and_compile_file(tmp_path):
     assert rulelang.compile_file(path) == rulelang.compile_bundled("allfives-pooled")
 
 
-@pytest.mark.parametrize("name", FAMILY_VARIANTS)
+@pytest.mark.parametrize("name", TIER_A_VARIANTS)
+def test_tier_a_variant_compiles_to_expected_config(name):
+    expected = json.loads((CONFIGS / f"{name}.json").read_text(encoding="utf-8"))
+    assert rulelang.compile_bundled(name) == expected
+
+
+@pytest.mark.parametrize("name", FAMILY_VARIANTS + TIER_A_VARIANTS)
 def test_family_variants_cite_a_public_source(name):
     c = rulelang.compile_bundled(name)
     assert "http" in c["source"] and "house variant" not in c["title"].lower()

@@ -128,8 +128,9 @@ def _players(config: dict[str, Any]) -> str:
 def _target(config: dict[str, Any]) -> str:
     t = config["target"]
     how = "exactly" if t["mode"] == "exact" else "at least"
-    if config["scoring"]["unit"] == 5:
-        return f"{how} {t['raw'] // 5} shown"
+    unit = config["scoring"]["unit"]  # any unit (family tier A)
+    if unit > 1 and t["raw"] % unit == 0:
+        return f"{how} {t['raw'] // unit} shown"
     return f"{how} {t['raw']}"
 
 

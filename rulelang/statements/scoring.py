@@ -1,52 +1,107 @@
 """Statements of scoring and the target."""
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Literal
 
-from rulelang.config_model import Overshoot, TargetCheck, TargetMode, Ties, Unit
+from rulelang.config_model import Formula, Overshoot, RoundEnd, TargetCheck, TargetMode, Ties, Unit
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef, choice
 from rulelang.statements.values import Scoring, Target, UnitValue
 
 
 def _points(raw: int, unit: int) -> str:
-    if unit == 5:
-        return f"{raw // 5} shown points ({raw} raw)"
+    if unit > 1 and raw % unit == 0:
+        return f"{raw // unit} shown points ({raw} raw)"
     return f"{raw} points"
 
 
 # -- scoring in play -------------------------------------------------------------
 
 def _read_scoring(p: Phrase) -> Scoring:
-    return Scoring(True, p.numbers[0]) if p.numbers else Scoring(False, None)
+    if not p.numbers:
+        return Scoring(False, None)
+    nums = tuple(p.numbers)
+    # family tier A: `..., one point per multiple` / `... at face value`; several divisors need one of them
+    formula = "per-multiple" if p.has("PER") else "face-value" if p.has("FACE") else \
+        "ambiguous" if len(nums) > 1 else "value"
+    return Scoring(True, nums[0], formula, () if formula == "value" else nums)
 
 
 def _check_scoring(v: Scoring) -> Iterator[Issue]:
-    if v.in_play and v.multiple is not None and v.multiple < 1:
+    if v.in_play and v.multiple is not None and min((v.multiple,) + v.divisors) < 1:
         yield Issue("bad-number", "placements cannot score multiples of 0", "write `placements score multiples of 5`")
+    elif v.formula == "ambiguous":
+        spelled = " or ".join(str(d) for d in v.divisors)
+        a, b = v.divisors[0], v.divisors[1]
+        both = math.lcm(a, b)
+        which = "both" if len(v.divisors) == 2 else "several of them"
+        yield Issue("ambiguous-formula", f"multiples of {spelled}: say how a count that is a multiple of {which} scores",
+                    f"write `placements score multiples of {spelled}, one point per multiple` ({both} scores "
+                    f"{both // a} + {both // b}) or `placements score multiples of {spelled} at face value` "
+                    f"({both} scores {both} + {both})")
+    elif len(set(v.divisors)) < len(v.divisors):
+        yield Issue("bad-number", "a divisor is given twice", "name each multiple once")
 
 
 def _set_scoring(v: Scoring, c: Config) -> None:
     c["scoring"]["in_play"] = v.in_play
     if v.multiple is not None:
         c["scoring"]["multiple"] = v.multiple
+    if v.formula not in ("value", "ambiguous"):  # family tier A: omitted when "value" (the default)
+        old = c["scoring"]
+        c["scoring"] = {"in_play": old["in_play"], "formula": v.formula, "multiple": old["multiple"],
+                        "divisors": list(v.divisors), "unit": old["unit"]}
+        if list(v.divisors) == [old["multiple"]]:
+            del c["scoring"]["divisors"]  # the default: `[multiple]`
+
+
+def _scoring_from_config(c: Config) -> Scoring:
+    sc = c["scoring"]
+    if not sc["in_play"]:
+        return Scoring(False, None)
+    formula = sc.get("formula", "value")
+    return Scoring(True, sc["multiple"], formula, () if formula == "value" else tuple(sc.get("divisors", [sc["multiple"]])))
+
+
+def _fmt_scoring(v: Scoring) -> list[str]:
+    if not v.in_play:
+        return ["placements score nothing"]
+    if v.formula == "value":
+        return [f"placements score multiples of {v.multiple}"]
+    spelled = " or ".join(str(d) for d in v.divisors)
+    ending = ", one point per multiple" if v.formula == "per-multiple" else \
+        " at face value" if v.formula == "face-value" else ""
+    return [f"placements score multiples of {spelled}{ending}"]
 
 
 def _explain_scoring(v: Scoring, c: Config) -> str:
     if c["scoring"]["in_play"]:
         m = c["scoring"]["multiple"]
-        raw = "raw " if c["scoring"]["unit"] == 5 else ""
-        return (f"After every placement (the lead and the last tile included) the counted ends are added "
-                f"up; a positive multiple of {m} scores that many {raw}points.")
+        raw = "raw " if c["scoring"]["unit"] > 1 else ""
+        start = "After every placement (the lead and the last tile included) the counted ends are added up; "
+        formula = c["scoring"].get("formula", "value")
+        divisors = c["scoring"].get("divisors", [m])
+        both = math.lcm(*divisors)
+        if formula == "per-multiple":
+            parts = ", plus ".join(f"one point for each {d} in it when {d} divides it" for d in divisors)
+            worked = " + ".join(str(both // d) for d in divisors)
+            return start + f"a positive sum scores {parts} ({both} scores {worked} = {sum(both // d for d in divisors)})."
+        if formula == "face-value":
+            parts = ", and itself again when ".join(f"{d} divides it" for d in divisors)
+            worked = " + ".join(str(both) for _ in divisors)
+            return start + f"a positive sum scores itself when {parts} ({both} scores {worked} = {both * len(divisors)})."
+        return start + f"a positive multiple of {m} scores that many {raw}points."
     return "Placements never score: points come only from settling rounds."
 
 
 # -- the unit ----------------------------------------------------------------------
 
 def _check_unit(v: UnitValue) -> Iterator[Issue]:
-    if v.shown != 1 or v.raw not in (1, 5):
+    if v.shown != 1 or v.raw < 1:  # any N >= 1 (family tier A; was 1 or 5)
         yield Issue("bad-unit", f"{v.raw} raw points cannot make {v.shown} shown point",
-                    "write `5 raw points make 1 shown point` or `points are shown raw`")
+                    "write `N raw points make 1 shown point` (such as `5 raw points make 1 shown point`) "
+                    "or `points are shown raw`")
 
 
 def _set_unit(v: UnitValue, c: Config) -> None:
@@ -54,8 +109,9 @@ def _set_unit(v: UnitValue, c: Config) -> None:
 
 
 def _explain_unit(v: UnitValue, c: Config) -> str:
-    if c["scoring"]["unit"] == 5:
-        return "Points are counted raw and shown divided by 5: 5 raw points make 1 shown point."
+    unit = c["scoring"]["unit"]
+    if unit > 1:
+        return f"Points are counted raw and shown divided by {unit}: {unit} raw points make 1 shown point."
     return "Points are shown as counted."
 
 
@@ -71,15 +127,16 @@ def _read_target(p: Phrase) -> Target:
 
 
 def _set_target(v: Target, c: Config) -> None:
-    unit = c["scoring"]["unit"] if c["scoring"]["unit"] in (1, 5) else 1  # else `bad-unit` said so
+    u = c["scoring"]["unit"]
+    unit = u if isinstance(u, int) and u >= 1 else 1  # else `bad-unit` said so
     c["target"]["mode"] = v.mode
     c["target"]["raw"] = v.amount if v.measure == "raw" else v.amount * unit
 
 
 def _target_from_config(c: Config) -> Target:
     unit, t = c["scoring"]["unit"], c["target"]
-    if unit == 5 and t["raw"] % 5 == 0:
-        return Target(t["mode"], t["raw"] // 5, "shown")
+    if unit > 1 and t["raw"] % unit == 0:
+        return Target(t["mode"], t["raw"] // unit, "shown")
     if unit == 1:
         return Target(t["mode"], t["raw"], "points")
     return Target(t["mode"], t["raw"], "raw")
@@ -133,32 +190,72 @@ def _set_floor(v: int | None, c: Config) -> None:
     c["score_floor"] = v
 
 
+# -- going out (family tier A) -----------------------------------------------------
+
+ROUND_ENDS: dict[str, RoundEnd] = {"the round ends when a player goes out": "player-out",
+                                   "the round ends when both partners go out": "side-out"}
+ROUND_END_WORDS = {v: k for k, v in ROUND_ENDS.items()}
+
+
+def _set_round_end(v: RoundEnd, c: Config) -> None:
+    """Written only when not the default, just before `settlement` (existing configurations stay the same)."""
+    if v == "player-out":
+        c.pop("round_end", None)
+        return
+    items = [(k, x) for k, x in c.items() if k != "round_end"]
+    c.clear()
+    for k, x in items:
+        if k == "settlement":
+            c["round_end"] = v
+        c[k] = x
+
+
+def _explain_round_end(v: RoundEnd, c: Config) -> str:
+    if v == "side-out" and c["players"]["partnerships"]:
+        return ("With partners, a player who empties their hand is skipped while their partner plays on "
+                "(they neither play nor pass); the round is a domino when both partners of a side have gone "
+                "out, the second being the dominoer, and a block when no player holding tiles can place.")
+    if v == "side-out":
+        return "The round ends when a player goes out (without partners, both partners out means the same)."
+    return "The round ends when a player goes out."
+
+
 STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="scoring", words="scoring in play", group=4, rules=("scoring_stmt",),
         read=_read_scoring,
-        fmt=lambda v: [f"placements score multiples of {v.multiple}" if v.in_play else "placements score nothing"],
+        fmt=_fmt_scoring,
         explain=_explain_scoring,
-        fields=(Field(("scoring", "in_play"), bool), Field(("scoring", "multiple"), int)),
+        fields=(Field(("scoring", "in_play"), bool), Field(("scoring", "multiple"), int),
+                Field(("scoring", "formula"), Formula), Field(("scoring", "divisors"), list)),
         resolve=_set_scoring, check=_check_scoring,
-        from_config=lambda c: Scoring(c["scoring"]["in_play"],
-                                      c["scoring"]["multiple"] if c["scoring"]["in_play"] else None),
-        examples=("placements score multiples of 5", "placements score nothing"),
+        from_config=_scoring_from_config,
+        examples=("placements score multiples of 5", "placements score nothing",
+                  "placements score multiples of 5 or 3, one point per multiple",
+                  "placements score multiples of 5 or 3 at face value"),
         docs=(Doc("`placements score multiples of 5`", "a placement whose counted ends sum to a positive multiple "
-                  "of 5 scores that sum", "`scoring.in_play: true`, `scoring.multiple: 5`"),
+                  "of 5 scores that sum (any multiple: `multiples of 3`)",
+                  "`scoring.in_play: true`, `scoring.multiple: 5`"),
               Doc("`placements score nothing`", "no scoring in play (Draw and Block games)",
-                  "`scoring.in_play: false` (`multiple` stays 5)")),
-        tags=("placement-score", "no-placement-score")),
+                  "`scoring.in_play: false` (`multiple` stays 5)"),
+              Doc("`placements score multiples of 5 or 3, one point per multiple`", "a positive sum scores "
+                  "sum/5 if 5 divides it, plus sum/3 if 3 does (15 scores 8); needs `points are shown raw`",
+                  "`scoring.formula: per-multiple`, `scoring.divisors: [5, 3]`"),
+              Doc("`placements score multiples of 5 or 3 at face value`", "a positive sum scores itself once "
+                  "per divisor that divides it (15 scores 30); needs `points are shown raw`",
+                  "`scoring.formula: face-value`, `scoring.divisors: [5, 3]`")),
+        tags=("placement-score", "no-placement-score", "multiple-3", "formula-per-multiple", "formula-face-value")),
     StatementDef(
         key="unit", words="the scoring unit", group=4, rules=("unit_stmt",),
         read=lambda p: UnitValue(p.numbers[0], p.numbers[1]) if p.numbers else UnitValue(1, 1),
         fmt=lambda v: ["points are shown raw" if v == (1, 1) else f"{v.raw} raw points make {v.shown} shown point"],
         explain=_explain_unit, fields=(Field(("scoring", "unit"), Unit),), resolve=_set_unit, check=_check_unit,
-        from_config=lambda c: UnitValue(5, 1) if c["scoring"]["unit"] == 5 else UnitValue(1, 1),
-        examples=("5 raw points make 1 shown point", "points are shown raw"),
-        docs=(Doc("`5 raw points make 1 shown point`", "scores are shown divided by 5", "`scoring.unit: 5`"),
+        from_config=lambda c: UnitValue(c["scoring"]["unit"], 1) if c["scoring"]["unit"] > 1 else UnitValue(1, 1),
+        examples=("5 raw points make 1 shown point", "points are shown raw", "3 raw points make 1 shown point"),
+        docs=(Doc("`5 raw points make 1 shown point`", "scores are shown divided by 5 (any N: "
+                  "`3 raw points make 1 shown point`)", "`scoring.unit: 5`"),
               Doc("`points are shown raw`", "scores are shown as counted", "`scoring.unit: 1`")),
-        tags=("unit-5", "unit-1")),
+        tags=("unit-5", "unit-1", "unit-3")),
     StatementDef(
         key="target", words="the target", group=4, rules=("target_stmt",),
         read=_read_target,
@@ -204,4 +301,17 @@ STATEMENTS: tuple[StatementDef, ...] = (
         docs=(Doc("`no score floor` / `scores never fall below 0`", "the lowest score a side can have (raw points)",
                   "`score_floor`"),),
         tags=("score-floor",)),
+    # -- family tier A: going out
+    StatementDef(
+        key="round_end", words="when the round ends", group=4, rules=("round_end_stmt",),
+        read=lambda p: ROUND_ENDS[p.text], fmt=lambda v: [ROUND_END_WORDS[v]],
+        explain=_explain_round_end, fields=(Field(("round_end",), RoundEnd),), resolve=_set_round_end,
+        from_config=lambda c: c.get("round_end", "player-out"),
+        examples=("the round ends when a player goes out", "the round ends when both partners go out"),
+        docs=(Doc("`the round ends when a player goes out`", "the first player to empty their hand dominoes "
+                  "(the default)", "`round_end: player-out` (omitted)"),
+              Doc("`the round ends when both partners go out`", "with partners, an empty seat is skipped (it "
+                  "neither plays nor passes); the second partner out dominoes; a block when no seat holding "
+                  "tiles can place", "`round_end: side-out`")),
+        tags=("side-out",), required=False, meta={"default": "player-out"}),
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rulelang.config_model import BlockWinner, Events, TieBreak
+from rulelang.config_model import BlockWinner, Events, PartnersTie, TieBreak
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
 from rulelang.statements.values import EventsValue, Term, Winner
 
@@ -23,10 +23,11 @@ GROUPINGS = {"one": "as one event", "per-term": "one event per term", "per-hand"
 PHRASES: dict[str, Callable[[Phrase], Any]] = {
     "hand_set": lambda p: HAND_SETS[p.text],
     "pooling": lambda p: "pooled" if p.has("POOLED") else "each",
-    "rounding": lambda p: ("round5", p.numbers[0]) if p.numbers else ("none", 5),
+    "rounding": lambda p: (f"round{p.numbers[0]}", p.numbers[0]) if p.numbers else ("none", 5),
     "receiver": lambda p: "winner" if p.has("WINNER") else "owner",
     "event_grouping": lambda p: "per-term" if p.has("TERM") else "per-hand",
     "last_placement": lambda p: True,
+    "partners_tie": lambda p: "no-winner",  # family tier A
 }
 
 
@@ -44,7 +45,7 @@ def _read_terms(p: Phrase) -> tuple[Term, ...]:
 
 
 def _rounding_text(term: Term) -> str:
-    return f"rounded to {term.rounding_number}" if term.rounding == "round5" else "not rounded"
+    return f"rounded to {term.rounds_to}" if term.rounds_to is not None else "not rounded"
 
 
 def term_text(term: Term) -> str:
@@ -60,9 +61,9 @@ def term_text(term: Term) -> str:
 
 def _check_terms(v: tuple[Term, ...]) -> Iterator[Issue]:
     for term in v:
-        if term.rounding == "round5" and term.rounding_number != 5:
-            yield Issue("bad-rounding", f"hands can be rounded to 5 only, not to {term.rounding_number}",
-                        "write `rounded to 5` or `not rounded`", term.span)
+        if term.rounding != "none" and term.rounding_number < 2:  # any N >= 2 (family tier A)
+            yield Issue("bad-rounding", f"hands cannot be rounded to {term.rounding_number}",
+                        "write `rounded to N` with N at least 2 (such as `rounded to 5`) or `not rounded`", term.span)
         if term.kind == "hands" and term.pooling == "pooled" and term.to == "owner":
             yield Issue("pooled-to-owner", "a pooled amount has no single owner",
                         "write `separately` to score each hand for its owner, or `the winner`", term.span)
@@ -79,14 +80,14 @@ HANDS = {
 def term_sentence(t: Term) -> str:
     """A term in plain English."""
     if t.kind == "differences":
-        rounding = "rounded once to the nearest 5" if t.rounding == "round5" else "not rounded"
+        rounding = f"rounded once to the nearest {t.rounds_to}" if t.rounds_to else "not rounded"
         return ("Each hand is credited to its owner with the sum of its differences to every heavier "
                 f"opponent's hand, {rounding}; equal, lighter and partner hands give nothing.")
     if t.pooling == "pooled":
-        how = "added together and rounded once to the nearest 5" if t.rounding == "round5" \
+        how = f"added together and rounded once to the nearest {t.rounds_to}" if t.rounds_to \
             else "added together, not rounded"
     else:
-        how = "each hand rounded separately to the nearest 5" if t.rounding == "round5" \
+        how = f"each hand rounded separately to the nearest {t.rounds_to}" if t.rounds_to \
             else "each hand counted as it is, not rounded"
     whom = "the winner's side" if t.to == "winner" else "each hand's owner"
     verb = "are credited to" if t.sign == "credit" else "are deducted from"
@@ -174,34 +175,80 @@ EVENT_DOCS = (Doc("`as one event` / `one event per term` / `one event per hand`"
 def _read_winner(p: Phrase) -> Winner:
     if p.has("NONE"):
         return Winner("none", "none")
-    return Winner("lightest-hand", "none" if p.has("NOT") else "fewest-tiles")
+    partners = "no-winner" if "no-winner" in p.parts else "side-wins"
+    return Winner("lightest-hand", "none" if p.has("NOT") else "fewest-tiles", partners)
 
 
 def _fmt_winner(v: Winner) -> list[str]:
     if v.winner == "none":
         return ["winner: none"]
+    partners = ", partners' ties too" if v.partners_tie == "no-winner" else ""
     return ["winner: the lightest hand, ties " + ("broken by fewest tiles" if v.tie_break == "fewest-tiles"
-                                                  else "not broken")]
+                                                  else "not broken") + partners]
 
 
 def _explain_winner(v: Winner, c: Config) -> str:
     if v.winner == "none":
         return "A block has no winner."
     text = "The lightest hand (fewest pips) wins the block"
-    if c["players"]["partnerships"]:
+    alone = v.partners_tie == "no-winner"  # family tier A: `partners' ties too`
+    if c["players"]["partnerships"] and not alone:
         text += "; partners tied for lightest win together"
-    tie = "if opponents tie" if c["players"]["partnerships"] else "on a tie"
+    tie = "if opponents tie," if c["players"]["partnerships"] else "on a tie,"
+    if c["players"]["partnerships"] and alone:
+        tie = "on a tie, even between partners,"
     if v.tie_break == "fewest-tiles":
-        return text + f"; {tie}, the hand with fewer tiles wins; if still tied, the round has no winner."
-    return text + f"; {tie}, the round has no winner."
+        return text + f"; {tie} the hand with fewer tiles wins; if still tied, the round has no winner."
+    return text + f"; {tie} the round has no winner."
 
 
 def _set_winner(v: Winner, c: Config) -> None:
     c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"] = v.winner, v.tie_break
+    if v.partners_tie != "side-wins":  # family tier A: omitted when the default
+        old = c["settlement"]["block"]
+        c["settlement"]["block"] = {"winner": old["winner"], "tie_break": old["tie_break"],
+                                    "partners_tie": v.partners_tie,
+                                    **{k: x for k, x in old.items() if k not in ("winner", "tie_break")}}
+
+
+# -- the domino bonus (family tier A) -------------------------------------------------------
+
+def _set_bonus(v: int, c: Config) -> None:
+    if v:  # omitted when 0 (the default)
+        c["settlement"]["domino"]["bonus"] = v
+
+
+def _explain_bonus(v: int, c: Config) -> str:
+    points = _shown(v, c["scoring"]["unit"])
+    if c.get("round_end") == "side-out" and c["players"]["partnerships"]:
+        who = "The player who goes out (with partners, the side of the second partner to go out)"
+    else:
+        who = "The player who goes out"
+    joined = ", in the same event as the settlement" if c["settlement"]["domino"]["events"] == "one" else \
+        ", as an event of its own before the settlement"
+    return f"{who} scores a bonus of {points}{joined}."
+
+
+def _shown(raw: int, unit: int) -> str:
+    if unit > 1 and raw % unit == 0:
+        return f"{raw // unit} shown point{'s' if raw // unit != 1 else ''} ({raw} raw)"
+    return f"{raw} point{'s' if raw != 1 else ''}"
 
 
 STATEMENTS: tuple[StatementDef, ...] = (
     _terms("domino_terms", "domino", 5, "what is settled on a domino", ("settle-pooled", "settle-each", "partner-debit")),
+    # -- family tier A: the bonus for going out
+    StatementDef(
+        key="domino_bonus", words="the bonus for going out", group=5, section="domino",
+        rules=("bonus_line",), read=lambda p: p.numbers[0],
+        fmt=lambda v: [f"bonus {v} point{'' if v == 1 else 's'} to the winner"], explain=_explain_bonus,
+        fields=(Field(("settlement", "domino", "bonus"), int),), resolve=_set_bonus,
+        from_config=lambda c: c["settlement"]["domino"].get("bonus", 0),
+        examples=("bonus 1 point to the winner", "bonus 10 points to the winner"),
+        docs=(Doc("`bonus 1 point to the winner` / `bonus N points to the winner`", "the player (or side) that "
+                  "goes out scores N raw points more, in the winner side's settlement event; a section with a "
+                  "bonus line needs no term line", "`settlement.domino.bonus: N` (0, omitted, when not stated)"),),
+        tags=("domino-bonus",), required=False, meta={"default": 0}),
     StatementDef(
         key="domino_events", words="how a domino's settlement makes events", group=5, section="domino",
         rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
@@ -219,17 +266,21 @@ STATEMENTS: tuple[StatementDef, ...] = (
         key="block_winner", words="the winner of a block", group=6, section="block",
         rules=("winner_line",), read=_read_winner, fmt=_fmt_winner, explain=_explain_winner,
         fields=(Field(("settlement", "block", "winner"), BlockWinner),
-                Field(("settlement", "block", "tie_break"), TieBreak)),
+                Field(("settlement", "block", "tie_break"), TieBreak),
+                Field(("settlement", "block", "partners_tie"), PartnersTie)),
         resolve=_set_winner,
-        from_config=lambda c: Winner(c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"]),
+        from_config=lambda c: Winner(c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"],
+                                     c["settlement"]["block"].get("partners_tie", "side-wins")),
         examples=("winner: the lightest hand, ties not broken", "winner: the lightest hand, ties broken by fewest tiles",
-                  "winner: none"),
+                  "winner: none", "winner: the lightest hand, ties not broken, partners' ties too"),
         docs=(Doc("`winner: the lightest hand, ties broken by fewest tiles`", "the lightest hand wins a block; "
                   "a tie goes to fewer tiles", "`winner: lightest-hand`, `tie_break: fewest-tiles`"),
               Doc("`winner: the lightest hand, ties not broken`", "a tie has no winner",
                   "`winner: lightest-hand`, `tie_break: none`"),
-              Doc("`winner: none`", "a block has no winner", "`winner: none`, `tie_break: none`")),
-        tags=("block-winner",)),
+              Doc("`winner: none`", "a block has no winner", "`winner: none`, `tie_break: none`"),
+              Doc("`..., partners' ties too`", "(after either lightest-hand line) partners sharing the lightest "
+                  "hand do not win together", "`partners_tie: no-winner` (default `side-wins`, omitted)")),
+        tags=("block-winner", "partners-tie-no-winner")),
     _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",

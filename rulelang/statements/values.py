@@ -77,10 +77,17 @@ class PerCount:
 
 
 class Scoring(NamedTuple):
-    """Whether placements score, and the multiple they score (None: not stated)."""
+    """Whether placements score, the multiple they score (None: not stated), and the formula.
+
+    `formula` is "value" (the count scores itself), "per-multiple", "face-value", or
+    "ambiguous" (several divisors without an ending: an error); `divisors` is empty
+    for "value" (the configuration's default, `[multiple]`).
+    """
 
     in_play: bool
     multiple: int | None
+    formula: str = "value"
+    divisors: tuple[int, ...] = ()
 
 
 class UnitValue(NamedTuple):
@@ -106,10 +113,11 @@ class EventsValue(NamedTuple):
 
 
 class Winner(NamedTuple):
-    """Who wins a block, and how a tie is broken."""
+    """Who wins a block, how a tie is broken, and whether partners sharing the lightest hand win."""
 
     winner: BlockWinner
     tie_break: TieBreak
+    partners_tie: str = "side-wins"  # or "no-winner" (`partners' ties too`)
 
 
 @dataclass(frozen=True)
@@ -124,6 +132,11 @@ class Term:
     sign: Sign = "credit"
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
     rounding_number: int = field(default=5, compare=False)  # as written, for the check
+
+    @property
+    def rounds_to(self) -> int | None:
+        """N of a term `rounded to N` (None when not rounded)."""
+        return None if self.rounding == "none" else int(self.rounding[len("round"):])
 
     def to_dict(self) -> dict[str, Any]:
         """The term as the configuration writes it."""

@@ -453,10 +453,14 @@ def run_case(case: dict) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    capabilities: dict = {"features": TAGS}
+    # written before the family's tier A (docs/design/family.md): it declines configurations using its fields
+    capabilities: dict = {"features": TAGS, "configurations": {
+        "scoring.formula": ["value"], "scoring.unit": [1, 5], "round_end": ["player-out"],
+        "settlement.domino.bonus": [0], "settlement.block.partners_tie": ["side-wins"],
+        "settlement.domino.terms.rounding": ["round5", "none"], "settlement.block.terms.rounding": ["round5", "none"]}}
     if "--without-no-drawing" in argv:
         capabilities["features"] = [t for t in TAGS if t != "no-drawing"]
-        capabilities["configurations"] = {"drawing": ["until-playable"]}
+        capabilities["configurations"]["drawing"] = ["until-playable"]
     for line in sys.stdin:
         if not line.strip():
             continue
