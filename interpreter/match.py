@@ -87,8 +87,10 @@ class Match:
             opener = given["opener"]
         elif opening == "lottery":
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
+        # "the match lasts N rounds" (family tier B): the last round is decided like a tie-break round
+        last = cfg.rules.rounds is not None and i + 1 >= cfg.rules.rounds
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
-                                   opening, self._tiebreak)
+                                   opening, self._tiebreak or last)
 
     def finish_round(self) -> None:
         """After the current round ends: record its result; end the match or start the next round."""

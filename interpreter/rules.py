@@ -41,6 +41,7 @@ class Rules:
         "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
         "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first",
+        "entry", "rounds",  # family tier B
     )
 
     def __init__(self, cfg: Config):
@@ -66,6 +67,14 @@ class Rules:
         self.overshoot = cfg.overshoot
         self.floor = cfg.score_floor
         self.ties = cfg.ties
+        # -- family tier B (docs/design/family.md): house rules of the match
+        t = cfg.to_dict()["target"]
+        # "N points to get in": while a side's score is 0, an event below N raw is discarded
+        self.entry: int = t.get("entry", 0)
+        # "the match lasts N rounds": no target check and no overshoot; the Match ends it after round N
+        self.rounds: int | None = t.get("rounds") if cfg.target_mode == "rounds" else None
+        if self.rounds is not None:
+            self.every_event = False
         self.unit = cfg.unit
         counts = range(1, MAX_PLAYERS + 1)
         self._sides = {n: cfg.sides_of(n) for n in counts}

@@ -57,6 +57,14 @@ def explain_text(config: dict[str, Any], inherited: set[str] | None = None) -> s
     return "\n".join(out) + "\n"
 
 
+def _get(config: dict[str, Any], path: tuple[str, ...]) -> Any:
+    """A field's value, None when an optional field (family tier A) is omitted."""
+    try:
+        return get_path(config, path)
+    except KeyError:
+        return None
+
+
 def diff_configs(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, str]]:
     """The rules on which two configurations differ: (what, how A says it, how B says it)."""
     out = []
@@ -65,8 +73,13 @@ def diff_configs(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, s
     for info in TABLE:
         if info.group == 0:
             continue
-        x = [get_path(a, f.path) for f in info.fields]
-        y = [get_path(b, f.path) for f in info.fields]
+        if info.key not in va or info.key not in vb:  # an optional statement at its default in one of them
+            if va.get(info.key, info.meta.get("default")) != vb.get(info.key, info.meta.get("default")):
+                out.append((info.words, describe(info.key, va.get(info.key, info.meta.get("default")), a),
+                            describe(info.key, vb.get(info.key, info.meta.get("default")), b)))
+            continue
+        x = [_get(a, f.path) for f in info.fields]
+        y = [_get(b, f.path) for f in info.fields]
         if x != y:
             out.append((info.words, describe(info.key, va[info.key], a), describe(info.key, vb[info.key], b)))
     return out

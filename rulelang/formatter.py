@@ -28,6 +28,8 @@ def config_statements(config: dict[str, Any]) -> list[tuple[str, Any]]:
         value = entry.from_config(config)
         if value is None and entry.key == "based_on":
             continue
+        if "default" in entry.meta and value == entry.meta["default"]:
+            continue  # an optional statement (family tier A) at its default is not written
         out.append((entry.key, value))
     return out
 

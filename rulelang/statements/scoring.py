@@ -92,11 +92,15 @@ def _check_target(v: Target) -> Iterator[Issue]:
 
 def _explain_target(v: Target, c: Config) -> str:
     t = c["target"]
+    if t["mode"] == "rounds":  # family tier B: `the match lasts N rounds`
+        return f"No target is played to (the match lasts {t['rounds']} rounds); the target stated is not used."
     how = "exactly" if t["mode"] == "exact" else "at least"
     return f"A side wins by reaching {how} {_points(t['raw'], c['scoring']['unit'])}."
 
 
 def _explain_check(v: str, c: Config) -> str:
+    if c["target"]["mode"] == "rounds":  # family tier B
+        return "No target is checked: the match ends after its last round."
     if v == "every-event":
         return ("The target is checked after every scoring event, in the middle of a round too; "
                 "reaching it ends the match at once.")

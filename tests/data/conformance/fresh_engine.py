@@ -23,6 +23,7 @@ TAGS = [
     "inline-ruleset", "no-drawing", "no-placement-score", "overshoot-bounce", "score-floor",
     "opener-block-winner", "reserve", "terminal-one-half", "events-per-term", "no-rounding", "opener-next-seat",
     "tie-draw", "own-hand",
+    "entry-threshold", "fixed-rounds",  # family tier B (docs/config.md target.entry, target.mode rounds)
 ]
 
 
@@ -244,6 +245,10 @@ class Game:
             return
         t = self.cfg["target"]
         score = self.scores[side]
+        if t.get("entry", 0) and score == 0 and raw < t["entry"]:  # off the board: discarded
+            events.append({"side": side, "kind": kind, "raw": raw, "accepted": False, "score_after": 0,
+                           "seat": seat})
+            return
         new, accepted = score + raw, True
         if t["mode"] == "exact" and new > t["raw"]:
             if t["overshoot"] == "discard":
@@ -256,7 +261,7 @@ class Game:
         self.scores[side] = new
         events.append({"side": side, "kind": kind, "raw": raw, "accepted": accepted, "score_after": new,
                        "seat": seat})
-        if accepted and t["check"] == "every-event" and self.reached(new):
+        if accepted and t["check"] == "every-event" and t["mode"] != "rounds" and self.reached(new):
             self.match_over, self.winner = True, side
 
     def block_winner(self, v):
@@ -334,6 +339,17 @@ class Game:
         self.round_over = True
         self.result = result
         t = self.cfg["target"]
+        self.rounds_done = getattr(self, "rounds_done", 0) + 1
+        if t["mode"] == "rounds":  # a fixed number of rounds: decided after the last one
+            top = max(self.scores)
+            if not self.match_over and (self.tiebreak or self.rounds_done >= t["rounds"]):
+                if self.scores.count(top) == 1:
+                    self.match_over, self.winner = True, self.scores.index(top)
+                elif t["ties"] == "extra-rounds":
+                    self.tiebreak = True
+                else:
+                    self.match_over, self.winner = True, None
+            return
         if not self.match_over and t["check"] == "after-settlement":
             top = max(self.scores)
             single = self.scores.count(top) == 1

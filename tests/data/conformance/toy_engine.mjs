@@ -333,6 +333,11 @@ class Game {
     if (!raw) return;
     const tgt = this.cfg.target;
     const old = this.scores[side];
+    if (tgt.entry && old === 0 && raw < tgt.entry) {
+      // family tier B: ten to get in, discarded while off the board
+      events.push({ side, kind, raw, accepted: false, score_after: 0, seat });
+      return;
+    }
     let now = old + raw;
     let accepted = true;
     if (tgt.mode === "exact" && now > tgt.raw) {
@@ -347,7 +352,7 @@ class Game {
     if (floor !== undefined && floor !== null && now < floor) now = floor;
     this.scores[side] = now;
     events.push({ side, kind, raw, accepted, score_after: now, seat });
-    const every = tgt.check === "every-event";
+    const every = tgt.check === "every-event" && tgt.mode !== "rounds"; // family tier B: rounds have no target
     const reached = tgt.mode === "exact" ? now === tgt.raw : now >= tgt.raw;
     if (accepted && every && reached) {
       this.matchOver = true;
@@ -480,6 +485,12 @@ class Game {
       hand_pips: this.hands.map(pips),
     };
     const tgt = this.cfg.target;
+    this.roundsDone = (this.roundsDone || 0) + 1;
+    if (tgt.mode === "rounds") {
+      // family tier B: decided after the last round (or a tie-break round)
+      if (!this.matchOver && (this.tiebreak || this.roundsDone >= tgt.rounds)) this.decideTop(tgt);
+      return;
+    }
     if (this.matchOver || tgt.check !== "after-settlement") return;
     const top = Math.max(...this.scores);
     if (this.tiebreak || top >= tgt.raw) {
@@ -489,6 +500,20 @@ class Game {
       } else if (tgt.ties === "extra-rounds") {
         this.tiebreak = true;
       }
+    }
+  }
+
+  decideTop(tgt) {
+    // the single highest score wins; a shared one plays on (extra rounds) or draws (family tier B)
+    const top = Math.max(...this.scores);
+    if (this.scores.filter((x) => x === top).length === 1) {
+      this.matchOver = true;
+      this.winner = this.scores.indexOf(top);
+    } else if (tgt.ties === "extra-rounds") {
+      this.tiebreak = true;
+    } else {
+      this.matchOver = true;
+      this.winner = null;
     }
   }
 

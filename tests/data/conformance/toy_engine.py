@@ -299,6 +299,9 @@ class Game:
             return
         tgt = self.cfg["target"]
         old = self.scores[side]
+        if tgt.get("entry", 0) and old == 0 and raw < tgt["entry"]:  # family tier B: ten to get in, discarded while off the board
+            events.append({"side": side, "kind": kind, "raw": raw, "accepted": False, "score_after": 0, "seat": seat})
+            return
         new = old + raw
         accepted = True
         if tgt["mode"] == "exact" and new > tgt["raw"] and "no-overshoot-discard" not in BREAKS:
@@ -311,6 +314,7 @@ class Game:
         self.scores[side] = new
         events.append({"side": side, "kind": kind, "raw": raw, "accepted": accepted, "score_after": new, "seat": seat})
         every = tgt["check"] == "every-event" or "target-before-settlement" in BREAKS
+        every = every and tgt["mode"] != "rounds"  # family tier B: a fixed number of rounds has no target
         reached = new == tgt["raw"] if tgt["mode"] == "exact" else new >= tgt["raw"]
         if accepted and every and reached:
             self.match_over, self.winner = True, side
@@ -416,6 +420,11 @@ class Game:
                        "hand_pips": [pips(h) for h in self.hands]}
         self.last_kind = kind
         tgt = self.cfg["target"]
+        self.rounds_done = getattr(self, "rounds_done", 0) + 1
+        if tgt["mode"] == "rounds":  # family tier B: decided after the last round (or a tie-break round)
+            if not self.match_over and (self.tiebreak or self.rounds_done >= tgt["rounds"]):
+                self.decide_top(tgt)
+            return
         if self.match_over or tgt["check"] != "after-settlement" or "target-before-settlement" in BREAKS:
             return
         top = max(self.scores)
@@ -424,6 +433,16 @@ class Game:
                 self.match_over, self.winner = True, self.scores.index(top)
             elif tgt["ties"] == "extra-rounds":
                 self.tiebreak = True
+
+    def decide_top(self, tgt):
+        """The single highest score wins; a shared one plays on (extra rounds) or draws (family tier B)."""
+        top = max(self.scores)
+        if self.scores.count(top) == 1:
+            self.match_over, self.winner = True, self.scores.index(top)
+        elif tgt["ties"] == "extra-rounds":
+            self.tiebreak = True
+        else:
+            self.match_over, self.winner = True, None
 
     def next_round_if_needed(self):
         if self.result is not None and not self.match_over and self.result["kind"] != "target":
