@@ -53,7 +53,7 @@ class _Fixed:
     def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: bool, record: bool,
                  masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
         self.config = cfg
-        self.rules = r = cfg.rules
+        self.rules = r = cfg.rules.for_players(players)  # family tier B: the target per player count
         self.points = r.points
         self.players = players
         self.sides = r.sides_of(players)

@@ -1,6 +1,7 @@
 """Per-configuration tables the hot loop reads, computed once per Config (`config.rules`)."""
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -41,7 +42,7 @@ class Rules:
         "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
         "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first",
-        "entry", "rounds",  # family tier B
+        "entry", "rounds", "target_by_count", "_copies",  # family tier B
     )
 
     def __init__(self, cfg: Config):
@@ -91,6 +92,21 @@ class Rules:
                         order.append(sd)
                 rows.append(tuple(order))
             self._sides_cw[n] = tuple(rows)
+        # "target ... with 2 players, 150 with 3 or 4" (family tier B): a copy of these tables per player count
+        self.target_by_count: dict[int, int] = {int(n): raw for n, raw in t.get("rawtarget_by_count", {}).items()}
+        self._copies: dict[int, Rules] = {}
+
+    def for_players(self, players: int) -> Rules:
+        """These tables with the target for `players` (family tier B: a target per player count)."""
+        if not self.target_by_count:
+            return self
+        got = self._copies.get(players)
+        if got is None:
+            got = copy.copy(self)
+            got.target = self.target_by_count.get(players, self.target)
+            got.target_by_count = {}
+            self._copies[players] = got
+        return got
 
     def sides_of(self, players: int) -> tuple[int, ...]:
         """The side of each seat."""

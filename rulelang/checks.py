@@ -259,6 +259,29 @@ def _rounds_ties(c: Config) -> Iterator[Problem]:
                  "write `ties at the top: draw` or `ties at the top: play extra rounds`", "rounds")
 
 
+@rule("per-count", "players", "target")
+def _target_counts(c: Config) -> Iterator[Problem]:
+    by = c["target"].get("raw_by_count")
+    if by is None:
+        return
+    counts = sorted(c["players"]["counts"])
+    if sorted(int(n) for n in by) != counts:
+        yield _p("per-count", "the target is not given for exactly the allowed player counts",
+                 f"give a target for each of {', '.join(map(str, counts))} players", "target")
+    elif by[str(counts[0])] != c["target"]["raw"]:
+        yield _p("per-count", "the target's raw value is not the one for the smallest player count",
+                 "write the target per player count in one statement", "target")
+
+
+@rule("target-not-multiple", "unit", "target")
+def _target_counts_unit(c: Config) -> Iterator[Problem]:
+    unit = c["scoring"]["unit"]
+    bad = [raw for raw in (c["target"].get("raw_by_count") or {}).values() if raw % unit]
+    if bad:
+        yield _p("target-not-multiple", f"a target of {bad[0]} raw points is not a whole number of shown points",
+                 f"with {unit} raw points to 1 shown point, use multiples of {unit}", "target")
+
+
 def rule_problems(config: Config, skip: set[str] = frozenset()) -> list[Problem]:  # type: ignore[assignment]
     """The faults of a configuration (that matches the schema), skipping rules that involve `skip`."""
     out: list[Problem] = []

@@ -24,7 +24,8 @@ INFO: dict[str, StatementDef] = {s.key: s for s in TABLE}
 ORDER: dict[str, int] = {s.key: i for i, s in enumerate(TABLE)}
 
 # Readers of the phrases that are parts of statements (grammar rule -> reader).
-PHRASES: dict[str, Callable[[Phrase], Any]] = {**deal.PHRASES, **settlement.PHRASES}
+PHRASES: dict[str, Callable[[Phrase], Any]] = {**deal.PHRASES, **settlement.PHRASES,
+                                                 **house.PHRASES}  # family tier B
 
 _BY_RULE: dict[tuple[str | None, str], StatementDef] = {(s.section, r): s for s in TABLE for r in s.rules}
 

@@ -11,7 +11,7 @@ from typing import NamedTuple
 from rulelang.statements.scoring import MEASURE_WORDS, MEASURES
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
 
-__all__ = ["SCORING", "Entry"]
+__all__ = ["SCORING", "PHRASES", "Entry"]
 
 
 class Entry(NamedTuple):
@@ -24,6 +24,14 @@ class Entry(NamedTuple):
 def _unit(c: Config) -> int:
     u = c["scoring"]["unit"]
     return u if isinstance(u, int) and u >= 1 else 1  # else `bad-unit` said so
+
+
+# Readers of the parts of `target ... with 2 players, 150 with 3 or 4` (family.md 3.6): the counts of
+# each group, and the amounts after the first with their groups (the first amount is the target's own).
+PHRASES = {
+    "count_group": lambda p: tuple(p.numbers),
+    "target_counts": lambda p: (tuple(p.numbers), tuple(p.parts)),
+}
 
 
 # -- the entry threshold (family.md 3.1, reading 26) ---------------------------------

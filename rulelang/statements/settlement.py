@@ -174,12 +174,21 @@ EVENT_DOCS = (Doc("`as one event` / `one event per term` / `one event per hand`"
 def _read_winner(p: Phrase) -> Winner:
     if p.has("NONE"):
         return Winner("none", "none")
+    # family tier B: `winner: the fewest tiles, ties broken by lightest hand` / `winner: the lightest side`
+    if p.text.startswith("winner: the fewest tiles"):
+        return Winner("fewest-tiles", "lightest-hand")
+    if p.has("SIDE"):
+        return Winner("lightest-side", "none")
     return Winner("lightest-hand", "none" if p.has("NOT") else "fewest-tiles")
 
 
 def _fmt_winner(v: Winner) -> list[str]:
     if v.winner == "none":
         return ["winner: none"]
+    if v.winner == "fewest-tiles":  # family tier B
+        return ["winner: the fewest tiles, ties broken by lightest hand"]
+    if v.winner == "lightest-side":  # family tier B
+        return ["winner: the lightest side"]
     return ["winner: the lightest hand, ties " + ("broken by fewest tiles" if v.tie_break == "fewest-tiles"
                                                   else "not broken")]
 
@@ -187,6 +196,12 @@ def _fmt_winner(v: Winner) -> list[str]:
 def _explain_winner(v: Winner, c: Config) -> str:
     if v.winner == "none":
         return "A block has no winner."
+    if v.winner == "fewest-tiles":  # family tier B
+        return ("The hand with the fewest tiles wins the block; a tie goes to the lighter hand (fewest pips); "
+                "if still tied between sides, the round has no winner.")
+    if v.winner == "lightest-side":  # family tier B
+        return ("The side with the lightest total wins the block (with partners, the sum of both partners' "
+                "pips); its first seat clockwise from the opener is the winner; equal totals: no winner.")
     text = "The lightest hand (fewest pips) wins the block"
     if c["players"]["partnerships"]:
         text += "; partners tied for lightest win together"
@@ -223,13 +238,19 @@ STATEMENTS: tuple[StatementDef, ...] = (
         resolve=_set_winner,
         from_config=lambda c: Winner(c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"]),
         examples=("winner: the lightest hand, ties not broken", "winner: the lightest hand, ties broken by fewest tiles",
-                  "winner: none"),
+                  "winner: none", "winner: the fewest tiles, ties broken by lightest hand", "winner: the lightest side"),
         docs=(Doc("`winner: the lightest hand, ties broken by fewest tiles`", "the lightest hand wins a block; "
                   "a tie goes to fewer tiles", "`winner: lightest-hand`, `tie_break: fewest-tiles`"),
               Doc("`winner: the lightest hand, ties not broken`", "a tie has no winner",
                   "`winner: lightest-hand`, `tie_break: none`"),
-              Doc("`winner: none`", "a block has no winner", "`winner: none`, `tie_break: none`")),
-        tags=("block-winner",)),
+              Doc("`winner: none`", "a block has no winner", "`winner: none`, `tie_break: none`"),
+              # family tier B
+              Doc("`winner: the fewest tiles, ties broken by lightest hand`", "the hand with the fewest tiles wins "
+                  "a block, then the lightest; still shared across sides: no winner",
+                  "`winner: fewest-tiles`, `tie_break: lightest-hand`"),
+              Doc("`winner: the lightest side`", "the side with the lowest pip total (team totals with partners) "
+                  "wins; equal totals: no winner", "`winner: lightest-side`, `tie_break: none`")),
+        tags=("block-winner", "block-fewest-tiles", "block-lightest-side")),
     _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",

@@ -23,7 +23,8 @@ TAGS = [
     "inline-ruleset", "no-drawing", "no-placement-score", "overshoot-bounce", "score-floor",
     "opener-block-winner", "reserve", "terminal-one-half", "events-per-term", "no-rounding", "opener-next-seat",
     "tie-draw", "own-hand",
-    "entry-threshold", "fixed-rounds",  # family tier B (docs/config.md target.entry, target.mode rounds)
+    "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
+    "target-by-count",  # family tier B (docs/config.md target.entry, target.mode rounds)
 ]
 
 
@@ -124,6 +125,8 @@ class Game:
     def __init__(self, case: dict):
         self.cfg = cfg = case["config"]
         self.n = n = case["players"]
+        by_count = cfg["target"].get("raw_by_count", {})  # family tier B: the target for this player count
+        self.cfg = cfg = {**cfg, "target": {**cfg["target"], "raw": by_count.get(str(n), cfg["target"]["raw"])}}
         self.teams = n in cfg["players"]["partnerships"]
         self.nsides = 2 if self.teams else n
         self.deals = [case["setup"]] + list(case.get("next_rounds") or [])
@@ -268,6 +271,20 @@ class Game:
         rule = self.cfg["settlement"]["block"]
         if rule["winner"] == "none":
             return None
+        if rule["winner"] == "fewest-tiles":  # family tier B: tiles, then pips
+            key = [(len(self.hands[s]), v[s]) for s in range(self.n)]
+            tied = [s for s in range(self.n) if key[s] == min(key)]
+            if len({self.side(s) for s in tied}) > 1:
+                return None
+            return min(tied, key=lambda s: (s - self.opener) % self.n)
+        if rule["winner"] == "lightest-side":  # family tier B: pip totals of the sides
+            total: dict = {}
+            for s in range(self.n):
+                total[self.side(s)] = total.get(self.side(s), 0) + v[s]
+            low = min(total.values())
+            if list(total.values()).count(low) > 1:
+                return None
+            return min((s for s in range(self.n) if total[self.side(s)] == low), key=lambda s: (s - self.opener) % self.n)
         tied = [s for s in range(self.n) if v[s] == min(v)]
         if len({self.side(s) for s in tied}) > 1 and rule["tie_break"] == "fewest-tiles":
             fewest = min(len(self.hands[s]) for s in tied)

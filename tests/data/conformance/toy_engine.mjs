@@ -72,6 +72,10 @@ function cmpArr(a, b) {
 class Game {
   // A match from explicit deals; `place()` applies one requested placement.
   constructor(cfg, players, deals) {
+    // family tier B: the target for this player count
+    const byCount = cfg.target.raw_by_count || {};
+    const raw = byCount[String(players)] ?? cfg.target.raw;
+    cfg = { ...cfg, target: { ...cfg.target, raw } };
     this.cfg = cfg;
     this.n = players;
     this.partners = cfg.players.partnerships.includes(players);
@@ -451,8 +455,26 @@ class Game {
     this.end("domino", seat);
   }
 
+  houseBlockWinner(rule) {
+    // family tier B: fewest tiles then fewest pips; or the side with the lowest pip total
+    const order = this.clockwise(this.opener);
+    if (rule === "fewest-tiles") {
+      const key = (s) => this.hands[s].size * 1000 + pips(this.hands[s]);
+      const best = Math.min(...order.map(key));
+      const tied = order.filter((s) => key(s) === best);
+      if (new Set(tied.map((s) => this.sideOf[s])).size > 1) return null;
+      return tied[0];
+    }
+    const total = new Map();
+    for (const s of order) total.set(this.sideOf[s], (total.get(this.sideOf[s]) || 0) + pips(this.hands[s]));
+    const low = Math.min(...total.values());
+    if ([...total.values()].filter((x) => x === low).length > 1) return null;
+    return order.find((s) => total.get(this.sideOf[s]) === low);
+  }
+
   blockWinner(spec) {
     if (spec.winner === "none") return null;
+    if (spec.winner === "fewest-tiles" || spec.winner === "lightest-side") return this.houseBlockWinner(spec.winner);
     const vals = this.hands.map(pips);
     const least = Math.min(...vals);
     let tied = [];

@@ -81,6 +81,8 @@ class Game:
     """A match from explicit deals; `step()` applies one requested step."""
 
     def __init__(self, cfg, players, deals):
+        by_count = cfg["target"].get("raw_by_count", {})  # family tier B: the target for this player count
+        cfg = {**cfg, "target": {**cfg["target"], "raw": by_count.get(str(players), cfg["target"]["raw"])}}
         self.cfg = cfg
         self.n = players
         self.partners = players in cfg["players"]["partnerships"]
@@ -397,6 +399,8 @@ class Game:
     def block_winner(self, spec):
         if spec["winner"] == "none":
             return None
+        if spec["winner"] in ("fewest-tiles", "lightest-side"):  # family tier B
+            return self.house_block_winner(spec["winner"])
         vals = [pips(h) for h in self.hands]
         tied = [s for s in range(self.n) if vals[s] == min(vals)]
         # partners_tie "no-winner": partners sharing the lightest hand do not win together
@@ -408,6 +412,22 @@ class Game:
         if shared():
             return None
         return next(s for s in self.clockwise(self.opener) if s in tied)
+
+    def house_block_winner(self, rule):
+        """Fewest tiles then fewest pips; or the side with the lowest pip total (family tier B)."""
+        if rule == "fewest-tiles":
+            key = {s: (len(self.hands[s]), pips(self.hands[s])) for s in range(self.n)}
+            tied = [s for s in range(self.n) if key[s] == min(key.values())]
+            if len({self.side_of[s] for s in tied}) > 1:
+                return None
+            return next(s for s in self.clockwise(self.opener) if s in tied)
+        total = {}
+        for s in range(self.n):
+            total[self.side_of[s]] = total.get(self.side_of[s], 0) + pips(self.hands[s])
+        low = min(total.values())
+        if list(total.values()).count(low) > 1:
+            return None
+        return next(s for s in self.clockwise(self.opener) if total[self.side_of[s]] == low)
 
     def block(self, events):
         spec = self.cfg["settlement"]["block"]
