@@ -551,6 +551,11 @@ class Round:
         if not raw:
             return False  # events of net raw 0 are not recorded
         new, accepted, ends = apply_event(self._f.rules, self._scores[side], raw)
+        r = self._f.rules
+        if r.lead_cannot_win and accepted and kind == "placement" and len(self._layout.placed) == 1 and (
+                new == r.target if r.exact else new >= r.target):
+            # "the opening placement cannot win" (family tier B): its event reaching the target is discarded
+            new, accepted, ends = self._scores[side], False, False
         self._scores[side] = new
         self._events.append((side, kind, raw, accepted, new, seat))
         if ends:

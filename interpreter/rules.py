@@ -42,7 +42,7 @@ class Rules:
         "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
         "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first",
-        "entry", "rounds", "target_by_count", "_copies",  # family tier B
+        "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win",  # family tier B
     )
 
     def __init__(self, cfg: Config):
@@ -93,8 +93,10 @@ class Rules:
                 rows.append(tuple(order))
             self._sides_cw[n] = tuple(rows)
         # "target ... with 2 players, 150 with 3 or 4" (family tier B): a copy of these tables per player count
-        self.target_by_count: dict[int, int] = {int(n): raw for n, raw in t.get("rawtarget_by_count", {}).items()}
+        self.target_by_count: dict[int, int] = {int(n): raw for n, raw in t.get("raw_by_count", {}).items()}
         self._copies: dict[int, Rules] = {}
+        # "the opening placement cannot win": its event is discarded if it would reach the target
+        self.lead_cannot_win: bool = bool(t.get("lead_cannot_win")) and self.rounds is None
 
     def for_players(self, players: int) -> Rules:
         """These tables with the target for `players` (family tier B: a target per player count)."""

@@ -91,6 +91,20 @@ def _explain_rounds(v: int | None, c: Config) -> str:
             f"round the single highest score wins; if it is shared, {ties}.")
 
 
+# -- no winning score on the lead (family.md 3.8, Teesdale) ----------------------------
+
+def _set_lead_win(v: bool, c: Config) -> None:
+    if v:
+        c["target"]["lead_cannot_win"] = True
+
+
+def _explain_lead_win(v: bool | None, c: Config) -> str:
+    if c["target"].get("lead_cannot_win"):
+        return ("The opening placement of a round cannot win: its event is discarded if it would reach the "
+                "target.")
+    return "The opening placement of a round can win like any other."
+
+
 SCORING: tuple[StatementDef, ...] = (
     StatementDef(
         key="entry", words="the entry threshold", group=4, rules=("entry_stmt",),
@@ -115,4 +129,14 @@ SCORING: tuple[StatementDef, ...] = (
                   "the last round the single highest score wins, a shared one follows `ties at the top` (the "
                   "target statement is kept but not used)", "`target.mode: rounds`, `target.rounds`"),),
         tags=("fixed-rounds",), required=False, meta={"default": None}),
+    StatementDef(
+        key="lead_cannot_win", words="no winning score on the lead", group=4, rules=("lead_win_stmt",),
+        read=lambda p: True, fmt=lambda v: ["the opening placement cannot win"],
+        explain=_explain_lead_win, fields=(Field(("target", "lead_cannot_win"), bool),), resolve=_set_lead_win,
+        from_config=lambda c: True if c["target"].get("lead_cannot_win") else None,
+        examples=("the opening placement cannot win",),
+        docs=(Doc("`the opening placement cannot win`", "the round's opening placement cannot reach the target: "
+                  "such an event is discarded (Teesdale); not written, it can", "`target.lead_cannot_win: true` "
+                  "(omitted when false)"),),
+        tags=("lead-cannot-win",), required=False, meta={"default": None}),
 )

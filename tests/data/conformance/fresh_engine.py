@@ -24,7 +24,7 @@ TAGS = [
     "opener-block-winner", "reserve", "terminal-one-half", "events-per-term", "no-rounding", "opener-next-seat",
     "tie-draw", "own-hand",
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
-    "target-by-count",  # family tier B (docs/config.md target.entry, target.mode rounds)
+    "target-by-count", "lead-cannot-win",  # family tier B (docs/config.md target.entry, target.mode rounds)
 ]
 
 
@@ -261,6 +261,8 @@ class Game:
         floor = self.cfg["score_floor"]
         if floor is not None and new < floor:
             new = floor
+        if t.get("lead_cannot_win") and kind == "placement" and self.lead_now and accepted and self.reached(new):
+            new, accepted = score, False  # the opening placement cannot win (docs/config.md)
         self.scores[side] = new
         events.append({"side": side, "kind": kind, "raw": raw, "accepted": accepted, "score_after": new,
                        "seat": seat})
@@ -444,6 +446,7 @@ class Game:
         v = lambda: [pips(h) for h in self.hands]  # noqa: E731
         domino = not self.hands[s]
         folded = domino and self.cfg["settlement"]["domino"]["with_last_placement"]
+        self.lead_now = target is None  # the round's opening placement
         if not folded:
             self.apply(self.side(s), "placement", points, s, events)
         self.to_move = (s + 1) % self.n

@@ -354,6 +354,12 @@ class Game {
     }
     const floor = this.cfg.score_floor;
     if (floor !== undefined && floor !== null && now < floor) now = floor;
+    // family tier B: the opening placement cannot win
+    const leadHit = tgt.mode === "exact" ? now === tgt.raw : now >= tgt.raw;
+    if (tgt.lead_cannot_win && kind === "placement" && this.order.length === 1 && accepted && leadHit) {
+      accepted = false;
+      now = old;
+    }
     this.scores[side] = now;
     events.push({ side, kind, raw, accepted, score_after: now, seat });
     const every = tgt.check === "every-event" && tgt.mode !== "rounds"; // family tier B: rounds have no target

@@ -313,6 +313,9 @@ class Game:
                 accepted, new = False, old
         if self.cfg.get("score_floor") is not None and new < self.cfg["score_floor"]:
             new = self.cfg["score_floor"]
+        lead_hit = new == tgt["raw"] if tgt["mode"] == "exact" else new >= tgt["raw"]
+        if tgt.get("lead_cannot_win") and kind == "placement" and len(self.order) == 1 and accepted and lead_hit:
+            accepted, new = False, old  # family tier B: the opening placement cannot win
         self.scores[side] = new
         events.append({"side": side, "kind": kind, "raw": raw, "accepted": accepted, "score_after": new, "seat": seat})
         every = tgt["check"] == "every-event" or "target-before-settlement" in BREAKS
