@@ -77,6 +77,8 @@ class Match:
             opener = (prev.opener + 1) % n  # "...: the next seat" after the previous round's opener
         elif rule == "block-winner" and prev is not None and prev.result is not None and prev.result.seat is not None:
             opener = prev.result.seat  # "opener after a block: the block winner"
+        elif rule == "seat-0":
+            opener = 0  # "...: seat 0" (family tier B): a fixed opening seat
         elif rule == "highest-double":
             opener = None  # "...: the highest double": the Round finds its holder (else the heaviest tile)
         else:

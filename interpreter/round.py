@@ -105,6 +105,8 @@ class Round:
         if opener is None:
             if opening == "highest-double":
                 opener = highest_holder(masks)
+            elif opening == "seat-0":
+                opener = 0  # "...: seat 0" (family tier B)
             elif rng is not None:
                 opener = int(rng.random() * players)  # "...: lottery": a uniform seat
             else:

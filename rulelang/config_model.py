@@ -22,10 +22,11 @@ FORMAT = "rulelang-config/1"
 TILES_IN_SET = 28
 
 Drawing = Literal["until-playable", "none"]
-Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner"]
-OpenerFirst = Literal["lottery", "highest-double"]
-OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat"]
-OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner"]
+# "seat-0": family tier B, a fixed opening seat (family.md 3.9)
+Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0"]
+OpenerFirst = Literal["lottery", "highest-double", "seat-0"]
+OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0"]
+OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0"]
 Lead = Literal["any", "forced"]
 Branching = Literal["every", "first", "none"]
 BranchSides = Literal["after-line", "at-once"]

@@ -24,7 +24,7 @@ TAGS = [
     "opener-block-winner", "reserve", "terminal-one-half", "events-per-term", "no-rounding", "opener-next-seat",
     "tie-draw", "own-hand",
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
-    "target-by-count", "lead-cannot-win",  # family tier B (docs/config.md target.entry, target.mode rounds)
+    "target-by-count", "lead-cannot-win", "opener-seat-0",  # family tier B (docs/config.md target.entry, target.mode rounds)
 ]
 
 
@@ -177,6 +177,8 @@ class Game:
         return max(hand, key=lambda t: (t[0] + t[1], t[1]))
 
     def opener_by_rule(self, rule):
+        if rule == "seat-0":
+            return 0  # a fixed opening seat (docs/config.md)
         if rule == "highest-double":
             best = max((self.deciding_key(t), s) for s, h in enumerate(self.hands) for t in h)
             return best[1]

@@ -105,6 +105,7 @@ class Game {
     this.pendingPassed = [];
     this.pendingPassDrawn = [];
     let opener = deal.opener ?? null;
+    if (opener === null && this.opening === "seat-0") opener = 0; // family tier B: a fixed opening seat
     if (opener === null && (this.opening === "dominoer" || this.opening === "block-winner")) {
       opener = prevSeat; // whoever dominoed / won the block (a block without winner: the case gives the seat)
     } else if (opener === null && this.opening === "next-seat") {

@@ -107,6 +107,8 @@ class Game:
         self.only = None
         self.pending_drawn, self.pending_passed, self.pending_pass_drawn = [], [], []
         opener = deal.get("opener")
+        if opener is None and self.opening == "seat-0":
+            opener = 0  # family tier B: a fixed opening seat
         if opener is None and self.opening in ("dominoer", "block-winner"):
             opener = prev_seat  # whoever dominoed / won the block (a block without winner: the case gives the seat)
         elif opener is None and self.opening == "next-seat":
