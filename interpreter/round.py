@@ -515,6 +515,7 @@ class Round:
                 bi = self._bi
                 bend = self._f.bend
                 drawn = []
+                limit = self._f.rules.draw_limit  # "..., at most K tiles" (family tier B), else None
                 while bi < bend:
                     t = bone[bi]
                     bi += 1
@@ -522,6 +523,8 @@ class Round:
                     drawn.append(t)
                     if BIT[t] & ends:
                         break
+                    if limit is not None and len(drawn) >= limit:
+                        break  # "..., at most K tiles": the seat passes
                 hands[s] = h
                 self._bi = bi
                 if h & ends:
@@ -537,9 +540,11 @@ class Round:
                 if x & ends:
                     break
             else:
-                self._seat = s
-                self._block(s, drawn)
-                return
+                if self._f.rules.draw_limit is None or self._bi >= self._f.bend:
+                    self._seat = s
+                    self._block(s, drawn)
+                    return
+                # with limited drawing, tiles are left to draw: the seat passes and the next one draws
             if self._pre is None:
                 self._pre = [(), [], []]
             self._pre[1].append(s)

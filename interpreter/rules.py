@@ -42,7 +42,7 @@ class Rules:
         "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
         "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first",
-        "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win",  # family tier B
+        "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
     )
 
     def __init__(self, cfg: Config):
@@ -96,6 +96,8 @@ class Rules:
         self.target_by_count: dict[int, int] = {int(n): raw for n, raw in t.get("raw_by_count", {}).items()}
         self._copies: dict[int, Rules] = {}
         # "the opening placement cannot win": its event is discarded if it would reach the target
+        # "draw until playable, at most K tiles": after K draws without a fit the player passes
+        self.draw_limit: int | None = cfg.to_dict().get("draw_limit")
         self.lead_cannot_win: bool = bool(t.get("lead_cannot_win")) and self.rounds is None
 
     def for_players(self, players: int) -> Rules:

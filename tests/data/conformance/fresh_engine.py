@@ -24,7 +24,7 @@ TAGS = [
     "opener-block-winner", "reserve", "terminal-one-half", "events-per-term", "no-rounding", "opener-next-seat",
     "tie-draw", "own-hand",
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
-    "target-by-count", "lead-cannot-win", "opener-seat-0",  # family tier B (docs/config.md target.entry, target.mode rounds)
+    "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit",  # family tier B (docs/config.md target.entry, target.mode rounds)
 ]
 
 
@@ -225,7 +225,8 @@ class Game:
                 return False
             if self.must_play is not None:
                 return False
-            if until and self.drawable() > 0:
+            limit = self.cfg.get("draw_limit")  # at most K tiles a turn (docs/config.md)
+            if until and self.drawable() > 0 and (limit is None or len(self.drawing_now) < limit):
                 t = self.boneyard.pop(0)
                 self.hands[s].append(t)
                 self.hands[s].sort()

@@ -307,7 +307,8 @@ class Game {
         return;
       }
       const drew = [];
-      while (this.bone.length && this.cfg.drawing !== "none") {
+      const limit = this.cfg.draw_limit ?? null; // family tier B: at most K tiles a turn
+      while (this.bone.length && this.cfg.drawing !== "none" && (limit === null || drew.length < limit)) {
         const x = this.bone.shift();
         this.hands[s].add(x);
         drew.push(x);
@@ -321,7 +322,7 @@ class Game {
       }
       let anyone = false;
       for (let k = 0; k < this.n; k++) if (this.legal(k).length) anyone = true;
-      if (!anyone) {
+      if (!anyone && !(limit && this.bone.length)) {
         this.block(events);
         return;
       }

@@ -277,7 +277,8 @@ class Game:
                 self.seat = s
                 return
             drew = []
-            while self.bone and self.cfg["drawing"] != "none":
+            limit = self.cfg.get("draw_limit")  # family tier B: at most K tiles a turn
+            while self.bone and self.cfg["drawing"] != "none" and (limit is None or len(drew) < limit):
                 x = self.bone.pop(0)
                 self.hands[s].add(x)
                 drew.append(x)
@@ -288,7 +289,7 @@ class Game:
                 self.seat = s
                 self.only = drew[-1] if drew else None
                 return
-            if not any(self.legal(k) for k in range(self.n)):
+            if not any(self.legal(k) for k in range(self.n)) and not (limit and self.bone):
                 self.block(events)
                 return
             self.pending_passed.append(s)
