@@ -77,6 +77,8 @@ class Match:
             opener = (prev.opener + 1) % n  # "...: the next seat" after the previous round's opener
         elif rule == "block-winner" and prev is not None and prev.result is not None and prev.result.seat is not None:
             opener = prev.result.seat  # "opener after a block: the block winner"
+        elif rule == "seat-0":
+            opener = 0  # "...: seat 0" (family tier B): a fixed opening seat
         elif rule == "highest-double":
             opener = None  # "...: the highest double": the Round finds its holder (else the heaviest tile)
         else:
@@ -87,8 +89,10 @@ class Match:
             opener = given["opener"]
         elif opening == "lottery":
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
+        # "the match lasts N rounds" (family tier B): the last round is decided like a tie-break round
+        last = cfg.rules.rounds is not None and i + 1 >= cfg.rules.rounds
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
-                                   opening, self._tiebreak)
+                                   opening, self._tiebreak or last)
 
     def finish_round(self) -> None:
         """After the current round ends: record its result; end the match or start the next round."""

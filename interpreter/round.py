@@ -53,7 +53,7 @@ class _Fixed:
     def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: bool, record: bool,
                  masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
         self.config = cfg
-        self.rules = r = cfg.rules
+        self.rules = r = cfg.rules.for_players(players)  # family tier B: the target per player count
         self.points = r.points
         self.players = players
         self.sides = r.sides_of(players)
@@ -110,6 +110,8 @@ class Round:
         if opener is None:
             if opening == "highest-double":
                 opener = highest_holder(masks)
+            elif opening == "seat-0":
+                opener = 0  # "...: seat 0" (family tier B)
             elif rng is not None:
                 opener = int(rng.random() * players)  # "...: lottery": a uniform seat
             else:
@@ -522,6 +524,7 @@ class Round:
                 bi = self._bi
                 bend = self._f.bend
                 drawn = []
+                limit = self._f.rules.draw_limit  # "..., at most K tiles" (family tier B), else None
                 while bi < bend:
                     t = bone[bi]
                     bi += 1
@@ -529,6 +532,8 @@ class Round:
                     drawn.append(t)
                     if BIT[t] & ends:
                         break
+                    if limit is not None and len(drawn) >= limit:
+                        break  # "..., at most K tiles": the seat passes
                 hands[s] = h
                 self._bi = bi
                 if h & ends:
@@ -544,9 +549,11 @@ class Round:
                 if x & ends:
                     break
             else:
-                self._seat = s
-                self._block(s, drawn)
-                return
+                if self._f.rules.draw_limit is None or self._bi >= self._f.bend:
+                    self._seat = s
+                    self._block(s, drawn)
+                    return
+                # with limited drawing, tiles are left to draw: the seat passes and the next one draws
             if self._pre is None:
                 self._pre = [(), [], []]
             self._pre[1].append(s)
@@ -560,6 +567,11 @@ class Round:
         if not raw:
             return False  # events of net raw 0 are not recorded
         new, accepted, ends = apply_event(self._f.rules, self._scores[side], raw)
+        r = self._f.rules
+        if r.lead_cannot_win and accepted and kind == "placement" and len(self._layout.placed) == 1 and (
+                new == r.target if r.exact else new >= r.target):
+            # "the opening placement cannot win" (family tier B): its event reaching the target is discarded
+            new, accepted, ends = self._scores[side], False, False
         self._scores[side] = new
         self._events.append((side, kind, raw, accepted, new, seat))
         if ends:

@@ -1,6 +1,7 @@
 """Per-configuration tables the hot loop reads, computed once per Config (`config.rules`)."""
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -59,6 +60,7 @@ class Rules:
         "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
         "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first", "side_out",
+        "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
     )
 
     def __init__(self, cfg: Config):
@@ -84,6 +86,14 @@ class Rules:
         self.overshoot = cfg.overshoot
         self.floor = cfg.score_floor
         self.ties = cfg.ties
+        # -- family tier B (docs/design/family.md): house rules of the match
+        t = cfg.to_dict()["target"]
+        # "N points to get in": while a side's score is 0, an event below N raw is discarded
+        self.entry: int = t.get("entry", 0)
+        # "the match lasts N rounds": no target check and no overshoot; the Match ends it after round N
+        self.rounds: int | None = t.get("rounds") if cfg.target_mode == "rounds" else None
+        if self.rounds is not None:
+            self.every_event = False
         self.unit = cfg.unit
         counts = range(1, MAX_PLAYERS + 1)
         self._sides = {n: cfg.sides_of(n) for n in counts}
@@ -102,6 +112,25 @@ class Rules:
                         order.append(sd)
                 rows.append(tuple(order))
             self._sides_cw[n] = tuple(rows)
+        # "target ... with 2 players, 150 with 3 or 4" (family tier B): a copy of these tables per player count
+        self.target_by_count: dict[int, int] = {int(n): raw for n, raw in t.get("raw_by_count", {}).items()}
+        self._copies: dict[int, Rules] = {}
+        # "the opening placement cannot win": its event is discarded if it would reach the target
+        # "draw until playable, at most K tiles": after K draws without a fit the player passes
+        self.draw_limit: int | None = cfg.to_dict().get("draw_limit")
+        self.lead_cannot_win: bool = bool(t.get("lead_cannot_win")) and self.rounds is None
+
+    def for_players(self, players: int) -> Rules:
+        """These tables with the target for `players` (family tier B: a target per player count)."""
+        if not self.target_by_count:
+            return self
+        got = self._copies.get(players)
+        if got is None:
+            got = copy.copy(self)
+            got.target = self.target_by_count.get(players, self.target)
+            got.target_by_count = {}
+            self._copies[players] = got
+        return got
 
     def sides_of(self, players: int) -> tuple[int, ...]:
         """The side of each seat."""

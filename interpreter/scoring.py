@@ -8,6 +8,8 @@ from .rules import Rules
 
 def apply_event(r: Rules, old: int, raw: int) -> tuple[int, bool, bool]:
     """A side's score after an event of `raw` points: (new score, accepted, the match ends now)."""
+    if r.entry and old == 0 and raw < r.entry:
+        return old, False, False  # "N points to get in": off the board, the event is discarded (family tier B)
     new = old + raw
     accepted = True
     if r.exact and new > r.target:
@@ -29,7 +31,10 @@ def after_settlement(r: Rules, scores: Sequence[int], tiebreak: bool) -> tuple[b
     """The target checked after settlement: (match over, winning side or None, extra rounds needed)."""
     if r.every_event:
         return False, None, False  # "check the target after every event": checked already
-    reached = any((s == r.target) if r.exact else (s >= r.target) for s in scores)
+    if r.rounds is not None:
+        reached = False  # "the match lasts N rounds": decided after the last round only (tiebreak is set then)
+    else:
+        reached = any((s == r.target) if r.exact else (s >= r.target) for s in scores)
     if not (reached or tiebreak):
         return False, None, False
     top = max(scores)

@@ -22,6 +22,8 @@ def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[
     """The seat winning a blocked round (block.winner: lightest-hand, tie_break fewest-tiles), or None."""
     if spec["winner"] == "none":
         return None  # "winner: none"
+    if spec["winner"] in ("fewest-tiles", "lightest-side"):
+        return _house_block_winner(spec["winner"], hands, sides, opener)  # family tier B
     # "winner: the lightest hand, ties broken by fewest tiles" / "..., ties not broken"
     pips = [mask_pips(h) for h in hands]
     low = min(pips)
@@ -37,6 +39,25 @@ def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[
         if (len(tied) == 1) if alone else (len({sides[s] for s in tied}) == 1):
             return tied[0]
     return None  # still shared across sides: no winner
+
+
+def _house_block_winner(rule: str, hands: Sequence[int], sides: Sequence[int], opener: int) -> int | None:
+    """Family tier B block winners: by fewest tiles then pips, or by the sides' pip totals."""
+    order = clockwise(len(hands), opener)
+    if rule == "fewest-tiles":
+        # "winner: the fewest tiles, ties broken by lightest hand": rank by (tiles, pips)
+        rank = {s: (hands[s].bit_count(), mask_pips(hands[s])) for s in order}
+        best = min(rank.values())
+        tied = [s for s in order if rank[s] == best]
+        return tied[0] if len({sides[s] for s in tied}) == 1 else None
+    # "winner: the lightest side": the pip total of each side (both partners' hands with partnerships)
+    totals: dict[int, int] = {}
+    for s in order:
+        totals[sides[s]] = totals.get(sides[s], 0) + mask_pips(hands[s])
+    low = min(totals.values())
+    if list(totals.values()).count(low) > 1:
+        return None  # equal totals: no winner
+    return next(s for s in order if totals[sides[s]] == low)  # its first seat clockwise from the opener
 
 
 def settle(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], opener: int,

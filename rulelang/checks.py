@@ -187,6 +187,8 @@ def _at_least(c: Config) -> Iterator[Problem]:
 @rule("ties-contradict-check", "check", "ties")
 def _ties(c: Config) -> Iterator[Problem]:
     t = c["target"]
+    if t["mode"] == "rounds":
+        return  # family tier B: `rounds-need-ties` says what a fixed number of rounds needs
     if t["check"] == "every-event" and t["ties"] != "impossible":
         yield _p("ties-contradict-check", "when the target is checked after every event, the first side to "
                  "reach it wins, so ties at the top are impossible", "write `ties at the top: impossible`", "ties")
@@ -258,6 +260,55 @@ def _no_scoring(c: Config) -> Iterator[Problem]:
     if not c["scoring"]["in_play"] and not credits:
         yield _p("no-scoring", "nobody can ever score: placements score nothing and no settlement credits points",
                  "write `placements score multiples of 5` or credit hands in a settlement", "scoring")
+
+
+# -- family tier B (docs/design/family.md): house rules of the match ------------------------
+
+@rule("unit-mismatch", "unit", "entry")
+def _unit_entry(c: Config) -> Iterator[Problem]:
+    entry, unit = c["target"].get("entry", 0), c["scoring"]["unit"]
+    if entry % unit:
+        yield _p("unit-mismatch", f"an entry threshold of {entry} raw points is not a whole number of shown points",
+                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "entry")
+
+
+@rule("rounds-no-overshoot", "rounds", "overshoot")
+def _rounds_overshoot(c: Config) -> Iterator[Problem]:
+    t = c["target"]
+    if t["mode"] == "rounds" and t["overshoot"] != "none":
+        yield _p("rounds-no-overshoot", "a match of a fixed number of rounds has no target to overshoot",
+                 "write `no overshoot rule`", "rounds")
+
+
+@rule("rounds-need-ties", "rounds", "ties")
+def _rounds_ties(c: Config) -> Iterator[Problem]:
+    t = c["target"]
+    if t["mode"] == "rounds" and t["ties"] == "impossible":
+        yield _p("rounds-need-ties", "after the last round two sides can share the highest score",
+                 "write `ties at the top: draw` or `ties at the top: play extra rounds`", "rounds")
+
+
+@rule("per-count", "players", "target")
+def _target_counts(c: Config) -> Iterator[Problem]:
+    by = c["target"].get("raw_by_count")
+    if by is None:
+        return
+    counts = sorted(c["players"]["counts"])
+    if sorted(int(n) for n in by) != counts:
+        yield _p("per-count", "the target is not given for exactly the allowed player counts",
+                 f"give a target for each of {', '.join(map(str, counts))} players", "target")
+    elif by[str(counts[0])] != c["target"]["raw"]:
+        yield _p("per-count", "the target's raw value is not the one for the smallest player count",
+                 "write the target per player count in one statement", "target")
+
+
+@rule("target-not-multiple", "unit", "target")
+def _target_counts_unit(c: Config) -> Iterator[Problem]:
+    unit = c["scoring"]["unit"]
+    bad = [raw for raw in (c["target"].get("raw_by_count") or {}).values() if raw % unit]
+    if bad:
+        yield _p("target-not-multiple", f"a target of {bad[0]} raw points is not a whole number of shown points",
+                 f"with {unit} raw points to 1 shown point, use multiples of {unit}", "target")
 
 
 def rule_problems(config: Config, skip: set[str] = frozenset()) -> list[Problem]:  # type: ignore[assignment]

@@ -23,22 +23,23 @@ FORMAT = "rulelang-config/1"
 TILES_IN_SET = 28
 
 Drawing = Literal["until-playable", "none"]
-Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner"]
-OpenerFirst = Literal["lottery", "highest-double"]
-OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat"]
-OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner"]
+# "seat-0": family tier B, a fixed opening seat (family.md 3.9)
+Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0"]
+OpenerFirst = Literal["lottery", "highest-double", "seat-0"]
+OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0"]
+OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0"]
 Lead = Literal["any", "forced"]
 Branching = Literal["every", "first", "none"]
 BranchSides = Literal["after-line", "at-once"]
 TerminalCount = Literal["both-halves", "one-half"]
 Unit = int  # any N >= 1 raw points make 1 shown point (was 1 or 5)
-TargetMode = Literal["exact", "at-least"]
+TargetMode = Literal["exact", "at-least", "rounds"]  # "rounds": family tier B, `the match lasts N rounds`
 TargetCheck = Literal["every-event", "after-settlement"]
 Overshoot = Literal["discard", "bounce", "none"]
 Ties = Literal["extra-rounds", "draw", "impossible"]
 Events = Literal["one", "per-term", "per-hand"]
-BlockWinner = Literal["lightest-hand", "none"]
-TieBreak = Literal["fewest-tiles", "none"]
+BlockWinner = Literal["lightest-hand", "none", "fewest-tiles", "lightest-side"]  # the last two: family tier B
+TieBreak = Literal["fewest-tiles", "none", "lightest-hand"]  # "lightest-hand": family tier B (with fewest-tiles)
 HandSet = Literal["opponents", "partner", "own", "everyone"]
 Pooling = Literal["pooled", "each"]
 Rounding = str  # "none" or "roundN", N >= 2 (the schema's pattern)

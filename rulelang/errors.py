@@ -185,6 +185,9 @@ CODES: dict[str, tuple[str, str]] = {
     "opener-needs-winner": ("check", "the block winner opens, but a block has no winner"),
     "last-placement-needs-one-event": ("check", "`with the last placement` without `as one event`"),
     "terms-need-winner": ("check", "block terms that need a winner when a block has none"),
+    # check: family tier B (docs/design/family.md)
+    "rounds-no-overshoot": ("check", "a fixed number of rounds with an overshoot rule"),
+    "rounds-need-ties": ("check", "a fixed number of rounds with `ties at the top: impossible`"),
     "partner-needs-partnerships": ("check", "a partner's hand settled without partnerships"),
     "no-scoring": ("check", "no way to score at all"),
 }

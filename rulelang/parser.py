@@ -69,6 +69,7 @@ TERMINAL_WORDS: dict[str, str] = {
     "$END": "the end of the file",
     "COMMENT": "a comment",
     "WS": "a space",
+    "SEAT_ZERO": "`seat 0`",  # family tier B: a fixed opening seat
 }
 
 

@@ -143,7 +143,8 @@ class Game:
         scores = [{"name": name, "raw": raw,
                    "shown": raw if self.unit == 1 else tb.fmt_shown(raw / self.unit)}
                   for name, raw in zip(self.side_names(), m.scores)]
-        target = self.cfg.target if self.unit == 1 else tb.fmt_shown(self.cfg.target / self.unit)
+        raw = self.cfg.rules.for_players(self.players).target  # family tier B: a target per player count
+        target = raw if self.unit == 1 else tb.fmt_shown(raw / self.unit)
         winner = self.side_names()[m.winner] if m.over and m.winner is not None else None
         return {
             "id": game_id, "name": self.cfg.name, "title": self.cfg.title, "players": self.players,

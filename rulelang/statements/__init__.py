@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.statements import deal, header, play, scoring, settlement
+from rulelang.statements import deal, header, house, play, scoring, settlement
 from rulelang.statements.table import GROUPS, Doc, Field, Issue, Phrase, StatementDef, Words
 
 __all__ = ["TABLE", "INFO", "ORDER", "PHRASES", "GROUPS", "StatementDef", "Field", "Doc", "Issue", "Phrase",
@@ -17,13 +17,15 @@ __all__ = ["TABLE", "INFO", "ORDER", "PHRASES", "GROUPS", "StatementDef", "Field
 
 # Canonical order: the order `fmt` writes and explain tells.
 TABLE: tuple[StatementDef, ...] = (
-    header.STATEMENTS + deal.STATEMENTS + play.STATEMENTS + scoring.STATEMENTS + settlement.STATEMENTS
+    header.STATEMENTS + deal.STATEMENTS + play.STATEMENTS + scoring.STATEMENTS + house.SCORING  # family tier B
+    + settlement.STATEMENTS
 )
 INFO: dict[str, StatementDef] = {s.key: s for s in TABLE}
 ORDER: dict[str, int] = {s.key: i for i, s in enumerate(TABLE)}
 
 # Readers of the phrases that are parts of statements (grammar rule -> reader).
-PHRASES: dict[str, Callable[[Phrase], Any]] = {**deal.PHRASES, **settlement.PHRASES}
+PHRASES: dict[str, Callable[[Phrase], Any]] = {**deal.PHRASES, **settlement.PHRASES,
+                                                 **house.PHRASES}  # family tier B
 
 _BY_RULE: dict[tuple[str | None, str], StatementDef] = {(s.section, r): s for s in TABLE for r in s.rules}
 

@@ -1,8 +1,9 @@
 """Statements of the players and the deal."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulelang.config_model import TILES_IN_SET, Drawing
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef, choice
@@ -222,3 +223,60 @@ STATEMENTS: tuple[StatementDef, ...] = (
             "no drawing": "a player who cannot place passes (block game)"},
            tags=("draw", "no-drawing")),
 )
+
+
+# -- family tier B: `draw until playable, at most K tiles` (draw_limit, family.md 3.8) ---------------
+
+class DrawLimit(NamedTuple):
+    """Drawing until playable, at most `limit` tiles a turn; then the player passes."""
+
+    limit: int
+
+
+def _with_draw_limit(entry: StatementDef) -> StatementDef:
+    """The drawing statement, which also reads `draw until playable, at most K tiles`."""
+    def read(p: Phrase) -> Any:
+        return DrawLimit(p.numbers[0]) if p.numbers else entry.read(p)
+
+    def fmt(v: Any) -> list[str]:
+        if isinstance(v, DrawLimit):
+            return [f"draw until playable, at most {v.limit} tile{'s' if v.limit != 1 else ''}"]
+        return entry.fmt(v)
+
+    def explain(v: Any, c: Config) -> str:
+        if "draw_limit" in c:
+            k = c["draw_limit"]
+            return (f"A player who cannot place draws from the boneyard one tile at a time until one fits, at most "
+                    f"{k} tile{'s' if k != 1 else ''} a turn, and must place a drawn tile that fits; after {k} "
+                    f"draw{'s' if k != 1 else ''} without one, the player passes.")
+        return entry.explain(v, c)
+
+    def resolve(v: Any, c: Config) -> None:
+        if isinstance(v, DrawLimit):
+            c["drawing"] = "until-playable"
+            c["draw_limit"] = v.limit
+        else:
+            entry.resolve(v, c)
+
+    def from_config(c: Config) -> Any:
+        return DrawLimit(c["draw_limit"]) if "draw_limit" in c else entry.from_config(c)
+
+    def check(v: Any) -> Iterator[Issue]:
+        if isinstance(v, DrawLimit):
+            if v.limit < 1:
+                yield Issue("bad-number", "a player must be able to draw at least 1 tile",
+                            "write `draw until playable, at most 2 tiles`")
+            return
+        yield from entry.check(v)
+
+    return dataclasses.replace(
+        entry, read=read, fmt=fmt, explain=explain, resolve=resolve, from_config=from_config, check=check,
+        fields=entry.fields + (Field(("draw_limit",), int),),
+        examples=entry.examples + ("draw until playable, at most 2 tiles",),
+        docs=entry.docs + (Doc("`draw until playable, at most 2 tiles`", "limited drawing: after that many draws "
+                               "without a tile that fits, the player passes", "`drawing: until-playable`, "
+                               "`draw_limit: 2` (omitted: no limit)"),),
+        tags=entry.tags + ("draw-limit",))
+
+
+STATEMENTS = STATEMENTS[:-1] + (_with_draw_limit(STATEMENTS[-1]),)

@@ -19,6 +19,7 @@ OPENER_WORDS = {
     "dominoer": "the dominoer",
     "next-seat": "the next seat",
     "block-winner": "the block winner",
+    "seat-0": "seat 0",  # family tier B
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -27,6 +28,7 @@ OPENER_MEANINGS = {
     "dominoer": "the player who dominoed",
     "next-seat": "the seat after the previous round's opener",
     "block-winner": "the winner of the block (a seat drawn by lottery when the block has no winner)",
+    "seat-0": "seat 0, always (a fixed opening seat, family.md 3.9)",  # family tier B
 }
 
 

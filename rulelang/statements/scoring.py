@@ -123,10 +123,56 @@ MEASURE_WORDS = {v: k for k, v in MEASURES.items()}
 
 
 def _read_target(p: Phrase) -> Target:
-    return Target("exact" if p.has("EXACTLY") else "at-least", p.numbers[0], MEASURES[p.parts[0].text])
+    t = Target("exact" if p.has("EXACTLY") else "at-least", p.numbers[0], MEASURES[p.parts[0].text])
+    if len(p.parts) > 1:  # family tier B: a target per player count
+        later, groups = p.parts[1]  # rulelang.statements.house.PHRASES["target_counts"]
+        t = t._replace(by_count=tuple(zip((p.numbers[0],) + later, groups)))
+    return t
+
+
+# -- a target per player count (family tier B, family.md 3.6, reading 37) ----------
+
+def _fmt_target(v: Target) -> list[str]:
+    head = f"target {'exactly' if v.mode == 'exact' else 'at least'} {v.amount} {MEASURE_WORDS[v.measure]}"
+    if not v.by_count:
+        return [head]
+    groups = [" or ".join(str(n) for n in counts) for _, counts in v.by_count]
+    rest = "".join(f", {amount} with {g}" for (amount, _), g in zip(v.by_count[1:], groups[1:]))
+    return [f"{head} with {groups[0]} players{rest}"]
+
+
+def _check_target_counts(v: Target) -> Iterator[Issue]:
+    seen = [n for _, counts in v.by_count for n in counts]
+    if len(seen) != len(set(seen)):
+        yield Issue("per-count", "a player count is given two targets", "name each player count once")
+    if any(amount < 1 for amount, _ in v.by_count):
+        yield Issue("bad-number", "the target must be at least 1 point")
+
+
+def _target_by_count_from_config(c: Config, t: Target) -> Target:
+    by = c["target"].get("raw_by_count")
+    if not by:
+        return t
+    unit = c["scoring"]["unit"]
+    groups: dict[int, list[int]] = {}
+    for n in sorted(by, key=int):
+        raw = by[n]
+        groups.setdefault(raw, []).append(int(n))
+    div = unit if t.measure == "shown" else 1
+    pairs = tuple((raw // div, tuple(ns)) for raw, ns in groups.items())
+    return t._replace(amount=pairs[0][0], by_count=pairs)
 
 
 def _set_target(v: Target, c: Config) -> None:
+    _set_target_one(v, c)
+    if v.by_count:  # family tier B: `raw_by_count` per count, `raw` the smallest count's
+        factor = 1 if v.measure == "raw" else c["target"]["raw"] // v.amount
+        by = {str(n): amount * factor for amount, counts in v.by_count for n in counts}
+        c["target"]["raw_by_count"] = {k: by[k] for k in sorted(by, key=int)}
+        c["target"]["raw"] = by[min(by, key=int)]
+
+
+def _set_target_one(v: Target, c: Config) -> None:
     u = c["scoring"]["unit"]
     unit = u if isinstance(u, int) and u >= 1 else 1  # else `bad-unit` said so
     c["target"]["mode"] = v.mode
@@ -134,6 +180,10 @@ def _set_target(v: Target, c: Config) -> None:
 
 
 def _target_from_config(c: Config) -> Target:
+    return _target_by_count_from_config(c, _target_one_from_config(c))
+
+
+def _target_one_from_config(c: Config) -> Target:
     unit, t = c["scoring"]["unit"], c["target"]
     if unit > 1 and t["raw"] % unit == 0:
         return Target(t["mode"], t["raw"] // unit, "shown")
@@ -145,15 +195,23 @@ def _target_from_config(c: Config) -> Target:
 def _check_target(v: Target) -> Iterator[Issue]:
     if v.amount < 1:
         yield Issue("bad-number", "the target must be at least 1 point")
+    yield from _check_target_counts(v)  # family tier B
 
 
 def _explain_target(v: Target, c: Config) -> str:
     t = c["target"]
+    if t["mode"] == "rounds":  # family tier B: `the match lasts N rounds`
+        return f"No target is played to (the match lasts {t['rounds']} rounds); the target stated is not used."
     how = "exactly" if t["mode"] == "exact" else "at least"
+    if t.get("raw_by_count"):  # family tier B
+        per = "; ".join(f"{_points(raw, c['scoring']['unit'])} with {n} players" for n, raw in t["raw_by_count"].items())
+        return f"A side wins by reaching {how} a target that depends on the number of players: {per}."
     return f"A side wins by reaching {how} {_points(t['raw'], c['scoring']['unit'])}."
 
 
 def _explain_check(v: str, c: Config) -> str:
+    if c["target"]["mode"] == "rounds":  # family tier B
+        return "No target is checked: the match ends after its last round."
     if v == "every-event":
         return ("The target is checked after every scoring event, in the middle of a round too; "
                 "reaching it ends the match at once.")
@@ -259,17 +317,19 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="target", words="the target", group=4, rules=("target_stmt",),
         read=_read_target,
-        fmt=lambda v: [f"target {'exactly' if v.mode == 'exact' else 'at least'} {v.amount} "
-                       f"{MEASURE_WORDS[v.measure]}"],
+        fmt=_fmt_target,
         explain=_explain_target,
-        fields=(Field(("target", "mode"), TargetMode), Field(("target", "raw"), int)),
+        fields=(Field(("target", "mode"), TargetMode), Field(("target", "raw"), int),
+                Field(("target", "raw_by_count"), dict)),  # family tier B
         resolve=_set_target, from_config=_target_from_config, check=_check_target,
         examples=("target at least 61 shown points", "target exactly 61 shown points", "target at least 150 points",
-                  "target at least 305 raw points"),
+                  "target at least 305 raw points", "target at least 200 points with 2 players, 150 with 3 or 4"),
         docs=(Doc("`target exactly 61 shown points` / `target at least 150 points` / "
                   "`target at least 305 raw points`", "the target; `points` and `shown points` are shown points "
-                  "(multiplied by the unit), `raw points` are raw", "`target.mode`, `target.raw`"),),
-        tags=("target-exact", "match-end")),
+                  "(multiplied by the unit), `raw points` are raw", "`target.mode`, `target.raw`"),
+              Doc("`target at least 200 points with 2 players, 150 with 3 or 4`", "a target per player count "
+                  "(every allowed count once)", "`target.raw_by_count` (`raw`: the smallest count's)")),
+        tags=("target-exact", "match-end", "target-by-count")),
     choice("check", "when the target is checked", 4, "check_stmt",
            {"check the target after every event": "every-event",
             "check the target after settlement": "after-settlement"}, ("target", "check"), TargetCheck,

@@ -175,6 +175,11 @@ EVENT_DOCS = (Doc("`as one event` / `one event per term` / `one event per hand`"
 def _read_winner(p: Phrase) -> Winner:
     if p.has("NONE"):
         return Winner("none", "none")
+    # family tier B: `winner: the fewest tiles, ties broken by lightest hand` / `winner: the lightest side`
+    if p.text.startswith("winner: the fewest tiles"):
+        return Winner("fewest-tiles", "lightest-hand")
+    if p.has("SIDE"):
+        return Winner("lightest-side", "none")
     partners = "no-winner" if "no-winner" in p.parts else "side-wins"
     return Winner("lightest-hand", "none" if p.has("NOT") else "fewest-tiles", partners)
 
@@ -182,6 +187,10 @@ def _read_winner(p: Phrase) -> Winner:
 def _fmt_winner(v: Winner) -> list[str]:
     if v.winner == "none":
         return ["winner: none"]
+    if v.winner == "fewest-tiles":  # family tier B
+        return ["winner: the fewest tiles, ties broken by lightest hand"]
+    if v.winner == "lightest-side":  # family tier B
+        return ["winner: the lightest side"]
     partners = ", partners' ties too" if v.partners_tie == "no-winner" else ""
     return ["winner: the lightest hand, ties " + ("broken by fewest tiles" if v.tie_break == "fewest-tiles"
                                                   else "not broken") + partners]
@@ -190,6 +199,12 @@ def _fmt_winner(v: Winner) -> list[str]:
 def _explain_winner(v: Winner, c: Config) -> str:
     if v.winner == "none":
         return "A block has no winner."
+    if v.winner == "fewest-tiles":  # family tier B
+        return ("The hand with the fewest tiles wins the block; a tie goes to the lighter hand (fewest pips); "
+                "if still tied between sides, the round has no winner.")
+    if v.winner == "lightest-side":  # family tier B
+        return ("The side with the lightest total wins the block (with partners, the sum of both partners' "
+                "pips); its first seat clockwise from the opener is the winner; equal totals: no winner.")
     text = "The lightest hand (fewest pips) wins the block"
     alone = v.partners_tie == "no-winner"  # family tier A: `partners' ties too`
     if c["players"]["partnerships"] and not alone:
@@ -272,15 +287,22 @@ STATEMENTS: tuple[StatementDef, ...] = (
         from_config=lambda c: Winner(c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"],
                                      c["settlement"]["block"].get("partners_tie", "side-wins")),
         examples=("winner: the lightest hand, ties not broken", "winner: the lightest hand, ties broken by fewest tiles",
-                  "winner: none", "winner: the lightest hand, ties not broken, partners' ties too"),
+                  "winner: none", "winner: the lightest hand, ties not broken, partners' ties too",
+                  "winner: the fewest tiles, ties broken by lightest hand", "winner: the lightest side"),
         docs=(Doc("`winner: the lightest hand, ties broken by fewest tiles`", "the lightest hand wins a block; "
                   "a tie goes to fewer tiles", "`winner: lightest-hand`, `tie_break: fewest-tiles`"),
               Doc("`winner: the lightest hand, ties not broken`", "a tie has no winner",
                   "`winner: lightest-hand`, `tie_break: none`"),
               Doc("`winner: none`", "a block has no winner", "`winner: none`, `tie_break: none`"),
               Doc("`..., partners' ties too`", "(after either lightest-hand line) partners sharing the lightest "
-                  "hand do not win together", "`partners_tie: no-winner` (default `side-wins`, omitted)")),
-        tags=("block-winner", "partners-tie-no-winner")),
+                  "hand do not win together", "`partners_tie: no-winner` (default `side-wins`, omitted)"),
+              # family tier B
+              Doc("`winner: the fewest tiles, ties broken by lightest hand`", "the hand with the fewest tiles wins "
+                  "a block, then the lightest; still shared across sides: no winner",
+                  "`winner: fewest-tiles`, `tie_break: lightest-hand`"),
+              Doc("`winner: the lightest side`", "the side with the lowest pip total (team totals with partners) "
+                  "wins; equal totals: no winner", "`winner: lightest-side`, `tie_break: none`")),
+        tags=("block-winner", "partners-tie-no-winner", "block-fewest-tiles", "block-lightest-side")),
     _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",

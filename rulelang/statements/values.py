@@ -103,6 +103,8 @@ class Target(NamedTuple):
     mode: TargetMode
     amount: int
     measure: Literal["points", "shown", "raw"]
+    # family tier B: `... with 2 players, 150 with 3 or 4`: (amount, counts) groups, the first amount first
+    by_count: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
 class EventsValue(NamedTuple):

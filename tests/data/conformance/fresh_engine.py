@@ -23,6 +23,8 @@ TAGS = [
     "inline-ruleset", "no-drawing", "no-placement-score", "overshoot-bounce", "score-floor",
     "opener-block-winner", "reserve", "terminal-one-half", "events-per-term", "no-rounding", "opener-next-seat",
     "tie-draw", "own-hand",
+    "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
+    "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit",  # family tier B (docs/config.md target.entry, target.mode rounds)
 ]
 
 
@@ -123,6 +125,8 @@ class Game:
     def __init__(self, case: dict):
         self.cfg = cfg = case["config"]
         self.n = n = case["players"]
+        by_count = cfg["target"].get("raw_by_count", {})  # family tier B: the target for this player count
+        self.cfg = cfg = {**cfg, "target": {**cfg["target"], "raw": by_count.get(str(n), cfg["target"]["raw"])}}
         self.teams = n in cfg["players"]["partnerships"]
         self.nsides = 2 if self.teams else n
         self.deals = [case["setup"]] + list(case.get("next_rounds") or [])
@@ -173,6 +177,8 @@ class Game:
         return max(hand, key=lambda t: (t[0] + t[1], t[1]))
 
     def opener_by_rule(self, rule):
+        if rule == "seat-0":
+            return 0  # a fixed opening seat (docs/config.md)
         if rule == "highest-double":
             best = max((self.deciding_key(t), s) for s, h in enumerate(self.hands) for t in h)
             return best[1]
@@ -219,7 +225,8 @@ class Game:
                 return False
             if self.must_play is not None:
                 return False
-            if until and self.drawable() > 0:
+            limit = self.cfg.get("draw_limit")  # at most K tiles a turn (docs/config.md)
+            if until and self.drawable() > 0 and (limit is None or len(self.drawing_now) < limit):
                 t = self.boneyard.pop(0)
                 self.hands[s].append(t)
                 self.hands[s].sort()
@@ -244,6 +251,10 @@ class Game:
             return
         t = self.cfg["target"]
         score = self.scores[side]
+        if t.get("entry", 0) and score == 0 and raw < t["entry"]:  # off the board: discarded
+            events.append({"side": side, "kind": kind, "raw": raw, "accepted": False, "score_after": 0,
+                           "seat": seat})
+            return
         new, accepted = score + raw, True
         if t["mode"] == "exact" and new > t["raw"]:
             if t["overshoot"] == "discard":
@@ -253,16 +264,32 @@ class Game:
         floor = self.cfg["score_floor"]
         if floor is not None and new < floor:
             new = floor
+        if t.get("lead_cannot_win") and kind == "placement" and self.lead_now and accepted and self.reached(new):
+            new, accepted = score, False  # the opening placement cannot win (docs/config.md)
         self.scores[side] = new
         events.append({"side": side, "kind": kind, "raw": raw, "accepted": accepted, "score_after": new,
                        "seat": seat})
-        if accepted and t["check"] == "every-event" and self.reached(new):
+        if accepted and t["check"] == "every-event" and t["mode"] != "rounds" and self.reached(new):
             self.match_over, self.winner = True, side
 
     def block_winner(self, v):
         rule = self.cfg["settlement"]["block"]
         if rule["winner"] == "none":
             return None
+        if rule["winner"] == "fewest-tiles":  # family tier B: tiles, then pips
+            key = [(len(self.hands[s]), v[s]) for s in range(self.n)]
+            tied = [s for s in range(self.n) if key[s] == min(key)]
+            if len({self.side(s) for s in tied}) > 1:
+                return None
+            return min(tied, key=lambda s: (s - self.opener) % self.n)
+        if rule["winner"] == "lightest-side":  # family tier B: pip totals of the sides
+            total: dict = {}
+            for s in range(self.n):
+                total[self.side(s)] = total.get(self.side(s), 0) + v[s]
+            low = min(total.values())
+            if list(total.values()).count(low) > 1:
+                return None
+            return min((s for s in range(self.n) if total[self.side(s)] == low), key=lambda s: (s - self.opener) % self.n)
         tied = [s for s in range(self.n) if v[s] == min(v)]
         if len({self.side(s) for s in tied}) > 1 and rule["tie_break"] == "fewest-tiles":
             fewest = min(len(self.hands[s]) for s in tied)
@@ -334,6 +361,17 @@ class Game:
         self.round_over = True
         self.result = result
         t = self.cfg["target"]
+        self.rounds_done = getattr(self, "rounds_done", 0) + 1
+        if t["mode"] == "rounds":  # a fixed number of rounds: decided after the last one
+            top = max(self.scores)
+            if not self.match_over and (self.tiebreak or self.rounds_done >= t["rounds"]):
+                if self.scores.count(top) == 1:
+                    self.match_over, self.winner = True, self.scores.index(top)
+                elif t["ties"] == "extra-rounds":
+                    self.tiebreak = True
+                else:
+                    self.match_over, self.winner = True, None
+            return
         if not self.match_over and t["check"] == "after-settlement":
             top = max(self.scores)
             single = self.scores.count(top) == 1
@@ -411,6 +449,7 @@ class Game:
         v = lambda: [pips(h) for h in self.hands]  # noqa: E731
         domino = not self.hands[s]
         folded = domino and self.cfg["settlement"]["domino"]["with_last_placement"]
+        self.lead_now = target is None  # the round's opening placement
         if not folded:
             self.apply(self.side(s), "placement", points, s, events)
         self.to_move = (s + 1) % self.n

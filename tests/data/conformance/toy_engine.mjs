@@ -72,6 +72,10 @@ function cmpArr(a, b) {
 class Game {
   // A match from explicit deals; `place()` applies one requested placement.
   constructor(cfg, players, deals) {
+    // family tier B: the target for this player count
+    const byCount = cfg.target.raw_by_count || {};
+    const raw = byCount[String(players)] ?? cfg.target.raw;
+    cfg = { ...cfg, target: { ...cfg.target, raw } };
     this.cfg = cfg;
     this.n = players;
     this.partners = cfg.players.partnerships.includes(players);
@@ -101,6 +105,7 @@ class Game {
     this.pendingPassed = [];
     this.pendingPassDrawn = [];
     let opener = deal.opener ?? null;
+    if (opener === null && this.opening === "seat-0") opener = 0; // family tier B: a fixed opening seat
     if (opener === null && (this.opening === "dominoer" || this.opening === "block-winner")) {
       opener = prevSeat; // whoever dominoed / won the block (a block without winner: the case gives the seat)
     } else if (opener === null && this.opening === "next-seat") {
@@ -302,7 +307,8 @@ class Game {
         return;
       }
       const drew = [];
-      while (this.bone.length && this.cfg.drawing !== "none") {
+      const limit = this.cfg.draw_limit ?? null; // family tier B: at most K tiles a turn
+      while (this.bone.length && this.cfg.drawing !== "none" && (limit === null || drew.length < limit)) {
         const x = this.bone.shift();
         this.hands[s].add(x);
         drew.push(x);
@@ -316,7 +322,7 @@ class Game {
       }
       let anyone = false;
       for (let k = 0; k < this.n; k++) if (this.legal(k).length) anyone = true;
-      if (!anyone) {
+      if (!anyone && !(limit && this.bone.length)) {
         this.block(events);
         return;
       }
@@ -333,6 +339,11 @@ class Game {
     if (!raw) return;
     const tgt = this.cfg.target;
     const old = this.scores[side];
+    if (tgt.entry && old === 0 && raw < tgt.entry) {
+      // family tier B: ten to get in, discarded while off the board
+      events.push({ side, kind, raw, accepted: false, score_after: 0, seat });
+      return;
+    }
     let now = old + raw;
     let accepted = true;
     if (tgt.mode === "exact" && now > tgt.raw) {
@@ -345,9 +356,15 @@ class Game {
     }
     const floor = this.cfg.score_floor;
     if (floor !== undefined && floor !== null && now < floor) now = floor;
+    // family tier B: the opening placement cannot win
+    const leadHit = tgt.mode === "exact" ? now === tgt.raw : now >= tgt.raw;
+    if (tgt.lead_cannot_win && kind === "placement" && this.order.length === 1 && accepted && leadHit) {
+      accepted = false;
+      now = old;
+    }
     this.scores[side] = now;
     events.push({ side, kind, raw, accepted, score_after: now, seat });
-    const every = tgt.check === "every-event";
+    const every = tgt.check === "every-event" && tgt.mode !== "rounds"; // family tier B: rounds have no target
     const reached = tgt.mode === "exact" ? now === tgt.raw : now >= tgt.raw;
     if (accepted && every && reached) {
       this.matchOver = true;
@@ -446,8 +463,26 @@ class Game {
     this.end("domino", seat);
   }
 
+  houseBlockWinner(rule) {
+    // family tier B: fewest tiles then fewest pips; or the side with the lowest pip total
+    const order = this.clockwise(this.opener);
+    if (rule === "fewest-tiles") {
+      const key = (s) => this.hands[s].size * 1000 + pips(this.hands[s]);
+      const best = Math.min(...order.map(key));
+      const tied = order.filter((s) => key(s) === best);
+      if (new Set(tied.map((s) => this.sideOf[s])).size > 1) return null;
+      return tied[0];
+    }
+    const total = new Map();
+    for (const s of order) total.set(this.sideOf[s], (total.get(this.sideOf[s]) || 0) + pips(this.hands[s]));
+    const low = Math.min(...total.values());
+    if ([...total.values()].filter((x) => x === low).length > 1) return null;
+    return order.find((s) => total.get(this.sideOf[s]) === low);
+  }
+
   blockWinner(spec) {
     if (spec.winner === "none") return null;
+    if (spec.winner === "fewest-tiles" || spec.winner === "lightest-side") return this.houseBlockWinner(spec.winner);
     const vals = this.hands.map(pips);
     const least = Math.min(...vals);
     let tied = [];
@@ -480,6 +515,12 @@ class Game {
       hand_pips: this.hands.map(pips),
     };
     const tgt = this.cfg.target;
+    this.roundsDone = (this.roundsDone || 0) + 1;
+    if (tgt.mode === "rounds") {
+      // family tier B: decided after the last round (or a tie-break round)
+      if (!this.matchOver && (this.tiebreak || this.roundsDone >= tgt.rounds)) this.decideTop(tgt);
+      return;
+    }
     if (this.matchOver || tgt.check !== "after-settlement") return;
     const top = Math.max(...this.scores);
     if (this.tiebreak || top >= tgt.raw) {
@@ -489,6 +530,20 @@ class Game {
       } else if (tgt.ties === "extra-rounds") {
         this.tiebreak = true;
       }
+    }
+  }
+
+  decideTop(tgt) {
+    // the single highest score wins; a shared one plays on (extra rounds) or draws (family tier B)
+    const top = Math.max(...this.scores);
+    if (this.scores.filter((x) => x === top).length === 1) {
+      this.matchOver = true;
+      this.winner = this.scores.indexOf(top);
+    } else if (tgt.ties === "extra-rounds") {
+      this.tiebreak = true;
+    } else {
+      this.matchOver = true;
+      this.winner = null;
     }
   }
 

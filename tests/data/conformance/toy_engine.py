@@ -81,6 +81,8 @@ class Game:
     """A match from explicit deals; `step()` applies one requested step."""
 
     def __init__(self, cfg, players, deals):
+        by_count = cfg["target"].get("raw_by_count", {})  # family tier B: the target for this player count
+        cfg = {**cfg, "target": {**cfg["target"], "raw": by_count.get(str(players), cfg["target"]["raw"])}}
         self.cfg = cfg
         self.n = players
         self.partners = players in cfg["players"]["partnerships"]
@@ -105,6 +107,8 @@ class Game:
         self.only = None
         self.pending_drawn, self.pending_passed, self.pending_pass_drawn = [], [], []
         opener = deal.get("opener")
+        if opener is None and self.opening == "seat-0":
+            opener = 0  # family tier B: a fixed opening seat
         if opener is None and self.opening in ("dominoer", "block-winner"):
             opener = prev_seat  # whoever dominoed / won the block (a block without winner: the case gives the seat)
         elif opener is None and self.opening == "next-seat":
@@ -273,7 +277,8 @@ class Game:
                 self.seat = s
                 return
             drew = []
-            while self.bone and self.cfg["drawing"] != "none":
+            limit = self.cfg.get("draw_limit")  # family tier B: at most K tiles a turn
+            while self.bone and self.cfg["drawing"] != "none" and (limit is None or len(drew) < limit):
                 x = self.bone.pop(0)
                 self.hands[s].add(x)
                 drew.append(x)
@@ -284,7 +289,7 @@ class Game:
                 self.seat = s
                 self.only = drew[-1] if drew else None
                 return
-            if not any(self.legal(k) for k in range(self.n)):
+            if not any(self.legal(k) for k in range(self.n)) and not (limit and self.bone):
                 self.block(events)
                 return
             self.pending_passed.append(s)
@@ -299,6 +304,9 @@ class Game:
             return
         tgt = self.cfg["target"]
         old = self.scores[side]
+        if tgt.get("entry", 0) and old == 0 and raw < tgt["entry"]:  # family tier B: ten to get in, discarded while off the board
+            events.append({"side": side, "kind": kind, "raw": raw, "accepted": False, "score_after": 0, "seat": seat})
+            return
         new = old + raw
         accepted = True
         if tgt["mode"] == "exact" and new > tgt["raw"] and "no-overshoot-discard" not in BREAKS:
@@ -308,9 +316,13 @@ class Game:
                 accepted, new = False, old
         if self.cfg.get("score_floor") is not None and new < self.cfg["score_floor"]:
             new = self.cfg["score_floor"]
+        lead_hit = new == tgt["raw"] if tgt["mode"] == "exact" else new >= tgt["raw"]
+        if tgt.get("lead_cannot_win") and kind == "placement" and len(self.order) == 1 and accepted and lead_hit:
+            accepted, new = False, old  # family tier B: the opening placement cannot win
         self.scores[side] = new
         events.append({"side": side, "kind": kind, "raw": raw, "accepted": accepted, "score_after": new, "seat": seat})
         every = tgt["check"] == "every-event" or "target-before-settlement" in BREAKS
+        every = every and tgt["mode"] != "rounds"  # family tier B: a fixed number of rounds has no target
         reached = new == tgt["raw"] if tgt["mode"] == "exact" else new >= tgt["raw"]
         if accepted and every and reached:
             self.match_over, self.winner = True, side
@@ -393,6 +405,8 @@ class Game:
     def block_winner(self, spec):
         if spec["winner"] == "none":
             return None
+        if spec["winner"] in ("fewest-tiles", "lightest-side"):  # family tier B
+            return self.house_block_winner(spec["winner"])
         vals = [pips(h) for h in self.hands]
         tied = [s for s in range(self.n) if vals[s] == min(vals)]
         # partners_tie "no-winner": partners sharing the lightest hand do not win together
@@ -405,6 +419,22 @@ class Game:
             return None
         return next(s for s in self.clockwise(self.opener) if s in tied)
 
+    def house_block_winner(self, rule):
+        """Fewest tiles then fewest pips; or the side with the lowest pip total (family tier B)."""
+        if rule == "fewest-tiles":
+            key = {s: (len(self.hands[s]), pips(self.hands[s])) for s in range(self.n)}
+            tied = [s for s in range(self.n) if key[s] == min(key.values())]
+            if len({self.side_of[s] for s in tied}) > 1:
+                return None
+            return next(s for s in self.clockwise(self.opener) if s in tied)
+        total = {}
+        for s in range(self.n):
+            total[self.side_of[s]] = total.get(self.side_of[s], 0) + pips(self.hands[s])
+        low = min(total.values())
+        if list(total.values()).count(low) > 1:
+            return None
+        return next(s for s in self.clockwise(self.opener) if total[self.side_of[s]] == low)
+
     def block(self, events):
         spec = self.cfg["settlement"]["block"]
         winner = self.block_winner(spec)
@@ -416,6 +446,11 @@ class Game:
                        "hand_pips": [pips(h) for h in self.hands]}
         self.last_kind = kind
         tgt = self.cfg["target"]
+        self.rounds_done = getattr(self, "rounds_done", 0) + 1
+        if tgt["mode"] == "rounds":  # family tier B: decided after the last round (or a tie-break round)
+            if not self.match_over and (self.tiebreak or self.rounds_done >= tgt["rounds"]):
+                self.decide_top(tgt)
+            return
         if self.match_over or tgt["check"] != "after-settlement" or "target-before-settlement" in BREAKS:
             return
         top = max(self.scores)
@@ -424,6 +459,16 @@ class Game:
                 self.match_over, self.winner = True, self.scores.index(top)
             elif tgt["ties"] == "extra-rounds":
                 self.tiebreak = True
+
+    def decide_top(self, tgt):
+        """The single highest score wins; a shared one plays on (extra rounds) or draws (family tier B)."""
+        top = max(self.scores)
+        if self.scores.count(top) == 1:
+            self.match_over, self.winner = True, self.scores.index(top)
+        elif tgt["ties"] == "extra-rounds":
+            self.tiebreak = True
+        else:
+            self.match_over, self.winner = True, None
 
     def next_round_if_needed(self):
         if self.result is not None and not self.match_over and self.result["kind"] != "target":

@@ -1,0 +1,142 @@
+"""Statements of the family's house rules of the match (family tier B, docs/design/family.md).
+
+Each is optional: not written, its field is omitted from the configuration and
+the engine keeps today's behaviour, so existing configurations stay the same.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from rulelang.statements.scoring import MEASURE_WORDS, MEASURES
+from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
+
+__all__ = ["SCORING", "PHRASES", "Entry"]
+
+
+class Entry(NamedTuple):
+    """`10 points to get in`: the threshold and the measure it was written in."""
+
+    amount: int
+    measure: str  # "points" / "shown" / "raw"
+
+
+def _unit(c: Config) -> int:
+    u = c["scoring"]["unit"]
+    return u if isinstance(u, int) and u >= 1 else 1  # else `bad-unit` said so
+
+
+# Readers of the parts of `target ... with 2 players, 150 with 3 or 4` (family.md 3.6): the counts of
+# each group, and the amounts after the first with their groups (the first amount is the target's own).
+PHRASES = {
+    "count_group": lambda p: tuple(p.numbers),
+    "target_counts": lambda p: (tuple(p.numbers), tuple(p.parts)),
+}
+
+
+# -- the entry threshold (family.md 3.1, reading 26) ---------------------------------
+
+def _read_entry(p: Phrase) -> Entry:
+    return Entry(p.numbers[0], MEASURES[p.parts[0].text])
+
+
+def _check_entry(v: Entry) -> Iterator[Issue]:
+    if v.amount < 1:
+        yield Issue("bad-number", "the entry threshold must be at least 1 point", "write `10 points to get in`")
+
+
+def _set_entry(v: Entry, c: Config) -> None:
+    c["target"]["entry"] = v.amount if v.measure == "raw" else v.amount * _unit(c)
+
+
+def _entry_from_config(c: Config) -> Entry | None:
+    raw = c["target"].get("entry", 0)
+    if not raw:
+        return None
+    unit = c["scoring"]["unit"]
+    if unit > 1 and raw % unit == 0:
+        return Entry(raw // unit, "shown")
+    return Entry(raw, "points" if unit == 1 else "raw")
+
+
+def _explain_entry(v: Entry | None, c: Config) -> str:
+    raw = c["target"].get("entry", 0)
+    if not raw:
+        return "A side scores from its first point: there is no entry threshold."
+    unit = c["scoring"]["unit"]
+    amount = f"{raw // unit} shown points ({raw} raw)" if unit > 1 and raw % unit == 0 else f"{raw} points"
+    return (f"A side whose score is exactly 0 is off the board: every event for it worth less than {amount} "
+            f"(negative ones too) is discarded; the first event of at least {amount} puts it on the board.")
+
+
+# -- a fixed number of rounds (family.md 3.3, reading 27) ----------------------------
+
+def _check_rounds(v: int) -> Iterator[Issue]:
+    if v < 1:
+        yield Issue("bad-number", "the match must last at least 1 round", "write `the match lasts 3 rounds`")
+
+
+def _set_rounds(v: int, c: Config) -> None:
+    c["target"]["mode"] = "rounds"
+    c["target"]["rounds"] = v
+
+
+def _explain_rounds(v: int | None, c: Config) -> str:
+    if c["target"]["mode"] != "rounds":
+        return "The match is played to its target, however many rounds that takes."
+    n = c["target"]["rounds"]
+    ties = {"extra-rounds": "further complete rounds are played until one side alone has the highest score",
+            "draw": "the match is drawn between them"}.get(c["target"]["ties"], "the match is drawn between them")
+    return (f"The match lasts {n} round{'s' if n != 1 else ''}, with no target and no overshoot: after the last "
+            f"round the single highest score wins; if it is shared, {ties}.")
+
+
+# -- no winning score on the lead (family.md 3.8, Teesdale) ----------------------------
+
+def _set_lead_win(v: bool, c: Config) -> None:
+    if v:
+        c["target"]["lead_cannot_win"] = True
+
+
+def _explain_lead_win(v: bool | None, c: Config) -> str:
+    if c["target"].get("lead_cannot_win"):
+        return ("The opening placement of a round cannot win: its event is discarded if it would reach the "
+                "target.")
+    return "The opening placement of a round can win like any other."
+
+
+SCORING: tuple[StatementDef, ...] = (
+    StatementDef(
+        key="entry", words="the entry threshold", group=4, rules=("entry_stmt",),
+        read=_read_entry, fmt=lambda v: [f"{v.amount} {MEASURE_WORDS[v.measure]} to get in"],
+        explain=_explain_entry, fields=(Field(("target", "entry"), int),), resolve=_set_entry,
+        from_config=_entry_from_config, check=_check_entry,
+        examples=("10 points to get in", "2 shown points to get in", "10 raw points to get in"),
+        docs=(Doc("`10 points to get in` / `2 shown points to get in` / `10 raw points to get in`",
+                  "ten to get in: while a side's score is exactly 0, an event for it below the threshold is "
+                  "discarded (negative ones too); not written, no threshold",
+                  "`target.entry` (raw; omitted when 0)"),),
+        tags=("entry-threshold",), required=False, meta={"default": None}),
+    StatementDef(
+        key="rounds", words="the number of rounds", group=4, rules=("rounds_stmt",),
+        read=lambda p: p.numbers[0],
+        fmt=lambda v: [f"the match lasts {v} round{'s' if v != 1 else ''}"],
+        explain=_explain_rounds, fields=(Field(("target", "rounds"), int),), resolve=_set_rounds,
+        from_config=lambda c: c["target"]["rounds"] if c["target"]["mode"] == "rounds" else None,
+        check=_check_rounds,
+        examples=("the match lasts 3 rounds", "the match lasts 1 round"),
+        docs=(Doc("`the match lasts 3 rounds`", "a fixed number of rounds: no target check and no overshoot; after "
+                  "the last round the single highest score wins, a shared one follows `ties at the top` (the "
+                  "target statement is kept but not used)", "`target.mode: rounds`, `target.rounds`"),),
+        tags=("fixed-rounds",), required=False, meta={"default": None}),
+    StatementDef(
+        key="lead_cannot_win", words="no winning score on the lead", group=4, rules=("lead_win_stmt",),
+        read=lambda p: True, fmt=lambda v: ["the opening placement cannot win"],
+        explain=_explain_lead_win, fields=(Field(("target", "lead_cannot_win"), bool),), resolve=_set_lead_win,
+        from_config=lambda c: True if c["target"].get("lead_cannot_win") else None,
+        examples=("the opening placement cannot win",),
+        docs=(Doc("`the opening placement cannot win`", "the round's opening placement cannot reach the target: "
+                  "such an event is discarded (Teesdale); not written, it can", "`target.lead_cannot_win: true` "
+                  "(omitted when false)"),),
+        tags=("lead-cannot-win",), required=False, meta={"default": None}),
+)
