@@ -200,7 +200,7 @@ def _valid(d):
         d["settlement"]["block"]["tie_break"] = "none"
     if not d["scoring"]["in_play"]:
         d["scoring"]["multiple"] = 5
-    for _ in range(10):
+    for _ in range(30):
         problems = rule_problems(d)
         if not problems:
             return d
@@ -217,6 +217,8 @@ def _valid(d):
             d["scoring"]["in_play"] = True
         else:  # pragma: no cover - the generator draws nothing else the rules refuse
             raise AssertionError(p)
+    if not rule_problems(d):
+        return d
     raise AssertionError(rule_problems(d))  # pragma: no cover
 
 
