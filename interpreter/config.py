@@ -30,6 +30,7 @@ class Config:
         "opener_after_domino", "opener_after_block", "lead", "branching", "branch_sides",
         "terminal_count", "in_play", "multiple", "unit", "target", "target_mode", "target_check",
         "overshoot", "ties", "score_floor", "domino", "block", "_hand_size", "_reserve", "_rules",
+        "tiles",  # larger sets
     )
 
     # The slots above, set once in __init__ through object.__setattr__ (declared here for type checkers;
@@ -62,6 +63,7 @@ class Config:
     _hand_size: dict[int, int]
     _reserve: dict[int, int]
     _rules: Rules | None
+    tiles: int  # larger sets: the highest pip of the set (6, 9, 12)
 
     def __init__(self, data: dict[str, Any]):
         """Use `Config.from_dict`, which validates; this trusts `data`."""
@@ -99,6 +101,7 @@ class Config:
         s(self, "score_floor", data["score_floor"])
         s(self, "domino", _freeze(data["settlement"]["domino"]))
         s(self, "block", _freeze(data["settlement"]["block"]))
+        s(self, "tiles", data.get("tiles", 6))  # larger sets: default double-six
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Config is immutable")

@@ -25,9 +25,8 @@ from .tiles import (
     LO,
     LOW,
     MASK,
-    N_TILES,
-    N_VALUES,
     PIPS,
+    SETS,
     SIDES,
     TILES,
     format_tile,
@@ -46,7 +45,7 @@ class Layout:
     __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_inline", "_r", "_connections")
 
     def __init__(self, rules: Rules):
-        self.placed: list[int] = []  # move codes (tile << 8 | key) in placement order
+        self.placed: list[int] = []  # move codes (tile << 10 | key) in placement order
         self.free: dict[int, int] = {}  # free side key -> the value a tile must show there
         self.total = 0  # the counted sum
         self.spin = 0  # the branching doubles on the layout (bitmask)
@@ -54,7 +53,7 @@ class Layout:
         # double of the round, the lead included) / "no double branches"
         self._spin_next = rules.branch_every or rules.branch_first
         self._r = rules  # the tables: what a terminal double counts (dv), when branches open
-        self._inline = [0] * N_TILES  # free in-line sides of each double on the layout
+        self._inline = [0] * rules.n_tiles  # free in-line sides of each double on the layout
         self._connections: list[Connection] = []  # cache of connections(), a prefix of placed
 
     def copy(self) -> Layout:
@@ -74,8 +73,8 @@ class Layout:
 
     def place(self, code: int) -> int:
         """Place the (legal) move `code` (rules.md 1.1, 1.2); return the new counted sum."""
-        ti = code >> 8
-        key = code & 0xFF
+        ti = code >> 10
+        key = code & 0x3FF
         free = self.free
         if key != LEAD_KEY:
             v = free.pop(key)
@@ -169,8 +168,8 @@ class Layout:
         total = self.total
         out = []
         for code in codes:
-            ti = code >> 8
-            key = code & 0xFF
+            ti = code >> 10
+            key = code & 0x3FF
             if key == LEAD_KEY:
                 out.append(points[dv[ti] if IS_DOUBLE[ti] else PIPS[ti]])
                 continue
@@ -191,26 +190,26 @@ class Layout:
 
     def holds(self, tile: int) -> bool:
         """True if the tile (an index) is on the layout."""
-        return any(c >> 8 == tile for c in self.placed)
+        return any(c >> 10 == tile for c in self.placed)
 
     def side_covered(self, key: int) -> bool:
         """True if a tile was placed on the side `key` (tile << 3 | side)."""
-        return any(c & 0xFF == key for c in self.placed)
+        return any(c & 0x3FF == key for c in self.placed)
 
     # -- the layout as players see it --------------------------------------------------------
 
     @property
     def tiles(self) -> list[tuple[int, int]]:
         """Tiles in placement order."""
-        return [TILES[c >> 8] for c in self.placed]
+        return [TILES[c >> 10] for c in self.placed]
 
     def connections(self) -> list[Connection]:
         """(parent_tile, parent_side, child_tile, child_side) in placement order."""
         out = self._connections
         done = len(out) + 1 if self.placed else 0  # the lead has no connection
         for c in self.placed[done:]:
-            key = c & 0xFF
-            ti, t = c >> 8, key >> 3
+            key = c & 0x3FF
+            ti, t = c >> 10, key >> 3
             # the child joins with line-a (a double) or with its half equal to the side's value
             value = HI[t] if (key & 7) == HIGH else LO[t]
             own = "line-a" if IS_DOUBLE[ti] else ("low" if LO[ti] == value else "high")
@@ -255,8 +254,12 @@ def placement_codes(free: dict[int, int], hand: int) -> list[int]:
     for key, v in free.items():
         m = hand & MASK[v]
         if m:
-            for c in SHIFTED[m]:
-                app(c | key)
+            try:
+                for c in SHIFTED[m]:
+                    app(c | key)
+            except KeyError:  # larger sets: tiles past the double-six set, tabulated on first use
+                for c in _shifted_more(m):
+                    app(c | key)
     if len(codes) > 1:
         codes.sort()
     return codes
@@ -281,15 +284,21 @@ def counted_ends(free: dict[int, int], dv: Sequence[int]) -> list[tuple[tuple[in
 
 
 def _shifted_table() -> dict[int, tuple[int, ...]]:
-    """SHIFTED[m]: (tile << 8, ...) ascending for every set m of tiles sharing a half value."""
+    """SHIFTED[m]: (tile << 10, ...) ascending for every set m of tiles sharing a half value."""
     out = {}
-    for v in range(N_VALUES):
-        idx = [i for i in range(N_TILES) if MASK[v] >> i & 1]
+    for v in range(7):  # the double-six set; larger sets' subsets are added by _shifted_more
+        idx = [i for i in range(SETS[6]) if MASK[v] >> i & 1]
         for sub in range(1 << len(idx)):
             chosen = [i for j, i in enumerate(idx) if sub >> j & 1]
-            out[sum(1 << i for i in chosen)] = tuple(i << 8 for i in chosen)
+            out[sum(1 << i for i in chosen)] = tuple(i << 10 for i in chosen)
     return out
 
 
 SHIFTED = _shifted_table()
+
+
+def _shifted_more(m: int) -> tuple[int, ...]:
+    """SHIFTED[m] for a set of tiles of a larger set (family.md 3.7), made and remembered on first use."""
+    out = SHIFTED[m] = tuple(i << 10 for i in range(m.bit_length()) if m >> i & 1)
+    return out
 _SUMS = range(sum(PIPS) + 1)  # as a points table: the counted sum itself

@@ -4,12 +4,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .tiles import IS_DOUBLE, LO, N_TILES, PIPS
+from .tiles import IS_DOUBLE, LO, N_TILES, PIPS, SETS
 
 if TYPE_CHECKING:
     from .config import Config
 
-MAX_PLAYERS = 4
+MAX_PLAYERS = 12  # larger sets: double-twelve allows up to 12 players (family.md 3.7)
 
 
 def round5(x: int) -> int:
@@ -41,10 +41,12 @@ class Rules:
         "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
         "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first",
+        "n_tiles",  # larger sets
     )
 
     def __init__(self, cfg: Config):
         self.config = cfg
+        self.n_tiles = SETS[cfg.tiles]  # larger sets: the set is the first n_tiles indices
         # "a terminal double counts both halves" (2p) / "... one half" (p)
         one_half = cfg.terminal_count == "one-half"
         self.dv: tuple[int, ...] = tuple(
@@ -67,7 +69,7 @@ class Rules:
         self.floor = cfg.score_floor
         self.ties = cfg.ties
         self.unit = cfg.unit
-        counts = range(1, MAX_PLAYERS + 1)
+        counts = range(1, max(MAX_PLAYERS, *cfg.counts) + 1)
         self._sides = {n: cfg.sides_of(n) for n in counts}
         self.reserve = {n: cfg.reserve(n) for n in counts}
         self.opener_first = cfg.opener_first
