@@ -222,7 +222,10 @@ class Layout:
 
     def attach_points(self) -> list[tuple[tuple[int, int], str, int]]:
         """Free sides `(tile, side, value)` sorted by tile then side."""
-        return [(TILES[k >> 3], SIDES[k & 7], v) for k, v in sorted(self.free.items())]
+        out = [(TILES[k >> 3], SIDES[k & 7], v) for k, v in sorted(self.free.items())]
+        if out and max(self.free) >= 28 << 3:  # larger sets: index order is not tile order
+            out.sort(key=lambda e: (e[0], e[1]))
+        return out
 
     def counted(self) -> list[tuple[tuple[int, int], str, int]]:
         """Counted ends `(tile, end, value)` sorted by tile then end ("double" for a terminal double)."""
@@ -280,6 +283,8 @@ def counted_ends(free: dict[int, int], dv: Sequence[int]) -> list[tuple[tuple[in
                 last = ti
         else:
             out.append((TILES[ti], SIDES[side], free[k]))
+    if free and max(free) >= 28 << 3:  # larger sets: index order is not tile order
+        out.sort(key=lambda e: (e[0], e[1]))
     return out
 
 

@@ -243,3 +243,22 @@ def move_from_code(code: int) -> Move:
         object.__setattr__(move, "_code", code)
         _MOVE_OF[code] = move
     return move
+
+
+# -- larger sets: tile order for lists of codes or keys that may hold tiles past the double-six set
+
+_SIX_KEYS = 28 << 3  # a side key at or past this is a larger set's tile
+
+
+def _code_key(c: int) -> tuple[int, int, int]:
+    k = c & 0x3FF
+    return (SORT_KEY[c >> 10], -1 if k == LEAD_KEY else SORT_KEY[k >> 3], k & 7)
+
+
+def in_tile_order(codes: list[int]) -> list[int]:
+    """Move codes sorted by tile, target tile, side; a double-six list (already in that order) as it is."""
+    for c in codes:
+        if c >> 10 >= 28 or _SIX_KEYS <= c & 0x3FF < LEAD_KEY:
+            return sorted(codes, key=_code_key)
+    return codes
+# -- end larger sets

@@ -65,8 +65,17 @@ def diff_configs(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, s
     for info in TABLE:
         if info.group == 0:
             continue
-        x = [get_path(a, f.path) for f in info.fields]
-        y = [get_path(b, f.path) for f in info.fields]
+        x = [_field(a, f.path) for f in info.fields]
+        y = [_field(b, f.path) for f in info.fields]
         if x != y:
-            out.append((info.words, describe(info.key, va[info.key], a), describe(info.key, vb[info.key], b)))
+            x_v, y_v = (v.get(info.key, info.meta.get("default")) for v in (va, vb))  # an omitted default
+            out.append((info.words, describe(info.key, x_v, a), describe(info.key, y_v, b)))
     return out
+
+
+def _field(config: dict[str, Any], path: tuple[str, ...]) -> Any:
+    """A field's value; None for a field omitted at its default (larger sets: `tiles`)."""
+    try:
+        return get_path(config, path)
+    except KeyError:
+        return None

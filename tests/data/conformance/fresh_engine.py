@@ -453,10 +453,10 @@ def run_case(case: dict) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    capabilities: dict = {"features": TAGS}
+    capabilities: dict = {"features": TAGS, "configurations": {"tiles": [6]}}  # larger sets: double-six only
     if "--without-no-drawing" in argv:
         capabilities["features"] = [t for t in TAGS if t != "no-drawing"]
-        capabilities["configurations"] = {"drawing": ["until-playable"]}
+        capabilities["configurations"] = {"drawing": ["until-playable"], "tiles": [6]}
     for line in sys.stdin:
         if not line.strip():
             continue
