@@ -25,6 +25,8 @@ from .tiles import (
     LO,
     LOW,
     MASK,
+    MASK_ALL,
+    N_VALUES,
     PIPS,
     SETS,
     SIDES,
@@ -127,8 +129,9 @@ class Layout:
 
     def fits(self, hand: int) -> bool:
         """True if a tile of `hand` (a bitmask) fits some free side."""
+        mask = self._r.mask  # larger sets: the set's masks
         for v in self.free.values():
-            if hand & MASK[v]:
+            if hand & mask[v]:
                 return True
         return False
 
@@ -136,8 +139,9 @@ class Layout:
     def ends(self) -> int:
         """The tiles (a bitmask) that fit some free side."""
         ends = 0
+        mask = self._r.mask  # larger sets: the set's masks
         for v in self.free.values():
-            ends |= MASK[v]
+            ends |= mask[v]
         return ends
 
     def _spinner(self, ti: int, p: int) -> None:
@@ -154,7 +158,7 @@ class Layout:
 
     def placement_codes(self, hand: int) -> list[int]:
         """Every placement of a tile of `hand` (a bitmask) as sorted move codes."""
-        return placement_codes(self.free, hand)
+        return placement_codes(self.free, hand, self._r.mask)
 
     def preview(self, code: int) -> int:
         """The counted sum after placing the (legal) move `code`, without placing it."""
@@ -250,19 +254,17 @@ class Layout:
         }
 
 
-def placement_codes(free: dict[int, int], hand: int) -> list[int]:
-    """Every placement of a tile of `hand` (a bitmask) on the free sides `free`, as sorted move codes."""
+def placement_codes(free: dict[int, int], hand: int, mask: Sequence[int] = MASK) -> list[int]:
+    """Every placement of a tile of `hand` (a bitmask) on the free sides `free`, as sorted move codes.
+
+    `mask`: the set's masks (tiles.MASK_BY_SET; larger sets need theirs)."""
     codes: list[int] = []
     app = codes.append
     for key, v in free.items():
-        m = hand & MASK[v]
+        m = hand & mask[v]
         if m:
-            try:
-                for c in SHIFTED[m]:
-                    app(c | key)
-            except KeyError:  # larger sets: tiles past the double-six set, tabulated on first use
-                for c in _shifted_more(m):
-                    app(c | key)
+            for c in SHIFTED[m]:
+                app(c | key)
     if len(codes) > 1:
         codes.sort()
     return codes
@@ -302,8 +304,22 @@ def _shifted_table() -> dict[int, tuple[int, ...]]:
 SHIFTED = _shifted_table()
 
 
-def _shifted_more(m: int) -> tuple[int, ...]:
-    """SHIFTED[m] for a set of tiles of a larger set (family.md 3.7), made and remembered on first use."""
-    out = SHIFTED[m] = tuple(i << 10 for i in range(m.bit_length()) if m >> i & 1)
-    return out
+_SHIFTED_FOR: set[int] = {SETS[6]}  # the sets (by tile count) SHIFTED covers
+
+
+def extend_shifted(n_tiles: int) -> None:
+    """Add the subsets of a larger set (family.md 3.7) to SHIFTED, once per process (interpreter.rules).
+
+    Done ahead, not on a miss, so that `placement_codes` stays a plain look-up for double-six."""
+    if n_tiles in _SHIFTED_FOR:
+        return
+    for v in range(N_VALUES):
+        idx = [i for i in range(n_tiles) if MASK_ALL[v] >> i & 1]
+        subsets: dict[int, tuple[int, ...]] = {0: ()}
+        for i in idx:  # every subset of the tiles up to i, extended by i (ascending codes)
+            for m, codes in list(subsets.items()):
+                subsets[m | 1 << i] = codes + (i << 10,)
+        del subsets[0]
+        SHIFTED.update(subsets)
+    _SHIFTED_FOR.add(n_tiles)
 _SUMS = range(sum(PIPS) + 1)  # as a points table: the counted sum itself

@@ -19,7 +19,7 @@ from .tiles import (
     LINE_A,
     LINE_B,
     LOW,
-    MASK,
+    MASK_ALL,
     SIDE_CODE,
     Move,
     format_tile,
@@ -71,6 +71,6 @@ def diagnose(rnd: Round, move: Move) -> int:
             illegal("branch-closed", f"the branches of {format_tile(move.target)} are not open yet")
         illegal("side-occupied", f"{move.side} of {format_tile(move.target)} is occupied")
     v = lay.free[key]
-    if not MASK[v] >> ti & 1:
+    if not MASK_ALL[v] >> ti & 1:  # larger sets: any set's tile (the hand holds only the set's)
         illegal("no-match", f"{format_tile(move.tile)} has no half {v} for {move.side} of {format_tile(move.target)}")
     return ti << 10 | key

@@ -10,7 +10,7 @@ from .tiles import TILES, Move, Tile, format_tile, in_tile_order, mask_pips, mas
 # A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
 EventRow = tuple[int, str, int, bool, int, "int | None"]
 # the moves offered before a placement: their codes, or the free sides and the tiles that could go there
-Offered = list[int] | tuple[dict[int, int], int]
+Offered = list[int] | tuple[dict[int, int], int, tuple[int, ...]]  # larger sets: with the set's masks
 # draws and passes before a placement: (drawn tile indices, passed seats, per passed seat its drawn tile indices)
 Pending = Sequence[Any]
 

@@ -26,7 +26,6 @@ from .settlement import block_winner, settle
 from .tiles import (
     BIT,
     LEAD_KEY,
-    MASK,
     SETS,
     SIDES,  # noqa: F401  (re-exported: was importable from here)
     TILES,
@@ -49,7 +48,8 @@ class _Fixed:
     """What a round never changes: configuration, seats, opener, the deal (shared by clones)."""
 
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
-                 "initial_hands", "bone", "bend", "start_scores", "forced")
+                 "initial_hands", "bone", "bend", "start_scores", "forced",
+                 "mask")  # larger sets
 
     def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: bool, record: bool,
                  masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
@@ -68,6 +68,7 @@ class _Fixed:
         self.bend = max(0, len(bone) - r.reserve[players])
         self.start_scores = tuple(scores)
         self.forced = forced  # the tile a forced lead must be, else -1
+        self.mask = r.mask  # larger sets: the set's masks (placement_codes)
 
 
 class Round:
@@ -422,7 +423,7 @@ class Round:
         only = self._only
         if (self._hands[self._seat] if only < 0 else BIT[only]) >> ti & 1:
             v = lay.free.get(code & 0x3FF)
-            return v is not None and MASK[v] >> ti & 1 == 1
+            return v is not None and self._f.mask[v] >> ti & 1 == 1  # larger sets: the set's masks
         return False
 
     def draw(self) -> None:
@@ -457,7 +458,8 @@ class Round:
                     # what was offered, kept as the free sides and the tiles that could go there:
                     # the Turn lists the moves only if someone reads them
                     only = self._only
-                    offered = (self._layout.free.copy(), self._hands[self._seat] if only < 0 else BIT[only])
+                    offered = (self._layout.free.copy(), self._hands[self._seat] if only < 0 else BIT[only],
+                               self._f.mask)  # larger sets: the set's masks
                 else:
                     offered = self.legal_codes()  # the lead
             n_events = len(self._events)
@@ -485,7 +487,7 @@ class Round:
                 nxt = 0
             # the next seat's placements: if it has one, it is to move (the usual case), and the
             # list is kept for the question asked next, which are its legal moves
-            codes = placement_codes(lay.free, hands[nxt])
+            codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
             if codes:
                 self._seat = nxt
                 self._legal = codes

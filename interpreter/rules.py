@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .tiles import IS_DOUBLE, LO, N_TILES, PIPS, SETS
+from .tiles import IS_DOUBLE, LO, MASK_BY_SET, N_TILES, PIPS, SETS
 
 if TYPE_CHECKING:
     from .config import Config
@@ -41,12 +41,17 @@ class Rules:
         "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
         "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first",
-        "n_tiles",  # larger sets
+        "n_tiles", "mask",  # larger sets
     )
 
     def __init__(self, cfg: Config):
         self.config = cfg
         self.n_tiles = SETS[cfg.tiles]  # larger sets: the set is the first n_tiles indices
+        self.mask = MASK_BY_SET[self.n_tiles]  # MASK[v] for this set (double-six: the 28-bit tiles.MASK)
+        if self.n_tiles > SETS[6]:
+            from .layout import extend_shifted
+
+            extend_shifted(self.n_tiles)
         # "a terminal double counts both halves" (2p) / "... one half" (p)
         one_half = cfg.terminal_count == "one-half"
         self.dv: tuple[int, ...] = tuple(

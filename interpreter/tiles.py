@@ -44,7 +44,12 @@ PIPS: tuple[int, ...] = tuple(a + b for a, b in TILES)
 IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in TILES)
 BIT: tuple[int, ...] = tuple(1 << i for i in range(N_TILES))
 # MASK[v]: the tiles having a half of value v
-MASK: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v in (a, b)) for v in range(N_VALUES))
+MASK_ALL: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v in (a, b)) for v in range(N_VALUES))
+# -- larger sets: each set's own masks (MASK_BY_SET[tiles in set]); MASK is the double-six set's, whose
+# 28-bit ints keep the hot loop's `hand & MASK[v]` on small ints
+MASK_BY_SET: dict[int, tuple[int, ...]] = {n: tuple(m & ((1 << n) - 1) for m in MASK_ALL) for n in SETS.values()}
+MASK = MASK_BY_SET[SETS[6]]
+# -- end larger sets
 
 _TEXT_INDEX: dict[str, int] = {f"[{a}|{b}]": i for i, (a, b) in enumerate(TILES)}
 _TEXT_INDEX.update({f"[{b}|{a}]": i for i, (a, b) in enumerate(TILES)})
