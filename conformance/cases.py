@@ -23,7 +23,7 @@ SCHEMA_PATH = HERE / "schema" / "case.schema.json"
 FEATURES_PATH = HERE / "features.json"
 EXPECTED_FAILURES_DIR = HERE / "expected-failures"
 
-TILE_RE = re.compile(r"\[(\d)\|(\d)\]")
+TILE_RE = re.compile(r"\[(\d{1,2})\|(\d{1,2})\]")  # larger sets: two-digit halves ([10|12])
 # "should count" describes a wish; a case states what happens ("counts")
 WISHFUL = re.compile(r"\b(should|must be tested|tests? that|checks? that)\b", re.I)
 
@@ -87,6 +87,16 @@ def _tiles_in(obj: Any) -> Iterable[str]:
             yield from _tiles_in(x)
 
 
+def _set_top(ruleset: Any) -> int:
+    """The highest pip of a case's set (larger sets, family.md 3.7); 6 when the ruleset does not compile."""
+    from conformance.configs import compiled
+
+    try:
+        return int(compiled(ruleset).get("tiles", 6))
+    except Exception:  # noqa: BLE001 - a ruleset that does not compile is reported elsewhere
+        return 6
+
+
 def _lint_deal(where: str, deal: dict[str, Any], players: int, errors: list[str]) -> None:
     if len(deal["hands"]) != players:
         errors.append(f"{where}: {len(deal['hands'])} hands for {players} players")
@@ -137,10 +147,16 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None) -> LintReport:
             for t in c["tags"]:
                 if t not in tags:
                     rep.errors.append(f"{where}: unknown tag {t!r} (not in features.json)")
+            top = None  # larger sets: the highest pip the case's set allows, read only when a half is above 6
             for t in _tiles_in(c):
-                a, b = int(t[1]), int(t[3])
+                a, b = map(int, TILE_RE.fullmatch(t).groups())  # type: ignore[union-attr]
                 if a > b:
                     rep.errors.append(f"{where}: tile {t} is not written low half first")
+                if b > 6:
+                    top = _set_top(c.get("ruleset", doc["ruleset"])) if top is None else top
+                    msg = f"{where}: tile {t} is not in the case's set (halves 0 to {top})"
+                    if b > top and msg not in rep.errors:
+                        rep.errors.append(msg)
             if WISHFUL.search(c["description"]):
                 rep.errors.append(f"{where}: the description should state the behaviour, not a wish or a test")
             _lint_deal(f"{where}: setup", c["setup"], c["players"], rep.errors)

@@ -31,6 +31,7 @@ class Config:
         "terminal_count", "in_play", "multiple", "unit", "target", "target_mode", "target_check",
         "overshoot", "ties", "score_floor", "domino", "block", "_hand_size", "_reserve", "_rules",
         "formula", "divisors", "round_end",
+        "tiles",  # larger sets
     )
 
     # The slots above, set once in __init__ through object.__setattr__ (declared here for type checkers;
@@ -66,6 +67,7 @@ class Config:
     formula: str
     divisors: tuple[int, ...]
     round_end: str
+    tiles: int  # larger sets: the highest pip of the set (6, 9, 12)
 
     def __init__(self, data: dict[str, Any]):
         """Use `Config.from_dict`, which validates; this trusts `data`."""
@@ -107,6 +109,7 @@ class Config:
         s(self, "formula", sc.get("formula", "value"))
         s(self, "divisors", tuple(sc.get("divisors", [sc["multiple"]])))
         s(self, "round_end", data.get("round_end", "player-out"))
+        s(self, "tiles", data.get("tiles", 6))  # larger sets: default double-six
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Config is immutable")

@@ -6,16 +6,25 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .config import Config
-from .tiles import ANY_INDEX, BIT, HI, IS_DOUBLE, LO, N_TILES, PIPS, TILES, format_tile, tile_index
+from .tiles import ANY_INDEX, BIT, HI, IS_DOUBLE, LO, N_TILES, PIPS, SETS, TILES, format_tile, tile_index
 
 # highest-double: doubles from the highest down, then the heaviest non-doubles (equal pips: larger high half)
 _RANK_ORDER = sorted(range(N_TILES), key=lambda t: (IS_DOUBLE[t], PIPS[t] if not IS_DOUBLE[t] else LO[t], HI[t]),
                      reverse=True)
+# -- larger sets: the same order over the double-six set alone (its masks never go past bit 27)
+_RANK_ORDER_6 = [t for t in _RANK_ORDER if t < SETS[6]]
+_SIX = (1 << SETS[6]) - 1
+
+
+def set_tiles(cfg: Config) -> int:
+    """How many tiles the configuration's set has (its first indices): 28, 55 or 91."""
+    return SETS[cfg.tiles]
+# -- end larger sets
 
 
 def deciding_tile(mask: int) -> int:
     """The tile deciding a hand's rank under highest-double."""
-    for t in _RANK_ORDER:
+    for t in (_RANK_ORDER_6 if mask <= _SIX else _RANK_ORDER):
         if mask & BIT[t]:
             return t
     raise ValueError("empty hand")
@@ -36,8 +45,9 @@ def highest_holder(masks: Sequence[int]) -> int:
 def deal_tiles(cfg: Config, players: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
     """Shuffle the set (Fisher-Yates with rng.random()) and deal: (hands as index lists, boneyard)."""
     rand = rng.random
-    d = list(range(N_TILES))
-    for i in range(N_TILES - 1, 0, -1):
+    n = SETS[cfg.tiles]  # larger sets: the first n indices (double-six: the same 28 as always)
+    d = list(range(n))
+    for i in range(n - 1, 0, -1):
         j = int(rand() * (i + 1))
         d[i], d[j] = d[j], d[i]
     h = cfg.hand_size(players)

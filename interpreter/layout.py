@@ -25,9 +25,10 @@ from .tiles import (
     LO,
     LOW,
     MASK,
-    N_TILES,
+    MASK_ALL,
     N_VALUES,
     PIPS,
+    SETS,
     SIDES,
     TILES,
     format_tile,
@@ -46,7 +47,7 @@ class Layout:
     __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_inline", "_r", "_connections")
 
     def __init__(self, rules: Rules):
-        self.placed: list[int] = []  # move codes (tile << 8 | key) in placement order
+        self.placed: list[int] = []  # move codes (tile << 10 | key) in placement order
         self.free: dict[int, int] = {}  # free side key -> the value a tile must show there
         self.total = 0  # the counted sum
         self.spin = 0  # the branching doubles on the layout (bitmask)
@@ -54,7 +55,7 @@ class Layout:
         # double of the round, the lead included) / "no double branches"
         self._spin_next = rules.branch_every or rules.branch_first
         self._r = rules  # the tables: what a terminal double counts (dv), when branches open
-        self._inline = [0] * N_TILES  # free in-line sides of each double on the layout
+        self._inline = [0] * rules.n_tiles  # free in-line sides of each double on the layout
         self._connections: list[Connection] = []  # cache of connections(), a prefix of placed
 
     def copy(self) -> Layout:
@@ -74,8 +75,8 @@ class Layout:
 
     def place(self, code: int) -> int:
         """Place the (legal) move `code` (rules.md 1.1, 1.2); return the new counted sum."""
-        ti = code >> 8
-        key = code & 0xFF
+        ti = code >> 10
+        key = code & 0x3FF
         free = self.free
         if key != LEAD_KEY:
             v = free.pop(key)
@@ -128,8 +129,9 @@ class Layout:
 
     def fits(self, hand: int) -> bool:
         """True if a tile of `hand` (a bitmask) fits some free side."""
+        mask = self._r.mask  # larger sets: the set's masks
         for v in self.free.values():
-            if hand & MASK[v]:
+            if hand & mask[v]:
                 return True
         return False
 
@@ -137,8 +139,9 @@ class Layout:
     def ends(self) -> int:
         """The tiles (a bitmask) that fit some free side."""
         ends = 0
+        mask = self._r.mask  # larger sets: the set's masks
         for v in self.free.values():
-            ends |= MASK[v]
+            ends |= mask[v]
         return ends
 
     def _spinner(self, ti: int, p: int) -> None:
@@ -155,7 +158,7 @@ class Layout:
 
     def placement_codes(self, hand: int) -> list[int]:
         """Every placement of a tile of `hand` (a bitmask) as sorted move codes."""
-        return placement_codes(self.free, hand)
+        return placement_codes(self.free, hand, self._r.mask)
 
     def preview(self, code: int) -> int:
         """The counted sum after placing the (legal) move `code`, without placing it."""
@@ -169,8 +172,8 @@ class Layout:
         total = self.total
         out = []
         for code in codes:
-            ti = code >> 8
-            key = code & 0xFF
+            ti = code >> 10
+            key = code & 0x3FF
             if key == LEAD_KEY:
                 out.append(points[dv[ti] if IS_DOUBLE[ti] else PIPS[ti]])
                 continue
@@ -191,26 +194,26 @@ class Layout:
 
     def holds(self, tile: int) -> bool:
         """True if the tile (an index) is on the layout."""
-        return any(c >> 8 == tile for c in self.placed)
+        return any(c >> 10 == tile for c in self.placed)
 
     def side_covered(self, key: int) -> bool:
         """True if a tile was placed on the side `key` (tile << 3 | side)."""
-        return any(c & 0xFF == key for c in self.placed)
+        return any(c & 0x3FF == key for c in self.placed)
 
     # -- the layout as players see it --------------------------------------------------------
 
     @property
     def tiles(self) -> list[tuple[int, int]]:
         """Tiles in placement order."""
-        return [TILES[c >> 8] for c in self.placed]
+        return [TILES[c >> 10] for c in self.placed]
 
     def connections(self) -> list[Connection]:
         """(parent_tile, parent_side, child_tile, child_side) in placement order."""
         out = self._connections
         done = len(out) + 1 if self.placed else 0  # the lead has no connection
         for c in self.placed[done:]:
-            key = c & 0xFF
-            ti, t = c >> 8, key >> 3
+            key = c & 0x3FF
+            ti, t = c >> 10, key >> 3
             # the child joins with line-a (a double) or with its half equal to the side's value
             value = HI[t] if (key & 7) == HIGH else LO[t]
             own = "line-a" if IS_DOUBLE[ti] else ("low" if LO[ti] == value else "high")
@@ -223,7 +226,10 @@ class Layout:
 
     def attach_points(self) -> list[tuple[tuple[int, int], str, int]]:
         """Free sides `(tile, side, value)` sorted by tile then side."""
-        return [(TILES[k >> 3], SIDES[k & 7], v) for k, v in sorted(self.free.items())]
+        out = [(TILES[k >> 3], SIDES[k & 7], v) for k, v in sorted(self.free.items())]
+        if out and max(self.free) >= 28 << 3:  # larger sets: index order is not tile order
+            out.sort(key=lambda e: (e[0], e[1]))
+        return out
 
     def counted(self) -> list[tuple[tuple[int, int], str, int]]:
         """Counted ends `(tile, end, value)` sorted by tile then end ("double" for a terminal double)."""
@@ -248,12 +254,14 @@ class Layout:
         }
 
 
-def placement_codes(free: dict[int, int], hand: int) -> list[int]:
-    """Every placement of a tile of `hand` (a bitmask) on the free sides `free`, as sorted move codes."""
+def placement_codes(free: dict[int, int], hand: int, mask: Sequence[int] = MASK) -> list[int]:
+    """Every placement of a tile of `hand` (a bitmask) on the free sides `free`, as sorted move codes.
+
+    `mask`: the set's masks (tiles.MASK_BY_SET; larger sets need theirs)."""
     codes: list[int] = []
     app = codes.append
     for key, v in free.items():
-        m = hand & MASK[v]
+        m = hand & mask[v]
         if m:
             for c in SHIFTED[m]:
                 app(c | key)
@@ -277,19 +285,41 @@ def counted_ends(free: dict[int, int], dv: Sequence[int]) -> list[tuple[tuple[in
                 last = ti
         else:
             out.append((TILES[ti], SIDES[side], free[k]))
+    if free and max(free) >= 28 << 3:  # larger sets: index order is not tile order
+        out.sort(key=lambda e: (e[0], e[1]))
     return out
 
 
 def _shifted_table() -> dict[int, tuple[int, ...]]:
-    """SHIFTED[m]: (tile << 8, ...) ascending for every set m of tiles sharing a half value."""
+    """SHIFTED[m]: (tile << 10, ...) ascending for every set m of tiles sharing a half value."""
     out = {}
-    for v in range(N_VALUES):
-        idx = [i for i in range(N_TILES) if MASK[v] >> i & 1]
+    for v in range(7):  # the double-six set; larger sets' subsets are added by _shifted_more
+        idx = [i for i in range(SETS[6]) if MASK[v] >> i & 1]
         for sub in range(1 << len(idx)):
             chosen = [i for j, i in enumerate(idx) if sub >> j & 1]
-            out[sum(1 << i for i in chosen)] = tuple(i << 8 for i in chosen)
+            out[sum(1 << i for i in chosen)] = tuple(i << 10 for i in chosen)
     return out
 
 
 SHIFTED = _shifted_table()
+
+
+_SHIFTED_FOR: set[int] = {SETS[6]}  # the sets (by tile count) SHIFTED covers
+
+
+def extend_shifted(n_tiles: int) -> None:
+    """Add the subsets of a larger set (family.md 3.7) to SHIFTED, once per process (interpreter.rules).
+
+    Done ahead, not on a miss, so that `placement_codes` stays a plain look-up for double-six."""
+    if n_tiles in _SHIFTED_FOR:
+        return
+    for v in range(N_VALUES):
+        idx = [i for i in range(n_tiles) if MASK_ALL[v] >> i & 1]
+        subsets: dict[int, tuple[int, ...]] = {0: ()}
+        for i in idx:  # every subset of the tiles up to i, extended by i (ascending codes)
+            for m, codes in list(subsets.items()):
+                subsets[m | 1 << i] = codes + (i << 10,)
+        del subsets[0]
+        SHIFTED.update(subsets)
+    _SHIFTED_FOR.add(n_tiles)
 _SUMS = range(sum(PIPS) + 1)  # as a points table: the counted sum itself

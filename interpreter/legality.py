@@ -19,7 +19,7 @@ from .tiles import (
     LINE_A,
     LINE_B,
     LOW,
-    MASK,
+    MASK_ALL,
     SIDE_CODE,
     Move,
     format_tile,
@@ -49,7 +49,7 @@ def diagnose(rnd: Round, move: Move) -> int:
         forced = rnd.forced_tile
         if forced is not None and move.tile != forced:
             illegal("forced-lead", f"the lead must be {format_tile(forced)}")
-        return ti << 8 | LEAD_KEY
+        return ti << 10 | LEAD_KEY
     if move.target is None or move.side is None:  # (a Move has both or neither)
         illegal("must-lead", "the round is led already: name a target tile and side")
     drawn = rnd.must_play
@@ -71,6 +71,6 @@ def diagnose(rnd: Round, move: Move) -> int:
             illegal("branch-closed", f"the branches of {format_tile(move.target)} are not open yet")
         illegal("side-occupied", f"{move.side} of {format_tile(move.target)} is occupied")
     v = lay.free[key]
-    if not MASK[v] >> ti & 1:
+    if not MASK_ALL[v] >> ti & 1:  # larger sets: any set's tile (the hand holds only the set's)
         illegal("no-match", f"{format_tile(move.tile)} has no half {v} for {move.side} of {format_tile(move.target)}")
-    return ti << 8 | key
+    return ti << 10 | key

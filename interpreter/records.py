@@ -5,12 +5,12 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .layout import counted_ends, placement_codes
-from .tiles import TILES, Move, Tile, format_tile, mask_pips, mask_tiles, move_from_code
+from .tiles import TILES, Move, Tile, format_tile, in_tile_order, mask_pips, mask_tiles, move_from_code
 
 # A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
 EventRow = tuple[int, str, int, bool, int, "int | None"]
 # the moves offered before a placement: their codes, or the free sides and the tiles that could go there
-Offered = list[int] | tuple[dict[int, int], int]
+Offered = list[int] | tuple[dict[int, int], int, tuple[int, ...]]  # larger sets: with the set's masks
 # draws and passes before a placement: (drawn tile indices, passed seats, per passed seat its drawn tile indices)
 Pending = Sequence[Any]
 
@@ -96,7 +96,7 @@ class Turn:
         offered = self._offered
         if isinstance(offered, tuple):
             offered = self._offered = placement_codes(*offered)
-        return offered
+        return in_tile_order(offered)  # larger sets: index order is not tile order
 
     @property
     def counted(self) -> list[tuple[Tile, str, int]]:

@@ -3,7 +3,7 @@
 Inside, tiles are indices (interpreter.tiles) and hands are bitmasks; the layout
 (interpreter.layout) keeps the free sides and the counted sum; settlement
 (interpreter.settlement) and scores (interpreter.scoring) are pure functions the
-round applies. A move is coded `tile << 8 | key` (a lead: `tile << 8 | 0xFF`);
+round applies. A move is coded `tile << 10 | key` (a lead: `tile << 10 | 0x3FF`);
 sorting codes sorts moves by tile, then target tile, then side.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .settlement import block_winner, settle
 from .tiles import (
     BIT,
     LEAD_KEY,
-    MASK,
+    SETS,
     SIDES,  # noqa: F401  (re-exported: was importable from here)
     TILES,
     Move,
@@ -48,7 +48,8 @@ class _Fixed:
     """What a round never changes: configuration, seats, opener, the deal (shared by clones)."""
 
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
-                 "initial_hands", "bone", "bend", "start_scores", "forced", "side_out", "partners")
+                 "initial_hands", "bone", "bend", "start_scores", "forced", "side_out", "partners",
+                 "mask")  # larger sets
 
     def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: bool, record: bool,
                  masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
@@ -72,6 +73,7 @@ class _Fixed:
         self.side_out = r.side_out and players in cfg.partnerships
         self.partners = tuple(tuple(p for p in range(players) if self.sides[p] == self.sides[s] and p != s)
                               for s in range(players))
+        self.mask = r.mask  # larger sets: the set's masks (placement_codes)
 
 
 class Round:
@@ -92,6 +94,7 @@ class Round:
         if len(hands) != players:
             raise ValueError(f"{players} hands expected, got {len(hands)}")
         masks, bone = read_deal(hands, boneyard)
+        _check_set(cfg, masks, bone)  # larger sets
         self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
@@ -329,7 +332,10 @@ class Round:
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to move, sorted by tile, target tile, side."""
-        return [move_from_code(c) for c in self.legal_codes()]
+        moves = [move_from_code(c) for c in self.legal_codes()]
+        if self._f.rules.n_tiles > 28 and len(moves) > 1:  # larger sets: index order is not tile order
+            moves.sort(key=Move.sort_key)
+        return moves
 
     def legal_codes(self) -> list[int]:
         """The legal moves as sorted move codes (empty when the round is over); do not change the list."""
@@ -340,9 +346,9 @@ class Round:
             elif not self._layout.placed:
                 # opener.lead: "opener leads the deciding tile" -> only it; "... any tile" -> the whole hand
                 if self._f.forced >= 0:
-                    codes = [self._f.forced << 8 | LEAD_KEY]
+                    codes = [self._f.forced << 10 | LEAD_KEY]
                 else:
-                    codes = [i << 8 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
+                    codes = [i << 10 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
             else:
                 codes = self._layout.placement_codes(self._hands[self._seat] if self._only < 0 else BIT[self._only])
             self._legal = codes
@@ -417,14 +423,14 @@ class Round:
             return code in codes
         if self.over:
             return False
-        ti = code >> 8
+        ti = code >> 10
         lay = self._layout
         if not lay.placed:
             return code in self.legal_codes()  # the lead: its list is short and made once
         only = self._only
         if (self._hands[self._seat] if only < 0 else BIT[only]) >> ti & 1:
-            v = lay.free.get(code & 0xFF)
-            return v is not None and MASK[v] >> ti & 1 == 1
+            v = lay.free.get(code & 0x3FF)
+            return v is not None and self._f.mask[v] >> ti & 1 == 1  # larger sets: the set's masks
         return False
 
     def draw(self) -> None:
@@ -459,7 +465,8 @@ class Round:
                     # what was offered, kept as the free sides and the tiles that could go there:
                     # the Turn lists the moves only if someone reads them
                     only = self._only
-                    offered = (self._layout.free.copy(), self._hands[self._seat] if only < 0 else BIT[only])
+                    offered = (self._layout.free.copy(), self._hands[self._seat] if only < 0 else BIT[only],
+                               self._f.mask)  # larger sets: the set's masks
                 else:
                     offered = self.legal_codes()  # the lead
             n_events = len(self._events)
@@ -468,7 +475,7 @@ class Round:
         seat = self._seat
         # 1. the tile leaves the hand
         hands = self._hands
-        hands[seat] ^= BIT[code >> 8]
+        hands[seat] ^= BIT[code >> 10]
         # 2. the tile joins the layout: free sides and the counted sum
         lay = self._layout
         count = lay.place(code)
@@ -487,7 +494,7 @@ class Round:
                 nxt = 0
             # the next seat's placements: if it has one, it is to move (the usual case), and the
             # list is kept for the question asked next, which are its legal moves
-            codes = placement_codes(lay.free, hands[nxt])
+            codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
             if codes:
                 self._seat = nxt
                 self._legal = codes
@@ -685,3 +692,16 @@ class Round:
             "turns": [t.to_dict() for t in self.turns],
             "result": self.result.to_dict() if self.result else None,
         }
+
+
+# -- larger sets (family.md 3.7) ------------------------------------------------------------
+
+_SET_NAMES = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
+
+
+def _check_set(cfg: Config, masks: Sequence[int], bone: Sequence[int]) -> None:
+    """An explicit deal may hold only tiles of the configuration's set (ValueError naming the first other)."""
+    n = SETS[cfg.tiles]
+    for t in [i for m in masks for i in mask_indices(m >> n << n)] + [i for i in bone if i >= n]:
+        raise ValueError(f"tile {format_tile(TILES[t])} is not in the {_SET_NAMES[cfg.tiles]} set of {cfg.name}")
+# -- end larger sets

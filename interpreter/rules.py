@@ -5,12 +5,12 @@ import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .tiles import IS_DOUBLE, LO, N_TILES, PIPS
+from .tiles import IS_DOUBLE, LO, MASK_BY_SET, N_TILES, PIPS, SETS
 
 if TYPE_CHECKING:
     from .config import Config
 
-MAX_PLAYERS = 4
+MAX_PLAYERS = 12  # larger sets: double-twelve allows up to 12 players (family.md 3.7)
 
 
 def round5(x: int) -> int:
@@ -61,10 +61,17 @@ class Rules:
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
         "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first", "side_out",
         "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
+        "n_tiles", "mask",  # larger sets
     )
 
     def __init__(self, cfg: Config):
         self.config = cfg
+        self.n_tiles = SETS[cfg.tiles]  # larger sets: the set is the first n_tiles indices
+        self.mask = MASK_BY_SET[self.n_tiles]  # MASK[v] for this set (double-six: the 28-bit tiles.MASK)
+        if self.n_tiles > SETS[6]:
+            from .layout import extend_shifted
+
+            extend_shifted(self.n_tiles)
         # "a terminal double counts both halves" (2p) / "... one half" (p)
         one_half = cfg.terminal_count == "one-half"
         self.dv: tuple[int, ...] = tuple(
@@ -95,7 +102,7 @@ class Rules:
         if self.rounds is not None:
             self.every_event = False
         self.unit = cfg.unit
-        counts = range(1, MAX_PLAYERS + 1)
+        counts = range(1, max(MAX_PLAYERS, *cfg.counts) + 1)
         self._sides = {n: cfg.sides_of(n) for n in counts}
         self.reserve = {n: cfg.reserve(n) for n in counts}
         self.opener_first = cfg.opener_first

@@ -176,7 +176,7 @@ def sides_clockwise(sides: Sequence[int], start: int) -> tuple[int, ...]:
     return out
 
 
-_SEATS = range(1, 9)  # tables for up to 8 seats
+_SEATS = range(1, 13)  # tables for up to 12 seats (larger sets: double-twelve)
 # _CLOCKWISE[n][start]: the seats clockwise from `start`; _RANK[n][start][seat]: how far `seat` is from `start`
 _CLOCKWISE = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in _SEATS}
 _RANK = {n: tuple(tuple((seat - s) % n for seat in range(n)) for s in range(n)) for n in _SEATS}

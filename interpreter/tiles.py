@@ -1,10 +1,11 @@
 """Tiles, sides and moves: the values of the engine, and the tables its hot loops use.
 
 Tiles are tuples ``(low, high)`` at the API and small integers inside the
-engine: the index of a tile in the sorted double-six set, so that sorting
-indices sorts tiles. Sides are strings at the API and codes inside, numbered in
+engine: the index of a tile in the nested sets (double-six first, in sort
+order, so that sorting a double-six set's indices sorts its tiles). Sides are strings at the API and codes inside, numbered in
 their alphabetical order (the order of the source diagrams). Every table is
-sized from `N_VALUES`, so a larger set changes one number here.
+sized from `N_VALUES` and holds the largest set; a round uses the first
+`SETS[top]` indices.
 """
 from __future__ import annotations
 
@@ -12,13 +13,30 @@ import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-Tile = tuple[int, int]  # (low, high), 0 <= low <= high <= 6
+Tile = tuple[int, int]  # (low, high), 0 <= low <= high <= the set's highest pip
 
-# -- Tile tables (index <-> tile; the index order is the tile sort order) ----
+# -- Tile tables (index <-> tile) ----------------------------------------------
+# -- larger sets (family.md 3.7): the tables hold the double-twelve set, nested so that the
+# first 28 indices are the double-six set in its sort order (so a double-six round's indices,
+# bitmasks, codes and seeded deals are exactly those of before), the next 27 complete the
+# double-nine set and the last 36 the double-twelve set. Within a larger set, index order is
+# no longer tile order: the API sorts with `SORT_KEY` where it promises sorted tiles.
 
-N_VALUES = 7  # half values 0..6: the double-six set
-TILES: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(N_VALUES) for b in range(a, N_VALUES))
+SETS: dict[int, int] = {6: 28, 9: 55, 12: 91}  # highest pip -> tiles in the set (its first indices)
+N_VALUES = 13  # half values 0..12: the largest set, double-twelve
+
+
+def _nested_tiles() -> tuple[tuple[int, int], ...]:
+    out: list[tuple[int, int]] = []
+    for top in SETS:
+        out += sorted((a, b) for a in range(top + 1) for b in range(a, top + 1) if (a, b) not in out)
+    return tuple(out)
+
+
+TILES: tuple[tuple[int, int], ...] = _nested_tiles()
 N_TILES = len(TILES)
+SORT_KEY: tuple[int, ...] = tuple(sorted(range(N_TILES), key=TILES.__getitem__).index(i) for i in range(N_TILES))
+# -- end larger sets
 INDEX: dict[tuple[int, int], int] = {t: i for i, t in enumerate(TILES)}
 LO: tuple[int, ...] = tuple(a for a, _ in TILES)
 HI: tuple[int, ...] = tuple(b for _, b in TILES)
@@ -26,7 +44,12 @@ PIPS: tuple[int, ...] = tuple(a + b for a, b in TILES)
 IS_DOUBLE: tuple[bool, ...] = tuple(a == b for a, b in TILES)
 BIT: tuple[int, ...] = tuple(1 << i for i in range(N_TILES))
 # MASK[v]: the tiles having a half of value v
-MASK: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v in (a, b)) for v in range(N_VALUES))
+MASK_ALL: tuple[int, ...] = tuple(sum(1 << i for i, (a, b) in enumerate(TILES) if v in (a, b)) for v in range(N_VALUES))
+# -- larger sets: each set's own masks (MASK_BY_SET[tiles in set]); MASK is the double-six set's, whose
+# 28-bit ints keep the hot loop's `hand & MASK[v]` on small ints
+MASK_BY_SET: dict[int, tuple[int, ...]] = {n: tuple(m & ((1 << n) - 1) for m in MASK_ALL) for n in SETS.values()}
+MASK = MASK_BY_SET[SETS[6]]
+# -- end larger sets
 
 _TEXT_INDEX: dict[str, int] = {f"[{a}|{b}]": i for i, (a, b) in enumerate(TILES)}
 _TEXT_INDEX.update({f"[{b}|{a}]": i for i, (a, b) in enumerate(TILES)})
@@ -39,7 +62,7 @@ ANY_INDEX: dict[Any, int] = {**_TEXT_INDEX, **{(b, a): i for i, (a, b) in enumer
 SIDES: tuple[str, ...] = ("branch-a", "branch-b", "high", "line-a", "line-b", "low")
 BRANCH_A, BRANCH_B, HIGH, LINE_A, LINE_B, LOW = range(6)
 SIDE_CODE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
-LEAD_KEY = 0xFF  # the "target" part of a lead's move code: sorts after nothing, means no target
+LEAD_KEY = 0x3FF  # the "target" part of a lead's move code: sorts after nothing, means no target
 
 
 def parse_tile(text: object) -> tuple[int, int]:
@@ -48,6 +71,8 @@ def parse_tile(text: object) -> tuple[int, int]:
     if not m:
         raise ValueError(f"not a tile: {text!r} (expected a tile like [1|4], halves 0 to 6)")
     a, b = int(m.group(1)), int(m.group(2))
+    if a > 12 or b > 12:  # larger sets: two-digit halves up to 12 ([10|12])
+        raise ValueError(f"not a tile: {text!r} (halves are 0 to 6, up to 12 in larger sets)")
     return (a, b) if a <= b else (b, a)
 
 
@@ -66,8 +91,8 @@ def as_tile(value: Any) -> tuple[int, int]:
         a, b = int(a), int(b)
     except (TypeError, ValueError):
         raise ValueError(f"not a tile: {value!r}") from None
-    if not (0 <= a <= 6 and 0 <= b <= 6):
-        raise ValueError(f"not a tile: {value!r} (halves must be 0 to 6)")
+    if not (0 <= a <= 12 and 0 <= b <= 12):  # larger sets: up to double-twelve
+        raise ValueError(f"not a tile: {value!r} (halves must be 0 to 6, up to 12 in larger sets)")
     return (a, b) if a <= b else (b, a)
 
 
@@ -93,10 +118,13 @@ def tile_index(value: Any) -> int:
 def mask_tiles(mask: int) -> list[tuple[int, int]]:
     """The tiles of a bitmask, sorted."""
     out = []
+    big = mask >> 28  # larger sets: index order is not tile order
     while mask:
         low = mask & -mask
         out.append(TILES[low.bit_length() - 1])
         mask ^= low
+    if big:
+        out.sort()
     return out
 
 
@@ -121,18 +149,21 @@ def _pips_table(first: int) -> list[int]:
 
 
 _PIPS_BY_14 = tuple(_pips_table(k) for k in range(0, N_TILES, 14))
+_PIPS_0, _PIPS_1 = _PIPS_BY_14[0], _PIPS_BY_14[1]
 
 
 def mask_pips(mask: int) -> int:
     """Pip total of the tiles of a bitmask (a table lookup per 14 tiles)."""
-    total = 0
-    for table in _PIPS_BY_14:
-        total += table[mask & 0x3FFF]
-        mask >>= 14
+    total = _PIPS_0[mask & 0x3FFF] + _PIPS_1[mask >> 14 & 0x3FFF]  # the double-six set: two look-ups
+    mask >>= 28
+    if mask:  # larger sets
+        for table in _PIPS_BY_14[2:]:
+            total += table[mask & 0x3FFF]
+            mask >>= 14
     return total
 
 
-_TILE_RE = re.compile(r"\[\s*([0-6])\s*\|\s*([0-6])\s*\]")
+_TILE_RE = re.compile(r"\[\s*(\d|1[0-2])\s*\|\s*(\d|1[0-2])\s*\]")  # larger sets: halves up to 12
 _MOVE_RE = re.compile(r"\s*(\[[^\]]*\])(?:\s+on\s+(\[[^\]]*\])\s+([a-z-]+))?\s*")
 
 
@@ -189,15 +220,15 @@ class Move:
             _PARSED[text] = move
         return move
 
-    # -- internal code: tile << 8 | target << 3 | side; sorting codes sorts moves
+    # -- internal code: tile << 10 | target << 3 | side; sorting codes sorts moves
     def code(self) -> int:
         """The engine's integer code for this move."""
         c: int | None = self.__dict__.get("_code")  # interned moves, and moves asked before, know it
         if c is None:
             if self.target is None or self.side is None:  # (a Move has both or neither)
-                c = INDEX[self.tile] << 8 | LEAD_KEY
+                c = INDEX[self.tile] << 10 | LEAD_KEY
             else:
-                c = INDEX[self.tile] << 8 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
+                c = INDEX[self.tile] << 10 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
             object.__setattr__(self, "_code", c)
         return c
 
@@ -211,9 +242,28 @@ def move_from_code(code: int) -> Move:
     """The (interned) Move of the engine's integer code."""
     move = _MOVE_OF.get(code)
     if move is None:
-        key = code & 0xFF
-        tile = TILES[code >> 8]
+        key = code & 0x3FF
+        tile = TILES[code >> 10]
         move = Move(tile) if key == LEAD_KEY else Move(tile, TILES[key >> 3], SIDES[key & 7])
         object.__setattr__(move, "_code", code)
         _MOVE_OF[code] = move
     return move
+
+
+# -- larger sets: tile order for lists of codes or keys that may hold tiles past the double-six set
+
+_SIX_KEYS = 28 << 3  # a side key at or past this is a larger set's tile
+
+
+def _code_key(c: int) -> tuple[int, int, int]:
+    k = c & 0x3FF
+    return (SORT_KEY[c >> 10], -1 if k == LEAD_KEY else SORT_KEY[k >> 3], k & 7)
+
+
+def in_tile_order(codes: list[int]) -> list[int]:
+    """Move codes sorted by tile, target tile, side; a double-six list (already in that order) as it is."""
+    for c in codes:
+        if c >> 10 >= 28 or _SIX_KEYS <= c & 0x3FF < LEAD_KEY:
+            return sorted(codes, key=_code_key)
+    return codes
+# -- end larger sets

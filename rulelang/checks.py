@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from rulelang.config_model import TILES_IN_SET, schema_problems
+from rulelang.config_model import SET_NAMES, SET_PLAYERS, SET_TILES, schema_problems
 from rulelang.statements import INFO
 from rulelang.statements.values import Term
 
@@ -64,6 +64,25 @@ def _join(nums: list[int]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+# -- larger sets (family.md 3.7, reading 36): the set bounds the player count and the deal
+
+def _playable(c: Config) -> list[int]:
+    """The allowed counts the set can seat (the others get one `player-count` fault, nothing more)."""
+    return [n for n in c["players"]["counts"] if n <= SET_PLAYERS[c.get("tiles", 6)]]
+
+
+@rule("player-count", "players", "tiles")
+def _set_players(c: Config) -> Iterator[Problem]:
+    top = c.get("tiles", 6)
+    most = max(c["players"]["counts"])
+    if most > SET_PLAYERS[top]:
+        bigger = "`tiles double-nine`" if most <= SET_PLAYERS[9] else "`tiles double-twelve`"
+        yield _p("player-count", f"a {SET_NAMES[top]} set allows at most {SET_PLAYERS[top]} players, not {most}",
+                 f"write {bigger} for more" if most <= SET_PLAYERS[12] and top != 12 else
+                 f"write `players 2 to {SET_PLAYERS[top]}`", "players", "tiles")
+# -- end larger sets
+
+
 @rule("partnerships-need-4", "players")
 def _partnerships(c: Config) -> Iterator[Problem]:
     if c["players"]["partnerships"] and 4 not in c["players"]["counts"]:
@@ -74,8 +93,10 @@ def _partnerships(c: Config) -> Iterator[Problem]:
 def _per_count(key: str, place: str) -> None:
     @rule("per-count", "players", key)
     def find(c: Config) -> Iterator[Problem]:
-        counts, given, words = c["players"]["counts"], c[place], INFO[key].words
+        counts, given, words = _playable(c), c[place], INFO[key].words  # larger sets: counts the set seats
         for n in sorted(int(k) for k in given):
+            if n not in counts and n in c["players"]["counts"]:  # larger sets: beyond the set, one fault
+                continue
             if n not in counts:
                 yield _p("per-count", f"{words} is given for {n} players, who cannot play",
                          f"the ruleset allows {_join(counts)} players", key)
@@ -91,14 +112,16 @@ _per_count("reserve", "reserve")
 
 @rule("too-many-tiles", "players", "hand", "reserve")
 def _tiles(c: Config) -> Iterator[Problem]:
-    for n in c["players"]["counts"]:
+    in_set = SET_TILES[c.get("tiles", 6)]  # larger sets: the set's tiles
+    for n in _playable(c):
         hand, reserve = c["hand_size"].get(str(n)), c["reserve"].get(str(n))
-        if hand is None or reserve is None or n * hand + reserve <= TILES_IN_SET:
+        if hand is None or reserve is None or n * hand + reserve <= in_set:
             continue
         extra = f" and a reserve of {reserve}" if reserve else ""
         at = ("hand", "reserve") if reserve else ("hand",)
         yield _p("too-many-tiles", f"{n} hands of {hand} tiles{extra} need {n * hand + reserve} tiles, "
-                 f"but a double-six set has {TILES_IN_SET}", "deal fewer tiles for this player count", *at)
+                 f"but a {SET_NAMES[c.get('tiles', 6)]} set has {in_set}", "deal fewer tiles for this player count",
+                 *at)
 
 
 @rule("target-not-multiple", "unit", "target")

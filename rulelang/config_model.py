@@ -12,7 +12,8 @@ from importlib import resources
 from typing import Any, Literal, get_args
 
 __all__ = [
-    "FORMAT", "TILES_IN_SET", "config_schema", "schema_problems", "literal_values", "without_defaults",
+    "FORMAT", "TILES_IN_SET", "SET_TILES", "SET_PLAYERS", "SET_NAMES", "TileSet", "config_schema", "schema_problems",
+    "literal_values", "without_defaults",
     "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
@@ -21,6 +22,12 @@ __all__ = [
 
 FORMAT = "rulelang-config/1"
 TILES_IN_SET = 28
+# -- larger sets (family.md 3.7): highest pip -> tiles in the set, and the most players it allows
+SET_TILES: dict[int, int] = {6: 28, 9: 55, 12: 91}
+SET_PLAYERS: dict[int, int] = {6: 4, 9: 10, 12: 12}
+SET_NAMES: dict[int, str] = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
+TileSet = Literal[9, 12]  # double-six (6) is the default, never written
+# -- end larger sets
 
 Drawing = Literal["until-playable", "none"]
 # "seat-0": family tier B, a fixed opening seat (family.md 3.9)

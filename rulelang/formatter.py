@@ -26,7 +26,7 @@ def config_statements(config: dict[str, Any]) -> list[tuple[str, Any]]:
     out = []
     for entry in TABLE:
         value = entry.from_config(config)
-        if value is None and entry.key == "based_on":
+        if value is None and not entry.required:  # based on, and statements whose default is omitted
             continue
         if "default" in entry.meta and value == entry.meta["default"]:
             continue  # an optional statement (family tier A) at its default is not written

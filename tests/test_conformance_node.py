@@ -29,6 +29,8 @@ def test_the_node_toy_engine_passes_every_case(tmp_path):
     outcomes = {c["id"]: c["outcome"] for c in doc["cases"]}
     assert len(outcomes) > 100
     # statements the toy engines do not implement yet: conformance/expected-failures/toy-js.json
-    assert {i: o for i, o in outcomes.items() if o != "pass"} == dict.fromkeys(
-        cases.load_expected_failures("toy-js"), "xfail")
+    # larger sets: it declares `tiles: [6]`, so those cases are skipped
+    larger = dict.fromkeys((c.id for c in cases.lint().cases if "larger-set" in c.tags), "skip")
+    assert {i: o for i, o in outcomes.items() if o != "pass"} == {
+        **dict.fromkeys(cases.load_expected_failures("toy-js"), "xfail"), **larger}
     assert doc["ok"] is True and doc["restarts"] == 0

@@ -5,11 +5,11 @@ import dataclasses
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from rulelang.config_model import TILES_IN_SET, Drawing
+from rulelang.config_model import SET_NAMES, SET_PLAYERS, SET_TILES, Drawing, TileSet
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef, choice
 from rulelang.statements.values import Counts, PerCount, Players
 
-ALLOWED_COUNTS = (2, 3, 4)
+ALLOWED_COUNTS = tuple(range(2, 13))  # larger sets: up to 12 players (the set decides, checks.py)
 
 
 def _n(count: int, word: str) -> str:
@@ -82,8 +82,8 @@ def _check_players(v: Players) -> Iterator[Issue]:
                     f"write `players {nums[1]} to {nums[0]}`")
     for n in nums:
         if n not in ALLOWED_COUNTS:
-            yield Issue("player-count", f"{n} is not a player count: a ruleset allows 2, 3 or 4 players",
-                        "write e.g. `players 2 to 4`")
+            yield Issue("player-count", f"{n} is not a player count: a ruleset allows 2 to 4 players "
+                        "(up to 12 with a larger set)", "write e.g. `players 2 to 4`")
             break
     if v.counts.kind == "list" and len(set(nums)) != len(nums):
         yield Issue("player-count", "a player count is given twice")
@@ -145,8 +145,8 @@ def _per_count_check(words: str, least: int) -> Any:
         sizes = [v.uniform] if v.uniform is not None else [s for _, s in v.by_count]
         if least and any(s < least for s in sizes):
             yield Issue("bad-number", "a hand needs at least 1 tile", "write e.g. `hand 5 tiles`")
-        if any(s > TILES_IN_SET for s in sizes):
-            yield Issue("too-many-tiles", f"a double-six set has only {TILES_IN_SET} tiles")
+        if any(s > SET_TILES[12] for s in sizes):  # larger sets: the set's own limit is a rule (checks.py)
+            yield Issue("too-many-tiles", f"a double-twelve set, the largest, has only {SET_TILES[12]} tiles")
     return check
 
 
@@ -160,7 +160,7 @@ def _explain_hand(v: PerCount, c: Config) -> str:
     d = c["hand_size"]
     if len(set(d.values())) == 1:
         return f"Each player is dealt {_n(next(iter(d.values())), 'tile')}."
-    parts = [f"{d[k]} with {k} players" for k in sorted(d)]
+    parts = [f"{d[k]} with {k} players" for k in sorted(d, key=int)]  # larger sets: 10 after 9
     return f"Each player is dealt {parts[0].replace(' with', ' tiles with', 1)}, " + ", ".join(parts[1:]) + "."
 
 
@@ -168,7 +168,7 @@ def _explain_reserve(v: PerCount, c: Config) -> str:
     d = c["reserve"]
     if not any(d.values()):
         return "Every undealt tile may be drawn: there is no reserve."
-    parts = [f"{d[k]} with {k} players" for k in sorted(d)]
+    parts = [f"{d[k]} with {k} players" for k in sorted(d, key=int)]  # larger sets: 10 after 9
     return "The last tiles of the boneyard are never drawn: " + ", ".join(parts) + "."
 
 
@@ -179,7 +179,46 @@ def _explain_drawing(v: str, c: Config) -> str:
     return "Nobody draws: a player who cannot place passes."
 
 
+# -- larger sets (family.md 3.7): `tiles double-six` (default) / `tiles double-nine` / `tiles double-twelve`
+
+_SET_OF_NAME = {name: top for top, name in SET_NAMES.items()}
+
+
+def _check_tiles(v: str) -> Iterator[Issue]:
+    if v not in _SET_OF_NAME:
+        yield Issue("unknown-set", f"there is no {v} set in the language",
+                    "write `tiles double-six`, `tiles double-nine` or `tiles double-twelve`")
+
+
+def _set_tiles(v: str, c: Config) -> None:
+    top = _SET_OF_NAME.get(v, 6)
+    if top != 6:  # the default is omitted, so double-six configurations stay as they were
+        c["tiles"] = top
+    else:
+        c.pop("tiles", None)
+
+
+def _explain_tiles(v: str | None, c: Config) -> str:
+    top = c.get("tiles", 6)
+    return (f"Played with a {SET_NAMES[top]} set: {SET_TILES[top]} tiles, halves 0 to {top}, "
+            f"for at most {SET_PLAYERS[top]} players.")
+
+
+TILES_STATEMENT = StatementDef(
+    key="tiles", words="the tile set", group=1, rules=("tiles_stmt",),
+    read=lambda p: str(p.tokens[1]), fmt=lambda v: [f"tiles {v}"], explain=_explain_tiles,
+    fields=(Field(("tiles",), TileSet),), resolve=_set_tiles,
+    from_config=lambda c: SET_NAMES[c["tiles"]] if c.get("tiles", 6) != 6 else None, check=_check_tiles,
+    examples=("tiles double-nine", "tiles double-six", "tiles double-twelve"),
+    docs=(Doc("`tiles double-six` / `tiles double-nine` / `tiles double-twelve`",
+              "the set: 28, 55 or 91 tiles, for at most 4, 10 or 12 players (double-six when not stated)",
+              "`tiles: 9` / `tiles: 12` (omitted for double-six)"),),
+    tags=("larger-set",), required=False, meta={"default": "double-six"})
+# -- end larger sets
+
+
 STATEMENTS: tuple[StatementDef, ...] = (
+    TILES_STATEMENT,  # larger sets
     StatementDef(
         key="players", words="the player counts", group=1, rules=("players_stmt",),
         read=_read_players, fmt=_fmt_players, explain=_explain_players,
@@ -187,7 +226,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
         resolve=_set_players, from_config=_players_from_config, check=_check_players,
         examples=("players 2 to 4, partnerships with 4", "players 2 to 4", "players 2 or 4", "players 4",
                   "players 2 to 4, no partnerships"),
-        docs=(Doc("`players 2 to 4` / `players 2 or 4` / `players 4`", "the player counts allowed (2, 3, 4)",
+        docs=(Doc("`players 2 to 4` / `players 2 or 4` / `players 4`",
+                  "the player counts allowed (2 to 4; up to 10 or 12 with `tiles double-nine` / `double-twelve`)",
                   "`players.counts`"),
               Doc("`players 2 to 4, partnerships with 4`", "at 4 players, seats 0+2 and 1+3 are teams",
                   "`players.partnerships: [4]`"),

@@ -34,6 +34,18 @@ PIPS: dict[int, list[tuple[float, float]]] = {
     5: [(-0.5, -0.5), (-0.5, 0.5), (0, 0), (0.5, -0.5), (0.5, 0.5)],
     6: [(-0.5, -0.5), (0, -0.5), (0.5, -0.5), (-0.5, 0.5), (0, 0.5), (0.5, 0.5)],
 }
+# -- larger sets (family.md 3.7): halves 7 to 12, as on double-nine and double-twelve tiles
+_GRID3 = [(a, c) for a in (-0.5, 0, 0.5) for c in (-0.5, 0, 0.5)]
+_GRID4 = [(a, c) for a in (-0.5, 0, 0.5) for c in (-0.6, -0.2, 0.2, 0.6)]
+PIPS.update({
+    7: PIPS[6] + [(0, 0)],
+    8: [p for p in _GRID3 if p != (0, 0)],
+    9: _GRID3,
+    10: [p for p in _GRID4 if p not in ((0, -0.2), (0, 0.2))],
+    11: [p for p in _GRID4 if p != (0, 0.2)],
+    12: _GRID4,
+})
+# -- end larger sets
 
 
 def fmt_tile(t: Sequence[int]) -> str:
@@ -88,7 +100,8 @@ def _draw_tile(cv: _Canvas, pl: Placed, spinner: bool) -> str:
             else:
                 x, y = cx + da, cy + dc
             px, py = cv.px(x, y)
-            out.append(f'<circle class="pip" cx="{_num(px)}" cy="{_num(py)}" r="2.6" fill="#222"/>')
+            r = "2.6" if value < 10 else "1.9"  # larger sets: four pips across still fit
+            out.append(f'<circle class="pip" cx="{_num(px)}" cy="{_num(py)}" r="{r}" fill="#222"/>')
     out.append(f'<title>{fmt_tile(pl.tile)}</title>')
     out.append("</g>")
     return "\n".join(out)

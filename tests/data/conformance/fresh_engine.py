@@ -496,7 +496,8 @@ def main(argv: list[str]) -> int:
     capabilities: dict = {"features": TAGS, "configurations": {
         "scoring.formula": ["value"], "scoring.unit": [1, 5], "round_end": ["player-out"],
         "settlement.domino.bonus": [0], "settlement.block.partners_tie": ["side-wins"],
-        "settlement.domino.terms.rounding": ["round5", "none"], "settlement.block.terms.rounding": ["round5", "none"]}}
+        "settlement.domino.terms.rounding": ["round5", "none"], "settlement.block.terms.rounding": ["round5", "none"],
+        "tiles": [6]}}  # larger sets: double-six only
     if "--without-no-drawing" in argv:
         capabilities["features"] = [t for t in TAGS if t != "no-drawing"]
         capabilities["configurations"]["drawing"] = ["until-playable"]

@@ -623,7 +623,8 @@ function main(argv) {
       write({
         version: 1,
         implementation: { name: "toy-js", version: "1", language: "javascript" },
-        capabilities: features.length ? { features } : {},
+        // larger sets: this toy plays the double-six set only, and says so
+        capabilities: { ...(features.length ? { features } : {}), configurations: { tiles: [6] } },
       });
     } else if (req.cmd === "stop") {
       rl.close();

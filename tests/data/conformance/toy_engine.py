@@ -570,7 +570,9 @@ def main(argv):
         if req["cmd"] == "start":
             version = 99 if "version" in MISBEHAVE else 1
             out.write(json.dumps({"version": version, "implementation": {"name": "toy", "version": "1"},
-                                  "capabilities": {"features": FEATURES} if FEATURES else {}}) + "\n")
+                                  # larger sets: this toy plays the double-six set only, and says so
+                                  "capabilities": {**({"features": FEATURES} if FEATURES else {}),
+                                                   "configurations": {"tiles": [6]}}}) + "\n")
         elif req["cmd"] == "stop":
             return 0
         else:
