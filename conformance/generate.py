@@ -23,7 +23,9 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from .drafting import deal_of, seat_to_move
 
 OBSERVED = ("seat", "drawn", "passed", "pass_drawn", "offered", "counted", "count", "points", "events", "scores",
             "round", "match")
@@ -41,9 +43,6 @@ class Suite:
     config: dict[str, Any]
     cases: list[dict[str, Any]] = field(default_factory=list)
     dropped: list[tuple[str, str]] = field(default_factory=list)  # (case id, why) the check engine disagreed on
-
-if TYPE_CHECKING:
-    from interpreter import Match
 
 
 def load_ruleset(spec: str) -> tuple[str, Any, dict[str, Any]]:
@@ -66,21 +65,12 @@ def load_ruleset(spec: str) -> tuple[str, Any, dict[str, Any]]:
     return config["name"], {"text": text, "filename": path.name}, config
 
 
-def _tile(t) -> str:
-    return f"[{t[0]}|{t[1]}]"
-
-
-def _deal(rnd) -> dict[str, Any]:
-    return {"hands": [[_tile(t) for t in h] for h in rnd.hands], "boneyard": [_tile(t) for t in rnd.boneyard],
-            "opener": rnd.opener}
-
-
 def play_round(config: dict[str, Any], players: int, seed: int, scores: list[int] | None = None):
     """(setup, moves, first scoring event or None, how the round ended) of round 1 of `Match(seed)`, greedy players."""
     from interpreter import Match, greedy_player
 
     first = Match(config, players, seed=seed).round
-    setup = _deal(first)
+    setup = deal_of(first)
     if scores is not None:
         setup["scores"] = scores
     match = Match(config, players, seed=seed, deal=[setup])
@@ -88,7 +78,7 @@ def play_round(config: dict[str, Any], players: int, seed: int, scores: list[int
     moves: list[str] = []
     scoring = None
     while not match.over and not match.rounds:
-        move = bot(match.observation(_seat(match)), match.legal_moves())
+        move = bot(match.observation(seat_to_move(match)), match.legal_moves())
         turn = match.play(move)
         moves.append(str(move))
         for e in turn.events:
@@ -208,10 +198,3 @@ def write(suite: Suite, directory: Path) -> Path:
            "ruleset": suite.ruleset, "cases": suite.cases}
     path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return path
-
-
-def _seat(match: Match) -> int:
-    """The seat to move of a match that is not over."""
-    seat = match.seat_to_move
-    assert seat is not None
-    return seat

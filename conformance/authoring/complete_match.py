@@ -18,13 +18,9 @@ import json
 import sys
 
 import rulelang
-from interpreter import Match, format_tile, greedy_player
+from conformance.drafting import deal_of, seat_to_move, turn_expectation
+from interpreter import Match, greedy_player
 from interpreter.deal import deal_tiles
-
-
-def _deal_of(rnd) -> dict:
-    return {"hands": [[format_tile(t) for t in h] for h in rnd.hands],
-            "boneyard": [format_tile(t) for t in rnd.boneyard], "opener": rnd.opener}
 
 
 def draft(variant: str, players: int, seed: int, scores: list[int], moves: list[str] | None = None) -> dict:
@@ -36,7 +32,7 @@ def draft(variant: str, players: int, seed: int, scores: list[int], moves: list[
     moves = list(moves or [])
     config = rulelang.compile_bundled(variant)
     first = Match(config, players, seed=seed).round  # the first round exactly as the seed deals it
-    deal0 = dict(_deal_of(first), scores=scores)
+    deal0 = dict(deal_of(first), scores=scores)
     match = Match(config, players, seed=seed, record=True, deal=[deal0])
     # the generator has dealt nothing yet: let it deal the first round (and draw its lottery) as it would have
     deal_tiles(match.config, players, match.rng)
@@ -47,18 +43,12 @@ def draft(variant: str, players: int, seed: int, scores: list[int], moves: list[
     while not match.over:
         if match.round is not current:
             current = match.round
-            deals.append(_deal_of(current))
+            deals.append(deal_of(current))
         rnd = match.round
-        move = moves.pop(0) if moves else bot(match.observation(_seat(match)), match.legal_moves())
+        move = moves.pop(0) if moves else bot(match.observation(seat_to_move(match)), match.legal_moves())
         done = len(match.rounds)
         turn = match.play(move).to_dict()
-        expect = {"seat": turn["seat"], "count": turn["count"], "points": turn["points"]}
-        for key in ("drawn", "passed"):
-            if turn[key]:
-                expect[key] = turn[key]
-        if turn["events"]:
-            expect["events"] = [{k: e[k] for k in ("side", "kind", "raw", "accepted", "score_after")}
-                                for e in turn["events"]]
+        expect = turn_expectation(turn)
         if len(match.rounds) > done or match.over:
             res = rnd.result
             assert res is not None  # the round has just ended
@@ -87,10 +77,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-
-
-def _seat(match: Match) -> int:
-    """The seat to move of a match that is not over."""
-    seat = match.seat_to_move
-    assert seat is not None
-    return seat

@@ -18,7 +18,8 @@ import json
 import sys
 
 import rulelang
-from interpreter import Match, format_tile, greedy_player
+from conformance.drafting import deal_of, seat_to_move, turn_expectation
+from interpreter import Match, greedy_player
 
 
 def draft(variant: str, players: int, seed: int) -> dict:
@@ -26,26 +27,13 @@ def draft(variant: str, players: int, seed: int) -> dict:
     config = rulelang.compile_bundled(variant)
     match = Match(config, players, seed=seed)
     rnd = match.round
-    setup = {
-        "hands": [[format_tile(t) for t in hand] for hand in rnd.hands],
-        "boneyard": [format_tile(t) for t in rnd.boneyard],
-        "opener": rnd.opener,
-    }
+    setup = deal_of(rnd)
     bot = greedy_player(seed)
     steps = []
     while not match.over and not match.rounds:
-        seat = match.seat_to_move
-        assert seat is not None  # the match is not over
-        move = bot(match.observation(seat), match.legal_moves())
+        move = bot(match.observation(seat_to_move(match)), match.legal_moves())
         turn = match.play(move).to_dict()
-        expect = {"seat": turn["seat"], "count": turn["count"], "points": turn["points"]}
-        for key in ("drawn", "passed"):
-            if turn[key]:
-                expect[key] = turn[key]
-        if turn["events"]:
-            expect["events"] = [{k: e[k] for k in ("side", "kind", "raw", "accepted", "score_after")}
-                                for e in turn["events"]]
-        steps.append({"play": turn["move"], "expect": expect})
+        steps.append({"play": turn["move"], "expect": turn_expectation(turn)})
     result = match.rounds[0] if match.rounds else None
     last = steps[-1]["expect"]
     last["scores"] = list(result.scores) if result is not None else list(match.scores)

@@ -14,8 +14,8 @@ import time
 from typing import Any
 
 from rulelang.players.belief import Knowledge, sample_round
-from rulelang.players.rollout import rollout_bots, scale_of, value
-from rulelang.tools.engine import get
+from rulelang.players.rollout import rollout_bots, value
+from rulelang.players.searchbase import SearchPlayer
 
 
 class _Node:
@@ -29,34 +29,15 @@ class _Node:
         self.side = side  # the side that chose the move leading here
 
 
-class InformationSetMCTS:
-    """A player `(observation, legal) -> Move` that needs `observation["history"]` (see arena)."""
-
-    wants_history = True
+class InformationSetMCTS(SearchPlayer):
+    """A search player (`SearchPlayer`): needs `observation["history"]` (see arena)."""
 
     def __init__(self, config, seed: Any = 0, iterations: int = 200, seconds: float | None = None,
                  exploration: float = 0.7, pool: int = 16):
-        self.config = get("Config").from_dict(config) if isinstance(config, dict) else config
-        self.rng = random.Random(seed)
+        super().__init__(config, seed, seconds)
         self.iterations = max(1, iterations)
-        self.seconds = seconds
         self.c = exploration
         self.pool = max(1, pool)
-        self.scale = scale_of(self.config)
-        self.failed = 0  # searches that found no consistent sample (the greedy choice instead)
-        self.decisions = self.searched = 0  # calls, and calls with a choice to search
-        self.busy = 0.0  # CPU seconds spent searching
-
-    def __call__(self, obs: dict[str, Any], legal: list) -> Any:
-        self.decisions += 1
-        if len(legal) == 1:
-            return legal[0]
-        clock = time.process_time()
-        try:
-            return self._search(obs, legal)
-        finally:
-            self.searched += 1
-            self.busy += time.process_time() - clock
 
     def _search(self, obs: dict[str, Any], legal: list) -> Any:
         rng = self.rng

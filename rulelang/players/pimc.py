@@ -7,40 +7,20 @@ reproducible). Deterministic for a seed.
 """
 from __future__ import annotations
 
-import random
 import time
 from typing import Any
 
 from rulelang.players.belief import Knowledge, sample_round
-from rulelang.players.rollout import rollout_bots, scale_of, value
-from rulelang.tools.engine import get
+from rulelang.players.rollout import rollout_bots, value
+from rulelang.players.searchbase import SearchPlayer
 
 
-class DeterminizedSearch:
-    """A player `(observation, legal) -> Move` that needs `observation["history"]` (see arena)."""
-
-    wants_history = True
+class DeterminizedSearch(SearchPlayer):
+    """A search player (`SearchPlayer`): needs `observation["history"]` (see arena)."""
 
     def __init__(self, config, seed: Any = 0, determinizations: int = 12, seconds: float | None = None):
-        self.config = get("Config").from_dict(config) if isinstance(config, dict) else config
-        self.rng = random.Random(seed)
+        super().__init__(config, seed, seconds)
         self.determinizations = max(1, determinizations)
-        self.seconds = seconds
-        self.scale = scale_of(self.config)
-        self.failed = 0  # searches that found no consistent sample (the greedy choice instead)
-        self.decisions = self.searched = 0  # calls, and calls with a choice to search
-        self.busy = 0.0  # CPU seconds spent searching
-
-    def __call__(self, obs: dict[str, Any], legal: list) -> Any:
-        self.decisions += 1
-        if len(legal) == 1:
-            return legal[0]
-        clock = time.process_time()
-        try:
-            return self._search(obs, legal)
-        finally:
-            self.searched += 1
-            self.busy += time.process_time() - clock
 
     def _search(self, obs: dict[str, Any], legal: list) -> Any:
         rng = self.rng

@@ -1,0 +1,42 @@
+"""What the search players share: the configuration they search under, their seeded generator, and the
+accounting of their decisions (how many were searched, how many fell back, CPU seconds spent)."""
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from rulelang.players.rollout import scale_of
+from rulelang.tools.engine import get
+
+
+class SearchPlayer:
+    """A player `(observation, legal) -> Move` that needs `observation["history"]` (see arena).
+
+    Subclasses implement `_search(observation, legal)`; a single legal move is played without a search.
+    """
+
+    wants_history = True
+
+    def __init__(self, config: Any, seed: Any = 0, seconds: float | None = None):
+        self.config = get("Config").from_dict(config) if isinstance(config, dict) else config
+        self.rng = random.Random(seed)
+        self.seconds = seconds
+        self.scale = scale_of(self.config)
+        self.failed = 0  # searches that found no consistent sample (the greedy choice instead)
+        self.decisions = self.searched = 0  # calls, and calls with a choice to search
+        self.busy = 0.0  # CPU seconds spent searching
+
+    def __call__(self, obs: dict[str, Any], legal: list) -> Any:
+        self.decisions += 1
+        if len(legal) == 1:
+            return legal[0]
+        clock = time.process_time()
+        try:
+            return self._search(obs, legal)
+        finally:
+            self.searched += 1
+            self.busy += time.process_time() - clock
+
+    def _search(self, obs: dict[str, Any], legal: list) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
