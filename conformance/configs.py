@@ -4,12 +4,7 @@ from __future__ import annotations
 import json
 import re
 from functools import cache
-from pathlib import Path
 from typing import Any
-
-# Until (or unless) the language API is installed, the compiled configurations of
-# the bundled variants kept beside the tests serve (a development checkout only).
-_FALLBACK = Path(__file__).resolve().parent.parent / "tests" / "data" / "configs"
 
 
 class RulesetError(Exception):
@@ -23,20 +18,14 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # a bundled ruleset's name; anyt
 def _bundled(name: str) -> str:
     if not _NAME.fullmatch(name):
         raise RulesetError(f"no bundled ruleset {name[:80]!r}")
-    try:
-        import rulelang
+    import rulelang
 
-        load = getattr(rulelang, "load_config", None)
-        if load is not None:
-            return json.dumps(load(name))
+    if name not in rulelang.bundled_names():
+        raise RulesetError(f"no bundled ruleset {name!r}")
+    try:
+        return json.dumps(rulelang.compile_bundled(name))
     except Exception as exc:  # the language reports its own errors; the runner names the ruleset
-        fallback = _FALLBACK / f"{name}.json"
-        if not fallback.exists():
-            raise RulesetError(f"ruleset {name!r}: {type(exc).__name__}: {exc}") from exc
-    fallback = _FALLBACK / f"{name}.json"
-    if fallback.exists():
-        return fallback.read_text(encoding="utf-8")
-    raise RulesetError(f"no bundled ruleset {name!r} (rulelang.load_config is not available)")
+        raise RulesetError(f"ruleset {name!r}: {type(exc).__name__}: {exc}") from exc
 
 
 def compiled(ruleset: Any) -> dict[str, Any]:

@@ -7,16 +7,7 @@ import sys
 
 import click
 
-from rulelang.tools.configs import ToolError, load_engine_config
-
-
-def _players(cfg, players: int | None) -> int:
-    counts = list(cfg.counts)
-    if players is None:
-        return 2 if 2 in counts else counts[0]
-    if players not in counts:
-        raise ToolError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
-    return players
+from rulelang.tools.configs import ToolError, load_engine_config, player_count
 
 
 def _run(params, jobs, dask, out, resume, show):
@@ -106,7 +97,7 @@ def balance_cmd(variant, other, players, matches, skill_matches, field, strong, 
         if path is not None and (problem := output_problem(path)):
             raise ToolError(f"{opt} {path}: cannot write there: {problem}")
     data, cfg = load_engine_config(variant)
-    players = _players(cfg, players)
+    players = player_count(cfg, players)
     variants = {"a": data}
     names = {"a": cfg.name}
     if other:

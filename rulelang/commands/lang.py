@@ -97,7 +97,7 @@ def _source(spec: str, stdin_name: str | None = None) -> tuple[str, str]:
 def _config_and_inherited(spec: str) -> tuple[dict[str, Any], set[str]]:
     """The configuration of SPEC and the statement keys it inherits from its base."""
     if spec.endswith(".json"):
-        return rulelang.load_config(spec), set()
+        return rulelang.load_config_dict(spec), set()
     from rulelang.compiler import analyse
     from rulelang.errors import raise_errors
 
@@ -223,7 +223,7 @@ def _check_one(spec: str, stdin_name: str | None = None) -> int:
     if spec.endswith(".json"):
         # a compiled configuration, as `compile` and `explain` accept: check it against the schema
         try:
-            rulelang.load_config(spec)
+            rulelang.load_config_dict(spec)
         except RulesetError as exc:
             _report(exc)
             return 1
@@ -255,7 +255,7 @@ def _check_json(specs: list[str], stdin_name: str | None) -> int:
     for spec in specs:
         try:
             if spec.endswith(".json"):
-                rulelang.load_config(spec)
+                rulelang.load_config_dict(spec)
                 records.append(file_record(spec, [], kind="configuration"))
                 continue
             text, filename = _source(spec, stdin_name)
@@ -284,7 +284,7 @@ def compile_cmd(ruleset: str, output: str | None) -> None:
                                  param_hint="-o")
     try:
         if ruleset.endswith(".json"):
-            config = rulelang.load_config(ruleset)
+            config = rulelang.load_config_dict(ruleset)
         else:
             text, filename = _source(ruleset)
             config = rulelang.compile_text(text, filename)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config
+from rulelang.tools.configs import ToolError, load_engine_config, player_count
 
 
 @click.command("play")
@@ -35,11 +35,7 @@ def play_cmd(variant, players, seats, seed, tally, save):
     if save is not None and os.path.exists(variant) and same_file(save, variant):
         raise ToolError(f"--save {save}: that is the variant's file; saving there would replace it")
     data, cfg = load_engine_config(variant)
-    counts = list(cfg.counts)
-    if players is None:
-        players = 2 if 2 in counts else counts[0]
-    if players not in counts:
-        raise ToolUsageError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
+    players = player_count(cfg, players)
     kinds = parse_seats(seats, players)
     if "human" in kinds and _stdin_closed():
         raise ToolError("standard input is closed, so your moves cannot be read; "

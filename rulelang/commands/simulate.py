@@ -6,16 +6,7 @@ import sys
 
 import click
 
-from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config
-
-
-def _players(cfg, players: int | None) -> int:
-    counts = list(cfg.counts)
-    if players is None:
-        return 2 if 2 in counts else counts[0]
-    if players not in counts:
-        raise ToolUsageError(f"{cfg.name} is played by {', '.join(map(str, counts))} players, not {players}")
-    return players
+from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
 
 def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progress):
@@ -84,7 +75,7 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as
         if not os.access(existing, os.W_OK | os.X_OK):
             raise ToolError(f"--plots {plots}: cannot write in {existing}")
     data, cfg = load_engine_config(variant)
-    players = _players(cfg, players)
+    players = player_count(cfg, players)
     try:
         bot_names = sim.parse_bots(bots, players)
     except ToolError as exc:  # a wrong --bots is wrong usage
