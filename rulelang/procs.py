@@ -12,8 +12,10 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable
+from typing import Any
 
-__all__ = ["die_with_parent", "prepare"]
+__all__ = ["die_with_parent", "prepare", "run_in_workers"]
 
 PR_SET_PDEATHSIG = 1
 
@@ -53,3 +55,29 @@ def _watch(parent_pid: int, sig: int) -> None:  # pragma: no cover - the fallbac
     while os.getppid() == parent_pid:
         time.sleep(0.5)
     os.kill(os.getpid(), sig)
+
+
+def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, sink: Callable[[Any], None]) -> None:
+    """Run `fn(task)` for every task in `jobs` worker processes, giving each result to `sink` as it comes.
+
+    The workers ignore SIGINT (Ctrl-C reaches the parent, which stops them: no traceback per worker and
+    no wait for the tasks still queued) and die with the parent however it ends (even SIGKILL).
+    """
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    prepare()
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
+    try:
+        for fut in as_completed([pool.submit(fn, t) for t in tasks]):
+            sink(fut.result())
+    except BaseException:
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _worker_start(parent_pid: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent_pid)

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from rulelang.tools import stats
@@ -171,36 +169,18 @@ def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int,
     chunk = max(1, min(25, matches // (jobs * 4) or 1))
     tasks = [(config_dict, players, bots, seed, list(range(a, min(matches, a + chunk))), history_index)
              for a in range(0, matches, chunk)]
-    # workers ignore SIGINT: Ctrl-C reaches the parent, which stops them (no traceback per worker,
-    # and no wait for the chunks still queued); and they die with the parent, however it ends
-    from rulelang.procs import prepare
+    from rulelang.procs import run_in_workers
 
-    prepare()
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
-    try:
-        futures = [pool.submit(_run_chunk, t) for t in tasks]
-        for fut in as_completed(futures):
-            part = fut.result()
-            results.extend(part)
-            if progress:
-                progress(len(part))
-    except BaseException:
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
-            proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
+    def take(part: list[dict]) -> None:
+        results.extend(part)
+        if progress:
+            progress(len(part))
+
+    run_in_workers(_run_chunk, tasks, jobs, take)
     results.sort(key=lambda r: r["index"])
     return results
 
 
-def _worker_start(parent_pid: int) -> None:
-    import signal
-
-    from rulelang.procs import die_with_parent
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent(parent_pid)
 
 
 # --------------------------------------------------------------------------- summary

@@ -103,28 +103,9 @@ def execute(tasks: Sequence[Any], jobs: int = 1, dask: Any = None,
         for t in tasks:
             sink(run_task(t))
     else:
-        _processes(tasks, jobs, sink)
+        from rulelang.procs import run_in_workers
 
-
-def _processes(tasks: Sequence[Any], jobs: int, sink: Callable[[list[dict[str, Any]]], None]) -> None:
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
-    try:
-        for fut in as_completed([pool.submit(run_task, t) for t in tasks]):
-            sink(fut.result())
-    except BaseException:
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
-            proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-
-
-def _ignore_sigint() -> None:
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+        run_in_workers(run_task, tasks, jobs, sink)
 
 
 def _dask(tasks: Sequence[Any], jobs: int, where: Any, sink: Callable[[list[dict[str, Any]]], None]) -> None:
