@@ -4,12 +4,11 @@ Only ids found in the bundled suite are accepted, so a request never names a fil
 """
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
 from rulelang.playground.limits import ApiError
-from rulelang.tools.cases import CASES_DIR, case_round_at
+from rulelang.tools.cases import CASES_DIR, case_round_at, suite_cases
 from rulelang.tools.configs import ToolError
 from rulelang.tools.svg import round_svg
 
@@ -17,20 +16,11 @@ from rulelang.tools.svg import round_svg
 @cache
 def case_index() -> tuple[dict[str, Any], ...]:
     """Every case of the suite: id, variant, file, description, tags and number of steps."""
-    out = []
-    for f in sorted(CASES_DIR.glob("**/*.json")):
-        try:
-            data = json.loads(f.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        for case in data.get("cases", []) if isinstance(data, dict) else []:
-            if not isinstance(case, dict) or not isinstance(case.get("id"), str):
-                continue
-            out.append({"id": case["id"], "variant": f.parent.name, "file": f.relative_to(CASES_DIR).as_posix(),
-                        "description": str(case.get("description", "")),
-                        "tags": list(case.get("tags", case.get("features", [])) or []),
-                        "steps": len(case.get("steps", []))})
-    return tuple(out)
+    return tuple({"id": case["id"], "variant": f.parent.name, "file": f.relative_to(CASES_DIR).as_posix(),
+                  "description": str(case.get("description", "")),
+                  "tags": list(case.get("tags", case.get("features", [])) or []),
+                  "steps": len(case.get("steps", []))}
+                 for _data, case, f in suite_cases())
 
 
 def case_svg(case_id: str, step: int | None) -> str:

@@ -3,6 +3,7 @@ with the engine and apply its steps up to K."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 from rulelang.tools.configs import ToolError, load_config_dict
@@ -49,6 +50,18 @@ def _case_problem(case) -> str | None:
     return None
 
 
+def suite_cases() -> Iterator[tuple[dict, dict, Path]]:
+    """(file data, case, path) of every case of the shipped suite that has an id; unreadable files are passed over."""
+    for f in sorted(CASES_DIR.glob("**/*.json")):
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for case in data.get("cases", []) if isinstance(data, dict) else []:
+            if isinstance(case, dict) and isinstance(case.get("id"), str):
+                yield data, case, f
+
+
 def find_case(spec: str) -> tuple[dict, dict, Path]:
     """(file data, case, path) for CASE_ID, FILE (with one case) or FILE:CASE_ID."""
     file_part, _, id_part = spec.partition(".json:")
@@ -68,14 +81,9 @@ def find_case(spec: str) -> tuple[dict, dict, Path]:
             ids = ", ".join(c.get("id", "?") for c in data["cases"])
             raise ToolError(f"{path} holds {len(data['cases'])} cases; name one as {path}:CASE_ID ({ids})")
         return data, data["cases"][0], path
-    for f in sorted(CASES_DIR.glob("**/*.json")):
-        try:
-            data = json.loads(f.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        for case in data.get("cases", []) if isinstance(data, dict) else []:
-            if case.get("id") == spec:
-                return data, case, f
+    for data, case, f in suite_cases():
+        if case["id"] == spec:
+            return data, case, f
     raise ToolError(f"no conformance case {spec!r} (give a case id, a case file, or FILE:CASE_ID)")
 
 
