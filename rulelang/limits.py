@@ -6,9 +6,6 @@ socket, which could block or never end) and never past the size limit.
 """
 from __future__ import annotations
 
-import os
-import stat
-
 from rulelang.errors import RulesetError, RulesetFileError
 
 __all__ = ["MAX_BYTES", "MAX_LINE", "MAX_NUMBER", "MAX_BASE_DEPTH", "MAX_ERRORS", "read_ruleset_file", "read_text_file",
@@ -32,30 +29,26 @@ def read_ruleset_file(path: str) -> str:
 
 
 def read_text_file(path: str) -> str:
-    """A regular file of at most MAX_BYTES characters of UTF-8 (raises RulesetFileError)."""
+    """A regular file of at most MAX_BYTES characters of UTF-8 (raises RulesetFileError).
+
+    Read through `rulelang.readinput` (regular files only, never blocking, bounded), with the
+    language's own error codes and words.
+    """
+    from rulelang.readinput import FolderError, InputError, TooLargeError, read_bytes
+
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        data = read_bytes(path, MAX_BYTES * 4)  # UTF-8: at most 4 bytes a character
     except FileNotFoundError:
         raise RulesetFileError("file-not-found", f"no such file: {path}", filename=path) from None
-    except IsADirectoryError:
+    except (FolderError, IsADirectoryError):
         raise RulesetFileError("cannot-read", f"{path} is a folder, not a ruleset file", filename=path) from None
+    except TooLargeError:
+        raise _too_large(path) from None
+    except InputError:
+        raise RulesetFileError("cannot-read", f"{path} is not a regular file (a device, pipe or socket)",
+                               filename=path, hint="a ruleset is read from a regular file only") from None
     except OSError as exc:
         raise RulesetFileError("cannot-read", f"cannot read {path}: {exc.strerror or exc}", filename=path) from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise RulesetFileError("cannot-read", f"{path} is a folder, not a ruleset file", filename=path)
-        if not stat.S_ISREG(mode):
-            raise RulesetFileError("cannot-read", f"{path} is not a regular file (a device, pipe or socket)",
-                                   filename=path, hint="a ruleset is read from a regular file only")
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            data = fh.read(MAX_BYTES * 4 + 1)  # UTF-8: at most 4 bytes a character
-    except OSError as exc:
-        raise RulesetFileError("cannot-read", f"cannot read {path}: {exc.strerror or exc}", filename=path) from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_BYTES * 4:
-        raise _too_large(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

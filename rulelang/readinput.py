@@ -44,6 +44,10 @@ class InputError(OSError):
         return self.message
 
 
+class TooLargeError(InputError):
+    """A file over the size limit of what reads it."""
+
+
 class FolderError(InputError, IsADirectoryError):
     """A folder given where a file is read (still an IsADirectoryError for callers that say so their way)."""
 
@@ -107,7 +111,7 @@ def read_bytes(path: str | os.PathLike[str], limit: int = TEXT_LIMIT, allow_stdi
             raise InputError("standard input is closed", "-")
         data = stream.read(limit + 1)
         if len(data) > limit:
-            raise InputError(f"larger than the limit of {size_words(limit)}", "-")
+            raise TooLargeError(f"larger than the limit of {size_words(limit)}", "-")
         return bytes(data)
     mode = os.stat(name).st_mode  # a device or a FIFO is refused before it is even opened
     if stat.S_ISDIR(mode):
@@ -120,7 +124,7 @@ def read_bytes(path: str | os.PathLike[str], limit: int = TEXT_LIMIT, allow_stdi
         if not stat.S_ISREG(info.st_mode):
             raise InputError(f"{_kind(info.st_mode)}, not a regular file", name)
         if info.st_size > limit:
-            raise InputError(f"{size_words(info.st_size)}, larger than the limit of {size_words(limit)}", name)
+            raise TooLargeError(f"{size_words(info.st_size)}, larger than the limit of {size_words(limit)}", name)
         chunks: list[bytes] = []
         left = limit + 1
         while left > 0:
@@ -131,7 +135,7 @@ def read_bytes(path: str | os.PathLike[str], limit: int = TEXT_LIMIT, allow_stdi
             left -= len(chunk)
         data = b"".join(chunks)
         if len(data) > limit:
-            raise InputError(f"larger than the limit of {size_words(limit)}", name)
+            raise TooLargeError(f"larger than the limit of {size_words(limit)}", name)
         return data
     finally:
         os.close(fd)
