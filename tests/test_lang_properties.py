@@ -146,7 +146,8 @@ def test_random_edits_give_a_ruleset_or_clean_errors(text):
     errors = rulelang.check_text(text, "edited.rules")
     for e in errors:
         assert isinstance(e, rulelang.RulesetError)
-        assert str(e).startswith("edited.rules")
+        # an error points into the edited text, or at the base's line that wrote an inherited rule (and says so)
+        assert str(e).startswith("edited.rules") or "(inherited from `" in e.message, str(e)
         words = f"{e.message} {e.hint}"  # the source line echoes the text, which may contain anything
         assert "__ANON" not in words and "_NL" not in words and "$END" not in words
     if not errors:

@@ -99,3 +99,15 @@ def test_the_engine_reports_a_non_object_or_non_json_with_the_schema_code(tmp_pa
         assert exc.code == "invalid-config"
     else:  # pragma: no cover
         raise AssertionError("accepted")
+
+
+def test_rules_no_text_can_state_are_refused_by_both():
+    """Found by the generator above: settings that only make sense with another one (partners' ties with a
+    lightest-hand block winner, a placement formula when placements score) are refused, not silently kept."""
+    side = rulelang.compile_bundled("allfives-pagat")
+    side["settlement"]["block"].update(winner="lightest-side", tie_break="none", partners_tie="no-winner")
+    quiet = rulelang.compile_bundled("allfives-draw")
+    quiet["scoring"]["formula"] = "per-multiple"
+    for config in (side, quiet):
+        assert [p.code for p in config_problems(config)][:1] == ["invalid-config"]
+        assert _engine_code(config) == "invalid-config"
