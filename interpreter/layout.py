@@ -127,14 +127,6 @@ class Layout:
         self.placed.append(code)
         return total
 
-    def fits(self, hand: int) -> bool:
-        """True if a tile of `hand` (a bitmask) fits some free side."""
-        mask = self._r.mask  # larger sets: the set's masks
-        for v in self.free.values():
-            if hand & mask[v]:
-                return True
-        return False
-
     @property
     def ends(self) -> int:
         """The tiles (a bitmask) that fit some free side."""

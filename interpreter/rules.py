@@ -59,7 +59,7 @@ class Rules:
     __slots__ = (
         "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
-        "ties", "unit", "_sides", "_sides_cw", "reserve", "opener_first", "side_out",
+        "ties", "unit", "_sides", "reserve", "opener_first", "side_out",
         "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
         "n_tiles", "mask",  # larger sets
     )
@@ -108,17 +108,6 @@ class Rules:
         self.opener_first = cfg.opener_first
         # "the round ends when both partners go out" (family tier A): only where partners play
         self.side_out = cfg.round_end == "side-out"
-        self._sides_cw: dict[int, tuple[tuple[int, ...], ...]] = {}
-        for n, side_of in self._sides.items():
-            rows = []
-            for start in range(n):
-                order: list[int] = []
-                for i in range(n):
-                    sd = side_of[(start + i) % n]
-                    if sd not in order:
-                        order.append(sd)
-                rows.append(tuple(order))
-            self._sides_cw[n] = tuple(rows)
         # "target ... with 2 players, 150 with 3 or 4" (family tier B): a copy of these tables per player count
         self.target_by_count: dict[int, int] = {int(n): raw for n, raw in t.get("raw_by_count", {}).items()}
         self._copies: dict[int, Rules] = {}
@@ -143,6 +132,3 @@ class Rules:
         """The side of each seat."""
         return self._sides[players]
 
-    def sides_clockwise(self, players: int, start: int) -> tuple[int, ...]:
-        """The sides in seat order clockwise from seat `start`, each once."""
-        return self._sides_cw[players][start]

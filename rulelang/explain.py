@@ -84,11 +84,3 @@ def diff_configs(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, s
             x_v, y_v = (v.get(info.key, info.meta.get("default")) for v in (va, vb))  # an omitted default
             out.append((info.words, describe(info.key, x_v, a), describe(info.key, y_v, b)))
     return out
-
-
-def _field(config: dict[str, Any], path: tuple[str, ...]) -> Any:
-    """A field's value; None for a field omitted at its default (larger sets: `tiles`)."""
-    try:
-        return get_path(config, path)
-    except KeyError:
-        return None
