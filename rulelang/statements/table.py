@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from lark import Token
+from rulelang.fastparser import Token
 
 from rulelang.config_model import literal_values
 from rulelang.statements.values import Span
