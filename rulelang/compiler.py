@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import difflib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -178,6 +177,8 @@ def _read_base(ruleset: Ruleset, st: Statement) -> tuple[str, str, str] | _Fault
     kind, ref = st.value
     if kind == "name":
         if ref not in bundled_names():
+            import difflib
+
             close = difflib.get_close_matches(ref, bundled_names(), n=1)
             hint = f"did you mean `{close[0]}`?" if close else \
                 f"bundled rulesets: {', '.join(bundled_names())}; or give a file path in quotes"

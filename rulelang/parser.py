@@ -6,7 +6,6 @@ the text is parsed again, so one run reports every broken line.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from functools import cache
@@ -144,6 +143,8 @@ def _word_at(line_text: str, col0: int) -> tuple[int, str]:
 def _suggest(word: str, expected: Iterable[str]) -> str | None:
     """`did you mean ...` for a misspelt keyword among the expected terminals."""
     kws = [_keyword_terminals()[n] for n in expected if n in _keyword_terminals()]
+    import difflib
+
     match = difflib.get_close_matches(word.lower(), kws, n=1, cutoff=0.6)
     return match[0] if match else None
 

@@ -73,7 +73,7 @@ def generate() -> str:
     order = [start]
     number = {start: 0}
     for state in order:
-        for symbol, (action, arg) in sorted(table.states[state].items()):
+        for _symbol, (action, arg) in sorted(table.states[state].items()):
             if action is Shift and arg not in number:
                 number[arg] = len(order)
                 order.append(arg)
