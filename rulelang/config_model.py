@@ -103,9 +103,9 @@ def config_schema() -> dict[str, Any]:
 
 @cache
 def _validator() -> Any:
-    import jsonschema  # imported only when a configuration is validated: it costs start-up time
-
     import json
+
+    import jsonschema  # imported only when a configuration is validated: it costs start-up time
 
     schema = json.loads(_schema_text())
     cls = jsonschema.validators.validator_for(schema)

@@ -95,10 +95,10 @@ def grammar_hash(text: bytes | None = None) -> str | None:
         except OSError:
             return None
     try:  # the interpreter's own SHA-256: hashlib's import (OpenSSL) costs more than the rest of a check
-        from _sha256 import sha256  # type: ignore[import-not-found]
+        from _sha256 import sha256
     except ImportError:  # pragma: no cover - another Python version
         try:
-            from _sha2 import sha256  # type: ignore[import-not-found]
+            from _sha2 import sha256
         except ImportError:
             from hashlib import sha256
     digest: str = sha256(text.replace(b"\r\n", b"\n")).hexdigest()

@@ -137,9 +137,16 @@ def generate() -> str:
         "RULE_ORIGINS": tuple(origins[i] for i in range(len(rules))),
         "STATES": tuple(states),
     }
+    types = {
+        "GRAMMAR_HASH": "str", "LARK_VERSION": "str", "KEYWORD_BOUNDARY": "str",
+        "TERMINALS": "tuple[tuple[str, str, str], ...]", "IGNORE": "tuple[str, ...]", "NEWLINE_TYPES": "tuple[str, ...]",
+        "LEXERS": "tuple[tuple[int, ...], ...]", "STATE_LEXER": "tuple[int, ...]", "START_STATE": "int", "END_STATE": "int",
+        "RULES": "tuple[tuple[str, int, tuple[tuple[int, bool], ...], bool], ...]", "RULE_ORIGINS": "tuple[str, ...]",
+        "STATES": "tuple[dict[str, int], ...]",
+    }
     out = [HEADER]
     for name, value in data.items():
-        out.append(f"{name} = {pprint.pformat(value, width=160, compact=True, sort_dicts=False)}\n")
+        out.append(f"{name}: {types[name]} = {pprint.pformat(value, width=160, compact=True, sort_dicts=False)}\n")
     return "\n".join(out)
 
 

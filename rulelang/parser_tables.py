@@ -7,13 +7,13 @@ grammar; a stale module is never used (its GRAMMAR_HASH no longer matches).
 # fmt: off
 # ruff: noqa: E501
 
-GRAMMAR_HASH = '1dacd720734dddf29748d0bce1a8247e110958a3374e9f63f476193ff69e0432'
+GRAMMAR_HASH: str = '1dacd720734dddf29748d0bce1a8247e110958a3374e9f63f476193ff69e0432'
 
-LARK_VERSION = '1.3.1'
+LARK_VERSION: str = '1.3.1'
 
-KEYWORD_BOUNDARY = "(?![a-z0-9'\\-])"
+KEYWORD_BOUNDARY: str = "(?![a-z0-9'\\-])"
 
-TERMINALS = (('SIGNED_NUMBER', 're', "[-+]?[0-9]+(?![a-z0-9'\\-])"), ('NUMBER', 're', "[0-9]+(?![a-z0-9'\\-])"), ('_NL', 're', '(\r?\n[\t ]*(#[^\n]*)?)+'),
+TERMINALS: tuple[tuple[str, str, str], ...] = (('SIGNED_NUMBER', 're', "[-+]?[0-9]+(?![a-z0-9'\\-])"), ('NUMBER', 're', "[0-9]+(?![a-z0-9'\\-])"), ('_NL', 're', '(\r?\n[\t ]*(#[^\n]*)?)+'),
  ('NAME', 're', '[a-z][a-z0-9-]*'), ('STRING', 're', '"[^"\n]*"'), ('COMMENT', 're', '#[^\n]*'), ('WS', 're', '[\t \x0c]+'),
  ('PARTNERSHIPS', 'kw', 'partnerships'), ('DIFFERENCES', 'kw', 'differences'), ('EVERYONES', 'kw', "everyone's"), ('IMPOSSIBLE', 'kw', 'impossible'),
  ('OPPONENTS', 'kw', "opponents'"), ('PLACEMENTS', 'kw', 'placements'), ('SEPARATELY', 'kw', 'separately'), ('SETTLEMENT', 'kw', 'settlement'),
@@ -41,11 +41,11 @@ TERMINALS = (('SIGNED_NUMBER', 're', "[-+]?[0-9]+(?![a-z0-9'\\-])"), ('NUMBER', 
  ('BY', 'kw', 'by'), ('GO', 'kw', 'go'), ('IN', 'kw', 'in'), ('NO', 'kw', 'no'), ('OF', 'kw', 'of'), ('ON', 'kw', 'on'), ('OR', 'kw', 'or'), ('TO', 'kw', 'to'),
  ('A', 'kw', 'a'), ('COLON', 'str', ':'), ('COMMA', 'str', ','))
 
-IGNORE = ('COMMENT', 'WS')
+IGNORE: tuple[str, ...] = ('COMMENT', 'WS')
 
-NEWLINE_TYPES = ('COMMENT', 'STRING', '_NL')
+NEWLINE_TYPES: tuple[str, ...] = ('COMMENT', 'STRING', '_NL')
 
-LEXERS = ((1, 2, 5, 6, 12, 16, 20, 37, 38, 40, 50, 52, 55, 56, 57, 61, 65, 68, 83, 88, 96, 104, 111, 124, 133, 135, 138), (5, 6, 28), (5, 6, 135), (5, 6, 105),
+LEXERS: tuple[tuple[int, ...], ...] = ((1, 2, 5, 6, 12, 16, 20, 37, 38, 40, 50, 52, 55, 56, 57, 61, 65, 68, 83, 88, 96, 104, 111, 124, 133, 135, 138), (5, 6, 28), (5, 6, 135), (5, 6, 105),
  (5, 6, 124), (5, 6, 84), (5, 6, 46), (1, 5, 6), (5, 6, 16, 30, 38, 46, 81), (5, 6, 52, 82, 123), (5, 6, 45, 63), (5, 6, 60, 74, 134), (5, 6, 22, 29),
  (5, 6, 81), (5, 6, 116), (3, 5, 6), (5, 6, 77), (4, 5, 6), (5, 6, 31, 129), (5, 6, 36, 76, 80), (5, 6, 129),
  (1, 5, 6, 12, 16, 20, 37, 38, 40, 50, 52, 55, 56, 57, 61, 65, 68, 83, 88, 96, 104, 111, 124, 133, 135, 138), (5, 6), (3, 4, 5, 6), (5, 6, 60, 129), (5, 6, 57),
@@ -62,7 +62,7 @@ LEXERS = ((1, 2, 5, 6, 12, 16, 20, 37, 38, 40, 50, 52, 55, 56, 57, 61, 65, 68, 8
  (5, 6, 122), (5, 6, 39), (5, 6, 25), (5, 6, 32), (5, 6, 93), (5, 6, 111), (5, 6, 11), (5, 6, 89, 124), (5, 6, 41), (5, 6, 41, 118), (5, 6, 78), (5, 6, 130),
  (5, 6, 24), (5, 6, 47), (5, 6, 18), (5, 6, 125))
 
-STATE_LEXER = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 4, 11, 12, 13, 7, 14, 7, 15, 16, 17, 18, 19, 20, 15, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21,
+STATE_LEXER: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 4, 11, 12, 13, 7, 14, 7, 15, 16, 17, 18, 19, 20, 15, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21,
  21, 21, 21, 21, 21, 21, 21, 22, 21, 21, 21, 21, 21, 21, 6, 23, 24, 25, 26, 27, 28, 29, 27, 29, 30, 29, 31, 32, 33, 33, 34, 35, 35, 36, 37, 38, 4, 39, 4, 40,
  41, 42, 43, 29, 17, 44, 29, 45, 7, 46, 47, 48, 4, 29, 21, 21, 49, 29, 29, 4, 50, 51, 42, 29, 52, 21, 29, 21, 29, 21, 29, 53, 32, 54, 29, 29, 6, 10, 55, 56, 36,
  29, 57, 58, 29, 7, 7, 59, 60, 21, 61, 21, 29, 62, 21, 7, 9, 7, 63, 64, 65, 21, 66, 21, 21, 67, 29, 68, 20, 21, 21, 7, 21, 21, 21, 7, 69, 70, 70, 27, 35, 35,
@@ -76,11 +76,11 @@ STATE_LEXER = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 4, 11, 12, 13, 7, 14, 7, 15, 16
  29, 42, 7, 42, 95, 130, 111, 29, 29, 131, 131, 128, 21, 42, 108, 29, 29, 70, 70, 132, 133, 42, 117, 94, 28, 134, 70, 29, 29, 29, 42, 125, 70, 70, 70, 70, 29,
  135, 70, 29)
 
-START_STATE = 0
+START_STATE: int = 0
 
-END_STATE = 50
+END_STATE: int = 50
 
-RULES = (('start', 0, (), False), ('start', 1, (), False), ('start', 1, ((0, True),), False), ('statement', 1, ((0, False),), True),
+RULES: tuple[tuple[str, int, tuple[tuple[int, bool], ...], bool], ...] = (('start', 0, (), False), ('start', 1, (), False), ('start', 1, ((0, True),), False), ('statement', 1, ((0, False),), True),
  ('statement', 1, ((0, False),), True), ('statement', 1, ((0, False),), True), ('statement', 1, ((0, False),), True), ('statement', 1, ((0, False),), True),
  ('statement', 1, ((0, False),), True), ('statement', 1, ((0, False),), True), ('statement', 1, ((0, False),), True), ('statement', 1, ((0, False),), True),
  ('statement', 1, ((0, False),), True), ('statement', 1, ((0, False),), True), ('statement', 1, ((0, False),), True), ('statement', 1, ((0, False),), True),
@@ -187,7 +187,7 @@ RULES = (('start', 0, (), False), ('start', 1, (), False), ('start', 1, ((0, Tru
   ((0, False), (1, False), (2, False), (3, False), (4, False), (5, False), (6, False), (7, False), (8, False), (9, False), (10, False), (11, False)), False),
  ('partners_tie', 4, ((0, False), (1, False), (2, False), (3, False)), False))
 
-RULE_ORIGINS = ('start', 'start', 'start', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement',
+RULE_ORIGINS: tuple[str, ...] = ('start', 'start', 'start', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement',
  'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement',
  'statement', '__start_star_0', 'statement', 'statement', 'statement', 'statement', 'statement', 'target_measure', 'player_counts', 'start', '__start_star_0',
  'per_count', 'hand_stmt', 'drawing_stmt', 'reserve_stmt', 'target_measure', 'target_measure', 'player_counts', 'players_stmt', 'reserve_stmt', 'source_stmt',
@@ -206,7 +206,7 @@ RULE_ORIGINS = ('start', 'start', 'start', 'statement', 'statement', 'statement'
  '__target_counts_plus_3', '__per_count_star_2', 'scoring_stmt', '__target_counts_plus_3', 'receiver', 'receiver', 'hands_term', 'hands_term', 'winner_line',
  'winner_line', 'differences_term', 'winner_line', 'winner_line', 'winner_line', 'partners_tie')
 
-STATES = ({'$END': -1,
+STATES: tuple[dict[str, int], ...] = ({'$END': -1,
   'A': 1,
   'BASED': 2,
   'BRANCHES': 3,
