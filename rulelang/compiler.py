@@ -13,10 +13,8 @@ Every error found is collected; the caller raises them together.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -26,6 +24,7 @@ from rulelang.checks import Problem, rule_problems
 from rulelang.config_model import FORMAT, TILES_IN_SET, config_schema, schema_problems
 from rulelang.errors import RulesetCheckError, RulesetError
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
+from rulelang.record import field, record, replace
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 
 __all__ = ["Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
@@ -39,7 +38,7 @@ def validate_config(config: Any) -> list[str]:
     return [f"{path.lstrip('/') or '(top)'}: {message}" for path, message in schema_problems(config)]
 
 
-@dataclass
+@record(frozen=False)
 class Compiled:
     """The outcome of compiling one text: the config (None on errors), where each rule came from."""
 
@@ -163,7 +162,7 @@ def check_missing(ck: _Checker, based: bool = False) -> None:
 # (2) the chain of bases, read iteratively
 # ---------------------------------------------------------------------------
 
-@dataclass
+@record(frozen=False)
 class _Fault:
     """Why a ruleset's `based on` fails: reported at that ruleset's `based on` line."""
 
@@ -377,7 +376,7 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
     # No schema validation here: the typed resolution and the rules make a valid configuration
     # (tests/test_lang_properties.py and test_lang_shared_validator.py prove it against the schema).
     _check_rules(ck, cfg, {st.key: st for st in in_force}, own, base_label)
-    statements = tuple(dataclasses.replace(st, filename=st.filename or ruleset.filename) for st in in_force)
+    statements = tuple(replace(st, filename=st.filename or ruleset.filename) for st in in_force)
     if ck.errors:
         return Compiled(ruleset, None, _sorted(ck.errors, ruleset.filename), origins, base_label, statements)
     return Compiled(ruleset, cfg, [], origins, base_label, statements)

@@ -59,15 +59,35 @@ def fast_check(args: list[str]) -> int | None:
 def main(prog_name: str | None = None) -> None:
     """Run the command line (exits)."""
     if not os.environ.get("RULELANG_NO_FAST_CHECK"):
+        import gc
+
+        gc.disable()  # a short process: the collector would only walk the new modules' objects again and again
         status = fast_check(sys.argv[1:])
+        gc.enable()
         if status is not None:
-            sys.exit(status)
+            _exit(status)
     from rulelang.cli import main as cli
 
     if prog_name is None:
         cli()
     else:
         cli(prog_name=prog_name)
+
+
+def _exit(status: int) -> None:
+    """Exit with STATUS once the output is flushed, without tearing down every module (a tenth of a check).
+
+    Nothing of the check needs a clean-up at exit; a process measured by
+    coverage keeps the ordinary exit, so that its data is saved.
+    """
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        sys.exit(status)
+    if "coverage" in sys.modules:
+        sys.exit(status)
+    os._exit(status)
 
 
 if __name__ == "__main__":  # pragma: no cover

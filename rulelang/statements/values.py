@@ -6,16 +6,16 @@ can prove that the canonical text states the same rules.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from rulelang.config_model import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
+from rulelang.record import field, record
 
 __all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
            "UnitValue", "Target", "EventsValue", "Winner"]
 
 
-@dataclass(frozen=True)
+@record
 class Span:
     """Where a piece of text is: 1-based line and column, end exclusive."""
 
@@ -62,7 +62,7 @@ class Players(NamedTuple):
     partnerships: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@record
 class PerCount:
     """A number of tiles: the same for every player count, or one per count."""
 
@@ -122,7 +122,7 @@ class Winner(NamedTuple):
     partners_tie: str = "side-wins"  # or "no-winner" (`partners' ties too`)
 
 
-@dataclass(frozen=True)
+@record
 class Term:
     """One settlement term (docs/config.md, Settlement)."""
 
