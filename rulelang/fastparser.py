@@ -146,10 +146,30 @@ class _Runtime:
         self.newline = frozenset(self.names.index(n) for n in mod.NEWLINE_TYPES)
         self.lexers: tuple[tuple[int, ...], ...] = mod.LEXERS
         self.state_lexer: tuple[int, ...] = mod.STATE_LEXER
-        self.states: tuple[dict[str, int], ...] = mod.STATES
-        self.rules: tuple[tuple[str, int, tuple[tuple[int, bool], ...], bool], ...] = mod.RULES
+        self.rows: tuple[tuple[str, tuple[int, ...]], ...] = mod.STATES
+        self.states: list[dict[str, int] | None] = [None] * len(self.rows)  # read when first entered
+        self.rule_rows: tuple[str, ...] = mod.RULES
+        self.rules: list[tuple[str, int, tuple[tuple[int, bool], ...], bool] | None] = [None] * len(mod.RULES)
         self.origins: tuple[str, ...] = mod.RULE_ORIGINS
         self.start, self.end = mod.START_STATE, mod.END_STATE
+
+
+    def state(self, number: int) -> dict[str, int]:
+        """A state's actions: symbol -> state (shift, goto) or -1 - rule (reduce)."""
+        row = self.states[number]
+        if row is None:
+            symbols, actions = self.rows[number]
+            row = self.states[number] = dict(zip(symbols.split(), actions))
+        return row
+
+    def rule(self, number: int) -> tuple[str, int, tuple[tuple[int, bool], ...], bool]:
+        """A rule: (tree name, expansion size, kept children as (index, inlined), expand a single child)."""
+        got = self.rules[number]
+        if got is None:
+            name, size, expand1, kept = self.rule_rows[number].split(" ")
+            children = () if kept == "-" else tuple((int(k.rstrip("i")), k.endswith("i")) for k in kept.split(","))
+            got = self.rules[number] = (name, int(size), children, expand1 == "1")
+        return got
 
 
 def _first_meta(children: Any) -> Any:
@@ -164,7 +184,7 @@ def _first_meta(children: Any) -> Any:
 
 def _reduce(rt: _Runtime, rule: int, children: list[Any]) -> Any:
     """What lark's tree builder makes of a rule's children (filter, inline, expand one, positions)."""
-    name, _size, kept, expand1 = rt.rules[rule]
+    name, _size, kept, expand1 = rt.rule(rule)
     filtered: list[Any] = []
     for i, inline in kept:
         if inline:
@@ -243,7 +263,8 @@ def parse(text: str) -> Node | None:
             token, kind_name = None, "$END"
         # the LALR(1) loop, as lark's ParserState.feed_token
         while True:
-            action = states[state_stack[-1]].get(kind_name)
+            row = states[state_stack[-1]] or rt.state(state_stack[-1])
+            action = row.get(kind_name)
             if action is None:
                 return None  # lark says what was expected
             if action >= 0:
@@ -253,7 +274,7 @@ def parse(text: str) -> Node | None:
                 value_stack.append(token)
                 break
             rule = -1 - action
-            size = rt.rules[rule][1]
+            size = rt.rule(rule)[1]
             if size:
                 children = value_stack[-size:]
                 del state_stack[-size:]
@@ -261,7 +282,8 @@ def parse(text: str) -> Node | None:
             else:
                 children = []
             value_stack.append(_reduce(rt, rule, children))
-            goto = states[state_stack[-1]][rt.origins[rule]]
+            row = states[state_stack[-1]] or rt.state(state_stack[-1])
+            goto = row[rt.origins[rule]]
             state_stack.append(goto)
             if token is None and goto == rt.end:
                 result: Node = value_stack[-1]

@@ -47,6 +47,11 @@ def _terminal(term: Any, boundary: str) -> tuple[str, str, str]:
     return term.name, "re", regexp
 
 
+def _kept(kept: tuple[tuple[int, bool], ...]) -> str:
+    """The kept children of a rule: `0,2i` (child 2 inlined: a `_rule`), or `-` for none."""
+    return ",".join(f"{i}i" if inline else str(i) for i, inline in kept) or "-"
+
+
 def generate() -> str:
     """The text of rulelang/parser_tables.py for the grammar as it is now."""
     import lark
@@ -111,13 +116,14 @@ def generate() -> str:
             rules.append((name, len(rule.expansion), kept, bool(rule.options.expand1 and not rule.alias)))
         return rule_index[rule]
 
-    # actions: symbol -> state (>= 0: shift, or goto after a reduction) or -1 - rule (reduce)
-    states: list[dict[str, int]] = []
+    # actions, per state: (`SYMBOL ...`, (N, ...)), each N a state (>= 0: shift, or goto after a reduction)
+    # or -1 - rule (reduce). Constants cost next to nothing to load (dicts would be built at every import,
+    # and are slow to compile without bytecode); the parser makes a state's dict when it first enters it.
+    states: list[tuple[str, tuple[int, ...]]] = []
     for state in order:
-        row: dict[str, int] = {}
-        for symbol, (action, arg) in sorted(table.states[state].items()):
-            row[str(symbol)] = number[arg] if action is Shift else -1 - rule_number(arg)
-        states.append(row)
+        row = sorted(table.states[state].items())
+        states.append((" ".join(str(symbol) for symbol, _ in row),
+                       tuple(number[arg] if action is Shift else -1 - rule_number(arg) for _, (action, arg) in row)))
     origins = {}
     for rule in rule_index:
         origins[rule_index[rule]] = str(rule.origin.name)
@@ -133,7 +139,8 @@ def generate() -> str:
         "STATE_LEXER": tuple(state_lexer),
         "START_STATE": number[start],
         "END_STATE": number[table.end_states["start"]],
-        "RULES": tuple(rules),
+        # one string per rule: `NAME SIZE EXPAND1 KEPT`, KEPT the kept children `I` (or `Ii`: inlined) or `-`
+        "RULES": tuple(f"{name} {size} {int(expand1)} {_kept(kept)}" for name, size, kept, expand1 in rules),
         "RULE_ORIGINS": tuple(origins[i] for i in range(len(rules))),
         "STATES": tuple(states),
     }
@@ -141,8 +148,8 @@ def generate() -> str:
         "GRAMMAR_HASH": "str", "LARK_VERSION": "str", "KEYWORD_BOUNDARY": "str",
         "TERMINALS": "tuple[tuple[str, str, str], ...]", "IGNORE": "tuple[str, ...]", "NEWLINE_TYPES": "tuple[str, ...]",
         "LEXERS": "tuple[tuple[int, ...], ...]", "STATE_LEXER": "tuple[int, ...]", "START_STATE": "int", "END_STATE": "int",
-        "RULES": "tuple[tuple[str, int, tuple[tuple[int, bool], ...], bool], ...]", "RULE_ORIGINS": "tuple[str, ...]",
-        "STATES": "tuple[dict[str, int], ...]",
+        "RULES": "tuple[str, ...]", "RULE_ORIGINS": "tuple[str, ...]",
+        "STATES": "tuple[tuple[str, tuple[int, ...]], ...]",
     }
     out = [HEADER]
     for name, value in data.items():
