@@ -10,8 +10,10 @@ on the path, and with bytecode cached (pip compiles a package when it
 installs it; here the warm-up run writes the bytecode to a temporary
 PYTHONPYCACHEPREFIX, even when PYTHONDONTWRITEBYTECODE is set, so that no run
 pays for compiling the sources and the checkout gets no __pycache__). The
-CPU time of each child (user + system, from os.wait4) is taken, and the
-median is compared with the median of `python -c pass` (run the same way).
+commands take turns (one run of each, --repeat times), so that a change of
+load on a shared machine falls on all of them alike. The CPU time of each
+child (user + system, from os.wait4) is taken, and the median is compared
+with the median of `python -c pass` (run the same way).
 CPU time, not wall-clock time, so other jobs on a shared machine barely
 count. Target (issue 12): `check one.rules` at most 3 times.
 """
@@ -80,10 +82,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as folder:
         env = child_env(os.path.join(folder, "pycache"))
         script = console_script(folder)
-        for label, args in COMMANDS.items():
-            argv = args if label.startswith("python") else [script, *args]
+        argvs = {label: args if label.startswith("python") else [script, *args] for label, args in COMMANDS.items()}
+        for argv in argvs.values():
             cpu_of(argv, env)  # warm the file cache and write the bytecode (and lark's parser cache, if used)
-            medians[label] = statistics.median(cpu_of(argv, env) for _ in range(opts.repeat))
+        times: dict[str, list[float]] = {label: [] for label in argvs}
+        for _ in range(opts.repeat):  # interleaved, so that a change of load on a shared machine hits every command
+            for label, argv in argvs.items():
+                times[label].append(cpu_of(argv, env))
+        medians = {label: statistics.median(t) for label, t in times.items()}
     base = medians["python -c pass"]
     for label, seconds in medians.items():
         print(f"{label:42s} {seconds * 1000:7.1f} ms CPU   ratio {seconds / base:5.1f}")

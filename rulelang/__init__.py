@@ -11,7 +11,6 @@ all (`check_text` returns the list without raising).
 """
 from __future__ import annotations
 
-import copy
 import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -179,6 +178,8 @@ def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
             where = p.path.lstrip("/") or "(top)"
             raise RulesetFileError(p.code, f"not a rulelang configuration: {where}: {p.message}",
                                    filename=name, hint="compile a ruleset with `rulelang compile`")
+        import copy
+
         return copy.deepcopy(config)
     if name in bundled_names() and not os.path.exists(name):
         return compile_bundled(name)

@@ -12,7 +12,6 @@ Every error found is collected; the caller raises them together.
 """
 from __future__ import annotations
 
-import copy
 import os
 from collections.abc import Iterable
 from functools import lru_cache
@@ -312,9 +311,18 @@ EMPTY_CONFIG: Config = {
 }
 
 
+def _fresh(value: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, scalars), without importing `copy`."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    return value
+
+
 def resolve(statements: Iterable[Statement], based_on: str | None = None, skip: frozenset[str] = frozenset()) -> Config:
     """The configuration the statements state: each applied once, in canonical order (a pure function)."""
-    config = copy.deepcopy(EMPTY_CONFIG)
+    config: Config = _fresh(EMPTY_CONFIG)
     config["based_on"] = based_on
     for st in sorted(statements, key=lambda s: ORDER[s.key]):
         if st.key not in skip:

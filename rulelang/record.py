@@ -11,13 +11,18 @@ a `__setattr__`/`__delattr__` that raise `dataclasses.FrozenInstanceError`
 (imported only then), as dataclasses does, and `__match_args__`. `replace`
 is `dataclasses.replace` for records. No inheritance between records, no
 `__post_init__`, no ClassVar: the language's records need none.
+
+`NamedTuple` is `typing.NamedTuple` without its check of every field's
+annotation (which, for postponed annotations, compiles each one): the same
+`collections.namedtuple` class. Modules import it in place of typing's at run
+time only (`if TYPE_CHECKING: from typing import NamedTuple`).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar, dataclass_transform, overload
 
-__all__ = ["record", "field", "replace", "fields_of"]
+__all__ = ["record", "field", "replace", "fields_of", "NamedTuple"]
 
 T = TypeVar("T")
 _MISSING: Any = object()
@@ -154,3 +159,39 @@ def replace(obj: T, **changes: Any) -> T:
             raise TypeError(f"{type(obj).__qualname__}.__init__() got an unexpected keyword argument {name!r}")
     values = {f.name: changes[f.name] if f.name in changes else getattr(obj, f.name) for f in fields}
     return type(obj)(**values)
+
+
+# NamedTuple: typing's class syntax, made by collections.namedtuple as typing makes it
+_NT_SPECIAL = frozenset({"__module__", "__name__", "__annotations__", "__qualname__", "__doc__"})
+_NT_PROHIBITED = frozenset({"__new__", "__init__", "__slots__", "__getnewargs__", "_fields", "_field_defaults",
+                            "_make", "_replace", "_asdict", "_source"})
+
+
+class _NamedTupleMeta(type):
+    def __new__(mcls, typename: str, bases: tuple[type, ...], ns: dict[str, Any]) -> Any:
+        from collections import namedtuple
+
+        if bases != (NamedTuple,):
+            raise TypeError("a NamedTuple derives from NamedTuple alone")
+        annotations = ns.get("__annotations__", {})
+        defaults = []
+        for name in annotations:
+            if name in ns:
+                defaults.append(name)
+            elif defaults:
+                raise TypeError(f"Non-default namedtuple field {name} cannot follow default field"
+                                f"{'s' if len(defaults) > 1 else ''} {', '.join(defaults)}")
+        names, values = list(annotations), [ns[n] for n in defaults]  # made here: not literals mypy could check
+        made: Any = namedtuple(typename, names, defaults=values, module=ns["__module__"])  # type: ignore[misc]
+        made.__annotations__ = made.__new__.__annotations__ = dict(annotations)
+        for key, value in ns.items():
+            if key in _NT_PROHIBITED:
+                raise AttributeError("Cannot overwrite NamedTuple attribute " + key)
+            if key not in _NT_SPECIAL and key not in made._fields:
+                setattr(made, key, value)
+        if "__doc__" in ns:
+            made.__doc__ = ns["__doc__"]
+        return made
+
+
+NamedTuple: Any = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})

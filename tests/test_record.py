@@ -97,3 +97,33 @@ def test_the_language_imports_no_dataclasses_to_check_a_file():
             "print(sorted(m for m in ('dataclasses', 'inspect', 'lark', 'click', 'jsonschema', 'json') if m in sys.modules))")
     run = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
     assert run.stdout.strip() == "[]", run.stderr
+
+
+def test_the_named_tuple_is_typings():
+    import typing
+
+    from rulelang.record import NamedTuple
+
+    def make(base):
+        class Pair(base):
+            """Two numbers."""
+
+            low: int
+            high: int = 9
+
+            def width(self) -> int:
+                return self.high - self.low
+
+        return Pair
+
+    theirs, ours = make(typing.NamedTuple), make(NamedTuple)
+    for args in [(1,), (1, 5)]:
+        a, b = theirs(*args), ours(*args)
+        assert repr(a) == repr(b) and tuple(a) == tuple(b) and a == b and hash(a) == hash(b)
+        assert a.width() == b.width() and a._replace(low=0) == b._replace(low=0) and a._asdict() == b._asdict()
+    assert ours._fields == theirs._fields and ours._field_defaults == theirs._field_defaults
+    assert ours.__doc__ == theirs.__doc__ and ours.__mro__[1:] == (tuple, object)
+    with pytest.raises(TypeError):
+        class Bad(NamedTuple):
+            a: int = 1
+            b: int

@@ -6,10 +6,15 @@ can prove that the canonical text states the same rules.
 """
 from __future__ import annotations
 
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from rulelang.config_model import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
 from rulelang.record import field, record
+
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from rulelang.record import NamedTuple  # typing's, without its costly check of each annotation
 
 __all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
            "UnitValue", "Target", "EventsValue", "Winner"]
