@@ -1,6 +1,6 @@
 """Start-up cost of the command line, in CPU time, as a ratio to `python -c pass`.
 
-    python bench/bench_startup.py            # --help, list, check one file
+    python bench/bench_startup.py            # --help, list, check one file, fmt one file, explain
     python bench/bench_startup.py --repeat 21
 
 Each command runs --repeat times in a fresh interpreter, as an installed user
@@ -34,6 +34,8 @@ COMMANDS = {
     "rulelang --help": ["--help"],
     "rulelang list": ["list"],
     "rulelang check rulesets/exact61.rules": ["check", "rulesets/exact61.rules"],
+    "rulelang fmt FILE (already canonical)": ["fmt", "{copy}"],
+    "rulelang explain exact61": ["explain", "exact61"],
 }
 # what pip writes as the `rulelang` console script (pip's template; the entry point from pyproject.toml)
 SCRIPT = """import sys
@@ -82,7 +84,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as folder:
         env = child_env(os.path.join(folder, "pycache"))
         script = console_script(folder)
-        argvs = {label: args if label.startswith("python") else [script, *args] for label, args in COMMANDS.items()}
+        copy = os.path.join(folder, "exact61.rules")  # fmt rewrites files: a copy of a canonical one
+        with open(ROOT / "rulesets" / "exact61.rules", encoding="utf-8") as src, open(copy, "w", encoding="utf-8") as dst:
+            dst.write(src.read())
+        argvs = {label: args if label.startswith("python") else [script, *(a.format(copy=copy) for a in args)]
+                 for label, args in COMMANDS.items()}
         for argv in argvs.values():
             cpu_of(argv, env)  # warm the file cache and write the bytecode (and lark's parser cache, if used)
         times: dict[str, list[float]] = {label: [] for label in argvs}

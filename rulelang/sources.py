@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
 from rulelang.errors import RulesetFileError
 from rulelang.readinput import read_text
 
-__all__ = ["STDIN_NAME", "read_stdin", "source"]
+__all__ = ["STDIN_NAME", "read_stdin", "source", "config_and_inherited"]
 
 STDIN_NAME = "<stdin>"
 
@@ -43,3 +44,21 @@ def source(spec: str, stdin_name: str | None = None) -> tuple[str, str]:
         return bundled_text(spec), bundled_filename(spec)
     raise RulesetFileError("file-not-found", f"no such file or bundled ruleset: {spec}", filename=spec,
                            hint="bundled rulesets: " + ", ".join(bundled_names()))
+
+
+def config_and_inherited(spec: str) -> tuple[dict[str, Any], set[str]]:
+    """The configuration of SPEC (a path, a bundled name or a compiled .json) and the statement keys it
+    inherits from its base (raises RulesetError)."""
+    if spec.endswith(".json"):
+        import rulelang
+
+        return rulelang.load_config_dict(spec), set()
+    from rulelang.compiler import analyse
+    from rulelang.errors import raise_errors
+
+    text, filename = source(spec)
+    result = analyse(text, filename)
+    raise_errors(result.errors)
+    assert result.config is not None
+    inherited = {key for key, st in result.origins.items() if st is None} if result.base_label else set()
+    return result.config, inherited

@@ -1,9 +1,10 @@
-"""The console script's fast `check` (rulelang/entry.py): the same output and exit status as the click command.
+"""The console script's fast paths (rulelang/entry.py): the same output, files and exit status as the click command.
 
-`rulelang check FILE...` of valid files is answered without importing click
-(issue 12); anything else runs the click command. Each command line below is
-run both ways (RULELANG_NO_FAST_CHECK=1 forces the click command) and must
-print the same bytes on both streams and exit with the same status.
+`rulelang check FILE...` of valid files, `fmt FILE...` of canonical files and
+`explain NAME` are answered without importing click (issue 12); anything else
+runs the click command. Each command line below is run both ways
+(RULELANG_NO_FAST_CHECK=1 forces the click command) and must print the same
+bytes on both streams, leave the same files and exit with the same status.
 """
 from __future__ import annotations
 
@@ -27,20 +28,24 @@ def _run(args: list[str], fast: bool, cwd: Path, stdin: str = "") -> tuple[int, 
     return run.returncode, run.stdout, run.stderr
 
 
+def _files(folder: Path) -> Path:
+    folder.mkdir()
+    bad = sorted((ROOT / "tests" / "data" / "rulesets" / "bad").glob("*.rules"))[0]
+    (folder / "bad.rules").write_text(bad.read_text(encoding="utf-8"), encoding="utf-8")
+    good = (ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8")
+    (folder / "good.rules").write_text(good, encoding="utf-8")
+    (folder / "messy.rules").write_text(good.replace("\n", "  \n").replace("players", "players ", 1), encoding="utf-8")
+    (folder / "syntax.rules").write_text('based on allfives\nruleset s "S"\nsource "x"\nplayers banana\n')
+    (folder / "folder.rules").mkdir()
+    return folder
+
+
 @pytest.fixture
 def files(tmp_path: Path) -> Path:
-    bad = (ROOT / "tests" / "data" / "rulesets" / "bad")
-    some_bad = sorted(bad.glob("*.rules"))[:1]
-    for p in some_bad:
-        (tmp_path / "bad.rules").write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "good.rules").write_text((ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8"),
-                                         encoding="utf-8")
-    (tmp_path / "syntax.rules").write_text('based on allfives\nruleset s "S"\nsource "x"\nplayers banana\n')
-    (tmp_path / "folder.rules").mkdir()
-    return tmp_path
+    return _files(tmp_path / "files")
 
 
-@pytest.mark.parametrize("args", [
+COMMAND_LINES = [
     ["check", "good.rules"],
     ["check", "good.rules", "allfives", "pagat"],
     ["check", "good.rules", "bad.rules"],
@@ -52,11 +57,33 @@ def files(tmp_path: Path) -> Path:
     ["check", "--json", "good.rules"],
     ["check", "-", "good.rules"],
     ["check", "good.rules", "--all"],
-])
-def test_the_fast_check_says_what_the_command_says(files, args):
-    fast = _run(args, True, files, stdin=(ROOT / "rulesets" / "allfives.rules").read_text(encoding="utf-8"))
-    slow = _run(args, False, files, stdin=(ROOT / "rulesets" / "allfives.rules").read_text(encoding="utf-8"))
+    ["fmt", "good.rules"],
+    ["fmt", "good.rules", "--check"],
+    ["fmt", "--check", "good.rules", "messy.rules"],
+    ["fmt", "good.rules", "messy.rules"],
+    ["fmt", "syntax.rules", "good.rules"],
+    ["fmt", "missing.rules"],
+    ["fmt", "folder.rules"],
+    ["fmt", "allfives"],
+    ["fmt"],
+    ["explain", "exact61"],
+    ["explain", "good.rules"],
+    ["explain", "bad.rules"],
+    ["explain", "missing.rules"],
+    ["explain", "good.rules", "extra"],
+    ["explain", "--json", "good.rules"],
+]
+
+
+@pytest.mark.parametrize("args", COMMAND_LINES, ids=[" ".join(a) or "none" for a in COMMAND_LINES])
+def test_the_fast_path_says_and_does_what_the_command_does(tmp_path, args):
+    stdin = (ROOT / "rulesets" / "allfives.rules").read_text(encoding="utf-8")
+    fast_dir, slow_dir = _files(tmp_path / "fast"), _files(tmp_path / "slow")
+    fast = _run(args, True, fast_dir, stdin=stdin)
+    slow = _run(args, False, slow_dir, stdin=stdin)
     assert fast == slow
+    for name in ("good.rules", "messy.rules", "bad.rules"):  # fmt rewrote the same files the same way
+        assert (fast_dir / name).read_text(encoding="utf-8") == (slow_dir / name).read_text(encoding="utf-8")
 
 
 def test_a_valid_file_is_checked_without_click(files):
@@ -69,12 +96,13 @@ def test_a_valid_file_is_checked_without_click(files):
     assert run.stdout.splitlines() == ["good.rules: ok", "0 False False False"], run.stderr
 
 
-def test_the_fast_check_leaves_everything_else_to_the_command(files, monkeypatch):
-    from rulelang.entry import fast_check
+def test_the_fast_path_leaves_everything_else_to_the_command(files, monkeypatch):
+    from rulelang.entry import fast_path
 
     monkeypatch.chdir(files)
-    assert fast_check(["check", "syntax.rules"]) is None
-    assert fast_check(["check", "--json", "good.rules"]) is None
-    assert fast_check(["check", "-"]) is None
-    assert fast_check(["compile", "good.rules"]) is None
-    assert fast_check(["check"]) is None
+    for args in (["check", "syntax.rules"], ["check", "--json", "good.rules"], ["check", "-"], ["check"],
+                 ["compile", "good.rules"], ["fmt", "messy.rules"], ["fmt", "missing.rules"], ["fmt", "-"],
+                 ["explain", "bad.rules"], ["explain", "--json", "good.rules"], [], ["--help"]):
+        assert fast_path(args) is None, args
+    assert fast_path(["fmt", "good.rules"]) == 0
+    assert (files / "messy.rules").read_text(encoding="utf-8") != (files / "good.rules").read_text(encoding="utf-8")

@@ -18,6 +18,7 @@ from rulelang.bundled import bundled_names
 from rulelang.errors import RulesetError
 from rulelang.readinput import processing, read_text
 from rulelang.sources import STDIN_NAME
+from rulelang.sources import config_and_inherited as _config_and_inherited
 from rulelang.sources import read_stdin as _read_stdin
 from rulelang.sources import source as _source
 
@@ -65,21 +66,6 @@ def _report(error: RulesetError, err: bool = False) -> None:
 # ---------------------------------------------------------------------------
 # Finding a ruleset: a file path or a bundled name
 # ---------------------------------------------------------------------------
-
-def _config_and_inherited(spec: str) -> tuple[dict[str, Any], set[str]]:
-    """The configuration of SPEC and the statement keys it inherits from its base."""
-    if spec.endswith(".json"):
-        return rulelang.load_config_dict(spec), set()
-    from rulelang.compiler import analyse
-    from rulelang.errors import raise_errors
-
-    text, filename = _source(spec)
-    result = analyse(text, filename)
-    raise_errors(result.errors)
-    assert result.config is not None
-    inherited = {key for key, st in result.origins.items() if st is None} if result.base_label else set()
-    return result.config, inherited
-
 
 def _write_atomic(path: str, text: str) -> None:
     """Write a file so that a reader sees the old or the new content, never half of it."""
