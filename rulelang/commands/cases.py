@@ -22,9 +22,15 @@ def cases_cmd():
                    "shipped with rulelang; example-js is its JavaScript port).")
 @click.option("--no-check", is_flag=True, help="Write the drafts without a cross-check (not recommended).")
 @click.option("--seeds", type=click.IntRange(1, 1000), default=40, show_default=True,
-              help="Seeds tried per player count to find a domino, a block and a scoring event.")
+              help="Seeds tried per player count to find a domino, a block and a scoring event (and, up to 12 of them, "
+                   "the deciding positions).")
 def generate_cmd(ruleset, out_dir, check_cmd, no_check, seeds):
     """Draft cases for RULESET (a bundled name or a .rules file) and keep those an independent engine agrees with.
+
+    Complete rounds (one ending in a domino, one in a block) and a target case
+    at each player count, and for each statement RULESET states a targeted
+    position where it decides: a step that would be observed otherwise if the
+    statement were written another way (its other spellings).
 
     Exit status: 0 when cases were written, 1 when the check engine disagreed
     with every case (nothing written), 2 for a bad ruleset or option.
@@ -52,6 +58,8 @@ def generate_cmd(ruleset, out_dir, check_cmd, no_check, seeds):
     if not suite.cases:
         click.echo(f"no case could be drafted for {suite.name} within {seeds} seeds", err=True)
         sys.exit(1)
+    for note in suite.undecided:  # an alternative that plays the same here, or a position the seeds did not give
+        click.echo(f"note: {note}", err=True)
     if not no_check:
         drafted = len(suite.cases)
         suite = generate.cross_check(suite, SubprocessEngine(argv))
