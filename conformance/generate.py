@@ -277,7 +277,8 @@ def _match_trace(config: dict[str, Any], players: int, seed: int, kind: str, sco
     op = config["opener"]
     for i, d in enumerate(deals):
         prev = match.rounds[i - 1] if i else None
-        rule = op["first_round"] if i == 0 else op["after_domino"] if prev.kind == "domino" else op["after_block"]
+        rule = (op["first_round"] if prev is None else op["after_domino"] if prev.kind == "domino"
+                else op["after_block"])
         if not _lottery(config, rule, prev):
             d["opener"] = None  # the rule decides: the case checks the engine's choice
     return Trace(players, seed, kind, deals[0], deals[1:], moves)
@@ -327,15 +328,12 @@ def _with_lines(config: dict[str, Any], lines: dict[str, str]) -> dict[str, Any]
     """The ruleset with statement `key` said by `lines[key]` instead (added when it is not stated), compiled;
     None when that does not compile."""
     import rulelang
-    from rulelang.formatter import _layout, config_statements, statement_lines
-    from rulelang.statements import INFO, ORDER
+    from rulelang.formatter import config_statements, statement_lines, statements_to_text
 
     said = {k: statement_lines(k, v) for k, v in config_statements(config) if k != "based_on"}
     said.update({k: [line] for k, line in lines.items()})
-    items = [(INFO[k].section, INFO[k].group, [(x, [], None) for x in said[k]])
-             for k in sorted(said, key=lambda k: ORDER[k])]
     try:
-        return rulelang.compile_text(_layout(items), "alternative.rules")
+        return rulelang.compile_text(statements_to_text(said), "alternative.rules")
     except Exception:  # the line does not go with the rest of the ruleset
         return None
 
@@ -420,17 +418,17 @@ def targeted(suite: Suite, probe_seeds: int = PROBE_SEEDS) -> list[str]:
         for i, diffs in found.items():
             t = pool[i]
             cut = max(d[0] for d in diffs)
-            steps = [{"play": m, "expect": {k: v for k, v in o.items() if k != "reject"}}
+            steps: list[dict[str, Any]] = [{"play": m, "expect": {k: v for k, v in o.items() if k != "reject"}}
                      for m, o in zip(t.moves[:cut + 1], t.observed[:cut + 1])]
             against = "; ".join(f"{line} would refuse the move of step {step}" if what == "reject" else
                                 f"{line} would observe another `{what}` at step {step}" for step, what, line in diffs)
             case = _case(suite, f"{slug}-gen-{t.players}p-pos-{key.replace('_', '-')}-{t.kind}-seed{t.seed}",
                          f"a position where `{own_line}` ({INFO[key].words}) decides ({t.players} players, "
                          f"{t.kind}, Match seed {t.seed}): {against}", t.players, t.setup, steps, t.seed)
-            case["source"]["where"] = (
+            case["source"] = dict(case["source"], where=(
                 f"rulelang cases generate {suite.name}: a targeted position for the statement `{own_line}`, found by "
                 f"replaying Match seed {t.seed} ({t.kind}, greedy players) under its other spellings; drafted by the "
-                "built-in engine and kept because the check engine agrees")
+                "built-in engine and kept because the check engine agrees"))
             if t.next_rounds:
                 case["next_rounds"] = t.next_rounds
                 if any(s["expect"].get("round") for s in steps[:-1]):
