@@ -70,3 +70,33 @@ def test_example_js_without_node_is_one_clear_message(tmp_path, monkeypatch):
 def test_other_commands_are_left_alone():
     assert example_engines.resolve(["./my-engine", "--fast"]) == ["./my-engine", "--fast"]
     assert example_engines.resolve(["python", "example-python"]) == ["python", "example-python"]
+
+
+def test_show_prints_an_example_engine_to_start_from(tmp_path):
+    runner = CliRunner()
+    for ex in example_engines.EXAMPLES.values():
+        res = runner.invoke(main, ["show", ex.name])
+        assert res.exit_code == 0 and res.output == ex.path.read_text(encoding="utf-8")
+    bad = runner.invoke(main, ["show", "example-rust"])
+    assert bad.exit_code == 2 and "example engines: example-python, example-js" in bad.output
+
+
+def test_a_copy_of_the_example_passes_as_the_tutorial_says(tmp_path):
+    copy = tmp_path / "toy.py"
+    copy.write_text(CliRunner().invoke(main, ["show", "example-python"]).output, encoding="utf-8")
+    import shlex
+    import sys
+
+    res = conform("--engine", f"{shlex.quote(sys.executable)} {shlex.quote(str(copy))}", "--variant", "allfives",
+                  "--tag", "prose-example")
+    assert res.exit_code == 0, res.output
+
+
+def test_the_tutorial_is_installed_and_uses_the_shipped_examples():
+    res = CliRunner().invoke(main, ["help", "engine-authors"])
+    assert res.exit_code == 0 and res.output.startswith("# Write a conforming engine")
+    text = (ROOT / "docs" / "engine-authors.md").read_text(encoding="utf-8")
+    for needed in ("rulelang conform --engine example-python", "rulelang conform --engine example-js",
+                   "rulelang show example-python > toy.py", "rulelang help protocol", "rulelang cases generate"):
+        assert needed in text, needed
+    assert "tests/data" not in text  # nothing a user of the installed package does not have
