@@ -34,7 +34,7 @@ COMMANDS = {
     "rulelang --help": ["--help"],
     "rulelang list": ["list"],
     "rulelang check rulesets/exact61.rules": ["check", "rulesets/exact61.rules"],
-    "rulelang check allfives-pooled.rules (based)": ["check", "rulesets/allfives-pooled.rules"],
+    "rulelang check allfives-pooled.rules": ["check", "rulesets/allfives-pooled.rules"],  # based on allfives
     "rulelang fmt FILE (already canonical)": ["fmt", "{copy}"],
     "rulelang explain exact61": ["explain", "exact61"],
 }
