@@ -25,6 +25,7 @@ from .scoring import after_settlement, apply_event
 from .settlement import block_winner, settle
 from .tiles import (
     BIT,
+    ENDWISE,
     LEAD_KEY,
     SETS,
     SIDES,  # noqa: F401  (re-exported: was importable from here)
@@ -351,6 +352,8 @@ class Round:
                     codes = [i << 10 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
             else:
                 codes = self._layout.placement_codes(self._hands[self._seat] if self._only < 0 else BIT[self._only])
+            if self._layout.orienting:
+                codes = self._layout.oriented(codes)  # the sniff's orientations (family tier C)
             self._legal = codes
         return codes
 
@@ -425,8 +428,9 @@ class Round:
             return False
         ti = code >> 10
         lay = self._layout
-        if not lay.placed:
-            return code in self.legal_codes()  # the lead: its list is short and made once
+        if not lay.placed or lay.orienting or code >= ENDWISE:
+            # the lead: its list is short and made once; the sniff's orientations (family tier C) likewise
+            return code in self.legal_codes()
         only = self._only
         if (self._hands[self._seat] if only < 0 else BIT[only]) >> ti & 1:
             v = lay.free.get(code & 0x3FF)
@@ -461,7 +465,7 @@ class Round:
             if offered is None:
                 offered = self._legal
             if offered is None:
-                if self._layout.placed:
+                if self._layout.placed and not self._layout.orienting:  # (family tier C: the list, below)
                     # what was offered, kept as the free sides and the tiles that could go there:
                     # the Turn lists the moves only if someone reads them
                     only = self._only
@@ -475,7 +479,7 @@ class Round:
         seat = self._seat
         # 1. the tile leaves the hand
         hands = self._hands
-        hands[seat] ^= BIT[code >> 10]
+        hands[seat] ^= BIT[code >> 10 & 0x7F]  # (an endwise sniff's code has a bit above the tile)
         # 2. the tile joins the layout: free sides and the counted sum
         lay = self._layout
         count = lay.place(code)
@@ -496,6 +500,8 @@ class Round:
             # list is kept for the question asked next, which are its legal moves
             codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
             if codes:
+                if lay.orienting:
+                    codes = lay.oriented(codes)  # the sniff's orientations (family tier C)
                 self._seat = nxt
                 self._legal = codes
             else:
@@ -504,7 +510,7 @@ class Round:
             return None
         assert offered is not None
         turn = Turn(seat, _NO_PRE if pre is None else pre, offered, move_from_code(code), lay.free.copy(), f.rules.dv,
-                    count, pts, self._events[n_events:], f.rules.unit)
+                    count, pts, self._events[n_events:], f.rules.unit, lay.sniff_entry())
         if f.record:
             self.turns.append(turn)
         return turn

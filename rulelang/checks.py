@@ -334,6 +334,22 @@ def _target_counts_unit(c: Config) -> Iterator[Problem]:
                  f"with {unit} raw points to 1 shown point, use multiples of {unit}", "target")
 
 
+# -- the sniff (family tier C, docs/design/family.md) ----------------------------------------
+
+def _sniff_rule(key: str, default: str, what: str) -> None:
+    @rule("sniff-needs-first-double", "branching", key)
+    def find(c: Config) -> Iterator[Problem]:
+        d = c["doubles"]
+        if d.get(key, default) != default and d["branching"] != "first":
+            yield _p("sniff-needs-first-double", f"{what} is a rule of the sniff, the first double of the round "
+                     f"and the only one that branches; here {'every' if d['branching'] == 'every' else 'no'} "
+                     "double branches", "write `only the first double branches`, or remove this line", key)
+
+
+_sniff_rule("spinner_orientation", "crosswise", "how the spinner is laid")
+_sniff_rule("spinner_count", "terminal", "what the spinner counts")
+
+
 def rule_problems(config: Config, skip: set[str] = frozenset()) -> list[Problem]:  # type: ignore[assignment]
     """The faults of a configuration (that matches the schema), skipping rules that involve `skip`."""
     out: list[Problem] = []

@@ -17,7 +17,7 @@ __all__ = [
     "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
-    "Formula", "RoundEnd", "PartnersTie",
+    "Formula", "RoundEnd", "PartnersTie", "SpinnerOrientation", "SpinnerCount",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -57,6 +57,9 @@ TermKind = Literal["hands", "differences"]
 Formula = Literal["value", "per-multiple", "face-value"]
 RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]
+# -- the sniff (family tier C): optional fields, default = today's crosswise spinner counting while terminal
+SpinnerOrientation = Literal["crosswise", "endwise", "choice"]
+SpinnerCount = Literal["terminal", "uncovered-sides"]
 
 
 def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
@@ -78,6 +81,11 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
         del settlement["domino"]["bonus"]
     if settlement.get("block", {}).get("partners_tie") == "side-wins":
         del settlement["block"]["partners_tie"]
+    doubles = out.get("doubles", {})  # the sniff (family tier C)
+    if doubles.get("spinner_orientation") == "crosswise":
+        del doubles["spinner_orientation"]
+    if doubles.get("spinner_count") == "terminal":
+        del doubles["spinner_count"]
     return out
 
 

@@ -191,4 +191,7 @@ CODES: dict[str, tuple[str, str]] = {
     "rounds-need-ties": ("check", "a fixed number of rounds with `ties at the top: impossible`"),
     "partner-needs-partnerships": ("check", "a partner's hand settled without partnerships"),
     "no-scoring": ("check", "no way to score at all"),
+    # check: the sniff (family tier C)
+    "sniff-needs-first-double": ("check", "a spinner orientation or spinner count without `only the first double "
+                                          "branches`"),
 }
