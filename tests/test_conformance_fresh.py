@@ -37,7 +37,8 @@ def test_the_fresh_engine_passes_every_case_it_claims():
     skipped = {r.case.id for r in result.results if r.outcome == "skip"}
     larger = {c.id for c in LINT.cases if "larger-set" in c.tags}
     assert larger <= skipped
-    assert all(i.split("-")[0] in ("fives", "all", "threes") or "-family-" in i or i in larger for i in skipped)
+    assert all(i.split("-")[0] in ("fives", "all", "threes", "sniff") or "-family-" in i or i in larger
+               for i in skipped)  # the sniff (family tier C): declined by doubles.spinner_orientation / _count
     assert result.counts()["pass"] == len(LINT.cases) - len(skipped)
 
 
