@@ -265,3 +265,12 @@ def test_a_seeded_match_chooses_orientations_and_replays():
     moves = [t["move"] for rnd in m.transcript()["rounds"] for t in rnd["turns"]]
     assert any(x.endswith(" endwise") for x in moves)
     replay(m.transcript())
+
+
+def test_play_offers_both_orientations_and_takes_the_endwise_one():
+    # seed 1: the human leads; [2|2], [5|5] and [6|6] are offered crosswise and endwise
+    res = CliRunner().invoke(main, ["play", "sniff", "--seed", "1", "--seat", "0=human,1=greedy"],
+                             input="[5|5] endwise\n")
+    assert "7) [5|5]  +10 raw (2 shown)" in res.output and "8) [5|5] endwise  +10 raw (2 shown)" in res.output
+    assert "seat 0 (you) plays [5|5] endwise; ends 10 = 10 -> 10 raw" in res.output
+    assert "[5|5]* endwise" in res.output  # the board marks it
