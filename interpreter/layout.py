@@ -46,7 +46,7 @@ class Layout:
     """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
     __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_inline", "_r", "_connections",
-                 "orienting", "_sniff", "_mode", "_uncov")  # the sniff (family tier C)
+                 "orienting", "_sniff", "_mode", "_uncov", "dead")  # the sniff (family tier C)
 
     def __init__(self, rules: Rules):
         self.placed: list[int] = []  # move codes (tile << 10 | key) in placement order
@@ -65,6 +65,9 @@ class Layout:
         self._sniff = -1  # the spinner when it counts by its sides, else -1
         self._mode = 0  # 1: p per free line side (laid endwise); 2: p per uncovered branch side (crosswise)
         self._uncov = 0  # its uncovered branch sides
+        # "each branch of the spinner takes one tile": the free ends of tiles on branch sides, counted but
+        # closed (key -> value, like `free`)
+        self.dead: dict[int, int] = {}
 
     def copy(self) -> Layout:
         """An independent copy (for a cloned round)."""
@@ -81,6 +84,7 @@ class Layout:
         other._sniff = self._sniff
         other._mode = self._mode
         other._uncov = self._uncov
+        other.dead = self.dead.copy()
         return other
 
     # -- the one place the layout changes --------------------------------------------
@@ -98,7 +102,10 @@ class Layout:
             v = free.pop(key)
             t = key >> 3
             total = self.total
+            dead = False
             if IS_DOUBLE[t]:
+                # "each branch of the spinner takes one tile": the tile on a branch side is a dead end
+                dead = (key & 7) <= BRANCH_B and self._r.one_tile
                 if t == self._sniff:
                     total -= self._cover_sniff(t, key & 7, v)  # the sniff counts by its sides
                 elif (key & 7) >= LINE_A:
@@ -126,6 +133,9 @@ class Layout:
             else:
                 free[ti << 3 | LOW] = e = LO[ti]  # joins with its high half; the low half counts
                 total += e
+            if dead:  # its new free side still counts, but nothing may join it
+                for k in [k for k in free if k >> 3 == ti]:
+                    self.dead[k] = free.pop(k)
         # the opening tile is placed alone, all its sides free
         elif IS_DOUBLE[ti]:
             e = LO[ti]
@@ -304,7 +314,11 @@ class Layout:
 
     def counted(self) -> list[tuple[tuple[int, int], str, int]]:
         """Counted ends `(tile, end, value)` sorted by tile then end ("double" for a terminal double)."""
-        return counted_ends(self.free, self._r.dv, self.sniff_entry())
+        return counted_ends(self.counted_sides(), self._r.dv, self.sniff_entry())
+
+    def counted_sides(self) -> dict[int, int]:
+        """The free sides and the dead ends (family tier C): every side whose value may count."""
+        return {**self.free, **self.dead} if self.dead else self.free
 
     def count(self) -> int:
         """The counted sum."""

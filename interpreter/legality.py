@@ -69,6 +69,9 @@ def diagnose(rnd: Round, move: Move) -> int:
     if not exists:
         illegal("no-such-side", f"{format_tile(move.target)} has no side {move.side}")
     if key not in lay.free:
+        if key in lay.dead:  # "each branch of the spinner takes one tile" (family tier C)
+            illegal("dead-end", f"{move.side} of {format_tile(move.target)} ends a branch of the spinner: it counts, "
+                    "but nothing may join it")
         if side in (BRANCH_A, BRANCH_B) and not lay.side_covered(key):
             illegal("branch-closed", f"the branches of {format_tile(move.target)} are not open yet")
         illegal("side-occupied", f"{move.side} of {format_tile(move.target)} is occupied")

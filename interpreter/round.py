@@ -509,8 +509,8 @@ class Round:
         if not want:
             return None
         assert offered is not None
-        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, move_from_code(code), lay.free.copy(), f.rules.dv,
-                    count, pts, self._events[n_events:], f.rules.unit, lay.sniff_entry())
+        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, move_from_code(code), lay.counted_sides().copy(),
+                    f.rules.dv, count, pts, self._events[n_events:], f.rules.unit, lay.sniff_entry())
         if f.record:
             self.turns.append(turn)
         return turn

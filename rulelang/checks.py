@@ -348,6 +348,7 @@ def _sniff_rule(key: str, default: str, what: str) -> None:
 
 _sniff_rule("spinner_orientation", "crosswise", "how the spinner is laid")
 _sniff_rule("spinner_count", "terminal", "what the spinner counts")
+_sniff_rule("branch_length", "unlimited", "how long the spinner's branches are")
 
 
 def rule_problems(config: Config, skip: set[str] = frozenset()) -> list[Problem]:  # type: ignore[assignment]

@@ -17,7 +17,7 @@ __all__ = [
     "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
-    "Formula", "RoundEnd", "PartnersTie", "SpinnerOrientation", "SpinnerCount",
+    "Formula", "RoundEnd", "PartnersTie", "SpinnerOrientation", "SpinnerCount", "SpinnerBranches",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -60,6 +60,7 @@ PartnersTie = Literal["side-wins", "no-winner"]
 # -- the sniff (family tier C): optional fields, default = today's crosswise spinner counting while terminal
 SpinnerOrientation = Literal["crosswise", "endwise", "choice"]
 SpinnerCount = Literal["terminal", "uncovered-sides"]
+SpinnerBranches = Literal["unlimited", "one-tile"]
 
 
 def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
@@ -86,6 +87,8 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
         del doubles["spinner_orientation"]
     if doubles.get("spinner_count") == "terminal":
         del doubles["spinner_count"]
+    if doubles.get("branch_length") == "unlimited":
+        del doubles["branch_length"]
     return out
 
 

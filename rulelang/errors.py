@@ -192,6 +192,6 @@ CODES: dict[str, tuple[str, str]] = {
     "partner-needs-partnerships": ("check", "a partner's hand settled without partnerships"),
     "no-scoring": ("check", "no way to score at all"),
     # check: the sniff (family tier C)
-    "sniff-needs-first-double": ("check", "a spinner orientation or spinner count without `only the first double "
-                                          "branches`"),
+    "sniff-needs-first-double": ("check", "a spinner orientation, spinner count or branch length without `only the "
+                                          "first double branches`"),
 }

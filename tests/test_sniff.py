@@ -274,3 +274,44 @@ def test_play_offers_both_orientations_and_takes_the_endwise_one():
     assert "7) [5|5]  +10 raw (2 shown)" in res.output and "8) [5|5] endwise  +10 raw (2 shown)" in res.output
     assert "seat 0 (you) plays [5|5] endwise; ends 10 = 10 -> 10 raw" in res.output
     assert "[5|5]* endwise" in res.output  # the board marks it
+
+
+STUBBY = """ruleset stubby "Stubby"
+source "a test"
+based on sniff
+the spinner is always laid endwise
+each branch of the spinner takes one tile
+"""
+
+
+def test_reading_14_a_one_tile_branch_is_a_dead_end_that_still_counts():
+    cfg = rulelang.compile_text(STUBBY)
+    assert cfg["doubles"]["branch_length"] == "one-tile"
+    r = _round([["[4|4]", "[1|4]", "[2|4]", "[5|6]"], ["[4|6]", "[4|5]", "[0|2]", "[6|6]"]], cfg)
+    for m in ("[4|4] endwise", "[4|6] on [4|4] line-a", "[1|4] on [4|4] line-b"):
+        r.play(m)
+    t = r.play("[4|5] on [4|4] branch-a")
+    assert t.count == 1 + 5 + 6 and ["[4|5]", "high", 5] in _counted(t)
+    assert all(tile != (4, 5) for tile, _s, _v in r.layout.attach_points())
+    with pytest.raises(IllegalMove) as e:
+        r.play("[5|6] on [4|5] high")
+    assert e.value.code == "dead-end"
+    with pytest.raises(IllegalMove) as e:
+        r.play("[5|6] on [4|5] low")  # its joined side
+    assert e.value.code == "side-occupied"
+    assert r.play("[2|4] on [4|4] branch-b").count == 1 + 2 + 5 + 6
+    assert [str(m) for m in r.legal_moves()] == ["[6|6] on [4|6] high"]  # [0|2] cannot join the dead [2|4]
+    assert r.play("[6|6] on [4|6] high").count == 1 + 2 + 5 + 12
+
+
+def test_branch_length_in_the_language():
+    runner = CliRunner()
+    fmt = runner.invoke(main, ["fmt", "-"], input=STUBBY)
+    assert fmt.exit_code == 0 and "each branch of the spinner takes one tile" in fmt.output
+    assert rulelang.compile_text(fmt.output) == rulelang.compile_text(STUBBY)
+    unlimited = STUBBY.replace("takes one tile", "grows without limit")
+    assert "branch_length" not in rulelang.compile_text(unlimited)["doubles"]
+    with pytest.raises(rulelang.RulesetError) as e:
+        rulelang.compile_text(STUBBY.replace("based on sniff", "based on muggins").replace(
+            "the spinner is always laid endwise\n", ""))
+    assert e.value.code == "sniff-needs-first-double"

@@ -11,6 +11,7 @@ from rulelang.config_model import (
     OpenerBlock,
     OpenerDomino,
     OpenerFirst,
+    SpinnerBranches,
     SpinnerCount,
     SpinnerOrientation,
     TerminalCount,
@@ -104,6 +105,17 @@ SPINNER_COUNT_MEANINGS = {
 }
 
 
+BRANCH_LENGTHS = {
+    "each branch of the spinner grows without limit": "unlimited",
+    "each branch of the spinner takes one tile": "one-tile",
+}
+BRANCH_LENGTH_MEANINGS = {
+    "unlimited": "tiles join the end of a branch as of any line (the default)",
+    "one-tile": "each branch side of the spinner takes one tile, whose free end counts for the rest of the round "
+                "but is a dead end (Pagat-Sniff's stubby spinner, family.md reading 14)",
+}
+
+
 def _optional(key: str, words: str, rule: str, phrases: dict[str, str], meanings: dict[str, str], field: str,
               type_: object, default: str, explain: object, tags: tuple[str, ...]) -> StatementDef:
     """An optional statement of one field of `doubles`: written only when not the default."""
@@ -139,6 +151,13 @@ def _explain_orientation(v: str, c: Config) -> str:
             "line either way" + _sniff_words(c) + ".")
 
 
+def _explain_branch_length(v: str, c: Config) -> str:
+    if v == "unlimited":
+        return "A spinner's branches grow like any line."
+    return ("Each branch side of the spinner takes one tile only: that tile's free end counts for the rest of the "
+            "round, but nothing may join it" + _sniff_words(c) + ".")
+
+
 def _explain_spinner_count(v: str, c: Config) -> str:
     if v == "terminal":
         return "A crosswise spinner counts as a terminal double, while one of its in-line sides is free."
@@ -153,6 +172,9 @@ SNIFF: tuple[StatementDef, ...] = (
     _optional("spinner_count", "what the spinner counts", "spinner_count_stmt", SPINNER_COUNTS,
               SPINNER_COUNT_MEANINGS, "spinner_count", SpinnerCount, "terminal", _explain_spinner_count,
               ("sniff-count",)),
+    _optional("branch_length", "how long the spinner's branches are", "branch_length_stmt", BRANCH_LENGTHS,
+              BRANCH_LENGTH_MEANINGS, "branch_length", SpinnerBranches, "unlimited", _explain_branch_length,
+              ("sniff-branch-length",)),
 )
 
 

@@ -499,7 +499,8 @@ def main(argv: list[str]) -> int:
         "settlement.domino.terms.rounding": ["round5", "none"], "settlement.block.terms.rounding": ["round5", "none"],
         "tiles": [6],  # larger sets: double-six only
         # the sniff (family tier C): declined as PROTOCOL.md 3.12 says
-        "doubles.spinner_orientation": ["crosswise"], "doubles.spinner_count": ["terminal"]}}
+        "doubles.spinner_orientation": ["crosswise"], "doubles.spinner_count": ["terminal"],
+        "doubles.branch_length": ["unlimited"]}}
     if "--without-no-drawing" in argv:
         capabilities["features"] = [t for t in TAGS if t != "no-drawing"]
         capabilities["configurations"]["drawing"] = ["until-playable"]

@@ -162,7 +162,7 @@ class Game {
     for (const t of sortedTiles(this.nodes.keys())) {
       const node = this.nodes.get(t);
       for (const side of this.sidesOf(t)) {
-        if (node.occ.has(side)) continue;
+        if (node.occ.has(side) || node.dead) continue; // the sniff: a one-tile branch ends in a dead end
         if (side.startsWith("branch") && !this.branchesOpen(t)) continue;
         out.push([t, side, this.value(t, side)]);
       }
@@ -252,6 +252,7 @@ class Game {
     if (!this.nodes.has(target)) throw new Illegal("not-on-layout");
     if (!this.sidesOf(target).includes(side)) throw new Illegal("no-such-side");
     if (this.nodes.get(target).occ.has(side)) throw new Illegal("side-occupied");
+    if (this.nodes.get(target).dead) throw new Illegal("dead-end");
     if (side.startsWith("branch") && !this.branchesOpen(target)) throw new Illegal("branch-closed");
     if (!has(t, this.value(target, side))) throw new Illegal("no-match");
     return [t, target, side];
@@ -281,7 +282,8 @@ class Game {
       const v = this.value(target, side);
       const own = isDouble(t) ? "line-a" : lo(t) === v ? "low" : "high";
       this.nodes.get(target).occ.set(side, t);
-      this.nodes.set(t, { own, occ: new Map([[own, target]]), spin, parent: [target, side], endwise: ew });
+      const dead = side.startsWith("branch") && this.cfg.doubles.branch_length === "one-tile";
+      this.nodes.set(t, { own, occ: new Map([[own, target]]), spin, parent: [target, side], endwise: ew, dead });
     }
     this.order.push(t);
     const count = this.counted().reduce((s, x) => s + x[2], 0);

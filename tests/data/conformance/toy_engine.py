@@ -150,7 +150,7 @@ class Game:
         for t in sorted(self.nodes):
             node = self.nodes[t]
             for side in self.sides_of(t):
-                if side in node["occ"]:
+                if side in node["occ"] or node.get("dead"):  # the sniff: a one-tile branch is a dead end
                     continue
                 if side.startswith("branch") and not self.branches_open(t):
                     continue
@@ -238,6 +238,8 @@ class Game:
             raise Illegal("no-such-side")
         if side in self.nodes[target]["occ"]:
             raise Illegal("side-occupied")
+        if self.nodes[target].get("dead"):
+            raise Illegal("dead-end")
         if side.startswith("branch") and not self.branches_open(target):
             raise Illegal("branch-closed")
         if self.value(target, side) not in t:
@@ -264,7 +266,9 @@ class Game:
             v = self.value(target, side)
             own = "line-a" if t[0] == t[1] else ("low" if t[0] == v else "high")
             self.nodes[target]["occ"][side] = t
-            self.nodes[t] = {"own": own, "occ": {own: target}, "spin": spin, "parent": (target, side), "endwise": ew}
+            self.nodes[t] = {"own": own, "occ": {own: target}, "spin": spin, "parent": (target, side), "endwise": ew,
+                             "dead": side.startswith("branch")
+                             and self.cfg["doubles"].get("branch_length") == "one-tile"}
         self.order.append(t)
         count = sum(v for _, _, v in self.counted())
         pts = placement_points(self.cfg["scoring"], count)
