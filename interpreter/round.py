@@ -22,7 +22,7 @@ from .players import FastPlayer, RandomPlayer
 from .records import Event, EventRow, Offered, RoundResult, Turn, shown_points
 from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
 from .scoring import after_settlement, apply_event
-from .settlement import block_winner, settle
+from .settlement import block_winner, domino_winner, settle
 from .tiles import (
     BIT,
     LEAD_KEY,
@@ -600,7 +600,8 @@ class Round:
             if pts and self._event(side, "placement", pts, seat):
                 self._end("domino", seat, side)
                 return
-            self._settle(spec, "domino", seat, 0, bonus)
+            # "winner: the lightest side" (family.md 3.9): the lighter side wins the settlement, or nobody
+            self._settle(spec, "domino", domino_winner(spec, self._hands, self._f.sides, seat), 0, bonus)
         self._end("domino", seat, side)
 
     def _block(self, seat: int, drawn: list[int] | None) -> None:

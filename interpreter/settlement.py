@@ -41,6 +41,14 @@ def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[
     return None  # still shared across sides: no winner
 
 
+def domino_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], dominoer: int) -> int | None:
+    """The seat winning a domino: the dominoer, or (domino.winner lightest-side, family.md 3.9) the first
+    seat clockwise from the dominoer of the side with the lowest pip total; equal lowest totals: None."""
+    if spec.get("winner", "dominoer") == "dominoer":
+        return dominoer
+    return _house_block_winner("lightest-side", hands, sides, dominoer)
+
+
 def _house_block_winner(rule: str, hands: Sequence[int], sides: Sequence[int], opener: int) -> int | None:
     """Family tier B block winners: by fewest tiles then pips, or by the sides' pip totals."""
     order = clockwise(len(hands), opener)

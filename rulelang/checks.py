@@ -243,6 +243,15 @@ def _last(c: Config) -> Iterator[Problem]:
                  "write `as one event with the last placement`", "domino_events")
 
 
+@rule("last-placement-needs-dominoer", "domino_winner", "domino_events")
+def _last_dominoer(c: Config) -> Iterator[Problem]:
+    d = c["settlement"]["domino"]
+    if d["with_last_placement"] and d.get("winner", "dominoer") != "dominoer":
+        yield _p("last-placement-needs-dominoer", "the last placement can join the settlement only when the "
+                 "dominoer wins it: with `winner: the lightest side` another side may win",
+                 "write `as one event` (the last placement is then its own event)", "domino_winner", "domino_events")
+
+
 @rule("terms-need-winner", "block_winner", "block_terms")
 def _terms_winner(c: Config) -> Iterator[Problem]:
     block = c["settlement"]["block"]

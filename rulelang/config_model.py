@@ -17,7 +17,7 @@ __all__ = [
     "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
-    "Formula", "RoundEnd", "PartnersTie",
+    "Formula", "RoundEnd", "PartnersTie", "DominoWinner",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -57,6 +57,7 @@ TermKind = Literal["hands", "differences"]
 Formula = Literal["value", "per-multiple", "face-value"]
 RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]
+DominoWinner = Literal["dominoer", "lightest-side"]  # family.md 3.9: team totals decide a domino too
 
 
 def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
@@ -76,6 +77,8 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
     settlement = out.get("settlement", {})
     if settlement.get("domino", {}).get("bonus") == 0:
         del settlement["domino"]["bonus"]
+    if settlement.get("domino", {}).get("winner") == "dominoer":
+        del settlement["domino"]["winner"]
     if settlement.get("block", {}).get("partners_tie") == "side-wins":
         del settlement["block"]["partners_tie"]
     return out

@@ -185,6 +185,8 @@ CODES: dict[str, tuple[str, str]] = {
     "forced-lead-unused": ("check", "a forced lead with no round opened by the highest double"),
     "opener-needs-winner": ("check", "the block winner opens, but a block has no winner"),
     "last-placement-needs-one-event": ("check", "`with the last placement` without `as one event`"),
+    "last-placement-needs-dominoer": ("check", "`with the last placement` with a domino `winner: the lightest "
+                                               "side` (another side may win the settlement)"),
     "terms-need-winner": ("check", "block terms that need a winner when a block has none"),
     # check: family tier B (docs/design/family.md)
     "rounds-no-overshoot": ("check", "a fixed number of rounds with an overshoot rule"),

@@ -443,7 +443,7 @@ class Game {
       hand.sort((a, b) => pips(this.hands[a[2]]) - pips(this.hands[b[2]]) || pos.get(a[2]) - pos.get(b[2]));
       todo = [...hand.map(([sd, a, s]) => [sd, a, s]),
         ...amounts.filter((a) => a[2] === null).map(([sd, a]) => [sd, a, null])];
-      if (bonus) todo.unshift([this.sideOf[winner], bonus, winner]); // the bonus first, as its own event
+      if (bonus && winner !== null) todo.unshift([this.sideOf[winner], bonus, winner]); // the bonus first, as its own event
     }
     for (const [side, raw, seat] of todo) {
       if (this.matchOver) break;
@@ -459,8 +459,22 @@ class Game {
     } else if (pts) {
       this.event(this.sideOf[seat], "placement", pts, seat, events);
     }
-    if (!this.matchOver) this.settle(spec, "domino", seat, fold, events, spec.bonus ?? 0);
+    if (!this.matchOver) this.settle(spec, "domino", this.dominoWinner(spec, seat), fold, events, spec.bonus ?? 0);
     this.end("domino", seat);
+  }
+
+  dominoWinner(spec, seat) {
+    // winner lightest-side: the side with the lower pip total wins the domino (none when totals are equal)
+    if ((spec.winner ?? "dominoer") !== "lightest-side") return seat;
+    const sums = [];
+    this.hands.forEach((h, s) => { sums[this.sideOf[s]] = (sums[this.sideOf[s]] || 0) + pips(h); });
+    const sorted = sums.slice().sort((a, b) => a - b);
+    if (sorted.length > 1 && sorted[0] === sorted[1]) return null;
+    for (let i = 0; i < this.n; i++) {
+      const s = (seat + i) % this.n;
+      if (sums[this.sideOf[s]] === sorted[0]) return s;
+    }
+    return null;
   }
 
   houseBlockWinner(rule) {

@@ -384,7 +384,7 @@ class Game:
             hand = [a for a in amounts if a[2] is not None]
             hand.sort(key=lambda a: (pips(self.hands[a[2]]), pos[a[2]]))
             todo = [(sd, a, s) for sd, a, s in hand] + [(sd, a, None) for sd, a, s in amounts if s is None]
-            if bonus:
+            if bonus and winner is not None:
                 todo.insert(0, (self.side_of[winner], bonus, winner))  # the bonus first, as its own event
         for side, raw, seat in todo:
             if self.match_over:
@@ -399,8 +399,20 @@ class Game:
         elif pts:
             self.event(self.side_of[seat], "placement", pts, seat, events)
         if not self.match_over:
-            self.settle(spec, "domino", seat, fold, events, spec.get("bonus", 0))
+            self.settle(spec, "domino", self.domino_winner(spec, seat), fold, events, spec.get("bonus", 0))
         self.end("domino", seat)
+
+    def domino_winner(self, spec, seat):
+        """The dominoer; with winner lightest-side the lighter side (team totals), none on equal totals."""
+        if spec.get("winner", "dominoer") != "lightest-side":
+            return seat
+        side_pips = {}
+        for s, h in enumerate(self.hands):
+            side_pips[self.side_of[s]] = side_pips.get(self.side_of[s], 0) + pips(h)
+        lightest = sorted(side_pips.values())
+        if len(lightest) > 1 and lightest[0] == lightest[1]:
+            return None
+        return next(s for s in self.clockwise(seat) if side_pips[self.side_of[s]] == lightest[0])
 
     def block_winner(self, spec):
         if spec["winner"] == "none":

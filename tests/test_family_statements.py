@@ -1,0 +1,107 @@
+"""The house rules of family.md sections 3 and 4 added by issue 9: language, checks and engine.
+
+Each rule is also a conformance case (conformance/cases/muggins/house-statements.json); these
+tests prove the language side (parse, fmt, explain, diff, checks) and the engine's behaviour
+beyond the cases.
+"""
+from __future__ import annotations
+
+import pytest
+
+import rulelang
+from interpreter import Round
+from interpreter.config import ConfigError, as_config
+from interpreter.match import play_match
+from rulelang.explain import diff_configs, explain_text
+from rulelang.formatter import format_text
+
+HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+def compiled(body: str) -> dict:
+    return rulelang.compile_text(HEAD + body, "h.rules")
+
+
+def codes(body: str) -> list[str]:
+    return [e.code for e in rulelang.check_text(HEAD + body, "h.rules")]
+
+
+# -- 1. on domino: winner: the lightest side (family.md 3.9) ------------------------------------
+
+TEAM_SIDE = "players 2 to 4, partnerships with 4\non domino:\n  winner: the lightest side\n"
+
+
+def test_domino_lightest_side_compiles_and_is_omitted_at_its_default():
+    assert compiled(TEAM_SIDE)["settlement"]["domino"]["winner"] == "lightest-side"
+    assert "winner" not in compiled("on domino:\n  winner: the dominoer\n")["settlement"]["domino"]
+    assert "winner" not in rulelang.compile_bundled("muggins")["settlement"]["domino"]
+    text = format_text(HEAD + "on domino:\n    winner:   the lightest side\n")
+    assert "on domino:\n  winner: the lightest side\n" in text
+
+
+def test_domino_lightest_side_explain_and_diff():
+    cfg = compiled(TEAM_SIDE)
+    assert "lower pip total wins" in explain_text(cfg)
+    changes = diff_configs(rulelang.compile_bundled("muggins"), cfg)
+    assert any(words == "the winner of a domino" for words, *_ in changes), changes
+
+
+def test_other_winner_lines_under_domino_are_misplaced_and_the_dominoer_under_block_too():
+    assert codes("on domino:\n  winner: the lightest hand, ties not broken\n") == ["misplaced-line"]
+    assert codes("on block:\n  winner: the dominoer\n") == ["misplaced-line"]
+
+
+def test_the_last_placement_cannot_join_a_settlement_another_side_may_win():
+    errors = rulelang.check_text('ruleset h "H"\nsource "s"\nbased on exact61\non domino:\n'
+                                 "  winner: the lightest side\n", "h.rules")
+    assert [e.code for e in errors] == ["last-placement-needs-dominoer"]
+    bad = rulelang.compile_bundled("exact61")
+    bad["settlement"]["domino"]["winner"] = "lightest-side"
+    with pytest.raises(ConfigError):  # the engine refuses it as the language does (schema)
+        as_config(bad)
+
+
+def _team_round(body: str = TEAM_SIDE) -> Round:
+    return Round(compiled(body), 4, [[(1, 3), (3, 6)], [(2, 2)], [(6, 6)], [(0, 0)]], [], 0)
+
+
+def test_team_totals_decide_a_domino_the_openspiel_example():
+    rnd = _team_round()
+    rnd.play("[1|3]")
+    rnd.play("[3|6] on [1|3] high")
+    # team 0+2 holds 0 + 12, team 1+3 holds 4 + 0: team 1+3 wins, seat 1 first clockwise from the dominoer
+    assert [(e.side, e.kind, e.raw, e.seat) for e in rnd.events] == [(1, "domino", 10, 1)]
+    assert (rnd.result.kind, rnd.result.seat, rnd.result.side) == ("domino", 0, 0)  # the round names the dominoer
+    # the default: the dominoer's side collects 4 + 0 -> round5(4) = 5
+    plain = _team_round("players 2 to 4, partnerships with 4\n")
+    plain.play("[1|3]")
+    plain.play("[3|6] on [1|3] high")
+    assert [(e.side, e.raw, e.seat) for e in plain.events] == [(0, 5, 0)]
+
+
+def test_the_dominoers_side_wins_when_lighter_and_the_winner_is_the_dominoer():
+    rnd = Round(compiled(TEAM_SIDE), 4, [[(1, 3), (3, 6)], [(2, 2)], [(0, 1), (5, 5)], [(4, 4)]], [], 0)
+    rnd.play("[1|3]")
+    assert rnd.seat_to_move == 2  # [0|1] fits the 1 end
+    rnd.play("[0|1] on [1|3] low")
+    rnd.play("[3|6] on [1|3] high")
+    # team 0+2 holds 0 + 10, team 1+3 holds 4 + 8 = 12: the dominoer wins, round5(4) + round5(8) = 5 + 10
+    assert [(e.side, e.raw, e.seat) for e in rnd.events] == [(0, 15, 0)]
+
+
+def test_equal_hands_after_a_domino_name_no_winner_and_pay_no_bonus():
+    body = "on domino:\n  winner: the lightest side\n  bonus 5 points to the winner\n"
+    rnd = Round(compiled(body), 2, [[(1, 3), (3, 6)], [(0, 0)]], [], 0)
+    rnd.play("[1|3]")
+    rnd.play("[3|6] on [1|3] high")
+    assert rnd.events == [] and rnd.scores == [0, 0] and rnd.result.kind == "domino"
+    plain = Round(compiled("on domino:\n  bonus 5 points to the winner\n"), 2, [[(1, 3), (3, 6)], [(0, 0)]], [], 0)
+    plain.play("[1|3]")
+    plain.play("[3|6] on [1|3] high")
+    assert [(e.side, e.raw) for e in plain.events] == [(0, 5)]
+
+
+def test_a_whole_match_with_the_domino_lightest_side_plays_to_the_end():
+    cfg = compiled(TEAM_SIDE)
+    for seed in range(5):
+        assert play_match(cfg, 4, seed).over
