@@ -153,6 +153,8 @@ CODES: dict[str, tuple[str, str]] = {
     "unexpected-token": ("syntax", "a keyword, number or text in the wrong place"),
     "incomplete-statement": ("syntax", "a line that ends before its statement is complete"),
     "number-too-large": ("syntax", "a number above the limit of the language (rulelang/limits.py)"),
+    "outside-language": ("syntax", "a rule of the family the language cannot state (the hint names the closest "
+                                   "statement)"),
     # check: one statement
     "duplicate-statement": ("check", "a statement or section given twice"),
     "missing-statement": ("check", "a statement or section missing from a ruleset without `based on`"),

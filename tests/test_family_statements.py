@@ -6,6 +6,9 @@ beyond the cases.
 """
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 import rulelang
@@ -105,3 +108,64 @@ def test_a_whole_match_with_the_domino_lightest_side_plays_to_the_end():
     cfg = compiled(TEAM_SIDE)
     for seed in range(5):
         assert play_match(cfg, 4, seed).over
+
+
+# -- 2. rules outside the language -----------------------------------------------------------------
+
+def first_error(line: str):
+    errors = rulelang.check_text(HEAD + line + "\n", "h.rules")
+    assert errors, line
+    return errors[0]
+
+
+@pytest.mark.parametrize("line, rule", [
+    ("draw until playable, even when able to place", "drawing while able to place"),
+    ("players may draw while able to place", "drawing while able to place"),
+    ("a double in hand counts one half", "one half of a double left in hand"),
+    ("on block:\n  winner: the lightest hand, ties broken by the lightest tile", "lightest single tile"),
+    ("on block:\n  credit the heaviest hand only, rounded to 5, to the winner", "only the heaviest hand"),
+])
+def test_a_known_rule_of_the_family_is_outside_the_language(line, rule):
+    e = first_error(line)
+    assert e.code == "outside-language" and "outside the language" in e.message and rule in e.message
+    assert "family.md" in e.hint and "the closest statement is `" in e.hint and "rulelang help language" in e.hint
+    assert e.column == len(line.splitlines()[-1]) - len(line.splitlines()[-1].lstrip()) + 1  # the whole line
+
+
+def test_every_known_rule_names_a_closest_statement_that_parses_and_is_documented():
+    from rulelang.outside import KNOWN, where
+    from rulelang.parser import parse
+
+    docs = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    anchors = {re.sub(r"[^a-z0-9 \-]", "", h.lower()).replace(" ", "-")
+               for h in re.findall(r"^#+ (.*)$", docs, re.M)}
+    for known in KNOWN:
+        section = "on block:\n  " if known.closest.startswith(("winner", "credit")) else ""
+        ruleset, errors = parse(HEAD + section + known.closest + "\n", "h.rules")
+        assert not errors and ruleset is not None, known.closest
+        assert not known.pattern.search(known.closest), known.closest  # the closest is not itself outside
+        assert where(known.closest).split("#")[1] in anchors, where(known.closest)
+
+
+@pytest.mark.parametrize("line, code, closest", [
+    ("hand 5 tiles each", "unexpected-token", "hand 5 tiles"),
+    ("players 2 to 4, partnerships with 4 across the table", "unexpected-word", "players 2 to 4, partnerships with 4"),
+    ("target at least 61 shown points, checked at the end of a round", "unexpected-token",
+     "target at least 61 shown points"),
+    ("opener after a domino: the winner", "unexpected-token", "opener after a domino: the dominoer"),
+])
+def test_a_line_that_goes_on_past_a_statement_names_the_closest(line, code, closest):
+    e = first_error(line)
+    assert e.code == code
+    assert "the statement is complete before it" in e.message or "no statement of the language" in e.message
+    assert f"the closest statement is `{closest}`" in e.hint and "expected the end of the line" not in e.hint
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("players 2 to 4, partnership with 4", "did you mean `partnerships`?"),
+    ("hand five tiles", "expected a number"),
+    ("opener after a domino the dominoer", "expected a colon"),
+])
+def test_slips_of_the_pen_keep_their_plain_hints(line, hint):
+    e = first_error(line)
+    assert e.hint == hint and "outside" not in e.message
