@@ -33,31 +33,47 @@ HELP = "`rulelang help language` lists every statement"
 class Known:
     """A rule of the family the language cannot state, recognised by its usual phrasing."""
 
-    pattern: re.Pattern[str]
+    words: tuple[tuple[re.Pattern[str], ...], ...]  # phrasings: each a series of patterns found in order
     rule: str  # what the rule is, in a few words
     source: str  # where family.md describes it
     closest: str  # the nearest statement the language has (a line that parses)
 
+    def search(self, text: str) -> bool:
+        """Whether one of its phrasings is in the text: each pattern found after the one before (linear time:
+        no pattern spans a gap, so a long hostile line cannot make it backtrack)."""
+        for series in self.words:
+            at = 0
+            for pattern in series:
+                m = pattern.search(text, at)
+                if m is None:
+                    break
+                at = m.end()
+            else:
+                return True
+        return False
 
-def _k(pattern: str, rule: str, source: str, closest: str) -> Known:
-    return Known(re.compile(pattern, re.I), rule, source, closest)
+
+def _k(phrasings: tuple[str, ...], rule: str, source: str, closest: str) -> Known:
+    """`phrasings`: each a series of word patterns separated by ` ... ` (anything may come between)."""
+    return Known(tuple(tuple(re.compile(rf"\b(?:{part})\b", re.I) for part in p.split(" ... "))
+                       for p in phrasings), rule, source, closest)
 
 
 # Known rules of family.md that the language does not state (a line matching one is reported as
 # outside the language when it does not parse). Remove an entry when its statement is added.
 KNOWN: tuple[Known, ...] = (
-    _k(r"\bdraw\w*\b.*\b(while|when|even|though|although)\b.*\b(able|can|could)\b.*\b(place|play)",
+    _k((r"draw\w* ... while|when|even|though|although ... able|can|could ... place|play",),
        "drawing while able to place (a draw offered even when a tile fits)",
        "family.md 3.8, puzzle-place.net Muggins", "draw until playable"),
-    _k(r"\bdoubles?\b.*\bin (the |a )?hands?\b.*\b(half|halves|one)\b|\bhalf\b.*\bdoubles?\b.*\bin (the |a )?hands?\b",
+    _k((r"doubles? ... in (?:the |a )?hands? ... half|halves|one", r"half ... doubles? ... in (?:the |a )?hands?"),
        "counting one half of a double left in hand ([4|4] counts 4)",
        "family.md reading 20, a Trademark Games manual",
        "a terminal double counts one half"),
-    _k(r"\b(lightest|heaviest|lowest|highest) (single )?tile\b",
+    _k((r"(?:lightest|heaviest|lowest|highest) (?:single )?tile",),
        "breaking a block's tie by the lightest single tile",
        "family.md reading 21, brogames",
        "winner: the lightest hand, ties broken by fewest tiles"),
-    _k(r"\bheaviest hand only\b|\bonly the heaviest hand\b",
+    _k((r"heaviest hand only", r"only the heaviest hand"),
        "a blocked game where the winner scores only the heaviest hand",
        "family.md reading 12, Pagat's Muggins",
        "credit opponents' hands separately, rounded to 5, to the winner"),
@@ -67,7 +83,7 @@ KNOWN: tuple[Known, ...] = (
 def known_outside(line: str) -> Known | None:
     """The known rule outside the language that this line states, if any."""
     text = line.split("#", 1)[0]
-    return next((k for k in KNOWN if k.pattern.search(text)), None)
+    return next((k for k in KNOWN if k.search(text)), None)
 
 
 def _slug(title: str) -> str:
