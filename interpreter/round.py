@@ -481,12 +481,16 @@ class Round:
         count = lay.place(code)
         # 3. the placement's points, a function of the counted sum ("placements score multiples of N")
         f = self._f
-        pts = f.points[count]
+        pts = raw = f.points[count]
+        if pre is not None and pre[1] and f.rules.knock_bonus:
+            # "the next player to place scores N points per knock": each pass since the last placement,
+            # in the placement's event (issue 9)
+            raw += f.rules.knock_bonus * len(pre[1])
         # 4. domino, or the placement's event and the next seat
         if not hands[seat] and not (f.side_out and any(hands[p] for p in f.partners[seat])):
             # the round dominoes on the last tile of a hand (side-out: of the second partner's hand)
-            self._domino(seat, pts)
-        elif pts and self._event(f.sides[seat], "placement", pts, seat):
+            self._domino(seat, raw)
+        elif raw and self._event(f.sides[seat], "placement", raw, seat):
             self._end("target", None, None)  # "check the target after every event": the match is won
         else:
             nxt = seat + 1

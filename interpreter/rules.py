@@ -62,6 +62,7 @@ class Rules:
         "ties", "unit", "_sides", "reserve", "opener_first", "side_out",
         "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
         "n_tiles", "mask",  # larger sets
+        "knock_bonus",  # issue 9
     )
 
     def __init__(self, cfg: Config):
@@ -115,6 +116,8 @@ class Rules:
         # "draw until playable, at most K tiles": after K draws without a fit the player passes
         self.draw_limit: int | None = cfg.to_dict().get("draw_limit")
         self.lead_cannot_win: bool = bool(t.get("lead_cannot_win")) and self.rounds is None
+        # "the next player to place scores N points per knock" (family.md 3.8, Sadman): raw per pass
+        self.knock_bonus: int = cfg.to_dict()["scoring"].get("knock_bonus", 0)
 
     def for_players(self, players: int) -> Rules:
         """These tables with the target for `players` (family tier B: a target per player count)."""

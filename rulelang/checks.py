@@ -193,6 +193,14 @@ def _unit_bonus(c: Config) -> Iterator[Problem]:
                  f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "domino_bonus")
 
 
+@rule("unit-mismatch", "unit", "knock_bonus")
+def _unit_knock(c: Config) -> Iterator[Problem]:
+    knock, unit = c["scoring"].get("knock_bonus", 0), c["scoring"]["unit"]
+    if knock % unit:  # issue 9: the knock bonus is raw, like the domino bonus
+        yield _p("unit-mismatch", f"a knock bonus of {knock} raw points is not a whole number of shown points",
+                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "knock_bonus")
+
+
 @rule("exact-needs-overshoot", "target", "overshoot")
 def _exact(c: Config) -> Iterator[Problem]:
     if c["target"]["mode"] == "exact" and c["target"]["overshoot"] == "none":

@@ -169,3 +169,45 @@ def test_a_line_that_goes_on_past_a_statement_names_the_closest(line, code, clos
 def test_slips_of_the_pen_keep_their_plain_hints(line, hint):
     e = first_error(line)
     assert e.hint == hint and "outside" not in e.message
+
+
+# -- 3. the knock bonus (family.md 3.8, Sadman) ----------------------------------------------------
+
+F3 = 'ruleset h "H"\nsource "a test"\nbased on fives-and-threes\n'
+KNOCK = "the next player to place scores 1 point per knock\n"
+
+
+def test_knock_bonus_compiles_round_trips_and_is_omitted_when_not_written():
+    cfg = rulelang.compile_text(F3 + KNOCK, "h.rules")
+    assert cfg["scoring"]["knock_bonus"] == 1
+    assert "knock_bonus" not in rulelang.compile_bundled("fives-and-threes")["scoring"]
+    assert "the next player to place scores 1 point per knock" in format_text(F3 + "the next  player to place "
+                                                                                   "scores 1 point per knock\n")
+    assert "for each knock" in explain_text(cfg)
+    assert [e.code for e in rulelang.check_text(F3 + "the next player to place scores 0 points per knock\n",
+                                                "h.rules")] == ["bad-number"]
+    # muggins shows raw points in fives: a knock of 1 raw point is not a whole shown point
+    assert codes("the next player to place scores 1 point per knock\n") == ["unit-mismatch"]
+    assert compiled("the next player to place scores 5 points per knock\n")["scoring"]["knock_bonus"] == 5
+
+
+def _knock_round(body: str, scores=None) -> Round:
+    cfg = rulelang.compile_text(F3 + body, "h.rules")
+    return Round(cfg, 3, [[(1, 3), (3, 4), (4, 6)], [(0, 0)], [(5, 5)]], [], 0, scores=scores)
+
+
+def test_each_knock_since_the_last_placement_scores_for_the_next_placer():
+    rnd = _knock_round(KNOCK)
+    rnd.play("[1|3]")
+    turn = rnd.play("[3|4] on [1|3] high")  # 5: 1 point, and 2 knocks: 2
+    assert turn.points == 1 and [(e.kind, e.raw) for e in turn.events] == [("placement", 3)]
+    plain = _knock_round("")
+    plain.play("[1|3]")
+    assert [(e.kind, e.raw) for e in plain.play("[3|4] on [1|3] high").events] == [("placement", 1)]
+
+
+def test_the_knock_bonus_and_the_placement_are_one_event_under_an_exact_target():
+    rnd = _knock_round(KNOCK, scores=[59, 0, 0])  # 59 + 1 + 2 = 62 passes 61: discarded whole
+    rnd.play("[1|3]")
+    turn = rnd.play("[3|4] on [1|3] high")
+    assert [(e.raw, e.accepted, e.score_after) for e in turn.events] == [(3, False, 59)]

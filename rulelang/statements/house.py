@@ -105,6 +105,29 @@ def _explain_lead_win(v: bool | None, c: Config) -> str:
     return "The opening placement of a round can win like any other."
 
 
+# -- the knock bonus (family.md 3.8, Sadman; issue 9) ------------------------------------------
+
+def _check_knock(v: int) -> Iterator[Issue]:
+    if v < 1:
+        yield Issue("bad-number", "a knock must score at least 1 point",
+                    "write `the next player to place scores 1 point per knock`")
+
+
+def _set_knock(v: int, c: Config) -> None:
+    c["scoring"]["knock_bonus"] = v
+
+
+def _explain_knock(v: int | None, c: Config) -> str:
+    raw = c["scoring"].get("knock_bonus", 0)
+    if not raw:
+        return "A knock (a pass) scores nothing for anyone."
+    unit = _unit(c)
+    amount = f"{raw // unit} shown point{'s' if raw != unit else ''} ({raw} raw)" if unit > 1 else \
+        f"{raw} point{'s' if raw != 1 else ''}"
+    return (f"The next player to place after one or more knocks (passes) scores {amount} for each knock since "
+            "the last placement, in the same event as that placement.")
+
+
 SCORING: tuple[StatementDef, ...] = (
     StatementDef(
         key="entry", words="the entry threshold", group=4, rules=("entry_stmt",),
@@ -139,4 +162,17 @@ SCORING: tuple[StatementDef, ...] = (
                   "such an event is discarded (Teesdale); not written, it can", "`target.lead_cannot_win: true` "
                   "(omitted when false)"),),
         tags=("lead-cannot-win",), required=False, meta={"default": None}),
+    StatementDef(
+        key="knock_bonus", words="the knock bonus", group=4, rules=("knock_stmt",),
+        read=lambda p: p.numbers[0],
+        fmt=lambda v: [f"the next player to place scores {v} point{'s' if v != 1 else ''} per knock"],
+        explain=_explain_knock, fields=(Field(("scoring", "knock_bonus"), int),), resolve=_set_knock,
+        from_config=lambda c: c["scoring"].get("knock_bonus"), check=_check_knock,
+        examples=("the next player to place scores 1 point per knock",
+                  "the next player to place scores 5 points per knock"),
+        docs=(Doc("`the next player to place scores 1 point per knock`", "the knock bonus (Sadman): the player "
+                  "who places after one or more knocks (passes) scores N raw points per knock since the last "
+                  "placement, in that placement's event; not written, knocks score nothing",
+                  "`scoring.knock_bonus` (raw; omitted when 0)"),),
+        tags=("knock-bonus",), required=False, meta={"default": None}),
 )

@@ -261,11 +261,13 @@ class Game {
     const count = this.counted().reduce((s, x) => s + x[2], 0);
     const scoring = this.cfg.scoring;
     const pts = placementPoints(scoring, count);
+    // knock bonus: each knock (pass) since the last placement adds its raw points to this placement's
+    const withKnocks = pts + (scoring.knock_bonus ?? 0) * passed.length;
     const events = [];
     if (this.hands[seat].size === 0 && !this.partnerPlaysOn(seat)) {
-      this.domino(seat, pts, events);
+      this.domino(seat, withKnocks, events);
     } else {
-      if (pts) this.event(this.sideOf[seat], "placement", pts, seat, events);
+      if (withKnocks) this.event(this.sideOf[seat], "placement", withKnocks, seat, events);
       if (!this.matchOver) this.advance((seat + 1) % this.n, events);
     }
     if (this.matchOver && this.result === null) {

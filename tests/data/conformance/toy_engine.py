@@ -243,12 +243,14 @@ class Game:
         self.order.append(t)
         count = sum(v for _, _, v in self.counted())
         pts = placement_points(self.cfg["scoring"], count)
+        # knock bonus: so many raw points per pass since the last placement, with this placement's points
+        scored = pts + self.cfg["scoring"].get("knock_bonus", 0) * len(passed)
         events = []
         if not self.hands[seat] and not self.partner_plays_on(seat):
-            self.domino(seat, pts, events)
+            self.domino(seat, scored, events)
         else:
-            if pts:
-                self.event(self.side_of[seat], "placement", pts, seat, events)
+            if scored:
+                self.event(self.side_of[seat], "placement", scored, seat, events)
             if not self.match_over:
                 self.advance((seat + 1) % self.n, events)
         if self.match_over and self.result is None:
