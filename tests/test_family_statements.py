@@ -211,3 +211,20 @@ def test_the_knock_bonus_and_the_placement_are_one_event_under_an_exact_target()
     rnd.play("[1|3]")
     turn = rnd.play("[3|4] on [1|3] high")
     assert [(e.raw, e.accepted, e.score_after) for e in turn.events] == [(3, False, 59)]
+
+
+# -- 4. an unrounded block by differences (family.md 3.8, puzzle-place.net Muggins) ------------------
+
+DIFF = "credit each hand the differences to heavier opponents' hands, not rounded\n  one event per hand\n"
+
+
+def test_unrounded_differences_are_stated_with_raw_points_and_refused_with_fives():
+    cfg = compiled("points are shown raw\ntarget at least 100 points\non block:\n  " + DIFF)
+    assert cfg["settlement"]["block"]["terms"] == [
+        {"kind": "differences", "rounding": "none", "to": "owner", "sign": "credit"}]
+    assert "not rounded" in explain_text(cfg)
+    assert codes("on block:\n  " + DIFF) == ["unit-mismatch"]  # muggins shows fives: say `rounded to 5`
+    rnd = Round(cfg, 3, [[(1, 2), (6, 6)], [(4, 4), (3, 5)], [(5, 6)]], [], 0)
+    rnd.play("[1|2]")
+    assert rnd.result.kind == "blocked"
+    assert [(e.side, e.raw) for e in rnd.events] == [(2, 6), (0, 4)]  # 1 + 5 and 4, not 5 and 5
