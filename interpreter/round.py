@@ -605,7 +605,8 @@ class Round:
                 self._end("domino", seat, side)
                 return
             # "winner: the lightest side" (family.md 3.9): the lighter side wins the settlement, or nobody
-            self._settle(spec, "domino", domino_winner(spec, self._hands, self._f.sides, seat), 0, bonus)
+            self._settle(spec, "domino", domino_winner(spec, self._hands, self._f.sides, seat,
+                                                       self._f.rules.half_doubles), 0, bonus)
         self._end("domino", seat, side)
 
     def _block(self, seat: int, drawn: list[int] | None) -> None:
@@ -613,7 +614,7 @@ class Round:
         if drawn:
             self._final_drawn = [(seat, [TILES[t] for t in drawn])]
         spec = self.config.block
-        winner = block_winner(spec, self._hands, self._f.sides, self.opener)
+        winner = block_winner(spec, self._hands, self._f.sides, self.opener, self._f.rules.half_doubles)
         self._settle(spec, "block", winner, 0)
         self._end("blocked", winner, None if winner is None else self._f.sides[winner])
 
@@ -621,7 +622,8 @@ class Round:
         """Apply the settlement's payments as events, in order, until one ends the match."""
         settled: list[EventRow] = []
         self._settle_events = settled
-        for sd, raw, seat in settle(spec, self._hands, self._f.sides, self.opener, winner, fold, bonus):
+        for sd, raw, seat in settle(spec, self._hands, self._f.sides, self.opener, winner, fold, bonus,
+                                    self._f.rules.half_doubles):
             before = len(self._events)
             ended = self._event(sd, kind, raw, seat)
             if len(self._events) > before:

@@ -62,7 +62,7 @@ class Rules:
         "ties", "unit", "_sides", "reserve", "opener_first", "side_out",
         "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
         "n_tiles", "mask",  # larger sets
-        "knock_bonus",  # issue 9
+        "knock_bonus", "half_doubles",  # issue 9
     )
 
     def __init__(self, cfg: Config):
@@ -118,6 +118,8 @@ class Rules:
         self.lead_cannot_win: bool = bool(t.get("lead_cannot_win")) and self.rounds is None
         # "the next player to place scores N points per knock" (family.md 3.8, Sadman): raw per pass
         self.knock_bonus: int = cfg.to_dict()["scoring"].get("knock_bonus", 0)
+        # "a double left in hand counts one half" (family.md reading 20): hands at the end of a round
+        self.half_doubles: bool = cfg.to_dict()["scoring"].get("hand_doubles") == "one-half"
 
     def for_players(self, players: int) -> Rules:
         """These tables with the target for `players` (family tier B: a target per player count)."""

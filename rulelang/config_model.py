@@ -17,7 +17,7 @@ __all__ = [
     "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
-    "Formula", "RoundEnd", "PartnersTie", "DominoWinner",
+    "Formula", "RoundEnd", "PartnersTie", "DominoWinner", "HandDoubles",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -58,6 +58,7 @@ Formula = Literal["value", "per-multiple", "face-value"]
 RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]
 DominoWinner = Literal["dominoer", "lightest-side"]  # family.md 3.9: team totals decide a domino too
+HandDoubles = Literal["both-halves", "one-half"]  # family.md reading 20: a double left in hand
 
 
 def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
@@ -72,6 +73,8 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
         sc.pop("divisors", None)
     elif sc.get("divisors") == [sc.get("multiple")]:
         del sc["divisors"]
+    if sc.get("hand_doubles") == "both-halves":
+        del sc["hand_doubles"]
     if out.get("round_end") == "player-out":
         del out["round_end"]
     settlement = out.get("settlement", {})

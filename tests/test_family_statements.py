@@ -121,7 +121,6 @@ def first_error(line: str):
 @pytest.mark.parametrize("line, rule", [
     ("draw until playable, even when able to place", "drawing while able to place"),
     ("players may draw while able to place", "drawing while able to place"),
-    ("a double in hand counts one half", "one half of a double left in hand"),
     ("on block:\n  winner: the lightest hand, ties broken by the lightest tile", "lightest single tile"),
     ("on block:\n  credit the heaviest hand only, rounded to 5, to the winner", "only the heaviest hand"),
 ])
@@ -228,3 +227,29 @@ def test_unrounded_differences_are_stated_with_raw_points_and_refused_with_fives
     rnd.play("[1|2]")
     assert rnd.result.kind == "blocked"
     assert [(e.side, e.raw) for e in rnd.events] == [(2, 6), (0, 4)]  # 1 + 5 and 4, not 5 and 5
+
+
+# -- 5. one half of a double left in hand (family.md reading 20) ------------------------------------
+
+HALF = "a double left in hand counts one half\n"
+
+
+def test_hand_doubles_compiles_and_is_omitted_at_its_default():
+    assert compiled(HALF)["scoring"]["hand_doubles"] == "one-half"
+    assert "hand_doubles" not in compiled("a double left in hand counts both halves\n")["scoring"]
+    assert "[4|4] counts 4" in explain_text(compiled(HALF))
+    # once stated by the language, the phrase is no longer reported as outside it
+    assert first_error("a double left in hand counts one halve").code != "outside-language"
+
+
+def test_one_half_changes_the_amounts_and_who_is_lightest():
+    rnd = Round(compiled(HALF), 2, [[(1, 3), (3, 6)], [(4, 4), (0, 2)]], [], 0)
+    rnd.play("[1|3]")
+    rnd.play("[3|6] on [1|3] high")
+    assert [(e.side, e.raw) for e in rnd.events] == [(0, 5)]  # 4 + 2 = 6 -> 5 (both halves: 10)
+    assert rnd.result.to_dict()["hand_pips"] == [0, 10]  # the result still shows the pips
+    # a block: [4|4] (counts 4) against [2|3] (5): the double's holder is lightest only with one half
+    for body, winner in (("", 1), (HALF, 0)):
+        blocked = Round(compiled(body), 2, [[(0, 1), (4, 4)], [(2, 3)]], [], 0)
+        blocked.play("[0|1]")  # nobody holds a 0 or a 1 and the boneyard is empty: blocked
+        assert blocked.result.kind == "blocked" and blocked.result.seat == winner, body

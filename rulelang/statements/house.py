@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from rulelang.config_model import HandDoubles
 from rulelang.statements.scoring import MEASURE_WORDS, MEASURES
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
 
@@ -128,6 +129,24 @@ def _explain_knock(v: int | None, c: Config) -> str:
             "the last placement, in the same event as that placement.")
 
 
+# -- one half of a double left in hand (family.md reading 20, a Trademark Games manual; issue 9) ---------
+
+HAND_DOUBLES = {"a double left in hand counts one half": "one-half",
+                "a double left in hand counts both halves": "both-halves"}
+
+
+def _set_hand_doubles(v: str, c: Config) -> None:
+    if v != "both-halves":  # omitted at its default
+        c["scoring"]["hand_doubles"] = v
+
+
+def _explain_hand_doubles(v: str, c: Config) -> str:
+    if v == "one-half":
+        return ("At the end of a round a double left in hand counts one half ([4|4] counts 4) wherever hands "
+                "are counted: the settlement's amounts and who has the lightest hand or side.")
+    return "At the end of a round a double left in hand counts both halves ([4|4] counts 8)."
+
+
 SCORING: tuple[StatementDef, ...] = (
     StatementDef(
         key="entry", words="the entry threshold", group=4, rules=("entry_stmt",),
@@ -175,4 +194,16 @@ SCORING: tuple[StatementDef, ...] = (
                   "placement, in that placement's event; not written, knocks score nothing",
                   "`scoring.knock_bonus` (raw; omitted when 0)"),),
         tags=("knock-bonus",), required=False, meta={"default": None}),
+    StatementDef(
+        key="hand_doubles", words="what a double left in hand counts", group=4, rules=("hand_doubles_stmt",),
+        read=lambda p: HAND_DOUBLES[p.text], fmt=lambda v: [{x: k for k, x in HAND_DOUBLES.items()}[v]],
+        explain=_explain_hand_doubles, fields=(Field(("scoring", "hand_doubles"), HandDoubles),),
+        resolve=_set_hand_doubles, from_config=lambda c: c["scoring"].get("hand_doubles", "both-halves"),
+        examples=tuple(HAND_DOUBLES),
+        docs=(Doc("`a double left in hand counts one half`", "at the end of a round a double in hand counts one "
+                  "half ([4|4] counts 4): in every settlement amount and in who is lightest (a Trademark Games "
+                  "manual)", "`scoring.hand_doubles: one-half`"),
+              Doc("`a double left in hand counts both halves`", "a double in hand counts its pips (the default)",
+                  "`scoring.hand_doubles: both-halves` (omitted)")),
+        tags=("hand-doubles-one-half",), required=False, meta={"default": "both-halves"}),
 )

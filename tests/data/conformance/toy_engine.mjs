@@ -384,7 +384,7 @@ class Game {
   amounts(spec, winner) {
     const out = [];
     const wside = winner === null ? null : this.sideOf[winner];
-    const hp = this.hands.map(pips);
+    const hp = this.hands.map((h) => this.handValue(h));
     for (const term of spec.terms) {
       if (term.kind === "differences") {
         for (let h = 0; h < this.n; h++) {
@@ -442,7 +442,7 @@ class Game {
     } else {
       const pos = new Map(this.clockwise(this.opener).map((s, i) => [s, i]));
       const hand = amounts.filter((a) => a[2] !== null);
-      hand.sort((a, b) => pips(this.hands[a[2]]) - pips(this.hands[b[2]]) || pos.get(a[2]) - pos.get(b[2]));
+      hand.sort((a, b) => this.handValue(this.hands[a[2]]) - this.handValue(this.hands[b[2]]) || pos.get(a[2]) - pos.get(b[2]));
       todo = [...hand.map(([sd, a, s]) => [sd, a, s]),
         ...amounts.filter((a) => a[2] === null).map(([sd, a]) => [sd, a, null])];
       if (bonus && winner !== null) todo.unshift([this.sideOf[winner], bonus, winner]); // the bonus first, as its own event
@@ -465,11 +465,19 @@ class Game {
     this.end("domino", seat);
   }
 
+  handValue(h) {
+    // hand_doubles one-half: a double left in hand counts one half ([4|4] counts 4)
+    if (this.cfg.scoring.hand_doubles !== "one-half") return pips(h);
+    let v = 0;
+    for (const t of h) v += isDouble(t) ? lo(t) : lo(t) + hi(t);
+    return v;
+  }
+
   dominoWinner(spec, seat) {
     // winner lightest-side: the side with the lower pip total wins the domino (none when totals are equal)
     if ((spec.winner ?? "dominoer") !== "lightest-side") return seat;
     const sums = [];
-    this.hands.forEach((h, s) => { sums[this.sideOf[s]] = (sums[this.sideOf[s]] || 0) + pips(h); });
+    this.hands.forEach((h, s) => { sums[this.sideOf[s]] = (sums[this.sideOf[s]] || 0) + this.handValue(h); });
     const sorted = sums.slice().sort((a, b) => a - b);
     if (sorted.length > 1 && sorted[0] === sorted[1]) return null;
     for (let i = 0; i < this.n; i++) {
@@ -483,14 +491,14 @@ class Game {
     // family tier B: fewest tiles then fewest pips; or the side with the lowest pip total
     const order = this.clockwise(this.opener);
     if (rule === "fewest-tiles") {
-      const key = (s) => this.hands[s].size * 1000 + pips(this.hands[s]);
+      const key = (s) => this.hands[s].size * 1000 + this.handValue(this.hands[s]);
       const best = Math.min(...order.map(key));
       const tied = order.filter((s) => key(s) === best);
       if (new Set(tied.map((s) => this.sideOf[s])).size > 1) return null;
       return tied[0];
     }
     const total = new Map();
-    for (const s of order) total.set(this.sideOf[s], (total.get(this.sideOf[s]) || 0) + pips(this.hands[s]));
+    for (const s of order) total.set(this.sideOf[s], (total.get(this.sideOf[s]) || 0) + this.handValue(this.hands[s]));
     const low = Math.min(...total.values());
     if ([...total.values()].filter((x) => x === low).length > 1) return null;
     return order.find((s) => total.get(this.sideOf[s]) === low);
@@ -499,7 +507,7 @@ class Game {
   blockWinner(spec) {
     if (spec.winner === "none") return null;
     if (spec.winner === "fewest-tiles" || spec.winner === "lightest-side") return this.houseBlockWinner(spec.winner);
-    const vals = this.hands.map(pips);
+    const vals = this.hands.map((h) => this.handValue(h));
     const least = Math.min(...vals);
     let tied = [];
     for (let s = 0; s < this.n; s++) if (vals[s] === least) tied.push(s);

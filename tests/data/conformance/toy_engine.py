@@ -329,6 +329,12 @@ class Game:
         if accepted and every and reached:
             self.match_over, self.winner = True, side
 
+    def hand_value(self, h):
+        """A hand counted at the end of a round: with hand_doubles one-half a double counts one half."""
+        if self.cfg["scoring"].get("hand_doubles") == "one-half":
+            return sum(a if a == b else a + b for a, b in h)
+        return pips(h)
+
     def clockwise(self, start):
         return [(start + i) % self.n for i in range(self.n)]
 
@@ -339,8 +345,8 @@ class Game:
         for term in spec["terms"]:
             if term["kind"] == "differences":
                 for h in range(self.n):
-                    d = sum(pips(self.hands[o]) - pips(self.hands[h]) for o in range(self.n)
-                            if self.side_of[o] != self.side_of[h] and pips(self.hands[o]) > pips(self.hands[h]))
+                    d = sum(self.hand_value(self.hands[o]) - self.hand_value(self.hands[h]) for o in range(self.n)
+                            if self.side_of[o] != self.side_of[h] and self.hand_value(self.hands[o]) > self.hand_value(self.hands[h]))
                     out.append((self.side_of[h], round_to(d, term["rounding"]), h))
                 continue
             sel = term["hands"]
@@ -353,15 +359,16 @@ class Game:
             sign = -1 if term["sign"] == "debit" else 1
             if term["pooling"] == "pooled":
                 if seats:
-                    out.append((wside if term["to"] == "winner" else None, sign * round_to(sum(pips(self.hands[s]) for s in seats), term["rounding"]), None))
+                    total = sum(self.hand_value(self.hands[s]) for s in seats)
+                    out.append((wside if term["to"] == "winner" else None, sign * round_to(total, term["rounding"]), None))
             elif "pool-partners" in BREAKS and term["to"] == "owner":
                 for side in sorted({self.side_of[s] for s in seats}):
                     mine = [s for s in seats if self.side_of[s] == side]
-                    out.append((side, sign * round_to(sum(pips(self.hands[s]) for s in mine), term["rounding"]), mine[0]))
+                    out.append((side, sign * round_to(sum(self.hand_value(self.hands[s]) for s in mine), term["rounding"]), mine[0]))
             else:
                 for s in seats:
                     side = wside if term["to"] == "winner" else self.side_of[s]
-                    out.append((side, sign * round_to(pips(self.hands[s]), term["rounding"]), s))
+                    out.append((side, sign * round_to(self.hand_value(self.hands[s]), term["rounding"]), s))
         return [a for a in out if a[1]]
 
     def settle(self, spec, kind, winner, fold, events, bonus=0):
@@ -384,7 +391,7 @@ class Game:
         else:
             pos = {s: i for i, s in enumerate(self.clockwise(self.opener))}
             hand = [a for a in amounts if a[2] is not None]
-            hand.sort(key=lambda a: (pips(self.hands[a[2]]), pos[a[2]]))
+            hand.sort(key=lambda a: (self.hand_value(self.hands[a[2]]), pos[a[2]]))
             todo = [(sd, a, s) for sd, a, s in hand] + [(sd, a, None) for sd, a, s in amounts if s is None]
             if bonus and winner is not None:
                 todo.insert(0, (self.side_of[winner], bonus, winner))  # the bonus first, as its own event
@@ -410,7 +417,7 @@ class Game:
             return seat
         side_pips = {}
         for s, h in enumerate(self.hands):
-            side_pips[self.side_of[s]] = side_pips.get(self.side_of[s], 0) + pips(h)
+            side_pips[self.side_of[s]] = side_pips.get(self.side_of[s], 0) + self.hand_value(h)
         lightest = sorted(side_pips.values())
         if len(lightest) > 1 and lightest[0] == lightest[1]:
             return None
@@ -421,7 +428,7 @@ class Game:
             return None
         if spec["winner"] in ("fewest-tiles", "lightest-side"):  # family tier B
             return self.house_block_winner(spec["winner"])
-        vals = [pips(h) for h in self.hands]
+        vals = [self.hand_value(h) for h in self.hands]
         tied = [s for s in range(self.n) if vals[s] == min(vals)]
         # partners_tie "no-winner": partners sharing the lightest hand do not win together
         alone = spec.get("partners_tie", "side-wins") == "no-winner"
@@ -436,14 +443,14 @@ class Game:
     def house_block_winner(self, rule):
         """Fewest tiles then fewest pips; or the side with the lowest pip total (family tier B)."""
         if rule == "fewest-tiles":
-            key = {s: (len(self.hands[s]), pips(self.hands[s])) for s in range(self.n)}
+            key = {s: (len(self.hands[s]), self.hand_value(self.hands[s])) for s in range(self.n)}
             tied = [s for s in range(self.n) if key[s] == min(key.values())]
             if len({self.side_of[s] for s in tied}) > 1:
                 return None
             return next(s for s in self.clockwise(self.opener) if s in tied)
         total = {}
         for s in range(self.n):
-            total[self.side_of[s]] = total.get(self.side_of[s], 0) + pips(self.hands[s])
+            total[self.side_of[s]] = total.get(self.side_of[s], 0) + self.hand_value(self.hands[s])
         low = min(total.values())
         if list(total.values()).count(low) > 1:
             return None
