@@ -51,7 +51,7 @@ class _Fixed:
                  "initial_hands", "bone", "bend", "start_scores", "forced", "side_out", "partners",
                  "mask")  # larger sets
 
-    def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: bool, record: bool,
+    def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: int, record: bool,
                  masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
         self.config = cfg
         self.rules = r = cfg.rules.for_players(players)  # family tier B: the target per player count
@@ -86,7 +86,7 @@ class Round:
 
     def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
                  opener: int | None = None, scores: Sequence[int] | None = None, record: bool = False,
-                 rng: random.Random | None = None, *, opening: str | None = None, tiebreak: bool = False):
+                 rng: random.Random | None = None, *, opening: str | None = None, tiebreak: int = False):
         cfg = as_config(config)
         if players not in cfg.counts:
             raise ValueError(f"{cfg.name} is played by {', '.join(map(str, cfg.counts))} players, not {players}")
@@ -99,7 +99,7 @@ class Round:
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
-               tiebreak: bool) -> None:
+               tiebreak: int) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
         r = cfg.rules
         side_of = r.sides_of(players)
@@ -153,7 +153,7 @@ class Round:
     @classmethod
     def deal(cls, config: Any, players: int, rng: random.Random, scores: Sequence[int] | None = None,
              record: bool = False, opener: int | None = None, opening: str | None = None,
-             tiebreak: bool = False) -> Round:
+             tiebreak: int = False) -> Round:
         """A round from a random deal: Fisher-Yates over the sorted set with `rng.random()`."""
         cfg = as_config(config)
         hands, bone = deal_tiles(cfg, players, rng)
@@ -162,7 +162,7 @@ class Round:
     @classmethod
     def from_indices(cls, cfg: Config, players: int, hands: Sequence[Sequence[int]], bone: list[int],
                      opener: int | None, scores: Sequence[int] | None, record: bool,
-                     rng: random.Random | None, opening: str | None, tiebreak: bool) -> Round:
+                     rng: random.Random | None, opening: str | None, tiebreak: int) -> Round:
         """A round from hands and boneyard as tile indices, trusted (a deal made by the engine)."""
         obj = cls.__new__(cls)
         masks = []
@@ -221,8 +221,9 @@ class Round:
         return self._f.opening
 
     @property
-    def tiebreak(self) -> bool:
-        """True in the extra rounds of a match tied at the top."""
+    def tiebreak(self) -> int:
+        """True in the extra rounds of a match tied at the top (an int k > 1: an extra round of a fixed
+        number with k - 1 more after it, whose end decides nothing; "a tie at the top plays N extra rounds")."""
         return self._f.tiebreak
 
     @property
@@ -635,9 +636,10 @@ class Round:
         """Close the round: record the result and check the target after settlement."""
         self.over = True
         self._legal = None
-        if not self.match_over and kind != "target" and not self._f.rules.every_event:
-            # "check the target after settlement"
-            over, winner, extra = after_settlement(self._f.rules, self._scores, self.tiebreak)
+        if not self.match_over and kind != "target" and not self._f.rules.every_event and self.tiebreak <= 1:
+            # "check the target after settlement" (not at the end of an extra round of a fixed number
+            # that is not the last: `tiebreak` > 1, "a tie at the top plays N extra rounds")
+            over, winner, extra = after_settlement(self._f.rules, self._scores, bool(self.tiebreak))
             if over:
                 self.match_over = True
                 self.winner = winner

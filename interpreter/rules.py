@@ -62,7 +62,7 @@ class Rules:
         "ties", "unit", "_sides", "reserve", "opener_first", "side_out",
         "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
         "n_tiles", "mask",  # larger sets
-        "knock_bonus", "half_doubles",  # issue 9
+        "knock_bonus", "half_doubles", "tie_rounds",  # issue 9
     )
 
     def __init__(self, cfg: Config):
@@ -120,6 +120,8 @@ class Rules:
         self.knock_bonus: int = cfg.to_dict()["scoring"].get("knock_bonus", 0)
         # "a double left in hand counts one half" (family.md reading 20): hands at the end of a round
         self.half_doubles: bool = cfg.to_dict()["scoring"].get("hand_doubles") == "one-half"
+        # "a tie at the top plays N extra rounds ..." (family.md reading 18): per player count, else one at a time
+        self.tie_rounds: dict[int, int] = {int(n): k for n, k in t.get("tie_rounds", {}).items()}
 
     def for_players(self, players: int) -> Rules:
         """These tables with the target for `players` (family tier B: a target per player count)."""

@@ -124,6 +124,22 @@ def _tiles(c: Config) -> Iterator[Problem]:
                  *at)
 
 
+@rule("per-count", "players", "tie_rounds")
+def _tie_rounds_counts(c: Config) -> Iterator[Problem]:
+    by = c["target"].get("tie_rounds")
+    counts = sorted(c["players"]["counts"])
+    if by is not None and sorted(int(n) for n in by) != counts:
+        yield _p("per-count", "the extra rounds on a tie are not given for exactly the allowed player counts",
+                 f"give a number for each of {', '.join(map(str, counts))} players", "tie_rounds")
+
+
+@rule("tie-rounds-need-extra-rounds", "tie_rounds", "ties")
+def _tie_rounds_ties(c: Config) -> Iterator[Problem]:
+    if c["target"].get("tie_rounds") and c["target"]["ties"] != "extra-rounds":
+        yield _p("tie-rounds-need-extra-rounds", "extra rounds on a tie need ties at the top to play extra rounds",
+                 "write `ties at the top: play extra rounds`", "tie_rounds", "ties")
+
+
 @rule("target-not-multiple", "unit", "target")
 def _target_multiple(c: Config) -> Iterator[Problem]:
     unit, raw = c["scoring"]["unit"], c["target"]["raw"]

@@ -195,4 +195,7 @@ CODES: dict[str, tuple[str, str]] = {
     "rounds-need-ties": ("check", "a fixed number of rounds with `ties at the top: impossible`"),
     "partner-needs-partnerships": ("check", "a partner's hand settled without partnerships"),
     "no-scoring": ("check", "no way to score at all"),
+    # check: issue 9
+    "tie-rounds-need-extra-rounds": ("check", "a number of extra rounds on a tie without `ties at the top: play "
+                                              "extra rounds`"),
 }

@@ -253,3 +253,45 @@ def test_one_half_changes_the_amounts_and_who_is_lightest():
         blocked = Round(compiled(body), 2, [[(0, 1), (4, 4)], [(2, 3)]], [], 0)
         blocked.play("[0|1]")  # nobody holds a 0 or a 1 and the boneyard is empty: blocked
         assert blocked.result.kind == "blocked" and blocked.result.seat == winner, body
+
+
+# -- 6. a fixed number of extra rounds on a tie (family.md reading 18, dominorules) --------------------
+
+PAGAT = 'ruleset h "H"\nsource "a test"\nbased on pagat\n'
+TIE3 = "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4\n"
+
+
+def test_tie_rounds_compile_per_count_and_need_extra_rounds():
+    cfg = rulelang.compile_text(PAGAT + TIE3, "h.rules")
+    assert cfg["target"]["tie_rounds"] == {"2": 2, "3": 3, "4": 4}
+    same = rulelang.compile_text(PAGAT + "a tie at the top plays 3 extra rounds\n", "h.rules")
+    assert same["target"]["tie_rounds"] == {"2": 3, "3": 3, "4": 3}
+    assert "a tie at the top plays 3 extra rounds" in format_text(PAGAT + "a tie at the top  plays 3 extra rounds\n")
+    assert "fixed number of extra rounds" in explain_text(cfg)
+    assert "tie_rounds" not in rulelang.compile_bundled("pagat")["target"]
+    errors = rulelang.check_text(PAGAT + "a tie at the top plays 2 extra rounds with 2 players, 3 with 3\n", "h.rules")
+    assert [e.code for e in errors] == ["per-count"]
+    assert codes("a tie at the top plays 2 extra rounds\n") == ["tie-rounds-need-extra-rounds"]  # muggins: impossible
+
+
+def _tied_match(body: str):
+    from interpreter.match import Match
+
+    deals = [{"hands": [["[5|5]", "[0|5]"], ["[2|5]", "[1|1]"]], "boneyard": [], "opener": 0, "scores": [300, 310]},
+             {"hands": [["[0|0]", "[0|2]"], ["[0|3]", "[6|6]"]], "boneyard": []},
+             {"hands": [["[1|2]", "[6|6]", "[5|6]"], ["[2|3]"]], "boneyard": []}]
+    m = Match(rulelang.compile_text(PAGAT + body, "h.rules"), 2, deal=deals)
+    for move in ("[5|5]", "[2|5] on [5|5] line-a", "[0|5] on [5|5] line-b",  # 310 each: a tie
+                 "[0|0]", "[0|3] on [0|0] line-a", "[0|2] on [0|0] line-b"):  # 315 against 300
+        m.play(move)
+    return m
+
+
+def test_only_the_last_of_the_fixed_extra_rounds_decides():
+    one_at_a_time = _tied_match("")
+    assert one_at_a_time.over and one_at_a_time.winner == 0
+    fixed = _tied_match(TIE3)
+    assert not fixed.over and fixed.scores == [315, 300]
+    fixed.play("[1|2]")
+    fixed.play("[2|3] on [1|2] high")  # seat 0 pays round5(23) = 25
+    assert fixed.over and fixed.winner == 1 and fixed.scores == [290, 300]

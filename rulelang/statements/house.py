@@ -147,6 +147,71 @@ def _explain_hand_doubles(v: str, c: Config) -> str:
     return "At the end of a round a double left in hand counts both halves ([4|4] counts 8)."
 
 
+# -- a fixed number of extra rounds on a tie (family.md reading 18, dominorules All Fives; issue 9) ---
+
+class TieRounds(NamedTuple):
+    """`a tie at the top plays N extra rounds [with 2 players, M with 3 ...]`: (amount, counts) groups;
+    one group with no counts when the same for every player count."""
+
+    groups: tuple[tuple[int, tuple[int, ...]], ...]
+
+
+def _read_tie_rounds(p: Phrase) -> TieRounds:
+    if not p.parts:
+        return TieRounds(((p.numbers[0], ()),))
+    later, groups = p.parts[0]  # PHRASES["target_counts"]
+    return TieRounds(tuple(zip((p.numbers[0],) + later, groups)))
+
+
+def _fmt_tie_rounds(v: TieRounds) -> list[str]:
+    first, counts = v.groups[0]
+    head = f"a tie at the top plays {first} extra round{'s' if first != 1 or counts else ''}"
+    if not counts:
+        return [head]
+    names = [" or ".join(str(n) for n in ns) for _, ns in v.groups]
+    rest = "".join(f", {amount} with {g}" for (amount, _), g in zip(v.groups[1:], names[1:]))
+    return [f"{head} with {names[0]} players{rest}"]
+
+
+def _check_tie_rounds(v: TieRounds) -> Iterator[Issue]:
+    seen = [n for _, counts in v.groups for n in counts]
+    if len(seen) != len(set(seen)):
+        yield Issue("per-count", "a player count is given two numbers of extra rounds", "name each player count once")
+    if any(amount < 1 for amount, _ in v.groups):
+        yield Issue("bad-number", "a tie must play at least 1 extra round",
+                    "write `a tie at the top plays 2 extra rounds`")
+
+
+def _set_tie_rounds(v: TieRounds, c: Config) -> None:
+    if v.groups[0][1]:
+        by = {str(n): amount for amount, counts in v.groups for n in counts}
+    else:  # the same for every allowed count (the players statement is resolved before this one)
+        by = {str(n): v.groups[0][0] for n in c["players"]["counts"]}
+    c["target"]["tie_rounds"] = {k: by[k] for k in sorted(by, key=int)}
+
+
+def _tie_rounds_from_config(c: Config) -> TieRounds | None:
+    by = c["target"].get("tie_rounds")
+    if not by:
+        return None
+    if len(set(by.values())) == 1:
+        return TieRounds(((next(iter(by.values())), ()),))
+    groups: dict[int, list[int]] = {}
+    for n in sorted(by, key=int):
+        groups.setdefault(by[n], []).append(int(n))
+    return TieRounds(tuple((amount, tuple(ns)) for amount, ns in groups.items()))
+
+
+def _explain_tie_rounds(v: TieRounds | None, c: Config) -> str:
+    by = c["target"].get("tie_rounds")
+    if not by:
+        return "A shared highest score is settled as `ties at the top` says, one round at a time."
+    per = "; ".join(f"{k} with {n} players" for n, k in by.items())
+    return (f"When the highest score is shared where the match would end, a fixed number of extra rounds is "
+            f"played ({per}) without checking the target; after them the single highest score wins, and a "
+            "highest score still shared plays as many again.")
+
+
 SCORING: tuple[StatementDef, ...] = (
     StatementDef(
         key="entry", words="the entry threshold", group=4, rules=("entry_stmt",),
@@ -206,4 +271,17 @@ SCORING: tuple[StatementDef, ...] = (
               Doc("`a double left in hand counts both halves`", "a double in hand counts its pips (the default)",
                   "`scoring.hand_doubles: both-halves` (omitted)")),
         tags=("hand-doubles-one-half",), required=False, meta={"default": "both-halves"}),
+    StatementDef(
+        key="tie_rounds", words="the number of extra rounds on a tie", group=4, rules=("tie_rounds_stmt",),
+        read=_read_tie_rounds, fmt=_fmt_tie_rounds, explain=_explain_tie_rounds,
+        fields=(Field(("target", "tie_rounds"), dict),), resolve=_set_tie_rounds,
+        from_config=_tie_rounds_from_config, check=_check_tie_rounds,
+        examples=("a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4",
+                  "a tie at the top plays 3 extra rounds", "a tie at the top plays 1 extra round"),
+        docs=(Doc("`a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4` / `a tie at the top "
+                  "plays 3 extra rounds`", "with `ties at the top: play extra rounds`, a shared highest score plays "
+                  "that many extra rounds (per player count, each allowed count once) before the single highest "
+                  "score wins; still shared, as many again (dominorules); not written, one round at a time",
+                  "`target.tie_rounds` (per count; omitted when not stated)"),),
+        tags=("tie-rounds",), required=False, meta={"default": None}),
 )

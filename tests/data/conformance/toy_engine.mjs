@@ -540,6 +540,11 @@ class Game {
     };
     const tgt = this.cfg.target;
     this.roundsDone = (this.roundsDone || 0) + 1;
+    if (this.extraLeft && !this.matchOver) {
+      // tie_rounds: of a fixed number of extra rounds, only the last decides
+      this.extraLeft -= 1;
+      if (this.extraLeft > 0) return;
+    }
     if (tgt.mode === "rounds") {
       // family tier B: decided after the last round (or a tie-break round)
       if (!this.matchOver && (this.tiebreak || this.roundsDone >= tgt.rounds)) this.decideTop(tgt);
@@ -553,6 +558,7 @@ class Game {
         this.winner = this.scores.indexOf(top);
       } else if (tgt.ties === "extra-rounds") {
         this.tiebreak = true;
+        this.extraLeft = (tgt.tie_rounds ?? {})[String(this.n)] ?? 0;
       }
     }
   }
@@ -565,6 +571,7 @@ class Game {
       this.winner = this.scores.indexOf(top);
     } else if (tgt.ties === "extra-rounds") {
       this.tiebreak = true;
+      this.extraLeft = (tgt.tie_rounds ?? {})[String(this.n)] ?? 0;
     } else {
       this.matchOver = true;
       this.winner = null;

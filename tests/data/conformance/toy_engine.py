@@ -468,6 +468,10 @@ class Game:
         self.last_kind = kind
         tgt = self.cfg["target"]
         self.rounds_done = getattr(self, "rounds_done", 0) + 1
+        if getattr(self, "extra_left", 0) and not self.match_over:
+            self.extra_left -= 1  # a fixed number of extra rounds after a tie: only the last one decides
+            if self.extra_left:
+                return
         if tgt["mode"] == "rounds":  # family tier B: decided after the last round (or a tie-break round)
             if not self.match_over and (self.tiebreak or self.rounds_done >= tgt["rounds"]):
                 self.decide_top(tgt)
@@ -480,6 +484,7 @@ class Game:
                 self.match_over, self.winner = True, self.scores.index(top)
             elif tgt["ties"] == "extra-rounds":
                 self.tiebreak = True
+                self.extra_left = tgt.get("tie_rounds", {}).get(str(self.n), 0)
 
     def decide_top(self, tgt):
         """The single highest score wins; a shared one plays on (extra rounds) or draws (family tier B)."""
@@ -488,6 +493,7 @@ class Game:
             self.match_over, self.winner = True, self.scores.index(top)
         elif tgt["ties"] == "extra-rounds":
             self.tiebreak = True
+            self.extra_left = tgt.get("tie_rounds", {}).get(str(self.n), 0)
         else:
             self.match_over, self.winner = True, None
 
