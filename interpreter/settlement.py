@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .rules import round5, round_to
-from .tiles import BIT, IS_DOUBLE, N_TILES, mask_pips
+from .tiles import BIT, IS_DOUBLE, N_TILES, PIPS, mask_indices, mask_pips
 
 # A payment: (receiving side, raw points, the seat it concerns or None)
 Payment = tuple[int, int, "int | None"]
@@ -31,7 +31,7 @@ def hand_count(mask: int, half: bool = False) -> int:
 
 def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], opener: int,
                  half: bool = False) -> int | None:
-    """The seat winning a blocked round (block.winner: lightest-hand, tie_break fewest-tiles), or None."""
+    """The seat winning a blocked round (block.winner: lightest-hand, tie_break fewest-tiles or lightest-tile), or None."""
     if spec["winner"] == "none":
         return None  # "winner: none"
     if spec["winner"] in ("fewest-tiles", "lightest-side"):
@@ -48,6 +48,14 @@ def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[
         counts = {s: hands[s].bit_count() for s in tied}
         few = min(counts.values())
         tied = [s for s in tied if counts[s] == few]
+        if (len(tied) == 1) if alone else (len({sides[s] for s in tied}) == 1):
+            return tied[0]
+    elif spec["tie_break"] == "lightest-tile":
+        # "..., ties broken by lightest tile" (family.md reading 21, brogames): the hand holding the tile
+        # with the fewest pips (an empty hand counts as holding a tile of 0)
+        light = {s: min((PIPS[t] for t in mask_indices(hands[s])), default=0) for s in tied}
+        least = min(light.values())
+        tied = [s for s in tied if light[s] == least]
         if (len(tied) == 1) if alone else (len({sides[s] for s in tied}) == 1):
             return tied[0]
     return None  # still shared across sides: no winner

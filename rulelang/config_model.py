@@ -46,7 +46,8 @@ Overshoot = Literal["discard", "bounce", "none"]
 Ties = Literal["extra-rounds", "draw", "impossible"]
 Events = Literal["one", "per-term", "per-hand"]
 BlockWinner = Literal["lightest-hand", "none", "fewest-tiles", "lightest-side"]  # the last two: family tier B
-TieBreak = Literal["fewest-tiles", "none", "lightest-hand"]  # "lightest-hand": family tier B (with fewest-tiles)
+TieBreak = Literal["fewest-tiles", "none", "lightest-hand", "lightest-tile"]  # "lightest-hand": family tier B
+# (with fewest-tiles); "lightest-tile": issue 9 (family.md reading 21, brogames)
 HandSet = Literal["opponents", "partner", "own", "everyone"]
 Pooling = Literal["pooled", "each"]
 Rounding = str  # "none" or "roundN", N >= 2 (the schema's pattern)

@@ -121,7 +121,6 @@ def first_error(line: str):
 @pytest.mark.parametrize("line, rule", [
     ("draw until playable, even when able to place", "drawing while able to place"),
     ("players may draw while able to place", "drawing while able to place"),
-    ("on block:\n  winner: the lightest hand, ties broken by the lightest tile", "lightest single tile"),
     ("on block:\n  credit the heaviest hand only, rounded to 5, to the winner", "only the heaviest hand"),
 ])
 def test_a_known_rule_of_the_family_is_outside_the_language(line, rule):
@@ -152,6 +151,8 @@ def test_every_known_rule_names_a_closest_statement_that_parses_and_is_documente
     ("target at least 61 shown points, checked at the end of a round", "unexpected-token",
      "target at least 61 shown points"),
     ("opener after a domino: the winner", "unexpected-token", "opener after a domino: the dominoer"),
+    ("on block:\n  winner: the lightest hand, ties broken by the lightest single tile", "unexpected-token",
+     "winner: the lightest hand, ties broken by lightest tile"),
 ])
 def test_a_line_that_goes_on_past_a_statement_names_the_closest(line, code, closest):
     e = first_error(line)
@@ -295,3 +296,22 @@ def test_only_the_last_of_the_fixed_extra_rounds_decides():
     fixed.play("[1|2]")
     fixed.play("[2|3] on [1|2] high")  # seat 0 pays round5(23) = 25
     assert fixed.over and fixed.winner == 1 and fixed.scores == [290, 300]
+
+
+# -- 8. a block's tie broken by the lightest single tile (family.md reading 21, brogames) -----------
+
+def test_lightest_tile_breaks_a_tie_of_lightest_hands():
+    line = "on block:\n  winner: the lightest hand, ties broken by lightest tile\n"
+    cfg = compiled(line)
+    assert (cfg["settlement"]["block"]["winner"], cfg["settlement"]["block"]["tie_break"]) == (
+        "lightest-hand", "lightest-tile")
+    assert "lightest single tile" in explain_text(cfg)
+    hands = [[(6, 6), (0, 4), (1, 1)], [(0, 1), (2, 3)]]  # 6 each; lightest tiles [1|1] (2) and [0|1] (1)
+    for body, winner in (("", None), (line, 1)):
+        rnd = Round(compiled(body), 2, hands, [], 0)
+        rnd.play("[6|6]")
+        assert rnd.result.kind == "blocked" and rnd.result.seat == winner, body
+    # still tied on the lightest tile ([0|3] and [1|2] both count 3): no winner
+    rnd = Round(cfg, 2, [[(6, 6), (0, 3), (2, 5)], [(1, 2), (3, 4)]], [], 0)
+    rnd.play("[6|6]")
+    assert rnd.result.kind == "blocked" and rnd.result.seat is None

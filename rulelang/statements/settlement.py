@@ -183,6 +183,8 @@ def _read_winner(p: Phrase) -> Winner:
     if p.has("SIDE"):
         return Winner("lightest-side", "none")
     partners = "no-winner" if "no-winner" in p.parts else "side-wins"
+    if p.has("TILE"):  # `ties broken by lightest tile` (issue 9, family.md reading 21)
+        return Winner("lightest-hand", "lightest-tile", partners)
     return Winner("lightest-hand", "none" if p.has("NOT") else "fewest-tiles", partners)
 
 
@@ -194,8 +196,8 @@ def _fmt_winner(v: Winner) -> list[str]:
     if v.winner == "lightest-side":  # family tier B
         return ["winner: the lightest side"]
     partners = ", partners' ties too" if v.partners_tie == "no-winner" else ""
-    return ["winner: the lightest hand, ties " + ("broken by fewest tiles" if v.tie_break == "fewest-tiles"
-                                                  else "not broken") + partners]
+    broken = {"fewest-tiles": "broken by fewest tiles", "lightest-tile": "broken by lightest tile"}
+    return ["winner: the lightest hand, ties " + broken.get(v.tie_break, "not broken") + partners]
 
 
 def _check_block_winner(v: Winner) -> Iterator[Issue]:
@@ -224,6 +226,9 @@ def _explain_winner(v: Winner, c: Config) -> str:
         tie = "on a tie, even between partners,"
     if v.tie_break == "fewest-tiles":
         return text + f"; {tie} the hand with fewer tiles wins; if still tied, the round has no winner."
+    if v.tie_break == "lightest-tile":  # issue 9
+        return text + (f"; {tie} the hand holding the lightest single tile (fewest pips on one tile) wins; if "
+                       "still tied, the round has no winner.")
     return text + f"; {tie} the round has no winner."
 
 
@@ -354,13 +359,18 @@ STATEMENTS: tuple[StatementDef, ...] = (
                                      c["settlement"]["block"].get("partners_tie", "side-wins")),
         examples=("winner: the lightest hand, ties not broken", "winner: the lightest hand, ties broken by fewest tiles",
                   "winner: none", "winner: the lightest hand, ties not broken, partners' ties too",
-                  "winner: the fewest tiles, ties broken by lightest hand", "winner: the lightest side"),
+                  "winner: the fewest tiles, ties broken by lightest hand", "winner: the lightest side",
+                  "winner: the lightest hand, ties broken by lightest tile",
+                  "winner: the lightest hand, ties broken by lightest tile, partners' ties too"),
         docs=(Doc("`winner: the lightest hand, ties broken by fewest tiles`", "the lightest hand wins a block; "
                   "a tie goes to fewer tiles", "`winner: lightest-hand`, `tie_break: fewest-tiles`"),
               Doc("`winner: the lightest hand, ties not broken`", "a tie has no winner",
                   "`winner: lightest-hand`, `tie_break: none`"),
+              Doc("`winner: the lightest hand, ties broken by lightest tile`", "a tie goes to the hand holding "
+                  "the lightest single tile (brogames); still tied: no winner",
+                  "`winner: lightest-hand`, `tie_break: lightest-tile`"),
               Doc("`winner: none`", "a block has no winner", "`winner: none`, `tie_break: none`"),
-              Doc("`..., partners' ties too`", "(after either lightest-hand line) partners sharing the lightest "
+              Doc("`..., partners' ties too`", "(after any lightest-hand line) partners sharing the lightest "
                   "hand do not win together", "`partners_tie: no-winner` (default `side-wins`, omitted)"),
               # family tier B
               Doc("`winner: the fewest tiles, ties broken by lightest hand`", "the hand with the fewest tiles wins "
@@ -368,7 +378,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "`winner: fewest-tiles`, `tie_break: lightest-hand`"),
               Doc("`winner: the lightest side`", "the side with the lowest pip total (team totals with partners) "
                   "wins; equal totals: no winner", "`winner: lightest-side`, `tie_break: none`")),
-        tags=("block-winner", "partners-tie-no-winner", "block-fewest-tiles", "block-lightest-side")),
+        tags=("block-winner", "partners-tie-no-winner", "block-fewest-tiles", "block-lightest-side",
+              "block-lightest-tile")),
     _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",

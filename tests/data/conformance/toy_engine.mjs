@@ -518,6 +518,12 @@ class Game {
       const fewest = Math.min(...tied.map((s) => this.hands[s].size));
       tied = tied.filter((s) => this.hands[s].size === fewest);
     }
+    if (shared() && spec.tie_break === "lightest-tile") {
+      // brogames: the lightest single tile held breaks the tie
+      const smallest = (s) => (this.hands[s].size ? Math.min(...[...this.hands[s]].map((t) => lo(t) + hi(t))) : 0);
+      const least = Math.min(...tied.map(smallest));
+      tied = tied.filter((s) => smallest(s) === least);
+    }
     if (shared()) return null;
     const found = this.clockwise(this.opener).find((s) => tied.includes(s));
     if (found === undefined) throw new Error("StopIteration");

@@ -436,6 +436,12 @@ class Game:
         if shared() and spec.get("tie_break") == "fewest-tiles":
             fewest = min(len(self.hands[s]) for s in tied)
             tied = [s for s in tied if len(self.hands[s]) == fewest]
+        if shared() and spec.get("tie_break") == "lightest-tile":
+            # brogames: the hand holding the lightest single tile wins the tie
+            def smallest(s):
+                return min((a + b for a, b in self.hands[s]), default=0)
+            least = min(smallest(s) for s in tied)
+            tied = [s for s in tied if smallest(s) == least]
         if shared():
             return None
         return next(s for s in self.clockwise(self.opener) if s in tied)
