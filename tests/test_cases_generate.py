@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from rulelang.cli import main
 
 DATA = Path(__file__).parent / "data" / "conformance"
+EXAMPLES = Path(__file__).parents[1] / "conformance" / "examples"  # the example engines shipped with the package
 CLUB = DATA / "club.rules"  # All Fives pooled, to 100: a house variant with no hand-worked cases
 
 
@@ -19,7 +20,8 @@ def run(*args):
 
 
 def _engine(name, *flags):
-    return " ".join(shlex.quote(x) for x in [sys.executable, str(DATA / name), *flags])
+    path = EXAMPLES / name if (EXAMPLES / name).exists() else DATA / name
+    return " ".join(shlex.quote(x) for x in [sys.executable, str(path), *flags])
 
 
 def test_a_generated_suite_passes_on_good_engines_and_fails_a_broken_one(tmp_path):

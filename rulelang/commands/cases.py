@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-# the independent toy engine of a development checkout (the default check engine when present)
-_TOY = Path(__file__).resolve().parents[2] / "tests" / "data" / "conformance" / "toy_engine.py"
+# the independent toy engine shipped with the package (conformance/examples), the default check engine
+_TOY = Path(__file__).resolve().parents[2] / "conformance" / "examples" / "toy_engine.py"
 
 
 @click.group("cases")
