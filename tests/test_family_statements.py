@@ -145,6 +145,18 @@ def test_every_known_rule_names_a_closest_statement_that_parses_and_is_documente
         assert where(known.closest).split("#")[1] in anchors, where(known.closest)
 
 
+def test_every_statement_points_at_a_heading_of_the_language_page():
+    from rulelang.outside import where
+    from rulelang.statements import TABLE
+
+    docs = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    anchors = {re.sub(r"[^a-z0-9 \-]", "", h.lower()).replace(" ", "-")
+               for h in re.findall(r"^#+ (.*)$", docs, re.M)}
+    for entry in TABLE:
+        for example in entry.examples:
+            assert where(example).split("#")[1] in anchors, (entry.key, example)
+
+
 @pytest.mark.parametrize("line, code, closest", [
     ("hand 5 tiles each", "unexpected-token", "hand 5 tiles"),
     ("players 2 to 4, partnerships with 4 across the table", "unexpected-word", "players 2 to 4, partnerships with 4"),
