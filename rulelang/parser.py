@@ -16,7 +16,6 @@ from rulelang.ast import Ruleset, Span, Statement
 from rulelang.errors import RulesetError, RulesetFileError, RulesetSyntaxError
 from rulelang.fastparser import Token
 from rulelang.limits import MAX_DIGITS, MAX_NUMBER, text_error
-from rulelang.outside import closest, known_outside, pointer
 from rulelang.statements import PHRASES, Phrase, Words, for_rule
 
 # lark is imported only when a text is parsed by lark: a text with an error (lark's
@@ -153,6 +152,8 @@ def _suggest(word: str, expected: Iterable[str]) -> str | None:
 def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: str) -> RulesetSyntaxError:
     """Turn a lark exception into a RulesetSyntaxError in plain words."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+    from rulelang.outside import closest, known_outside, pointer  # only for an error: it costs start-up time
 
     line = getattr(exc, "line", None) or 1
     column = getattr(exc, "column", None) or 1

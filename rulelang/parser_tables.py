@@ -7,7 +7,7 @@ grammar; a stale module is never used (its GRAMMAR_HASH no longer matches).
 # fmt: off
 # ruff: noqa: E501
 
-GRAMMAR_HASH: str = '1dacd720734dddf29748d0bce1a8247e110958a3374e9f63f476193ff69e0432'
+GRAMMAR_HASH: str = '2f57fd768b3143cbbcf99c0fab24d23877143027590efe65292b81028aad9383'
 
 LARK_VERSION: str = '1.3.1'
 
@@ -17,618 +17,728 @@ TERMINALS: tuple[tuple[str, str, str], ...] = (('SIGNED_NUMBER', 're', "[-+]?[0-
  ('NAME', 're', '[a-z][a-z0-9-]*'), ('STRING', 're', '"[^"\n]*"'), ('COMMENT', 're', '#[^\n]*'), ('WS', 're', '[\t \x0c]+'),
  ('PARTNERSHIPS', 'kw', 'partnerships'), ('DIFFERENCES', 'kw', 'differences'), ('EVERYONES', 'kw', "everyone's"), ('IMPOSSIBLE', 'kw', 'impossible'),
  ('OPPONENTS', 'kw', "opponents'"), ('PLACEMENTS', 'kw', 'placements'), ('SEPARATELY', 'kw', 'separately'), ('SETTLEMENT', 'kw', 'settlement'),
- ('MULTIPLES', 'kw', 'multiples'), ('OVERSHOOT', 'kw', 'overshoot'), ('PARTNERS', 'kw', "partner's"), ('PARTNERS_PL', 'kw', "partners'"),
- ('PLACEMENT', 'kw', 'placement'), ('BRANCHES', 'kw', 'branches'), ('DECIDING', 'kw', 'deciding'), ('DISCARDS', 'kw', 'discards'),
- ('DOMINOER', 'kw', 'dominoer'), ('LIGHTEST', 'kw', 'lightest'), ('MULTIPLE', 'kw', 'multiple'), ('PARTNERS_WORD', 'kw', 'partners'),
- ('PLAYABLE', 'kw', 'playable'), ('TERMINAL', 'kw', 'terminal'), ('BOUNCES', 'kw', 'bounces'), ('DRAWING', 'kw', 'drawing'), ('EXACTLY', 'kw', 'exactly'),
- ('HEAVIER', 'kw', 'heavier'), ('HIGHEST', 'kw', 'highest'), ('LOTTERY', 'kw', 'lottery'), ('NOTHING', 'kw', 'nothing'), ('OPENING', 'kw', 'opening'),
- ('PLAYERS', 'kw', 'players'), ('RESERVE', 'kw', 'reserve'), ('ROUNDED', 'kw', 'rounded'), ('RULESET', 'kw', 'ruleset'), ('BROKEN', 'kw', 'broken'),
- ('CANNOT', 'kw', 'cannot'), ('COUNTS', 'kw', 'counts'), ('CREDIT', 'kw', 'credit'), ('DOMINO', 'kw', 'domino'), ('DOUBLE', 'kw', 'double'),
- ('FEWEST', 'kw', 'fewest'), ('HALVES', 'kw', 'halves'), ('NOBODY', 'kw', 'nobody'), ('OPENER', 'kw', 'opener'), ('PLAYER', 'kw', 'player'),
- ('POINTS', 'kw', 'points'), ('POOLED', 'kw', 'pooled'), ('ROUNDS', 'kw', 'rounds'), ('SCORES', 'kw', 'scores'), ('SOURCE', 'kw', 'source'),
- ('TARGET', 'kw', 'target'), ('WINNER', 'kw', 'winner'), ('SEAT_ZERO', 'str', 'seat 0'), ('AFTER', 'kw', 'after'), ('BASED', 'kw', 'based'),
- ('BELOW', 'kw', 'below'), ('BLOCK', 'kw', 'block'), ('BONUS', 'kw', 'bonus'), ('CHECK', 'kw', 'check'), ('DEBIT', 'kw', 'debit'), ('EVENT', 'kw', 'event'),
- ('EVERY', 'kw', 'every'), ('EXTRA', 'kw', 'extra'), ('FIRST', 'kw', 'first'), ('FLOOR', 'kw', 'floor'), ('HANDS', 'kw', 'hands'), ('LASTS', 'kw', 'lasts'),
- ('LEADS', 'kw', 'leads'), ('LEAST', 'kw', 'least'), ('MATCH', 'kw', 'match'), ('NEVER', 'kw', 'never'), ('OWNER', 'kw', 'owner'), ('POINT', 'kw', 'point'),
- ('ROUND', 'kw', 'round'), ('SCORE', 'kw', 'score'), ('SHOWN', 'kw', 'shown'), ('TILES', 'kw', 'tiles'), ('UNTIL', 'kw', 'until'), ('VALUE', 'kw', 'value'),
- ('BACK', 'kw', 'back'), ('BOTH', 'kw', 'both'), ('DRAW', 'kw', 'draw'), ('EACH', 'kw', 'each'), ('ENDS', 'kw', 'ends'), ('FACE', 'kw', 'face'),
- ('FALL', 'kw', 'fall'), ('FROM', 'kw', 'from'), ('GOES', 'kw', 'goes'), ('HALF', 'kw', 'half'), ('HAND', 'kw', 'hand'), ('LAST', 'kw', 'last'),
- ('LINE', 'kw', 'line'), ('MAKE', 'kw', 'make'), ('MOST', 'kw', 'most'), ('NEXT', 'kw', 'next'), ('NONE', 'kw', 'none'), ('ONCE', 'kw', 'once'),
- ('ONLY', 'kw', 'only'), ('OPEN', 'kw', 'open'), ('PLAY', 'kw', 'play'), ('RULE', 'kw', 'rule'), ('SEAT', 'kw', 'seat'), ('SIDE', 'kw', 'side'),
- ('TERM', 'kw', 'term'), ('TIES', 'kw', 'ties'), ('TILE', 'kw', 'tile'), ('WHEN', 'kw', 'when'), ('WITH', 'kw', 'with'), ('ANY', 'kw', 'any'),
- ('ARE', 'kw', 'are'), ('GET', 'kw', 'get'), ('NOT', 'kw', 'not'), ('ONE', 'kw', 'one'), ('OUT', 'kw', 'out'), ('OWN', 'kw', 'own'), ('PER', 'kw', 'per'),
- ('RAW', 'kw', 'raw'), ('THE', 'kw', 'the'), ('TOO', 'kw', 'too'), ('TOP', 'kw', 'top'), ('WIN', 'kw', 'win'), ('AS', 'kw', 'as'), ('AT', 'kw', 'at'),
- ('BY', 'kw', 'by'), ('GO', 'kw', 'go'), ('IN', 'kw', 'in'), ('NO', 'kw', 'no'), ('OF', 'kw', 'of'), ('ON', 'kw', 'on'), ('OR', 'kw', 'or'), ('TO', 'kw', 'to'),
- ('A', 'kw', 'a'), ('COLON', 'str', ':'), ('COMMA', 'str', ','))
+ ('CROSSWISE', 'kw', 'crosswise'), ('MULTIPLES', 'kw', 'multiples'), ('OVERSHOOT', 'kw', 'overshoot'), ('PARTNERS', 'kw', "partner's"),
+ ('PARTNERS_PL', 'kw', "partners'"), ('PLACEMENT', 'kw', 'placement'), ('UNCOVERED', 'kw', 'uncovered'), ('BRANCHES', 'kw', 'branches'),
+ ('DECIDING', 'kw', 'deciding'), ('DISCARDS', 'kw', 'discards'), ('DOMINOER', 'kw', 'dominoer'), ('LIGHTEST', 'kw', 'lightest'), ('MULTIPLE', 'kw', 'multiple'),
+ ('PARTNERS_WORD', 'kw', 'partners'), ('PLAYABLE', 'kw', 'playable'), ('TERMINAL', 'kw', 'terminal'), ('BOUNCES', 'kw', 'bounces'),
+ ('CHOOSES', 'kw', 'chooses'), ('DRAWING', 'kw', 'drawing'), ('ENDWISE', 'kw', 'endwise'), ('EXACTLY', 'kw', 'exactly'), ('HEAVIER', 'kw', 'heavier'),
+ ('HIGHEST', 'kw', 'highest'), ('LOTTERY', 'kw', 'lottery'), ('NOTHING', 'kw', 'nothing'), ('OPENING', 'kw', 'opening'), ('PLAYERS', 'kw', 'players'),
+ ('RESERVE', 'kw', 'reserve'), ('ROUNDED', 'kw', 'rounded'), ('RULESET', 'kw', 'ruleset'), ('SPINNER', 'kw', 'spinner'), ('WITHOUT', 'kw', 'without'),
+ ('ALWAYS', 'kw', 'always'), ('BRANCH', 'kw', 'branch'), ('BROKEN', 'kw', 'broken'), ('CANNOT', 'kw', 'cannot'), ('COUNTS', 'kw', 'counts'),
+ ('CREDIT', 'kw', 'credit'), ('DOMINO', 'kw', 'domino'), ('DOUBLE', 'kw', 'double'), ('FEWEST', 'kw', 'fewest'), ('HALVES', 'kw', 'halves'),
+ ('NOBODY', 'kw', 'nobody'), ('OPENER', 'kw', 'opener'), ('PLAYER', 'kw', 'player'), ('POINTS', 'kw', 'points'), ('POOLED', 'kw', 'pooled'),
+ ('ROUNDS', 'kw', 'rounds'), ('SCORES', 'kw', 'scores'), ('SOURCE', 'kw', 'source'), ('TARGET', 'kw', 'target'), ('WINNER', 'kw', 'winner'),
+ ('SEAT_ZERO', 'str', 'seat 0'), ('AFTER', 'kw', 'after'), ('BASED', 'kw', 'based'), ('BELOW', 'kw', 'below'), ('BLOCK', 'kw', 'block'),
+ ('BONUS', 'kw', 'bonus'), ('CHECK', 'kw', 'check'), ('DEBIT', 'kw', 'debit'), ('EVENT', 'kw', 'event'), ('EVERY', 'kw', 'every'), ('EXTRA', 'kw', 'extra'),
+ ('FIRST', 'kw', 'first'), ('FLOOR', 'kw', 'floor'), ('GROWS', 'kw', 'grows'), ('HANDS', 'kw', 'hands'), ('KNOCK', 'kw', 'knock'), ('LASTS', 'kw', 'lasts'),
+ ('LEADS', 'kw', 'leads'), ('LEAST', 'kw', 'least'), ('LIMIT', 'kw', 'limit'), ('MATCH', 'kw', 'match'), ('NEVER', 'kw', 'never'), ('OWNER', 'kw', 'owner'),
+ ('PLACE', 'kw', 'place'), ('PLAYS', 'kw', 'plays'), ('POINT', 'kw', 'point'), ('ROUND', 'kw', 'round'), ('SCORE', 'kw', 'score'), ('SHOWN', 'kw', 'shown'),
+ ('TAKES', 'kw', 'takes'), ('TILES', 'kw', 'tiles'), ('UNTIL', 'kw', 'until'), ('VALUE', 'kw', 'value'), ('WHILE', 'kw', 'while'), ('BACK', 'kw', 'back'),
+ ('BOTH', 'kw', 'both'), ('DRAW', 'kw', 'draw'), ('EACH', 'kw', 'each'), ('ENDS', 'kw', 'ends'), ('FACE', 'kw', 'face'), ('FALL', 'kw', 'fall'),
+ ('FROM', 'kw', 'from'), ('GOES', 'kw', 'goes'), ('HALF', 'kw', 'half'), ('HAND', 'kw', 'hand'), ('LAID', 'kw', 'laid'), ('LAST', 'kw', 'last'),
+ ('LEFT', 'kw', 'left'), ('LINE', 'kw', 'line'), ('MAKE', 'kw', 'make'), ('MOST', 'kw', 'most'), ('NEXT', 'kw', 'next'), ('NONE', 'kw', 'none'),
+ ('ONCE', 'kw', 'once'), ('ONLY', 'kw', 'only'), ('OPEN', 'kw', 'open'), ('PLAY', 'kw', 'play'), ('RULE', 'kw', 'rule'), ('SEAT', 'kw', 'seat'),
+ ('SIDE', 'kw', 'side'), ('TERM', 'kw', 'term'), ('TIES', 'kw', 'ties'), ('TILE', 'kw', 'tile'), ('WHEN', 'kw', 'when'), ('WITH', 'kw', 'with'),
+ ('ANY', 'kw', 'any'), ('ARE', 'kw', 'are'), ('GET', 'kw', 'get'), ('ITS', 'kw', 'its'), ('NOT', 'kw', 'not'), ('ONE', 'kw', 'one'), ('OUT', 'kw', 'out'),
+ ('OWN', 'kw', 'own'), ('PER', 'kw', 'per'), ('RAW', 'kw', 'raw'), ('THE', 'kw', 'the'), ('TIE', 'kw', 'tie'), ('TOO', 'kw', 'too'), ('TOP', 'kw', 'top'),
+ ('WIN', 'kw', 'win'), ('AS', 'kw', 'as'), ('AT', 'kw', 'at'), ('BY', 'kw', 'by'), ('GO', 'kw', 'go'), ('IN', 'kw', 'in'), ('IS', 'kw', 'is'),
+ ('NO', 'kw', 'no'), ('OF', 'kw', 'of'), ('ON', 'kw', 'on'), ('OR', 'kw', 'or'), ('TO', 'kw', 'to'), ('A', 'kw', 'a'), ('COLON', 'str', ':'),
+ ('COMMA', 'str', ','))
 
 IGNORE: tuple[str, ...] = ('COMMENT', 'WS')
 
 NEWLINE_TYPES: tuple[str, ...] = ('COMMENT', 'STRING', '_NL')
 
-LEXERS: tuple[tuple[int, ...], ...] = ((1, 2, 5, 6, 12, 16, 20, 37, 38, 40, 50, 52, 55, 56, 57, 61, 65, 68, 83, 88, 96, 104, 111, 124, 133, 135, 138), (5, 6, 28), (5, 6, 135), (5, 6, 105),
- (5, 6, 124), (5, 6, 84), (5, 6, 46), (1, 5, 6), (5, 6, 16, 30, 38, 46, 81), (5, 6, 52, 82, 123), (5, 6, 45, 63), (5, 6, 60, 74, 134), (5, 6, 22, 29),
- (5, 6, 81), (5, 6, 116), (3, 5, 6), (5, 6, 77), (4, 5, 6), (5, 6, 31, 129), (5, 6, 36, 76, 80), (5, 6, 129),
- (1, 5, 6, 12, 16, 20, 37, 38, 40, 50, 52, 55, 56, 57, 61, 65, 68, 83, 88, 96, 104, 111, 124, 133, 135, 138), (5, 6), (3, 4, 5, 6), (5, 6, 60, 129), (5, 6, 57),
- (5, 6, 27), (5, 6, 20), (5, 6, 83), (2, 5, 6), (5, 6, 107), (5, 6, 71), (2, 5, 6, 114, 137), (5, 6, 52), (5, 6, 137), (5, 6, 139), (5, 6, 70), (5, 6, 138),
- (5, 6, 115, 124), (5, 6, 86), (5, 6, 15, 35), (2, 5, 6, 136, 137, 140), (2, 5, 6, 140), (5, 6, 82), (5, 6, 92), (5, 6, 75), (5, 6, 73), (5, 6, 19), (5, 6, 90),
- (5, 6, 43), (5, 6, 103), (5, 6, 60), (2, 5, 6, 114), (5, 6, 99, 137), (5, 6, 117), (5, 6, 112), (5, 6, 21), (5, 6, 67), (5, 6, 134), (2, 5, 6, 136, 140),
- (5, 6, 7, 133), (5, 6, 123), (5, 6, 62), (5, 6, 42), (5, 6, 113), (5, 6, 126), (5, 6, 87, 119), (5, 6, 98), (5, 6, 14, 68), (5, 6, 132),
- (1, 5, 6, 12, 16, 20, 37, 38, 40, 44, 49, 50, 52, 55, 56, 57, 58, 61, 64, 65, 66, 68, 83, 88, 96, 104, 111, 119, 124, 128, 133, 135, 138), (5, 6, 80),
- (2, 5, 6, 37, 129, 136, 140), (5, 6, 7), (5, 6, 114), (0, 5, 6), (5, 6, 54, 80), (5, 6, 127), (5, 6, 87, 138), (5, 6, 48), (5, 6, 95), (5, 6, 100),
- (2, 5, 6, 37, 140), (5, 6, 119), (5, 6, 9, 11, 17, 89, 121), (5, 6, 9, 11, 17, 121), (5, 6, 55), (5, 6, 34, 59, 124), (2, 5, 6, 129, 136, 140), (5, 6, 51),
- (5, 6, 26), (5, 6, 10, 88, 106), (5, 6, 79), (5, 6, 52, 79), (5, 6, 96), (5, 6, 72), (5, 6, 13, 53), (2, 5, 6, 114, 122), (5, 6, 102, 124),
- (5, 6, 23, 33, 63, 101), (5, 6, 91), (2, 5, 6, 37, 136, 140), (5, 6, 37), (5, 6, 94), (5, 6, 131), (5, 6, 69), (5, 6, 83, 112), (5, 6, 83, 114), (5, 6, 140),
- (5, 6, 96, 110), (5, 6, 24, 47), (5, 6, 58), (5, 6, 108), (5, 6, 85), (5, 6, 120), (5, 6, 54), (5, 6, 8), (5, 6, 39, 118), (5, 6, 97), (5, 6, 96, 109),
- (5, 6, 122), (5, 6, 39), (5, 6, 25), (5, 6, 32), (5, 6, 93), (5, 6, 111), (5, 6, 11), (5, 6, 89, 124), (5, 6, 41), (5, 6, 41, 118), (5, 6, 78), (5, 6, 130),
- (5, 6, 24), (5, 6, 47), (5, 6, 18), (5, 6, 125))
+LEXERS: tuple[tuple[int, ...], ...] = ((1, 2, 5, 6, 12, 17, 22, 41, 42, 44, 58, 60, 63, 64, 65, 69, 73, 76, 97, 103, 104, 111, 121, 128, 142, 153, 155, 158), (5, 6, 30, 54, 143), (5, 6, 155),
+ (5, 6, 122), (5, 6, 142), (5, 6, 98), (5, 6, 48), (5, 6, 54), (1, 5, 6), (5, 6, 17, 33, 42, 54, 94), (5, 6, 60, 95, 141), (5, 6, 53, 71), (5, 6, 68, 84, 154),
+ (5, 6, 24, 31), (5, 6, 94), (5, 6, 133), (3, 5, 6), (5, 6, 88), (4, 5, 6), (5, 6, 35, 148), (5, 6, 40, 45, 87, 93, 118), (5, 6, 148),
+ (1, 5, 6, 12, 17, 22, 41, 42, 44, 58, 60, 63, 64, 65, 69, 73, 76, 97, 103, 104, 111, 121, 128, 142, 153, 155, 158), (5, 6), (5, 6, 114), (3, 4, 5, 6),
+ (5, 6, 68, 148), (5, 6, 65), (5, 6, 29), (5, 6, 154), (5, 6, 22), (5, 6, 97), (2, 5, 6), (5, 6, 124), (5, 6, 79), (2, 5, 6, 131, 157), (5, 6, 60), (5, 6, 157),
+ (5, 6, 159), (5, 6, 78), (5, 6, 158), (5, 6, 132, 142), (5, 6, 101), (5, 6, 16, 39), (2, 5, 6, 156, 157, 160), (2, 5, 6, 160), (5, 6, 95), (5, 6, 107),
+ (5, 6, 85), (5, 6, 83), (5, 6, 59), (5, 6, 20), (5, 6, 105), (5, 6, 51, 152), (5, 6, 151), (5, 6, 51), (5, 6, 120), (5, 6, 68), (2, 5, 6, 131),
+ (5, 6, 116, 157), (5, 6, 134), (5, 6, 129), (5, 6, 23), (5, 6, 75), (2, 5, 6, 156, 160), (5, 6, 7, 153), (5, 6, 141), (5, 6, 70), (5, 6, 50), (5, 6, 130),
+ (5, 6, 100, 104), (5, 6, 47, 112), (5, 6, 145), (5, 6, 111), (5, 6, 102, 137), (5, 6, 115), (5, 6, 14, 76), (5, 6, 45),
+ (1, 5, 6, 12, 17, 22, 41, 42, 44, 52, 57, 58, 60, 63, 64, 65, 66, 69, 72, 73, 74, 76, 97, 103, 104, 111, 121, 128, 137, 142, 147, 153, 155, 158), (5, 6, 93),
+ (2, 5, 6, 41, 148, 156, 160), (5, 6, 7), (5, 6, 131), (0, 5, 6), (5, 6, 62, 93), (5, 6, 90), (5, 6, 146), (5, 6, 102, 158), (5, 6, 21), (5, 6, 30),
+ (5, 6, 112), (5, 6, 15), (5, 6, 56), (5, 6, 110), (5, 6, 91), (5, 6, 117), (5, 6, 80, 96), (2, 5, 6, 41, 160), (5, 6, 137), (5, 6, 9, 11, 18, 104, 139),
+ (5, 6, 9, 11, 18, 139), (5, 6, 63), (5, 6, 38, 67, 142), (2, 5, 6, 148, 156, 160), (5, 6, 28), (5, 6, 126), (5, 6, 15, 34), (5, 6, 156), (5, 6, 10, 103, 123),
+ (5, 6, 46), (5, 6, 92), (5, 6, 60, 92), (5, 6, 81), (5, 6, 13, 61), (2, 5, 6, 131, 140), (5, 6, 119, 142), (5, 6, 25, 37, 71, 118), (5, 6, 106),
+ (2, 5, 6, 41, 156, 160), (5, 6, 41), (5, 6, 109), (5, 6, 150), (5, 6, 34), (5, 6, 77), (5, 6, 97, 129), (5, 6, 86), (5, 6, 97, 131), (5, 6, 160),
+ (5, 6, 111, 127), (5, 6, 25, 26, 55), (5, 6, 66), (5, 6, 125), (5, 6, 99), (5, 6, 138), (5, 6, 62), (5, 6, 8), (5, 6, 43, 136), (5, 6, 113), (5, 6, 111, 126),
+ (5, 6, 140), (5, 6, 147), (5, 6, 43), (5, 6, 27), (5, 6, 82), (5, 6, 135), (5, 6, 36), (5, 6, 108), (5, 6, 128), (5, 6, 11), (5, 6, 104, 142), (5, 6, 49),
+ (5, 6, 49, 136), (5, 6, 32), (5, 6, 89), (5, 6, 149), (5, 6, 26), (5, 6, 26, 55), (5, 6, 19), (5, 6, 144))
 
-STATE_LEXER: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 4, 11, 12, 13, 7, 14, 7, 15, 16, 17, 18, 19, 20, 15, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21, 21,
- 21, 21, 21, 21, 21, 21, 21, 22, 21, 21, 21, 21, 21, 21, 6, 23, 24, 25, 26, 27, 28, 29, 27, 29, 30, 29, 31, 32, 33, 33, 34, 35, 35, 36, 37, 38, 4, 39, 4, 40,
- 41, 42, 43, 29, 17, 44, 29, 45, 7, 46, 47, 48, 4, 29, 21, 21, 49, 29, 29, 4, 50, 51, 42, 29, 52, 21, 29, 21, 29, 21, 29, 53, 32, 54, 29, 29, 6, 10, 55, 56, 36,
- 29, 57, 58, 29, 7, 7, 59, 60, 21, 61, 21, 29, 62, 21, 7, 9, 7, 63, 64, 65, 21, 66, 21, 21, 67, 29, 68, 20, 21, 21, 7, 21, 21, 21, 7, 69, 70, 70, 27, 35, 35,
- 29, 55, 71, 21, 29, 7, 21, 72, 42, 7, 73, 74, 29, 29, 21, 75, 9, 33, 52, 76, 77, 78, 35, 79, 80, 29, 21, 57, 29, 81, 82, 43, 29, 83, 7, 84, 85, 86, 57, 35, 70,
- 70, 70, 70, 70, 70, 70, 70, 70, 29, 87, 87, 21, 29, 35, 21, 88, 72, 29, 7, 21, 21, 29, 52, 52, 7, 21, 29, 29, 29, 29, 89, 90, 91, 29, 29, 21, 29, 21, 7, 7, 42,
- 42, 92, 21, 57, 93, 94, 95, 95, 94, 94, 96, 96, 29, 97, 98, 70, 21, 29, 29, 99, 29, 29, 21, 87, 100, 83, 21, 88, 29, 21, 21, 29, 101, 102, 21, 21, 21, 21, 103,
- 104, 29, 29, 105, 21, 21, 21, 106, 107, 42, 7, 29, 97, 34, 34, 4, 96, 96, 96, 96, 108, 108, 108, 108, 70, 109, 4, 70, 52, 29, 29, 110, 111, 29, 6, 112, 21, 21,
- 29, 113, 92, 100, 83, 21, 21, 101, 108, 114, 114, 21, 21, 115, 29, 29, 74, 7, 107, 21, 70, 52, 29, 4, 4, 116, 117, 117, 52, 52, 118, 70, 29, 70, 70, 28, 119,
- 29, 29, 29, 21, 29, 120, 113, 92, 7, 42, 29, 29, 29, 21, 21, 7, 82, 74, 7, 70, 29, 70, 111, 111, 34, 121, 34, 108, 108, 47, 70, 108, 108, 29, 21, 122, 29, 120,
- 74, 7, 21, 21, 21, 82, 42, 7, 82, 70, 29, 29, 123, 42, 7, 34, 124, 29, 125, 125, 70, 29, 21, 122, 7, 74, 42, 82, 42, 70, 70, 126, 42, 127, 127, 128, 129, 21,
- 29, 42, 7, 42, 95, 130, 111, 29, 29, 131, 131, 128, 21, 42, 108, 29, 29, 70, 70, 132, 133, 42, 117, 94, 28, 134, 70, 29, 29, 29, 42, 125, 70, 70, 70, 70, 29,
- 135, 70, 29)
+STATE_LEXER: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 4, 12, 13, 14, 8, 15, 8, 16, 17, 18, 19, 20, 21, 16, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22,
+ 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 22, 22, 22, 22, 22, 22, 22, 24, 7, 21, 25, 26, 27, 28, 29, 30, 31, 32, 30, 32, 33, 32, 34, 35, 36, 36,
+ 37, 38, 38, 39, 40, 41, 4, 42, 4, 43, 44, 45, 46, 32, 18, 47, 32, 48, 8, 49, 50, 51, 52, 53, 4, 32, 22, 22, 54, 55, 4, 32, 32, 4, 56, 57, 45, 4, 32, 58, 22,
+ 32, 22, 32, 22, 32, 59, 35, 60, 32, 32, 7, 11, 61, 62, 39, 32, 63, 29, 32, 8, 8, 64, 65, 22, 66, 22, 32, 67, 22, 8, 10, 8, 37, 68, 69, 70, 71, 72, 22, 73, 74,
+ 72, 22, 22, 75, 32, 76, 21, 22, 77, 22, 8, 22, 22, 22, 8, 54, 78, 78, 30, 38, 38, 32, 61, 79, 22, 32, 8, 22, 80, 45, 8, 81, 82, 32, 32, 22, 83, 10, 36, 58, 84,
+ 85, 86, 87, 88, 89, 90, 91, 38, 55, 92, 93, 94, 32, 22, 63, 32, 95, 96, 97, 46, 32, 98, 8, 99, 100, 101, 63, 38, 78, 78, 78, 78, 78, 78, 78, 78, 78, 32, 102,
+ 102, 22, 32, 38, 22, 103, 80, 32, 8, 22, 22, 32, 58, 58, 8, 22, 32, 32, 32, 101, 32, 50, 104, 105, 32, 106, 107, 108, 74, 32, 32, 8, 22, 32, 22, 8, 109, 98, 8,
+ 45, 45, 110, 22, 63, 111, 73, 112, 112, 73, 73, 113, 113, 32, 114, 115, 78, 22, 32, 32, 116, 32, 32, 22, 102, 117, 98, 22, 103, 32, 22, 22, 32, 118, 119, 22,
+ 22, 22, 8, 22, 120, 121, 32, 22, 32, 32, 122, 32, 32, 123, 92, 93, 22, 22, 123, 22, 124, 125, 61, 126, 45, 8, 32, 114, 37, 37, 4, 113, 113, 113, 113, 127, 127,
+ 127, 127, 78, 128, 4, 78, 58, 32, 32, 129, 130, 32, 7, 131, 22, 22, 32, 132, 110, 117, 98, 22, 22, 118, 127, 111, 133, 133, 22, 22, 22, 127, 22, 22, 134, 32,
+ 32, 84, 32, 32, 32, 32, 82, 8, 126, 22, 78, 58, 32, 4, 4, 135, 136, 136, 58, 58, 137, 78, 32, 78, 78, 32, 31, 138, 32, 32, 32, 22, 32, 139, 132, 110, 8, 45,
+ 139, 139, 32, 32, 140, 32, 22, 22, 32, 58, 22, 22, 22, 22, 8, 97, 82, 8, 78, 32, 78, 130, 130, 37, 141, 37, 127, 127, 51, 78, 78, 127, 127, 32, 22, 142, 32,
+ 139, 82, 8, 143, 143, 22, 22, 144, 22, 22, 22, 32, 97, 45, 8, 97, 78, 32, 32, 145, 45, 8, 37, 146, 32, 147, 147, 78, 32, 22, 142, 8, 82, 32, 32, 50, 22, 45,
+ 97, 45, 78, 78, 148, 45, 149, 149, 150, 151, 22, 32, 45, 8, 22, 22, 152, 45, 112, 153, 130, 32, 32, 154, 154, 150, 22, 45, 32, 127, 32, 32, 78, 78, 155, 156,
+ 45, 22, 136, 73, 31, 61, 157, 78, 32, 32, 32, 45, 45, 147, 78, 78, 78, 78, 32, 78, 32, 158, 78, 78, 32)
 
 START_STATE: int = 0
 
-END_STATE: int = 50
+END_STATE: int = 56
 
 RULES: tuple[str, ...] = ('start 0 0 -', 'start 1 0 -', 'start 1 0 0i', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
  'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
  'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
- 'statement 1 1 0', '__start_star_0 1 0 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
- 'target_measure 1 0 0', 'count_list 1 0 0', 'start 2 0 1i', '__start_star_0 2 0 0i,1', 'per_count 2 0 0,1', 'hand_stmt 3 0 0,1', 'drawing_stmt 3 0 0,1',
- 'no_reserve 3 0 0,1', 'target_measure 2 0 0,1', 'target_measure 2 0 0,1', 'count_list 2 0 0,1i', 'players_stmt 3 0 0,1', 'reserve_stmt 3 0 0,1',
- 'source_stmt 3 0 0,1', 'tiles_stmt 3 0 0,1', 'based_stmt 4 0 0,1,2', 'based_stmt 4 0 0,1,2', 'drawing_stmt 4 0 0,1,2', 'branching_stmt 4 0 0,1,2',
- 'branching_stmt 4 0 0,1,2', 'overshoot_stmt 4 0 0,1,2', 'floor_stmt 4 0 0,1,2', 'block_section 4 0 0,1,2', 'domino_section 4 0 0,1,2',
- 'overshoot_stmt 4 0 0,1,2', 'scoring_stmt 4 0 0,1,2', '__player_counts_star_1 2 0 0,1', 'count_range 3 0 0,1,2', 'ruleset_stmt 4 0 0,1,2',
- 'branch_sides_stmt 5 0 0,1,2,3', 'per_count 4 0 0,1,2,3', 'block_section 5 0 0,1,2,4i', 'settle_line 1 1 0', 'settle_line 1 1 0', 'settle_line 1 1 0',
- 'settle_line 1 1 0', 'settle_line 1 1 0', '__domino_section_star_4 1 0 0', 'settle_line 1 1 0', 'domino_section 5 0 0,1,2,4i', 'lead_stmt 5 0 0,1,2,3',
- 'overshoot_stmt 5 0 0,1,2,3', '__player_counts_star_1 3 0 0i,1,2', 'unpartnered 2 0 0,1', 'players_stmt 5 0 0,1,2,3', 'unit_stmt 5 0 0,1,2,3',
- 'target_stmt 5 0 0,1,2,3', 'branch_sides_stmt 6 0 0,1,2,3,4', 'check_stmt 6 0 0,1,2,3,4', 'per_count 5 0 0,1,2,3,4', 'per_count 5 0 0,1,2,3,4i',
- 'entry_stmt 6 0 0,1,2,3,4', '__domino_section_star_4 2 0 0i,1', 'branching_stmt 6 0 0,1,2,3,4', 'opener_value 1 0 0', 'opener_value 1 0 0',
- 'lead_stmt 6 0 0,1,2,3,4', 'scoring_stmt 6 0 0,1,2,3,4', 'partnered 3 0 0,1,2', 'floor_stmt 6 0 0,1,2,3,4', 'target_stmt 6 0 0,1,2,3,4', 'count_group 1 0 0',
- 'target_stmt 6 0 0,1,2,3,4', 'rounds_stmt 6 0 0,1,2,3,4', 'rounds_stmt 6 0 0,1,2,3,4', 'lead_win_stmt 6 0 0,1,2,3,4', 'terminal_stmt 7 0 0,1,2,3,4,5',
+ 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', '__start_star_0 1 0 0', 'statement 1 1 0',
+ 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'target_measure 1 0 0', 'count_list 1 0 0', 'start 2 0 1i',
+ '__start_star_0 2 0 0i,1', 'per_count 2 0 0,1', 'hand_stmt 3 0 0,1', 'drawing_stmt 3 0 0,1', 'no_reserve 3 0 0,1', 'target_measure 2 0 0,1',
+ 'target_measure 2 0 0,1', 'count_list 2 0 0,1i', 'players_stmt 3 0 0,1', 'reserve_stmt 3 0 0,1', 'source_stmt 3 0 0,1', 'tiles_stmt 3 0 0,1',
+ 'based_stmt 4 0 0,1,2', 'based_stmt 4 0 0,1,2', 'drawing_stmt 4 0 0,1,2', 'branching_stmt 4 0 0,1,2', 'branching_stmt 4 0 0,1,2', 'overshoot_stmt 4 0 0,1,2',
+ 'floor_stmt 4 0 0,1,2', 'block_section 4 0 0,1,2', 'domino_section 4 0 0,1,2', 'overshoot_stmt 4 0 0,1,2', 'scoring_stmt 4 0 0,1,2',
+ '__player_counts_star_1 2 0 0,1', 'count_range 3 0 0,1,2', 'ruleset_stmt 4 0 0,1,2', 'branch_sides_stmt 5 0 0,1,2,3', 'per_count 4 0 0,1,2,3',
+ 'block_section 5 0 0,1,2,4i', 'settle_line 1 1 0', 'settle_line 1 1 0', 'settle_line 1 1 0', 'settle_line 1 1 0', 'settle_line 1 1 0',
+ '__domino_section_star_4 1 0 0', 'settle_line 1 1 0', 'domino_section 5 0 0,1,2,4i', 'lead_stmt 5 0 0,1,2,3', 'overshoot_stmt 5 0 0,1,2,3',
+ '__player_counts_star_1 3 0 0i,1,2', 'unpartnered 2 0 0,1', 'players_stmt 5 0 0,1,2,3', 'unit_stmt 5 0 0,1,2,3', 'target_stmt 5 0 0,1,2,3',
+ 'branch_sides_stmt 6 0 0,1,2,3,4', 'check_stmt 6 0 0,1,2,3,4', 'per_count 5 0 0,1,2,3,4', 'per_count 5 0 0,1,2,3,4i', 'entry_stmt 6 0 0,1,2,3,4',
+ '__domino_section_star_4 2 0 0i,1', 'branching_stmt 6 0 0,1,2,3,4', 'opener_value 1 0 0', 'opener_value 1 0 0', 'lead_stmt 6 0 0,1,2,3,4',
+ 'scoring_stmt 6 0 0,1,2,3,4', 'partnered 3 0 0,1,2', 'floor_stmt 6 0 0,1,2,3,4', 'target_stmt 6 0 0,1,2,3,4', 'count_group 1 0 0', 'target_stmt 6 0 0,1,2,3,4',
+ 'rounds_stmt 6 0 0,1,2,3,4', 'rounds_stmt 6 0 0,1,2,3,4', 'lead_win_stmt 6 0 0,1,2,3,4', 'spinner_count_stmt 6 0 0,1,2,3,4', 'terminal_stmt 7 0 0,1,2,3,4,5',
  'terminal_stmt 7 0 0,1,2,3,4,5', 'check_stmt 7 0 0,1,2,3,4,5', 'per_count 6 0 0,1,2,3,4,5i', 'hand_set 2 0 0,1', 'hand_set 2 0 0,1', 'hand_set 2 0 0,1',
  'hand_set 2 0 0,1', 'pooling 1 0 0', 'pooling 1 0 0', 'nobody_line 3 0 0,1', 'events_line 3 0 0,1', 'opener_value 2 0 0,1',
  'opener_block_stmt 7 0 0,1,2,3,4,5', 'opener_domino_stmt 7 0 0,1,2,3,4,5', 'scoring_stmt 7 0 0,1,2,3,4,5i', 'target_stmt 7 0 0,1,2,3,4,5',
- 'count_group 2 0 0,1i', 'ties_stmt 7 0 0,1,2,3,4,5', 'ties_stmt 7 0 0,1,2,3,4,5', 'unit_stmt 8 0 0,1,2,3,4,5,6', 'events_line 4 0 0,1,2',
- 'event_grouping 2 0 0,1', 'event_grouping 2 0 0,1', 'events_line 4 0 0,1,2', 'events_line 4 0 0,1,2', 'winner_line 4 0 0,1,2', 'opener_value 3 0 0,1,2',
- 'opener_value 3 0 0,1,2', 'opener_value 3 0 0,1,2', 'opener_first_stmt 8 0 0,1,2,3,4,5,6', 'target_counts 4 0 0,1,2,3i', 'drawing_stmt 9 0 0,1,2,3,4,5,6,7',
- 'drawing_stmt 9 0 0,1,2,3,4,5,6,7', '__per_count_star_2 4 0 0,1,2,3', 'events_line 5 0 0,1,2,3', 'events_line 5 0 0,1,2,3', 'events_line 5 0 0,1,2,3',
- 'scoring_stmt 9 0 0,1,2,3,4,5,6,7', 'round_end_stmt 9 0 0,1,2,3,4,5,6,7', 'round_end_stmt 9 0 0,1,2,3,4,5,6,7', 'ties_stmt 9 0 0,1,2,3,4,5,6,7',
- '__per_count_star_2 5 0 0,1,2,3,4', '__per_count_star_2 5 0 0,1,2,3,4', '__per_count_star_2 5 0 0i,1,2,3,4', 'events_line 6 0 0,1,2,3,4', 'rounding 2 0 0,1',
- 'last_placement 4 0 0,1,2,3', 'winner_line 6 0 0,1,2,3,4', 'scoring_stmt 10 0 0,1,2,3,4,5i,6,7,8', '__per_count_star_2 6 0 0,1,2,3,4,5',
+ 'count_group 2 0 0,1i', 'spinner_count_stmt 7 0 0,1,2,3,4,5', 'spinner_orientation_stmt 7 0 0,1,2,3,4,5', 'spinner_orientation_stmt 7 0 0,1,2,3,4,5',
+ 'ties_stmt 7 0 0,1,2,3,4,5', 'ties_stmt 7 0 0,1,2,3,4,5', 'unit_stmt 8 0 0,1,2,3,4,5,6', 'events_line 4 0 0,1,2', 'event_grouping 2 0 0,1',
+ 'event_grouping 2 0 0,1', 'events_line 4 0 0,1,2', 'events_line 4 0 0,1,2', 'winner_line 4 0 0,1,2', 'opener_value 3 0 0,1,2', 'opener_value 3 0 0,1,2',
+ 'opener_value 3 0 0,1,2', 'opener_first_stmt 8 0 0,1,2,3,4,5,6', 'target_counts 4 0 0,1,2,3i', 'hand_doubles_stmt 9 0 0,1,2,3,4,5,6,7',
+ 'hand_doubles_stmt 9 0 0,1,2,3,4,5,6,7', 'drawing_stmt 9 0 0,1,2,3,4,5,6,7', 'drawing_stmt 9 0 0,1,2,3,4,5,6,7', 'branch_length_stmt 9 0 0,1,2,3,4,5,6,7',
+ 'branch_length_stmt 9 0 0,1,2,3,4,5,6,7', '__per_count_star_2 4 0 0,1,2,3', 'events_line 5 0 0,1,2,3', 'events_line 5 0 0,1,2,3', 'events_line 5 0 0,1,2,3',
+ 'winner_line 5 0 0,1,2,3', 'scoring_stmt 9 0 0,1,2,3,4,5,6,7', 'round_end_stmt 9 0 0,1,2,3,4,5,6,7', 'round_end_stmt 9 0 0,1,2,3,4,5,6,7',
+ 'ties_stmt 9 0 0,1,2,3,4,5,6,7', 'tie_rounds_stmt 10 0 0,1,2,3,4,5,6,7,8', 'tie_rounds_stmt 10 0 0,1,2,3,4,5,6,7,8', '__per_count_star_2 5 0 0,1,2,3,4',
+ '__per_count_star_2 5 0 0,1,2,3,4', '__per_count_star_2 5 0 0i,1,2,3,4', 'events_line 6 0 0,1,2,3,4', 'rounding 2 0 0,1', 'last_placement 4 0 0,1,2,3',
+ 'winner_line 6 0 0,1,2,3,4', 'scoring_stmt 10 0 0,1,2,3,4,5i,6,7,8', 'tie_rounds_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__per_count_star_2 6 0 0,1,2,3,4,5',
  '__per_count_star_2 6 0 0i,1,2,3,4,5', '__per_count_star_2 6 0 0i,1,2,3,4,5', 'bonus_line 7 0 0,1,2,3,4,5', 'bonus_line 7 0 0,1,2,3,4,5', 'rounding 3 0 0,1,2',
- 'scoring_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__target_counts_plus_3 4 0 0,1,2,3', '__per_count_star_2 7 0 0i,1,2,3,4,5,6',
- 'scoring_stmt 12 0 0,1,2,3,4,5i,6,7,8,9,10', '__target_counts_plus_3 5 0 0i,1,2,3,4', 'receiver 2 0 0,1', 'receiver 2 0 0,1', 'hands_term 9 0 0,1,2,3,4,5,6,7',
- 'hands_term 9 0 0,1,2,3,4,5,6,7', 'winner_line 10 0 0,1,2,3,4,5,6,7,8', 'winner_line 11 0 0,1,2,3,4,5,6,7,8,9', 'differences_term 12 0 0,1,2,3,4,5,6,7,8,9,10',
- 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10', 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10', 'winner_line 13 0 0,1,2,3,4,5,6,7,8,9,10,11',
- 'partners_tie 4 0 0,1,2,3')
+ 'scoring_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__target_counts_plus_3 4 0 0,1,2,3', 'knock_stmt 11 0 0,1,2,3,4,5,6,7,8,9', 'knock_stmt 11 0 0,1,2,3,4,5,6,7,8,9',
+ '__per_count_star_2 7 0 0i,1,2,3,4,5,6', 'scoring_stmt 12 0 0,1,2,3,4,5i,6,7,8,9,10', '__target_counts_plus_3 5 0 0i,1,2,3,4', 'receiver 2 0 0,1',
+ 'receiver 2 0 0,1', 'hands_term 9 0 0,1,2,3,4,5,6,7', 'hands_term 9 0 0,1,2,3,4,5,6,7', 'spinner_orientation_stmt 13 0 0,1,2,3,4,5,6,7,8,9,10,11',
+ 'winner_line 10 0 0,1,2,3,4,5,6,7,8', 'winner_line 11 0 0,1,2,3,4,5,6,7,8,9', 'differences_term 12 0 0,1,2,3,4,5,6,7,8,9,10',
+ 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10', 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10', 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10',
+ 'winner_line 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'winner_line 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'partners_tie 4 0 0,1,2,3')
 
 RULE_ORIGINS: tuple[str, ...] = ('start', 'start', 'start', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement',
  'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement',
- 'statement', '__start_star_0', 'statement', 'statement', 'statement', 'statement', 'statement', 'target_measure', 'player_counts', 'start', '__start_star_0',
- 'per_count', 'hand_stmt', 'drawing_stmt', 'reserve_stmt', 'target_measure', 'target_measure', 'player_counts', 'players_stmt', 'reserve_stmt', 'source_stmt',
- 'tiles_stmt', 'based_stmt', 'based_stmt', 'drawing_stmt', 'branching_stmt', 'branching_stmt', 'overshoot_stmt', 'floor_stmt', 'block_section',
- 'domino_section', 'overshoot_stmt', 'scoring_stmt', '__player_counts_star_1', 'player_counts', 'ruleset_stmt', 'branch_sides_stmt', 'per_count',
- 'block_section', 'settle_line', 'settle_line', 'settle_line', 'settle_line', 'settle_line', '__domino_section_star_4', 'settle_line', 'domino_section',
- 'lead_stmt', 'overshoot_stmt', '__player_counts_star_1', 'partnership', 'players_stmt', 'unit_stmt', 'target_stmt', 'branch_sides_stmt', 'check_stmt',
- 'per_count', 'per_count', 'entry_stmt', '__domino_section_star_4', 'branching_stmt', 'opener_value', 'opener_value', 'lead_stmt', 'scoring_stmt',
- 'partnership', 'floor_stmt', 'target_stmt', 'count_group', 'target_stmt', 'rounds_stmt', 'rounds_stmt', 'lead_win_stmt', 'terminal_stmt', 'terminal_stmt',
- 'check_stmt', 'per_count', 'hand_set', 'hand_set', 'hand_set', 'hand_set', 'pooling', 'pooling', 'nobody_line', 'events_line', 'opener_value',
- 'opener_block_stmt', 'opener_domino_stmt', 'scoring_stmt', 'target_stmt', 'count_group', 'ties_stmt', 'ties_stmt', 'unit_stmt', 'events_line',
- 'event_grouping', 'event_grouping', 'events_line', 'events_line', 'winner_line', 'opener_value', 'opener_value', 'opener_value', 'opener_first_stmt',
- 'target_counts', 'drawing_stmt', 'drawing_stmt', '__per_count_star_2', 'events_line', 'events_line', 'events_line', 'scoring_stmt', 'round_end_stmt',
- 'round_end_stmt', 'ties_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2', 'events_line', 'rounding', 'last_placement', 'winner_line',
- 'scoring_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2', 'bonus_line', 'bonus_line', 'rounding', 'scoring_stmt',
- '__target_counts_plus_3', '__per_count_star_2', 'scoring_stmt', '__target_counts_plus_3', 'receiver', 'receiver', 'hands_term', 'hands_term', 'winner_line',
- 'winner_line', 'differences_term', 'winner_line', 'winner_line', 'winner_line', 'partners_tie')
+ 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', '__start_star_0', 'statement', 'statement', 'statement', 'statement',
+ 'statement', 'statement', 'target_measure', 'player_counts', 'start', '__start_star_0', 'per_count', 'hand_stmt', 'drawing_stmt', 'reserve_stmt',
+ 'target_measure', 'target_measure', 'player_counts', 'players_stmt', 'reserve_stmt', 'source_stmt', 'tiles_stmt', 'based_stmt', 'based_stmt', 'drawing_stmt',
+ 'branching_stmt', 'branching_stmt', 'overshoot_stmt', 'floor_stmt', 'block_section', 'domino_section', 'overshoot_stmt', 'scoring_stmt',
+ '__player_counts_star_1', 'player_counts', 'ruleset_stmt', 'branch_sides_stmt', 'per_count', 'block_section', 'settle_line', 'settle_line', 'settle_line',
+ 'settle_line', 'settle_line', '__domino_section_star_4', 'settle_line', 'domino_section', 'lead_stmt', 'overshoot_stmt', '__player_counts_star_1',
+ 'partnership', 'players_stmt', 'unit_stmt', 'target_stmt', 'branch_sides_stmt', 'check_stmt', 'per_count', 'per_count', 'entry_stmt',
+ '__domino_section_star_4', 'branching_stmt', 'opener_value', 'opener_value', 'lead_stmt', 'scoring_stmt', 'partnership', 'floor_stmt', 'target_stmt',
+ 'count_group', 'target_stmt', 'rounds_stmt', 'rounds_stmt', 'lead_win_stmt', 'spinner_count_stmt', 'terminal_stmt', 'terminal_stmt', 'check_stmt', 'per_count',
+ 'hand_set', 'hand_set', 'hand_set', 'hand_set', 'pooling', 'pooling', 'nobody_line', 'events_line', 'opener_value', 'opener_block_stmt', 'opener_domino_stmt',
+ 'scoring_stmt', 'target_stmt', 'count_group', 'spinner_count_stmt', 'spinner_orientation_stmt', 'spinner_orientation_stmt', 'ties_stmt', 'ties_stmt',
+ 'unit_stmt', 'events_line', 'event_grouping', 'event_grouping', 'events_line', 'events_line', 'winner_line', 'opener_value', 'opener_value', 'opener_value',
+ 'opener_first_stmt', 'target_counts', 'hand_doubles_stmt', 'hand_doubles_stmt', 'drawing_stmt', 'drawing_stmt', 'branch_length_stmt', 'branch_length_stmt',
+ '__per_count_star_2', 'events_line', 'events_line', 'events_line', 'winner_line', 'scoring_stmt', 'round_end_stmt', 'round_end_stmt', 'ties_stmt',
+ 'tie_rounds_stmt', 'tie_rounds_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2', 'events_line', 'rounding', 'last_placement',
+ 'winner_line', 'scoring_stmt', 'tie_rounds_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2', 'bonus_line', 'bonus_line', 'rounding',
+ 'scoring_stmt', '__target_counts_plus_3', 'knock_stmt', 'knock_stmt', '__per_count_star_2', 'scoring_stmt', '__target_counts_plus_3', 'receiver', 'receiver',
+ 'hands_term', 'hands_term', 'spinner_orientation_stmt', 'winner_line', 'winner_line', 'differences_term', 'winner_line', 'winner_line', 'winner_line',
+ 'winner_line', 'winner_line', 'partners_tie')
 
-STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES _NL __start_star_0 based_stmt block_section branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt floor_stmt hand_stmt '
-  'lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt players_stmt reserve_stmt round_end_stmt rounds_stmt '
-  'ruleset_stmt scoring_stmt source_stmt start statement target_stmt terminal_stmt ties_stmt tiles_stmt unit_stmt',
+STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES _NL __start_star_0 based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt '
+  'floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt '
+  'players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt start statement '
+  'target_stmt terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
   (-1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
-   41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56)),
- ('TERMINAL', (57,)), ('ON', (58,)), ('OPEN', (59,)), ('THE', (60,)), ('UNTIL', (61,)), ('DOUBLE', (62,)), ('NUMBER per_count', (63, 64)),
- ('DOUBLE DRAWING OVERSHOOT RESERVE SCORE', (65, 66, 67, 68, 69)), ('POINTS RAW SHOWN target_measure', (70, 71, 72, 73)), ('BLOCK DOMINO', (74, 75)),
- ('THE', (76,)), ('AFTER LEADS OF', (77, 78, 79)), ('BOUNCES DISCARDS', (80, 81)), ('SCORE', (82,)), ('NUMBER player_counts', (83, 84)), ('ARE', (85,)),
- ('NUMBER per_count', (63, 86)), ('NAME', (87,)), ('NEVER', (88,)), ('STRING', (89,)), ('AT EXACTLY', (90, 91)), ('MATCH OPENING ROUND', (92, 93, 94)),
- ('AT', (95,)), ('NAME', (96,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES __start_star_0 based_stmt block_section branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt floor_stmt hand_stmt '
-  'lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt players_stmt reserve_stmt round_end_stmt rounds_stmt '
-  'ruleset_stmt scoring_stmt source_stmt statement target_stmt terminal_stmt ties_stmt tiles_stmt unit_stmt',
-  (-2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 97, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
-   42, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES based_stmt block_section branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt floor_stmt hand_stmt lead_stmt '
-  'lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt '
-  'scoring_stmt source_stmt statement target_stmt terminal_stmt ties_stmt tiles_stmt unit_stmt',
-  (-3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
-   43, 44, 45, 46, 47, 48, 49, 98, 52, 53, 54, 55, 56)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+   41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63)),
+ ('DOUBLE TERMINAL TIE', (64, 65, 66)), ('ON', (67,)), ('OPEN', (68,)), ('THE', (69,)), ('UNTIL', (70,)), ('BRANCH', (71,)), ('DOUBLE', (72,)),
+ ('NUMBER per_count', (73, 74)), ('DOUBLE DRAWING OVERSHOOT RESERVE SCORE', (75, 76, 77, 78, 79)), ('POINTS RAW SHOWN target_measure', (80, 81, 82, 83)),
+ ('BLOCK DOMINO', (84, 85)), ('THE', (86,)), ('AFTER LEADS OF', (87, 88, 89)), ('BOUNCES DISCARDS', (90, 91)), ('SCORE', (92,)),
+ ('NUMBER player_counts', (93, 94)), ('ARE', (95,)), ('NUMBER per_count', (73, 96)), ('NAME', (97,)), ('NEVER', (98,)), ('STRING', (99,)),
+ ('AT EXACTLY', (100, 101)), ('MATCH NEXT OPENING ROUND SPINNER', (102, 103, 104, 105, 106)), ('AT', (107,)), ('NAME', (108,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES __start_star_0 based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt '
+  'floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt '
+  'players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt statement '
+  'target_stmt terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
+  (-2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 109, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
+   42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 57, 58, 59, 60, 61, 62, 63)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt floor_stmt '
+  'hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt players_stmt '
+  'reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt statement target_stmt '
+  'terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
+  (-3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
+   43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 110, 58, 59, 60, 61, 62, 63)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5, -5)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6, -6)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7, -7)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8, -8)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9, -9)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10, -10)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11, -11)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12, -12)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13, -13)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14, -14)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15, -15)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16, -16)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17, -17)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18, -18)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19, -19)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20, -20)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21, -21)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22, -22)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23, -23)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24, -24)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25, -25)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26)),
+  (-26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26, -26)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31)),
  ('', ()),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27, -27)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28, -28)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29, -29)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30, -30)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35, -35)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32)),
- ('DOUBLE', (99,)), ('NAME STRING', (100, 101)), ('AFTER AT', (102, 103)), ('TARGET', (104,)), ('PLAYABLE', (105,)), ('BRANCHES', (106,)), ('TILES', (107,)),
- ('_NL', (108,)), ('BRANCHES', (109,)), ('_NL', (110,)), ('RULE', (111,)), ('_NL', (112,)), ('FLOOR', (113,)), ('TO WITH _NL', (-33, -33, -33)),
- ('POINTS', (114,)), ('POINTS', (115,)), ('TO', (116,)), ('COLON', (117,)), ('COLON', (118,)), ('FIRST', (119,)), ('A', (120,)), ('ANY THE', (121, 122)),
- ('THE', (123,)), ('BACK', (124,)), ('THE', (125,)), ('MULTIPLES NOTHING', (126, 127)), ('COMMA OR TO _NL __player_counts_star_1', (-34, 128, 129, -34, 130)),
- ('COMMA _NL', (131, 132)), ('SHOWN', (133,)), ('_NL', (134,)), ('STRING', (135,)), ('FALL', (136,)), ('_NL', (137,)), ('LEAST', (138,)), ('NUMBER', (139,)),
- ('LASTS', (140,)), ('PLACEMENT', (141,)), ('ENDS', (142,)), ('THE', (143,)), ('_NL', (144,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES based_stmt block_section branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt floor_stmt hand_stmt lead_stmt '
-  'lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt '
-  'scoring_stmt source_stmt statement target_stmt terminal_stmt ties_stmt tiles_stmt unit_stmt',
-  (-35, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
-   43, 44, 45, 46, 47, 48, 49, 98, 52, 53, 54, 55, 56)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37, -37)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36, -36)),
- ('COUNTS', (145,)), ('_NL', (146,)), ('_NL', (147,)), ('THE', (148,)), ('ONCE', (149,)), ('AFTER', (150,)), ('COMMA _NL', (151, 152)), ('_NL', (153,)),
- ('WITH _NL', (154, -37)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38)),
+ ('LEFT', (111,)), ('DOUBLE', (112,)), ('AT', (113,)), ('NAME STRING', (114, 115)), ('AFTER AT', (116, 117)), ('TARGET', (118,)), ('PLAYABLE', (119,)),
+ ('OF', (120,)), ('BRANCHES', (121,)), ('TILES', (122,)), ('_NL', (123,)), ('BRANCHES', (124,)), ('_NL', (125,)), ('RULE', (126,)), ('_NL', (127,)),
+ ('FLOOR', (128,)), ('TO WITH _NL', (-39, -39, -39)), ('POINTS', (129,)), ('POINTS', (130,)), ('TO', (131,)), ('COLON', (132,)), ('COLON', (133,)),
+ ('FIRST', (134,)), ('A', (135,)), ('ANY THE', (136, 137)), ('THE', (138,)), ('BACK', (139,)), ('THE', (140,)), ('MULTIPLES NOTHING', (141, 142)),
+ ('COMMA OR TO _NL __player_counts_star_1', (-40, 143, 144, -40, 145)), ('COMMA _NL', (146, 147)), ('SHOWN', (148,)), ('_NL', (149,)), ('STRING', (150,)),
+ ('FALL', (151,)), ('_NL', (152,)), ('LEAST', (153,)), ('NUMBER', (154,)), ('LASTS', (155,)), ('PLAYER', (156,)), ('PLACEMENT', (157,)), ('ENDS', (158,)),
+ ('COUNTS IS', (159, 160)), ('THE', (161,)), ('_NL', (162,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt floor_stmt '
+  'hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt players_stmt '
+  'reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt statement target_stmt '
+  'terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
+  (-41, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
+   43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 110, 58, 59, 60, 61, 62, 63)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38)),
- ('_NL', (155,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42)),
+ ('IN', (163,)), ('COUNTS', (164,)), ('THE', (165,)), ('_NL', (166,)), ('_NL', (167,)), ('THE', (168,)), ('ONCE', (169,)), ('AFTER', (170,)),
+ ('COMMA _NL', (171, 172)), ('THE', (173,)), ('_NL', (174,)), ('WITH _NL', (175, -43)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39)),
- ('_NL', (156,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44)),
+ ('_NL', (176,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40)),
- ('_NL', (157,)), ('MAKE TO', (158, -41)), ('TO WITH _NL', (-42, -42, -42)), ('GET', (159,)), ('_NL', (160,)), ('_NL', (161,)), ('DOUBLE', (162,)),
- ('BLOCK DOMINO', (163, 164)), ('TILE', (165,)), ('DECIDING', (166,)), ('FIRST', (167,)), ('_NL', (168,)), ('EVENT', (169,)), ('OF', (170,)), ('_NL', (171,)),
- ('NUMBER', (172,)), ('NUMBER', (173,)), ('COMMA OR _NL', (-43, 174, -43)), ('NO PARTNERSHIPS partnership', (175, 176, 177)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45)),
+ ('_NL', (177,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44)),
- ('RAW', (178,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46)),
+ ('_NL', (178,)), ('MAKE TO', (179, -47)), ('TO WITH _NL', (-48, -48, -48)), ('GET', (180,)), ('_NL', (181,)), ('_NL', (182,)), ('DOUBLE', (183,)),
+ ('BLOCK DOMINO', (184, 185)), ('TILE', (186,)), ('DECIDING', (187,)), ('FIRST', (188,)), ('_NL', (189,)), ('EVENT', (190,)), ('OF', (191,)), ('_NL', (192,)),
+ ('NUMBER', (193,)), ('NUMBER', (194,)), ('COMMA OR _NL', (-49, 195, -49)), ('NO PARTNERSHIPS partnership', (196, 197, 198)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45)),
- ('_NL', (179,)), ('BELOW', (180,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50)),
+ ('RAW', (199,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46)),
- ('NUMBER', (181,)), ('POINTS RAW SHOWN target_measure', (70, 182, 72, 183)), ('NUMBER', (184,)), ('CANNOT', (185,)), ('WHEN', (186,)), ('TOP', (187,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51)),
+ ('_NL', (200,)), ('BELOW', (201,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47)),
- ('BOTH ONE', (188, 189)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52)),
+ ('NUMBER', (202,)), ('POINTS RAW SHOWN target_measure', (80, 203, 82, 204)), ('NUMBER', (205,)), ('TO', (206,)), ('CANNOT', (207,)), ('WHEN', (208,)),
+ ('EACH WHILE', (209, 210)), ('ALWAYS LAID', (211, 212)), ('TOP', (213,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53)),
+ ('HAND', (214,)), ('BOTH ONE', (215, 216)), ('TOP', (217,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49, -49)),
- ('LINE', (190,)), ('_NL', (191,)), ('EVERY SETTLEMENT', (192, 193)), ('AT', (194,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55)),
+ ('LINE', (218,)), ('_NL', (219,)), ('EVERY SETTLEMENT', (220, 221)), ('AT', (222,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51)),
- ('NUMBER', (195,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56)),
+ ('SPINNER', (223,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57)),
+ ('NUMBER', (224,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54)),
- ('NUMBER', (196,)), ('IN', (197,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term nobody_line settle_line winner_line',
-  (-55, -55, 198, -55, 199, -55, -55, 200, 201, -55, -55, -55, -55, 202, -55, -55, 203, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55,
-   204, 205, 206, 207, 208, 209, 210, 211, 212)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term nobody_line settle_line winner_line',
-  (-56, -56, 198, -56, 199, -56, -56, 200, 201, -56, -56, -56, -56, 202, -56, -56, 203, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56,
-   204, 213, 206, 207, 208, 209, 210, 211, 212)),
- ('BRANCHES', (214,)), ('COLON', (215,)), ('COLON', (216,)), ('_NL', (217,)), ('TILE', (218,)), ('ROUND', (219,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57)),
- ('_NL', (220,)), ('NUMBER', (221,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60)),
+ ('NUMBER', (225,)), ('IN', (226,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term nobody_line settle_line '
+  'winner_line',
+  (-61, -61, 227, -61, 228, -61, -61, 229, 230, -61, -61, -61, -61, -61, 231, -61, -61, 232, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61,
+   -61, 233, 234, 235, 236, 237, 238, 239, 240, 241)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term nobody_line settle_line '
+  'winner_line',
+  (-62, -62, 227, -62, 228, -62, -62, 229, 230, -62, -62, -62, -62, -62, 231, -62, -62, 232, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62,
+   -62, 233, 242, 235, 236, 237, 238, 239, 240, 241)),
+ ('BRANCHES', (243,)), ('COLON', (244,)), ('COLON', (245,)), ('_NL', (246,)), ('TILE', (247,)), ('ROUND', (248,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58)),
- ('AT COMMA OR PLAYERS _NL', (-59, -59, -59, -59, -59)), ('COMMA _NL', (-60, -60)), ('NUMBER', (222,)), ('PARTNERSHIPS', (223,)), ('WITH', (224,)),
- ('_NL', (225,)), ('_NL', (226,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63)),
+ ('_NL', (249,)), ('NUMBER', (250,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61)),
- ('SIGNED_NUMBER', (227,)), ('POINTS RAW SHOWN target_measure', (70, 182, 72, 228)), ('POINTS', (229,)), ('WITH _NL target_counts', (230, 231, 232)),
- ('ROUND ROUNDS', (233, 234)), ('WIN', (235,)), ('A BOTH', (236, 237)), ('COLON', (238,)), ('HALVES', (239,)), ('HALF', (240,)), ('_NL', (241,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64)),
+ ('AT COMMA OR PLAYERS _NL', (-65, -65, -65, -65, -65)), ('COMMA _NL', (-66, -66)), ('NUMBER', (251,)), ('PARTNERSHIPS', (252,)), ('WITH', (253,)),
+ ('_NL', (254,)), ('_NL', (255,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62)),
- ('EVENT', (242,)), ('_NL', (243,)), ('MOST', (244,)), ('COMMA PLAYERS _NL __per_count_star_2', (245, 246, -63, 247)), ('SHOWN', (248,)), ('_NL', (249,)),
- ('ONE', (250,)), ('NUMBER', (251,)), ('EACH EVERYONES OPPONENTS OWN PARTNERS hand_set', (252, 253, 254, 255, 256, 257)),
- ('EVERYONES OPPONENTS OWN PARTNERS hand_set', (253, 254, 255, 256, 258)), ('SCORES', (259,)), ('EVENT', (260,)), ('COLON', (261,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER bonus_line differences_term events_line hands_term nobody_line settle_line winner_line',
-  (-64, -64, 198, -64, 199, -64, -64, 200, 201, -64, -64, -64, -64, 202, -64, -64, 203, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64,
-   204, 206, 207, 208, 209, 210, 262, 212)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65,
-   -65)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66,
-   -66)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67,
-   -67)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68,
-   -68)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69,
-   -69)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70,
-   -70)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67)),
+ ('SIGNED_NUMBER', (256,)), ('POINTS RAW SHOWN target_measure', (80, 203, 82, 257)), ('POINTS', (258,)), ('WITH _NL target_counts', (259, 260, 261)),
+ ('ROUND ROUNDS', (262, 263)), ('PLACE', (264,)), ('WIN', (265,)), ('A BOTH', (266, 267)), ('UNCOVERED', (268,)), ('TERMINAL', (269,)), ('LAID', (270,)),
+ ('CROSSWISE', (271,)), ('COLON', (272,)), ('COUNTS', (273,)), ('HALVES', (274,)), ('HALF', (275,)), ('PLAYS', (276,)), ('_NL', (277,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68)),
+ ('EVENT', (278,)), ('_NL', (279,)), ('MOST', (280,)), ('GROWS TAKES', (281, 282)), ('COMMA PLAYERS _NL __per_count_star_2', (283, 284, -69, 285)),
+ ('SHOWN', (286,)), ('_NL', (287,)), ('ONE', (288,)), ('NUMBER', (289,)), ('EACH EVERYONES OPPONENTS OWN PARTNERS hand_set', (290, 291, 292, 293, 294, 295)),
+ ('EVERYONES OPPONENTS OWN PARTNERS hand_set', (291, 292, 293, 294, 296)), ('SCORES', (297,)), ('EVENT', (298,)), ('COLON', (299,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER bonus_line differences_term events_line hands_term nobody_line settle_line winner_line',
+  (-70, -70, 227, -70, 228, -70, -70, 229, 230, -70, -70, -70, -70, -70, 231, -70, -70, 232, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70,
+   -70, 233, 235, 236, 237, 238, 239, 300, 241)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71,
-   -71)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER bonus_line differences_term events_line hands_term nobody_line settle_line winner_line',
-  (-72, -72, 198, -72, 199, -72, -72, 200, 201, -72, -72, -72, -72, 202, -72, -72, 203, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72,
-   204, 206, 207, 208, 209, 210, 262, 212)),
- ('_NL', (263,)), ('LOTTERY SEAT_ZERO THE opener_value', (264, 265, 266, 267)), ('LOTTERY SEAT_ZERO THE opener_value', (264, 265, 266, 268)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+   -71, -71)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72,
+   -72, -72)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73,
+   -73, -73)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74,
+   -74, -74)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75, -75,
+   -75, -75)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76, -76,
+   -76, -76)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77,
+   -77, -77)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER bonus_line differences_term events_line hands_term nobody_line settle_line winner_line',
+  (-78, -78, 227, -78, 228, -78, -78, 229, 230, -78, -78, -78, -78, -78, 231, -78, -78, 232, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78,
+   -78, 233, 235, 236, 237, 238, 239, 300, 241)),
+ ('_NL', (301,)), ('LOTTERY SEAT_ZERO THE opener_value', (302, 303, 304, 305)), ('LOTTERY SEAT_ZERO THE opener_value', (302, 303, 304, 306)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73)),
- ('_NL', (269,)), ('COLON', (270,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79)),
+ ('_NL', (307,)), ('COLON', (308,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74, -74)),
- ('AT COMMA OR _NL __player_counts_star_1', (271, 272, 128, 273, 274)), ('AT COMMA OR PLAYERS _NL', (-75, -75, -75, -75, -75)), ('_NL', (-76,)),
- ('NUMBER', (275,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80)),
+ ('AT COMMA OR _NL __player_counts_star_1', (309, 310, 143, 311, 312)), ('AT COMMA OR PLAYERS _NL', (-81, -81, -81, -81, -81)), ('_NL', (-82,)),
+ ('NUMBER', (313,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78)),
- ('_NL', (276,)), ('WITH _NL target_counts', (230, 277, 278)), ('WITH _NL', (-41, -41)), ('NUMBER count_group', (279, 280)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84)),
+ ('_NL', (314,)), ('WITH _NL target_counts', (259, 315, 316)), ('WITH _NL', (-47, -47)), ('NUMBER count_group', (317, 318)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79)),
- ('_NL', (281,)), ('_NL', (282,)), ('_NL', (283,)), ('_NL', (284,)), ('PLAYER', (285,)), ('PARTNERS_WORD', (286,)), ('DRAW IMPOSSIBLE PLAY', (287, 288, 289)),
- ('_NL', (290,)), ('_NL', (291,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85)),
+ ('_NL', (319,)), ('_NL', (320,)), ('_NL', (321,)), ('SCORES', (322,)), ('_NL', (323,)), ('PLAYER', (324,)), ('PARTNERS_WORD', (325,)), ('SIDE', (326,)),
+ ('_NL', (327,)), ('CROSSWISE ENDWISE', (328, 329)), ('OR', (330,)), ('DRAW IMPOSSIBLE PLAY', (331, 332, 333)), ('BOTH ONE', (334, 335)), ('_NL', (336,)),
+ ('_NL', (337,)), ('NUMBER', (338,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80)),
- ('_NL', (292,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86)),
+ ('_NL', (339,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81)),
- ('NUMBER', (293,)), ('NUMBER', (294,)), ('COMMA _NL __per_count_star_2', (245, -82, 295)), ('COMMA _NL', (296, -83)), ('POINT', (297,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87)),
+ ('NUMBER', (340,)), ('WITHOUT', (341,)), ('ONE', (342,)), ('NUMBER', (343,)), ('COMMA _NL __per_count_star_2', (283, -88, 344)), ('COMMA _NL', (345, -89)),
+ ('POINT', (346,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84)),
- ('EVENT', (298,)), ('POINT POINTS', (299, 300)), ('HAND', (301,)), ('HANDS', (302,)), ('HANDS', (303,)), ('HAND', (304,)), ('HAND', (305,)),
- ('POOLED SEPARATELY pooling', (306, 307, 308)), ('POOLED SEPARATELY pooling', (306, 307, 309)), ('_NL', (310,)),
- ('PER WITH _NL event_grouping last_placement', (311, 312, 313, 314, 315)), ('NONE THE', (316, 317)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85,
-   -85)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90)),
+ ('EVENT', (347,)), ('POINT POINTS', (348, 349)), ('HAND', (350,)), ('HANDS', (351,)), ('HANDS', (352,)), ('HAND', (353,)), ('HAND', (354,)),
+ ('POOLED SEPARATELY pooling', (355, 356, 357)), ('POOLED SEPARATELY pooling', (355, 356, 358)), ('_NL', (359,)),
+ ('PER WITH _NL event_grouping last_placement', (360, 361, 362, 363, 364)), ('NONE THE', (365, 366)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91,
+   -91, -91)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86)),
- ('_NL', (-87,)), ('_NL', (-88,)), ('BLOCK DOMINOER HIGHEST NEXT', (318, 319, 320, 321)), ('_NL', (322,)), ('_NL', (323,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92)),
+ ('_NL', (-93,)), ('_NL', (-94,)), ('BLOCK DOMINOER HIGHEST NEXT', (367, 368, 369, 370)), ('_NL', (371,)), ('_NL', (372,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89)),
- ('LOTTERY SEAT_ZERO THE opener_value', (264, 265, 266, 324)), ('FACE', (325,)), ('ONE', (326,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95)),
+ ('LOTTERY SEAT_ZERO THE opener_value', (302, 303, 304, 373)), ('FACE', (374,)), ('ONE', (375,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90)),
- ('AT COMMA OR _NL', (327, 328, 174, 329)), ('_NL', (-91,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96)),
+ ('AT COMMA OR _NL', (376, 377, 195, 378)), ('_NL', (-97,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93)),
- ('_NL', (330,)), ('COMMA OR PLAYERS _NL __player_counts_star_1', (-94, 128, -94, -94, 331)), ('PLAYERS', (332,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99)),
+ ('_NL', (379,)), ('COMMA OR PLAYERS _NL __player_counts_star_1', (-100, 143, -100, -100, 380)), ('PLAYERS', (381,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103)),
+ ('NUMBER', (382,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98)),
- ('GOES', (333,)), ('GO', (334,)), ('_NL', (335,)), ('_NL', (336,)), ('EXTRA', (337,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104)),
+ ('GOES', (383,)), ('GO', (384,)), ('_NL', (385,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105)),
+ ('_NL', (386,)), ('_NL', (387,)), ('ENDWISE', (388,)), ('_NL', (389,)), ('_NL', (390,)), ('EXTRA', (391,)), ('HALVES', (392,)), ('HALF', (393,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101)),
- ('TILE TILES', (338, 339)), ('TILES WITH', (340, 341)), ('COMMA _NL', (296, -102)), ('NUMBER', (342,)), ('_NL', (343,)),
- ('PER WITH _NL event_grouping last_placement', (311, 312, 344, 345, 346)), ('TO', (347,)), ('TO', (348,)), ('THE', (349,)),
- ('POOLED SEPARATELY', (-103, -103)), ('POOLED SEPARATELY', (-104, -104)), ('POOLED SEPARATELY', (-105, -105)), ('POOLED SEPARATELY', (-106, -106)),
- ('COMMA', (-107,)), ('COMMA', (-108,)), ('COMMA', (350,)), ('COMMA', (351,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109,
-   -109, -109, -109, -109, -109, -109)),
- ('HAND TERM', (352, 353)), ('THE', (354,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110,
-   -110, -110, -110, -110, -110, -110)),
- ('WITH _NL last_placement', (312, 355, 356)), ('_NL', (357,)), ('_NL', (358,)), ('FEWEST LIGHTEST', (359, 360)), ('WINNER', (361,)), ('_NL', (-111,)),
- ('DOUBLE', (362,)), ('SEAT', (363,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107)),
+ ('EXTRA', (394,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112, -112)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108)),
+ ('TILE TILES', (395, 396)), ('LIMIT', (397,)), ('TILE', (398,)), ('TILES WITH', (399, 400)), ('COMMA _NL', (345, -109)), ('NUMBER', (401,)), ('_NL', (402,)),
+ ('PER WITH _NL event_grouping last_placement', (360, 361, 403, 404, 405)), ('TO', (406,)), ('TO', (407,)), ('THE', (408,)),
+ ('POOLED SEPARATELY', (-110, -110)), ('POOLED SEPARATELY', (-111, -111)), ('POOLED SEPARATELY', (-112, -112)), ('POOLED SEPARATELY', (-113, -113)),
+ ('COMMA', (-114,)), ('COMMA', (-115,)), ('COMMA', (409,)), ('COMMA', (410,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116,
+   -116, -116, -116, -116, -116, -116, -116)),
+ ('HAND TERM', (411, 412)), ('THE', (413,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117,
+   -117, -117, -117, -117, -117, -117, -117)),
+ ('WITH _NL last_placement', (361, 414, 415)), ('_NL', (416,)), ('_NL', (417,)), ('DOMINOER FEWEST LIGHTEST', (418, 419, 420)), ('WINNER', (421,)),
+ ('_NL', (-118,)), ('DOUBLE', (422,)), ('SEAT', (423,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113, -113)),
- ('_NL', (364,)), ('VALUE', (365,)), ('POINT', (366,)), ('FACE', (367,)), ('ONE', (368,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114, -114)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120)),
+ ('_NL', (424,)), ('VALUE', (425,)), ('POINT', (426,)), ('FACE', (427,)), ('ONE', (428,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115, -115)),
- ('COMMA OR PLAYERS _NL', (-116, 174, -116, -116)), ('COMMA __target_counts_plus_3', (369, 370)), ('OUT', (371,)), ('OUT', (372,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122)),
+ ('COMMA OR PLAYERS _NL', (-123, 195, -123, -123)), ('COMMA __target_counts_plus_3', (429, 430)), ('POINT POINTS', (431, 432)), ('OUT', (433,)),
+ ('OUT', (434,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118)),
- ('ROUNDS', (373,)), ('_NL', (374,)), ('_NL', (375,)), ('WITH', (376,)), ('NUMBER', (377,)), ('TILES WITH', (378, 379)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120,
-   -120, -120, -120, -120, -120, -120)),
- ('WITH _NL last_placement', (312, 380, 381)), ('_NL', (382,)), ('THE', (383,)), ('THE', (384,)), ('DIFFERENCES', (385,)),
- ('NOT ROUNDED rounding', (386, 387, 388)), ('NOT ROUNDED rounding', (386, 387, 389)), ('WITH _NL', (-121, -121)), ('WITH _NL', (-122, -122)), ('LAST', (390,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123,
-   -123, -123, -123, -123, -123, -123)),
- ('_NL', (391,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124,
-   -124, -124, -124, -124, -124, -124)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125,
-   -125, -125, -125, -125, -125, -125)),
- ('TILES', (392,)), ('HAND SIDE', (393, 394)), ('_NL', (-126,)), ('_NL', (-127,)), ('_NL', (-128,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129)),
- ('_NL', (395,)), ('PER', (396,)), ('VALUE', (397,)), ('POINT', (398,)), ('NUMBER', (399,)), ('COMMA _NL', (400, -130)), ('_NL', (401,)), ('_NL', (402,)),
- ('_NL', (403,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126)),
+ ('COMMA', (435,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132)),
- ('NUMBER', (404,)), ('COMMA PLAYERS _NL', (-133, 405, -133)), ('WITH', (406,)), ('NUMBER', (407,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128)),
+ ('ROUNDS', (436,)), ('_NL', (437,)), ('_NL', (438,)), ('ROUND ROUNDS', (439, 440)), ('_NL', (441,)), ('_NL', (442,)), ('_NL', (443,)), ('_NL', (444,)),
+ ('WITH', (445,)), ('NUMBER', (446,)), ('TILES WITH', (447, 448)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130,
+   -130, -130, -130, -130, -130, -130, -130)),
+ ('WITH _NL last_placement', (361, 449, 450)), ('_NL', (451,)), ('THE', (452,)), ('THE', (453,)), ('DIFFERENCES', (454,)),
+ ('NOT ROUNDED rounding', (455, 456, 457)), ('NOT ROUNDED rounding', (455, 456, 458)), ('WITH _NL', (-131, -131)), ('WITH _NL', (-132, -132)), ('LAST', (459,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133,
+   -133, -133, -133, -133, -133, -133, -133)),
+ ('_NL', (460,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134,
-   -134, -134, -134, -134, -134, -134)),
- ('_NL', (408,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
+   -134, -134, -134, -134, -134, -134, -134)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135,
-   -135, -135, -135, -135, -135, -135)),
- ('WINNER', (409,)), ('WINNER', (410,)), ('TO', (411,)), ('ROUNDED', (412,)), ('TO', (413,)), ('COMMA', (414,)), ('COMMA', (415,)), ('PLACEMENT', (416,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136,
-   -136, -136, -136, -136, -136, -136)),
- ('COMMA', (417,)), ('COMMA', (418,)), ('_NL', (419,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+   -135, -135, -135, -135, -135, -135, -135)),
+ ('_NL', (461,)), ('TILES', (462,)), ('HAND SIDE', (463, 464)), ('_NL', (-136,)), ('_NL', (-137,)), ('_NL', (-138,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137)),
- ('MULTIPLE', (420,)), ('_NL', (421,)), ('PER', (422,)), ('WITH', (423,)), ('NUMBER', (424,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139)),
+ ('_NL', (465,)), ('PER', (466,)), ('VALUE', (467,)), ('POINT', (468,)), ('NUMBER', (469,)), ('COMMA _NL', (470, -140)), ('PER', (471,)), ('PER', (472,)),
+ ('_NL', (473,)), ('_NL', (474,)), ('AS', (475,)), ('_NL', (476,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142)),
+ ('_NL', (477,)), ('WITH _NL target_counts', (259, 478, 479)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140)),
- ('COMMA PLAYERS _NL', (-141, 425, -141)), ('COMMA _NL', (-142, -142)), ('NUMBER', (426,)), ('COMMA PLAYERS _NL', (-143, 427, -143)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144,
-   -144, -144, -144, -144, -144, -144)),
- ('_NL', (428,)), ('_NL', (429,)), ('HEAVIER', (430,)), ('COMMA _NL', (-145, -145)), ('NUMBER', (431,)), ('TO', (432,)), ('FROM', (433,)), ('_NL', (-146,)),
- ('TIES', (434,)), ('TIES', (435,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147,
-   -147, -147, -147, -147, -147, -147)),
- ('_NL', (436,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148)),
- ('MULTIPLE', (437,)), ('NUMBER count_group', (279, 438)), ('WITH', (439,)), ('COMMA _NL', (-149, -149)), ('COMMA PLAYERS _NL', (-150, 440, -150)),
- ('COMMA _NL', (-151, -151)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152,
-   -152, -152, -152, -152, -152, -152)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153,
-   -153, -153, -153, -153, -153, -153)),
- ('OPPONENTS', (441,)), ('COMMA _NL', (-154, -154)), ('EACH THE receiver', (442, 443, 444)), ('EACH THE receiver', (442, 443, 445)), ('BROKEN', (446,)),
- ('BROKEN NOT', (447, 448)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155)),
- ('_NL', (449,)), ('COMMA _NL', (-156, -156)), ('NUMBER count_group', (279, 450)), ('COMMA _NL', (-157, -157)), ('HANDS', (451,)), ('OWNER', (452,)),
- ('WINNER', (453,)), ('_NL', (454,)), ('_NL', (455,)), ('BY', (456,)), ('BY', (457,)), ('BROKEN', (458,)),
- ('$END A BASED BRANCHES CHECK DRAW EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  (-145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145, -145)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158)),
- ('COMMA _NL', (-159, -159)), ('COMMA', (459,)), ('_NL', (-160,)), ('_NL', (-161,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162,
-   -162, -162, -162, -162, -162, -162)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163, -163,
-   -163, -163, -163, -163, -163, -163)),
- ('LIGHTEST', (460,)), ('FEWEST', (461,)), ('COMMA _NL partners_tie', (462, 463, 464)), ('NOT ROUNDED rounding', (386, 387, 465)), ('HAND', (466,)),
- ('TILES', (467,)), ('PARTNERS_PL', (468,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146)),
+ ('NUMBER', (480,)), ('COMMA PLAYERS _NL', (-147, 481, -147)), ('WITH', (482,)), ('NUMBER', (483,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148,
+   -148, -148, -148, -148, -148, -148, -148)),
+ ('_NL', (484,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149,
+   -149, -149, -149, -149, -149, -149, -149)),
+ ('WINNER', (485,)), ('WINNER', (486,)), ('TO', (487,)), ('ROUNDED', (488,)), ('TO', (489,)), ('COMMA', (490,)), ('COMMA', (491,)), ('PLACEMENT', (492,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150,
+   -150, -150, -150, -150, -150, -150, -150)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151,
+   -151, -151, -151, -151, -151, -151, -151)),
+ ('COMMA', (493,)), ('COMMA', (494,)), ('_NL', (495,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152)),
+ ('MULTIPLE', (496,)), ('_NL', (497,)), ('PER', (498,)), ('WITH', (499,)), ('NUMBER', (500,)), ('KNOCK', (501,)), ('KNOCK', (502,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154)),
+ ('ITS', (503,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157)),
+ ('_NL', (504,)), ('COMMA PLAYERS _NL', (-158, 505, -158)), ('COMMA _NL', (-159, -159)), ('NUMBER', (506,)), ('COMMA PLAYERS _NL', (-160, 507, -160)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161,
+   -161, -161, -161, -161, -161, -161, -161)),
+ ('_NL', (508,)), ('_NL', (509,)), ('HEAVIER', (510,)), ('COMMA _NL', (-162, -162)), ('NUMBER', (511,)), ('TO', (512,)), ('FROM', (513,)), ('_NL', (-163,)),
+ ('TIES', (514,)), ('TIES', (515,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164,
-   -164, -164, -164, -164, -164, -164)),
- ('_NL', (469,)), ('_NL', (470,)), ('_NL', (471,)), ('COMMA _NL partners_tie', (462, 472, 473)), ('TIES', (474,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165,
-   -165, -165, -165, -165, -165, -165)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166,
-   -166, -166, -166, -166, -166, -166)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167,
-   -167, -167, -167, -167, -167, -167)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168,
-   -168, -168, -168, -168, -168, -168)),
- ('_NL', (475,)), ('TOO', (476,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET '
-  'SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169,
-   -169, -169, -169, -169, -169, -169)),
- ('_NL', (-170,)))
+   -164, -164, -164, -164, -164, -164, -164)),
+ ('_NL', (516,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165)),
+ ('MULTIPLE', (517,)), ('NUMBER count_group', (317, 518)), ('WITH', (519,)), ('_NL', (520,)), ('_NL', (521,)), ('PLAYER', (522,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166)),
+ ('COMMA _NL', (-167, -167)), ('COMMA PLAYERS _NL', (-168, 523, -168)), ('COMMA _NL', (-169, -169)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170,
+   -170, -170, -170, -170, -170, -170, -170)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171,
+   -171, -171, -171, -171, -171, -171, -171)),
+ ('OPPONENTS', (524,)), ('COMMA _NL', (-172, -172)), ('EACH THE receiver', (525, 526, 527)), ('EACH THE receiver', (525, 526, 528)), ('BROKEN', (529,)),
+ ('BROKEN NOT', (530, 531)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173)),
+ ('_NL', (532,)), ('COMMA _NL', (-174, -174)), ('NUMBER count_group', (317, 533)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176)),
+ ('CHOOSES', (534,)), ('COMMA _NL', (-177, -177)), ('HANDS', (535,)), ('OWNER', (536,)), ('WINNER', (537,)), ('_NL', (538,)), ('_NL', (539,)), ('BY', (540,)),
+ ('BY', (541,)), ('BROKEN', (542,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178)),
+ ('COMMA _NL', (-179, -179)), ('_NL', (543,)), ('COMMA', (544,)), ('_NL', (-180,)), ('_NL', (-181,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182,
+   -182, -182, -182, -182, -182, -182, -182)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183,
+   -183, -183, -183, -183, -183, -183, -183)),
+ ('LIGHTEST', (545,)), ('FEWEST LIGHTEST', (546, 547)), ('COMMA _NL partners_tie', (548, 549, 550)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184)),
+ ('NOT ROUNDED rounding', (455, 456, 551)), ('HAND', (552,)), ('TILES', (553,)), ('TILE', (554,)), ('PARTNERS_PL', (555,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185,
+   -185, -185, -185, -185, -185, -185, -185)),
+ ('_NL', (556,)), ('_NL', (557,)), ('_NL', (558,)), ('COMMA _NL partners_tie', (548, 559, 560)), ('COMMA _NL partners_tie', (548, 561, 562)), ('TIES', (563,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186,
+   -186, -186, -186, -186, -186, -186, -186)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187,
+   -187, -187, -187, -187, -187, -187, -187)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188,
+   -188, -188, -188, -188, -188, -188, -188)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189,
+   -189, -189, -189, -189, -189, -189, -189)),
+ ('_NL', (564,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190,
+   -190, -190, -190, -190, -190, -190, -190)),
+ ('_NL', (565,)), ('TOO', (566,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191,
+   -191, -191, -191, -191, -191, -191, -191)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192,
+   -192, -192, -192, -192, -192, -192, -192)),
+ ('_NL', (-193,)))

@@ -9,7 +9,9 @@ default_factory=..., compare=..., repr=...)`; it adds `__init__`, `__repr__`,
 `__eq__`, `__hash__` (frozen: of the compared fields; else none) and, frozen,
 a `__setattr__`/`__delattr__` that raise `dataclasses.FrozenInstanceError`
 (imported only then), as dataclasses does, and `__match_args__`. `replace`
-is `dataclasses.replace` for records. No inheritance between records, no
+is `dataclasses.replace` for records, without importing it; the dataclasses
+functions (`replace`, `fields`, `asdict`) work on records too, importing
+dataclasses when they are called. No inheritance between records, no
 `__post_init__`, no ClassVar: the language's records need none.
 
 `NamedTuple` is `typing.NamedTuple` without its check of every field's
@@ -134,7 +136,30 @@ def _make(cls: Any, frozen: bool) -> Any:
             setattr(cls, name, method)
     cls.__match_args__ = names  # type: ignore[misc]
     cls.__record_fields__ = fields
+    cls.__dataclass_fields__ = _DataclassFields()
     return cls
+
+
+class _DataclassFields:
+    """`__dataclass_fields__` of a record, made when first asked for (importing dataclasses only then), so
+    that `dataclasses.replace`, `fields`, `asdict` and `is_dataclass` treat a record as the dataclass it
+    stands for."""
+
+    def __get__(self, obj: Any, cls: Any) -> dict[str, Any]:
+        import dataclasses
+
+        made: dict[str, Any] = {}
+        for spec in cls.__dict__["__record_fields__"]:
+            f: Any = dataclasses.field(
+                default=dataclasses.MISSING if spec.default is _MISSING else spec.default,
+                default_factory=dataclasses.MISSING if spec.default_factory is _MISSING else spec.default_factory,
+                compare=spec.compare, repr=spec.repr)
+            f.name = spec.name
+            f.type = cls.__dict__.get("__annotations__", {}).get(spec.name, Any)
+            f._field_type = dataclasses._FIELD  # type: ignore[attr-defined]  # as dataclass() sets it
+            made[spec.name] = f
+        type.__setattr__(cls, "__dataclass_fields__", made)  # once per class
+        return made
 
 
 @overload
