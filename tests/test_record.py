@@ -87,16 +87,23 @@ def test_a_default_before_a_field_without_one_is_refused():
             b: int
 
 
-def test_the_language_imports_no_dataclasses_to_check_a_file():
+HEAVY = ("dataclasses", "inspect", "lark", "click", "jsonschema", "json", "pathlib", "difflib", "importlib.resources",
+         "hashlib", "rulelang.outside")
+
+
+@pytest.mark.parametrize("name", ["exact61", "allfives-pooled"])  # the second is based on allfives
+def test_checking_a_valid_file_imports_nothing_heavy(name):
+    """Issue 12: `rulelang check` of a valid file costs at most about 3 times `python -c pass`; each of
+    these modules costs a good part of that. Import them where they are used (an error, another command)."""
     import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parent.parent
-    code = ("import sys, rulelang; rulelang.check_text(open('rulesets/exact61.rules').read(), 'x.rules');"
-            "print(sorted(m for m in ('dataclasses', 'inspect', 'lark', 'click', 'jsonschema', 'json') if m in sys.modules))")
+    code = (f"import sys, rulelang; errors = rulelang.check_text(open('rulesets/{name}.rules').read(), 'x.rules');"
+            f"print(len(errors), sorted(m for m in {HEAVY!r} if m in sys.modules))")
     run = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=120)
-    assert run.stdout.strip() == "[]", run.stderr
+    assert run.stdout.strip() == "0 []", run.stdout + run.stderr
 
 
 def test_the_named_tuple_is_typings():
@@ -127,3 +134,15 @@ def test_the_named_tuple_is_typings():
         class Bad(NamedTuple):
             a: int = 1
             b: int
+
+
+def test_the_dataclasses_functions_take_records():
+    """Code written for dataclasses (`dataclasses.replace`, `fields`, `asdict`) works on the language's records."""
+    from rulelang.ast import Statement
+    from rulelang.statements.values import Span, Term
+
+    st = Statement("players", 1, Span(1, 2, 3, 4))
+    assert dataclasses.is_dataclass(st) and dataclasses.replace(st, key="hand") == Statement("hand", 1, Span(0, 0, 0, 0))
+    assert [f.name for f in dataclasses.fields(st)] == ["key", "value", "span", "section", "misplaced", "filename"]
+    assert [f.compare for f in dataclasses.fields(st)] == [True, True, False, False, False, False]
+    assert dataclasses.asdict(Term("hands"))["span"] == {"line": 1, "column": 1, "end_line": 1, "end_column": 1}
