@@ -14,6 +14,7 @@ from typing import Any
 
 from .config import Config as Config  # re-exported (was importable from here)
 from .config import as_config
+from . import claims as _claims  # the muggins rule (family tier C): claims and calls
 from .deal import deal_tiles, deciding_tile, highest_holder, read_deal
 from .errors import IllegalMove
 from .layout import Layout, placement_codes
@@ -82,6 +83,7 @@ class Round:
     __slots__ = (
         "_f", "turns", "over", "result", "match_over", "winner", "_hands", "_bi", "_scores", "_layout",
         "_seat", "_only", "_events", "_pre", "_legal", "_needs_tiebreak", "_settle_events", "_final_drawn",
+        "_claims",  # the muggins rule: interpreter.claims.Claims, or None when points are not claimed
     )
 
     def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
@@ -147,6 +149,8 @@ class Round:
         self._settle_events: Sequence[EventRow] = ()
         self._final_drawn: list[tuple[int, list[tuple[int, int]]]] = []
         self.turns: list[Turn] = []
+        # "points must be claimed; ..." (family tier C)
+        self._claims = None if cfg.claims == "none" else _claims.Claims(cfg.claims, r.unit, self._f.sides)
 
     # -- construction helpers --------------------------------------------------
 
@@ -196,6 +200,7 @@ class Round:
         o._settle_events = self._settle_events
         o._final_drawn = self._final_drawn
         o.turns = self.turns.copy()
+        o._claims = None if self._claims is None else self._claims.copy()
         return o
 
     # -- what the round never changes ------------------------------------------------
@@ -393,7 +398,7 @@ class Round:
             "players": self.players,
             "target": self._f.rules.target,
             "unit": self._f.rules.unit,
-        }
+        } | ({} if self._claims is None else self._claims.observe(self, seat))  # the muggins rule
 
     # -- changing it ---------------------------------------------------------------
 
@@ -406,7 +411,12 @@ class Round:
         code = move.code()
         if not self._is_legal(code):
             code = diagnose(self, move)  # raises IllegalMove with the stable code
-        turn = self._do(code, True, self._legal)
+        claim: int | None = None
+        if self._claims is not None:
+            claim = self._claims.checked(move.claim)  # the muggins rule: a move's claim, checked
+        elif move.claim is not None:
+            raise IllegalMove("claims-off", "points are not claimed in this game: give the move without a claim")
+        turn = self._do(code, True, self._legal, claim)
         assert turn is not None
         return turn
 
@@ -449,7 +459,14 @@ class Round:
 
     # -- the one place the state changes ---------------------------------------------
 
-    def _do(self, code: int, want: bool, offered: Offered | None) -> Turn | None:
+    def call(self, seat: int | None = None) -> list[Event]:
+        """The muggins rule: `seat` (default: the caller) calls on the last placement; the call's events.
+
+        IllegalMove (state unchanged) if the call is not allowed (interpreter/claims.py)."""
+        u = self._f.rules.unit
+        return [Event(*e, unit=u) for e in _claims.call(self, seat)]
+
+    def _do(self, code: int, want: bool, offered: Offered | None, claim: int | None = _claims.CLAIM_ALL) -> Turn | None:
         """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`.
 
         This is the one place a placement changes the state (the fast path and `play` both
@@ -482,11 +499,13 @@ class Round:
         # 3. the placement's points, a function of the counted sum ("placements score multiples of N")
         f = self._f
         pts = f.points[count]
+        # "points must be claimed" (family tier C): only the claimed points are credited
+        credit = pts if self._claims is None else self._claims.credit(seat, pts, claim)
         # 4. domino, or the placement's event and the next seat
         if not hands[seat] and not (f.side_out and any(hands[p] for p in f.partners[seat])):
             # the round dominoes on the last tile of a hand (side-out: of the second partner's hand)
-            self._domino(seat, pts)
-        elif pts and self._event(f.sides[seat], "placement", pts, seat):
+            self._domino(seat, credit)
+        elif credit and self._event(f.sides[seat], "placement", credit, seat):
             self._end("target", None, None)  # "check the target after every event": the match is won
         else:
             nxt = seat + 1
@@ -503,7 +522,8 @@ class Round:
         if not want:
             return None
         assert offered is not None
-        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, move_from_code(code), lay.free.copy(), f.rules.dv,
+        mv = move_from_code(code) if self._claims is None else self._claims.stated(move_from_code(code))
+        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, mv, lay.free.copy(), f.rules.dv,
                     count, pts, self._events[n_events:], f.rules.unit)
         if f.record:
             self.turns.append(turn)
@@ -645,6 +665,8 @@ class Round:
     def run(self, bots: Bots) -> Round:
         """Play to the end of the round with one player callable per seat (or one for all)."""
         seats: Sequence[Player] = [bots] * self.players if callable(bots) else bots
+        if self._claims is not None:
+            return _claims.run(self, seats)  # the muggins rule: bots claim, opponents call
         rec = self.record
         # the fast path for the bundled players: the same rule code, no Move objects or observations
         rands = [b.rng.random if type(b) is RandomPlayer else None for b in seats]

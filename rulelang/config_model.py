@@ -17,7 +17,7 @@ __all__ = [
     "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
-    "Formula", "RoundEnd", "PartnersTie",
+    "Formula", "RoundEnd", "PartnersTie", "Claims",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -57,6 +57,8 @@ TermKind = Literal["hands", "differences"]
 Formula = Literal["value", "per-multiple", "face-value"]
 RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]
+# -- family tier C (docs/design/family.md): the muggins rule; "none" is the default, never written
+Claims = Literal["none", "muggins", "forfeit"]
 
 
 def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
@@ -73,6 +75,8 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
         del sc["divisors"]
     if out.get("round_end") == "player-out":
         del out["round_end"]
+    if out.get("claims") == "none":
+        del out["claims"]
     settlement = out.get("settlement", {})
     if settlement.get("domino", {}).get("bonus") == 0:
         del settlement["domino"]["bonus"]

@@ -191,4 +191,6 @@ CODES: dict[str, tuple[str, str]] = {
     "rounds-need-ties": ("check", "a fixed number of rounds with `ties at the top: impossible`"),
     "partner-needs-partnerships": ("check", "a partner's hand settled without partnerships"),
     "no-scoring": ("check", "no way to score at all"),
+    # check: family tier C (docs/design/family.md)
+    "claims-need-scoring": ("check", "points must be claimed, but placements score nothing"),
 }
