@@ -12,9 +12,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from . import claims as _claims  # the muggins rule (family tier C): claims and calls
 from .config import Config as Config  # re-exported (was importable from here)
 from .config import as_config
-from . import claims as _claims  # the muggins rule (family tier C): claims and calls
 from .deal import deal_tiles, deciding_tile, highest_holder, read_deal
 from .errors import IllegalMove
 from .layout import Layout, placement_codes
