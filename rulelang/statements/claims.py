@@ -36,8 +36,9 @@ def _explain(v: Claims | None, c: Config) -> str:
         return "A placement's points are scored without being claimed."
     unit = c["scoring"]["unit"]
     said = "in shown points" if unit > 1 else "in points"
-    head = (f"A placement scores only what its player claims with the move ({said}): a claim of exactly the "
-            "score, or less, is credited; a claim of more than the score earns nothing.")
+    head = (f"A placement scores only what its player claims with the move ({said}): a claim up to the score "
+            "is credited (claiming exactly the score credits it all; no claim claims 0); a claim above the score "
+            "earns nothing.")
     if claims == "forfeit":
         return head + " Points not claimed are lost."
     return (head + " Before the next placement, the first opponent clockwise may call muggins: his side takes "
