@@ -21,7 +21,7 @@ only as far as its player claims them with the move:
    comes after the round's last placement, so it never meets the settlement.
 
 The round keeps one `Claims` (None with the rule off) and calls it from `_do`
-(`credit`), `play` (`checked`), `call` and `run`; its state is the open window.
+(`credit`), `play` (`checked`), `call` (`take`) and `run`; its state is the open window.
 """
 from __future__ import annotations
 
@@ -32,13 +32,12 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import IllegalMove
 from .players import FastPlayer
-from .records import EventRow
 from .tiles import Move, move_from_code
 
 if TYPE_CHECKING:
     from .round import Player, Round
 
-__all__ = ["CLAIM_ALL", "Claims", "set_miss_rate", "call", "run"]
+__all__ = ["CLAIM_ALL", "Claims", "set_miss_rate", "run"]
 
 CLAIM_ALL = -1  # the claim of a player who claims exactly its score (bots, search, `play_code`)
 
@@ -89,6 +88,26 @@ class Claims:
         self.window = [seat, self.callers[seat], amount, why]
         return credited
 
+    def take(self, seat: int | None, over: bool) -> tuple[int, int, str]:
+        """A call by `seat` (None: the caller): (caller, raw amount, "missed"/"penalty"); closes the window.
+
+        IllegalMove, in this order: no-calls, late-call, not-caller, nothing-to-take (claims-off: the round)."""
+        if self.mode != "muggins":
+            raise IllegalMove("no-calls", "missed points are lost in this game: nobody calls")
+        w = self.window
+        if over or w is None:
+            raise IllegalMove("late-call", "there is no placement to call on: the round ended, no tile is placed "
+                              "yet, or the last placement was called already")
+        placer, caller, amount, why = w
+        if seat is None:
+            seat = caller
+        if seat != caller:
+            raise IllegalMove("not-caller", f"only seat {caller}, the first opponent after seat {placer}, may call")
+        if not amount:
+            raise IllegalMove("nothing-to-take", f"seat {placer} claimed its points exactly: there is nothing to take")
+        self.window = None
+        return seat, amount, why
+
     def stated(self, move: Move) -> Move:
         """The move as its player stated it, with the claim."""
         return replace(move, claim=self.last_claim)
@@ -121,43 +140,12 @@ def _bot_claim(bot: Any, pts: int, unit: int) -> int:
     return pts // unit
 
 
-def call(rnd: Round, seat: int | None = None) -> list[EventRow]:
-    """`seat` (default: the caller) calls muggins on the last placement; its events (IllegalMove if not allowed).
-
-    Reason codes, in order: claims-off, no-calls, late-call, not-caller, nothing-to-take."""
-    cl = rnd._claims
-    if cl is None:
-        raise IllegalMove("claims-off", "points are not claimed in this game: there is nothing to call")
-    if cl.mode != "muggins":
-        raise IllegalMove("no-calls", "missed points are lost in this game: nobody calls")
-    w = cl.window
-    if rnd.over or w is None:
-        raise IllegalMove("late-call", "there is no placement to call on: the round ended, no tile is placed "
-                          "yet, or the last placement was called already")
-    placer, caller, amount, why = w
-    if seat is None:
-        seat = caller
-    if seat != caller:
-        raise IllegalMove("not-caller", f"only seat {caller}, the first opponent after seat {placer}, may call")
-    if not amount:
-        raise IllegalMove("nothing-to-take", f"seat {placer} claimed its points exactly: there is nothing to take")
-    cl.window = None
-    # the call is an event of the caller's side now (target, overshoot and entry rules as for any event)
-    before = len(rnd._events)
-    ended = rnd._event(rnd._f.sides[seat], "call", amount, seat)
-    events = rnd._events[before:]
-    if rnd.turns and rnd.record:
-        rnd.turns[-1].call = (seat, why, list(events))
-    if ended:
-        rnd._end("target", None, None)  # "check the target after every event": the call wins the match
-    return events
-
-
-def run(rnd: Round, seats: Sequence[Player]) -> Round:
+def run(rnd: Round, seats: Sequence[Player], claims: Claims) -> Round:
     """Round.run under the rule: bots claim their points (or miss some), callers call when there is something."""
-    unit = rnd._claims.unit if rnd._claims is not None else 1
+    unit = claims.unit
     while not rnd.over:
-        seat = rnd._seat
+        seat = rnd.seat_to_move
+        assert seat is not None  # the round is not over
         bot = seats[seat]
         if isinstance(bot, FastPlayer):
             move = move_from_code(bot.pick(rnd, rnd.legal_codes()))
@@ -166,8 +154,7 @@ def run(rnd: Round, seats: Sequence[Player]) -> Round:
         if move.claim is None:
             move = replace(move, claim=_bot_claim(bot, rnd.points_of(move), unit))
         rnd.play(move)
-        w = rnd._claims.window if rnd._claims is not None else None
-        if not rnd.over and w is not None and w[2] and rnd._claims is not None and rnd._claims.mode == "muggins" \
-                and getattr(seats[w[1]], "calls", True):
-            call(rnd, w[1])
+        w = claims.window
+        if not rnd.over and w is not None and w[2] and claims.mode == "muggins" and getattr(seats[w[1]], "calls", True):
+            rnd.call(w[1])  # an opponent's bot calls when there is something to take
     return rnd

@@ -463,8 +463,18 @@ class Round:
         """The muggins rule: `seat` (default: the caller) calls on the last placement; the call's events.
 
         IllegalMove (state unchanged) if the call is not allowed (interpreter/claims.py)."""
-        u = self._f.rules.unit
-        return [Event(*e, unit=u) for e in _claims.call(self, seat)]
+        if self._claims is None:
+            raise IllegalMove("claims-off", "points are not claimed in this game: there is nothing to call")
+        seat, raw, why = self._claims.take(seat, self.over)  # the checks: interpreter/claims.py
+        n = len(self._events)
+        # the call is an event of the caller's side now (target, overshoot and entry rules as for any event)
+        ended = self._event(self._f.sides[seat], "call", raw, seat)
+        events = self._events[n:]
+        if self.record and self.turns:
+            self.turns[-1].call = (seat, why, list(events))
+        if ended:
+            self._end("target", None, None)  # "check the target after every event": the call wins the match
+        return [Event(*e, unit=self._f.rules.unit) for e in events]
 
     def _do(self, code: int, want: bool, offered: Offered | None, claim: int | None = _claims.CLAIM_ALL) -> Turn | None:
         """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`.
@@ -666,7 +676,7 @@ class Round:
         """Play to the end of the round with one player callable per seat (or one for all)."""
         seats: Sequence[Player] = [bots] * self.players if callable(bots) else bots
         if self._claims is not None:
-            return _claims.run(self, seats)  # the muggins rule: bots claim, opponents call
+            return _claims.run(self, seats, self._claims)  # the muggins rule: bots claim, opponents call
         rec = self.record
         # the fast path for the bundled players: the same rule code, no Move objects or observations
         rands = [b.rng.random if type(b) is RandomPlayer else None for b in seats]
