@@ -260,12 +260,15 @@ def test_search_players_claim_their_points_in_the_arena():
     from rulelang.players.arena import play_match as arena_match
     from rulelang.players.registry import make_player
 
-    c = cfg()
+    # search players and the arena claim every point (their look-ahead too): the game is plain Muggins
+    c, plain = cfg(), cfg(BASE)
     out = arena_match(c, 2, 4, [make_player("pimc:2", c, 1), random_player(2)], max_rounds=1)
-    assert out["rounds"] == 1
-    # nothing was lost: every placement point became a placement event (nobody missed, nobody called)
-    detail = out["round_details"][0]
-    assert sum(detail["play"]) > 0
+    same = arena_match(plain, 2, 4, [make_player("pimc:2", plain, 1), random_player(2)], max_rounds=1)
+    assert out["rounds"] == 1 and sum(out["round_details"][0]["play"]) > 0
+    assert out["scores"] == same["scores"]
+    out = arena_match(c, 2, 4, [make_player("ismcts:20", c, 1), random_player(2)], max_rounds=1)
+    same = arena_match(plain, 2, 4, [make_player("ismcts:20", plain, 1), random_player(2)], max_rounds=1)
+    assert out["scores"] == same["scores"]
 
 
 # -- play ----------------------------------------------------------------------------------------------
