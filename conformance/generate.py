@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +77,11 @@ def play_round(config: dict[str, Any], players: int, seed: int, scores: list[int
     bot = greedy_player(seed)
     moves: list[str] = []
     scoring = None
+    claims = config.get("claims", "none") != "none"  # the muggins rule: the bot claims every point
     while not match.over and not match.rounds:
         move = bot(match.observation(seat_to_move(match)), match.legal_moves())
+        if claims:
+            move = replace(move, claim=match.round.points_of(move) // config["scoring"]["unit"])
         turn = match.play(move)
         moves.append(str(move))
         for e in turn.events:
@@ -92,11 +95,18 @@ def observe(config: dict[str, Any], players: int, setup: dict[str, Any], moves: 
     """Each step with everything the built-in engine observes after it."""
     from .builtin import run_case
 
-    out = run_case({"config": config, "players": players, "setup": setup, "steps": [{"play": m} for m in moves]})
+    plays = [_step(m) for m in moves]
+    out = run_case({"config": config, "players": players, "setup": setup, "steps": plays})
     steps = []
-    for move, obs in zip(moves, out["steps"], strict=True):
-        steps.append({"play": move, "expect": {k: obs[k] for k in OBSERVED if k in obs}})
+    for play, obs in zip(plays, out["steps"], strict=True):
+        steps.append({**play, "expect": {k: obs[k] for k in OBSERVED if k in obs}})
     return steps
+
+
+def _step(move: str) -> dict[str, Any]:
+    """A `play` step; a move with its claim (the muggins rule) gives the claim its own field."""
+    text, said, claim = move.partition(" claim ")
+    return {"play": text, "claim": int(claim)} if said else {"play": move}
 
 
 def _tags(config: dict[str, Any], players: int, steps: list[dict[str, Any]], inline: bool) -> list[str]:
@@ -105,6 +115,8 @@ def _tags(config: dict[str, Any], players: int, steps: list[dict[str, Any]], inl
         tags.add("partnerships")
     if inline:
         tags.add("inline-ruleset")
+    if config.get("claims", "none") != "none":
+        tags.add("claims")
     for s in steps:
         e = s["expect"]
         if e.get("drawn") or any(e.get("pass_drawn") or []):
