@@ -317,3 +317,31 @@ def test_claimed_move_objects_from_callables():
     m.run([claim_three, random_player(5)], max_rounds=1)
     turns = m.transcript()["rounds"][0]["turns"]
     assert all(t["move"].endswith("claim 3") for t in turns if t["seat"] == 0)
+
+
+# -- conformance ----------------------------------------------------------------------------------------
+
+def test_cases_generate_claims_every_point(tmp_path):
+    res = CliRunner().invoke(main, ["cases", "generate", "muggins-claims", "-o", str(tmp_path), "--seeds", "3"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads((tmp_path / "muggins-claims" / "generated.json").read_text())
+    steps = [s for c in doc["cases"] for s in c["steps"]]
+    assert all("claims" in c["tags"] for c in doc["cases"])
+    assert all(s["claim"] * 5 == s["expect"]["points"] for s in steps)
+    res = CliRunner().invoke(main, ["conform", "--cases", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+
+
+def test_an_engine_without_the_tag_skips_the_claims_cases():
+    from conformance import runner
+    from conformance.cases import lint
+    from conformance.protocol import SubprocessEngine
+
+    toy = os.path.join(os.path.dirname(__file__), "data", "conformance", "toy_engine.py")
+    cases = [c for c in lint().cases if c.variant == "muggins-claims"]
+    assert len(cases) >= 9
+    result = runner.run(SubprocessEngine([sys.executable, toy, "--features", "two-players,placement-score"]),
+                        cases, timeout=30)
+    assert {r.outcome for r in result.results} == {"skip"}
+    result = runner.run(SubprocessEngine([sys.executable, toy]), cases, timeout=30)
+    assert {r.outcome for r in result.results} == {"pass"}
