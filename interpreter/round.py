@@ -457,8 +457,6 @@ class Round:
         raise IllegalMove("must-place", f"{what} is not allowed: seat {self._seat} has a placement",
                           self.legal_moves())
 
-    # -- the one place the state changes ---------------------------------------------
-
     def call(self, seat: int | None = None) -> list[Event]:
         """The muggins rule: `seat` (default: the caller) calls on the last placement; the call's events.
 
@@ -475,6 +473,8 @@ class Round:
         if ended:
             self._end("target", None, None)  # "check the target after every event": the call wins the match
         return [Event(*e, unit=self._f.rules.unit) for e in events]
+
+    # -- the one place the state changes ---------------------------------------------
 
     def _do(self, code: int, want: bool, offered: Offered | None, claim: int | None = _claims.CLAIM_ALL) -> Turn | None:
         """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`.
