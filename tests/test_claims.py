@@ -337,7 +337,7 @@ def test_an_engine_without_the_tag_skips_the_claims_cases():
     from conformance.cases import lint
     from conformance.protocol import SubprocessEngine
 
-    toy = os.path.join(os.path.dirname(__file__), "data", "conformance", "toy_engine.py")
+    toy = os.path.join(os.path.dirname(__file__), "..", "conformance", "examples", "toy_engine.py")
     cases = [c for c in lint().cases if c.variant == "muggins-claims"]
     assert len(cases) >= 9
     result = runner.run(SubprocessEngine([sys.executable, toy, "--features", "two-players,placement-score"]),
