@@ -279,6 +279,8 @@ def _match_trace(config: dict[str, Any], players: int, seed: int, kind: str, sco
             current = match.round
             deals.append(deal_of(current))
         move = bot(match.observation(seat_to_move(match)), match.legal_moves())
+        if config.get("claims", "none") != "none":  # the muggins rule: the bot claims every point
+            move = replace(move, claim=match.round.points_of(move) // config["scoring"]["unit"])
         match.play(move)
         moves.append(str(move))
     if len(match.rounds) < rounds and not match.over:
@@ -329,7 +331,7 @@ def _observe_all(config: dict[str, Any], t: Trace) -> list[dict[str, Any]] | Non
 
     try:
         out = run_case({"config": config, "players": t.players, "setup": t.setup, "next_rounds": t.next_rounds,
-                        "steps": [{"play": m} for m in t.moves]})
+                        "steps": [_step(m) for m in t.moves]})
     except Exception:  # an alternative the deal does not fit: no position here
         return None
     return [{k: o[k] for k in (*OBSERVED, "reject") if k in o} for o in out["steps"]]
@@ -429,7 +431,7 @@ def targeted(suite: Suite, probe_seeds: int = PROBE_SEEDS) -> list[str]:
         for i, diffs in found.items():
             t = pool[i]
             cut = max(d[0] for d in diffs)
-            steps: list[dict[str, Any]] = [{"play": m, "expect": {k: v for k, v in o.items() if k != "reject"}}
+            steps: list[dict[str, Any]] = [{**_step(m), "expect": {k: v for k, v in o.items() if k != "reject"}}
                      for m, o in zip(t.moves[:cut + 1], t.observed[:cut + 1])]
             against = "; ".join(f"{line} would refuse the move of step {step}" if what == "reject" else
                                 f"{line} would observe another `{what}` at step {step}" for step, what, line in diffs)
