@@ -4,7 +4,8 @@
 It shares no code with `interpreter/`: it reads the compiled configuration
 (docs/config.md, the fields the bundled variants use, and the tier-A fields of
 docs/design/family.md: scoring.formula/divisors, any unit, roundN, the domino
-bonus, round_end side-out, block.partners_tie) and speaks
+bonus, round_end side-out, block.partners_tie; the muggins rule's `claims`
+with `claim`/`call` steps) and speaks
 conformance/PROTOCOL.md. The suite passing on both engines checks the cases;
 the `--break` flags give it one rule wrong each, to show the suite catches it;
 the `--misbehave` flags make it a bad protocol citizen.
