@@ -30,6 +30,7 @@ class IllegalMove(EngineError):
         "must-place",
         # the muggins rule (family tier C, interpreter/claims.py)
         "claims-off", "negative-claim", "no-calls", "late-call", "not-caller", "nothing-to-take",
+        "orientation-not-allowed", "dead-end",  # the sniff (family tier C)
     )
 
     def __init__(self, code: str, message: str, legal: Iterable[object] = ()):

@@ -57,10 +57,12 @@ class Turn:
     the free sides); the public values are built when read, so a turn costs little
     to make when nobody reads it (replay, search)."""
 
-    __slots__ = ("seat", "move", "count", "points", "_pre", "_offered", "_free", "_dv", "_events", "_unit", "call")
+    __slots__ = ("seat", "move", "count", "points", "_pre", "_offered", "_free", "_dv", "_events", "_unit",
+                 "_sniff", "call")
 
     def __init__(self, seat: int, pre: Pending, offered: Offered, move: Move, free: dict[int, int],
-                 dv: Sequence[int], count: int, points: int, events: Sequence[EventRow], unit: int):
+                 dv: Sequence[int], count: int, points: int, events: Sequence[EventRow], unit: int,
+                 sniff: tuple[int, int, bool] | None = None):
         self.seat = seat
         self.move = move
         self.count = count  # the counted sum after the move
@@ -71,6 +73,7 @@ class Turn:
         self._dv = dv
         self._events = events
         self._unit = unit
+        self._sniff = sniff  # the spinner counted by its sides after the move (family tier C)
         # the muggins rule (family tier C): the call that answered this placement, (seat, why, events)
         self.call: tuple[int, str, list[EventRow]] | None = None
 
@@ -103,7 +106,7 @@ class Turn:
     @property
     def counted(self) -> list[tuple[Tile, str, int]]:
         """The counted ends after the move."""
-        return counted_ends(self._free, self._dv)
+        return counted_ends(self._free, self._dv, self._sniff)
 
     @property
     def events(self) -> list[Event]:

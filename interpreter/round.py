@@ -26,6 +26,7 @@ from .scoring import after_settlement, apply_event
 from .settlement import block_winner, settle
 from .tiles import (
     BIT,
+    ENDWISE,
     LEAD_KEY,
     SETS,
     SIDES,  # noqa: F401  (re-exported: was importable from here)
@@ -356,6 +357,8 @@ class Round:
                     codes = [i << 10 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
             else:
                 codes = self._layout.placement_codes(self._hands[self._seat] if self._only < 0 else BIT[self._only])
+            if self._layout.orienting:
+                codes = self._layout.oriented(codes)  # the sniff's orientations (family tier C)
             self._legal = codes
         return codes
 
@@ -435,8 +438,9 @@ class Round:
             return False
         ti = code >> 10
         lay = self._layout
-        if not lay.placed:
-            return code in self.legal_codes()  # the lead: its list is short and made once
+        if not lay.placed or lay.orienting or code >= ENDWISE:
+            # the lead: its list is short and made once; the sniff's orientations (family tier C) likewise
+            return code in self.legal_codes()
         only = self._only
         if (self._hands[self._seat] if only < 0 else BIT[only]) >> ti & 1:
             v = lay.free.get(code & 0x3FF)
@@ -488,7 +492,7 @@ class Round:
             if offered is None:
                 offered = self._legal
             if offered is None:
-                if self._layout.placed:
+                if self._layout.placed and not self._layout.orienting:  # (family tier C: the list, below)
                     # what was offered, kept as the free sides and the tiles that could go there:
                     # the Turn lists the moves only if someone reads them
                     only = self._only
@@ -502,7 +506,7 @@ class Round:
         seat = self._seat
         # 1. the tile leaves the hand
         hands = self._hands
-        hands[seat] ^= BIT[code >> 10]
+        hands[seat] ^= BIT[code >> 10 & 0x7F]  # (an endwise sniff's code has a bit above the tile)
         # 2. the tile joins the layout: free sides and the counted sum
         lay = self._layout
         count = lay.place(code)
@@ -525,6 +529,8 @@ class Round:
             # list is kept for the question asked next, which are its legal moves
             codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
             if codes:
+                if lay.orienting:
+                    codes = lay.oriented(codes)  # the sniff's orientations (family tier C)
                 self._seat = nxt
                 self._legal = codes
             else:
@@ -533,8 +539,8 @@ class Round:
             return None
         assert offered is not None
         mv = move_from_code(code) if self._claims is None else self._claims.stated(move_from_code(code))
-        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, mv, lay.free.copy(), f.rules.dv,
-                    count, pts, self._events[n_events:], f.rules.unit)
+        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, mv, lay.counted_sides().copy(),
+                    f.rules.dv, count, pts, self._events[n_events:], f.rules.unit, lay.sniff_entry())
         if f.record:
             self.turns.append(turn)
         return turn

@@ -62,6 +62,7 @@ class Rules:
         "ties", "unit", "_sides", "reserve", "opener_first", "side_out",
         "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
         "n_tiles", "mask",  # larger sets
+        "orient", "uncovered", "one_tile", "sniff",  # the sniff (family tier C)
     )
 
     def __init__(self, cfg: Config):
@@ -81,6 +82,14 @@ class Rules:
         self.branch_first = cfg.branching == "first"
         # "branches open at once" / "branches open after the line"
         self.at_once = cfg.branch_sides == "at-once"
+        # the sniff (family tier C): "the spinner is always laid crosswise" (0, today's rule) / "... always
+        # laid endwise" (1) / "... laid crosswise or endwise, as its player chooses" (2)
+        self.orient = {"crosswise": 0, "endwise": 1, "choice": 2}[cfg.spinner_orientation]
+        # "the spinner counts each uncovered side" / "the spinner counts while terminal" (today's rule)
+        self.uncovered = cfg.spinner_count == "uncovered-sides"
+        # "each branch of the spinner takes one tile": a tile on a branch side is a dead end that still counts
+        self.one_tile = cfg.branch_length == "one-tile"
+        self.sniff = bool(self.orient or self.uncovered or self.one_tile)  # (the layout's slower, general path)
         # the placement's raw points, a function of the counted sum, tabulated for every possible sum
         # (a counted sum never exceeds the pips of the whole set)
         self.score = placement_scoring(cfg)

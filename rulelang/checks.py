@@ -343,6 +343,23 @@ def _claims_scoring(c: Config) -> Iterator[Problem]:
                  "to claim", "write `placements score multiples of 5`, or leave out the muggins rule", "claims")
 
 
+# -- the sniff (family tier C, docs/design/family.md) ----------------------------------------
+
+def _sniff_rule(key: str, default: str, what: str) -> None:
+    @rule("sniff-needs-first-double", "branching", key)
+    def find(c: Config) -> Iterator[Problem]:
+        d = c["doubles"]
+        if d.get(key, default) != default and d["branching"] != "first":
+            yield _p("sniff-needs-first-double", f"{what} is a rule of the sniff, the first double of the round "
+                     f"and the only one that branches; here {'every' if d['branching'] == 'every' else 'no'} "
+                     "double branches", "write `only the first double branches`, or remove this line", key)
+
+
+_sniff_rule("spinner_orientation", "crosswise", "how the spinner is laid")
+_sniff_rule("spinner_count", "terminal", "what the spinner counts")
+_sniff_rule("branch_length", "unlimited", "how long the spinner's branches are")
+
+
 def rule_problems(config: Config, skip: set[str] = frozenset()) -> list[Problem]:  # type: ignore[assignment]
     """The faults of a configuration (that matches the schema), skipping rules that involve `skip`."""
     out: list[Problem] = []

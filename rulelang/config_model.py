@@ -17,7 +17,7 @@ __all__ = [
     "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
-    "Formula", "RoundEnd", "PartnersTie", "Claims",
+    "Formula", "RoundEnd", "PartnersTie", "SpinnerOrientation", "SpinnerCount", "SpinnerBranches", "Claims",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -59,6 +59,10 @@ RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]
 # -- family tier C (docs/design/family.md): the muggins rule; "none" is the default, never written
 Claims = Literal["none", "muggins", "forfeit"]
+# -- the sniff (family tier C): optional fields, default = today's crosswise spinner counting while terminal
+SpinnerOrientation = Literal["crosswise", "endwise", "choice"]
+SpinnerCount = Literal["terminal", "uncovered-sides"]
+SpinnerBranches = Literal["unlimited", "one-tile"]
 
 
 def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
@@ -82,6 +86,13 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
         del settlement["domino"]["bonus"]
     if settlement.get("block", {}).get("partners_tie") == "side-wins":
         del settlement["block"]["partners_tie"]
+    doubles = out.get("doubles", {})  # the sniff (family tier C)
+    if doubles.get("spinner_orientation") == "crosswise":
+        del doubles["spinner_orientation"]
+    if doubles.get("spinner_count") == "terminal":
+        del doubles["spinner_count"]
+    if doubles.get("branch_length") == "unlimited":
+        del doubles["branch_length"]
     return out
 
 

@@ -193,4 +193,7 @@ CODES: dict[str, tuple[str, str]] = {
     "no-scoring": ("check", "no way to score at all"),
     # check: family tier C (docs/design/family.md)
     "claims-need-scoring": ("check", "points must be claimed, but placements score nothing"),
+    # check: the sniff (family tier C)
+    "sniff-needs-first-double": ("check", "a spinner orientation, spinner count or branch length without `only the "
+                                          "first double branches`"),
 }

@@ -40,8 +40,8 @@ def test_the_fresh_engine_passes_every_case_it_claims():
     # the muggins rule: it does not list the feature tag `claims`, so those cases are skipped
     claims = {c.id for c in LINT.cases if "claims" in c.tags}
     assert claims <= skipped
-    assert all(i.split("-")[0] in ("fives", "all", "threes") or "-family-" in i or i in larger | claims
-               for i in skipped)
+    assert all(i.split("-")[0] in ("fives", "all", "threes", "sniff") or "-family-" in i or i in larger | claims
+               for i in skipped)  # the sniff (family tier C): declined by doubles.spinner_orientation / _count
     assert result.counts()["pass"] == len(LINT.cases) - len(skipped)
 
 

@@ -163,7 +163,7 @@ class Game {
     for (const t of sortedTiles(this.nodes.keys())) {
       const node = this.nodes.get(t);
       for (const side of this.sidesOf(t)) {
-        if (node.occ.has(side)) continue;
+        if (node.occ.has(side) || node.dead) continue; // the sniff: a one-tile branch ends in a dead end
         if (side.startsWith("branch") && !this.branchesOpen(t)) continue;
         out.push([t, side, this.value(t, side)]);
       }
@@ -171,11 +171,28 @@ class Game {
     return out.sort((x, y) => x[0] - y[0] || sideIndex(x[1]) - sideIndex(y[1]));
   }
 
+  // The orientations (false: crosswise, true: endwise) a tile may be placed in now: the sniff, the
+  // round's first double, per doubles.spinner_orientation (family tier C); every other tile crosswise.
+  orientations(t) {
+    const d = this.cfg.doubles;
+    if (!isDouble(t) || d.branching !== "first" || this.firstDoubleDone) return [false];
+    const o = d.spinner_orientation ?? "crosswise";
+    return o === "choice" ? [false, true] : [o === "endwise"];
+  }
+
   counted() {
     const out = [];
+    const uncovered = this.cfg.doubles.spinner_count === "uncovered-sides";
     for (const t of sortedTiles(this.nodes.keys())) {
-      const occ = this.nodes.get(t).occ;
-      if (isDouble(t)) {
+      const node = this.nodes.get(t);
+      const occ = node.occ;
+      // the sniff: endwise it counts its half per free line side; crosswise, with spinner_count
+      // uncovered-sides, its half per branch side nothing covers
+      const by = node.endwise ? "line" : node.spin && uncovered ? "branch" : null;
+      if (by !== null) {
+        const k = [`${by}-a`, `${by}-b`].filter((side) => !occ.has(side)).length;
+        if (k > 0) out.push([t, "double", k * lo(t)]);
+      } else if (isDouble(t)) {
         if (!occ.has("line-a") || !occ.has("line-b")) out.push([t, "double", 2 * lo(t)]);
       } else {
         for (const side of ["high", "low"]) {
@@ -189,22 +206,31 @@ class Game {
   legal(seat) {
     const hand = this.only === null ? this.hands[seat] : new Set([this.only]);
     if (this.nodes.size === 0) {
-      if (this.forced !== null) return [[this.forced, null, null]];
-      return sortedTiles(hand).map((t) => [t, null, null]);
+      const leads = this.forced !== null ? [this.forced] : sortedTiles(hand);
+      return leads.flatMap((t) => this.orientations(t).map((ew) => [t, null, null, ew]));
     }
     const moves = [];
     const free = this.freeSides();
     for (const t of sortedTiles(hand)) {
       for (const [target, side, v] of free) {
-        if (has(t, v)) moves.push([t, target, side]);
+        if (has(t, v)) for (const ew of this.orientations(t)) moves.push([t, target, side, ew]);
       }
     }
-    return moves.sort((a, b) => a[0] - b[0] || a[1] - b[1] || sideIndex(a[2]) - sideIndex(b[2]));
+    return moves.sort((a, b) => a[0] - b[0] || a[1] - b[1] || sideIndex(a[2]) - sideIndex(b[2]) ||
+      Number(a[3]) - Number(b[3]));
   }
 
   // -- steps ---------------------------------------------------------------------
 
   check(text) {
+    const m = / (endwise|crosswise)$/.exec(text);
+    const ew = m !== null && m[1] === "endwise";
+    const [t, target, side] = this.checkPlacement(m === null ? text : text.slice(0, m.index));
+    if (!this.orientations(t).includes(ew)) throw new Illegal("orientation-not-allowed");
+    return [t, target, side, ew];
+  }
+
+  checkPlacement(text) {
     const parts = text.split(" on ");
     const t = tile(parts[0]);
     let target = null;
@@ -227,13 +253,14 @@ class Game {
     if (!this.nodes.has(target)) throw new Illegal("not-on-layout");
     if (!this.sidesOf(target).includes(side)) throw new Illegal("no-such-side");
     if (this.nodes.get(target).occ.has(side)) throw new Illegal("side-occupied");
+    if (this.nodes.get(target).dead) throw new Illegal("dead-end");
     if (side.startsWith("branch") && !this.branchesOpen(target)) throw new Illegal("branch-closed");
     if (!has(t, this.value(target, side))) throw new Illegal("no-match");
     return [t, target, side];
   }
 
   place(text, claim) {
-    const [t, target, side] = this.check(text);
+    const [t, target, side, ew] = this.check(text);
     const claims = this.cfg.claims || "none";
     if (claim !== undefined && claims === "none") throw new Illegal("claims-off");
     if (claim !== undefined && !(Number.isInteger(claim) && claim >= 0)) throw new Illegal("negative-claim");
@@ -254,12 +281,13 @@ class Game {
       this.firstDoubleDone = true;
     }
     if (target === null) {
-      this.nodes.set(t, { own: null, occ: new Map(), spin, parent: null });
+      this.nodes.set(t, { own: null, occ: new Map(), spin, parent: null, endwise: ew });
     } else {
       const v = this.value(target, side);
       const own = isDouble(t) ? "line-a" : lo(t) === v ? "low" : "high";
       this.nodes.get(target).occ.set(side, t);
-      this.nodes.set(t, { own, occ: new Map([[own, target]]), spin, parent: [target, side] });
+      const dead = side.startsWith("branch") && this.cfg.doubles.branch_length === "one-tile";
+      this.nodes.set(t, { own, occ: new Map([[own, target]]), spin, parent: [target, side], endwise: ew, dead });
     }
     this.order.push(t);
     const count = this.counted().reduce((s, x) => s + x[2], 0);
@@ -306,8 +334,9 @@ class Game {
     return false;
   }
 
-  moveText([t, target, side]) {
-    return target === null ? fmt(t) : `${fmt(t)} on ${fmt(target)} ${side}`;
+  moveText([t, target, side, ew]) {
+    const text = target === null ? fmt(t) : `${fmt(t)} on ${fmt(target)} ${side}`;
+    return ew ? `${text} endwise` : text;
   }
 
   advance(s, events) {

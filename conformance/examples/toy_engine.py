@@ -152,18 +152,34 @@ class Game:
         for t in sorted(self.nodes):
             node = self.nodes[t]
             for side in self.sides_of(t):
-                if side in node["occ"]:
+                if side in node["occ"] or node.get("dead"):  # the sniff: a one-tile branch is a dead end
                     continue
                 if side.startswith("branch") and not self.branches_open(t):
                     continue
                 out.append((t, side, self.value(t, side)))
         return sorted(out, key=lambda x: (x[0], SIDE_ORDER.index(x[1])))
 
+    def sniff_orientations(self, t):
+        """The orientations a tile may be placed in now: the sniff (the first double) per spinner_orientation."""
+        d = self.cfg["doubles"]
+        if t[0] != t[1] or d["branching"] != "first" or self.first_double_done:
+            return [False]
+        return {"crosswise": [False], "endwise": [True], "choice": [False, True]}[
+            d.get("spinner_orientation", "crosswise")]
+
     def counted(self):
         out = []
         for t in sorted(self.nodes):
             occ = self.nodes[t]["occ"]
-            if t[0] == t[1]:
+            node = self.nodes[t]
+            # the sniff: endwise, half per free line side; crosswise with uncovered-sides, half per free branch side
+            by = "line" if node.get("endwise") else \
+                "branch" if node["spin"] and self.cfg["doubles"].get("spinner_count") == "uncovered-sides" else None
+            if by is not None:
+                k = sum(1 for side in (by + "-a", by + "-b") if side not in occ)
+                if k:
+                    out.append((t, "double", k * t[0]))
+            elif t[0] == t[1]:
                 terminal = "line-a" not in occ or "line-b" not in occ
                 if terminal or "internal-double-counts" in BREAKS:
                     out.append((t, "double", 2 * t[0]))
@@ -177,18 +193,27 @@ class Game:
         hand = self.hands[seat] if self.only is None else {self.only}
         if not self.nodes:
             if self.forced is not None:
-                return [(self.forced, None, None)]
-            return [(t, None, None) for t in sorted(hand)]
+                return [(self.forced, None, None, ew) for ew in self.sniff_orientations(self.forced)]
+            return [(t, None, None, ew) for t in sorted(hand) for ew in self.sniff_orientations(t)]
         moves = []
         for t in sorted(hand):
             for target, side, v in self.free_sides():
                 if v in t:
-                    moves.append((t, target, side))
-        return sorted(moves, key=lambda m: (m[0], m[1], SIDE_ORDER.index(m[2])))
+                    moves.extend((t, target, side, ew) for ew in self.sniff_orientations(t))
+        return sorted(moves, key=lambda m: (m[0], m[1], SIDE_ORDER.index(m[2]), m[3]))
 
     # -- steps ------------------------------------------------------------------
 
     def check(self, text):
+        ew = text.endswith(" endwise")
+        if ew or text.endswith(" crosswise"):
+            text = text.rsplit(" ", 1)[0]
+        t, target, side = self.check_placement(text)
+        if ew not in self.sniff_orientations(t):
+            raise Illegal("orientation-not-allowed")
+        return t, target, side, ew
+
+    def check_placement(self, text):
         parts = text.split(" on ")
         t = tile(parts[0])
         target, side = (None, None)
@@ -215,6 +240,8 @@ class Game:
             raise Illegal("no-such-side")
         if side in self.nodes[target]["occ"]:
             raise Illegal("side-occupied")
+        if self.nodes[target].get("dead"):
+            raise Illegal("dead-end")
         if side.startswith("branch") and not self.branches_open(target):
             raise Illegal("branch-closed")
         if self.value(target, side) not in t:
@@ -222,7 +249,7 @@ class Game:
         return t, target, side
 
     def place(self, text, claim=None):
-        t, target, side = self.check(text)
+        t, target, side, ew = self.check(text)
         claims = self.cfg.get("claims", "none")
         if claim is not None and claims == "none":
             raise Illegal("claims-off")
@@ -241,12 +268,14 @@ class Game:
             self.first_double_done = True
         if target is None:
             own = "line-a" if t[0] == t[1] else None
-            self.nodes[t] = {"own": None, "occ": {}, "spin": spin, "parent": None}
+            self.nodes[t] = {"own": None, "occ": {}, "spin": spin, "parent": None, "endwise": ew}
         else:
             v = self.value(target, side)
             own = "line-a" if t[0] == t[1] else ("low" if t[0] == v else "high")
             self.nodes[target]["occ"][side] = t
-            self.nodes[t] = {"own": own, "occ": {own: target}, "spin": spin, "parent": (target, side)}
+            self.nodes[t] = {"own": own, "occ": {own: target}, "spin": spin, "parent": (target, side), "endwise": ew,
+                             "dead": side.startswith("branch")
+                             and self.cfg["doubles"].get("branch_length") == "one-tile"}
         self.order.append(t)
         count = sum(v for _, _, v in self.counted())
         pts = placement_points(self.cfg["scoring"], count)
@@ -301,8 +330,9 @@ class Game:
         return any(self.hands[s] for s in range(self.n) if self.side_of[s] == self.side_of[seat])
 
     def move_text(self, m):
-        t, target, side = m
-        return fmt(t) if target is None else f"{fmt(t)} on {fmt(target)} {side}"
+        t, target, side, ew = m
+        text = fmt(t) if target is None else f"{fmt(t)} on {fmt(target)} {side}"
+        return text + " endwise" if ew else text
 
     def advance(self, s, events):
         while True:
