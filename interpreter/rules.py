@@ -63,6 +63,7 @@ class Rules:
         "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
         "n_tiles", "mask",  # larger sets
         "orient", "uncovered", "one_tile", "sniff",  # the sniff (family tier C)
+        "knock_bonus", "half_doubles", "tie_rounds",  # issue 9
     )
 
     def __init__(self, cfg: Config):
@@ -124,6 +125,12 @@ class Rules:
         # "draw until playable, at most K tiles": after K draws without a fit the player passes
         self.draw_limit: int | None = cfg.to_dict().get("draw_limit")
         self.lead_cannot_win: bool = bool(t.get("lead_cannot_win")) and self.rounds is None
+        # "the next player to place scores N points per knock" (family.md 3.8, Sadman): raw per pass
+        self.knock_bonus: int = cfg.to_dict()["scoring"].get("knock_bonus", 0)
+        # "a double left in hand counts one half" (family.md reading 20): hands at the end of a round
+        self.half_doubles: bool = cfg.to_dict()["scoring"].get("hand_doubles") == "one-half"
+        # "a tie at the top plays N extra rounds ..." (family.md reading 18): per player count, else one at a time
+        self.tie_rounds: dict[int, int] = {int(n): k for n, k in t.get("tie_rounds", {}).items()}
 
     def for_players(self, players: int) -> Rules:
         """These tables with the target for `players` (family tier B: a target per player count)."""

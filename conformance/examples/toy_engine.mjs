@@ -303,11 +303,13 @@ class Game {
       while (this.sideOf[caller] === this.sideOf[seat]) caller = (caller + 1) % this.n;
       this.window = [seat, caller, claims === "muggins" ? take : 0];
     }
+    // knock bonus: each knock (pass) since the last placement adds its raw points to this placement's
+    const withKnocks = credit + (scoring.knock_bonus ?? 0) * passed.length;
     const events = [];
     if (this.hands[seat].size === 0 && !this.partnerPlaysOn(seat)) {
-      this.domino(seat, credit, events);
+      this.domino(seat, withKnocks, events);
     } else {
-      if (credit) this.event(this.sideOf[seat], "placement", credit, seat, events);
+      if (withKnocks) this.event(this.sideOf[seat], "placement", withKnocks, seat, events);
       if (!this.matchOver) this.advance((seat + 1) % this.n, events);
     }
     if (this.matchOver && this.result === null) {
@@ -425,7 +427,7 @@ class Game {
   amounts(spec, winner) {
     const out = [];
     const wside = winner === null ? null : this.sideOf[winner];
-    const hp = this.hands.map(pips);
+    const hp = this.hands.map((h) => this.handValue(h));
     for (const term of spec.terms) {
       if (term.kind === "differences") {
         for (let h = 0; h < this.n; h++) {
@@ -483,10 +485,10 @@ class Game {
     } else {
       const pos = new Map(this.clockwise(this.opener).map((s, i) => [s, i]));
       const hand = amounts.filter((a) => a[2] !== null);
-      hand.sort((a, b) => pips(this.hands[a[2]]) - pips(this.hands[b[2]]) || pos.get(a[2]) - pos.get(b[2]));
+      hand.sort((a, b) => this.handValue(this.hands[a[2]]) - this.handValue(this.hands[b[2]]) || pos.get(a[2]) - pos.get(b[2]));
       todo = [...hand.map(([sd, a, s]) => [sd, a, s]),
         ...amounts.filter((a) => a[2] === null).map(([sd, a]) => [sd, a, null])];
-      if (bonus) todo.unshift([this.sideOf[winner], bonus, winner]); // the bonus first, as its own event
+      if (bonus && winner !== null) todo.unshift([this.sideOf[winner], bonus, winner]); // the bonus first, as its own event
     }
     for (const [side, raw, seat] of todo) {
       if (this.matchOver) break;
@@ -502,22 +504,44 @@ class Game {
     } else if (pts) {
       this.event(this.sideOf[seat], "placement", pts, seat, events);
     }
-    if (!this.matchOver) this.settle(spec, "domino", seat, fold, events, spec.bonus ?? 0);
+    if (!this.matchOver) this.settle(spec, "domino", this.dominoWinner(spec, seat), fold, events, spec.bonus ?? 0);
     this.end("domino", seat);
+  }
+
+  handValue(h) {
+    // hand_doubles one-half: a double left in hand counts one half ([4|4] counts 4)
+    if (this.cfg.scoring.hand_doubles !== "one-half") return pips(h);
+    let v = 0;
+    for (const t of h) v += isDouble(t) ? lo(t) : lo(t) + hi(t);
+    return v;
+  }
+
+  dominoWinner(spec, seat) {
+    // winner lightest-side: the side with the lower pip total wins the domino (none when totals are equal)
+    if ((spec.winner ?? "dominoer") !== "lightest-side") return seat;
+    const sums = [];
+    this.hands.forEach((h, s) => { sums[this.sideOf[s]] = (sums[this.sideOf[s]] || 0) + this.handValue(h); });
+    const sorted = sums.slice().sort((a, b) => a - b);
+    if (sorted.length > 1 && sorted[0] === sorted[1]) return null;
+    for (let i = 0; i < this.n; i++) {
+      const s = (seat + i) % this.n;
+      if (sums[this.sideOf[s]] === sorted[0]) return s;
+    }
+    return null;
   }
 
   houseBlockWinner(rule) {
     // family tier B: fewest tiles then fewest pips; or the side with the lowest pip total
     const order = this.clockwise(this.opener);
     if (rule === "fewest-tiles") {
-      const key = (s) => this.hands[s].size * 1000 + pips(this.hands[s]);
+      const key = (s) => this.hands[s].size * 1000 + this.handValue(this.hands[s]);
       const best = Math.min(...order.map(key));
       const tied = order.filter((s) => key(s) === best);
       if (new Set(tied.map((s) => this.sideOf[s])).size > 1) return null;
       return tied[0];
     }
     const total = new Map();
-    for (const s of order) total.set(this.sideOf[s], (total.get(this.sideOf[s]) || 0) + pips(this.hands[s]));
+    for (const s of order) total.set(this.sideOf[s], (total.get(this.sideOf[s]) || 0) + this.handValue(this.hands[s]));
     const low = Math.min(...total.values());
     if ([...total.values()].filter((x) => x === low).length > 1) return null;
     return order.find((s) => total.get(this.sideOf[s]) === low);
@@ -526,7 +550,7 @@ class Game {
   blockWinner(spec) {
     if (spec.winner === "none") return null;
     if (spec.winner === "fewest-tiles" || spec.winner === "lightest-side") return this.houseBlockWinner(spec.winner);
-    const vals = this.hands.map(pips);
+    const vals = this.hands.map((h) => this.handValue(h));
     const least = Math.min(...vals);
     let tied = [];
     for (let s = 0; s < this.n; s++) if (vals[s] === least) tied.push(s);
@@ -536,6 +560,12 @@ class Game {
     if (shared() && spec.tie_break === "fewest-tiles") {
       const fewest = Math.min(...tied.map((s) => this.hands[s].size));
       tied = tied.filter((s) => this.hands[s].size === fewest);
+    }
+    if (shared() && spec.tie_break === "lightest-tile") {
+      // brogames: the lightest single tile held breaks the tie
+      const smallest = (s) => (this.hands[s].size ? Math.min(...[...this.hands[s]].map((t) => lo(t) + hi(t))) : 0);
+      const least = Math.min(...tied.map(smallest));
+      tied = tied.filter((s) => smallest(s) === least);
     }
     if (shared()) return null;
     const found = this.clockwise(this.opener).find((s) => tied.includes(s));
@@ -559,6 +589,11 @@ class Game {
     };
     const tgt = this.cfg.target;
     this.roundsDone = (this.roundsDone || 0) + 1;
+    if (this.extraLeft && !this.matchOver) {
+      // tie_rounds: of a fixed number of extra rounds, only the last decides
+      this.extraLeft -= 1;
+      if (this.extraLeft > 0) return;
+    }
     if (tgt.mode === "rounds") {
       // family tier B: decided after the last round (or a tie-break round)
       if (!this.matchOver && (this.tiebreak || this.roundsDone >= tgt.rounds)) this.decideTop(tgt);
@@ -572,6 +607,7 @@ class Game {
         this.winner = this.scores.indexOf(top);
       } else if (tgt.ties === "extra-rounds") {
         this.tiebreak = true;
+        this.extraLeft = (tgt.tie_rounds ?? {})[String(this.n)] ?? 0;
       }
     }
   }
@@ -584,6 +620,7 @@ class Game {
       this.winner = this.scores.indexOf(top);
     } else if (tgt.ties === "extra-rounds") {
       this.tiebreak = true;
+      this.extraLeft = (tgt.tie_rounds ?? {})[String(this.n)] ?? 0;
     } else {
       this.matchOver = true;
       this.winner = null;

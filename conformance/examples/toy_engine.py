@@ -285,12 +285,14 @@ class Game:
             credit, take = (said, pts - said) if said <= pts else (0, said)
             caller = next(x % self.n for x in range(seat + 1, seat + self.n) if self.side_of[x % self.n] != self.side_of[seat])
             self.window = (seat, caller, take if claims == "muggins" else 0)
+        # knock bonus: so many raw points per pass since the last placement, with this placement's points
+        scored = credit + self.cfg["scoring"].get("knock_bonus", 0) * len(passed)
         events = []
         if not self.hands[seat] and not self.partner_plays_on(seat):
-            self.domino(seat, credit, events)
+            self.domino(seat, scored, events)
         else:
-            if credit:
-                self.event(self.side_of[seat], "placement", credit, seat, events)
+            if scored:
+                self.event(self.side_of[seat], "placement", scored, seat, events)
             if not self.match_over:
                 self.advance((seat + 1) % self.n, events)
         if self.match_over and self.result is None:
@@ -393,6 +395,12 @@ class Game:
         if accepted and every and reached:
             self.match_over, self.winner = True, side
 
+    def hand_value(self, h):
+        """A hand counted at the end of a round: with hand_doubles one-half a double counts one half."""
+        if self.cfg["scoring"].get("hand_doubles") == "one-half":
+            return sum(a if a == b else a + b for a, b in h)
+        return pips(h)
+
     def clockwise(self, start):
         return [(start + i) % self.n for i in range(self.n)]
 
@@ -403,8 +411,8 @@ class Game:
         for term in spec["terms"]:
             if term["kind"] == "differences":
                 for h in range(self.n):
-                    d = sum(pips(self.hands[o]) - pips(self.hands[h]) for o in range(self.n)
-                            if self.side_of[o] != self.side_of[h] and pips(self.hands[o]) > pips(self.hands[h]))
+                    d = sum(self.hand_value(self.hands[o]) - self.hand_value(self.hands[h]) for o in range(self.n)
+                            if self.side_of[o] != self.side_of[h] and self.hand_value(self.hands[o]) > self.hand_value(self.hands[h]))
                     out.append((self.side_of[h], round_to(d, term["rounding"]), h))
                 continue
             sel = term["hands"]
@@ -417,15 +425,16 @@ class Game:
             sign = -1 if term["sign"] == "debit" else 1
             if term["pooling"] == "pooled":
                 if seats:
-                    out.append((wside if term["to"] == "winner" else None, sign * round_to(sum(pips(self.hands[s]) for s in seats), term["rounding"]), None))
+                    total = sum(self.hand_value(self.hands[s]) for s in seats)
+                    out.append((wside if term["to"] == "winner" else None, sign * round_to(total, term["rounding"]), None))
             elif "pool-partners" in BREAKS and term["to"] == "owner":
                 for side in sorted({self.side_of[s] for s in seats}):
                     mine = [s for s in seats if self.side_of[s] == side]
-                    out.append((side, sign * round_to(sum(pips(self.hands[s]) for s in mine), term["rounding"]), mine[0]))
+                    out.append((side, sign * round_to(sum(self.hand_value(self.hands[s]) for s in mine), term["rounding"]), mine[0]))
             else:
                 for s in seats:
                     side = wside if term["to"] == "winner" else self.side_of[s]
-                    out.append((side, sign * round_to(pips(self.hands[s]), term["rounding"]), s))
+                    out.append((side, sign * round_to(self.hand_value(self.hands[s]), term["rounding"]), s))
         return [a for a in out if a[1]]
 
     def settle(self, spec, kind, winner, fold, events, bonus=0):
@@ -448,9 +457,9 @@ class Game:
         else:
             pos = {s: i for i, s in enumerate(self.clockwise(self.opener))}
             hand = [a for a in amounts if a[2] is not None]
-            hand.sort(key=lambda a: (pips(self.hands[a[2]]), pos[a[2]]))
+            hand.sort(key=lambda a: (self.hand_value(self.hands[a[2]]), pos[a[2]]))
             todo = [(sd, a, s) for sd, a, s in hand] + [(sd, a, None) for sd, a, s in amounts if s is None]
-            if bonus:
+            if bonus and winner is not None:
                 todo.insert(0, (self.side_of[winner], bonus, winner))  # the bonus first, as its own event
         for side, raw, seat in todo:
             if self.match_over:
@@ -465,15 +474,27 @@ class Game:
         elif pts:
             self.event(self.side_of[seat], "placement", pts, seat, events)
         if not self.match_over:
-            self.settle(spec, "domino", seat, fold, events, spec.get("bonus", 0))
+            self.settle(spec, "domino", self.domino_winner(spec, seat), fold, events, spec.get("bonus", 0))
         self.end("domino", seat)
+
+    def domino_winner(self, spec, seat):
+        """The dominoer; with winner lightest-side the lighter side (team totals), none on equal totals."""
+        if spec.get("winner", "dominoer") != "lightest-side":
+            return seat
+        side_pips = {}
+        for s, h in enumerate(self.hands):
+            side_pips[self.side_of[s]] = side_pips.get(self.side_of[s], 0) + self.hand_value(h)
+        lightest = sorted(side_pips.values())
+        if len(lightest) > 1 and lightest[0] == lightest[1]:
+            return None
+        return next(s for s in self.clockwise(seat) if side_pips[self.side_of[s]] == lightest[0])
 
     def block_winner(self, spec):
         if spec["winner"] == "none":
             return None
         if spec["winner"] in ("fewest-tiles", "lightest-side"):  # family tier B
             return self.house_block_winner(spec["winner"])
-        vals = [pips(h) for h in self.hands]
+        vals = [self.hand_value(h) for h in self.hands]
         tied = [s for s in range(self.n) if vals[s] == min(vals)]
         # partners_tie "no-winner": partners sharing the lightest hand do not win together
         alone = spec.get("partners_tie", "side-wins") == "no-winner"
@@ -481,6 +502,12 @@ class Game:
         if shared() and spec.get("tie_break") == "fewest-tiles":
             fewest = min(len(self.hands[s]) for s in tied)
             tied = [s for s in tied if len(self.hands[s]) == fewest]
+        if shared() and spec.get("tie_break") == "lightest-tile":
+            # brogames: the hand holding the lightest single tile wins the tie
+            def smallest(s):
+                return min((a + b for a, b in self.hands[s]), default=0)
+            least = min(smallest(s) for s in tied)
+            tied = [s for s in tied if smallest(s) == least]
         if shared():
             return None
         return next(s for s in self.clockwise(self.opener) if s in tied)
@@ -488,14 +515,14 @@ class Game:
     def house_block_winner(self, rule):
         """Fewest tiles then fewest pips; or the side with the lowest pip total (family tier B)."""
         if rule == "fewest-tiles":
-            key = {s: (len(self.hands[s]), pips(self.hands[s])) for s in range(self.n)}
+            key = {s: (len(self.hands[s]), self.hand_value(self.hands[s])) for s in range(self.n)}
             tied = [s for s in range(self.n) if key[s] == min(key.values())]
             if len({self.side_of[s] for s in tied}) > 1:
                 return None
             return next(s for s in self.clockwise(self.opener) if s in tied)
         total = {}
         for s in range(self.n):
-            total[self.side_of[s]] = total.get(self.side_of[s], 0) + pips(self.hands[s])
+            total[self.side_of[s]] = total.get(self.side_of[s], 0) + self.hand_value(self.hands[s])
         low = min(total.values())
         if list(total.values()).count(low) > 1:
             return None
@@ -513,6 +540,10 @@ class Game:
         self.last_kind = kind
         tgt = self.cfg["target"]
         self.rounds_done = getattr(self, "rounds_done", 0) + 1
+        if getattr(self, "extra_left", 0) and not self.match_over:
+            self.extra_left -= 1  # a fixed number of extra rounds after a tie: only the last one decides
+            if self.extra_left:
+                return
         if tgt["mode"] == "rounds":  # family tier B: decided after the last round (or a tie-break round)
             if not self.match_over and (self.tiebreak or self.rounds_done >= tgt["rounds"]):
                 self.decide_top(tgt)
@@ -525,6 +556,7 @@ class Game:
                 self.match_over, self.winner = True, self.scores.index(top)
             elif tgt["ties"] == "extra-rounds":
                 self.tiebreak = True
+                self.extra_left = tgt.get("tie_rounds", {}).get(str(self.n), 0)
 
     def decide_top(self, tgt):
         """The single highest score wins; a shared one plays on (extra rounds) or draws (family tier B)."""
@@ -533,6 +565,7 @@ class Game:
             self.match_over, self.winner = True, self.scores.index(top)
         elif tgt["ties"] == "extra-rounds":
             self.tiebreak = True
+            self.extra_left = tgt.get("tie_rounds", {}).get(str(self.n), 0)
         else:
             self.match_over, self.winner = True, None
 
