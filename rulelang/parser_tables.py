@@ -7,7 +7,7 @@ grammar; a stale module is never used (its GRAMMAR_HASH no longer matches).
 # fmt: off
 # ruff: noqa: E501
 
-GRAMMAR_HASH: str = '2f57fd768b3143cbbcf99c0fab24d23877143027590efe65292b81028aad9383'
+GRAMMAR_HASH: str = 'b31f31aeef71e478245f95d5e257e602012f813db62c9a7d33509a914239b22e'
 
 LARK_VERSION: str = '1.3.1'
 
@@ -20,80 +20,83 @@ TERMINALS: tuple[tuple[str, str, str], ...] = (('SIGNED_NUMBER', 're', "[-+]?[0-
  ('CROSSWISE', 'kw', 'crosswise'), ('MULTIPLES', 'kw', 'multiples'), ('OVERSHOOT', 'kw', 'overshoot'), ('PARTNERS', 'kw', "partner's"),
  ('PARTNERS_PL', 'kw', "partners'"), ('PLACEMENT', 'kw', 'placement'), ('UNCOVERED', 'kw', 'uncovered'), ('BRANCHES', 'kw', 'branches'),
  ('DECIDING', 'kw', 'deciding'), ('DISCARDS', 'kw', 'discards'), ('DOMINOER', 'kw', 'dominoer'), ('LIGHTEST', 'kw', 'lightest'), ('MULTIPLE', 'kw', 'multiple'),
- ('PARTNERS_WORD', 'kw', 'partners'), ('PLAYABLE', 'kw', 'playable'), ('TERMINAL', 'kw', 'terminal'), ('BOUNCES', 'kw', 'bounces'),
- ('CHOOSES', 'kw', 'chooses'), ('DRAWING', 'kw', 'drawing'), ('ENDWISE', 'kw', 'endwise'), ('EXACTLY', 'kw', 'exactly'), ('HEAVIER', 'kw', 'heavier'),
- ('HIGHEST', 'kw', 'highest'), ('LOTTERY', 'kw', 'lottery'), ('NOTHING', 'kw', 'nothing'), ('OPENING', 'kw', 'opening'), ('PLAYERS', 'kw', 'players'),
- ('RESERVE', 'kw', 'reserve'), ('ROUNDED', 'kw', 'rounded'), ('RULESET', 'kw', 'ruleset'), ('SPINNER', 'kw', 'spinner'), ('WITHOUT', 'kw', 'without'),
- ('ALWAYS', 'kw', 'always'), ('BRANCH', 'kw', 'branch'), ('BROKEN', 'kw', 'broken'), ('CANNOT', 'kw', 'cannot'), ('COUNTS', 'kw', 'counts'),
- ('CREDIT', 'kw', 'credit'), ('DOMINO', 'kw', 'domino'), ('DOUBLE', 'kw', 'double'), ('FEWEST', 'kw', 'fewest'), ('HALVES', 'kw', 'halves'),
- ('NOBODY', 'kw', 'nobody'), ('OPENER', 'kw', 'opener'), ('PLAYER', 'kw', 'player'), ('POINTS', 'kw', 'points'), ('POOLED', 'kw', 'pooled'),
- ('ROUNDS', 'kw', 'rounds'), ('SCORES', 'kw', 'scores'), ('SOURCE', 'kw', 'source'), ('TARGET', 'kw', 'target'), ('WINNER', 'kw', 'winner'),
- ('SEAT_ZERO', 'str', 'seat 0'), ('AFTER', 'kw', 'after'), ('BASED', 'kw', 'based'), ('BELOW', 'kw', 'below'), ('BLOCK', 'kw', 'block'),
- ('BONUS', 'kw', 'bonus'), ('CHECK', 'kw', 'check'), ('DEBIT', 'kw', 'debit'), ('EVENT', 'kw', 'event'), ('EVERY', 'kw', 'every'), ('EXTRA', 'kw', 'extra'),
- ('FIRST', 'kw', 'first'), ('FLOOR', 'kw', 'floor'), ('GROWS', 'kw', 'grows'), ('HANDS', 'kw', 'hands'), ('KNOCK', 'kw', 'knock'), ('LASTS', 'kw', 'lasts'),
- ('LEADS', 'kw', 'leads'), ('LEAST', 'kw', 'least'), ('LIMIT', 'kw', 'limit'), ('MATCH', 'kw', 'match'), ('NEVER', 'kw', 'never'), ('OWNER', 'kw', 'owner'),
- ('PLACE', 'kw', 'place'), ('PLAYS', 'kw', 'plays'), ('POINT', 'kw', 'point'), ('ROUND', 'kw', 'round'), ('SCORE', 'kw', 'score'), ('SHOWN', 'kw', 'shown'),
- ('TAKES', 'kw', 'takes'), ('TILES', 'kw', 'tiles'), ('UNTIL', 'kw', 'until'), ('VALUE', 'kw', 'value'), ('WHILE', 'kw', 'while'), ('BACK', 'kw', 'back'),
- ('BOTH', 'kw', 'both'), ('DRAW', 'kw', 'draw'), ('EACH', 'kw', 'each'), ('ENDS', 'kw', 'ends'), ('FACE', 'kw', 'face'), ('FALL', 'kw', 'fall'),
- ('FROM', 'kw', 'from'), ('GOES', 'kw', 'goes'), ('HALF', 'kw', 'half'), ('HAND', 'kw', 'hand'), ('LAID', 'kw', 'laid'), ('LAST', 'kw', 'last'),
- ('LEFT', 'kw', 'left'), ('LINE', 'kw', 'line'), ('MAKE', 'kw', 'make'), ('MOST', 'kw', 'most'), ('NEXT', 'kw', 'next'), ('NONE', 'kw', 'none'),
- ('ONCE', 'kw', 'once'), ('ONLY', 'kw', 'only'), ('OPEN', 'kw', 'open'), ('PLAY', 'kw', 'play'), ('RULE', 'kw', 'rule'), ('SEAT', 'kw', 'seat'),
- ('SIDE', 'kw', 'side'), ('TERM', 'kw', 'term'), ('TIES', 'kw', 'ties'), ('TILE', 'kw', 'tile'), ('WHEN', 'kw', 'when'), ('WITH', 'kw', 'with'),
- ('ANY', 'kw', 'any'), ('ARE', 'kw', 'are'), ('GET', 'kw', 'get'), ('ITS', 'kw', 'its'), ('NOT', 'kw', 'not'), ('ONE', 'kw', 'one'), ('OUT', 'kw', 'out'),
- ('OWN', 'kw', 'own'), ('PER', 'kw', 'per'), ('RAW', 'kw', 'raw'), ('THE', 'kw', 'the'), ('TIE', 'kw', 'tie'), ('TOO', 'kw', 'too'), ('TOP', 'kw', 'top'),
- ('WIN', 'kw', 'win'), ('AS', 'kw', 'as'), ('AT', 'kw', 'at'), ('BY', 'kw', 'by'), ('GO', 'kw', 'go'), ('IN', 'kw', 'in'), ('IS', 'kw', 'is'),
- ('NO', 'kw', 'no'), ('OF', 'kw', 'of'), ('ON', 'kw', 'on'), ('OR', 'kw', 'or'), ('TO', 'kw', 'to'), ('A', 'kw', 'a'), ('COLON', 'str', ':'),
- ('COMMA', 'str', ','))
+ ('OPPONENT', 'kw', 'opponent'), ('PARTNERS_WORD', 'kw', 'partners'), ('PLAYABLE', 'kw', 'playable'), ('TERMINAL', 'kw', 'terminal'),
+ ('BOUNCES', 'kw', 'bounces'), ('CHOOSES', 'kw', 'chooses'), ('CLAIMED', 'kw', 'claimed'), ('DRAWING', 'kw', 'drawing'), ('ENDWISE', 'kw', 'endwise'),
+ ('EXACTLY', 'kw', 'exactly'), ('HEAVIER', 'kw', 'heavier'), ('HIGHEST', 'kw', 'highest'), ('LOTTERY', 'kw', 'lottery'), ('NOTHING', 'kw', 'nothing'),
+ ('OPENING', 'kw', 'opening'), ('PLAYERS', 'kw', 'players'), ('RESERVE', 'kw', 'reserve'), ('ROUNDED', 'kw', 'rounded'), ('RULESET', 'kw', 'ruleset'),
+ ('SPINNER', 'kw', 'spinner'), ('WITHOUT', 'kw', 'without'), ('ALWAYS', 'kw', 'always'), ('BRANCH', 'kw', 'branch'), ('BROKEN', 'kw', 'broken'),
+ ('CANNOT', 'kw', 'cannot'), ('COUNTS', 'kw', 'counts'), ('CREDIT', 'kw', 'credit'), ('DOMINO', 'kw', 'domino'), ('DOUBLE', 'kw', 'double'),
+ ('FEWEST', 'kw', 'fewest'), ('HALVES', 'kw', 'halves'), ('MISSED', 'kw', 'missed'), ('NOBODY', 'kw', 'nobody'), ('OPENER', 'kw', 'opener'),
+ ('PLAYER', 'kw', 'player'), ('POINTS', 'kw', 'points'), ('POOLED', 'kw', 'pooled'), ('ROUNDS', 'kw', 'rounds'), ('SCORES', 'kw', 'scores'),
+ ('SOURCE', 'kw', 'source'), ('TARGET', 'kw', 'target'), ('WINNER', 'kw', 'winner'), ('SEAT_ZERO', 'str', 'seat 0'), ('AFTER', 'kw', 'after'),
+ ('BASED', 'kw', 'based'), ('BELOW', 'kw', 'below'), ('BLOCK', 'kw', 'block'), ('BONUS', 'kw', 'bonus'), ('CHECK', 'kw', 'check'), ('DEBIT', 'kw', 'debit'),
+ ('EVENT', 'kw', 'event'), ('EVERY', 'kw', 'every'), ('EXTRA', 'kw', 'extra'), ('FIRST', 'kw', 'first'), ('FLOOR', 'kw', 'floor'), ('GROWS', 'kw', 'grows'),
+ ('HANDS', 'kw', 'hands'), ('KNOCK', 'kw', 'knock'), ('LASTS', 'kw', 'lasts'), ('LEADS', 'kw', 'leads'), ('LEAST', 'kw', 'least'), ('LIMIT', 'kw', 'limit'),
+ ('MATCH', 'kw', 'match'), ('NEVER', 'kw', 'never'), ('OWNER', 'kw', 'owner'), ('PLACE', 'kw', 'place'), ('PLAYS', 'kw', 'plays'), ('POINT', 'kw', 'point'),
+ ('ROUND', 'kw', 'round'), ('SCORE', 'kw', 'score'), ('SHOWN', 'kw', 'shown'), ('TAKES', 'kw', 'takes'), ('TILES', 'kw', 'tiles'), ('UNTIL', 'kw', 'until'),
+ ('VALUE', 'kw', 'value'), ('WHILE', 'kw', 'while'), ('BACK', 'kw', 'back'), ('BOTH', 'kw', 'both'), ('DRAW', 'kw', 'draw'), ('EACH', 'kw', 'each'),
+ ('ENDS', 'kw', 'ends'), ('FACE', 'kw', 'face'), ('FALL', 'kw', 'fall'), ('FROM', 'kw', 'from'), ('GOES', 'kw', 'goes'), ('HALF', 'kw', 'half'),
+ ('HAND', 'kw', 'hand'), ('LAID', 'kw', 'laid'), ('LAST', 'kw', 'last'), ('LEFT', 'kw', 'left'), ('LINE', 'kw', 'line'), ('LOST', 'kw', 'lost'),
+ ('MAKE', 'kw', 'make'), ('MOST', 'kw', 'most'), ('MUST', 'kw', 'must'), ('NEXT', 'kw', 'next'), ('NONE', 'kw', 'none'), ('ONCE', 'kw', 'once'),
+ ('ONLY', 'kw', 'only'), ('OPEN', 'kw', 'open'), ('PLAY', 'kw', 'play'), ('RULE', 'kw', 'rule'), ('SEAT', 'kw', 'seat'), ('SIDE', 'kw', 'side'),
+ ('TERM', 'kw', 'term'), ('TIES', 'kw', 'ties'), ('TILE', 'kw', 'tile'), ('WHEN', 'kw', 'when'), ('WITH', 'kw', 'with'), ('ANY', 'kw', 'any'),
+ ('ARE', 'kw', 'are'), ('GET', 'kw', 'get'), ('ITS', 'kw', 'its'), ('NOT', 'kw', 'not'), ('ONE', 'kw', 'one'), ('OUT', 'kw', 'out'), ('OWN', 'kw', 'own'),
+ ('PER', 'kw', 'per'), ('RAW', 'kw', 'raw'), ('THE', 'kw', 'the'), ('TIE', 'kw', 'tie'), ('TOO', 'kw', 'too'), ('TOP', 'kw', 'top'), ('WIN', 'kw', 'win'),
+ ('AS', 'kw', 'as'), ('AT', 'kw', 'at'), ('BE', 'kw', 'be'), ('BY', 'kw', 'by'), ('GO', 'kw', 'go'), ('IN', 'kw', 'in'), ('IS', 'kw', 'is'), ('NO', 'kw', 'no'),
+ ('OF', 'kw', 'of'), ('ON', 'kw', 'on'), ('OR', 'kw', 'or'), ('TO', 'kw', 'to'), ('A', 'kw', 'a'), ('COLON', 'str', ':'), ('COMMA', 'str', ','),
+ ('SEMICOLON', 'str', ';'))
 
 IGNORE: tuple[str, ...] = ('COMMENT', 'WS')
 
 NEWLINE_TYPES: tuple[str, ...] = ('COMMENT', 'STRING', '_NL')
 
-LEXERS: tuple[tuple[int, ...], ...] = ((1, 2, 5, 6, 12, 17, 22, 41, 42, 44, 58, 60, 63, 64, 65, 69, 73, 76, 97, 103, 104, 111, 121, 128, 142, 153, 155, 158), (5, 6, 30, 54, 143), (5, 6, 155),
- (5, 6, 122), (5, 6, 142), (5, 6, 98), (5, 6, 48), (5, 6, 54), (1, 5, 6), (5, 6, 17, 33, 42, 54, 94), (5, 6, 60, 95, 141), (5, 6, 53, 71), (5, 6, 68, 84, 154),
- (5, 6, 24, 31), (5, 6, 94), (5, 6, 133), (3, 5, 6), (5, 6, 88), (4, 5, 6), (5, 6, 35, 148), (5, 6, 40, 45, 87, 93, 118), (5, 6, 148),
- (1, 5, 6, 12, 17, 22, 41, 42, 44, 58, 60, 63, 64, 65, 69, 73, 76, 97, 103, 104, 111, 121, 128, 142, 153, 155, 158), (5, 6), (5, 6, 114), (3, 4, 5, 6),
- (5, 6, 68, 148), (5, 6, 65), (5, 6, 29), (5, 6, 154), (5, 6, 22), (5, 6, 97), (2, 5, 6), (5, 6, 124), (5, 6, 79), (2, 5, 6, 131, 157), (5, 6, 60), (5, 6, 157),
- (5, 6, 159), (5, 6, 78), (5, 6, 158), (5, 6, 132, 142), (5, 6, 101), (5, 6, 16, 39), (2, 5, 6, 156, 157, 160), (2, 5, 6, 160), (5, 6, 95), (5, 6, 107),
- (5, 6, 85), (5, 6, 83), (5, 6, 59), (5, 6, 20), (5, 6, 105), (5, 6, 51, 152), (5, 6, 151), (5, 6, 51), (5, 6, 120), (5, 6, 68), (2, 5, 6, 131),
- (5, 6, 116, 157), (5, 6, 134), (5, 6, 129), (5, 6, 23), (5, 6, 75), (2, 5, 6, 156, 160), (5, 6, 7, 153), (5, 6, 141), (5, 6, 70), (5, 6, 50), (5, 6, 130),
- (5, 6, 100, 104), (5, 6, 47, 112), (5, 6, 145), (5, 6, 111), (5, 6, 102, 137), (5, 6, 115), (5, 6, 14, 76), (5, 6, 45),
- (1, 5, 6, 12, 17, 22, 41, 42, 44, 52, 57, 58, 60, 63, 64, 65, 66, 69, 72, 73, 74, 76, 97, 103, 104, 111, 121, 128, 137, 142, 147, 153, 155, 158), (5, 6, 93),
- (2, 5, 6, 41, 148, 156, 160), (5, 6, 7), (5, 6, 131), (0, 5, 6), (5, 6, 62, 93), (5, 6, 90), (5, 6, 146), (5, 6, 102, 158), (5, 6, 21), (5, 6, 30),
- (5, 6, 112), (5, 6, 15), (5, 6, 56), (5, 6, 110), (5, 6, 91), (5, 6, 117), (5, 6, 80, 96), (2, 5, 6, 41, 160), (5, 6, 137), (5, 6, 9, 11, 18, 104, 139),
- (5, 6, 9, 11, 18, 139), (5, 6, 63), (5, 6, 38, 67, 142), (2, 5, 6, 148, 156, 160), (5, 6, 28), (5, 6, 126), (5, 6, 15, 34), (5, 6, 156), (5, 6, 10, 103, 123),
- (5, 6, 46), (5, 6, 92), (5, 6, 60, 92), (5, 6, 81), (5, 6, 13, 61), (2, 5, 6, 131, 140), (5, 6, 119, 142), (5, 6, 25, 37, 71, 118), (5, 6, 106),
- (2, 5, 6, 41, 156, 160), (5, 6, 41), (5, 6, 109), (5, 6, 150), (5, 6, 34), (5, 6, 77), (5, 6, 97, 129), (5, 6, 86), (5, 6, 97, 131), (5, 6, 160),
- (5, 6, 111, 127), (5, 6, 25, 26, 55), (5, 6, 66), (5, 6, 125), (5, 6, 99), (5, 6, 138), (5, 6, 62), (5, 6, 8), (5, 6, 43, 136), (5, 6, 113), (5, 6, 111, 126),
- (5, 6, 140), (5, 6, 147), (5, 6, 43), (5, 6, 27), (5, 6, 82), (5, 6, 135), (5, 6, 36), (5, 6, 108), (5, 6, 128), (5, 6, 11), (5, 6, 104, 142), (5, 6, 49),
- (5, 6, 49, 136), (5, 6, 32), (5, 6, 89), (5, 6, 149), (5, 6, 26), (5, 6, 26, 55), (5, 6, 19), (5, 6, 144))
+LEXERS: tuple[tuple[int, ...], ...] = ((1, 2, 5, 6, 12, 17, 22, 43, 44, 46, 61, 63, 66, 67, 68, 72, 76, 79, 100, 106, 107, 114, 126, 133, 147, 159, 161, 164), (5, 6, 31, 56, 148), (5, 6, 161),
+ (5, 6, 127), (5, 6, 147), (5, 6, 101), (5, 6, 50), (5, 6, 56), (1, 5, 6), (5, 6, 17, 35, 44, 56, 97), (5, 6, 63, 98, 146), (5, 6, 55, 74), (5, 6, 71, 87, 160),
+ (5, 6, 24, 32), (5, 6, 97), (5, 6, 122, 138), (3, 5, 6), (5, 6, 91), (4, 5, 6), (5, 6, 37, 153), (5, 6, 42, 47, 90, 96, 123), (5, 6, 153),
+ (1, 5, 6, 12, 17, 22, 43, 44, 46, 61, 63, 66, 67, 68, 72, 76, 79, 100, 106, 107, 114, 126, 133, 147, 159, 161, 164), (5, 6), (5, 6, 117), (3, 4, 5, 6),
+ (5, 6, 71, 153), (5, 6, 68), (5, 6, 30), (5, 6, 160), (5, 6, 22), (5, 6, 100), (2, 5, 6), (5, 6, 129), (5, 6, 82), (2, 5, 6, 136, 163), (5, 6, 63),
+ (5, 6, 163), (5, 6, 165), (5, 6, 81), (5, 6, 164), (5, 6, 137, 147), (5, 6, 104), (5, 6, 16, 41), (2, 5, 6, 162, 163, 166), (2, 5, 6, 166), (5, 6, 98),
+ (5, 6, 154), (5, 6, 110), (5, 6, 88), (5, 6, 86), (5, 6, 62), (5, 6, 20), (5, 6, 108), (5, 6, 53, 158), (5, 6, 157), (5, 6, 53), (5, 6, 125), (5, 6, 71),
+ (2, 5, 6, 136), (5, 6, 120, 163), (5, 6, 139), (5, 6, 134), (5, 6, 23), (5, 6, 78), (2, 5, 6, 162, 166), (5, 6, 7, 159), (5, 6, 146), (5, 6, 34), (5, 6, 73),
+ (5, 6, 52), (5, 6, 135), (5, 6, 103, 107), (5, 6, 49, 115), (5, 6, 150), (5, 6, 114), (5, 6, 105, 142), (5, 6, 118), (5, 6, 14, 79), (5, 6, 47),
+ (1, 5, 6, 12, 17, 22, 43, 44, 46, 54, 60, 61, 63, 66, 67, 68, 69, 72, 75, 76, 77, 79, 100, 106, 107, 114, 126, 133, 142, 147, 152, 159, 161, 164), (5, 6, 96),
+ (2, 5, 6, 43, 153, 162, 166), (5, 6, 7), (5, 6, 136), (5, 6, 167), (0, 5, 6), (5, 6, 65, 96), (5, 6, 93), (5, 6, 151), (5, 6, 105, 164), (5, 6, 21),
+ (5, 6, 31), (5, 6, 115), (5, 6, 15), (5, 6, 58), (5, 6, 113), (5, 6, 94), (5, 6, 121), (5, 6, 83, 99), (2, 5, 6, 43, 166), (5, 6, 142),
+ (5, 6, 9, 11, 18, 107, 144), (5, 6, 9, 11, 18, 144), (5, 6, 66), (5, 6, 40, 70, 147), (2, 5, 6, 153, 162, 166), (5, 6, 59), (5, 6, 29), (5, 6, 131),
+ (5, 6, 15, 36), (5, 6, 162), (5, 6, 10, 106, 128), (5, 6, 48), (5, 6, 95), (5, 6, 63, 95), (5, 6, 84), (5, 6, 13, 64), (2, 5, 6, 136, 145), (5, 6, 124, 147),
+ (5, 6, 25, 39, 74, 123), (5, 6, 109), (2, 5, 6, 43, 162, 166), (5, 6, 43), (5, 6, 112), (5, 6, 156), (5, 6, 36), (5, 6, 80), (5, 6, 100, 134), (5, 6, 89),
+ (5, 6, 100, 136), (5, 6, 166), (5, 6, 114, 132), (5, 6, 25, 26, 57), (5, 6, 69), (5, 6, 130), (5, 6, 102), (5, 6, 138, 156), (5, 6, 143), (5, 6, 65),
+ (5, 6, 8), (5, 6, 45, 141), (5, 6, 116), (5, 6, 114, 131), (5, 6, 145), (5, 6, 119), (5, 6, 152), (5, 6, 45), (5, 6, 27), (5, 6, 85), (5, 6, 140), (5, 6, 38),
+ (5, 6, 111), (5, 6, 133), (5, 6, 123), (5, 6, 11), (5, 6, 107, 147), (5, 6, 51), (5, 6, 51, 141), (5, 6, 28), (5, 6, 33), (5, 6, 92), (5, 6, 155), (5, 6, 26),
+ (5, 6, 26, 57), (5, 6, 19), (5, 6, 149))
 
 STATE_LEXER: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 4, 12, 13, 14, 8, 15, 8, 16, 17, 18, 19, 20, 21, 16, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22,
- 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 22, 22, 22, 22, 22, 22, 22, 24, 7, 21, 25, 26, 27, 28, 29, 30, 31, 32, 30, 32, 33, 32, 34, 35, 36, 36,
- 37, 38, 38, 39, 40, 41, 4, 42, 4, 43, 44, 45, 46, 32, 18, 47, 32, 48, 8, 49, 50, 51, 52, 53, 4, 32, 22, 22, 54, 55, 4, 32, 32, 4, 56, 57, 45, 4, 32, 58, 22,
- 32, 22, 32, 22, 32, 59, 35, 60, 32, 32, 7, 11, 61, 62, 39, 32, 63, 29, 32, 8, 8, 64, 65, 22, 66, 22, 32, 67, 22, 8, 10, 8, 37, 68, 69, 70, 71, 72, 22, 73, 74,
- 72, 22, 22, 75, 32, 76, 21, 22, 77, 22, 8, 22, 22, 22, 8, 54, 78, 78, 30, 38, 38, 32, 61, 79, 22, 32, 8, 22, 80, 45, 8, 81, 82, 32, 32, 22, 83, 10, 36, 58, 84,
- 85, 86, 87, 88, 89, 90, 91, 38, 55, 92, 93, 94, 32, 22, 63, 32, 95, 96, 97, 46, 32, 98, 8, 99, 100, 101, 63, 38, 78, 78, 78, 78, 78, 78, 78, 78, 78, 32, 102,
- 102, 22, 32, 38, 22, 103, 80, 32, 8, 22, 22, 32, 58, 58, 8, 22, 32, 32, 32, 101, 32, 50, 104, 105, 32, 106, 107, 108, 74, 32, 32, 8, 22, 32, 22, 8, 109, 98, 8,
- 45, 45, 110, 22, 63, 111, 73, 112, 112, 73, 73, 113, 113, 32, 114, 115, 78, 22, 32, 32, 116, 32, 32, 22, 102, 117, 98, 22, 103, 32, 22, 22, 32, 118, 119, 22,
- 22, 22, 8, 22, 120, 121, 32, 22, 32, 32, 122, 32, 32, 123, 92, 93, 22, 22, 123, 22, 124, 125, 61, 126, 45, 8, 32, 114, 37, 37, 4, 113, 113, 113, 113, 127, 127,
- 127, 127, 78, 128, 4, 78, 58, 32, 32, 129, 130, 32, 7, 131, 22, 22, 32, 132, 110, 117, 98, 22, 22, 118, 127, 111, 133, 133, 22, 22, 22, 127, 22, 22, 134, 32,
- 32, 84, 32, 32, 32, 32, 82, 8, 126, 22, 78, 58, 32, 4, 4, 135, 136, 136, 58, 58, 137, 78, 32, 78, 78, 32, 31, 138, 32, 32, 32, 22, 32, 139, 132, 110, 8, 45,
- 139, 139, 32, 32, 140, 32, 22, 22, 32, 58, 22, 22, 22, 22, 8, 97, 82, 8, 78, 32, 78, 130, 130, 37, 141, 37, 127, 127, 51, 78, 78, 127, 127, 32, 22, 142, 32,
- 139, 82, 8, 143, 143, 22, 22, 144, 22, 22, 22, 32, 97, 45, 8, 97, 78, 32, 32, 145, 45, 8, 37, 146, 32, 147, 147, 78, 32, 22, 142, 8, 82, 32, 32, 50, 22, 45,
- 97, 45, 78, 78, 148, 45, 149, 149, 150, 151, 22, 32, 45, 8, 22, 22, 152, 45, 112, 153, 130, 32, 32, 154, 154, 150, 22, 45, 32, 127, 32, 32, 78, 78, 155, 156,
- 45, 22, 136, 73, 31, 61, 157, 78, 32, 32, 32, 45, 45, 147, 78, 78, 78, 78, 32, 78, 32, 158, 78, 78, 32)
+ 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 22, 22, 22, 22, 22, 22, 22, 24, 7, 21, 25, 26, 27, 28, 29, 30, 31, 32, 30, 32, 33, 32, 34, 35, 36,
+ 36, 37, 38, 38, 39, 40, 41, 4, 42, 4, 43, 44, 45, 46, 47, 32, 18, 48, 32, 49, 8, 50, 51, 52, 53, 54, 4, 32, 22, 22, 55, 56, 4, 32, 32, 4, 57, 58, 45, 4, 32,
+ 59, 22, 32, 22, 32, 22, 32, 60, 35, 61, 32, 32, 7, 11, 62, 63, 39, 32, 64, 29, 32, 8, 8, 65, 66, 22, 67, 68, 22, 32, 69, 22, 8, 10, 8, 37, 70, 71, 72, 73, 74,
+ 22, 75, 76, 74, 22, 22, 77, 32, 78, 21, 22, 79, 22, 8, 22, 22, 22, 8, 55, 80, 80, 30, 38, 38, 32, 62, 81, 22, 32, 8, 22, 82, 45, 8, 83, 84, 32, 32, 85, 22, 86,
+ 10, 36, 59, 87, 88, 89, 90, 91, 92, 93, 94, 38, 56, 95, 96, 97, 32, 22, 64, 32, 98, 99, 100, 46, 32, 101, 8, 102, 103, 104, 64, 38, 80, 80, 80, 80, 80, 80, 80,
+ 80, 80, 32, 105, 105, 22, 32, 38, 22, 106, 82, 32, 8, 22, 22, 107, 32, 59, 59, 8, 22, 32, 32, 32, 104, 32, 51, 108, 109, 32, 110, 111, 112, 76, 32, 32, 8, 22,
+ 32, 22, 8, 113, 101, 8, 45, 45, 114, 22, 64, 115, 75, 116, 116, 75, 75, 117, 117, 32, 118, 119, 80, 22, 32, 32, 120, 32, 32, 22, 105, 121, 101, 22, 106, 32,
+ 36, 22, 22, 32, 122, 123, 22, 22, 22, 8, 22, 124, 125, 32, 22, 32, 32, 126, 32, 32, 127, 95, 96, 22, 22, 127, 22, 128, 129, 62, 130, 45, 8, 32, 118, 37, 37, 4,
+ 117, 117, 117, 117, 131, 131, 131, 131, 80, 132, 4, 80, 59, 32, 32, 133, 134, 32, 7, 135, 22, 22, 32, 136, 114, 121, 101, 22, 137, 22, 122, 131, 115, 138, 138,
+ 22, 22, 22, 131, 22, 22, 139, 32, 32, 87, 32, 32, 32, 32, 84, 8, 130, 22, 80, 59, 32, 4, 4, 140, 141, 141, 59, 59, 142, 80, 32, 80, 80, 32, 31, 143, 32, 32,
+ 32, 22, 32, 144, 136, 114, 145, 37, 8, 45, 144, 144, 32, 32, 146, 32, 22, 22, 32, 59, 22, 22, 22, 22, 8, 100, 84, 8, 80, 32, 80, 134, 134, 37, 147, 37, 131,
+ 131, 52, 80, 80, 131, 131, 32, 22, 148, 32, 144, 32, 4, 84, 8, 149, 149, 22, 22, 150, 22, 22, 22, 32, 100, 45, 8, 100, 80, 32, 32, 151, 45, 8, 37, 152, 32,
+ 153, 153, 80, 32, 22, 148, 22, 154, 8, 84, 32, 32, 51, 22, 45, 100, 45, 80, 80, 155, 45, 156, 156, 157, 158, 22, 32, 159, 45, 8, 22, 22, 160, 45, 116, 161,
+ 134, 32, 32, 162, 162, 157, 22, 32, 45, 32, 131, 32, 32, 80, 80, 163, 164, 45, 22, 22, 141, 75, 31, 62, 165, 80, 32, 32, 32, 45, 45, 153, 80, 80, 80, 80, 32,
+ 80, 32, 166, 80, 80, 32)
 
 START_STATE: int = 0
 
-END_STATE: int = 56
+END_STATE: int = 57
 
 RULES: tuple[str, ...] = ('start 0 0 -', 'start 1 0 -', 'start 1 0 0i', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
  'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
  'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
- 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', '__start_star_0 1 0 0', 'statement 1 1 0',
- 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'target_measure 1 0 0', 'count_list 1 0 0', 'start 2 0 1i',
- '__start_star_0 2 0 0i,1', 'per_count 2 0 0,1', 'hand_stmt 3 0 0,1', 'drawing_stmt 3 0 0,1', 'no_reserve 3 0 0,1', 'target_measure 2 0 0,1',
+ 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', '__start_star_0 1 0 0',
+ 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'target_measure 1 0 0', 'count_list 1 0 0',
+ 'start 2 0 1i', '__start_star_0 2 0 0i,1', 'per_count 2 0 0,1', 'hand_stmt 3 0 0,1', 'drawing_stmt 3 0 0,1', 'no_reserve 3 0 0,1', 'target_measure 2 0 0,1',
  'target_measure 2 0 0,1', 'count_list 2 0 0,1i', 'players_stmt 3 0 0,1', 'reserve_stmt 3 0 0,1', 'source_stmt 3 0 0,1', 'tiles_stmt 3 0 0,1',
  'based_stmt 4 0 0,1,2', 'based_stmt 4 0 0,1,2', 'drawing_stmt 4 0 0,1,2', 'branching_stmt 4 0 0,1,2', 'branching_stmt 4 0 0,1,2', 'overshoot_stmt 4 0 0,1,2',
  'floor_stmt 4 0 0,1,2', 'block_section 4 0 0,1,2', 'domino_section 4 0 0,1,2', 'overshoot_stmt 4 0 0,1,2', 'scoring_stmt 4 0 0,1,2',
@@ -117,19 +120,20 @@ RULES: tuple[str, ...] = ('start 0 0 -', 'start 1 0 -', 'start 1 0 0i', 'stateme
  'winner_line 5 0 0,1,2,3', 'scoring_stmt 9 0 0,1,2,3,4,5,6,7', 'round_end_stmt 9 0 0,1,2,3,4,5,6,7', 'round_end_stmt 9 0 0,1,2,3,4,5,6,7',
  'ties_stmt 9 0 0,1,2,3,4,5,6,7', 'tie_rounds_stmt 10 0 0,1,2,3,4,5,6,7,8', 'tie_rounds_stmt 10 0 0,1,2,3,4,5,6,7,8', '__per_count_star_2 5 0 0,1,2,3,4',
  '__per_count_star_2 5 0 0,1,2,3,4', '__per_count_star_2 5 0 0i,1,2,3,4', 'events_line 6 0 0,1,2,3,4', 'rounding 2 0 0,1', 'last_placement 4 0 0,1,2,3',
- 'winner_line 6 0 0,1,2,3,4', 'scoring_stmt 10 0 0,1,2,3,4,5i,6,7,8', 'tie_rounds_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__per_count_star_2 6 0 0,1,2,3,4,5',
- '__per_count_star_2 6 0 0i,1,2,3,4,5', '__per_count_star_2 6 0 0i,1,2,3,4,5', 'bonus_line 7 0 0,1,2,3,4,5', 'bonus_line 7 0 0,1,2,3,4,5', 'rounding 3 0 0,1,2',
- 'scoring_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__target_counts_plus_3 4 0 0,1,2,3', 'knock_stmt 11 0 0,1,2,3,4,5,6,7,8,9', 'knock_stmt 11 0 0,1,2,3,4,5,6,7,8,9',
- '__per_count_star_2 7 0 0i,1,2,3,4,5,6', 'scoring_stmt 12 0 0,1,2,3,4,5i,6,7,8,9,10', '__target_counts_plus_3 5 0 0i,1,2,3,4', 'receiver 2 0 0,1',
- 'receiver 2 0 0,1', 'hands_term 9 0 0,1,2,3,4,5,6,7', 'hands_term 9 0 0,1,2,3,4,5,6,7', 'spinner_orientation_stmt 13 0 0,1,2,3,4,5,6,7,8,9,10,11',
+ 'winner_line 6 0 0,1,2,3,4', 'scoring_stmt 10 0 0,1,2,3,4,5i,6,7,8', 'claims_stmt 10 0 0,1,2,3,4,5,6,7,8', 'tie_rounds_stmt 11 0 0,1,2,3,4,5,6,7,8,9',
+ '__per_count_star_2 6 0 0,1,2,3,4,5', '__per_count_star_2 6 0 0i,1,2,3,4,5', '__per_count_star_2 6 0 0i,1,2,3,4,5', 'bonus_line 7 0 0,1,2,3,4,5',
+ 'bonus_line 7 0 0,1,2,3,4,5', 'rounding 3 0 0,1,2', 'scoring_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__target_counts_plus_3 4 0 0,1,2,3',
+ 'knock_stmt 11 0 0,1,2,3,4,5,6,7,8,9', 'knock_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__per_count_star_2 7 0 0i,1,2,3,4,5,6',
+ 'scoring_stmt 12 0 0,1,2,3,4,5i,6,7,8,9,10', '__target_counts_plus_3 5 0 0i,1,2,3,4', 'receiver 2 0 0,1', 'receiver 2 0 0,1', 'hands_term 9 0 0,1,2,3,4,5,6,7',
+ 'hands_term 9 0 0,1,2,3,4,5,6,7', 'claims_stmt 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'spinner_orientation_stmt 13 0 0,1,2,3,4,5,6,7,8,9,10,11',
  'winner_line 10 0 0,1,2,3,4,5,6,7,8', 'winner_line 11 0 0,1,2,3,4,5,6,7,8,9', 'differences_term 12 0 0,1,2,3,4,5,6,7,8,9,10',
  'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10', 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10', 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10',
  'winner_line 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'winner_line 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'partners_tie 4 0 0,1,2,3')
 
 RULE_ORIGINS: tuple[str, ...] = ('start', 'start', 'start', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement',
  'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement',
- 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', '__start_star_0', 'statement', 'statement', 'statement', 'statement',
- 'statement', 'statement', 'target_measure', 'player_counts', 'start', '__start_star_0', 'per_count', 'hand_stmt', 'drawing_stmt', 'reserve_stmt',
+ 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', '__start_star_0', 'statement', 'statement', 'statement',
+ 'statement', 'statement', 'statement', 'target_measure', 'player_counts', 'start', '__start_star_0', 'per_count', 'hand_stmt', 'drawing_stmt', 'reserve_stmt',
  'target_measure', 'target_measure', 'player_counts', 'players_stmt', 'reserve_stmt', 'source_stmt', 'tiles_stmt', 'based_stmt', 'based_stmt', 'drawing_stmt',
  'branching_stmt', 'branching_stmt', 'overshoot_stmt', 'floor_stmt', 'block_section', 'domino_section', 'overshoot_stmt', 'scoring_stmt',
  '__player_counts_star_1', 'player_counts', 'ruleset_stmt', 'branch_sides_stmt', 'per_count', 'block_section', 'settle_line', 'settle_line', 'settle_line',
@@ -143,37 +147,37 @@ RULE_ORIGINS: tuple[str, ...] = ('start', 'start', 'start', 'statement', 'statem
  'opener_first_stmt', 'target_counts', 'hand_doubles_stmt', 'hand_doubles_stmt', 'drawing_stmt', 'drawing_stmt', 'branch_length_stmt', 'branch_length_stmt',
  '__per_count_star_2', 'events_line', 'events_line', 'events_line', 'winner_line', 'scoring_stmt', 'round_end_stmt', 'round_end_stmt', 'ties_stmt',
  'tie_rounds_stmt', 'tie_rounds_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2', 'events_line', 'rounding', 'last_placement',
- 'winner_line', 'scoring_stmt', 'tie_rounds_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2', 'bonus_line', 'bonus_line', 'rounding',
- 'scoring_stmt', '__target_counts_plus_3', 'knock_stmt', 'knock_stmt', '__per_count_star_2', 'scoring_stmt', '__target_counts_plus_3', 'receiver', 'receiver',
- 'hands_term', 'hands_term', 'spinner_orientation_stmt', 'winner_line', 'winner_line', 'differences_term', 'winner_line', 'winner_line', 'winner_line',
- 'winner_line', 'winner_line', 'partners_tie')
+ 'winner_line', 'scoring_stmt', 'claims_stmt', 'tie_rounds_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2', 'bonus_line', 'bonus_line',
+ 'rounding', 'scoring_stmt', '__target_counts_plus_3', 'knock_stmt', 'knock_stmt', '__per_count_star_2', 'scoring_stmt', '__target_counts_plus_3', 'receiver',
+ 'receiver', 'hands_term', 'hands_term', 'claims_stmt', 'spinner_orientation_stmt', 'winner_line', 'winner_line', 'differences_term', 'winner_line',
+ 'winner_line', 'winner_line', 'winner_line', 'winner_line', 'partners_tie')
 
 STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES _NL __start_star_0 based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt '
-  'floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt '
+  'TILES _NL __start_star_0 based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section drawing_stmt '
+  'entry_stmt floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt '
   'players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt start statement '
   'target_stmt terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
   (-1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
-   41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63)),
- ('DOUBLE TERMINAL TIE', (64, 65, 66)), ('ON', (67,)), ('OPEN', (68,)), ('THE', (69,)), ('UNTIL', (70,)), ('BRANCH', (71,)), ('DOUBLE', (72,)),
- ('NUMBER per_count', (73, 74)), ('DOUBLE DRAWING OVERSHOOT RESERVE SCORE', (75, 76, 77, 78, 79)), ('POINTS RAW SHOWN target_measure', (80, 81, 82, 83)),
- ('BLOCK DOMINO', (84, 85)), ('THE', (86,)), ('AFTER LEADS OF', (87, 88, 89)), ('BOUNCES DISCARDS', (90, 91)), ('SCORE', (92,)),
- ('NUMBER player_counts', (93, 94)), ('ARE', (95,)), ('NUMBER per_count', (73, 96)), ('NAME', (97,)), ('NEVER', (98,)), ('STRING', (99,)),
- ('AT EXACTLY', (100, 101)), ('MATCH NEXT OPENING ROUND SPINNER', (102, 103, 104, 105, 106)), ('AT', (107,)), ('NAME', (108,)),
+   41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64)),
+ ('DOUBLE TERMINAL TIE', (65, 66, 67)), ('ON', (68,)), ('OPEN', (69,)), ('THE', (70,)), ('UNTIL', (71,)), ('BRANCH', (72,)), ('DOUBLE', (73,)),
+ ('NUMBER per_count', (74, 75)), ('DOUBLE DRAWING OVERSHOOT RESERVE SCORE', (76, 77, 78, 79, 80)), ('POINTS RAW SHOWN target_measure', (81, 82, 83, 84)),
+ ('BLOCK DOMINO', (85, 86)), ('THE', (87,)), ('AFTER LEADS OF', (88, 89, 90)), ('BOUNCES DISCARDS', (91, 92)), ('SCORE', (93,)),
+ ('NUMBER player_counts', (94, 95)), ('ARE MUST', (96, 97)), ('NUMBER per_count', (74, 98)), ('NAME', (99,)), ('NEVER', (100,)), ('STRING', (101,)),
+ ('AT EXACTLY', (102, 103)), ('MATCH NEXT OPENING ROUND SPINNER', (104, 105, 106, 107, 108)), ('AT', (109,)), ('NAME', (110,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES __start_star_0 based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt '
-  'floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt '
+  'TILES __start_star_0 based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section drawing_stmt '
+  'entry_stmt floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt '
   'players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt statement '
   'target_stmt terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
-  (-2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 109, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
-   42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 57, 58, 59, 60, 61, 62, 63)),
+  (-2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 111, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
+   42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 59, 60, 61, 62, 63, 64)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt floor_stmt '
+  'TILES based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section drawing_stmt entry_stmt floor_stmt '
   'hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt players_stmt '
   'reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt statement target_stmt '
   'terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
   (-3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
-   43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 110, 58, 59, 60, 61, 62, 63)),
+   43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 112, 59, 60, 61, 62, 63, 64)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4)),
@@ -258,10 +262,10 @@ STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31, -31)),
- ('', ()),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32)),
+ ('', ()),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33)),
@@ -280,121 +284,120 @@ STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38, -38)),
- ('LEFT', (111,)), ('DOUBLE', (112,)), ('AT', (113,)), ('NAME STRING', (114, 115)), ('AFTER AT', (116, 117)), ('TARGET', (118,)), ('PLAYABLE', (119,)),
- ('OF', (120,)), ('BRANCHES', (121,)), ('TILES', (122,)), ('_NL', (123,)), ('BRANCHES', (124,)), ('_NL', (125,)), ('RULE', (126,)), ('_NL', (127,)),
- ('FLOOR', (128,)), ('TO WITH _NL', (-39, -39, -39)), ('POINTS', (129,)), ('POINTS', (130,)), ('TO', (131,)), ('COLON', (132,)), ('COLON', (133,)),
- ('FIRST', (134,)), ('A', (135,)), ('ANY THE', (136, 137)), ('THE', (138,)), ('BACK', (139,)), ('THE', (140,)), ('MULTIPLES NOTHING', (141, 142)),
- ('COMMA OR TO _NL __player_counts_star_1', (-40, 143, 144, -40, 145)), ('COMMA _NL', (146, 147)), ('SHOWN', (148,)), ('_NL', (149,)), ('STRING', (150,)),
- ('FALL', (151,)), ('_NL', (152,)), ('LEAST', (153,)), ('NUMBER', (154,)), ('LASTS', (155,)), ('PLAYER', (156,)), ('PLACEMENT', (157,)), ('ENDS', (158,)),
- ('COUNTS IS', (159, 160)), ('THE', (161,)), ('_NL', (162,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt domino_section drawing_stmt entry_stmt floor_stmt '
+  'TILES',
+  (-39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39)),
+ ('LEFT', (113,)), ('DOUBLE', (114,)), ('AT', (115,)), ('NAME STRING', (116, 117)), ('AFTER AT', (118, 119)), ('TARGET', (120,)), ('PLAYABLE', (121,)),
+ ('OF', (122,)), ('BRANCHES', (123,)), ('TILES', (124,)), ('_NL', (125,)), ('BRANCHES', (126,)), ('_NL', (127,)), ('RULE', (128,)), ('_NL', (129,)),
+ ('FLOOR', (130,)), ('TO WITH _NL', (-40, -40, -40)), ('POINTS', (131,)), ('POINTS', (132,)), ('TO', (133,)), ('COLON', (134,)), ('COLON', (135,)),
+ ('FIRST', (136,)), ('A', (137,)), ('ANY THE', (138, 139)), ('THE', (140,)), ('BACK', (141,)), ('THE', (142,)), ('MULTIPLES NOTHING', (143, 144)),
+ ('COMMA OR TO _NL __player_counts_star_1', (-41, 145, 146, -41, 147)), ('COMMA _NL', (148, 149)), ('SHOWN', (150,)), ('BE', (151,)), ('_NL', (152,)),
+ ('STRING', (153,)), ('FALL', (154,)), ('_NL', (155,)), ('LEAST', (156,)), ('NUMBER', (157,)), ('LASTS', (158,)), ('PLAYER', (159,)), ('PLACEMENT', (160,)),
+ ('ENDS', (161,)), ('COUNTS IS', (162, 163)), ('THE', (164,)), ('_NL', (165,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section drawing_stmt entry_stmt floor_stmt '
   'hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt players_stmt '
   'reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt statement target_stmt '
   'terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
-  (-41, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
-   43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 110, 58, 59, 60, 61, 62, 63)),
+  (-42, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
+   43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 112, 59, 60, 61, 62, 63, 64)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42, -42)),
- ('IN', (163,)), ('COUNTS', (164,)), ('THE', (165,)), ('_NL', (166,)), ('_NL', (167,)), ('THE', (168,)), ('ONCE', (169,)), ('AFTER', (170,)),
- ('COMMA _NL', (171, 172)), ('THE', (173,)), ('_NL', (174,)), ('WITH _NL', (175, -43)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44)),
- ('_NL', (176,)),
+  (-43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43)),
+ ('IN', (166,)), ('COUNTS', (167,)), ('THE', (168,)), ('_NL', (169,)), ('_NL', (170,)), ('THE', (171,)), ('ONCE', (172,)), ('AFTER', (173,)),
+ ('COMMA _NL', (174, 175)), ('THE', (176,)), ('_NL', (177,)), ('WITH _NL', (178, -44)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45)),
- ('_NL', (177,)),
+ ('_NL', (179,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46)),
- ('_NL', (178,)), ('MAKE TO', (179, -47)), ('TO WITH _NL', (-48, -48, -48)), ('GET', (180,)), ('_NL', (181,)), ('_NL', (182,)), ('DOUBLE', (183,)),
- ('BLOCK DOMINO', (184, 185)), ('TILE', (186,)), ('DECIDING', (187,)), ('FIRST', (188,)), ('_NL', (189,)), ('EVENT', (190,)), ('OF', (191,)), ('_NL', (192,)),
- ('NUMBER', (193,)), ('NUMBER', (194,)), ('COMMA OR _NL', (-49, 195, -49)), ('NO PARTNERSHIPS partnership', (196, 197, 198)),
+ ('_NL', (180,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50, -50)),
- ('RAW', (199,)),
+  (-47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47)),
+ ('_NL', (181,)), ('MAKE TO', (182, -48)), ('TO WITH _NL', (-49, -49, -49)), ('GET', (183,)), ('_NL', (184,)), ('_NL', (185,)), ('DOUBLE', (186,)),
+ ('BLOCK DOMINO', (187, 188)), ('TILE', (189,)), ('DECIDING', (190,)), ('FIRST', (191,)), ('_NL', (192,)), ('EVENT', (193,)), ('OF', (194,)), ('_NL', (195,)),
+ ('NUMBER', (196,)), ('NUMBER', (197,)), ('COMMA OR _NL', (-50, 198, -50)), ('NO PARTNERSHIPS partnership', (199, 200, 201)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51)),
- ('_NL', (200,)), ('BELOW', (201,)),
+ ('RAW', (202,)), ('CLAIMED', (203,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52)),
- ('NUMBER', (202,)), ('POINTS RAW SHOWN target_measure', (80, 203, 82, 204)), ('NUMBER', (205,)), ('TO', (206,)), ('CANNOT', (207,)), ('WHEN', (208,)),
- ('EACH WHILE', (209, 210)), ('ALWAYS LAID', (211, 212)), ('TOP', (213,)),
+ ('_NL', (204,)), ('BELOW', (205,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53)),
- ('HAND', (214,)), ('BOTH ONE', (215, 216)), ('TOP', (217,)),
+ ('NUMBER', (206,)), ('POINTS RAW SHOWN target_measure', (81, 207, 83, 208)), ('NUMBER', (209,)), ('TO', (210,)), ('CANNOT', (211,)), ('WHEN', (212,)),
+ ('EACH WHILE', (213, 214)), ('ALWAYS LAID', (215, 216)), ('TOP', (217,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54)),
+ ('HAND', (218,)), ('BOTH ONE', (219, 220)), ('TOP', (221,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55)),
- ('LINE', (218,)), ('_NL', (219,)), ('EVERY SETTLEMENT', (220, 221)), ('AT', (222,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56)),
- ('SPINNER', (223,)),
+ ('LINE', (222,)), ('_NL', (223,)), ('EVERY SETTLEMENT', (224, 225)), ('AT', (226,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57)),
- ('NUMBER', (224,)),
+ ('SPINNER', (227,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58)),
+ ('NUMBER', (228,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60)),
- ('NUMBER', (225,)), ('IN', (226,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term nobody_line settle_line '
-  'winner_line',
-  (-61, -61, 227, -61, 228, -61, -61, 229, 230, -61, -61, -61, -61, -61, 231, -61, -61, 232, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61,
-   -61, 233, 234, 235, 236, 237, 238, 239, 240, 241)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term nobody_line settle_line '
-  'winner_line',
-  (-62, -62, 227, -62, 228, -62, -62, 229, 230, -62, -62, -62, -62, -62, 231, -62, -62, 232, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62,
-   -62, 233, 242, 235, 236, 237, 238, 239, 240, 241)),
- ('BRANCHES', (243,)), ('COLON', (244,)), ('COLON', (245,)), ('_NL', (246,)), ('TILE', (247,)), ('ROUND', (248,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63)),
- ('_NL', (249,)), ('NUMBER', (250,)),
+  (-61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61)),
+ ('NUMBER', (229,)), ('IN', (230,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term nobody_line settle_line '
+  'winner_line',
+  (-62, -62, 231, -62, 232, -62, -62, 233, 234, -62, -62, -62, -62, -62, 235, -62, -62, 236, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62,
+   -62, 237, 238, 239, 240, 241, 242, 243, 244, 245)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term nobody_line settle_line '
+  'winner_line',
+  (-63, -63, 231, -63, 232, -63, -63, 233, 234, -63, -63, -63, -63, -63, 235, -63, -63, 236, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63,
+   -63, 237, 246, 239, 240, 241, 242, 243, 244, 245)),
+ ('BRANCHES', (247,)), ('COLON', (248,)), ('COLON', (249,)), ('_NL', (250,)), ('TILE', (251,)), ('ROUND', (252,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64)),
- ('AT COMMA OR PLAYERS _NL', (-65, -65, -65, -65, -65)), ('COMMA _NL', (-66, -66)), ('NUMBER', (251,)), ('PARTNERSHIPS', (252,)), ('WITH', (253,)),
- ('_NL', (254,)), ('_NL', (255,)),
+ ('_NL', (253,)), ('NUMBER', (254,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67, -67)),
- ('SIGNED_NUMBER', (256,)), ('POINTS RAW SHOWN target_measure', (80, 203, 82, 257)), ('POINTS', (258,)), ('WITH _NL target_counts', (259, 260, 261)),
- ('ROUND ROUNDS', (262, 263)), ('PLACE', (264,)), ('WIN', (265,)), ('A BOTH', (266, 267)), ('UNCOVERED', (268,)), ('TERMINAL', (269,)), ('LAID', (270,)),
- ('CROSSWISE', (271,)), ('COLON', (272,)), ('COUNTS', (273,)), ('HALVES', (274,)), ('HALF', (275,)), ('PLAYS', (276,)), ('_NL', (277,)),
+  (-65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65)),
+ ('AT COMMA OR PLAYERS _NL', (-66, -66, -66, -66, -66)), ('COMMA _NL', (-67, -67)), ('NUMBER', (255,)), ('PARTNERSHIPS', (256,)), ('WITH', (257,)),
+ ('_NL', (258,)), ('_NL', (259,)), ('SEMICOLON', (260,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68)),
- ('EVENT', (278,)), ('_NL', (279,)), ('MOST', (280,)), ('GROWS TAKES', (281, 282)), ('COMMA PLAYERS _NL __per_count_star_2', (283, 284, -69, 285)),
- ('SHOWN', (286,)), ('_NL', (287,)), ('ONE', (288,)), ('NUMBER', (289,)), ('EACH EVERYONES OPPONENTS OWN PARTNERS hand_set', (290, 291, 292, 293, 294, 295)),
- ('EVERYONES OPPONENTS OWN PARTNERS hand_set', (291, 292, 293, 294, 296)), ('SCORES', (297,)), ('EVENT', (298,)), ('COLON', (299,)),
+ ('SIGNED_NUMBER', (261,)), ('POINTS RAW SHOWN target_measure', (81, 207, 83, 262)), ('POINTS', (263,)), ('WITH _NL target_counts', (264, 265, 266)),
+ ('ROUND ROUNDS', (267, 268)), ('PLACE', (269,)), ('WIN', (270,)), ('A BOTH', (271, 272)), ('UNCOVERED', (273,)), ('TERMINAL', (274,)), ('LAID', (275,)),
+ ('CROSSWISE', (276,)), ('COLON', (277,)), ('COUNTS', (278,)), ('HALVES', (279,)), ('HALF', (280,)), ('PLAYS', (281,)), ('_NL', (282,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69)),
+ ('EVENT', (283,)), ('_NL', (284,)), ('MOST', (285,)), ('GROWS TAKES', (286, 287)), ('COMMA PLAYERS _NL __per_count_star_2', (288, 289, -70, 290)),
+ ('SHOWN', (291,)), ('_NL', (292,)), ('ONE', (293,)), ('NUMBER', (294,)), ('EACH EVERYONES OPPONENTS OWN PARTNERS hand_set', (295, 296, 297, 298, 299, 300)),
+ ('EVERYONES OPPONENTS OWN PARTNERS hand_set', (296, 297, 298, 299, 301)), ('SCORES', (302,)), ('EVENT', (303,)), ('COLON', (304,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER bonus_line differences_term events_line hands_term nobody_line settle_line winner_line',
-  (-70, -70, 227, -70, 228, -70, -70, 229, 230, -70, -70, -70, -70, -70, 231, -70, -70, 232, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70,
-   -70, 233, 235, 236, 237, 238, 239, 300, 241)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71,
-   -71, -71)),
+  (-71, -71, 231, -71, 232, -71, -71, 233, 234, -71, -71, -71, -71, -71, 235, -71, -71, 236, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71,
+   -71, 237, 239, 240, 241, 242, 243, 305, 245)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72,
@@ -420,184 +423,186 @@ STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK
   (-77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77, -77,
    -77, -77)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78,
+   -78, -78)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER bonus_line differences_term events_line hands_term nobody_line settle_line winner_line',
-  (-78, -78, 227, -78, 228, -78, -78, 229, 230, -78, -78, -78, -78, -78, 231, -78, -78, 232, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78,
-   -78, 233, 235, 236, 237, 238, 239, 300, 241)),
- ('_NL', (301,)), ('LOTTERY SEAT_ZERO THE opener_value', (302, 303, 304, 305)), ('LOTTERY SEAT_ZERO THE opener_value', (302, 303, 304, 306)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79)),
- ('_NL', (307,)), ('COLON', (308,)),
+  (-79, -79, 231, -79, 232, -79, -79, 233, 234, -79, -79, -79, -79, -79, 235, -79, -79, 236, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79,
+   -79, 237, 239, 240, 241, 242, 243, 305, 245)),
+ ('_NL', (306,)), ('LOTTERY SEAT_ZERO THE opener_value', (307, 308, 309, 310)), ('LOTTERY SEAT_ZERO THE opener_value', (307, 308, 309, 311)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80)),
- ('AT COMMA OR _NL __player_counts_star_1', (309, 310, 143, 311, 312)), ('AT COMMA OR PLAYERS _NL', (-81, -81, -81, -81, -81)), ('_NL', (-82,)),
- ('NUMBER', (313,)),
+ ('_NL', (312,)), ('COLON', (313,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83)),
+  (-81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81)),
+ ('AT COMMA OR _NL __player_counts_star_1', (314, 315, 145, 316, 317)), ('AT COMMA OR PLAYERS _NL', (-82, -82, -82, -82, -82)), ('_NL', (-83,)),
+ ('NUMBER', (318,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84)),
- ('_NL', (314,)), ('WITH _NL target_counts', (259, 315, 316)), ('WITH _NL', (-47, -47)), ('NUMBER count_group', (317, 318)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85)),
- ('_NL', (319,)), ('_NL', (320,)), ('_NL', (321,)), ('SCORES', (322,)), ('_NL', (323,)), ('PLAYER', (324,)), ('PARTNERS_WORD', (325,)), ('SIDE', (326,)),
- ('_NL', (327,)), ('CROSSWISE ENDWISE', (328, 329)), ('OR', (330,)), ('DRAW IMPOSSIBLE PLAY', (331, 332, 333)), ('BOTH ONE', (334, 335)), ('_NL', (336,)),
- ('_NL', (337,)), ('NUMBER', (338,)),
+ ('MISSED', (319,)), ('_NL', (320,)), ('WITH _NL target_counts', (264, 321, 322)), ('WITH _NL', (-48, -48)), ('NUMBER count_group', (323, 324)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86)),
- ('_NL', (339,)),
+ ('_NL', (325,)), ('_NL', (326,)), ('_NL', (327,)), ('SCORES', (328,)), ('_NL', (329,)), ('PLAYER', (330,)), ('PARTNERS_WORD', (331,)), ('SIDE', (332,)),
+ ('_NL', (333,)), ('CROSSWISE ENDWISE', (334, 335)), ('OR', (336,)), ('DRAW IMPOSSIBLE PLAY', (337, 338, 339)), ('BOTH ONE', (340, 341)), ('_NL', (342,)),
+ ('_NL', (343,)), ('NUMBER', (344,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87)),
- ('NUMBER', (340,)), ('WITHOUT', (341,)), ('ONE', (342,)), ('NUMBER', (343,)), ('COMMA _NL __per_count_star_2', (283, -88, 344)), ('COMMA _NL', (345, -89)),
- ('POINT', (346,)),
+ ('_NL', (345,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90)),
- ('EVENT', (347,)), ('POINT POINTS', (348, 349)), ('HAND', (350,)), ('HANDS', (351,)), ('HANDS', (352,)), ('HAND', (353,)), ('HAND', (354,)),
- ('POOLED SEPARATELY pooling', (355, 356, 357)), ('POOLED SEPARATELY pooling', (355, 356, 358)), ('_NL', (359,)),
- ('PER WITH _NL event_grouping last_placement', (360, 361, 362, 363, 364)), ('NONE THE', (365, 366)),
+  (-88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88)),
+ ('NUMBER', (346,)), ('WITHOUT', (347,)), ('ONE', (348,)), ('NUMBER', (349,)), ('COMMA _NL __per_count_star_2', (288, -89, 350)), ('COMMA _NL', (351, -90)),
+ ('POINT', (352,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91)),
+ ('EVENT', (353,)), ('POINT POINTS', (354, 355)), ('HAND', (356,)), ('HANDS', (357,)), ('HANDS', (358,)), ('HAND', (359,)), ('HAND', (360,)),
+ ('POOLED SEPARATELY pooling', (361, 362, 363)), ('POOLED SEPARATELY pooling', (361, 362, 364)), ('_NL', (365,)),
+ ('PER WITH _NL event_grouping last_placement', (366, 367, 368, 369, 370)), ('NONE THE', (371, 372)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91,
-   -91, -91)),
+  (-92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92,
+   -92, -92)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92)),
- ('_NL', (-93,)), ('_NL', (-94,)), ('BLOCK DOMINOER HIGHEST NEXT', (367, 368, 369, 370)), ('_NL', (371,)), ('_NL', (372,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95)),
- ('LOTTERY SEAT_ZERO THE opener_value', (302, 303, 304, 373)), ('FACE', (374,)), ('ONE', (375,)),
+  (-93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93)),
+ ('_NL', (-94,)), ('_NL', (-95,)), ('BLOCK DOMINOER HIGHEST NEXT', (373, 374, 375, 376)), ('_NL', (377,)), ('_NL', (378,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96)),
- ('AT COMMA OR _NL', (376, 377, 195, 378)), ('_NL', (-97,)),
+ ('LOTTERY SEAT_ZERO THE opener_value', (307, 308, 309, 379)), ('FACE', (380,)), ('ONE', (381,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98)),
+  (-97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97)),
+ ('AT COMMA OR _NL', (382, 383, 198, 384)), ('_NL', (-98,)), ('POINTS', (385,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99)),
- ('_NL', (379,)), ('COMMA OR PLAYERS _NL __player_counts_star_1', (-100, 143, -100, -100, 380)), ('PLAYERS', (381,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101)),
+  (-100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100)),
+ ('_NL', (386,)), ('COMMA OR PLAYERS _NL __player_counts_star_1', (-101, 145, -101, -101, 387)), ('PLAYERS', (388,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103)),
- ('NUMBER', (382,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104)),
- ('GOES', (383,)), ('GO', (384,)), ('_NL', (385,)),
+ ('NUMBER', (389,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105)),
- ('_NL', (386,)), ('_NL', (387,)), ('ENDWISE', (388,)), ('_NL', (389,)), ('_NL', (390,)), ('EXTRA', (391,)), ('HALVES', (392,)), ('HALF', (393,)),
+ ('GOES', (390,)), ('GO', (391,)), ('_NL', (392,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106)),
+ ('_NL', (393,)), ('_NL', (394,)), ('ENDWISE', (395,)), ('_NL', (396,)), ('_NL', (397,)), ('EXTRA', (398,)), ('HALVES', (399,)), ('HALF', (400,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107)),
- ('EXTRA', (394,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108)),
- ('TILE TILES', (395, 396)), ('LIMIT', (397,)), ('TILE', (398,)), ('TILES WITH', (399, 400)), ('COMMA _NL', (345, -109)), ('NUMBER', (401,)), ('_NL', (402,)),
- ('PER WITH _NL event_grouping last_placement', (360, 361, 403, 404, 405)), ('TO', (406,)), ('TO', (407,)), ('THE', (408,)),
- ('POOLED SEPARATELY', (-110, -110)), ('POOLED SEPARATELY', (-111, -111)), ('POOLED SEPARATELY', (-112, -112)), ('POOLED SEPARATELY', (-113, -113)),
- ('COMMA', (-114,)), ('COMMA', (-115,)), ('COMMA', (409,)), ('COMMA', (410,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116, -116,
-   -116, -116, -116, -116, -116, -116, -116)),
- ('HAND TERM', (411, 412)), ('THE', (413,)),
+ ('EXTRA', (401,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109)),
+ ('TILE TILES', (402, 403)), ('LIMIT', (404,)), ('TILE', (405,)), ('TILES WITH', (406, 407)), ('COMMA _NL', (351, -110)), ('NUMBER', (408,)), ('_NL', (409,)),
+ ('PER WITH _NL event_grouping last_placement', (366, 367, 410, 411, 412)), ('TO', (413,)), ('TO', (414,)), ('THE', (415,)),
+ ('POOLED SEPARATELY', (-111, -111)), ('POOLED SEPARATELY', (-112, -112)), ('POOLED SEPARATELY', (-113, -113)), ('POOLED SEPARATELY', (-114, -114)),
+ ('COMMA', (-115,)), ('COMMA', (-116,)), ('COMMA', (416,)), ('COMMA', (417,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117,
    -117, -117, -117, -117, -117, -117, -117)),
- ('WITH _NL last_placement', (361, 414, 415)), ('_NL', (416,)), ('_NL', (417,)), ('DOMINOER FEWEST LIGHTEST', (418, 419, 420)), ('WINNER', (421,)),
- ('_NL', (-118,)), ('DOUBLE', (422,)), ('SEAT', (423,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119)),
+ ('HAND TERM', (418, 419)), ('THE', (420,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118,
+   -118, -118, -118, -118, -118, -118, -118)),
+ ('WITH _NL last_placement', (367, 421, 422)), ('_NL', (423,)), ('_NL', (424,)), ('DOMINOER FEWEST LIGHTEST', (425, 426, 427)), ('WINNER', (428,)),
+ ('_NL', (-119,)), ('DOUBLE', (429,)), ('SEAT', (430,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120)),
- ('_NL', (424,)), ('VALUE', (425,)), ('POINT', (426,)), ('FACE', (427,)), ('ONE', (428,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121)),
+ ('_NL', (431,)), ('VALUE', (432,)), ('POINT', (433,)), ('FACE', (434,)), ('ONE', (435,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122)),
- ('COMMA OR PLAYERS _NL', (-123, 195, -123, -123)), ('COMMA __target_counts_plus_3', (429, 430)), ('POINT POINTS', (431, 432)), ('OUT', (433,)),
- ('OUT', (434,)),
+ ('ARE GO', (436, 437)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124)),
+  (-123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123)),
+ ('COMMA OR PLAYERS _NL', (-124, 198, -124, -124)), ('COMMA __target_counts_plus_3', (438, 439)), ('POINT POINTS', (440, 441)), ('OUT', (442,)),
+ ('OUT', (443,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126)),
- ('COMMA', (435,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127)),
+ ('COMMA', (444,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128)),
- ('ROUNDS', (436,)), ('_NL', (437,)), ('_NL', (438,)), ('ROUND ROUNDS', (439, 440)), ('_NL', (441,)), ('_NL', (442,)), ('_NL', (443,)), ('_NL', (444,)),
- ('WITH', (445,)), ('NUMBER', (446,)), ('TILES WITH', (447, 448)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129)),
+ ('ROUNDS', (445,)), ('_NL', (446,)), ('_NL', (447,)), ('ROUND ROUNDS', (448, 449)), ('_NL', (450,)), ('_NL', (451,)), ('_NL', (452,)), ('_NL', (453,)),
+ ('WITH', (454,)), ('NUMBER', (455,)), ('TILES WITH', (456, 457)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130,
-   -130, -130, -130, -130, -130, -130, -130)),
- ('WITH _NL last_placement', (361, 449, 450)), ('_NL', (451,)), ('THE', (452,)), ('THE', (453,)), ('DIFFERENCES', (454,)),
- ('NOT ROUNDED rounding', (455, 456, 457)), ('NOT ROUNDED rounding', (455, 456, 458)), ('WITH _NL', (-131, -131)), ('WITH _NL', (-132, -132)), ('LAST', (459,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133,
-   -133, -133, -133, -133, -133, -133, -133)),
- ('_NL', (460,)),
+  (-131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131,
+   -131, -131, -131, -131, -131, -131, -131)),
+ ('WITH _NL last_placement', (367, 458, 459)), ('_NL', (460,)), ('THE', (461,)), ('THE', (462,)), ('DIFFERENCES', (463,)),
+ ('NOT ROUNDED rounding', (464, 465, 466)), ('NOT ROUNDED rounding', (464, 465, 467)), ('WITH _NL', (-132, -132)), ('WITH _NL', (-133, -133)), ('LAST', (468,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134,
    -134, -134, -134, -134, -134, -134, -134)),
+ ('_NL', (469,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135,
    -135, -135, -135, -135, -135, -135, -135)),
- ('_NL', (461,)), ('TILES', (462,)), ('HAND SIDE', (463, 464)), ('_NL', (-136,)), ('_NL', (-137,)), ('_NL', (-138,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136,
+   -136, -136, -136, -136, -136, -136, -136)),
+ ('_NL', (470,)), ('TILES', (471,)), ('HAND SIDE', (472, 473)), ('_NL', (-137,)), ('_NL', (-138,)), ('_NL', (-139,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139, -139)),
- ('_NL', (465,)), ('PER', (466,)), ('VALUE', (467,)), ('POINT', (468,)), ('NUMBER', (469,)), ('COMMA _NL', (470, -140)), ('PER', (471,)), ('PER', (472,)),
- ('_NL', (473,)), ('_NL', (474,)), ('AS', (475,)), ('_NL', (476,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141, -141)),
+  (-140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140)),
+ ('_NL', (474,)), ('PER', (475,)), ('VALUE', (476,)), ('POINT', (477,)), ('LOST', (478,)), ('TO', (479,)), ('NUMBER', (480,)), ('COMMA _NL', (481, -141)),
+ ('PER', (482,)), ('PER', (483,)), ('_NL', (484,)), ('_NL', (485,)), ('AS', (486,)), ('_NL', (487,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142)),
- ('_NL', (477,)), ('WITH _NL target_counts', (259, 478, 479)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143)),
+ ('_NL', (488,)), ('WITH _NL target_counts', (264, 489, 490)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144)),
@@ -607,132 +612,129 @@ STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146)),
- ('NUMBER', (480,)), ('COMMA PLAYERS _NL', (-147, 481, -147)), ('WITH', (482,)), ('NUMBER', (483,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148,
-   -148, -148, -148, -148, -148, -148, -148)),
- ('_NL', (484,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147)),
+ ('NUMBER', (491,)), ('COMMA PLAYERS _NL', (-148, 492, -148)), ('WITH', (493,)), ('NUMBER', (494,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149,
    -149, -149, -149, -149, -149, -149, -149)),
- ('WINNER', (485,)), ('WINNER', (486,)), ('TO', (487,)), ('ROUNDED', (488,)), ('TO', (489,)), ('COMMA', (490,)), ('COMMA', (491,)), ('PLACEMENT', (492,)),
+ ('_NL', (495,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150,
    -150, -150, -150, -150, -150, -150, -150)),
+ ('WINNER', (496,)), ('WINNER', (497,)), ('TO', (498,)), ('ROUNDED', (499,)), ('TO', (500,)), ('COMMA', (501,)), ('COMMA', (502,)), ('PLACEMENT', (503,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151,
    -151, -151, -151, -151, -151, -151, -151)),
- ('COMMA', (493,)), ('COMMA', (494,)), ('_NL', (495,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152)),
- ('MULTIPLE', (496,)), ('_NL', (497,)), ('PER', (498,)), ('WITH', (499,)), ('NUMBER', (500,)), ('KNOCK', (501,)), ('KNOCK', (502,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152,
+   -152, -152, -152, -152, -152, -152, -152)),
+ ('COMMA', (504,)), ('COMMA', (505,)), ('_NL', (506,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153)),
+ ('MULTIPLE', (507,)), ('_NL', (508,)), ('PER', (509,)), ('_NL', (510,)), ('THE', (511,)), ('WITH', (512,)), ('NUMBER', (513,)), ('KNOCK', (514,)),
+ ('KNOCK', (515,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154)),
- ('ITS', (503,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155)),
+ ('ITS', (516,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157)),
- ('_NL', (504,)), ('COMMA PLAYERS _NL', (-158, 505, -158)), ('COMMA _NL', (-159, -159)), ('NUMBER', (506,)), ('COMMA PLAYERS _NL', (-160, 507, -160)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161,
-   -161, -161, -161, -161, -161, -161, -161)),
- ('_NL', (508,)), ('_NL', (509,)), ('HEAVIER', (510,)), ('COMMA _NL', (-162, -162)), ('NUMBER', (511,)), ('TO', (512,)), ('FROM', (513,)), ('_NL', (-163,)),
- ('TIES', (514,)), ('TIES', (515,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164, -164,
-   -164, -164, -164, -164, -164, -164, -164)),
- ('_NL', (516,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165)),
- ('MULTIPLE', (517,)), ('NUMBER count_group', (317, 518)), ('WITH', (519,)), ('_NL', (520,)), ('_NL', (521,)), ('PLAYER', (522,)),
+  (-158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158)),
+ ('_NL', (517,)), ('COMMA PLAYERS _NL', (-159, 518, -159)), ('COMMA _NL', (-160, -160)), ('NUMBER', (519,)), ('COMMA PLAYERS _NL', (-161, 520, -161)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162,
+   -162, -162, -162, -162, -162, -162, -162)),
+ ('_NL', (521,)), ('_NL', (522,)), ('HEAVIER', (523,)), ('COMMA _NL', (-163, -163)), ('NUMBER', (524,)), ('TO', (525,)), ('FROM', (526,)), ('_NL', (-164,)),
+ ('TIES', (527,)), ('TIES', (528,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165,
+   -165, -165, -165, -165, -165, -165, -165)),
+ ('_NL', (529,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166)),
- ('COMMA _NL', (-167, -167)), ('COMMA PLAYERS _NL', (-168, 523, -168)), ('COMMA _NL', (-169, -169)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170,
-   -170, -170, -170, -170, -170, -170, -170)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171,
-   -171, -171, -171, -171, -171, -171, -171)),
- ('OPPONENTS', (524,)), ('COMMA _NL', (-172, -172)), ('EACH THE receiver', (525, 526, 527)), ('EACH THE receiver', (525, 526, 528)), ('BROKEN', (529,)),
- ('BROKEN NOT', (530, 531)),
+ ('MULTIPLE', (530,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173)),
- ('_NL', (532,)), ('COMMA _NL', (-174, -174)), ('NUMBER count_group', (317, 533)),
+  (-167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167)),
+ ('NEXT', (531,)), ('NUMBER count_group', (323, 532)), ('WITH', (533,)), ('_NL', (534,)), ('_NL', (535,)), ('PLAYER', (536,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168)),
+ ('COMMA _NL', (-169, -169)), ('COMMA PLAYERS _NL', (-170, 537, -170)), ('COMMA _NL', (-171, -171)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172,
+   -172, -172, -172, -172, -172, -172, -172)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173,
+   -173, -173, -173, -173, -173, -173, -173)),
+ ('OPPONENTS', (538,)), ('COMMA _NL', (-174, -174)), ('EACH THE receiver', (539, 540, 541)), ('EACH THE receiver', (539, 540, 542)), ('BROKEN', (543,)),
+ ('BROKEN NOT', (544, 545)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175)),
+ ('_NL', (546,)), ('OPPONENT', (547,)), ('COMMA _NL', (-176, -176)), ('NUMBER count_group', (323, 548)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176)),
- ('CHOOSES', (534,)), ('COMMA _NL', (-177, -177)), ('HANDS', (535,)), ('OWNER', (536,)), ('WINNER', (537,)), ('_NL', (538,)), ('_NL', (539,)), ('BY', (540,)),
- ('BY', (541,)), ('BROKEN', (542,)),
+  (-177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178)),
- ('COMMA _NL', (-179, -179)), ('_NL', (543,)), ('COMMA', (544,)), ('_NL', (-180,)), ('_NL', (-181,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182, -182,
-   -182, -182, -182, -182, -182, -182, -182)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183,
-   -183, -183, -183, -183, -183, -183, -183)),
- ('LIGHTEST', (545,)), ('FEWEST LIGHTEST', (546, 547)), ('COMMA _NL partners_tie', (548, 549, 550)),
+ ('CHOOSES', (549,)), ('COMMA _NL', (-179, -179)), ('HANDS', (550,)), ('OWNER', (551,)), ('WINNER', (552,)), ('_NL', (553,)), ('_NL', (554,)), ('BY', (555,)),
+ ('BY', (556,)), ('BROKEN', (557,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184)),
- ('NOT ROUNDED rounding', (455, 456, 551)), ('HAND', (552,)), ('TILES', (553,)), ('TILE', (554,)), ('PARTNERS_PL', (555,)),
+  (-180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180)),
+ ('_NL', (558,)), ('COMMA _NL', (-181, -181)), ('_NL', (559,)), ('COMMA', (560,)), ('_NL', (-182,)), ('_NL', (-183,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184,
+   -184, -184, -184, -184, -184, -184, -184)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185,
    -185, -185, -185, -185, -185, -185, -185)),
- ('_NL', (556,)), ('_NL', (557,)), ('_NL', (558,)), ('COMMA _NL partners_tie', (548, 559, 560)), ('COMMA _NL partners_tie', (548, 561, 562)), ('TIES', (563,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186,
-   -186, -186, -186, -186, -186, -186, -186)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187,
-   -187, -187, -187, -187, -187, -187, -187)),
+ ('LIGHTEST', (561,)), ('FEWEST LIGHTEST', (562, 563)), ('COMMA _NL partners_tie', (564, 565, 566)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187)),
+ ('NOT ROUNDED rounding', (464, 465, 567)), ('HAND', (568,)), ('TILES', (569,)), ('TILE', (570,)), ('PARTNERS_PL', (571,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188,
    -188, -188, -188, -188, -188, -188, -188)),
+ ('_NL', (572,)), ('_NL', (573,)), ('_NL', (574,)), ('COMMA _NL partners_tie', (564, 575, 576)), ('COMMA _NL partners_tie', (564, 577, 578)), ('TIES', (579,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189,
    -189, -189, -189, -189, -189, -189, -189)),
- ('_NL', (564,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190,
    -190, -190, -190, -190, -190, -190, -190)),
- ('_NL', (565,)), ('TOO', (566,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191,
@@ -741,4 +743,18 @@ STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192,
    -192, -192, -192, -192, -192, -192, -192)),
- ('_NL', (-193,)))
+ ('_NL', (580,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193,
+   -193, -193, -193, -193, -193, -193, -193)),
+ ('_NL', (581,)), ('TOO', (582,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194,
+   -194, -194, -194, -194, -194, -194, -194)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195,
+   -195, -195, -195, -195, -195, -195, -195)),
+ ('_NL', (-196,)))
