@@ -3,13 +3,16 @@ without click, else the CLI.
 
 `rulelang check one.rules` must start fast (issue 12), and click's import
 alone costs more than checking a file. When standard output and standard
-error are not terminals (where rich colours the output), these command lines
-are answered here, without importing click or the command modules:
+error are not terminals, these command lines are answered here, without
+importing click or the command modules:
 
-- `check FILE|NAME...` when every file is valid: `FILE: ok`, one line each;
+- `check FILE|NAME...` when every file is valid: `FILE: ok`, one line each
+  (also at a terminal: the green line rich prints there, or a plain one where
+  rich would not colour, NO_COLOR or TERM=dumb);
 - `fmt [--check] FILE...` when every file is already in the canonical form:
-  nothing to say, nothing written;
-- `explain FILE|NAME`: the explanation, as the command prints it when piped.
+  nothing to say, nothing written (also at a terminal);
+- `explain FILE|NAME`: the explanation, as the command prints it when piped
+  (at a terminal rich lays it out: the command does that).
 
 They print what the command prints, byte for byte, and exit 0. Anything else
 (another option, standard input, a compiled .json, a file with an error, a
@@ -33,6 +36,25 @@ def _piped() -> bool:
         return not (sys.stdout is None or sys.stderr is None or sys.stdout.isatty() or sys.stderr.isatty())
     except (AttributeError, ValueError, OSError):
         return False
+
+
+def _usable() -> bool:
+    """Whether standard output and standard error exist (a daemon may have neither)."""
+    return sys.stdout is not None and sys.stderr is not None
+
+
+def _ok_line(line: str) -> str | None:
+    """`line` as `check` prints it on this standard output: plain when piped, green at a terminal as rich
+    prints style "green" (SGR 32), plain where rich does not colour; None: leave it to the command."""
+    try:
+        terminal = sys.stdout.isatty()
+    except (AttributeError, ValueError, OSError):
+        return None
+    if not terminal:
+        return line + "\n"
+    if os.environ.get("NO_COLOR", "") != "" or os.environ.get("TERM", "").strip().lower() in ("dumb", "unknown"):
+        return line + "\n"
+    return f"\x1b[32m{line}\x1b[0m\n"
 
 
 def _plain(text: str) -> bool:
@@ -61,7 +83,7 @@ def fast_check(args: list[str]) -> int | None:
     if len(args) < 2 or args[0] != "check":
         return None
     specs = _specs(args[1:])
-    if specs is None or not _piped():
+    if specs is None or not _usable():
         return None
     import rulelang
     from rulelang.sources import source
@@ -71,9 +93,12 @@ def fast_check(args: list[str]) -> int | None:
         text, filename = source(spec)
         if rulelang.check_text(text, filename):
             return None  # the command reports the errors
-        lines.append(f"{filename}: ok\n")
-    out = "".join(lines)
-    return _write(out) if _plain(out) else None
+        line = f"{filename}: ok"
+        shown = _ok_line(line) if _plain(line) else None
+        if shown is None:
+            return None
+        lines.append(shown)
+    return _write("".join(lines))
 
 
 def fast_fmt(args: list[str]) -> int | None:
@@ -81,7 +106,7 @@ def fast_fmt(args: list[str]) -> int | None:
     if len(args) < 2 or args[0] != "fmt":
         return None
     files = _specs([a for a in args[1:] if a != "--check"])
-    if not files or not _piped():
+    if not files or not _usable():
         return None
     from rulelang.langapi import canonical
     from rulelang.readinput import read_text
@@ -128,16 +153,20 @@ def fast_path(args: list[str]) -> int | None:
 
 def main(prog_name: str | None = None) -> None:
     """Run the command line (exits)."""
-    if not os.environ.get("RULELANG_NO_FAST_CHECK"):
-        import gc
+    try:
+        if not os.environ.get("RULELANG_NO_FAST_CHECK"):
+            import gc
 
-        gc.disable()  # a short process: the collector would only walk the new modules' objects again and again
-        status = fast_path(sys.argv[1:])
-        gc.enable()
-        if status is not None:
-            _exit(status)
-    from rulelang.cli import main as cli
-
+            gc.disable()  # a short process: the collector would only walk the new modules' objects again and again
+            status = fast_path(sys.argv[1:])
+            gc.enable()
+            if status is not None:
+                _exit(status)
+        from rulelang.cli import main as cli
+    except KeyboardInterrupt:
+        # Ctrl-C before the command line is ready (while modules load): stop as the command would
+        sys.stderr.write("\nrulelang: interrupted\n")
+        sys.exit(130)
     if prog_name is None:
         cli()
     else:

@@ -106,3 +106,32 @@ def test_the_fast_path_leaves_everything_else_to_the_command(files, monkeypatch)
         assert fast_path(args) is None, args
     assert fast_path(["fmt", "good.rules"]) == 0
     assert (files / "messy.rules").read_text(encoding="utf-8") != (files / "good.rules").read_text(encoding="utf-8")
+
+
+TERMINAL_LINES = [["check", "good.rules"], ["check", "good.rules", "allfives", "pagat"], ["check", "good.rules", "bad.rules"],
+                  ["fmt", "good.rules"], ["fmt", "--check", "good.rules"], ["fmt", "good.rules", "messy.rules"],
+                  ["explain", "exact61"]]
+
+
+def _run_at_terminal(args: list[str], fast: bool, cwd: Path, extra_env: dict[str, str]) -> tuple[int, bytes]:
+    pexpect = pytest.importorskip("pexpect")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("RULELANG_NO_FAST_CHECK", "RULELANG_DEBUG", "NO_COLOR", "FORCE_COLOR", "COLUMNS")}
+    env.update({"PYTHONPATH": os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]), "TERM": "xterm"}, **extra_env)
+    if not fast:
+        env["RULELANG_NO_FAST_CHECK"] = "1"
+    child = pexpect.spawn(sys.executable, ["-m", "rulelang", *args], cwd=str(cwd), env=env, timeout=120,
+                          dimensions=(40, 200))
+    out = child.read()
+    child.close()
+    return child.exitstatus, out
+
+
+@pytest.mark.parametrize("extra_env", [{}, {"NO_COLOR": "1"}, {"TERM": "dumb"}], ids=["colour", "NO_COLOR", "dumb"])
+@pytest.mark.parametrize("args", TERMINAL_LINES, ids=[" ".join(a) for a in TERMINAL_LINES])
+def test_at_a_terminal_the_fast_path_prints_what_the_command_prints(tmp_path, args, extra_env):
+    # at a terminal the command colours through rich: the fast path prints the same bytes (or leaves it to it)
+    fast_dir, slow_dir = _files(tmp_path / "fast"), _files(tmp_path / "slow")
+    assert _run_at_terminal(args, True, fast_dir, extra_env) == _run_at_terminal(args, False, slow_dir, extra_env)
+    for f in ("good.rules", "messy.rules"):
+        assert (fast_dir / f).read_bytes() == (slow_dir / f).read_bytes()
