@@ -425,6 +425,16 @@ class Game {
         }
         continue;
       }
+      if (term.kind === "heaviest") { // only the heaviest opponent's hand (family.md reading 12)
+        if (winner !== null) {
+          let seat = null;
+          for (const s of this.clockwise(this.opener)) {
+            if (this.sideOf[s] !== wside && (seat === null || hp[s] > hp[seat])) seat = s;
+          }
+          if (seat !== null) out.push([wside, roundTo(hp[seat], term.rounding), seat]);
+        }
+        continue;
+      }
       const sel = term.hands;
       if (sel !== "everyone" && winner === null) continue;
       const seats = [];

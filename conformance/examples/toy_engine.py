@@ -379,6 +379,14 @@ class Game:
                             if self.side_of[o] != self.side_of[h] and self.hand_value(self.hands[o]) > self.hand_value(self.hands[h]))
                     out.append((self.side_of[h], round_to(d, term["rounding"]), h))
                 continue
+            if term["kind"] == "heaviest":  # only the heaviest opponent's hand (family.md reading 12)
+                if winner is not None:
+                    opp = [s for s in self.clockwise(self.opener) if self.side_of[s] != wside]
+                    top = max((self.hand_value(self.hands[s]) for s in opp), default=None)
+                    if top is not None:
+                        seat = next(s for s in opp if self.hand_value(self.hands[s]) == top)
+                        out.append((wside, round_to(top, term["rounding"]), seat))
+                continue
             sel = term["hands"]
             if sel != "everyone" and winner is None:
                 continue
