@@ -29,6 +29,7 @@ class IllegalMove(EngineError):
         "no-such-side", "side-occupied", "branch-closed", "no-match", "must-play-drawn",
         "must-place",
         "orientation-not-allowed", "dead-end",  # the sniff (family tier C)
+        "boneyard-empty",  # a draw move with nothing left to draw (issue 9)
     )
 
     def __init__(self, code: str, message: str, legal: Iterable[object] = ()):

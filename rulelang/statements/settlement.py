@@ -393,7 +393,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "wins; equal totals: no winner", "`winner: lightest-side`, `tie_break: none`")),
         tags=("block-winner", "partners-tie-no-winner", "block-fewest-tiles", "block-lightest-side",
               "block-lightest-tile")),
-    _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block")),
+    _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block", "settle-heaviest")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",
         rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,

@@ -22,6 +22,8 @@ HELP = """Enter a legal move in one of these ways:
   15 or 02   a tile, when it fits in one place only: two digits 0-6 are always
              a tile ([1|5], [0|2]), never a move number
   [1|5] on [1|1] branch-a   the move in canonical notation (a lead: [1|4])
+  draw       draw a tile instead of placing, where the rules offer it
+             (`a player may draw while able to place`)
 Other commands:
   b / board    show the layout again      h / hand   show your hand
   s / scores   show the scores            ? / help   this text
@@ -102,6 +104,7 @@ class Game:
                      for s, k in enumerate(self.seats)]
         self.humans = [s for s, k in enumerate(self.seats) if k == "human"]
         self.turn_no = 0
+        self._drew = 0  # tiles drawn by draw moves since the last placement, reported already (issue 9)
 
     # -- output ---------------------------------------------------------------------
 
@@ -281,7 +284,7 @@ class Game:
                 return None
             move = None
         else:
-            tile = move.tile if move.target is None else None
+            tile = move.tile if move.target is None and not move.draw else None
         if move is not None and move in legal:
             return move
         if tile is not None and (move is None or not rnd.leading):
@@ -310,7 +313,16 @@ class Game:
         for s in turn.passed:
             self.say(f"  {self.seat_name(s)} passes (no placement, boneyard empty)")
         seat = turn.seat
-        if turn.drawn:
+        if turn.move.draw:  # "a player may draw while able to place" (issue 9)
+            self._drew += 1
+            tile = rnd.drawn_before_move[-1:] if not rnd.over else []
+            if tile and (self.seats[seat] == "human" or not self.humans):
+                self.say(f"Turn {self.turn_no}: {self.seat_name(seat)} draws {tb.hand_line(tile)} instead of placing")
+            else:
+                self.say(f"Turn {self.turn_no}: {self.seat_name(seat)} draws a tile instead of placing")
+            return
+        drew, self._drew = self._drew, 0
+        if len(turn.drawn) > drew:
             if self.seats[seat] == "human" or not self.humans:
                 self.say(f"  {self.seat_name(seat)} draws {len(turn.drawn)}: {tb.hand_line(turn.drawn)}")
             else:
