@@ -219,3 +219,20 @@ def test_a_blocked_round_pays_only_the_heaviest_hand():
     rnd.play("[6|6]")
     assert rnd.result is not None and rnd.result.kind == "blocked" and rnd.result.seat == 0
     assert [(e.side, e.raw) for e in rnd.result.settlement] == [(0, 15)]
+
+
+def test_the_playground_offers_draw_as_a_button_and_tells_it():
+    from rulelang.playground.games import Game
+
+    for seed in range(20):
+        game = Game(cfg(), 2, ["greedy"], seed)
+        state = game.state("g")
+        if state["your_turn"] and state["legal"][-1]["move"] == "draw":
+            break
+    else:
+        pytest.fail("no seed gave the human a draw")
+    assert state["legal"][-1]["tile"] is None and state["legal"][-1]["target"] is None
+    game.play("draw")
+    state = game.state("g")
+    assert any("draws a tile instead of placing" in line for line in state["log"])
+    replay(game.transcript())  # a match in progress, checked step by step (TranscriptMismatch otherwise)

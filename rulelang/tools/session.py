@@ -466,6 +466,7 @@ def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = F
          + (f", seats {', '.join(map(str, seats))}" if isinstance(seats, list) and seats else ""))
     current = -1
     last = None
+    seen: tuple[int, int] | None = None  # passes and draws already told, after a draw move (issue 9)
     for st in step_transcript(t):
         rnd = st.round
         if st.round_index != current:
@@ -480,10 +481,18 @@ def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = F
             for s, h in enumerate(deal["hands"]):
                 echo(f"  seat {s} is dealt {' '.join(h)}")
         rec = st.record
-        for s in rec.get("passed", []):
+        # after a draw move (issue 9) the passes and draws before it are listed again: say only the new ones
+        seen_passed, seen_drawn = seen or (0, 0)  # (a round never ends on a draw move)
+        for s in rec.get("passed", [])[seen_passed:]:
             echo(f"  seat {s} passes")
-        if rec.get("drawn"):
-            echo(f"  seat {rec['seat']} draws {' '.join(rec['drawn'])}")
+        if rec.get("drawn", [])[seen_drawn:]:
+            echo(f"  seat {rec['seat']} draws {' '.join(rec['drawn'][seen_drawn:])}")
+        if rec.get("move") == "draw":
+            seen = (len(rec.get("passed", [])), len(rec.get("drawn", [])))
+            echo(f"Turn {st.number}: seat {rec['seat']} draws a tile instead of placing")
+            last = st
+            continue
+        seen = None
         counted = " + ".join(str(c[2]) for c in rec.get("counted", [])) or "0"
         pts = rec.get("points", 0)
         gain = f" -> {pts} raw" + (f" ({tb.fmt_shown(pts / unit)} shown)" if unit != 1 else "") if pts else ""
