@@ -9,6 +9,7 @@ each seat its own view (`obs["history"]`). Players that want it have
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from rulelang.players.tiles import fitting_tiles
@@ -107,6 +108,9 @@ def play_match(config, players: int, seed: int, seat_players: Sequence[Any], rac
                     if getattr(p, "wants_history", False):
                         obs["history"] = log.view(seat, rnd)
                     move = p(obs, obs["legal"])
+                if move.claim is None and cfg.claims != "none" and not move.draw:
+                    # the muggins rule: players claim all their points (a draw move claims nothing, issue 9)
+                    move = replace(move, claim=rnd.points_of(move) // cfg.unit)
                 log.record(match.play(move), fits, rnd)
         res = rnd.result
         play = [0] * nsides
