@@ -14,6 +14,7 @@ from typing import Any
 from rulelang.playground.limits import GAME_IDLE_SECONDS, MAX_GAMES, ApiError
 from rulelang.tools import textboard as tb
 from rulelang.tools.engine import bot_factories, get
+from rulelang.tools.session import _partner_words
 from rulelang.tools.svg import round_svg
 
 HUMAN = 0  # the seat the user plays
@@ -94,11 +95,11 @@ class Game:
     def _play(self, move: Any) -> None:
         rnd = self.match.round
         turn = self.match.play(move)
-        self._note_turn(turn)
+        self._note_turn(rnd, turn)
         if rnd.over:
             self._note_round(rnd)
 
-    def _note_turn(self, turn: Any) -> None:
+    def _note_turn(self, rnd: Any, turn: Any) -> None:
         if turn is None:
             return
         for s in turn.passed:
@@ -112,6 +113,9 @@ class Game:
         names = self.side_names()
         for ev in turn.events:
             self.log.append(tb.event_line(ev, self.unit, names).strip())
+        if not rnd.over and not rnd.hand_masks[turn.seat]:
+            # side-out (issue 9): a seat out while its partner plays on, worded as `rulelang play` words it
+            self.log.append(f"{self.seat_name(turn.seat)} goes out; {_partner_words(rnd.sides, turn.seat, self.seat_name)}")
 
     def _note_round(self, rnd: Any) -> None:
         res = rnd.result
@@ -154,7 +158,7 @@ class Game:
             "boneyard": obs["boneyard"],
             "legal": [{"move": str(mv), "tile": tb.fmt_tile(mv.tile),
                        "target": tb.fmt_tile(mv.target) if mv.target is not None else None,
-                       "side": mv.side, "points": p} for mv, p in zip(legal, points)],
+                       "side": mv.side, "endwise": mv.endwise, "points": p} for mv, p in zip(legal, points)],
             "counted": [{"tile": tb.fmt_tile(t), "end": e, "value": v} for t, e, v in obs["counted"]],
             "count": obs["count"], "scores": scores,
             "target": f"{'exactly' if self.cfg.target_mode == 'exact' else 'at least'} {target}"

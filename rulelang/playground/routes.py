@@ -13,7 +13,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from rulelang.playground import adapter, diagrams
 from rulelang.playground.games import Game, bot_names
-from rulelang.playground.limits import MAX_TRANSCRIPT, ApiError, int_field, read_json, text_field
+from rulelang.playground.limits import MAX_PLAYERS, MAX_TRANSCRIPT, ApiError, int_field, read_json, text_field
 from rulelang.playground.replays import replay_view
 from rulelang.playground.sheet import sheet_html
 
@@ -94,7 +94,7 @@ def _new_game(request: Request, data: dict[str, Any]) -> Game:
         first = result.diagnostics[0]
         raise ApiError(422, f"the ruleset has errors; first: line {first['line']}: {first['message']}")
     counts = result.config["players"]["counts"]
-    players = int_field(data, "players", counts[0], 2, 4)
+    players = int_field(data, "players", counts[0], 2, MAX_PLAYERS)
     bots = data.get("bots", ["greedy"] * (players - 1))
     if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
         raise ApiError(400, "`bots` must be a list of bot names")
