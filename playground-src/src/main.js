@@ -339,7 +339,7 @@ function offerChoice(moves) {
   const twice = (m) => moves.filter((x) => x.tile === m.tile).length > 1;
   const label = (m) => (oneTile ? "" : m.tile + " ")
     + (oneTile || twice(m) ? (m.endwise ? "endwise" : "crosswise") : "")
-    + (m.points ? `  +${m.points}` : "");
+    + (m.points ? ` +${m.points}` : "");
   const box = $("#choice");
   box.replaceChildren(el("span", {text: oneTile ? `Lay ${moves[0].tile}: ` : "Several tiles fit there: "}),
     ...moves.map((m) => el("button", {"class": "choice", "data-move": m.move, onclick: () => play(m.move),
