@@ -79,6 +79,12 @@ def test_the_sniff_on_the_layout_is_two_moves_at_one_point(client):
                for line in played["log"])
     # drawn in line: the endwise [5|5] lies the way the [0|5] lies
     assert _along(_rect(played["svg"], "[5|5]")) == _along(_rect(played["svg"], "[0|5]"))
+    # the replay, of the game and of its downloaded transcript, draws it the same way
+    view = client.get(f"/api/games/{game['id']}/replay", params={"turn": 2}).json()
+    transcript = client.get(f"/api/games/{game['id']}/transcript").json()
+    assert client.post("/api/replay", json={"transcript": transcript, "turn": 2}).json() == view
+    assert view["caption"].startswith("turn 2 of ") and "plays [5|5] on [0|5] high endwise" in view["caption"]
+    assert _along(_rect(view["svg"], "[5|5]")) == _along(_rect(view["svg"], "[0|5]"))
 
 
 def test_the_sniff_laid_crosswise_is_drawn_across(client):
