@@ -314,11 +314,23 @@ async function newGame() {
 
 async function play(move) {
   say(`Playing ${move}…`);
+  const body = {move};
+  if (game.claims !== "none") body.claim = Number($("#claim").value) || 0;  // the muggins rule: shown points
   try {
-    game = await api(`/api/games/${game.id}/move`, {move});
+    game = await api(`/api/games/${game.id}/move`, body);
+    $("#claim").value = "";
     chosenTile = null;
     drawGame(true);
     if ($("#replay").open && !uploaded) replayLatest();
+  } catch (err) { say(err.message, true); }
+}
+
+// The muggins rule: call on the last placement, or let it go
+async function call(want) {
+  try {
+    game = await api(`/api/games/${game.id}/call`, {call: want});
+    drawGame(true);
+    say(want ? [...game.log].reverse().find((line) => line.includes("muggins")) || "Called." : "You let it go.");
   } catch (err) { say(err.message, true); }
 }
 
@@ -387,7 +399,11 @@ function drawGame(fresh = false) {
       text: m.move + (m.points ? `  +${m.points}` : "")}));
   }
   $("#turn").textContent = game.over ? `The match is over: ${game.winner ? game.winner + " wins" : "a draw"}.`
+    : game.call ? `${game.call.placer} has placed: call muggins, or let it go${game.your_turn ? " and play" : ""}.`
     : game.your_turn ? "Your turn." : "Waiting.";
+  $("#claim-box").hidden = game.claims === "none" || !game.your_turn;
+  $("#call-box").hidden = !game.call;
+  if (game.call) $("#call").textContent = `Call muggins on ${game.call.placer}`;
   $("#counted").textContent = `Counted ends: ${game.counted.map((c) => c.value).join(" + ") || "0"} = ${game.count}`
     + `   ·   boneyard ${game.boneyard}   ·   tiles in hands ${game.hand_counts.join(", ")}`;
   const scores = $("#scores");
@@ -513,6 +529,8 @@ async function main() {
   $("#save").addEventListener("click", saveFile);
   $("#format").addEventListener("click", formatText);
   $("#new-game").addEventListener("click", newGame);
+  $("#call").addEventListener("click", () => call(true));
+  $("#no-call").addEventListener("click", () => call(false));
   $("#players").addEventListener("change", seatChoices);
   $("#print").addEventListener("click", printSheet);
   $("#case-variant").addEventListener("change", listCases);

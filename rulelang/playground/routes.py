@@ -127,10 +127,24 @@ async def game_move(request: Request) -> JSONResponse:
 
     def move() -> dict[str, Any]:
         with game.lock:
-            game.play(data.get("move"))
+            game.play(data.get("move"), data.get("claim"))
             return game.state(key)
 
     return JSONResponse(await run_in_threadpool(move))
+
+
+async def game_call(request: Request) -> JSONResponse:
+    """The muggins rule: call on the last placement (`call`: true) or let it go (false)."""
+    data = await read_json(request)
+    key = request.path_params["game"]
+    game = _state(request).games.get(key)
+
+    def call() -> dict[str, Any]:
+        with game.lock:
+            game.call(data.get("call"))
+            return game.state(key)
+
+    return JSONResponse(await run_in_threadpool(call))
 
 
 async def game_transcript(request: Request) -> Response:
