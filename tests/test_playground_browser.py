@@ -310,3 +310,23 @@ def test_six_players_on_a_double_nine_set(server, driver):
     _shot(driver, "9-double-nine-six")
     players.select_by_value("2")  # fewer players: the other seats' choices hide
     assert [s.get_attribute("data-seat") for s in driver.find_elements(By.CSS_SELECTOR, "#seats .seat") if s.is_displayed()] == ["1"]
+
+
+def test_muggins_claims_a_claim_with_the_move_and_the_call_button(server, driver):
+    _open(driver, server)
+    _open_variant_and_play(driver, "muggins-claims")
+    _new_game(driver, 1)  # the human leads; [5|5] counts 10, two shown points
+    assert driver.find_element(By.ID, "claim-box").is_displayed() and not driver.find_element(By.ID, "call-box").is_displayed()
+    version = driver.find_element(By.ID, "board").get_attribute("data-version")
+    driver.find_element(By.ID, "claim").send_keys("1")  # one point short
+    driver.find_element(By.CSS_SELECTOR, '#hand button.tile[data-tile="[5|5]"]').click()
+    _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v, "the move is played")
+    log = _text_of(driver, "#log")
+    assert "seat 0 (you) plays [5|5] claim 1" in log and "seat 1 (greedy) calls muggins on seat 0 (you)!" in log
+    assert driver.find_element(By.ID, "claim").get_attribute("value") == ""  # a claim goes with one move
+    call = _wait(driver, lambda d: [b for b in d.find_elements(By.ID, "call") if b.is_displayed()], "a call is offered")[0]
+    assert call.text == "Call muggins on seat 1 (greedy)" and "call muggins, or let it go" in _text_of(driver, "#turn")
+    _shot(driver, "10-muggins-call")
+    call.click()
+    _wait(driver, lambda d: "No muggins (nothing-to-take)" in _text_of(d, "#status"), "the call is answered")
+    assert not driver.find_element(By.ID, "call-box").is_displayed() and _text_of(driver, "#turn") == "Your turn."

@@ -232,3 +232,84 @@ def test_a_domino_won_by_the_lightest_side_is_credited_in_the_log(client):
               for s in (0, 1)]
     assert totals[team] < totals[1 - team]  # the side credited is the lighter one
     assert team != dominoer % 2  # here not the dominoer's side
+
+
+# ---------------------------------------------------------------------------
+# the muggins rule (muggins-claims): a claim with the move, the next opponent's call
+# ---------------------------------------------------------------------------
+
+def test_a_claim_below_the_score_is_called_by_the_next_opponent(client):
+    # seed 1: the human leads; [5|5] counts 10, two shown points (unit 5). Claiming 1 credits 5 raw and
+    # leaves 5 raw missed, which the first opponent after the placer (the greedy bot) calls and takes
+    game = _new(client, variant="muggins-claims", players=2, bots=["greedy"], seed=1)
+    assert game["claims"] == "muggins" and game["call"] is None and ("[5|5]", 10) in [(m["move"], m["points"]) for m in game["legal"]]
+    game = client.post(f"/api/games/{game['id']}/move", json={"move": "[5|5]", "claim": 1}).json()
+    log = game["log"]
+    assert log[:5] == [
+        "seat 0 (you) plays [5|5] claim 1: ends 10 = 10, +2 shown (10 raw)",
+        "seat 0 (you) claims 1 shown: missed 5 raw, 1 shown",
+        "event: placement +1 shown (+5 raw) for seat 0 (you): accepted; score now 1 shown",
+        "seat 1 (greedy) calls muggins on seat 0 (you)!",
+        "event: call +1 shown (+5 raw) for seat 1 (greedy): accepted; score now 1 shown",
+    ]
+    assert [s["raw"] for s in game["scores"]] == [5, 5]
+
+
+def test_an_over_claim_is_taken_as_a_penalty(client):
+    game = _new(client, variant="muggins-claims", players=2, bots=["greedy"], seed=1)
+    game = client.post(f"/api/games/{game['id']}/move", json={"move": "[5|5] claim 3"}).json()  # the claim in the move
+    # 3 shown is more than the 2 scored: nothing is credited, and the caller marks the 15 raw claimed (Foster)
+    assert game["log"][1] == "seat 0 (you) claims 3 shown: more than the score (15 raw, 3 shown claimed)"
+    assert game["log"][2:4] == ["seat 1 (greedy) calls muggins on seat 0 (you)!",
+                                "event: call +3 shown (+15 raw) for seat 1 (greedy): accepted; score now 3 shown"]
+
+
+def test_the_human_caller_may_call_or_let_it_go(client):
+    game = _new(client, variant="muggins-claims", players=2, bots=["greedy"], seed=1)
+    game = client.post(f"/api/games/{game['id']}/move", json={"move": "[5|5]", "claim": 2}).json()
+    # the bot placed after the human: the human is the first opponent after it, and may call before moving
+    assert game["call"] == {"placer": "seat 1 (greedy)"} and game["your_turn"]
+    called = client.post(f"/api/games/{game['id']}/call", json={"call": True}).json()
+    # bots claim exactly: the call finds nothing to take (as `rulelang play` says it), and the game goes on
+    assert called["log"][-1] == "No muggins (nothing-to-take): seat 1 claimed its points exactly: there is nothing to take."
+    assert called["call"] is None and called["legal"] == game["legal"]
+    again = client.post(f"/api/games/{game['id']}/call", json={"call": True})
+    assert again.status_code == 409 and "no placement you may call on" in again.json()["error"]
+    moved = client.post(f"/api/games/{game['id']}/move", json={"move": called["legal"][0]["move"]}).json()
+    assert moved["call"] == {"placer": "seat 1 (greedy)"}  # the bot placed again
+    let_go = client.post(f"/api/games/{game['id']}/call", json={"call": False}).json()
+    assert let_go["call"] is None and let_go["your_turn"]
+
+
+def test_claims_and_calls_are_refused_clearly(client):
+    plain = _new(client, variant="muggins", players=2, bots=["greedy"], seed=1)
+    assert plain["claims"] == "none" and plain["call"] is None
+    res = client.post(f"/api/games/{plain['id']}/move", json={"move": "[5|5]", "claim": 2})
+    assert res.status_code == 400 and "not claimed in this game" in res.json()["error"]
+    assert client.post(f"/api/games/{plain['id']}/call", json={"call": True}).status_code == 409
+    game = _new(client, variant="muggins-claims", players=2, bots=["greedy"], seed=1)
+    for bad in (-1, "2", True, 1.5):
+        res = client.post(f"/api/games/{game['id']}/move", json={"move": "[5|5]", "claim": bad})
+        assert res.status_code == 400 and "`claim`" in res.json()["error"], bad
+    res = client.post(f"/api/games/{game['id']}/move", json={"move": "[5|5] claim 2", "claim": 2})
+    assert res.status_code == 400 and "claim once" in res.json()["error"]
+    assert client.post(f"/api/games/{game['id']}/call", json={"call": "yes"}).status_code == 400
+    assert client.post(f"/api/games/{game['id']}/call", json={"call": True}).status_code == 409  # nobody placed yet
+
+
+def test_a_whole_muggins_claims_match_replays(client):
+    from interpreter import replay
+
+    game = _new(client, variant="muggins-claims", players=2, bots=["greedy"], seed=4)
+    for k in range(3000):
+        if game["over"]:
+            break
+        if game["call"]:
+            game = client.post(f"/api/games/{game['id']}/call", json={"call": k % 2 == 0}).json()
+            continue
+        m = game["legal"][k % len(game["legal"])]
+        game = _move(client, game, m["move"] + f" claim {m['points'] // 5 - k % 2 if m['points'] else 0}")
+    assert game["over"]
+    assert any("calls muggins" in line for line in game["log"])
+    match = replay(client.get(f"/api/games/{game['id']}/transcript").json())
+    assert list(match.scores) == [s["raw"] for s in game["scores"]]
