@@ -313,3 +313,17 @@ def test_a_whole_muggins_claims_match_replays(client):
     assert any("calls muggins" in line for line in game["log"])
     match = replay(client.get(f"/api/games/{game['id']}/transcript").json())
     assert list(match.scores) == [s["raw"] for s in game["scores"]]
+
+
+def test_under_forfeit_missed_points_are_lost_and_nobody_calls(client):
+    text = ('ruleset forfeit "Muggins, missed points lost (test)"\nsource "a test"\nbased on muggins\n'
+            "points must be claimed; missed points are lost\n")
+    game = _new(client, text=text, players=2, bots=["greedy"], seed=1)
+    assert game["claims"] == "forfeit"
+    game = client.post(f"/api/games/{game['id']}/move", json={"move": "[5|5]", "claim": 1}).json()
+    assert game["log"][:3] == ["seat 0 (you) plays [5|5] claim 1: ends 10 = 10, +2 shown (10 raw)",
+                               "seat 0 (you) claims 1 shown: missed 5 raw, 1 shown",
+                               "event: placement +1 shown (+5 raw) for seat 0 (you): accepted; score now 1 shown"]
+    assert not any("muggins" in line for line in game["log"]) and game["call"] is None
+    assert game["scores"][1]["raw"] == sum(int(m) for m in re.findall(r"for seat 1 \(greedy\).*?\(\+(\d+) raw\)", "\n".join(game["log"])))
+    assert client.post(f"/api/games/{game['id']}/call", json={"call": True}).status_code == 409

@@ -52,7 +52,7 @@ class Game:
         self.round_no = 1
         self.last_round: dict[str, Any] | None = None
         # the muggins rule (family tier C): "none", "muggins" (the next opponent may call) or "forfeit"
-        self.claims: str = getattr(self.cfg, "claims", "none")
+        self.claims: str = self.cfg.claims
         self.placements = 0  # placements so far: a call window is the last one's
         self.let_go = -1  # the placement whose call the human let go
         self.lock = threading.Lock()
@@ -177,7 +177,7 @@ class Game:
         counted = " + ".join(str(v) for _t, _e, v in turn.counted) or "0"
         gain = f", {self._points(turn.points)}" if turn.points else ""
         self.log.append(f"{self.seat_name(turn.seat)} plays {turn.move}: ends {counted} = {turn.count}{gain}")
-        claim = getattr(turn.move, "claim", None)
+        claim = turn.move.claim
         if claim is not None and claim * self.unit != turn.points:  # the muggins rule: what the claim missed
             said = claim * self.unit
             self.log.append(f"{self.seat_name(turn.seat)} claims {tb.fmt_shown(claim)} shown: "
