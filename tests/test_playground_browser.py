@@ -238,3 +238,95 @@ def test_print_the_sheet_to_pdf(server, driver):
     finally:
         driver.close()
         driver.switch_to.window(main)
+
+
+def _open_variant_and_play(drv, name: str) -> None:
+    """Open the bundled ruleset NAME in the editor (checked: its player counts reach the Play tab), show Play."""
+    from selenium.webdriver.support.ui import Select
+
+    Select(drv.find_element(By.ID, "variant")).select_by_value(name)
+    drv.find_element(By.ID, "open-variant").click()
+    _wait(drv, lambda d: f"({name})" in _text_of(d, "#explain") and _text_of(d, "#check-state") == "no errors",
+          f"{name} is checked")
+    drv.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+
+
+def _new_game(drv, seed: int) -> None:
+    seed_box = drv.find_element(By.ID, "seed")
+    seed_box.clear()
+    seed_box.send_keys(str(seed))
+    drv.find_element(By.ID, "new-game").click()
+    _wait(drv, lambda d: d.find_element(By.ID, "board").get_attribute("data-version"), "the board is drawn")
+
+
+def test_the_sniff_clicked_on_the_layout_asks_crosswise_or_endwise(server, driver):
+    from rulelang.tools.svg import svg_tile_rects
+
+    _open(driver, server)
+    _open_variant_and_play(driver, "sniff")
+    _new_game(driver, 9)  # greedy leads [0|5]; the human's [5|5] fits on its 5, crosswise or endwise
+    version = driver.find_element(By.ID, "board").get_attribute("data-version")
+    assert not driver.find_element(By.ID, "choice").is_displayed()
+    marker = driver.find_element(By.CSS_SELECTOR, '#board g.marker.legal[data-tile="[0|5]"][data-side="high"]')
+    marker.click()
+    _wait(driver, lambda d: d.find_element(By.ID, "choice").is_displayed(), "the choice of orientation is offered")
+    assert "crosswise or endwise" in _text_of(driver, "#status")
+    buttons = driver.find_elements(By.CSS_SELECTOR, "#choice button.choice")
+    assert [b.text for b in buttons] == ["crosswise +10", "endwise +5"]
+    assert [b.get_attribute("data-move") for b in buttons] == ["[5|5] on [0|5] high", "[5|5] on [0|5] high endwise"]
+    _shot(driver, "7-sniff-choice")
+    driver.find_element(By.CSS_SELECTOR, "#choice button.choice-cancel").click()  # changing one's mind
+    _wait(driver, lambda d: not d.find_element(By.ID, "choice").is_displayed(), "the choice closes")
+    assert driver.find_element(By.ID, "board").get_attribute("data-version") == version  # nothing was played
+
+    driver.find_element(By.CSS_SELECTOR, '#hand button.tile[data-tile="[5|5]"]').click()  # the tile first: asked too
+    _wait(driver, lambda d: d.find_element(By.ID, "choice").is_displayed(), "the tile's orientations are offered")
+    driver.find_element(By.CSS_SELECTOR, '#choice button.choice[data-move$="endwise"]').click()
+    _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v, "the move is played")
+    assert "seat 0 (you) plays [5|5] on [0|5] high endwise" in _text_of(driver, "#log")
+    svg = driver.execute_script("return document.querySelector('#board svg').outerHTML")
+    rects = dict(svg_tile_rects(svg))
+    lies = [(r[2] - r[0]) > (r[3] - r[1]) for r in (rects["[5|5]"], rects["[0|5]"])]
+    assert lies[0] == lies[1]  # drawn in line with the tile it joined
+    _shot(driver, "8-sniff-endwise")
+
+
+def test_six_players_on_a_double_nine_set(server, driver):
+    from selenium.webdriver.support.ui import Select
+
+    _open(driver, server)
+    _open_variant_and_play(driver, "double-nine-six")
+    players = Select(driver.find_element(By.ID, "players"))
+    _wait(driver, lambda d: len(players.options) == 9, "the ruleset's player counts are offered")
+    assert [o.text for o in players.options] == [str(n) for n in range(2, 11)]
+    players.select_by_value("6")
+    seats = [s for s in driver.find_elements(By.CSS_SELECTOR, "#seats .seat") if s.is_displayed()]
+    assert [s.get_attribute("data-seat") for s in seats] == ["1", "2", "3", "4", "5"]
+    _new_game(driver, 3)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#scores tr")) == 1 + 6
+    hand = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#hand button.tile")]
+    assert len(hand) == 8 and all(max(int(x) for x in t.strip("[]").split("|")) <= 9 for t in hand)
+    assert "tiles in hands" in _text_of(driver, "#counted")
+    _shot(driver, "9-double-nine-six")
+    players.select_by_value("2")  # fewer players: the other seats' choices hide
+    assert [s.get_attribute("data-seat") for s in driver.find_elements(By.CSS_SELECTOR, "#seats .seat") if s.is_displayed()] == ["1"]
+
+
+def test_muggins_claims_a_claim_with_the_move_and_the_call_button(server, driver):
+    _open(driver, server)
+    _open_variant_and_play(driver, "muggins-claims")
+    _new_game(driver, 1)  # the human leads; [5|5] counts 10, two shown points
+    assert driver.find_element(By.ID, "claim-box").is_displayed() and not driver.find_element(By.ID, "call-box").is_displayed()
+    version = driver.find_element(By.ID, "board").get_attribute("data-version")
+    driver.find_element(By.ID, "claim").send_keys("1")  # one point short
+    driver.find_element(By.CSS_SELECTOR, '#hand button.tile[data-tile="[5|5]"]').click()
+    _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v, "the move is played")
+    log = _text_of(driver, "#log")
+    assert "seat 0 (you) plays [5|5] claim 1" in log and "seat 1 (greedy) calls muggins on seat 0 (you)!" in log
+    assert driver.find_element(By.ID, "claim").get_attribute("value") == ""  # a claim goes with one move
+    call = _wait(driver, lambda d: [b for b in d.find_elements(By.ID, "call") if b.is_displayed()], "a call is offered")[0]
+    assert call.text == "Call muggins on seat 1 (greedy)" and "call muggins, or let it go" in _text_of(driver, "#turn")
+    _shot(driver, "10-muggins-call")
+    call.click()
+    _wait(driver, lambda d: "No muggins (nothing-to-take)" in _text_of(d, "#status"), "the call is answered")
+    assert not driver.find_element(By.ID, "call-box").is_displayed() and _text_of(driver, "#turn") == "Your turn."

@@ -57,7 +57,7 @@ function rulelangLanguage(keywords) {
       if (stream.eatSpace()) return null;
       if (stream.match(/#.*/)) return "comment";
       if (stream.match(/"(?:[^"\\]|\\.)*"?/)) return "string";
-      if (stream.match(/\[\d\|\d\]/)) return "atom";
+      if (stream.match(/\[\d{1,2}\|\d{1,2}\]/)) return "atom";  // larger sets: [9|12]
       if (stream.match(/\d+/)) return "number";
       const word = stream.match(/[A-Za-z][A-Za-z0-9'\-]*/);
       if (word) {
@@ -119,6 +119,7 @@ const checkSource = async (v) => {
   if (v.state.doc.toString() !== text) return [];  // typed meanwhile: the next check will come
   lastAnalysis = result;
   showAnalysis(result);
+  if (result.ok) playerCounts(result.players);
   return toDiagnostics(v.state.doc, result.diagnostics);
 };
 
@@ -199,14 +200,14 @@ async function makeEditor() {
 // Starting points: a bundled variant, `based on` one, or a workspace file
 // ---------------------------------------------------------------------------
 
+let botNames = [];
+
 async function loadVariants() {
   const data = await api("/api/variants");
   const select = $("#variant");
   for (const v of data.variants) select.append(el("option", {value: v.name, text: `${v.name}: ${v.title}`}));
-  for (const sel of document.querySelectorAll(".bot-choice")) {
-    for (const b of data.bots) sel.append(el("option", {value: b, text: b}));
-    sel.value = "greedy";
-  }
+  botNames = data.bots;
+  seatChoices();
   return data.variants;
 }
 
@@ -272,16 +273,35 @@ async function formatText() {
 let game = null;
 let chosenTile = null;
 
+// A bot choice per other seat, as many as the players chosen (a bot chosen once is kept when the count changes)
 function seatChoices() {
   const players = Number($("#players").value);
-  document.querySelectorAll(".seat").forEach((row) => {
+  const seats = $("#seats");
+  for (let s = seats.children.length + 1; s < players; s++) {
+    const sel = el("select", {"class": "bot-choice", "aria-label": `seat ${s}`});
+    for (const b of botNames) sel.append(el("option", {value: b, text: b}));
+    sel.value = "greedy";
+    seats.append(el("label", {"class": "seat", "data-seat": String(s)}, `seat ${s} `, sel));
+  }
+  seats.querySelectorAll(".seat").forEach((row) => {
     row.hidden = Number(row.dataset.seat) >= players;
   });
 }
 
+// The player counts the ruleset allows (double-nine and double-twelve sets seat more than four)
+function playerCounts(counts) {
+  if (!counts || !counts.length) return;
+  const select = $("#players");
+  const now = select.value;
+  if ([...select.options].map((o) => o.value).join() === counts.join()) return;
+  select.replaceChildren(...counts.map((n) => el("option", {value: String(n), text: String(n)})));
+  select.value = counts.map(String).includes(now) ? now : String(counts[0]);
+  seatChoices();
+}
+
 async function newGame() {
   const players = Number($("#players").value);
-  const bots = [...document.querySelectorAll(".bot-choice")].slice(0, players - 1).map((s) => s.value);
+  const bots = [...document.querySelectorAll("#seats .bot-choice")].slice(0, players - 1).map((s) => s.value);
   const seed = Number($("#seed").value) || 1;
   try {
     game = await api("/api/games", {text: view.state.doc.toString(), path: currentPath, players, bots, seed});
@@ -294,11 +314,23 @@ async function newGame() {
 
 async function play(move) {
   say(`Playing ${move}…`);
+  const body = {move};
+  if (game.claims !== "none") body.claim = Number($("#claim").value) || 0;  // the muggins rule: shown points
   try {
-    game = await api(`/api/games/${game.id}/move`, {move});
+    game = await api(`/api/games/${game.id}/move`, body);
+    $("#claim").value = "";
     chosenTile = null;
     drawGame(true);
     if ($("#replay").open && !uploaded) replayLatest();
+  } catch (err) { say(err.message, true); }
+}
+
+// The muggins rule: call on the last placement, or let it go
+async function call(want) {
+  try {
+    game = await api(`/api/games/${game.id}/call`, {call: want});
+    drawGame(true);
+    say(want ? [...game.log].reverse().find((line) => line.includes("muggins")) || "Called." : "You let it go.");
   } catch (err) { say(err.message, true); }
 }
 
@@ -308,7 +340,26 @@ function chooseTile(tile) {
   chosenTile = moves.length ? tile : null;
   drawGame();
   if (!moves.length) say(`${tile} cannot be played now.`, true);
+  else if (moves.length > 1 && moves.every((m) => m.target === moves[0].target && m.side === moves[0].side)) offerChoice(moves);
   else say(`${tile}: click a highlighted point of the layout (or a move below).`);
+}
+
+// Where several moves fit one place (the sniff laid crosswise or endwise, or several tiles), a small choice
+// under the board: a button per move, named by what differs between them
+function offerChoice(moves) {
+  const oneTile = moves.every((m) => m.tile === moves[0].tile);
+  const twice = (m) => moves.filter((x) => x.tile === m.tile).length > 1;
+  const label = (m) => (oneTile ? "" : m.tile + " ")
+    + (oneTile || twice(m) ? (m.endwise ? "endwise" : "crosswise") : "")
+    + (m.points ? ` +${m.points}` : "");
+  const box = $("#choice");
+  box.replaceChildren(el("span", {text: oneTile ? `Lay ${moves[0].tile}: ` : "Several tiles fit there: "}),
+    ...moves.map((m) => el("button", {"class": "choice", "data-move": m.move, onclick: () => play(m.move),
+      text: label(m).trim()})),
+    el("button", {"class": "choice-cancel", onclick: () => { chosenTile = null; drawGame(); say(""); }, text: "Cancel"}));
+  box.hidden = false;
+  say(oneTile ? `${moves[0].tile} may be laid crosswise or endwise: choose below the board.`
+    : "Several tiles fit there: choose one below the board (or a tile of your hand first).");
 }
 
 let drawn = 0;
@@ -316,6 +367,7 @@ let drawn = 0;
 function drawGame(fresh = false) {
   const board = $("#board");
   board.innerHTML = game.svg;
+  $("#choice").hidden = true;
   if (fresh) board.dataset.version = String(++drawn);  // a new state from the server (the tests wait on it)
   const svg = board.querySelector("svg");
   if (svg) { svg.removeAttribute("width"); svg.removeAttribute("height"); }
@@ -330,7 +382,7 @@ function drawGame(fresh = false) {
       const fits = game.legal.filter((x) => x.target === m.target && x.side === m.side
         && (chosenTile === null || x.tile === chosenTile));
       if (fits.length === 1) play(fits[0].move);
-      else say("Several tiles fit there: choose a tile of your hand first.", true);
+      else offerChoice(fits);
     });
   }
   const hand = $("#hand");
@@ -347,7 +399,11 @@ function drawGame(fresh = false) {
       text: m.move + (m.points ? `  +${m.points}` : "")}));
   }
   $("#turn").textContent = game.over ? `The match is over: ${game.winner ? game.winner + " wins" : "a draw"}.`
+    : game.call ? `${game.call.placer} has placed: call muggins, or let it go${game.your_turn ? " and play" : ""}.`
     : game.your_turn ? "Your turn." : "Waiting.";
+  $("#claim-box").hidden = game.claims === "none" || !game.your_turn;
+  $("#call-box").hidden = !game.call;
+  if (game.call) $("#call").textContent = `Call muggins on ${game.call.placer}`;
   $("#counted").textContent = `Counted ends: ${game.counted.map((c) => c.value).join(" + ") || "0"} = ${game.count}`
     + `   ·   boneyard ${game.boneyard}   ·   tiles in hands ${game.hand_counts.join(", ")}`;
   const scores = $("#scores");
@@ -473,6 +529,8 @@ async function main() {
   $("#save").addEventListener("click", saveFile);
   $("#format").addEventListener("click", formatText);
   $("#new-game").addEventListener("click", newGame);
+  $("#call").addEventListener("click", () => call(true));
+  $("#no-call").addEventListener("click", () => call(false));
   $("#players").addEventListener("change", seatChoices);
   $("#print").addEventListener("click", printSheet);
   $("#case-variant").addEventListener("change", listCases);

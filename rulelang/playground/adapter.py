@@ -56,7 +56,8 @@ class Analysis:
         return {"ok": not self.diagnostics, "diagnostics": self.diagnostics, "explain": self.explain,
                 "sections": self.sections, "inherited": self.inherited, "base": self.base, "diff": self.diff,
                 "name": self.config["name"] if self.config else None,
-                "title": self.config["title"] if self.config else None}
+                "title": self.config["title"] if self.config else None,
+                "players": self.config["players"]["counts"] if self.config else None}
 
 
 def _base_of(text: str, filename: str) -> tuple[tuple[str, str] | None, Any]:

@@ -67,6 +67,7 @@ def create_app(workspace: str | os.PathLike[str] = ".", hosts: list[str] | None 
         Route("/api/games/{game}", routes.game_get, methods=["GET"]),
         Route("/api/games/{game}", routes.game_delete, methods=["DELETE"]),
         Route("/api/games/{game}/move", routes.game_move, methods=["POST"]),
+        Route("/api/games/{game}/call", routes.game_call, methods=["POST"]),
         Route("/api/games/{game}/transcript", routes.game_transcript),
         Route("/api/games/{game}/replay", routes.game_replay),
         Route("/api/replay", routes.replay, methods=["POST"]),

@@ -9,11 +9,13 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from dataclasses import replace
 from typing import Any
 
 from rulelang.playground.limits import GAME_IDLE_SECONDS, MAX_GAMES, ApiError
 from rulelang.tools import textboard as tb
 from rulelang.tools.engine import bot_factories, get
+from rulelang.tools.session import _partner_words
 from rulelang.tools.svg import round_svg
 
 HUMAN = 0  # the seat the user plays
@@ -50,6 +52,10 @@ class Game:
         self._told = (0, 0)  # passes and draws told at a draw move since the last placement (issue 9)
         self.round_no = 1
         self.last_round: dict[str, Any] | None = None
+        # the muggins rule (family tier C): "none", "muggins" (the next opponent may call) or "forfeit"
+        self.claims: str = self.cfg.claims
+        self.placements = 0  # placements so far: a call window is the last one's
+        self.let_go = -1  # the placement whose call the human let go
         self.lock = threading.Lock()
         self.used = time.monotonic()
         self._bots_play()
@@ -68,38 +74,100 @@ class Game:
 
     # -- play -----------------------------------------------------------------------
 
-    def play(self, text: object) -> None:
-        """The human's move, in canonical notation; then the bots until the human is to move again."""
+    def play(self, text: object, claim: object = None) -> None:
+        """The human's move, in canonical notation, with its claim under the muggins rule (shown points;
+        none claims 0, as the engine reads it); then the bots until the human is to move or may call."""
         if self.match.over:
             raise ApiError(409, "the match is over")
         if self.match.seat_to_move != HUMAN:
-            raise ApiError(409, "it is not your turn")  # pragma: no cover - bots always play on
+            raise ApiError(409, "it is not your turn")
         if not isinstance(text, str) or len(text) > 80:
             raise ApiError(400, "give a move like `[1|5] on [1|1] branch-a` (a lead as `[1|4]`)")
+        if claim is not None:
+            if self.claims == "none":
+                raise ApiError(400, "points are not claimed in this game: send the move without a claim")
+            if isinstance(claim, bool) or not isinstance(claim, int) or not 0 <= claim <= 9999:
+                raise ApiError(400, "`claim` must be a whole number of shown points, 0 or more")
         try:
             move = get("Move").parse(text)
         except ValueError as exc:
             raise ApiError(400, f"cannot read the move: {exc}") from None
+        if self.claims != "none":
+            if claim is not None and move.claim is not None:
+                raise ApiError(400, "give the claim once: in the move (`... claim 2`) or as `claim`")
+            if move.claim is None:
+                move = replace(move, claim=claim or 0)
         try:
             self._play(move)
         except get("IllegalMove") as exc:
             raise ApiError(400, f"illegal move ({exc.code}): {exc.message}") from None
         self._bots_play()
 
+    def call(self, want: object) -> None:
+        """The human, first opponent after the last placer, calls muggins (`want` true) or lets it go."""
+        if not isinstance(want, bool):
+            raise ApiError(400, "`call` must be true (call muggins) or false (let it go)")
+        window = self._window()
+        if window is None or window["caller"] != HUMAN or self.let_go == self.placements:
+            raise ApiError(409, "there is no placement you may call on now")
+        rnd = self.match.round
+        if not want:
+            self.let_go = self.placements
+            amount = rnd.observation(HUMAN)["call"]["amount"]
+            if amount:  # as `rulelang play` says it once the chance is gone
+                self.log.append(f"{self.seat_name(window['placer'])}'s missed points go uncalled ({self._raw(amount)})")
+        else:
+            self._call(rnd, HUMAN, window["placer"])
+        self._bots_play()
+
+    def _window(self) -> dict[str, Any] | None:
+        """The open call window of the muggins rule ({placer, caller}), or None."""
+        if self.claims != "muggins" or self.match.over:
+            return None
+        return self.match.round.observation(HUMAN).get("call")
+
+    def _human_may_call(self) -> bool:
+        w = self._window()
+        return w is not None and w["caller"] == HUMAN and self.let_go != self.placements
+
+    def _call(self, rnd: Any, caller: int, placer: int) -> None:
+        try:
+            events = self.match.call(caller)
+        except get("IllegalMove") as exc:
+            self.let_go = self.placements
+            self.log.append(f"No muggins ({exc.code}): {exc.message}.")
+            return
+        self.log.append(f"{self.seat_name(caller)} calls muggins on {self.seat_name(placer)}!")
+        names = self.side_names()
+        for ev in events:
+            self.log.append(tb.event_line(ev, self.unit, names).strip())
+        if rnd.over:
+            self.log.append("The call reaches the target.")
+            self._note_round(rnd)
+
     def _bots_play(self) -> None:
         m = self.match
-        while not m.over and m.seat_to_move != HUMAN:
+        while not m.over and m.seat_to_move != HUMAN and not self._human_may_call():
             seat = m.seat_to_move
-            self._play(self.bots[seat](m.round.observation(seat), m.legal_moves()))
+            rnd = m.round
+            move = self.bots[seat](rnd.observation(seat), m.legal_moves())
+            if self.claims != "none":
+                move = replace(move, claim=rnd.points_of(move) // self.unit)  # bots claim all their points
+            self._play(move)
 
     def _play(self, move: Any) -> None:
         rnd = self.match.round
         turn = self.match.play(move)
-        self._note_turn(turn)
+        self.placements += 1
+        self._note_turn(rnd, turn)
         if rnd.over:
             self._note_round(rnd)
+            return
+        w = self._window()
+        if w is not None and w["caller"] != HUMAN and rnd.observation(w["caller"])["call"]["amount"]:
+            self._call(rnd, w["caller"], w["placer"])  # a bot calls whenever there is something to take
 
-    def _note_turn(self, turn: Any) -> None:
+    def _note_turn(self, rnd: Any, turn: Any) -> None:
         if turn is None:
             return
         told, self._told = self._told, (0, 0)
@@ -116,9 +184,18 @@ class Game:
         counted = " + ".join(str(v) for _t, _e, v in turn.counted) or "0"
         gain = f", {self._points(turn.points)}" if turn.points else ""
         self.log.append(f"{self.seat_name(turn.seat)} plays {turn.move}: ends {counted} = {turn.count}{gain}")
+        claim = turn.move.claim
+        if claim is not None and claim * self.unit != turn.points:  # the muggins rule: what the claim missed
+            said = claim * self.unit
+            self.log.append(f"{self.seat_name(turn.seat)} claims {tb.fmt_shown(claim)} shown: "
+                            + (f"missed {self._raw(turn.points - said)}" if said < turn.points
+                               else f"more than the score ({self._raw(said)} claimed)"))
         names = self.side_names()
         for ev in turn.events:
             self.log.append(tb.event_line(ev, self.unit, names).strip())
+        if not rnd.over and not rnd.hand_masks[turn.seat]:
+            # side-out (issue 9): a seat out while its partner plays on, worded as `rulelang play` words it
+            self.log.append(f"{self.seat_name(turn.seat)} goes out; {_partner_words(rnd.sides, turn.seat, self.seat_name)}")
 
     def _note_round(self, rnd: Any) -> None:
         res = rnd.result
@@ -135,6 +212,9 @@ class Game:
                            "hands": [tb.hand_line(h) for h in (res.hands or rnd.hands)]}
         self.round_no += 1
         del self.log[:-MAX_LOG]
+
+    def _raw(self, raw: int) -> str:
+        return f"{raw} raw" + (f", {tb.fmt_shown(raw / self.unit)} shown" if self.unit != 1 else "")
 
     def _points(self, raw: int) -> str:
         return f"+{raw}" if self.unit == 1 else f"+{tb.fmt_shown(raw / self.unit)} shown ({raw} raw)"
@@ -161,13 +241,16 @@ class Game:
             "boneyard": obs["boneyard"],
             "legal": [{"move": str(mv), "tile": None if mv.draw else tb.fmt_tile(mv.tile),  # (issue 9: `draw`)
                        "target": tb.fmt_tile(mv.target) if mv.target is not None else None,
-                       "side": mv.side, "points": p} for mv, p in zip(legal, points)],
+                       "side": mv.side, "endwise": mv.endwise, "points": p} for mv, p in zip(legal, points)],
             "counted": [{"tile": tb.fmt_tile(t), "end": e, "value": v} for t, e, v in obs["counted"]],
             "count": obs["count"], "scores": scores,
             "target": f"{'exactly' if self.cfg.target_mode == 'exact' else 'at least'} {target}"
                       + ("" if self.unit == 1 else " shown"),
             "svg": round_svg(rnd, title=f"Round {self.round_no}"),
             "log": self.log[-MAX_LOG:], "last_round": self.last_round,
+            # the muggins rule: claims with moves ("none" / "muggins" / "forfeit"), and whether you may call now
+            "claims": self.claims,
+            "call": {"placer": self.seat_name(w["placer"])} if (w := self._window()) and self._human_may_call() else None,
         }
 
     def transcript(self) -> dict[str, Any]:

@@ -15,6 +15,7 @@ MAX_TRANSCRIPT = 4 * 1024 * 1024  # bytes of an uploaded transcript (a long matc
 MAX_TEXT = 64 * 1024  # characters of one ruleset text
 MAX_PATH = 200  # characters of one workspace path
 MAX_GAMES = 32  # games kept at once
+MAX_PLAYERS = 12  # seats of one game (a double-twelve set seats 12; the ruleset says how many it allows)
 GAME_IDLE_SECONDS = 30 * 60  # a game untouched this long is forgotten
 
 

@@ -13,7 +13,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from rulelang.playground import adapter, diagrams
 from rulelang.playground.games import Game, bot_names
-from rulelang.playground.limits import MAX_TRANSCRIPT, ApiError, int_field, read_json, text_field
+from rulelang.playground.limits import MAX_PLAYERS, MAX_TRANSCRIPT, ApiError, int_field, read_json, text_field
 from rulelang.playground.replays import replay_view
 from rulelang.playground.sheet import sheet_html
 
@@ -94,7 +94,7 @@ def _new_game(request: Request, data: dict[str, Any]) -> Game:
         first = result.diagnostics[0]
         raise ApiError(422, f"the ruleset has errors; first: line {first['line']}: {first['message']}")
     counts = result.config["players"]["counts"]
-    players = int_field(data, "players", counts[0], 2, 4)
+    players = int_field(data, "players", counts[0], 2, MAX_PLAYERS)
     bots = data.get("bots", ["greedy"] * (players - 1))
     if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
         raise ApiError(400, "`bots` must be a list of bot names")
@@ -127,10 +127,24 @@ async def game_move(request: Request) -> JSONResponse:
 
     def move() -> dict[str, Any]:
         with game.lock:
-            game.play(data.get("move"))
+            game.play(data.get("move"), data.get("claim"))
             return game.state(key)
 
     return JSONResponse(await run_in_threadpool(move))
+
+
+async def game_call(request: Request) -> JSONResponse:
+    """The muggins rule: call on the last placement (`call`: true) or let it go (false)."""
+    data = await read_json(request)
+    key = request.path_params["game"]
+    game = _state(request).games.get(key)
+
+    def call() -> dict[str, Any]:
+        with game.lock:
+            game.call(data.get("call"))
+            return game.state(key)
+
+    return JSONResponse(await run_in_threadpool(call))
 
 
 async def game_transcript(request: Request) -> Response:
