@@ -26,7 +26,7 @@ class Event(NamedTuple):
     (A named tuple: the round makes one per event each time its events are read, so it must be cheap.)"""
 
     side: int
-    kind: str  # placement / domino / block
+    kind: str  # placement / domino / block / call (the muggins rule)
     raw: int
     accepted: bool
     score_after: int
@@ -58,7 +58,7 @@ class Turn:
     to make when nobody reads it (replay, search)."""
 
     __slots__ = ("seat", "move", "count", "points", "_pre", "_offered", "_free", "_dv", "_events", "_unit",
-                 "_sniff")
+                 "_sniff", "call")
 
     def __init__(self, seat: int, pre: Pending, offered: Offered, move: Move, free: dict[int, int],
                  dv: Sequence[int], count: int, points: int, events: Sequence[EventRow], unit: int,
@@ -74,6 +74,8 @@ class Turn:
         self._events = events
         self._unit = unit
         self._sniff = sniff  # the spinner counted by its sides after the move (family tier C)
+        # the muggins rule (family tier C): the call that answered this placement, (seat, why, events)
+        self.call: tuple[int, str, list[EventRow]] | None = None
 
     @property
     def drawn(self) -> list[Tile]:
@@ -113,7 +115,7 @@ class Turn:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {
+        out = {
             "seat": self.seat,
             "passed": list(self._pre[1]),
             "pass_drawn": [[format_tile(TILES[t]) for t in d] for d in self._pre[2]],
@@ -125,10 +127,14 @@ class Turn:
             "points": self.points,
             "events": [e.to_dict() for e in self.events],
         }
+        if self.call is not None:  # the muggins rule: only a called placement has the key
+            seat, why, events = self.call
+            out["call"] = {"seat": seat, "for": why, "events": [Event(*e, unit=self._unit).to_dict() for e in events]}
+        return out
 
     def _key(self) -> tuple[Any, ...]:
-        return (self.seat, self.drawn, self.passed, self.offered, self.move, self.counted, self.count,
-                self.points, self.events, self.pass_drawn)
+        return (self.seat, self.drawn, self.passed, self.offered, self.move, self.move.claim, self.counted,
+                self.count, self.points, self.events, self.pass_drawn, self.call)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Turn) and self._key() == other._key()
