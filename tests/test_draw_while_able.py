@@ -178,7 +178,7 @@ def test_play_reads_draw(tmp_path):
     path = tmp_path / "h.rules"
     path.write_text(DRAWING, encoding="utf-8")
     res = CliRunner().invoke(main, ["play", str(path), "--seed", "3", "--seat", "0=human,1=greedy"],
-                             input="1\ndraw\nq\nn\n")
+                             input="1\ndraw\nq\n\n")
     assert "4) draw" in res.output or ") draw" in res.output
     assert "seat 0 (you) draws [" in res.output and "instead of placing" in res.output
 
