@@ -66,9 +66,18 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     prepare()
+    # Ctrl-C is held back while the workers are forked: a worker interrupted before its initializer
+    # ignores SIGINT would die half-started, and the pool's queues could be left locked (a hang at exit).
+    # The forked workers inherit the blocked mask and unblock it once SIGINT is ignored; the parent takes
+    # a Ctrl-C that came meanwhile as soon as the tasks are queued.
+    held = _block_sigint()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
     try:
-        for fut in as_completed([pool.submit(fn, t) for t in tasks]):
+        try:
+            futures = [pool.submit(fn, t) for t in tasks]
+        finally:
+            _unblock_sigint(held)
+        for fut in as_completed(futures):
             sink(fut.result())
     except BaseException:
         for proc in list((getattr(pool, "_processes", None) or {}).values()):
@@ -78,6 +87,19 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
     pool.shutdown()
 
 
+def _block_sigint() -> bool:
+    """Block SIGINT in this thread (where the platform can); whether it was blocked here."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        return False
+    return signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+def _unblock_sigint(held: bool) -> None:
+    if held:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _worker_start(parent_pid: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _unblock_sigint(hasattr(signal, "pthread_sigmask"))  # inherited blocked from the parent (run_in_workers)
     die_with_parent(parent_pid)
