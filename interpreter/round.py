@@ -26,6 +26,7 @@ from .settlement import block_winner, settle
 from .tiles import (
     BIT,
     LEAD_KEY,
+    MOVES,
     SETS,
     SIDES,  # noqa: F401  (re-exported: was importable from here)
     TILES,
@@ -71,8 +72,7 @@ class _Fixed:
         # "the round ends when both partners go out" (family tier A), where partners play:
         # each seat's partners, whose tiles keep the round going when it goes out
         self.side_out = r.side_out and players in cfg.partnerships
-        self.partners = tuple(tuple(p for p in range(players) if self.sides[p] == self.sides[s] and p != s)
-                              for s in range(players))
+        self.partners = r.partners_of(players)
         self.mask = r.mask  # larger sets: the set's masks (placement_codes)
 
 
@@ -404,9 +404,12 @@ class Round:
         if isinstance(move, str):
             move = Move.parse(move)
         code = move.code()
-        if not self._is_legal(code):
-            code = diagnose(self, move)  # raises IllegalMove with the stable code
-        turn = self._do(code, True, self._legal)
+        codes = self._legal
+        if codes is None or code not in codes:  # (the usual case, the listed moves, without a call)
+            if not self._is_legal(code):
+                code = diagnose(self, move)  # raises IllegalMove with the stable code
+            codes = self._legal
+        turn = self._do(code, True, codes)
         assert turn is not None
         return turn
 
@@ -503,8 +506,9 @@ class Round:
         if not want:
             return None
         assert offered is not None
-        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, move_from_code(code), lay.free.copy(), f.rules.dv,
-                    count, pts, self._events[n_events:], f.rules.unit)
+        events = self._events
+        turn = Turn.of((seat, _NO_PRE if pre is None else pre, offered, MOVES.get(code) or move_from_code(code),
+                        lay.free.copy(), f.rules, count, pts, events[n_events:] if len(events) > n_events else ()))
         if f.record:
             self.turns.append(turn)
         return turn
@@ -702,6 +706,8 @@ _SET_NAMES = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
 def _check_set(cfg: Config, masks: Sequence[int], bone: Sequence[int]) -> None:
     """An explicit deal may hold only tiles of the configuration's set (ValueError naming the first other)."""
     n = SETS[cfg.tiles]
+    if not sum(masks) >> n and (not bone or max(bone) < n):
+        return  # every tile is in the set (the usual case, found without listing them)
     for t in [i for m in masks for i in mask_indices(m >> n << n)] + [i for i in bone if i >= n]:
         raise ValueError(f"tile {format_tile(TILES[t])} is not in the {_SET_NAMES[cfg.tiles]} set of {cfg.name}")
 # -- end larger sets
