@@ -67,24 +67,43 @@ def to_dominoes(games: list[tuple[dict[str, Any], list[Move]]]) -> list[tuple[li
     return out
 
 
-def replay_dominoes(games: list[tuple[list[list[tuple[int, int]]], int, list[tuple[tuple[int, int], bool]]]]) -> int:
-    """Replay the games with `dominoes.Game.make_move`; returns the placements."""
+def dominoes_objects(games: list[tuple[list[list[tuple[int, int]]], int, list[tuple[tuple[int, int], bool]]]]) -> list[Any]:
+    """The games of `to_dominoes` with `dominoes.Domino` objects, made once (untimed), as the engine's `Move`s are.
+
+    Each move is the very object of its hand, as a player choosing from `game.valid_moves` would pass it."""
     import dominoes
 
-    D = dominoes.Domino
+    out = []
+    for hands, opener, steps in games:
+        hs = [[dominoes.Domino(a, b) for a, b in h] for h in hands]
+        held = {(min(d), max(d)): d for h in hs for d in h}
+        out.append((hs, opener, [(held[(min(t), max(t))], left) for t, left in steps]))
+    return out
+
+
+def replay_dominoes(games: list[Any]) -> int:
+    """Replay the games (`dominoes_objects`) with `dominoes.Game.make_move`; returns the placements.
+
+    Per game: one `Hand` per seat (a copy of the dealt list) and the `Game`; per move,
+    `make_move` checks the tile is in the hand (and removes it), checks it matches the chosen
+    end, records the move, and lists the next seat's valid moves (`game.valid_moves`),
+    recording passes, until a seat can move or the game ends (a `Result` with the points)."""
+    import dominoes
+
+    Hand, Game, Board = dominoes.Hand, dominoes.Game, dominoes.Board
     n = 0
     for hands, opener, steps in games:
-        hs = [dominoes.Hand([D(a, b) for a, b in h]) for h in hands]
-        game = dominoes.Game(dominoes.Board(), hs, [], opener, tuple((d, True) for d in hs[opener]), opener, None)
-        for (a, b), left in steps:
-            game.make_move(D(a, b), left)
+        hs = [Hand(h) for h in hands]
+        game = Game(Board(), hs, [], opener, tuple((d, True) for d in hs[opener]), opener, None)
+        for d, left in steps:
+            game.make_move(d, left)
         assert game.result is not None
         n += len(steps)
     return n
 
 
 def prepare(base: Config, n: int, seed: int) -> tuple[Config, list[tuple[dict[str, Any], list[Move]]], Any]:
-    """The block configuration, `n` recorded games of it, and the same games for `dominoes`."""
+    """The block configuration, `n` recorded games of it, and the same games for `dominoes` (its objects)."""
     cfg = block_config(base)
     games = record_games(cfg, 4, n, seed)
-    return cfg, games, to_dominoes(games)
+    return cfg, games, dominoes_objects(to_dominoes(games))

@@ -48,6 +48,18 @@ def public_replay(cfg: Config, games: list[tuple[dict[str, Any], list[Move]]]) -
     return placements
 
 
+def public_replay_listing(cfg: Config, games: list[tuple[dict[str, Any], list[Move]]]) -> int:
+    """As `public_replay`, and the legal moves listed (`legal_moves()`) before each move, as a player is shown them."""
+    placements = 0
+    for deal, moves in games:
+        rnd = _round(cfg, deal)
+        for m in moves:
+            rnd.legal_moves()
+            rnd.play(m)
+        placements += len(moves)
+    return placements
+
+
 def _round(cfg: Config, deal: dict[str, Any]) -> Round:
     return Round(cfg, deal["players"], deal["hands"], deal["boneyard"], deal["opener"], deal["scores"],
                  opening=deal["opening"])

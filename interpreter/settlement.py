@@ -68,7 +68,7 @@ def settle(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], 
     ("as one event with the last placement"); `bonus` the domino bonus ("bonus N points
     to the winner"), which joins that event too, or comes first as its own event when
     the settlement makes one event per term or per hand."""
-    amounts = _amounts(spec, [mask_pips(h) for h in hands], sides, opener, winner)
+    amounts = _amounts(spec, list(map(mask_pips, hands)), sides, opener, winner)
     mode = spec["events"]
     order = sides_clockwise(sides, opener if winner is None else winner)
     wside = None if winner is None else sides[winner]
@@ -155,7 +155,10 @@ def _amounts(spec: Mapping[str, Any], pips: Sequence[int], sides: Sequence[int],
                 mine = [s for s in seats if sides[s] == sd]
                 if mine:
                     out.append((sd, sign * rnd(sum(pips[s] for s in mine)), None, (1, k, rank[mine[0]]), k))
-    return [a for a in out if a[1]]  # zero amounts are dropped
+    for a in out:
+        if not a[1]:
+            return [a for a in out if a[1]]  # zero amounts are dropped
+    return out
 
 
 def clockwise(players: int, start: int) -> tuple[int, ...]:
