@@ -19,7 +19,7 @@ from .errors import IllegalMove
 from .layout import Layout, placement_codes
 from .legality import diagnose
 from .players import FastPlayer, RandomPlayer
-from .records import Event, EventRow, Offered, RoundResult, Turn, shown_points
+from .records import Event, EventRow, Offered, RoundResult, Turn, events_of, shown_points
 from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
 from .scoring import after_settlement, apply_event
 from .settlement import block_winner, settle
@@ -297,7 +297,7 @@ class Round:
     def events(self) -> list[Event]:
         """Every scoring event of the round, in order."""
         u = self._f.rules.unit
-        return [Event(*e, unit=u) for e in self._events]
+        return events_of(self._events, u)
 
     @property
     def forced_tile(self) -> tuple[int, int] | None:
@@ -332,7 +332,8 @@ class Round:
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to move, sorted by tile, target tile, side."""
-        moves = [move_from_code(c) for c in self.legal_codes()]
+        get = MOVES.get
+        moves = [get(c) or move_from_code(c) for c in self.legal_codes()]
         if self._f.rules.n_tiles > 28 and len(moves) > 1:  # larger sets: index order is not tile order
             moves.sort(key=Move.sort_key)
         return moves
