@@ -4,7 +4,8 @@
 #   ENGINE="./my-engine" bash conformance/ci-recipe.sh
 #
 # Environment (all optional but ENGINE):
-#   ENGINE    the command that starts the engine (conformance/PROTOCOL.md)
+#   ENGINE    the command that starts the engine (conformance/PROTOCOL.md); example-python or
+#             example-js runs an example engine shipped with rulelang
 #   VARIANTS  space-separated variants to run (default: all)
 #   TAGS      space-separated feature tags every selected case must have
 #   CASES     space-separated case folders instead of the shipped suite

@@ -10,7 +10,12 @@ records a behaviour two implementations reached separately:
    moves, counted ends, points, events, the settlement and the result);
 2. a target case per player count: the same round started from scores that
    put the first scoring side exactly one event short of the target, so the
-   match ends as the ruleset says (mid-round or after settlement).
+   match ends as the ruleset says (mid-round or after settlement);
+3. a targeted position for each statement the ruleset states (`targeted`):
+   a short case cut right after a step that an engine playing the statement
+   another way (one of its other spellings in the statement table) would
+   observe differently: a forced lead's offered tile, a branch that opens, a
+   block's winner, a settlement's events, the round after a domino...
 
 The cases are only as right as the two engines that agree on them; they pin
 a house variant's behaviour against regressions and against other engines,
@@ -43,6 +48,7 @@ class Suite:
     config: dict[str, Any]
     cases: list[dict[str, Any]] = field(default_factory=list)
     dropped: list[tuple[str, str]] = field(default_factory=list)  # (case id, why) the check engine disagreed on
+    undecided: list[str] = field(default_factory=list)  # alternatives of a statement no position told apart
 
 
 def load_ruleset(spec: str) -> tuple[str, Any, dict[str, Any]]:
@@ -99,8 +105,47 @@ def observe(config: dict[str, Any], players: int, setup: dict[str, Any], moves: 
     return steps
 
 
+def config_tags(config: dict[str, Any]) -> set[str]:
+    """The feature tags (features.json) a case needs only because its ruleset states a rule a certain way: an
+    engine that does not claim one of them skips the case instead of failing it."""
+    op, dbl, sc, tgt = config["opener"], config["doubles"], config["scoring"], config["target"]
+    settle = config["settlement"]
+    pairs = [
+        (dbl["branching"] == "every", "branching-every"), (dbl["branching"] == "first", "branching-first"),
+        (dbl["branch_sides"] == "after-line", "branch-after-line"), (dbl["branch_sides"] == "at-once", "branch-at-once"),
+        (dbl["terminal_count"] == "one-half", "terminal-one-half"), (op["lead"] == "forced", "forced-lead"),
+        ("next-seat" in (op["after_domino"], op["after_block"]), "opener-next-seat"),
+        (op["after_block"] == "block-winner", "opener-block-winner"), ("seat-0" in op.values(), "opener-seat-0"),
+        (config["drawing"] == "none", "no-drawing"), (config.get("draw_limit") is not None, "draw-limit"),
+        (any(config.get("reserve", {}).values()), "reserve"), (not sc["in_play"], "no-placement-score"),
+        (sc.get("multiple") == 3, "multiple-3"), (sc.get("formula") == "per-multiple", "formula-per-multiple"),
+        (sc.get("formula") == "face-value", "formula-face-value"),
+        (sc["unit"] == 5, "unit-5"), (sc["unit"] == 1, "unit-1"), (sc["unit"] == 3, "unit-3"),
+        (tgt.get("mode") == "exact", "target-exact"), (tgt.get("mode") == "rounds", "fixed-rounds"),
+        (tgt.get("overshoot") == "discard", "overshoot-discard"), (tgt.get("overshoot") == "bounce", "overshoot-bounce"),
+        (tgt.get("check") == "every-event", "target-every-event"),
+        (tgt.get("check") == "after-settlement", "target-after-settlement"),
+        (tgt.get("ties") == "extra-rounds", "tie-extra-rounds"), (tgt.get("ties") == "draw", "tie-draw"),
+        (bool(tgt.get("raw_by_count")), "target-by-count"), (tgt.get("entry") is not None, "entry-threshold"),
+        (bool(tgt.get("lead_cannot_win")), "lead-cannot-win"), (config.get("score_floor") is not None, "score-floor"),
+        (config.get("round_end") == "side-out", "side-out"), (config.get("tiles", 6) != 6, "larger-set"),
+        (settle["domino"].get("bonus") is not None, "domino-bonus"),
+        (settle["block"]["winner"] == "fewest-tiles", "block-fewest-tiles"),
+        (settle["block"]["winner"] == "lightest-side", "block-lightest-side"),
+        (settle["block"].get("partners_tie") == "no-winner", "partners-tie-no-winner"),
+        ("per-term" in (settle["domino"]["events"], settle["block"]["events"]), "events-per-term"),
+    ]
+    for term in settle["domino"]["terms"] + settle["block"]["terms"]:
+        pairs += [(term.get("kind") == "differences", "settle-differences"),
+                  (term.get("hands") == "partner", "partner-debit"), (term.get("hands") == "own", "own-hand"),
+                  (term.get("kind") == "hands" and term.get("pooling") == "pooled", "settle-pooled"),
+                  (term.get("kind") == "hands" and term.get("pooling") == "each", "settle-each"),
+                  (term.get("rounding") == "none", "no-rounding"), (term.get("rounding") == "round3", "rounding-3")]
+    return {tag for cond, tag in pairs if cond}
+
+
 def _tags(config: dict[str, Any], players: int, steps: list[dict[str, Any]], inline: bool) -> list[str]:
-    tags = {PLAYER_TAGS[players]}
+    tags = {PLAYER_TAGS[players]} | config_tags(config)
     if players in config["players"]["partnerships"]:
         tags.add("partnerships")
     if inline:
@@ -132,8 +177,9 @@ def _case(suite: Suite, cid: str, description: str, players: int, setup: dict[st
     }
 
 
-def draft(spec: str, seeds: int = 40) -> Suite:
-    """Every case for the ruleset `spec`, before the cross-check."""
+def draft(spec: str, seeds: int = 40, positions: bool = True) -> Suite:
+    """Every case for the ruleset `spec`, before the cross-check: complete rounds, target cases, and (with
+    `positions`) a deciding position for each statement it states."""
     name, ruleset, config = load_ruleset(spec)
     suite = Suite(name, ruleset, config)
     slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
@@ -165,7 +211,230 @@ def draft(spec: str, seeds: int = 40) -> Suite:
                     n, setup_t, steps, seed))
             if len(found) == 3:
                 break
+    if positions:
+        suite.undecided = targeted(suite, min(seeds, PROBE_SEEDS))
     return suite
+
+
+# ---------------------------------------------------------------------------
+# Targeted positions: for each statement the ruleset states, a position where it decides
+#
+# Driven by the statement table (rulelang/statements): a statement's other
+# spellings (its `examples`) give alternative configurations, the ruleset with
+# that one line changed. A position decides for the statement when the
+# built-in engine, replaying the same deal and moves under an alternative,
+# observes something else at some step; the case is cut right after the first
+# such step, with the ruleset's own expectations. An engine that plays the
+# statement like one of its alternatives then fails that case.
+
+NOT_TARGETED = frozenset({"ruleset", "source", "based_on",  # no rule of play
+                          "tiles", "players", "hand"})  # they shape the deal itself, which a case gives explicitly
+PROBE_SEEDS = 12  # seeds tried per player count for the positions (the complete rounds use --seeds)
+
+
+@dataclass
+class Trace:
+    """A deal (and later deals) and greedy moves under the ruleset: a place to look for deciding positions."""
+
+    players: int
+    seed: int
+    kind: str  # round / target / overshoot / next-round
+    setup: dict[str, Any]
+    next_rounds: list[dict[str, Any]]
+    moves: list[str]
+    observed: list[dict[str, Any]] = field(default_factory=list)  # the ruleset's own observations
+
+
+def _lottery(config: dict[str, Any], rule: str, prev: Any) -> bool:
+    """Whether an opener `rule` would draw lots (the case must then give the seat)."""
+    return rule == "lottery" or (rule == "block-winner" and (prev is None or prev.seat is None))
+
+
+def _match_trace(config: dict[str, Any], players: int, seed: int, kind: str, scores: list[int] | None,
+                 rounds: int) -> Trace | None:
+    """`rounds` rounds of `Match(seed)` by greedy players, from `scores`; openers left to the rule where it decides."""
+    from interpreter import Match, greedy_player
+
+    first = deal_of(Match(config, players, seed=seed).round)
+    if scores is not None:
+        first["scores"] = scores
+    match = Match(config, players, seed=seed, deal=[first])
+    bot = greedy_player(seed)
+    deals: list[dict[str, Any]] = [dict(first)]
+    moves: list[str] = []
+    current = match.round
+    while not match.over and len(match.rounds) < rounds:
+        if match.round is not current:
+            current = match.round
+            deals.append(deal_of(current))
+        move = bot(match.observation(seat_to_move(match)), match.legal_moves())
+        match.play(move)
+        moves.append(str(move))
+    if len(match.rounds) < rounds and not match.over:
+        return None
+    if len(deals) < rounds:
+        return None  # the match ended before the rounds asked for
+    op = config["opener"]
+    for i, d in enumerate(deals):
+        prev = match.rounds[i - 1] if i else None
+        rule = (op["first_round"] if prev is None else op["after_domino"] if prev.kind == "domino"
+                else op["after_block"])
+        if not _lottery(config, rule, prev):
+            d["opener"] = None  # the rule decides: the case checks the engine's choice
+    return Trace(players, seed, kind, deals[0], deals[1:], moves)
+
+
+def traces(config: dict[str, Any], probe_seeds: int = PROBE_SEEDS):
+    """Deals to look for deciding positions in: per seed and player count, a round from 0, a round one event
+    short of the target, one whose first event passes it, and two rounds in a row."""
+    for seed in range(1, probe_seeds + 1):
+        for n in config["players"]["counts"]:
+            t = _match_trace(config, n, seed, "round", None, 1)
+            if t is not None:
+                yield t
+            _, _, scoring, _ = play_round(config, n, seed)
+            if scoring is not None and config["target"].get("mode", "at-least") != "rounds":
+                side, raw, _ = scoring
+                nsides = 2 if n in config["players"]["partnerships"] else n
+                goal = _target_raw(config, n)
+                for kind, short in (("target", raw), ("overshoot", raw - 1)):
+                    start = [0] * nsides
+                    start[side] = goal - short
+                    if start[side] > 0 and (t := _match_trace(config, n, seed, kind, start, 1)) is not None:
+                        yield t
+            t = _match_trace(config, n, seed, "next-round", None, 2)
+            if t is not None:
+                yield t
+
+
+def _target_raw(config: dict[str, Any], players: int) -> int:
+    by_count = config["target"].get("raw_by_count") or {}
+    return int(by_count.get(str(players), config["target"]["raw"]))
+
+
+def _observe_all(config: dict[str, Any], t: Trace) -> list[dict[str, Any]] | None:
+    """What the built-in engine observes at each step of `t` under `config` (None: it cannot play it)."""
+    from .builtin import run_case
+
+    try:
+        out = run_case({"config": config, "players": t.players, "setup": t.setup, "next_rounds": t.next_rounds,
+                        "steps": [{"play": m} for m in t.moves]})
+    except Exception:  # an alternative the deal does not fit: no position here
+        return None
+    return [{k: o[k] for k in (*OBSERVED, "reject") if k in o} for o in out["steps"]]
+
+
+def _with_lines(config: dict[str, Any], lines: dict[str, str]) -> dict[str, Any] | None:
+    """The ruleset with statement `key` said by `lines[key]` instead (added when it is not stated), compiled;
+    None when that does not compile."""
+    import rulelang
+    from rulelang.formatter import config_statements, statement_lines, statements_to_text
+
+    said = {k: statement_lines(k, v) for k, v in config_statements(config) if k != "based_on"}
+    said.update({k: [line] for k, line in lines.items()})
+    try:
+        return rulelang.compile_text(statements_to_text(said), "alternative.rules")
+    except Exception:  # the line does not go with the rest of the ruleset
+        return None
+
+
+def alternatives(config: dict[str, Any], key: str) -> list[tuple[str, dict[str, Any]]]:
+    """(line, configuration) for each other spelling of statement `key` (its examples in the statement table).
+
+    A spelling that does not go with the rest of the ruleset is tried with one other statement of its group
+    changed too (`check the target after settlement` needs `ties at the top: ...` other than impossible).
+    """
+    from rulelang.statements import INFO, TABLE
+
+    st = INFO[key]
+    own = st.from_config(config)
+    out = []
+    for line in st.examples:
+        alt = _with_lines(config, {key: line})
+        said = f"`{line}`"
+        if alt is None:
+            for other in TABLE:
+                if other.key == key or other.group != st.group or other.key in NOT_TARGETED:
+                    continue
+                for line2 in other.examples:
+                    if (alt := _with_lines(config, {key: line, other.key: line2})) is not None:
+                        said = f"`{line}` (with `{line2}`)"
+                        break
+                if alt is not None:
+                    break
+        if alt is not None and st.from_config(alt) != own:
+            out.append((said, alt))
+    return out
+
+
+def _first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> tuple[int, str] | None:
+    for i, (x, y) in enumerate(zip(a, b)):
+        for k in ("reject", *OBSERVED):
+            if x.get(k) != y.get(k):
+                return i, k
+    return None
+
+
+def targeted(suite: Suite, probe_seeds: int = PROBE_SEEDS) -> list[str]:
+    """Add to `suite` a deciding position for each statement the ruleset states; return the statements (and
+    alternatives) no position was found for."""
+    from rulelang.formatter import config_statements, statement_lines
+    from rulelang.statements import INFO
+
+    config = suite.config
+    pool: list[Trace] = []
+    gen = traces(config, probe_seeds)
+
+    def trace(i: int) -> Trace | None:
+        while len(pool) <= i:
+            t = next(gen, None)
+            if t is None:
+                return None
+            obs = _observe_all(config, t)
+            if obs is None or any(o.get("reject") for o in obs):
+                continue
+            t.observed = obs
+            pool.append(t)
+        return pool[i]
+
+    slug = re.sub(r"[^a-z0-9]+", "-", suite.name.lower()).strip("-")
+    missing: list[str] = []
+    for key, value in config_statements(config):
+        if key in NOT_TARGETED:
+            continue
+        own_line = "; ".join(statement_lines(key, value))
+        found: dict[int, list[tuple[int, str, str]]] = {}  # trace index -> (step, observed key, alternative line)
+        for line, alt in alternatives(config, key):
+            i = 0
+            while (t := trace(i)) is not None:
+                obs = _observe_all(alt, t)
+                diff = _first_difference(t.observed, obs) if obs is not None else None
+                if diff is not None:
+                    found.setdefault(i, []).append((diff[0], diff[1], line))
+                    break
+                i += 1
+            else:
+                missing.append(f"{key}: no position tells `{own_line}` from {line} in {probe_seeds} seeds")
+        for i, diffs in found.items():
+            t = pool[i]
+            cut = max(d[0] for d in diffs)
+            steps: list[dict[str, Any]] = [{"play": m, "expect": {k: v for k, v in o.items() if k != "reject"}}
+                     for m, o in zip(t.moves[:cut + 1], t.observed[:cut + 1])]
+            against = "; ".join(f"{line} would refuse the move of step {step}" if what == "reject" else
+                                f"{line} would observe another `{what}` at step {step}" for step, what, line in diffs)
+            case = _case(suite, f"{slug}-gen-{t.players}p-pos-{key.replace('_', '-')}-{t.kind}-seed{t.seed}",
+                         f"a position where `{own_line}` ({INFO[key].words}) decides ({t.players} players, "
+                         f"{t.kind}, Match seed {t.seed}): {against}", t.players, t.setup, steps, t.seed)
+            case["source"] = dict(case["source"], where=(
+                f"rulelang cases generate {suite.name}: a targeted position for the statement `{own_line}`, found by "
+                f"replaying Match seed {t.seed} ({t.kind}, greedy players) under its other spellings; drafted by the "
+                "built-in engine and kept because the check engine agrees"))
+            if t.next_rounds:
+                case["next_rounds"] = t.next_rounds
+                if any(s["expect"].get("round") for s in steps[:-1]):
+                    case["tags"] = sorted({*case["tags"], "multi-round"})
+            suite.cases.append(case)
+    return missing
 
 
 def cross_check(suite: Suite, engine: Any, timeout: float = 30.0) -> Suite:
@@ -193,8 +462,8 @@ def write(suite: Suite, directory: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "generated.json"
     doc = {"description": f"Cases generated for the ruleset {suite.name} by `rulelang cases generate`: complete rounds "
-                          "and target cases at each player count, drafted by the built-in engine and kept where an "
-                          "independent engine agrees.",
+                          "and target cases at each player count, and a position where each statement decides, "
+                          "drafted by the built-in engine and kept where an independent engine agrees.",
            "ruleset": suite.ruleset, "cases": suite.cases}
     path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return path

@@ -74,6 +74,12 @@ def config_to_text(config: dict[str, Any]) -> str:
     return _layout(items)
 
 
+def statements_to_text(said: dict[str, list[str]]) -> str:
+    """A ruleset text stating each statement `key` by its lines `said[key]`, laid out in canonical order."""
+    return _layout([(INFO[k].section, INFO[k].group, [(line, [], None) for line in said[k]])
+                    for k in sorted(said, key=lambda k: ORDER[k])])
+
+
 # ---------------------------------------------------------------------------
 # fmt: a parsed text -> canonical text, comments kept with their lines
 # ---------------------------------------------------------------------------

@@ -122,3 +122,12 @@ def test_shipped_reference_is_identical_to_docs(doc):
     shipped = ROOT / "rulelang" / "reference" / doc
     assert shipped.is_file(), f"copy docs/{doc} to rulelang/reference/"
     assert shipped.read_bytes() == (ROOT / "docs" / doc).read_bytes()
+
+
+@pytest.mark.parametrize("schema", ["rulelang/schema/config.schema.json", "conformance/schema/case.schema.json",
+                                    "conformance/schema/expected-failures.schema.json"])
+def test_schema_ids_are_stable_versioned_names(schema):
+    # no placeholder domain: a URN that names the document and its major version, so a validator cache
+    # or a $ref from a user's schema stays valid for as long as the format is compatible
+    doc = json.loads((ROOT / schema).read_text(encoding="utf-8"))
+    assert re.fullmatch(r"urn:rulelang:schema:[a-z-]+:\d+", doc["$id"]), doc["$id"]

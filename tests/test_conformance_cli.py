@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from rulelang.cli import main
 
-TOY = Path(__file__).parent / "data" / "conformance" / "toy_engine.py"
+TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 
 
 def _toy(*flags):

@@ -18,7 +18,7 @@ from conformance import builtin
 from conformance.compare import compare
 from conformance.configs import compiled
 
-TOY_PATH = Path(__file__).parent / "data" / "conformance" / "toy_engine.py"
+TOY_PATH = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 _spec = importlib.util.spec_from_file_location("toy_engine", TOY_PATH)
 toy = importlib.util.module_from_spec(_spec)
 assert _spec.loader is not None

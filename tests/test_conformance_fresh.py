@@ -152,7 +152,7 @@ def test_expected_failures_are_found_next_to_the_case_folder_and_in_the_working_
     import json
 
     folder = _club_folder(tmp_path)
-    toy = Path(__file__).parent / "data" / "conformance" / "toy_engine.py"  # it has no one-half terminal doubles
+    toy = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"  # it has no one-half terminal doubles
     engine = " ".join(shlex.quote(x) for x in [sys.executable, str(toy)])
     monkeypatch.chdir(tmp_path)
     assert conform("--cases", str(folder), "--engine", engine).exit_code == 1

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conformance import cases
 from rulelang.cli import main
 
-TOY_JS = Path(__file__).parent / "data" / "conformance" / "toy_engine.mjs"
+TOY_JS = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.mjs"
 
 
 def test_the_node_toy_engine_passes_every_case(tmp_path):

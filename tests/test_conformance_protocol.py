@@ -12,7 +12,7 @@ import pytest
 from conformance import cases, runner
 from conformance.protocol import PROTOCOL_VERSION, SubprocessEngine, serve
 
-TOY = Path(__file__).parent / "data" / "conformance" / "toy_engine.py"
+TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 ALL = cases.lint().cases
 # three short cases; the engine misbehaves on the middle one
 PICK = [c for c in ALL if c.id in ("pagat-diagram-14", "pagat-diagram-22", "pagat-diagram-00")]

@@ -12,7 +12,7 @@ from conformance import builtin, cases, runner
 from conformance.protocol import InProcessEngine, SubprocessEngine
 
 CASE_FILES = cases.case_files()
-TOY = Path(__file__).parent / "data" / "conformance" / "toy_engine.py"
+TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 LINT = cases.lint()
 
 

@@ -10,7 +10,7 @@ import pytest
 from conformance import builtin, cases, runner
 from conformance.protocol import InProcessEngine, SubprocessEngine
 
-TOY = Path(__file__).parent / "data" / "conformance" / "toy_engine.py"
+TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 CASES = cases.lint().cases
 
 # breakage -> cases that must catch it (a subset of what fails; each is worked out by hand)

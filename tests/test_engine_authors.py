@@ -28,7 +28,7 @@ def test_the_shell_recipe_runs_the_suite_and_writes_both_reports(tmp_path):
 
 
 def test_the_shell_recipe_fails_when_the_engine_fails(tmp_path):
-    toy = ROOT / "tests" / "data" / "conformance" / "toy_engine.py"
+    toy = ROOT / "conformance" / "examples" / "toy_engine.py"
     res = _recipe(tmp_path, VARIANTS="pagat", TAGS="diagram",
                   ENGINE=f"{shlex.quote(sys.executable)} {shlex.quote(str(toy))} --break internal-double-counts")
     assert res.returncode == 1

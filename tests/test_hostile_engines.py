@@ -19,7 +19,7 @@ import pytest
 from conformance import cases, runner
 from conformance.protocol import CONTAINED, InProcessEngine, SubprocessEngine
 
-TOY = Path(__file__).parent / "data" / "conformance" / "toy_engine.py"
+TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 ROOT = Path(__file__).resolve().parent.parent
 ALL = cases.lint().cases
 PICK = [c for c in ALL if c.id in ("pagat-diagram-14", "pagat-diagram-22", "pagat-diagram-00")]

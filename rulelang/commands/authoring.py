@@ -21,6 +21,7 @@ TOPICS: dict[str, tuple[str, str, str]] = {
     "engine-api": ("rulelang.reference", "engine-api.md", "the interpreter's Python API"),
     "conformance": ("conformance", "README.md", "the conformance suite: cases, tags, reports"),
     "protocol": ("conformance", "PROTOCOL.md", "the engine protocol (JSON lines) for other engines"),
+    "engine-authors": ("rulelang.reference", "engine-authors.md", "write a conforming engine: a tutorial"),
 }
 
 
@@ -35,12 +36,21 @@ def topic_text(topic: str) -> str:
 @click.command("show")
 @click.argument("name", metavar="NAME")
 def show_cmd(name: str) -> None:
-    """Print the text of a bundled ruleset (a starting point: `rulelang show pagat > club.rules`)."""
+    """Print the text of a bundled ruleset (a starting point: `rulelang show pagat > club.rules`).
+
+    NAME may also be an example engine shipped with rulelang, example-python
+    or example-js: its source, a starting point for an engine of your own
+    (`rulelang show example-python > mine.py`).
+    """
+    from conformance.example_engines import EXAMPLES
     from rulelang.bundled import bundled_names, bundled_text
 
+    if name in EXAMPLES:
+        click.echo(EXAMPLES[name].path.read_text(encoding="utf-8"), nl=False)
+        return
     if name not in bundled_names():
-        raise click.BadParameter(f"there is no bundled ruleset {name!r} (bundled: {', '.join(bundled_names())})",
-                                 param_hint="NAME")
+        raise click.BadParameter(f"there is no bundled ruleset {name!r} (bundled: {', '.join(bundled_names())}; "
+                                 f"example engines: {', '.join(EXAMPLES)})", param_hint="NAME")
     click.echo(bundled_text(name), nl=False)
 
 

@@ -7,9 +7,6 @@ from pathlib import Path
 
 import click
 
-# the independent toy engine of a development checkout (the default check engine when present)
-_TOY = Path(__file__).resolve().parents[2] / "tests" / "data" / "conformance" / "toy_engine.py"
-
 
 @click.group("cases")
 def cases_cmd():
@@ -21,19 +18,39 @@ def cases_cmd():
 @click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder to write DIR/<name>/generated.json into (run it with `rulelang conform --cases DIR`).")
 @click.option("--check-engine", "check_cmd", metavar="CMD",
-              help="The independent engine every case is checked against (default: the toy engine of a checkout).")
+              help="The independent engine every case is checked against (default: example-python, the toy engine "
+                   "shipped with rulelang; example-js is its JavaScript port).")
 @click.option("--no-check", is_flag=True, help="Write the drafts without a cross-check (not recommended).")
 @click.option("--seeds", type=click.IntRange(1, 1000), default=40, show_default=True,
-              help="Seeds tried per player count to find a domino, a block and a scoring event.")
+              help="Seeds tried per player count to find a domino, a block and a scoring event (and, up to 12 of them, "
+                   "the deciding positions).")
 def generate_cmd(ruleset, out_dir, check_cmd, no_check, seeds):
     """Draft cases for RULESET (a bundled name or a .rules file) and keep those an independent engine agrees with.
+
+    Complete rounds (one ending in a domino, one in a block) and a target case
+    at each player count, and for each statement RULESET states a targeted
+    position where it decides: a step that would be observed otherwise if the
+    statement were written another way (its other spellings).
 
     Exit status: 0 when cases were written, 1 when the check engine disagreed
     with every case (nothing written), 2 for a bad ruleset or option.
     """
     from conformance import generate
+    from conformance.example_engines import ExampleError, resolve
     from conformance.protocol import SubprocessEngine
 
+    argv: list[str] = []
+    if not no_check:  # the check engine is settled before any drafting
+        try:
+            argv = shlex.split(check_cmd or "example-python")
+        except ValueError as exc:
+            raise click.BadParameter(f"cannot split {check_cmd!r}: {exc}", param_hint="--check-engine") from None
+        if not argv:
+            raise click.BadParameter("an empty command", param_hint="--check-engine")
+        try:
+            argv = resolve(argv)
+        except ExampleError as exc:
+            raise click.BadParameter(str(exc), param_hint="--check-engine") from None
     try:
         suite = generate.draft(ruleset, seeds=seeds)
     except generate.GenerateError as exc:
@@ -41,19 +58,9 @@ def generate_cmd(ruleset, out_dir, check_cmd, no_check, seeds):
     if not suite.cases:
         click.echo(f"no case could be drafted for {suite.name} within {seeds} seeds", err=True)
         sys.exit(1)
+    for note in suite.undecided:  # an alternative that plays the same here, or a position the seeds did not give
+        click.echo(f"note: {note}", err=True)
     if not no_check:
-        if check_cmd is None:
-            if not _TOY.exists():
-                raise click.BadParameter("no check engine: give --check-engine CMD (or --no-check)",
-                                         param_hint="--check-engine")
-            argv = [sys.executable, str(_TOY)]
-        else:
-            try:
-                argv = shlex.split(check_cmd)
-            except ValueError as exc:
-                raise click.BadParameter(f"cannot split {check_cmd!r}: {exc}", param_hint="--check-engine") from None
-            if not argv:
-                raise click.BadParameter("an empty command", param_hint="--check-engine")
         drafted = len(suite.cases)
         suite = generate.cross_check(suite, SubprocessEngine(argv))
         for cid, why in suite.dropped:

@@ -48,7 +48,10 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--tag", "tags", multiple=True, metavar="T", help="Only cases having this feature tag (repeatable: all of them).")
 @click.option("--id", "ids", multiple=True, metavar="ID", help="Only this case (repeatable).")
 @click.option("--engine", "engine_cmd", metavar="CMD",
-              help="Run an external engine speaking conformance/PROTOCOL.md (default: the built-in engine, in-process).")
+              help="Run an external engine speaking conformance/PROTOCOL.md (default: the built-in engine, in-process); "
+                   "example-python and example-js run the example engines shipped with rulelang.")
+@click.option("--example-engines", is_flag=True,
+              help="List the example engines shipped with rulelang (names for --engine, files to read or copy) and stop.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False), help="Write the JSON report here.")
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False), help="Write JUnit XML here.")
 @click.option("--baseline", "baseline_path", type=click.Path(exists=True, dir_okay=False),
@@ -68,7 +71,7 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--allow-empty", is_flag=True,
               help="Do not fail a run in which no case passed (e.g. an engine that skips everything).")
 @click.option("-v", "--verbose", is_flag=True, help="Also show skipped cases and expected failures.")
-def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, report_path, junit_path, baseline_path, timeout, start_timeout,
+def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, report_path, junit_path, baseline_path, timeout, start_timeout,
                 deadline, xfail_path, list_only, strict, allow_empty, verbose):
     """Run the conformance suite against the built-in engine or an external one.
 
@@ -88,6 +91,11 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, report_path, junit_p
 
     console = pipe_safe(Console(highlight=False, soft_wrap=True))
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    if example_engines:
+        from conformance.example_engines import listing
+
+        click.echo(listing())
+        return
     # 0. options: everything that can be wrong is said before the run, not after it
     for opt, seconds in (("--timeout", timeout), ("--start-timeout", start_timeout), ("--deadline", deadline or 1)):
         if not math.isfinite(seconds):
@@ -101,6 +109,12 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, report_path, junit_p
         if not argv:
             raise click.BadParameter("an empty command (leave --engine out to run the built-in engine)",
                                      param_hint="--engine")
+        from conformance.example_engines import ExampleError, resolve
+
+        try:
+            argv = resolve(argv)
+        except ExampleError as exc:
+            raise click.BadParameter(str(exc), param_hint="--engine") from None
     for opt, path in (("--report", report_path), ("--junit", junit_path)):
         if path is not None and (problem := output_problem(path)):
             raise click.BadParameter(f"cannot write {path}: {problem}", param_hint=opt)
