@@ -103,8 +103,8 @@ def tile_index(value: Any) -> int:
         i = ANY_INDEX.get(value)
         if i is not None:
             return i
-    if isinstance(value, int):
-        return value
+    if isinstance(value, int):  # every index of the tables is in ANY_INDEX: this one is not a tile
+        raise ValueError(f"not a tile: {value!r} (tile indices are 0 to {N_TILES - 1})")
     i = None
     if type(value) is str:
         i = _TEXT_INDEX.get(value)
