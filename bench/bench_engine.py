@@ -136,7 +136,7 @@ def time_paths(cfg, args, yard_us: float, say) -> dict:
     for k in range(HARNESS_PAIRS_PER_REPEAT * args.repeat):
         pair = [(paths.simulate_bare, "bare"), (paths.simulate_harness, "harness")]
         for fn, key in (pair if k % 2 == 0 else pair[::-1]):
-            runs[key].append(_per(fn, cfg, 2, max(2, m // 2), args.seed + k))
+            runs[key].append(_per(fn, cfg, 2, max(10, m // 2), args.seed + k))
     us = {k: 1e6 * statistics.median(t / c for t, c in v) for k, v in runs.items()}
 
     def vs_fast(key: str, base: str = "fast") -> float:
@@ -163,7 +163,7 @@ def time_paths(cfg, args, yard_us: float, say) -> dict:
     ratios = sorted(h[0] / h[1] / (b[0] / b[1]) for h, b in zip(runs["harness"], runs["bare"]))
     q = len(ratios) // 4
     say(f"simulate harness / the bare engine on the same matches and bots: {harness:.2f} (target <= 1.2; median of "
-        f"{len(ratios)} interleaved pairs of {max(2, m // 2)} matches, middle half {ratios[q]:.2f}-{ratios[-q - 1]:.2f})")
+        f"{len(ratios)} interleaved pairs of {max(10, m // 2)} matches, middle half {ratios[q]:.2f}-{ratios[-q - 1]:.2f})")
     out["harness_vs_bare"] = harness
     out["harness_pairs"] = len(ratios)
     out["clone_vs_fast_placement"] = vs_fast("clone")
