@@ -32,6 +32,7 @@ class Config:
         "overshoot", "ties", "score_floor", "domino", "block", "_hand_size", "_reserve", "_rules",
         "formula", "divisors", "round_end",
         "tiles",  # larger sets
+        "spinner_orientation", "spinner_count", "branch_length",  # the sniff (family tier C)
     )
 
     # The slots above, set once in __init__ through object.__setattr__ (declared here for type checkers;
@@ -68,6 +69,9 @@ class Config:
     divisors: tuple[int, ...]
     round_end: str
     tiles: int  # larger sets: the highest pip of the set (6, 9, 12)
+    spinner_orientation: str  # the sniff: "crosswise" (default) / "endwise" / "choice"
+    spinner_count: str  # the sniff: "terminal" (default) / "uncovered-sides"
+    branch_length: str  # the sniff: "unlimited" (default) / "one-tile"
 
     def __init__(self, data: dict[str, Any]):
         """Use `Config.from_dict`, which validates; this trusts `data`."""
@@ -110,6 +114,10 @@ class Config:
         s(self, "divisors", tuple(sc.get("divisors", [sc["multiple"]])))
         s(self, "round_end", data.get("round_end", "player-out"))
         s(self, "tiles", data.get("tiles", 6))  # larger sets: default double-six
+        # the sniff (family tier C): optional, default today's crosswise spinner counting while terminal
+        s(self, "spinner_orientation", d.get("spinner_orientation", "crosswise"))
+        s(self, "spinner_count", d.get("spinner_count", "terminal"))
+        s(self, "branch_length", d.get("branch_length", "unlimited"))
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Config is immutable")

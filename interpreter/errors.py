@@ -28,6 +28,7 @@ class IllegalMove(EngineError):
         "round-over", "not-in-hand", "must-lead", "forced-lead", "not-on-layout",
         "no-such-side", "side-occupied", "branch-closed", "no-match", "must-play-drawn",
         "must-place",
+        "orientation-not-allowed", "dead-end",  # the sniff (family tier C)
     )
 
     def __init__(self, code: str, message: str, legal: Iterable[object] = ()):

@@ -16,6 +16,7 @@ from .tiles import (
     BIT,
     BRANCH_A,
     BRANCH_B,
+    ENDWISE,
     HI,
     HIGH,
     IS_DOUBLE,
@@ -44,7 +45,8 @@ Connection = tuple[tuple[int, int], str, tuple[int, int], str]
 class Layout:
     """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
-    __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_inline", "_r", "_connections")
+    __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_inline", "_r", "_connections",
+                 "orienting", "_sniff", "_mode", "_uncov", "dead")  # the sniff (family tier C)
 
     def __init__(self, rules: Rules):
         self.placed: list[int] = []  # move codes (tile << 10 | key) in placement order
@@ -57,6 +59,15 @@ class Layout:
         self._r = rules  # the tables: what a terminal double counts (dv), when branches open
         self._inline = [0] * rules.n_tiles  # free in-line sides of each double on the layout
         self._connections: list[Connection] = []  # cache of connections(), a prefix of placed
+        # -- the sniff (family tier C): while the spinner is still to be placed under `the spinner is laid
+        # crosswise or endwise, ...` / `... always laid endwise`, its placements carry an orientation
+        self.orienting = bool(rules.orient) and self._spin_next
+        self._sniff = -1  # the spinner when it counts by its sides, else -1
+        self._mode = 0  # 1: p per free line side (laid endwise); 2: p per uncovered branch side (crosswise)
+        self._uncov = 0  # its uncovered branch sides
+        # "each branch of the spinner takes one tile": the free ends of tiles on branch sides, counted but
+        # closed (key -> value, like `free`)
+        self.dead: dict[int, int] = {}
 
     def copy(self) -> Layout:
         """An independent copy (for a cloned round)."""
@@ -69,6 +80,11 @@ class Layout:
         other._r = self._r
         other._inline = self._inline.copy()
         other._connections = []
+        other.orienting = self.orienting
+        other._sniff = self._sniff
+        other._mode = self._mode
+        other._uncov = self._uncov
+        other.dead = self.dead.copy()
         return other
 
     # -- the one place the layout changes --------------------------------------------
@@ -76,14 +92,23 @@ class Layout:
     def place(self, code: int) -> int:
         """Place the (legal) move `code` (rules.md 1.1, 1.2); return the new counted sum."""
         ti = code >> 10
+        ew = ti > 0x7F  # the sniff laid endwise (family tier C)
+        if ew:
+            ti &= 0x7F
+            code ^= ENDWISE
         key = code & 0x3FF
         free = self.free
         if key != LEAD_KEY:
             v = free.pop(key)
             t = key >> 3
             total = self.total
+            dead = False
             if IS_DOUBLE[t]:
-                if (key & 7) >= LINE_A:
+                # "each branch of the spinner takes one tile": the tile on a branch side is a dead end
+                dead = (key & 7) <= BRANCH_B and self._r.one_tile
+                if t == self._sniff:
+                    total -= self._cover_sniff(t, key & 7, v)  # the sniff counts by its sides
+                elif (key & 7) >= LINE_A:
                     inline = self._inline
                     n = inline[t] - 1
                     inline[t] = n
@@ -101,24 +126,24 @@ class Layout:
                 # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
                 free[ti << 3 | LINE_B] = v
                 self._inline[ti] = 1
-                total += self._r.dv[ti]
-                if self._spin_next:
-                    self._spinner(ti, v)
+                total += self._spinner(ti, v, ew, 1) if self._spin_next else self._r.dv[ti]
             elif LO[ti] == v:
                 free[ti << 3 | HIGH] = e = HI[ti]  # joins with its low half; the high half counts
                 total += e
             else:
                 free[ti << 3 | LOW] = e = LO[ti]  # joins with its high half; the low half counts
                 total += e
+            if dead:  # its new free side still counts, but nothing may join it
+                for k in [k for k in free if k >> 3 == ti]:
+                    self.dead[k] = free.pop(k)
         # the opening tile is placed alone, all its sides free
         elif IS_DOUBLE[ti]:
             e = LO[ti]
             free[ti << 3 | LINE_A] = e
             free[ti << 3 | LINE_B] = e
             self._inline[ti] = 2
-            total = self._r.dv[ti]  # an opening double alone counts 2p once
-            if self._spin_next:
-                self._spinner(ti, e)
+            # an opening double alone counts 2p once (a sniff by its sides: 2p either way)
+            total = self._spinner(ti, e, ew, 2) if self._spin_next else self._r.dv[ti]
         else:
             free[ti << 3 | LOW] = LO[ti]
             free[ti << 3 | HIGH] = HI[ti]
@@ -136,15 +161,76 @@ class Layout:
             ends |= mask[v]
         return ends
 
-    def _spinner(self, ti: int, p: int) -> None:
-        """Make double `ti` a branching double (doubles.branching)."""
+    def _spinner(self, ti: int, p: int, endwise: bool, inline: int) -> int:
+        """Make double `ti` a branching double (doubles.branching); return what it counts now."""
+        r = self._r
         self.spin |= BIT[ti]
-        if self._r.branch_first:
+        if r.branch_first:
             self._spin_next = False  # "only the first double branches": later doubles do not
-        if self._r.at_once:
+            self.orienting = False
+        if r.at_once:
             # "branches open at once": free as soon as the spinner is placed
             self.free[ti << 3 | BRANCH_A] = p
             self.free[ti << 3 | BRANCH_B] = p
+        # the sniff (family tier C): laid endwise, it lies in the line and counts p per free line side;
+        # crosswise under "the spinner counts each uncovered side", p per uncovered branch side (reading 23);
+        # otherwise it counts as a terminal double (dv) while terminal, as every spinner did before
+        mode = 1 if endwise else 2 if r.uncovered else 0
+        if not mode:
+            return r.dv[ti]
+        self._sniff = ti
+        self._mode = mode
+        self._uncov = 2
+        return p * inline if mode == 1 else 2 * p
+
+    def _cover_sniff(self, t: int, side: int, v: int) -> int:
+        """A tile joins side `side` of the sniff `t`: what the sniff no longer counts (family tier C)."""
+        if side >= LINE_A:
+            inline = self._inline
+            n = inline[t] - 1
+            inline[t] = n
+            if not n and not self._r.at_once:
+                # "branches open after the line": in either orientation (family.md 2.4)
+                self.free[t << 3 | BRANCH_A] = v
+                self.free[t << 3 | BRANCH_B] = v
+            return v if self._mode == 1 else 0  # endwise: one free line side fewer
+        self._uncov -= 1
+        return v if self._mode == 2 else 0  # crosswise: one uncovered branch side fewer
+
+    def oriented(self, codes: list[int]) -> list[int]:
+        """The placements `codes` with each placement of the spinner in the orientations allowed (family tier C).
+
+        Only while `orienting`: a double placed now is the spinner; under the holder's choice it has two
+        moves, crosswise then endwise; under "always laid endwise" only the endwise one."""
+        both = self._r.orient == 2
+        out = []
+        for c in codes:
+            if IS_DOUBLE[c >> 10]:
+                if both:
+                    out.append(c)
+                out.append(c | ENDWISE)
+            else:
+                out.append(c)
+        return out
+
+    def orientations(self, ti: int) -> tuple[bool, bool]:
+        """Whether tile `ti` placed now may be laid (crosswise, endwise) (family tier C)."""
+        if self.orienting and IS_DOUBLE[ti]:
+            return self._r.orient == 2, True
+        return True, False
+
+    @property
+    def endwise_spinner(self) -> tuple[int, int] | None:
+        """The spinner laid endwise (family tier C), else None."""
+        return TILES[self._sniff] if self._mode == 1 else None
+
+    def sniff_entry(self) -> tuple[int, int, bool] | None:
+        """The spinner counted by its sides (family tier C): (tile, what it counts, whether it is listed)."""
+        t = self._sniff
+        if t < 0:
+            return None
+        k = self._inline[t] if self._mode == 1 else self._uncov
+        return t, LO[t] * k, k > 0
 
     # -- questions the round asks --------------------------------------------------------
 
@@ -158,6 +244,9 @@ class Layout:
 
     def points_of(self, codes: Sequence[int], points: Sequence[int]) -> list[int]:
         """`points[s]` for the counted sum s after each legal move code, without placing it (rules.md 1.2)."""
+        if self._r.sniff:
+            # the sniff (family tier C) counts by its sides and orientation: place each on a copy
+            return [points[self.copy().place(c)] for c in codes]
         dv = self._r.dv
         free = self.free
         inline = self._inline
@@ -225,7 +314,11 @@ class Layout:
 
     def counted(self) -> list[tuple[tuple[int, int], str, int]]:
         """Counted ends `(tile, end, value)` sorted by tile then end ("double" for a terminal double)."""
-        return counted_ends(self.free, self._r.dv)
+        return counted_ends(self.counted_sides(), self._r.dv, self.sniff_entry())
+
+    def counted_sides(self) -> dict[int, int]:
+        """The free sides and the dead ends (family tier C): every side whose value may count."""
+        return {**self.free, **self.dead} if self.dead else self.free
 
     def count(self) -> int:
         """The counted sum."""
@@ -262,22 +355,30 @@ def placement_codes(free: dict[int, int], hand: int, mask: Sequence[int] = MASK)
     return codes
 
 
-def counted_ends(free: dict[int, int], dv: Sequence[int]) -> list[tuple[tuple[int, int], str, int]]:
-    """The counted ends of a layout whose free sides are `free` (dv: what a terminal double counts)."""
+def counted_ends(free: dict[int, int], dv: Sequence[int],
+                 sniff: tuple[int, int, bool] | None = None) -> list[tuple[tuple[int, int], str, int]]:
+    """The counted ends of a layout whose free sides are `free` (dv: what a terminal double counts).
+
+    `sniff`: the spinner counted by its sides (Layout.sniff_entry, family tier C): listed once as
+    `double` with what it counts, while it has a side that counts."""
     out: list[tuple[tuple[int, int], str, int]] = []
     last = -1
+    skip = -1 if sniff is None else sniff[0]  # the sniff's free line sides are not a terminal double's
     # every counted end is a free side: a non-double's free low or high end, or a double
     # with a free in-line side (rules.md 1.2); sorting keys sorts by tile, then "high" < "low"
     for k in sorted(free):
         ti = k >> 3
         side = k & 7
         if IS_DOUBLE[ti]:
-            if side >= LINE_A and ti != last:
+            if side >= LINE_A and ti != last and ti != skip:
                 out.append((TILES[ti], "double", dv[ti]))
                 last = ti
         else:
             out.append((TILES[ti], SIDES[side], free[k]))
-    if free and max(free) >= 28 << 3:  # larger sets: index order is not tile order
+    if sniff is not None and sniff[2]:
+        out.append((TILES[sniff[0]], "double", sniff[1]))
+        out.sort(key=lambda e: (e[0], e[1]))
+    elif free and max(free) >= 28 << 3:  # larger sets: index order is not tile order
         out.sort(key=lambda e: (e[0], e[1]))
     return out
 

@@ -6,12 +6,14 @@ code (docs/engine-api.md). It reads the round through its public interface.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
 from .errors import IllegalMove
 from .tiles import (
     BRANCH_A,
     BRANCH_B,
+    ENDWISE,
     HIGH,
     INDEX,
     IS_DOUBLE,
@@ -49,7 +51,7 @@ def diagnose(rnd: Round, move: Move) -> int:
         forced = rnd.forced_tile
         if forced is not None and move.tile != forced:
             illegal("forced-lead", f"the lead must be {format_tile(forced)}")
-        return ti << 10 | LEAD_KEY
+        return _orientation(rnd, move, ti, ti << 10 | LEAD_KEY, illegal)
     if move.target is None or move.side is None:  # (a Move has both or neither)
         illegal("must-lead", "the round is led already: name a target tile and side")
     drawn = rnd.must_play
@@ -67,10 +69,29 @@ def diagnose(rnd: Round, move: Move) -> int:
     if not exists:
         illegal("no-such-side", f"{format_tile(move.target)} has no side {move.side}")
     if key not in lay.free:
+        if key in lay.dead:  # "each branch of the spinner takes one tile" (family tier C)
+            illegal("dead-end", f"{move.side} of {format_tile(move.target)} ends a branch of the spinner: it counts, "
+                    "but nothing may join it")
         if side in (BRANCH_A, BRANCH_B) and not lay.side_covered(key):
             illegal("branch-closed", f"the branches of {format_tile(move.target)} are not open yet")
         illegal("side-occupied", f"{move.side} of {format_tile(move.target)} is occupied")
     v = lay.free[key]
     if not MASK_ALL[v] >> ti & 1:  # larger sets: any set's tile (the hand holds only the set's)
         illegal("no-match", f"{format_tile(move.tile)} has no half {v} for {move.side} of {format_tile(move.target)}")
-    return ti << 10 | key
+    return _orientation(rnd, move, ti, ti << 10 | key, illegal)
+
+
+def _orientation(rnd: Round, move: Move, ti: int, code: int, illegal: Callable[[str, str], NoReturn]) -> int:
+    """The move's code if its orientation is allowed (family tier C: the sniff), else `orientation-not-allowed`."""
+    crosswise, endwise = rnd.layout.orientations(ti)
+    if move.endwise and not endwise:
+        if rnd.config.rules.orient == 0:
+            why = "a spinner is always laid crosswise here"
+        elif not IS_DOUBLE[ti]:
+            why = f"{format_tile(move.tile)} is not a double: only the spinner may be laid endwise"
+        else:
+            why = f"{format_tile(move.tile)} is not the spinner (the round's first double): only it may be laid endwise"
+        illegal("orientation-not-allowed", f"{why}; write the move without `endwise`")
+    if not move.endwise and not crosswise:
+        illegal("orientation-not-allowed", f"the spinner is always laid endwise here: write `{move} endwise`")
+    return code | ENDWISE if move.endwise else code

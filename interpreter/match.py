@@ -47,7 +47,7 @@ class Match:
         self.round_log: list[Round] = []  # finished Rounds (kept when recording)
         self.over = False
         self.winner: int | None = None
-        self._tiebreak = False
+        self._tiebreak: int = False  # True in the extra rounds of a tie; with a fixed number, a countdown
         self.round: Round = self._new_round(cfg.opener_first, None)
 
     # -- rounds ------------------------------------------------------------------------
@@ -107,7 +107,13 @@ class Match:
             self.over = True
             self.winner = res.winner
             return
-        self._tiebreak = self._tiebreak or res.tiebreak
+        fixed = self.config.rules.tie_rounds.get(self.players)
+        if fixed:
+            # "a tie at the top plays N extra rounds": N rounds after a tie, only the last one decides
+            # (its `tiebreak` is 1; the ones before count down from N)
+            self._tiebreak = fixed if res.tiebreak else max(int(self._tiebreak) - 1, 0)
+        else:
+            self._tiebreak = self._tiebreak or res.tiebreak
         cfg = self.config
         rule = cfg.opener_after_domino if res.kind == "domino" else cfg.opener_after_block
         self.round = self._new_round(rule, rnd)

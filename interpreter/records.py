@@ -74,19 +74,22 @@ class Turn:
 
     __slots__ = ("_d", "_codes")
 
-    # _d: (seat, pre, offered, move, free, rules, count, points, events) -- pre: the draws and passes
-    # before the move; offered: the legal move codes when the move was made (or what gives them);
-    # free: the free sides after the move; rules: what a terminal double counts (dv), the unit
-    _d: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow]]
+    # _d: (seat, pre, offered, move, free, rules, count, points, events, sniff) -- pre: the draws and
+    # passes before the move; offered: the legal move codes when the move was made (or what gives
+    # them); free: the free sides after the move; rules: what a terminal double counts (dv), the unit;
+    # sniff: the spinner counted by its sides after the move (family tier C), or None
+    _d: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow],
+              tuple[int, int, bool] | None]
     _codes: list[int]  # the offered move codes, once read
 
     def __init__(self, seat: int, pre: Pending, offered: Offered, move: Move, free: dict[int, int],
-                 rules: Rules, count: int, points: int, events: Sequence[EventRow]):
-        self._d = (seat, pre, offered, move, free, rules, count, points, events)
+                 rules: Rules, count: int, points: int, events: Sequence[EventRow],
+                 sniff: tuple[int, int, bool] | None = None):
+        self._d = (seat, pre, offered, move, free, rules, count, points, events, sniff)
 
     @classmethod
-    def of(cls, data: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow]]
-           ) -> Turn:
+    def of(cls, data: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow],
+                            tuple[int, int, bool] | None]) -> Turn:
         """A turn from the tuple of `__init__`'s arguments, without the call (the round's hot path)."""
         obj = _new(cls)
         obj._d = data
@@ -143,7 +146,7 @@ class Turn:
     @property
     def counted(self) -> list[tuple[Tile, str, int]]:
         """The counted ends after the move."""
-        return counted_ends(self._d[4], self._d[5].dv)
+        return counted_ends(self._d[4], self._d[5].dv, self._d[9])
 
     @property
     def events(self) -> list[Event]:

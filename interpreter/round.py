@@ -22,9 +22,10 @@ from .players import FastPlayer, RandomPlayer
 from .records import Event, EventRow, Offered, RoundResult, Turn, events_of, shown_points
 from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
 from .scoring import after_settlement, apply_event
-from .settlement import block_winner, settle
+from .settlement import block_winner, domino_winner, settle
 from .tiles import (
     BIT,
+    ENDWISE,
     LEAD_KEY,
     MOVES,
     SETS,
@@ -52,7 +53,7 @@ class _Fixed:
                  "initial_hands", "bone", "bend", "start_scores", "forced", "side_out", "partners",
                  "mask")  # larger sets
 
-    def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: bool, record: bool,
+    def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: int, record: bool,
                  masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
         self.config = cfg
         self.rules = r = cfg.rules.for_players(players)  # family tier B: the target per player count
@@ -86,7 +87,7 @@ class Round:
 
     def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
                  opener: int | None = None, scores: Sequence[int] | None = None, record: bool = False,
-                 rng: random.Random | None = None, *, opening: str | None = None, tiebreak: bool = False):
+                 rng: random.Random | None = None, *, opening: str | None = None, tiebreak: int = False):
         cfg = as_config(config)
         if players not in cfg.counts:
             raise ValueError(f"{cfg.name} is played by {', '.join(map(str, cfg.counts))} players, not {players}")
@@ -99,7 +100,7 @@ class Round:
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
-               tiebreak: bool) -> None:
+               tiebreak: int) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
         r = cfg.rules
         side_of = r.sides_of(players)
@@ -153,7 +154,7 @@ class Round:
     @classmethod
     def deal(cls, config: Any, players: int, rng: random.Random, scores: Sequence[int] | None = None,
              record: bool = False, opener: int | None = None, opening: str | None = None,
-             tiebreak: bool = False) -> Round:
+             tiebreak: int = False) -> Round:
         """A round from a random deal: Fisher-Yates over the sorted set with `rng.random()`."""
         cfg = as_config(config)
         hands, bone = deal_tiles(cfg, players, rng)
@@ -162,7 +163,7 @@ class Round:
     @classmethod
     def from_indices(cls, cfg: Config, players: int, hands: Sequence[Sequence[int]], bone: list[int],
                      opener: int | None, scores: Sequence[int] | None, record: bool,
-                     rng: random.Random | None, opening: str | None, tiebreak: bool) -> Round:
+                     rng: random.Random | None, opening: str | None, tiebreak: int) -> Round:
         """A round from hands and boneyard as tile indices, trusted (a deal made by the engine)."""
         obj = cls.__new__(cls)
         masks = []
@@ -221,8 +222,9 @@ class Round:
         return self._f.opening
 
     @property
-    def tiebreak(self) -> bool:
-        """True in the extra rounds of a match tied at the top."""
+    def tiebreak(self) -> int:
+        """True in the extra rounds of a match tied at the top (an int k > 1: an extra round of a fixed
+        number with k - 1 more after it, whose end decides nothing; "a tie at the top plays N extra rounds")."""
         return self._f.tiebreak
 
     @property
@@ -352,6 +354,8 @@ class Round:
                     codes = [i << 10 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
             else:
                 codes = self._layout.placement_codes(self._hands[self._seat] if self._only < 0 else BIT[self._only])
+            if self._layout.orienting:
+                codes = self._layout.oriented(codes)  # the sniff's orientations (family tier C)
             self._legal = codes
         return codes
 
@@ -429,8 +433,9 @@ class Round:
             return False
         ti = code >> 10
         lay = self._layout
-        if not lay.placed:
-            return code in self.legal_codes()  # the lead: its list is short and made once
+        if not lay.placed or lay.orienting or code >= ENDWISE:
+            # the lead: its list is short and made once; the sniff's orientations (family tier C) likewise
+            return code in self.legal_codes()
         only = self._only
         if (self._hands[self._seat] if only < 0 else BIT[only]) >> ti & 1:
             v = lay.free.get(code & 0x3FF)
@@ -465,7 +470,7 @@ class Round:
             if offered is None:
                 offered = self._legal
             if offered is None:
-                if self._layout.placed:
+                if self._layout.placed and not self._layout.orienting:  # (family tier C: the list, below)
                     # what was offered, kept as the free sides and the tiles that could go there:
                     # the Turn lists the moves only if someone reads them
                     only = self._only
@@ -479,18 +484,22 @@ class Round:
         seat = self._seat
         # 1. the tile leaves the hand
         hands = self._hands
-        hands[seat] ^= BIT[code >> 10]
+        hands[seat] ^= BIT[code >> 10 & 0x7F]  # (an endwise sniff's code has a bit above the tile)
         # 2. the tile joins the layout: free sides and the counted sum
         lay = self._layout
         count = lay.place(code)
         # 3. the placement's points, a function of the counted sum ("placements score multiples of N")
         f = self._f
-        pts = f.points[count]
+        pts = raw = f.points[count]
+        if pre is not None and pre[1] and f.rules.knock_bonus:
+            # "the next player to place scores N points per knock": each pass since the last placement,
+            # in the placement's event (issue 9)
+            raw += f.rules.knock_bonus * len(pre[1])
         # 4. domino, or the placement's event and the next seat
         if not hands[seat] and not (f.side_out and any(hands[p] for p in f.partners[seat])):
             # the round dominoes on the last tile of a hand (side-out: of the second partner's hand)
-            self._domino(seat, pts)
-        elif pts and self._event(f.sides[seat], "placement", pts, seat):
+            self._domino(seat, raw)
+        elif raw and self._event(f.sides[seat], "placement", raw, seat):
             self._end("target", None, None)  # "check the target after every event": the match is won
         else:
             nxt = seat + 1
@@ -500,6 +509,8 @@ class Round:
             # list is kept for the question asked next, which are its legal moves
             codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
             if codes:
+                if lay.orienting:
+                    codes = lay.oriented(codes)  # the sniff's orientations (family tier C)
                 self._seat = nxt
                 self._legal = codes
             else:
@@ -509,7 +520,8 @@ class Round:
         assert offered is not None
         events = self._events
         turn = Turn.of((seat, _NO_PRE if pre is None else pre, offered, MOVES.get(code) or move_from_code(code),
-                        lay.free.copy(), f.rules, count, pts, events[n_events:] if len(events) > n_events else ()))
+                        lay.counted_sides().copy(), f.rules, count, pts,
+                        events[n_events:] if len(events) > n_events else (), lay.sniff_entry()))
         if f.record:
             self.turns.append(turn)
         return turn
@@ -605,7 +617,9 @@ class Round:
             if pts and self._event(side, "placement", pts, seat):
                 self._end("domino", seat, side)
                 return
-            self._settle(spec, "domino", seat, 0, bonus)
+            # "winner: the lightest side" (family.md 3.9): the lighter side wins the settlement, or nobody
+            self._settle(spec, "domino", domino_winner(spec, self._hands, self._f.sides, seat,
+                                                       self._f.rules.half_doubles), 0, bonus)
         self._end("domino", seat, side)
 
     def _block(self, seat: int, drawn: list[int] | None) -> None:
@@ -613,7 +627,7 @@ class Round:
         if drawn:
             self._final_drawn = [(seat, [TILES[t] for t in drawn])]
         spec = self.config.block
-        winner = block_winner(spec, self._hands, self._f.sides, self.opener)
+        winner = block_winner(spec, self._hands, self._f.sides, self.opener, self._f.rules.half_doubles)
         self._settle(spec, "block", winner, 0)
         self._end("blocked", winner, None if winner is None else self._f.sides[winner])
 
@@ -621,7 +635,8 @@ class Round:
         """Apply the settlement's payments as events, in order, until one ends the match."""
         settled: list[EventRow] = []
         self._settle_events = settled
-        for sd, raw, seat in settle(spec, self._hands, self._f.sides, self.opener, winner, fold, bonus):
+        for sd, raw, seat in settle(spec, self._hands, self._f.sides, self.opener, winner, fold, bonus,
+                                    self._f.rules.half_doubles):
             before = len(self._events)
             ended = self._event(sd, kind, raw, seat)
             if len(self._events) > before:
@@ -633,9 +648,10 @@ class Round:
         """Close the round: record the result and check the target after settlement."""
         self.over = True
         self._legal = None
-        if not self.match_over and kind != "target" and not self._f.rules.every_event:
-            # "check the target after settlement"
-            over, winner, extra = after_settlement(self._f.rules, self._scores, self.tiebreak)
+        if not self.match_over and kind != "target" and not self._f.rules.every_event and self.tiebreak <= 1:
+            # "check the target after settlement" (not at the end of an extra round of a fixed number
+            # that is not the last: `tiebreak` > 1, "a tie at the top plays N extra rounds")
+            over, winner, extra = after_settlement(self._f.rules, self._scores, bool(self.tiebreak))
             if over:
                 self.match_over = True
                 self.winner = winner

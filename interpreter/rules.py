@@ -62,6 +62,8 @@ class Rules:
         "ties", "unit", "_sides", "_partners", "reserve", "opener_first", "side_out",
         "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
         "n_tiles", "mask",  # larger sets
+        "orient", "uncovered", "one_tile", "sniff",  # the sniff (family tier C)
+        "knock_bonus", "half_doubles", "tie_rounds",  # issue 9
     )
 
     def __init__(self, cfg: Config):
@@ -81,6 +83,14 @@ class Rules:
         self.branch_first = cfg.branching == "first"
         # "branches open at once" / "branches open after the line"
         self.at_once = cfg.branch_sides == "at-once"
+        # the sniff (family tier C): "the spinner is always laid crosswise" (0, today's rule) / "... always
+        # laid endwise" (1) / "... laid crosswise or endwise, as its player chooses" (2)
+        self.orient = {"crosswise": 0, "endwise": 1, "choice": 2}[cfg.spinner_orientation]
+        # "the spinner counts each uncovered side" / "the spinner counts while terminal" (today's rule)
+        self.uncovered = cfg.spinner_count == "uncovered-sides"
+        # "each branch of the spinner takes one tile": a tile on a branch side is a dead end that still counts
+        self.one_tile = cfg.branch_length == "one-tile"
+        self.sniff = bool(self.orient or self.uncovered or self.one_tile)  # (the layout's slower, general path)
         # the placement's raw points, a function of the counted sum, tabulated for every possible sum
         # (a counted sum never exceeds the pips of the whole set)
         self.score = placement_scoring(cfg)
@@ -116,6 +126,12 @@ class Rules:
         # "draw until playable, at most K tiles": after K draws without a fit the player passes
         self.draw_limit: int | None = cfg.to_dict().get("draw_limit")
         self.lead_cannot_win: bool = bool(t.get("lead_cannot_win")) and self.rounds is None
+        # "the next player to place scores N points per knock" (family.md 3.8, Sadman): raw per pass
+        self.knock_bonus: int = cfg.to_dict()["scoring"].get("knock_bonus", 0)
+        # "a double left in hand counts one half" (family.md reading 20): hands at the end of a round
+        self.half_doubles: bool = cfg.to_dict()["scoring"].get("hand_doubles") == "one-half"
+        # "a tie at the top plays N extra rounds ..." (family.md reading 18): per player count, else one at a time
+        self.tie_rounds: dict[int, int] = {int(n): k for n, k in t.get("tie_rounds", {}).items()}
 
     def for_players(self, players: int) -> Rules:
         """These tables with the target for `players` (family tier B: a target per player count)."""

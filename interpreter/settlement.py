@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .rules import round5, round_to
-from .tiles import mask_pips
+from .tiles import BIT, IS_DOUBLE, N_TILES, PIPS, mask_indices, mask_pips
 
 # A payment: (receiving side, raw points, the seat it concerns or None)
 Payment = tuple[int, int, "int | None"]
@@ -18,14 +18,26 @@ Payment = tuple[int, int, "int | None"]
 _Amount = tuple[int, int, "int | None", tuple[int, ...], int]
 
 
-def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], opener: int) -> int | None:
-    """The seat winning a blocked round (block.winner: lightest-hand, tie_break fewest-tiles), or None."""
+_DOUBLES = sum(BIT[t] for t in range(N_TILES) if IS_DOUBLE[t])  # every double of the largest set
+
+
+def hand_count(mask: int, half: bool = False) -> int:
+    """A hand's count at the end of a round: its pips, or with `half` (scoring.hand_doubles one-half,
+    "a double left in hand counts one half") each double counting one half ([4|4] counts 4)."""
+    if half:
+        return mask_pips(mask) - mask_pips(mask & _DOUBLES) // 2
+    return mask_pips(mask)
+
+
+def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], opener: int,
+                 half: bool = False) -> int | None:
+    """The seat winning a blocked round (block.winner: lightest-hand, tie_break fewest-tiles or lightest-tile), or None."""
     if spec["winner"] == "none":
         return None  # "winner: none"
     if spec["winner"] in ("fewest-tiles", "lightest-side"):
-        return _house_block_winner(spec["winner"], hands, sides, opener)  # family tier B
+        return _house_block_winner(spec["winner"], hands, sides, opener, half)  # family tier B
     # "winner: the lightest hand, ties broken by fewest tiles" / "..., ties not broken"
-    pips = [mask_pips(h) for h in hands]
+    pips = [hand_count(h, half) for h in hands]
     low = min(pips)
     tied = [s for s in clockwise(len(hands), opener) if pips[s] == low]
     # "partners' ties too" (block.partners_tie no-winner): partners sharing the lightest hand do not win together
@@ -38,22 +50,40 @@ def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[
         tied = [s for s in tied if counts[s] == few]
         if (len(tied) == 1) if alone else (len({sides[s] for s in tied}) == 1):
             return tied[0]
+    elif spec["tie_break"] == "lightest-tile":
+        # "..., ties broken by lightest tile" (family.md reading 21, brogames): the hand holding the tile
+        # with the fewest pips (an empty hand counts as holding a tile of 0)
+        light = {s: min((PIPS[t] for t in mask_indices(hands[s])), default=0) for s in tied}
+        least = min(light.values())
+        tied = [s for s in tied if light[s] == least]
+        if (len(tied) == 1) if alone else (len({sides[s] for s in tied}) == 1):
+            return tied[0]
     return None  # still shared across sides: no winner
 
 
-def _house_block_winner(rule: str, hands: Sequence[int], sides: Sequence[int], opener: int) -> int | None:
+def domino_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], dominoer: int,
+                  half: bool = False) -> int | None:
+    """The seat winning a domino: the dominoer, or (domino.winner lightest-side, family.md 3.9) the first
+    seat clockwise from the dominoer of the side with the lowest pip total; equal lowest totals: None."""
+    if spec.get("winner", "dominoer") == "dominoer":
+        return dominoer
+    return _house_block_winner("lightest-side", hands, sides, dominoer, half)
+
+
+def _house_block_winner(rule: str, hands: Sequence[int], sides: Sequence[int], opener: int,
+                        half: bool = False) -> int | None:
     """Family tier B block winners: by fewest tiles then pips, or by the sides' pip totals."""
     order = clockwise(len(hands), opener)
     if rule == "fewest-tiles":
         # "winner: the fewest tiles, ties broken by lightest hand": rank by (tiles, pips)
-        rank = {s: (hands[s].bit_count(), mask_pips(hands[s])) for s in order}
+        rank = {s: (hands[s].bit_count(), hand_count(hands[s], half)) for s in order}
         best = min(rank.values())
         tied = [s for s in order if rank[s] == best]
         return tied[0] if len({sides[s] for s in tied}) == 1 else None
     # "winner: the lightest side": the pip total of each side (both partners' hands with partnerships)
     totals: dict[int, int] = {}
     for s in order:
-        totals[sides[s]] = totals.get(sides[s], 0) + mask_pips(hands[s])
+        totals[sides[s]] = totals.get(sides[s], 0) + hand_count(hands[s], half)
     low = min(totals.values())
     if list(totals.values()).count(low) > 1:
         return None  # equal totals: no winner
@@ -61,14 +91,14 @@ def _house_block_winner(rule: str, hands: Sequence[int], sides: Sequence[int], o
 
 
 def settle(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], opener: int,
-           winner: int | None, fold: int = 0, bonus: int = 0) -> list[Payment]:
+           winner: int | None, fold: int = 0, bonus: int = 0, half: bool = False) -> list[Payment]:
     """The settlement's payments in the order they apply (settlement.events).
 
     `fold` is a last placement's points folded into the winner side's first event
     ("as one event with the last placement"); `bonus` the domino bonus ("bonus N points
     to the winner"), which joins that event too, or comes first as its own event when
     the settlement makes one event per term or per hand."""
-    amounts = _amounts(spec, list(map(mask_pips, hands)), sides, opener, winner)
+    amounts = _amounts(spec, [hand_count(h, half) for h in hands], sides, opener, winner)
     mode = spec["events"]
     order = sides_clockwise(sides, opener if winner is None else winner)
     wside = None if winner is None else sides[winner]

@@ -64,6 +64,10 @@ SIDES: tuple[str, ...] = ("branch-a", "branch-b", "high", "line-a", "line-b", "l
 BRANCH_A, BRANCH_B, HIGH, LINE_A, LINE_B, LOW = range(6)
 SIDE_CODE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
 LEAD_KEY = 0x3FF  # the "target" part of a lead's move code: sorts after nothing, means no target
+# the sniff (family tier C): a spinner laid endwise has this bit in its move code, above the tile
+# (tile indices are below 128); a code without it is crosswise, as every move was before
+ENDWISE = 1 << 17
+ORIENTATIONS = ("crosswise", "endwise")
 
 
 def parse_tile(text: object) -> tuple[int, int]:
@@ -165,16 +169,19 @@ def mask_pips(mask: int) -> int:
 
 
 _TILE_RE = re.compile(r"\[\s*(\d|1[0-2])\s*\|\s*(\d|1[0-2])\s*\]")  # larger sets: halves up to 12
-_MOVE_RE = re.compile(r"\s*(\[[^\]]*\])(?:\s+on\s+(\[[^\]]*\])\s+([a-z-]+))?\s*")
+_MOVE_RE = re.compile(r"\s*(\[[^\]]*\])(?:\s+on\s+(\[[^\]]*\])\s+([a-z-]+))?(?:\s+(endwise|crosswise))?\s*")
 
 
 @dataclass(frozen=True, order=True)
 class Move:
-    """A lead (`target is None`) or a placement of `tile` on `target`'s free `side`."""
+    """A lead (`target is None`) or a placement of `tile` on `target`'s free `side`.
+
+    `endwise`: the sniff laid in the line (family tier C); written with the suffix ` endwise`."""
 
     tile: tuple[int, int]
     target: tuple[int, int] | None = None
     side: str | None = None
+    endwise: bool = False
     _code: ClassVar[int]  # (an instance attribute, set by `code()`: the engine's code, computed once)
 
     def __post_init__(self) -> None:
@@ -187,13 +194,17 @@ class Move:
             raise ValueError(f"unknown side {self.side!r} (sides: {', '.join(SIDES)})")
 
     def __str__(self) -> str:
-        if self.target is None:
-            return format_tile(self.tile)
-        return f"{format_tile(self.tile)} on {format_tile(self.target)} {self.side}"
+        text = format_tile(self.tile) if self.target is None else \
+            f"{format_tile(self.tile)} on {format_tile(self.target)} {self.side}"
+        return text + " endwise" if self.endwise else text
 
-    def sort_key(self) -> tuple[tuple[int, int], tuple[int, int], str]:
-        """Sort by tile, then target tile, then side (a lead first)."""
-        return (self.tile, self.target or (-1, -1), self.side or "")
+    def __repr__(self) -> str:
+        ew = ", endwise=True" if self.endwise else ""  # (a crosswise move reads as before the sniff)
+        return f"Move(tile={self.tile!r}, target={self.target!r}, side={self.side!r}{ew})"
+
+    def sort_key(self) -> tuple[tuple[int, int], tuple[int, int], str, bool]:
+        """Sort by tile, then target tile, then side (a lead first), then crosswise before endwise."""
+        return (self.tile, self.target or (-1, -1), self.side or "", self.endwise)
 
     @classmethod
     def parse(cls, text: object) -> Move:
@@ -207,15 +218,17 @@ class Move:
         if not m:
             raise ValueError(
                 f"cannot read move {text!r}: write a lead as '[1|4]' and a placement as "
-                "'[1|5] on [1|1] branch-a' (tile, 'on', target tile, side)")
+                "'[1|5] on [1|1] branch-a' (tile, 'on', target tile, side, and 'endwise' for a spinner laid "
+                "in the line)")
         tile = parse_tile(m.group(1))
+        endwise = m.group(4) == "endwise"  # "crosswise" is the default spelling, written or not
         if m.group(2) is None:
-            move = cls(tile)
+            move = cls(tile, endwise=endwise)
         else:
             side = m.group(3)
             if side not in SIDE_CODE:
                 raise ValueError(f"cannot read move {text!r}: unknown side {side!r} (sides: {', '.join(SIDES)})")
-            move = cls(tile, parse_tile(m.group(2)), side)
+            move = cls(tile, parse_tile(m.group(2)), side, endwise)
         if cls is Move and str(move) == text:
             move = move_from_code(move.code())  # canonical text: remember the interned move
             _PARSED[text] = move
@@ -230,6 +243,8 @@ class Move:
                 c = INDEX[self.tile] << 10 | LEAD_KEY
             else:
                 c = INDEX[self.tile] << 10 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
+            if self.endwise:
+                c |= ENDWISE
             object.__setattr__(self, "_code", c)
         return c
 
@@ -245,8 +260,9 @@ def move_from_code(code: int) -> Move:
     move = _MOVE_OF.get(code)
     if move is None:
         key = code & 0x3FF
-        tile = TILES[code >> 10]
-        move = Move(tile) if key == LEAD_KEY else Move(tile, TILES[key >> 3], SIDES[key & 7])
+        tile = TILES[code >> 10 & 0x7F]
+        ew = code >= ENDWISE  # the sniff laid endwise (family tier C)
+        move = Move(tile, endwise=ew) if key == LEAD_KEY else Move(tile, TILES[key >> 3], SIDES[key & 7], ew)
         object.__setattr__(move, "_code", code)
         _MOVE_OF[code] = move
     return move
@@ -257,15 +273,16 @@ def move_from_code(code: int) -> Move:
 _SIX_KEYS = 28 << 3  # a side key at or past this is a larger set's tile
 
 
-def _code_key(c: int) -> tuple[int, int, int]:
+def _code_key(c: int) -> tuple[int, int, int, int]:
     k = c & 0x3FF
-    return (SORT_KEY[c >> 10], -1 if k == LEAD_KEY else SORT_KEY[k >> 3], k & 7)
+    return (SORT_KEY[c >> 10 & 0x7F], -1 if k == LEAD_KEY else SORT_KEY[k >> 3], k & 7, c >> 17)
 
 
 def in_tile_order(codes: list[int]) -> list[int]:
-    """Move codes sorted by tile, target tile, side; a double-six list (already in that order) as it is."""
+    """Move codes sorted by tile, target tile, side (crosswise, then endwise); a double-six list of
+    crosswise moves (already in that order) as it is."""
     for c in codes:
-        if c >> 10 >= 28 or _SIX_KEYS <= c & 0x3FF < LEAD_KEY:
+        if c >> 10 >= 28 or _SIX_KEYS <= c & 0x3FF < LEAD_KEY:  # (an endwise code's tile part is >= 128)
             return sorted(codes, key=_code_key)
     return codes
 # -- end larger sets

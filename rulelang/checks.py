@@ -124,6 +124,22 @@ def _tiles(c: Config) -> Iterator[Problem]:
                  *at)
 
 
+@rule("per-count", "players", "tie_rounds")
+def _tie_rounds_counts(c: Config) -> Iterator[Problem]:
+    by = c["target"].get("tie_rounds")
+    counts = sorted(c["players"]["counts"])
+    if by is not None and sorted(int(n) for n in by) != counts:
+        yield _p("per-count", "the extra rounds on a tie are not given for exactly the allowed player counts",
+                 f"give a number for each of {', '.join(map(str, counts))} players", "tie_rounds")
+
+
+@rule("tie-rounds-need-extra-rounds", "tie_rounds", "ties")
+def _tie_rounds_ties(c: Config) -> Iterator[Problem]:
+    if c["target"].get("tie_rounds") and c["target"]["ties"] != "extra-rounds":
+        yield _p("tie-rounds-need-extra-rounds", "extra rounds on a tie need ties at the top to play extra rounds",
+                 "write `ties at the top: play extra rounds`", "tie_rounds", "ties")
+
+
 @rule("target-not-multiple", "unit", "target")
 def _target_multiple(c: Config) -> Iterator[Problem]:
     unit, raw = c["scoring"]["unit"], c["target"]["raw"]
@@ -193,6 +209,14 @@ def _unit_bonus(c: Config) -> Iterator[Problem]:
                  f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "domino_bonus")
 
 
+@rule("unit-mismatch", "unit", "knock_bonus")
+def _unit_knock(c: Config) -> Iterator[Problem]:
+    knock, unit = c["scoring"].get("knock_bonus", 0), c["scoring"]["unit"]
+    if knock % unit:  # issue 9: the knock bonus is raw, like the domino bonus
+        yield _p("unit-mismatch", f"a knock bonus of {knock} raw points is not a whole number of shown points",
+                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "knock_bonus")
+
+
 @rule("exact-needs-overshoot", "target", "overshoot")
 def _exact(c: Config) -> Iterator[Problem]:
     if c["target"]["mode"] == "exact" and c["target"]["overshoot"] == "none":
@@ -241,6 +265,15 @@ def _last(c: Config) -> Iterator[Problem]:
     if d["with_last_placement"] and d["events"] != "one":
         yield _p("last-placement-needs-one-event", "the last placement can join the settlement only as one event",
                  "write `as one event with the last placement`", "domino_events")
+
+
+@rule("last-placement-needs-dominoer", "domino_winner", "domino_events")
+def _last_dominoer(c: Config) -> Iterator[Problem]:
+    d = c["settlement"]["domino"]
+    if d["with_last_placement"] and d.get("winner", "dominoer") != "dominoer":
+        yield _p("last-placement-needs-dominoer", "the last placement can join the settlement only when the "
+                 "dominoer wins it: with `winner: the lightest side` another side may win",
+                 "write `as one event` (the last placement is then its own event)", "domino_winner", "domino_events")
 
 
 @rule("terms-need-winner", "block_winner", "block_terms")
@@ -332,6 +365,23 @@ def _target_counts_unit(c: Config) -> Iterator[Problem]:
     if bad:
         yield _p("target-not-multiple", f"a target of {bad[0]} raw points is not a whole number of shown points",
                  f"with {unit} raw points to 1 shown point, use multiples of {unit}", "target")
+
+
+# -- the sniff (family tier C, docs/design/family.md) ----------------------------------------
+
+def _sniff_rule(key: str, default: str, what: str) -> None:
+    @rule("sniff-needs-first-double", "branching", key)
+    def find(c: Config) -> Iterator[Problem]:
+        d = c["doubles"]
+        if d.get(key, default) != default and d["branching"] != "first":
+            yield _p("sniff-needs-first-double", f"{what} is a rule of the sniff, the first double of the round "
+                     f"and the only one that branches; here {'every' if d['branching'] == 'every' else 'no'} "
+                     "double branches", "write `only the first double branches`, or remove this line", key)
+
+
+_sniff_rule("spinner_orientation", "crosswise", "how the spinner is laid")
+_sniff_rule("spinner_count", "terminal", "what the spinner counts")
+_sniff_rule("branch_length", "unlimited", "how long the spinner's branches are")
 
 
 def rule_problems(config: Config, skip: set[str] = frozenset()) -> list[Problem]:  # type: ignore[assignment]

@@ -92,8 +92,6 @@ def _header_span(ruleset: Ruleset) -> Span | None:
 # ---------------------------------------------------------------------------
 
 MISPLACED = {
-    "block_winner": ("a domino has no `winner:` line: its winner is the player who dominoed",
-                     "move this line under `on block:`"),
     "domino_bonus": ("a block has nobody who goes out: the bonus is for a domino",  # family tier A
                      "move this line under `on domino:`"),
 }

@@ -17,7 +17,8 @@ __all__ = [
     "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
-    "Formula", "RoundEnd", "PartnersTie",
+    "Formula", "RoundEnd", "PartnersTie", "SpinnerOrientation", "SpinnerCount", "SpinnerBranches",
+    "DominoWinner", "HandDoubles",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -46,7 +47,8 @@ Overshoot = Literal["discard", "bounce", "none"]
 Ties = Literal["extra-rounds", "draw", "impossible"]
 Events = Literal["one", "per-term", "per-hand"]
 BlockWinner = Literal["lightest-hand", "none", "fewest-tiles", "lightest-side"]  # the last two: family tier B
-TieBreak = Literal["fewest-tiles", "none", "lightest-hand"]  # "lightest-hand": family tier B (with fewest-tiles)
+TieBreak = Literal["fewest-tiles", "none", "lightest-hand", "lightest-tile"]  # "lightest-hand": family tier B
+# (with fewest-tiles); "lightest-tile": issue 9 (family.md reading 21, brogames)
 HandSet = Literal["opponents", "partner", "own", "everyone"]
 Pooling = Literal["pooled", "each"]
 Rounding = str  # "none" or "roundN", N >= 2 (the schema's pattern)
@@ -57,6 +59,12 @@ TermKind = Literal["hands", "differences"]
 Formula = Literal["value", "per-multiple", "face-value"]
 RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]
+# -- the sniff (family tier C): optional fields, default = today's crosswise spinner counting while terminal
+SpinnerOrientation = Literal["crosswise", "endwise", "choice"]
+SpinnerCount = Literal["terminal", "uncovered-sides"]
+SpinnerBranches = Literal["unlimited", "one-tile"]
+DominoWinner = Literal["dominoer", "lightest-side"]  # family.md 3.9: team totals decide a domino too
+HandDoubles = Literal["both-halves", "one-half"]  # family.md reading 20: a double left in hand
 
 
 def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
@@ -71,13 +79,24 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
         sc.pop("divisors", None)
     elif sc.get("divisors") == [sc.get("multiple")]:
         del sc["divisors"]
+    if sc.get("hand_doubles") == "both-halves":
+        del sc["hand_doubles"]
     if out.get("round_end") == "player-out":
         del out["round_end"]
     settlement = out.get("settlement", {})
     if settlement.get("domino", {}).get("bonus") == 0:
         del settlement["domino"]["bonus"]
+    if settlement.get("domino", {}).get("winner") == "dominoer":
+        del settlement["domino"]["winner"]
     if settlement.get("block", {}).get("partners_tie") == "side-wins":
         del settlement["block"]["partners_tie"]
+    doubles = out.get("doubles", {})  # the sniff (family tier C)
+    if doubles.get("spinner_orientation") == "crosswise":
+        del doubles["spinner_orientation"]
+    if doubles.get("spinner_count") == "terminal":
+        del doubles["spinner_count"]
+    if doubles.get("branch_length") == "unlimited":
+        del doubles["branch_length"]
     return out
 
 

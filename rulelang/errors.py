@@ -153,6 +153,8 @@ CODES: dict[str, tuple[str, str]] = {
     "unexpected-token": ("syntax", "a keyword, number or text in the wrong place"),
     "incomplete-statement": ("syntax", "a line that ends before its statement is complete"),
     "number-too-large": ("syntax", "a number above the limit of the language (rulelang/limits.py)"),
+    "outside-language": ("syntax", "a rule of the family the language cannot state (the hint names the closest "
+                                   "statement)"),
     # check: one statement
     "duplicate-statement": ("check", "a statement or section given twice"),
     "missing-statement": ("check", "a statement or section missing from a ruleset without `based on`"),
@@ -185,10 +187,18 @@ CODES: dict[str, tuple[str, str]] = {
     "forced-lead-unused": ("check", "a forced lead with no round opened by the highest double"),
     "opener-needs-winner": ("check", "the block winner opens, but a block has no winner"),
     "last-placement-needs-one-event": ("check", "`with the last placement` without `as one event`"),
+    "last-placement-needs-dominoer": ("check", "`with the last placement` with a domino `winner: the lightest "
+                                               "side` (another side may win the settlement)"),
     "terms-need-winner": ("check", "block terms that need a winner when a block has none"),
     # check: family tier B (docs/design/family.md)
     "rounds-no-overshoot": ("check", "a fixed number of rounds with an overshoot rule"),
     "rounds-need-ties": ("check", "a fixed number of rounds with `ties at the top: impossible`"),
     "partner-needs-partnerships": ("check", "a partner's hand settled without partnerships"),
     "no-scoring": ("check", "no way to score at all"),
+    # check: the sniff (family tier C)
+    "sniff-needs-first-double": ("check", "a spinner orientation, spinner count or branch length without `only the "
+                                          "first double branches`"),
+    # check: issue 9
+    "tie-rounds-need-extra-rounds": ("check", "a number of extra rounds on a tie without `ties at the top: play "
+                                              "extra rounds`"),
 }

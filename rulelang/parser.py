@@ -19,6 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from rulelang.ast import Ruleset, Span, Statement
 from rulelang.errors import RulesetError, RulesetFileError, RulesetSyntaxError
 from rulelang.limits import MAX_DIGITS, MAX_NUMBER, text_error
+from rulelang.outside import closest, known_outside, pointer
 from rulelang.statements import PHRASES, Phrase, Words, for_rule
 
 __all__ = ["grammar", "parse", "TERMINAL_WORDS", "describe_terminal", "keywords"]
@@ -163,13 +164,37 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
         return RulesetSyntaxError(code, message, filename=filename, line=line, column=col,
                                   end_column=end, source_line=src, hint=hint)
 
+    # issue 9: a rule the language cannot state. A known rule of the family: said so, with the closest
+    # statement. A line that starts like a statement and goes on otherwise: the closest statement too.
+    indent = len(src) - len(src.lstrip())
+    known = known_outside(src)
+    if known is not None:
+        return err("outside-language", f"this rule is outside the language: {known.rule}", indent + 1,
+                   len(src.rstrip()) + 1, f"{known.source} describes it; {pointer(known.closest)}")
+    values = {"NUMBER", "SIGNED_NUMBER", "STRING", "NAME"}
+
+    def goes_on(start: int, message: str) -> tuple[str, str] | None:
+        """Message and hint for a line that starts like a statement but goes on in a way none does."""
+        if start <= indent or at_start:
+            return None
+        if "_NL" in expected:
+            return (f"{message}: the statement is complete before it, and the language cannot state what "
+                    "follows", pointer(closest(src)))
+        if expected & values or expected <= {"COMMA", "COLON"}:
+            return None  # a value or punctuation was expected: a slip of the pen, not another rule
+        return f"{message}: no statement of the language goes on like this", f"{hint_expected}; {pointer(closest(src))}"
+
     def word_error(start: int, word: str) -> RulesetSyntaxError:
         # the code follows from the grammar: a keyword of the language out of place, or a word it does
         # not know; similarity only suggests the nearest expected keyword in the hint
         code = "unexpected-token" if word in _keyword_set() else "unexpected-word"
         guess = _suggest(word, expected)
-        hint = outside_section(word) or (f"did you mean `{guess}`?" if guess and guess != word else hint_expected)
-        return err(code, f"unexpected word `{word}`", start + 1, start + 1 + len(word), hint)
+        message = f"unexpected word `{word}`"
+        if guess and guess != word or outside_section(word):
+            hint = outside_section(word) or f"did you mean `{guess}`?"
+        else:
+            message, hint = goes_on(start, message) or (message, hint_expected)
+        return err(code, message, start + 1, start + 1 + len(word), hint)
 
     if isinstance(exc, UnexpectedCharacters):
         start, word = _word_at(src, column - 1)
@@ -196,7 +221,9 @@ def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: s
             return word_error(start, word)
         what = {"NUMBER": "number", "SIGNED_NUMBER": "number", "STRING": "text"}.get(tok.type, "")
         shown = f"{what} `{tok}`".strip() if what else f"`{tok}`"
-        return err("unexpected-token", f"unexpected {shown}", column, column + len(str(tok)), hint_expected)
+        message, hint = (goes_on(column - 1, f"unexpected {shown}") if "_NL" in expected else None) or (
+            f"unexpected {shown}", hint_expected)
+        return err("unexpected-token", message, column, column + len(str(tok)), hint)
 
     if isinstance(exc, UnexpectedEOF):  # pragma: no cover - the LALR parser reports $END as a token
         return err("incomplete-statement", "the file ends too early", column, column + 1, hint_expected)

@@ -240,3 +240,22 @@ def test_ctrl_d_at_a_terminal_offers_to_save_and_ctrl_c_exits_130(tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
+
+
+def test_play_and_replay_announce_a_seat_going_out_while_its_partner_plays_on(tmp_path):
+    # issue 9: under "the round ends when both partners go out" the first partner out is announced
+    path = tmp_path / "f3.json"
+    res = CliRunner().invoke(main, ["play", "fives-and-threes", "-p", "4", "--seed", "1", "--save", str(path),
+                                    "--seat", "0=greedy,1=greedy,2=greedy,3=greedy"])
+    assert res.exit_code == 0, res.output
+    line = "  seat 1 (greedy) goes out; seat 3 (greedy) plays on (the round ends when both partners go out)"
+    assert line in res.output.splitlines()
+    replay = CliRunner().invoke(main, ["replay", str(path)])
+    assert replay.exit_code == 0, replay.output
+    announced = [x for x in replay.output.splitlines() if "goes out;" in x]
+    assert len(announced) == res.output.count("goes out;") and announced
+    assert "  seat 1 goes out; seat 3 plays on (the round ends when both partners go out)" in announced
+    # a seat going out ends the round where one player out is enough: nothing to announce
+    pagat = CliRunner().invoke(main, ["play", "pagat", "-p", "4", "--seed", "1",
+                                      "--seat", "0=greedy,1=greedy,2=greedy,3=greedy"])
+    assert pagat.exit_code == 0 and "goes out;" not in pagat.output

@@ -162,7 +162,7 @@ class Game {
     for (const t of sortedTiles(this.nodes.keys())) {
       const node = this.nodes.get(t);
       for (const side of this.sidesOf(t)) {
-        if (node.occ.has(side)) continue;
+        if (node.occ.has(side) || node.dead) continue; // the sniff: a one-tile branch ends in a dead end
         if (side.startsWith("branch") && !this.branchesOpen(t)) continue;
         out.push([t, side, this.value(t, side)]);
       }
@@ -170,11 +170,28 @@ class Game {
     return out.sort((x, y) => x[0] - y[0] || sideIndex(x[1]) - sideIndex(y[1]));
   }
 
+  // The orientations (false: crosswise, true: endwise) a tile may be placed in now: the sniff, the
+  // round's first double, per doubles.spinner_orientation (family tier C); every other tile crosswise.
+  orientations(t) {
+    const d = this.cfg.doubles;
+    if (!isDouble(t) || d.branching !== "first" || this.firstDoubleDone) return [false];
+    const o = d.spinner_orientation ?? "crosswise";
+    return o === "choice" ? [false, true] : [o === "endwise"];
+  }
+
   counted() {
     const out = [];
+    const uncovered = this.cfg.doubles.spinner_count === "uncovered-sides";
     for (const t of sortedTiles(this.nodes.keys())) {
-      const occ = this.nodes.get(t).occ;
-      if (isDouble(t)) {
+      const node = this.nodes.get(t);
+      const occ = node.occ;
+      // the sniff: endwise it counts its half per free line side; crosswise, with spinner_count
+      // uncovered-sides, its half per branch side nothing covers
+      const by = node.endwise ? "line" : node.spin && uncovered ? "branch" : null;
+      if (by !== null) {
+        const k = [`${by}-a`, `${by}-b`].filter((side) => !occ.has(side)).length;
+        if (k > 0) out.push([t, "double", k * lo(t)]);
+      } else if (isDouble(t)) {
         if (!occ.has("line-a") || !occ.has("line-b")) out.push([t, "double", 2 * lo(t)]);
       } else {
         for (const side of ["high", "low"]) {
@@ -188,22 +205,31 @@ class Game {
   legal(seat) {
     const hand = this.only === null ? this.hands[seat] : new Set([this.only]);
     if (this.nodes.size === 0) {
-      if (this.forced !== null) return [[this.forced, null, null]];
-      return sortedTiles(hand).map((t) => [t, null, null]);
+      const leads = this.forced !== null ? [this.forced] : sortedTiles(hand);
+      return leads.flatMap((t) => this.orientations(t).map((ew) => [t, null, null, ew]));
     }
     const moves = [];
     const free = this.freeSides();
     for (const t of sortedTiles(hand)) {
       for (const [target, side, v] of free) {
-        if (has(t, v)) moves.push([t, target, side]);
+        if (has(t, v)) for (const ew of this.orientations(t)) moves.push([t, target, side, ew]);
       }
     }
-    return moves.sort((a, b) => a[0] - b[0] || a[1] - b[1] || sideIndex(a[2]) - sideIndex(b[2]));
+    return moves.sort((a, b) => a[0] - b[0] || a[1] - b[1] || sideIndex(a[2]) - sideIndex(b[2]) ||
+      Number(a[3]) - Number(b[3]));
   }
 
   // -- steps ---------------------------------------------------------------------
 
   check(text) {
+    const m = / (endwise|crosswise)$/.exec(text);
+    const ew = m !== null && m[1] === "endwise";
+    const [t, target, side] = this.checkPlacement(m === null ? text : text.slice(0, m.index));
+    if (!this.orientations(t).includes(ew)) throw new Illegal("orientation-not-allowed");
+    return [t, target, side, ew];
+  }
+
+  checkPlacement(text) {
     const parts = text.split(" on ");
     const t = tile(parts[0]);
     let target = null;
@@ -226,13 +252,14 @@ class Game {
     if (!this.nodes.has(target)) throw new Illegal("not-on-layout");
     if (!this.sidesOf(target).includes(side)) throw new Illegal("no-such-side");
     if (this.nodes.get(target).occ.has(side)) throw new Illegal("side-occupied");
+    if (this.nodes.get(target).dead) throw new Illegal("dead-end");
     if (side.startsWith("branch") && !this.branchesOpen(target)) throw new Illegal("branch-closed");
     if (!has(t, this.value(target, side))) throw new Illegal("no-match");
     return [t, target, side];
   }
 
   place(text) {
-    const [t, target, side] = this.check(text);
+    const [t, target, side, ew] = this.check(text);
     const offered = this.legal(this.seat).map((m) => this.moveText(m));
     const seat = this.seat;
     const drawn = this.pendingDrawn;
@@ -250,22 +277,25 @@ class Game {
       this.firstDoubleDone = true;
     }
     if (target === null) {
-      this.nodes.set(t, { own: null, occ: new Map(), spin, parent: null });
+      this.nodes.set(t, { own: null, occ: new Map(), spin, parent: null, endwise: ew });
     } else {
       const v = this.value(target, side);
       const own = isDouble(t) ? "line-a" : lo(t) === v ? "low" : "high";
       this.nodes.get(target).occ.set(side, t);
-      this.nodes.set(t, { own, occ: new Map([[own, target]]), spin, parent: [target, side] });
+      const dead = side.startsWith("branch") && this.cfg.doubles.branch_length === "one-tile";
+      this.nodes.set(t, { own, occ: new Map([[own, target]]), spin, parent: [target, side], endwise: ew, dead });
     }
     this.order.push(t);
     const count = this.counted().reduce((s, x) => s + x[2], 0);
     const scoring = this.cfg.scoring;
     const pts = placementPoints(scoring, count);
+    // knock bonus: each knock (pass) since the last placement adds its raw points to this placement's
+    const withKnocks = pts + (scoring.knock_bonus ?? 0) * passed.length;
     const events = [];
     if (this.hands[seat].size === 0 && !this.partnerPlaysOn(seat)) {
-      this.domino(seat, pts, events);
+      this.domino(seat, withKnocks, events);
     } else {
-      if (pts) this.event(this.sideOf[seat], "placement", pts, seat, events);
+      if (withKnocks) this.event(this.sideOf[seat], "placement", withKnocks, seat, events);
       if (!this.matchOver) this.advance((seat + 1) % this.n, events);
     }
     if (this.matchOver && this.result === null) {
@@ -292,8 +322,9 @@ class Game {
     return false;
   }
 
-  moveText([t, target, side]) {
-    return target === null ? fmt(t) : `${fmt(t)} on ${fmt(target)} ${side}`;
+  moveText([t, target, side, ew]) {
+    const text = target === null ? fmt(t) : `${fmt(t)} on ${fmt(target)} ${side}`;
+    return ew ? `${text} endwise` : text;
   }
 
   advance(s, events) {
@@ -382,7 +413,7 @@ class Game {
   amounts(spec, winner) {
     const out = [];
     const wside = winner === null ? null : this.sideOf[winner];
-    const hp = this.hands.map(pips);
+    const hp = this.hands.map((h) => this.handValue(h));
     for (const term of spec.terms) {
       if (term.kind === "differences") {
         for (let h = 0; h < this.n; h++) {
@@ -440,10 +471,10 @@ class Game {
     } else {
       const pos = new Map(this.clockwise(this.opener).map((s, i) => [s, i]));
       const hand = amounts.filter((a) => a[2] !== null);
-      hand.sort((a, b) => pips(this.hands[a[2]]) - pips(this.hands[b[2]]) || pos.get(a[2]) - pos.get(b[2]));
+      hand.sort((a, b) => this.handValue(this.hands[a[2]]) - this.handValue(this.hands[b[2]]) || pos.get(a[2]) - pos.get(b[2]));
       todo = [...hand.map(([sd, a, s]) => [sd, a, s]),
         ...amounts.filter((a) => a[2] === null).map(([sd, a]) => [sd, a, null])];
-      if (bonus) todo.unshift([this.sideOf[winner], bonus, winner]); // the bonus first, as its own event
+      if (bonus && winner !== null) todo.unshift([this.sideOf[winner], bonus, winner]); // the bonus first, as its own event
     }
     for (const [side, raw, seat] of todo) {
       if (this.matchOver) break;
@@ -459,22 +490,44 @@ class Game {
     } else if (pts) {
       this.event(this.sideOf[seat], "placement", pts, seat, events);
     }
-    if (!this.matchOver) this.settle(spec, "domino", seat, fold, events, spec.bonus ?? 0);
+    if (!this.matchOver) this.settle(spec, "domino", this.dominoWinner(spec, seat), fold, events, spec.bonus ?? 0);
     this.end("domino", seat);
+  }
+
+  handValue(h) {
+    // hand_doubles one-half: a double left in hand counts one half ([4|4] counts 4)
+    if (this.cfg.scoring.hand_doubles !== "one-half") return pips(h);
+    let v = 0;
+    for (const t of h) v += isDouble(t) ? lo(t) : lo(t) + hi(t);
+    return v;
+  }
+
+  dominoWinner(spec, seat) {
+    // winner lightest-side: the side with the lower pip total wins the domino (none when totals are equal)
+    if ((spec.winner ?? "dominoer") !== "lightest-side") return seat;
+    const sums = [];
+    this.hands.forEach((h, s) => { sums[this.sideOf[s]] = (sums[this.sideOf[s]] || 0) + this.handValue(h); });
+    const sorted = sums.slice().sort((a, b) => a - b);
+    if (sorted.length > 1 && sorted[0] === sorted[1]) return null;
+    for (let i = 0; i < this.n; i++) {
+      const s = (seat + i) % this.n;
+      if (sums[this.sideOf[s]] === sorted[0]) return s;
+    }
+    return null;
   }
 
   houseBlockWinner(rule) {
     // family tier B: fewest tiles then fewest pips; or the side with the lowest pip total
     const order = this.clockwise(this.opener);
     if (rule === "fewest-tiles") {
-      const key = (s) => this.hands[s].size * 1000 + pips(this.hands[s]);
+      const key = (s) => this.hands[s].size * 1000 + this.handValue(this.hands[s]);
       const best = Math.min(...order.map(key));
       const tied = order.filter((s) => key(s) === best);
       if (new Set(tied.map((s) => this.sideOf[s])).size > 1) return null;
       return tied[0];
     }
     const total = new Map();
-    for (const s of order) total.set(this.sideOf[s], (total.get(this.sideOf[s]) || 0) + pips(this.hands[s]));
+    for (const s of order) total.set(this.sideOf[s], (total.get(this.sideOf[s]) || 0) + this.handValue(this.hands[s]));
     const low = Math.min(...total.values());
     if ([...total.values()].filter((x) => x === low).length > 1) return null;
     return order.find((s) => total.get(this.sideOf[s]) === low);
@@ -483,7 +536,7 @@ class Game {
   blockWinner(spec) {
     if (spec.winner === "none") return null;
     if (spec.winner === "fewest-tiles" || spec.winner === "lightest-side") return this.houseBlockWinner(spec.winner);
-    const vals = this.hands.map(pips);
+    const vals = this.hands.map((h) => this.handValue(h));
     const least = Math.min(...vals);
     let tied = [];
     for (let s = 0; s < this.n; s++) if (vals[s] === least) tied.push(s);
@@ -493,6 +546,12 @@ class Game {
     if (shared() && spec.tie_break === "fewest-tiles") {
       const fewest = Math.min(...tied.map((s) => this.hands[s].size));
       tied = tied.filter((s) => this.hands[s].size === fewest);
+    }
+    if (shared() && spec.tie_break === "lightest-tile") {
+      // brogames: the lightest single tile held breaks the tie
+      const smallest = (s) => (this.hands[s].size ? Math.min(...[...this.hands[s]].map((t) => lo(t) + hi(t))) : 0);
+      const least = Math.min(...tied.map(smallest));
+      tied = tied.filter((s) => smallest(s) === least);
     }
     if (shared()) return null;
     const found = this.clockwise(this.opener).find((s) => tied.includes(s));
@@ -516,6 +575,11 @@ class Game {
     };
     const tgt = this.cfg.target;
     this.roundsDone = (this.roundsDone || 0) + 1;
+    if (this.extraLeft && !this.matchOver) {
+      // tie_rounds: of a fixed number of extra rounds, only the last decides
+      this.extraLeft -= 1;
+      if (this.extraLeft > 0) return;
+    }
     if (tgt.mode === "rounds") {
       // family tier B: decided after the last round (or a tie-break round)
       if (!this.matchOver && (this.tiebreak || this.roundsDone >= tgt.rounds)) this.decideTop(tgt);
@@ -529,6 +593,7 @@ class Game {
         this.winner = this.scores.indexOf(top);
       } else if (tgt.ties === "extra-rounds") {
         this.tiebreak = true;
+        this.extraLeft = (tgt.tie_rounds ?? {})[String(this.n)] ?? 0;
       }
     }
   }
@@ -541,6 +606,7 @@ class Game {
       this.winner = this.scores.indexOf(top);
     } else if (tgt.ties === "extra-rounds") {
       this.tiebreak = true;
+      this.extraLeft = (tgt.tie_rounds ?? {})[String(this.n)] ?? 0;
     } else {
       this.matchOver = true;
       this.winner = null;

@@ -150,18 +150,34 @@ class Game:
         for t in sorted(self.nodes):
             node = self.nodes[t]
             for side in self.sides_of(t):
-                if side in node["occ"]:
+                if side in node["occ"] or node.get("dead"):  # the sniff: a one-tile branch is a dead end
                     continue
                 if side.startswith("branch") and not self.branches_open(t):
                     continue
                 out.append((t, side, self.value(t, side)))
         return sorted(out, key=lambda x: (x[0], SIDE_ORDER.index(x[1])))
 
+    def sniff_orientations(self, t):
+        """The orientations a tile may be placed in now: the sniff (the first double) per spinner_orientation."""
+        d = self.cfg["doubles"]
+        if t[0] != t[1] or d["branching"] != "first" or self.first_double_done:
+            return [False]
+        return {"crosswise": [False], "endwise": [True], "choice": [False, True]}[
+            d.get("spinner_orientation", "crosswise")]
+
     def counted(self):
         out = []
         for t in sorted(self.nodes):
             occ = self.nodes[t]["occ"]
-            if t[0] == t[1]:
+            node = self.nodes[t]
+            # the sniff: endwise, half per free line side; crosswise with uncovered-sides, half per free branch side
+            by = "line" if node.get("endwise") else \
+                "branch" if node["spin"] and self.cfg["doubles"].get("spinner_count") == "uncovered-sides" else None
+            if by is not None:
+                k = sum(1 for side in (by + "-a", by + "-b") if side not in occ)
+                if k:
+                    out.append((t, "double", k * t[0]))
+            elif t[0] == t[1]:
                 terminal = "line-a" not in occ or "line-b" not in occ
                 if terminal or "internal-double-counts" in BREAKS:
                     out.append((t, "double", 2 * t[0]))
@@ -175,18 +191,27 @@ class Game:
         hand = self.hands[seat] if self.only is None else {self.only}
         if not self.nodes:
             if self.forced is not None:
-                return [(self.forced, None, None)]
-            return [(t, None, None) for t in sorted(hand)]
+                return [(self.forced, None, None, ew) for ew in self.sniff_orientations(self.forced)]
+            return [(t, None, None, ew) for t in sorted(hand) for ew in self.sniff_orientations(t)]
         moves = []
         for t in sorted(hand):
             for target, side, v in self.free_sides():
                 if v in t:
-                    moves.append((t, target, side))
-        return sorted(moves, key=lambda m: (m[0], m[1], SIDE_ORDER.index(m[2])))
+                    moves.extend((t, target, side, ew) for ew in self.sniff_orientations(t))
+        return sorted(moves, key=lambda m: (m[0], m[1], SIDE_ORDER.index(m[2]), m[3]))
 
     # -- steps ------------------------------------------------------------------
 
     def check(self, text):
+        ew = text.endswith(" endwise")
+        if ew or text.endswith(" crosswise"):
+            text = text.rsplit(" ", 1)[0]
+        t, target, side = self.check_placement(text)
+        if ew not in self.sniff_orientations(t):
+            raise Illegal("orientation-not-allowed")
+        return t, target, side, ew
+
+    def check_placement(self, text):
         parts = text.split(" on ")
         t = tile(parts[0])
         target, side = (None, None)
@@ -213,6 +238,8 @@ class Game:
             raise Illegal("no-such-side")
         if side in self.nodes[target]["occ"]:
             raise Illegal("side-occupied")
+        if self.nodes[target].get("dead"):
+            raise Illegal("dead-end")
         if side.startswith("branch") and not self.branches_open(target):
             raise Illegal("branch-closed")
         if self.value(target, side) not in t:
@@ -220,7 +247,7 @@ class Game:
         return t, target, side
 
     def place(self, text):
-        t, target, side = self.check(text)
+        t, target, side, ew = self.check(text)
         offered = [self.move_text(m) for m in self.legal(self.seat)]
         seat = self.seat
         drawn, passed, pass_drawn = self.pending_drawn, self.pending_passed, self.pending_pass_drawn
@@ -234,21 +261,25 @@ class Game:
             self.first_double_done = True
         if target is None:
             own = "line-a" if t[0] == t[1] else None
-            self.nodes[t] = {"own": None, "occ": {}, "spin": spin, "parent": None}
+            self.nodes[t] = {"own": None, "occ": {}, "spin": spin, "parent": None, "endwise": ew}
         else:
             v = self.value(target, side)
             own = "line-a" if t[0] == t[1] else ("low" if t[0] == v else "high")
             self.nodes[target]["occ"][side] = t
-            self.nodes[t] = {"own": own, "occ": {own: target}, "spin": spin, "parent": (target, side)}
+            self.nodes[t] = {"own": own, "occ": {own: target}, "spin": spin, "parent": (target, side), "endwise": ew,
+                             "dead": side.startswith("branch")
+                             and self.cfg["doubles"].get("branch_length") == "one-tile"}
         self.order.append(t)
         count = sum(v for _, _, v in self.counted())
         pts = placement_points(self.cfg["scoring"], count)
+        # knock bonus: so many raw points per pass since the last placement, with this placement's points
+        scored = pts + self.cfg["scoring"].get("knock_bonus", 0) * len(passed)
         events = []
         if not self.hands[seat] and not self.partner_plays_on(seat):
-            self.domino(seat, pts, events)
+            self.domino(seat, scored, events)
         else:
-            if pts:
-                self.event(self.side_of[seat], "placement", pts, seat, events)
+            if scored:
+                self.event(self.side_of[seat], "placement", scored, seat, events)
             if not self.match_over:
                 self.advance((seat + 1) % self.n, events)
         if self.match_over and self.result is None:
@@ -265,8 +296,9 @@ class Game:
         return any(self.hands[s] for s in range(self.n) if self.side_of[s] == self.side_of[seat])
 
     def move_text(self, m):
-        t, target, side = m
-        return fmt(t) if target is None else f"{fmt(t)} on {fmt(target)} {side}"
+        t, target, side, ew = m
+        text = fmt(t) if target is None else f"{fmt(t)} on {fmt(target)} {side}"
+        return text + " endwise" if ew else text
 
     def advance(self, s, events):
         while True:
@@ -327,6 +359,12 @@ class Game:
         if accepted and every and reached:
             self.match_over, self.winner = True, side
 
+    def hand_value(self, h):
+        """A hand counted at the end of a round: with hand_doubles one-half a double counts one half."""
+        if self.cfg["scoring"].get("hand_doubles") == "one-half":
+            return sum(a if a == b else a + b for a, b in h)
+        return pips(h)
+
     def clockwise(self, start):
         return [(start + i) % self.n for i in range(self.n)]
 
@@ -337,8 +375,8 @@ class Game:
         for term in spec["terms"]:
             if term["kind"] == "differences":
                 for h in range(self.n):
-                    d = sum(pips(self.hands[o]) - pips(self.hands[h]) for o in range(self.n)
-                            if self.side_of[o] != self.side_of[h] and pips(self.hands[o]) > pips(self.hands[h]))
+                    d = sum(self.hand_value(self.hands[o]) - self.hand_value(self.hands[h]) for o in range(self.n)
+                            if self.side_of[o] != self.side_of[h] and self.hand_value(self.hands[o]) > self.hand_value(self.hands[h]))
                     out.append((self.side_of[h], round_to(d, term["rounding"]), h))
                 continue
             sel = term["hands"]
@@ -351,15 +389,16 @@ class Game:
             sign = -1 if term["sign"] == "debit" else 1
             if term["pooling"] == "pooled":
                 if seats:
-                    out.append((wside if term["to"] == "winner" else None, sign * round_to(sum(pips(self.hands[s]) for s in seats), term["rounding"]), None))
+                    total = sum(self.hand_value(self.hands[s]) for s in seats)
+                    out.append((wside if term["to"] == "winner" else None, sign * round_to(total, term["rounding"]), None))
             elif "pool-partners" in BREAKS and term["to"] == "owner":
                 for side in sorted({self.side_of[s] for s in seats}):
                     mine = [s for s in seats if self.side_of[s] == side]
-                    out.append((side, sign * round_to(sum(pips(self.hands[s]) for s in mine), term["rounding"]), mine[0]))
+                    out.append((side, sign * round_to(sum(self.hand_value(self.hands[s]) for s in mine), term["rounding"]), mine[0]))
             else:
                 for s in seats:
                     side = wside if term["to"] == "winner" else self.side_of[s]
-                    out.append((side, sign * round_to(pips(self.hands[s]), term["rounding"]), s))
+                    out.append((side, sign * round_to(self.hand_value(self.hands[s]), term["rounding"]), s))
         return [a for a in out if a[1]]
 
     def settle(self, spec, kind, winner, fold, events, bonus=0):
@@ -382,9 +421,9 @@ class Game:
         else:
             pos = {s: i for i, s in enumerate(self.clockwise(self.opener))}
             hand = [a for a in amounts if a[2] is not None]
-            hand.sort(key=lambda a: (pips(self.hands[a[2]]), pos[a[2]]))
+            hand.sort(key=lambda a: (self.hand_value(self.hands[a[2]]), pos[a[2]]))
             todo = [(sd, a, s) for sd, a, s in hand] + [(sd, a, None) for sd, a, s in amounts if s is None]
-            if bonus:
+            if bonus and winner is not None:
                 todo.insert(0, (self.side_of[winner], bonus, winner))  # the bonus first, as its own event
         for side, raw, seat in todo:
             if self.match_over:
@@ -399,15 +438,27 @@ class Game:
         elif pts:
             self.event(self.side_of[seat], "placement", pts, seat, events)
         if not self.match_over:
-            self.settle(spec, "domino", seat, fold, events, spec.get("bonus", 0))
+            self.settle(spec, "domino", self.domino_winner(spec, seat), fold, events, spec.get("bonus", 0))
         self.end("domino", seat)
+
+    def domino_winner(self, spec, seat):
+        """The dominoer; with winner lightest-side the lighter side (team totals), none on equal totals."""
+        if spec.get("winner", "dominoer") != "lightest-side":
+            return seat
+        side_pips = {}
+        for s, h in enumerate(self.hands):
+            side_pips[self.side_of[s]] = side_pips.get(self.side_of[s], 0) + self.hand_value(h)
+        lightest = sorted(side_pips.values())
+        if len(lightest) > 1 and lightest[0] == lightest[1]:
+            return None
+        return next(s for s in self.clockwise(seat) if side_pips[self.side_of[s]] == lightest[0])
 
     def block_winner(self, spec):
         if spec["winner"] == "none":
             return None
         if spec["winner"] in ("fewest-tiles", "lightest-side"):  # family tier B
             return self.house_block_winner(spec["winner"])
-        vals = [pips(h) for h in self.hands]
+        vals = [self.hand_value(h) for h in self.hands]
         tied = [s for s in range(self.n) if vals[s] == min(vals)]
         # partners_tie "no-winner": partners sharing the lightest hand do not win together
         alone = spec.get("partners_tie", "side-wins") == "no-winner"
@@ -415,6 +466,12 @@ class Game:
         if shared() and spec.get("tie_break") == "fewest-tiles":
             fewest = min(len(self.hands[s]) for s in tied)
             tied = [s for s in tied if len(self.hands[s]) == fewest]
+        if shared() and spec.get("tie_break") == "lightest-tile":
+            # brogames: the hand holding the lightest single tile wins the tie
+            def smallest(s):
+                return min((a + b for a, b in self.hands[s]), default=0)
+            least = min(smallest(s) for s in tied)
+            tied = [s for s in tied if smallest(s) == least]
         if shared():
             return None
         return next(s for s in self.clockwise(self.opener) if s in tied)
@@ -422,14 +479,14 @@ class Game:
     def house_block_winner(self, rule):
         """Fewest tiles then fewest pips; or the side with the lowest pip total (family tier B)."""
         if rule == "fewest-tiles":
-            key = {s: (len(self.hands[s]), pips(self.hands[s])) for s in range(self.n)}
+            key = {s: (len(self.hands[s]), self.hand_value(self.hands[s])) for s in range(self.n)}
             tied = [s for s in range(self.n) if key[s] == min(key.values())]
             if len({self.side_of[s] for s in tied}) > 1:
                 return None
             return next(s for s in self.clockwise(self.opener) if s in tied)
         total = {}
         for s in range(self.n):
-            total[self.side_of[s]] = total.get(self.side_of[s], 0) + pips(self.hands[s])
+            total[self.side_of[s]] = total.get(self.side_of[s], 0) + self.hand_value(self.hands[s])
         low = min(total.values())
         if list(total.values()).count(low) > 1:
             return None
@@ -447,6 +504,10 @@ class Game:
         self.last_kind = kind
         tgt = self.cfg["target"]
         self.rounds_done = getattr(self, "rounds_done", 0) + 1
+        if getattr(self, "extra_left", 0) and not self.match_over:
+            self.extra_left -= 1  # a fixed number of extra rounds after a tie: only the last one decides
+            if self.extra_left:
+                return
         if tgt["mode"] == "rounds":  # family tier B: decided after the last round (or a tie-break round)
             if not self.match_over and (self.tiebreak or self.rounds_done >= tgt["rounds"]):
                 self.decide_top(tgt)
@@ -459,6 +520,7 @@ class Game:
                 self.match_over, self.winner = True, self.scores.index(top)
             elif tgt["ties"] == "extra-rounds":
                 self.tiebreak = True
+                self.extra_left = tgt.get("tie_rounds", {}).get(str(self.n), 0)
 
     def decide_top(self, tgt):
         """The single highest score wins; a shared one plays on (extra rounds) or draws (family tier B)."""
@@ -467,6 +529,7 @@ class Game:
             self.match_over, self.winner = True, self.scores.index(top)
         elif tgt["ties"] == "extra-rounds":
             self.tiebreak = True
+            self.extra_left = tgt.get("tie_rounds", {}).get(str(self.n), 0)
         else:
             self.match_over, self.winner = True, None
 

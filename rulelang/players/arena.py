@@ -23,7 +23,7 @@ class PublicLog:
     def __init__(self, rnd, round_no: int):
         obs = rnd.observation(rnd.opener)
         self.head = {"round": round_no, "opener": rnd.opener, "scores": list(rnd.scores),
-                     "tiebreak": bool(rnd.tiebreak), "hands": list(obs["hand_counts"]),
+                     "tiebreak": rnd.tiebreak, "hands": list(obs["hand_counts"]),  # an int k > 1: a fixed extra round
                      "boneyard": obs["boneyard"]}
         self.steps: list[dict[str, Any]] = []
 

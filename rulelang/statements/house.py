@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from rulelang.config_model import HandDoubles
 from rulelang.statements.scoring import MEASURE_WORDS, MEASURES
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
 
@@ -105,6 +106,112 @@ def _explain_lead_win(v: bool | None, c: Config) -> str:
     return "The opening placement of a round can win like any other."
 
 
+# -- the knock bonus (family.md 3.8, Sadman; issue 9) ------------------------------------------
+
+def _check_knock(v: int) -> Iterator[Issue]:
+    if v < 1:
+        yield Issue("bad-number", "a knock must score at least 1 point",
+                    "write `the next player to place scores 1 point per knock`")
+
+
+def _set_knock(v: int, c: Config) -> None:
+    c["scoring"]["knock_bonus"] = v
+
+
+def _explain_knock(v: int | None, c: Config) -> str:
+    raw = c["scoring"].get("knock_bonus", 0)
+    if not raw:
+        return "A knock (a pass) scores nothing for anyone."
+    unit = _unit(c)
+    amount = f"{raw // unit} shown point{'s' if raw != unit else ''} ({raw} raw)" if unit > 1 else \
+        f"{raw} point{'s' if raw != 1 else ''}"
+    return (f"The next player to place after one or more knocks (passes) scores {amount} for each knock since "
+            "the last placement, in the same event as that placement.")
+
+
+# -- one half of a double left in hand (family.md reading 20, a Trademark Games manual; issue 9) ---------
+
+HAND_DOUBLES = {"a double left in hand counts one half": "one-half",
+                "a double left in hand counts both halves": "both-halves"}
+
+
+def _set_hand_doubles(v: str, c: Config) -> None:
+    if v != "both-halves":  # omitted at its default
+        c["scoring"]["hand_doubles"] = v
+
+
+def _explain_hand_doubles(v: str, c: Config) -> str:
+    if v == "one-half":
+        return ("At the end of a round a double left in hand counts one half ([4|4] counts 4) wherever hands "
+                "are counted: the settlement's amounts and who has the lightest hand or side.")
+    return "At the end of a round a double left in hand counts both halves ([4|4] counts 8)."
+
+
+# -- a fixed number of extra rounds on a tie (family.md reading 18, dominorules All Fives; issue 9) ---
+
+class TieRounds(NamedTuple):
+    """`a tie at the top plays N extra rounds [with 2 players, M with 3 ...]`: (amount, counts) groups;
+    one group with no counts when the same for every player count."""
+
+    groups: tuple[tuple[int, tuple[int, ...]], ...]
+
+
+def _read_tie_rounds(p: Phrase) -> TieRounds:
+    if not p.parts:
+        return TieRounds(((p.numbers[0], ()),))
+    later, groups = p.parts[0]  # PHRASES["target_counts"]
+    return TieRounds(tuple(zip((p.numbers[0],) + later, groups)))
+
+
+def _fmt_tie_rounds(v: TieRounds) -> list[str]:
+    first, counts = v.groups[0]
+    head = f"a tie at the top plays {first} extra round{'s' if first != 1 or counts else ''}"
+    if not counts:
+        return [head]
+    names = [" or ".join(str(n) for n in ns) for _, ns in v.groups]
+    rest = "".join(f", {amount} with {g}" for (amount, _), g in zip(v.groups[1:], names[1:]))
+    return [f"{head} with {names[0]} players{rest}"]
+
+
+def _check_tie_rounds(v: TieRounds) -> Iterator[Issue]:
+    seen = [n for _, counts in v.groups for n in counts]
+    if len(seen) != len(set(seen)):
+        yield Issue("per-count", "a player count is given two numbers of extra rounds", "name each player count once")
+    if any(amount < 1 for amount, _ in v.groups):
+        yield Issue("bad-number", "a tie must play at least 1 extra round",
+                    "write `a tie at the top plays 2 extra rounds`")
+
+
+def _set_tie_rounds(v: TieRounds, c: Config) -> None:
+    if v.groups[0][1]:
+        by = {str(n): amount for amount, counts in v.groups for n in counts}
+    else:  # the same for every allowed count (the players statement is resolved before this one)
+        by = {str(n): v.groups[0][0] for n in c["players"]["counts"]}
+    c["target"]["tie_rounds"] = {k: by[k] for k in sorted(by, key=int)}
+
+
+def _tie_rounds_from_config(c: Config) -> TieRounds | None:
+    by = c["target"].get("tie_rounds")
+    if not by:
+        return None
+    if len(set(by.values())) == 1:
+        return TieRounds(((next(iter(by.values())), ()),))
+    groups: dict[int, list[int]] = {}
+    for n in sorted(by, key=int):
+        groups.setdefault(by[n], []).append(int(n))
+    return TieRounds(tuple((amount, tuple(ns)) for amount, ns in groups.items()))
+
+
+def _explain_tie_rounds(v: TieRounds | None, c: Config) -> str:
+    by = c["target"].get("tie_rounds")
+    if not by:
+        return "A shared highest score is settled as `ties at the top` says, one round at a time."
+    per = "; ".join(f"{k} with {n} players" for n, k in by.items())
+    return (f"When the highest score is shared where the match would end, a fixed number of extra rounds is "
+            f"played ({per}) without checking the target; after them the single highest score wins, and a "
+            "highest score still shared plays as many again.")
+
+
 SCORING: tuple[StatementDef, ...] = (
     StatementDef(
         key="entry", words="the entry threshold", group=4, rules=("entry_stmt",),
@@ -139,4 +246,42 @@ SCORING: tuple[StatementDef, ...] = (
                   "such an event is discarded (Teesdale); not written, it can", "`target.lead_cannot_win: true` "
                   "(omitted when false)"),),
         tags=("lead-cannot-win",), required=False, meta={"default": None}),
+    StatementDef(
+        key="knock_bonus", words="the knock bonus", group=4, rules=("knock_stmt",),
+        read=lambda p: p.numbers[0],
+        fmt=lambda v: [f"the next player to place scores {v} point{'s' if v != 1 else ''} per knock"],
+        explain=_explain_knock, fields=(Field(("scoring", "knock_bonus"), int),), resolve=_set_knock,
+        from_config=lambda c: c["scoring"].get("knock_bonus"), check=_check_knock,
+        examples=("the next player to place scores 1 point per knock",
+                  "the next player to place scores 5 points per knock"),
+        docs=(Doc("`the next player to place scores 1 point per knock`", "the knock bonus (Sadman): the player "
+                  "who places after one or more knocks (passes) scores N raw points per knock since the last "
+                  "placement, in that placement's event; not written, knocks score nothing",
+                  "`scoring.knock_bonus` (raw; omitted when 0)"),),
+        tags=("knock-bonus",), required=False, meta={"default": None}),
+    StatementDef(
+        key="hand_doubles", words="what a double left in hand counts", group=4, rules=("hand_doubles_stmt",),
+        read=lambda p: HAND_DOUBLES[p.text], fmt=lambda v: [{x: k for k, x in HAND_DOUBLES.items()}[v]],
+        explain=_explain_hand_doubles, fields=(Field(("scoring", "hand_doubles"), HandDoubles),),
+        resolve=_set_hand_doubles, from_config=lambda c: c["scoring"].get("hand_doubles", "both-halves"),
+        examples=tuple(HAND_DOUBLES),
+        docs=(Doc("`a double left in hand counts one half`", "at the end of a round a double in hand counts one "
+                  "half ([4|4] counts 4): in every settlement amount and in who is lightest (a Trademark Games "
+                  "manual)", "`scoring.hand_doubles: one-half`"),
+              Doc("`a double left in hand counts both halves`", "a double in hand counts its pips (the default)",
+                  "`scoring.hand_doubles: both-halves` (omitted)")),
+        tags=("hand-doubles-one-half",), required=False, meta={"default": "both-halves"}),
+    StatementDef(
+        key="tie_rounds", words="the number of extra rounds on a tie", group=4, rules=("tie_rounds_stmt",),
+        read=_read_tie_rounds, fmt=_fmt_tie_rounds, explain=_explain_tie_rounds,
+        fields=(Field(("target", "tie_rounds"), dict),), resolve=_set_tie_rounds,
+        from_config=_tie_rounds_from_config, check=_check_tie_rounds,
+        examples=("a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4",
+                  "a tie at the top plays 3 extra rounds", "a tie at the top plays 1 extra round"),
+        docs=(Doc("`a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4` / `a tie at the top "
+                  "plays 3 extra rounds`", "with `ties at the top: play extra rounds`, a shared highest score plays "
+                  "that many extra rounds (per player count, each allowed count once) before the single highest "
+                  "score wins; still shared, as many again (dominorules); not written, one round at a time",
+                  "`target.tie_rounds` (per count; omitted when not stated)"),),
+        tags=("tie-rounds",), required=False, meta={"default": None}),
 )

@@ -1,6 +1,8 @@
 """Statements of opening a round and of doubles."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rulelang.config_model import (
     Branching,
     BranchSides,
@@ -9,9 +11,12 @@ from rulelang.config_model import (
     OpenerBlock,
     OpenerDomino,
     OpenerFirst,
+    SpinnerBranches,
+    SpinnerCount,
+    SpinnerOrientation,
     TerminalCount,
 )
-from rulelang.statements.table import Config, StatementDef, choice
+from rulelang.statements.table import Config, Doc, StatementDef, choice, get_path
 
 OPENER_WORDS = {
     "lottery": "lottery",
@@ -75,6 +80,104 @@ def _explain_terminal(v: str, c: Config) -> str:
             "sides are occupied it counts nothing itself.")
 
 
+# -- the sniff (family tier C, docs/design/family.md): optional, omitted at today's crosswise spinner
+# counting while terminal; meaningful only where the first double alone branches (`sniff-needs-first-double`)
+
+ORIENTATIONS = {
+    "the spinner is always laid crosswise": "crosswise",
+    "the spinner is always laid endwise": "endwise",
+    "the spinner is laid crosswise or endwise, as its player chooses": "choice",
+}
+ORIENTATION_MEANINGS = {
+    "crosswise": "the spinner lies across the line, as every double does (the default)",
+    "endwise": "the spinner lies in the line, like a non-double; its branches still open after the line",
+    "choice": "whoever places the spinner chooses: two moves, `... endwise` and the plain (crosswise) one",
+}
+SPINNER_COUNTS = {
+    "the spinner counts while terminal": "terminal",
+    "the spinner counts each uncovered side": "uncovered-sides",
+}
+SPINNER_COUNT_MEANINGS = {
+    "terminal": "a crosswise spinner counts as a terminal double, while one of its in-line sides is free (the "
+                "default)",
+    "uncovered-sides": "a crosswise spinner counts p for each branch side no tile covers yet, even before the "
+                       "branches open, and never its in-line sides (family.md 2.4, reading 23)",
+}
+
+
+BRANCH_LENGTHS = {
+    "each branch of the spinner grows without limit": "unlimited",
+    "each branch of the spinner takes one tile": "one-tile",
+}
+BRANCH_LENGTH_MEANINGS = {
+    "unlimited": "tiles join the end of a branch as of any line (the default)",
+    "one-tile": "each branch side of the spinner takes one tile, whose free end counts for the rest of the round "
+                "but is a dead end (Pagat-Sniff's stubby spinner, family.md reading 14)",
+}
+
+
+def _optional(key: str, words: str, rule: str, phrases: dict[str, str], meanings: dict[str, str], field: str,
+              type_: object, default: str, explain: object, tags: tuple[str, ...]) -> StatementDef:
+    """An optional statement of one field of `doubles`: written only when not the default."""
+    values = {v: p for p, v in phrases.items()}
+    place = ("doubles", field)
+
+    def resolve(v: str, c: Config) -> None:
+        if v == default:
+            c["doubles"].pop(field, None)
+        else:
+            c["doubles"][field] = v
+
+    base = choice(key, words, 3, rule, phrases, place, type_, explain,  # type: ignore[arg-type]
+                  {p: meanings[v] for p, v in phrases.items()}, tags)
+    docs = tuple(Doc(f"`{values[v]}`", meanings[v], f"`doubles.{field}: {v}`" + (" (omitted)" if v == default else ""))
+                 for v in phrases.values())
+    return replace(base, resolve=resolve, docs=docs, required=False, meta={"default": default},
+                   from_config=lambda c: get_path(c, ("doubles",)).get(field, default))
+
+
+def _sniff_words(c: Config) -> str:
+    return "" if c["doubles"]["branching"] == "first" else " (but only a first double alone that branches has one)"
+
+
+def _explain_orientation(v: str, c: Config) -> str:
+    if v == "crosswise":
+        return "The spinner is laid crosswise, like every double."
+    if v == "endwise":
+        return ("The spinner is always laid endwise: it lies in the line like a non-double and counts its half for "
+                "each free in-line side; its branches open after the line" + _sniff_words(c) + ".")
+    return ("Whoever places the spinner lays it crosswise or endwise, as they choose (two distinct moves): endwise "
+            "it lies in the line and counts its half for each free in-line side; its branches open after the "
+            "line either way" + _sniff_words(c) + ".")
+
+
+def _explain_branch_length(v: str, c: Config) -> str:
+    if v == "unlimited":
+        return "A spinner's branches grow like any line."
+    return ("Each branch side of the spinner takes one tile only: that tile's free end counts for the rest of the "
+            "round, but nothing may join it" + _sniff_words(c) + ".")
+
+
+def _explain_spinner_count(v: str, c: Config) -> str:
+    if v == "terminal":
+        return "A crosswise spinner counts as a terminal double, while one of its in-line sides is free."
+    return ("A crosswise spinner counts its half for each branch side no tile covers yet, even before its branches "
+            "open, and never its in-line sides ([4|4] counts 8, then 4, then nothing)" + _sniff_words(c) + ".")
+
+
+SNIFF: tuple[StatementDef, ...] = (
+    _optional("spinner_orientation", "how the spinner is laid", "spinner_orientation_stmt", ORIENTATIONS,
+              ORIENTATION_MEANINGS, "spinner_orientation", SpinnerOrientation, "crosswise", _explain_orientation,
+              ("sniff-orientation",)),
+    _optional("spinner_count", "what the spinner counts", "spinner_count_stmt", SPINNER_COUNTS,
+              SPINNER_COUNT_MEANINGS, "spinner_count", SpinnerCount, "terminal", _explain_spinner_count,
+              ("sniff-count",)),
+    _optional("branch_length", "how long the spinner's branches are", "branch_length_stmt", BRANCH_LENGTHS,
+              BRANCH_LENGTH_MEANINGS, "branch_length", SpinnerBranches, "unlimited", _explain_branch_length,
+              ("sniff-branch-length",)),
+)
+
+
 STATEMENTS: tuple[StatementDef, ...] = (
     _opener("opener_first", "the opener of the first round", "opener of the first round", "first_round",
             OpenerFirst, "The first round", ("multi-round",), "lottery"),
@@ -109,4 +212,4 @@ STATEMENTS: tuple[StatementDef, ...] = (
            {"a terminal double counts both halves": "a double at the end of a line counts both halves",
             "a terminal double counts one half": "a double at the end of a line counts one half"},
            tags=("terminal-double",)),
-)
+) + SNIFF  # the sniff (family tier C)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rulelang.config_model import BlockWinner, Events, PartnersTie, TieBreak
+from rulelang.config_model import BlockWinner, DominoWinner, Events, PartnersTie, TieBreak
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
 from rulelang.statements.values import EventsValue, Term, Winner
 
@@ -175,12 +175,16 @@ EVENT_DOCS = (Doc("`as one event` / `one event per term` / `one event per hand`"
 def _read_winner(p: Phrase) -> Winner:
     if p.has("NONE"):
         return Winner("none", "none")
+    if p.has("DOMINOER"):  # `winner: the dominoer` belongs under `on domino:` (the check says so)
+        return Winner("dominoer", "none")  # type: ignore[arg-type]
     # family tier B: `winner: the fewest tiles, ties broken by lightest hand` / `winner: the lightest side`
     if p.text.startswith("winner: the fewest tiles"):
         return Winner("fewest-tiles", "lightest-hand")
     if p.has("SIDE"):
         return Winner("lightest-side", "none")
     partners = "no-winner" if "no-winner" in p.parts else "side-wins"
+    if p.has("TILE"):  # `ties broken by lightest tile` (issue 9, family.md reading 21)
+        return Winner("lightest-hand", "lightest-tile", partners)
     return Winner("lightest-hand", "none" if p.has("NOT") else "fewest-tiles", partners)
 
 
@@ -192,8 +196,16 @@ def _fmt_winner(v: Winner) -> list[str]:
     if v.winner == "lightest-side":  # family tier B
         return ["winner: the lightest side"]
     partners = ", partners' ties too" if v.partners_tie == "no-winner" else ""
-    return ["winner: the lightest hand, ties " + ("broken by fewest tiles" if v.tie_break == "fewest-tiles"
-                                                  else "not broken") + partners]
+    broken = {"fewest-tiles": "broken by fewest tiles", "lightest-tile": "broken by lightest tile"}
+    return ["winner: the lightest hand, ties " + broken.get(v.tie_break, "not broken") + partners]
+
+
+def _check_block_winner(v: Winner) -> Iterator[Issue]:
+    written: str = v.winner  # `winner: the dominoer` reads to a value outside BlockWinner
+    if written == "dominoer":
+        yield Issue("misplaced-line", "a block has no dominoer: nobody went out",
+                    "`winner: the dominoer` belongs under `on domino:`; a block's winner is, for example, "
+                    "`winner: the lightest hand, ties not broken`")
 
 
 def _explain_winner(v: Winner, c: Config) -> str:
@@ -214,6 +226,9 @@ def _explain_winner(v: Winner, c: Config) -> str:
         tie = "on a tie, even between partners,"
     if v.tie_break == "fewest-tiles":
         return text + f"; {tie} the hand with fewer tiles wins; if still tied, the round has no winner."
+    if v.tie_break == "lightest-tile":  # issue 9
+        return text + (f"; {tie} the hand holding the lightest single tile (fewest pips on one tile) wins; if "
+                       "still tied, the round has no winner.")
     return text + f"; {tie} the round has no winner."
 
 
@@ -224,6 +239,47 @@ def _set_winner(v: Winner, c: Config) -> None:
         c["settlement"]["block"] = {"winner": old["winner"], "tie_break": old["tie_break"],
                                     "partners_tie": v.partners_tie,
                                     **{k: x for k, x in old.items() if k not in ("winner", "tie_break")}}
+
+
+# -- the domino's winner (family.md 3.9: team totals decide a domino too) ----------------------
+
+def _read_domino_winner(p: Phrase) -> str | Winner:
+    """`winner: the dominoer` / `winner: the lightest side`; another winner line is kept to be reported."""
+    if p.has("DOMINOER"):
+        return "dominoer"
+    block = _read_winner(p)
+    return "lightest-side" if block.winner == "lightest-side" else block
+
+
+def _check_domino_winner(v: str | Winner) -> Iterator[Issue]:
+    if isinstance(v, Winner):
+        yield Issue("misplaced-line", "a domino's winner is the player who dominoed, or with "
+                    "`winner: the lightest side` the side with the lower pip total",
+                    "move this line under `on block:`")
+
+
+def _fmt_domino_winner(v: str | Winner) -> list[str]:
+    if isinstance(v, Winner):
+        return _fmt_winner(v)
+    return ["winner: the lightest side" if v == "lightest-side" else "winner: the dominoer"]
+
+
+def _explain_domino_winner(v: str, c: Config) -> str:
+    if v != "lightest-side":
+        return "The player who dominoes wins the round, and the settlement is reckoned from that player."
+    if c["players"]["partnerships"]:
+        return ("After a domino the side with the lower pip total wins (with partners, the sum of both partners' "
+                "pips), even when it is not the side that went out; the settlement is reckoned from its first "
+                "seat clockwise from the dominoer. Equal totals: no winner, and terms that name the winner give "
+                "nothing.")
+    return ("After a domino the lightest hand wins (the player who went out holds nothing, so it wins unless "
+            "an opponent's hand counts 0 too); equal hands: no winner, and terms that name the winner give "
+            "nothing.")
+
+
+def _set_domino_winner(v: str, c: Config) -> None:
+    if v != "dominoer":  # omitted at its default
+        c["settlement"]["domino"] = {"winner": v, **c["settlement"]["domino"]}
 
 
 # -- the domino bonus (family tier A) -------------------------------------------------------
@@ -251,6 +307,20 @@ def _shown(raw: int, unit: int) -> str:
 
 
 STATEMENTS: tuple[StatementDef, ...] = (
+    # family.md 3.9 (OpenSpiel): team totals decide a domino; equal hands score nothing
+    StatementDef(
+        key="domino_winner", words="the winner of a domino", group=5, section="domino",
+        rules=("winner_line",), read=_read_domino_winner, fmt=_fmt_domino_winner,
+        explain=_explain_domino_winner, check=_check_domino_winner,
+        fields=(Field(("settlement", "domino", "winner"), DominoWinner),), resolve=_set_domino_winner,
+        from_config=lambda c: c["settlement"]["domino"].get("winner", "dominoer"),
+        examples=("winner: the lightest side", "winner: the dominoer"),
+        docs=(Doc("`winner: the lightest side`", "the side with the lower pip total wins the domino (team totals "
+                  "with partners), even if it did not go out; equal totals: no winner (terms that name the "
+                  "winner give nothing)", "`settlement.domino.winner: lightest-side`"),
+              Doc("`winner: the dominoer`", "the player who goes out wins (the default)",
+                  "`settlement.domino.winner: dominoer` (omitted)")),
+        tags=("domino-lightest-side",), required=False, meta={"default": "dominoer"}),
     _terms("domino_terms", "domino", 5, "what is settled on a domino", ("settle-pooled", "settle-each", "partner-debit")),
     # -- family tier A: the bonus for going out
     StatementDef(
@@ -280,6 +350,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="block_winner", words="the winner of a block", group=6, section="block",
         rules=("winner_line",), read=_read_winner, fmt=_fmt_winner, explain=_explain_winner,
+        check=_check_block_winner,
         fields=(Field(("settlement", "block", "winner"), BlockWinner),
                 Field(("settlement", "block", "tie_break"), TieBreak),
                 Field(("settlement", "block", "partners_tie"), PartnersTie)),
@@ -288,13 +359,18 @@ STATEMENTS: tuple[StatementDef, ...] = (
                                      c["settlement"]["block"].get("partners_tie", "side-wins")),
         examples=("winner: the lightest hand, ties not broken", "winner: the lightest hand, ties broken by fewest tiles",
                   "winner: none", "winner: the lightest hand, ties not broken, partners' ties too",
-                  "winner: the fewest tiles, ties broken by lightest hand", "winner: the lightest side"),
+                  "winner: the fewest tiles, ties broken by lightest hand", "winner: the lightest side",
+                  "winner: the lightest hand, ties broken by lightest tile",
+                  "winner: the lightest hand, ties broken by lightest tile, partners' ties too"),
         docs=(Doc("`winner: the lightest hand, ties broken by fewest tiles`", "the lightest hand wins a block; "
                   "a tie goes to fewer tiles", "`winner: lightest-hand`, `tie_break: fewest-tiles`"),
               Doc("`winner: the lightest hand, ties not broken`", "a tie has no winner",
                   "`winner: lightest-hand`, `tie_break: none`"),
+              Doc("`winner: the lightest hand, ties broken by lightest tile`", "a tie goes to the hand holding "
+                  "the lightest single tile (brogames); still tied: no winner",
+                  "`winner: lightest-hand`, `tie_break: lightest-tile`"),
               Doc("`winner: none`", "a block has no winner", "`winner: none`, `tie_break: none`"),
-              Doc("`..., partners' ties too`", "(after either lightest-hand line) partners sharing the lightest "
+              Doc("`..., partners' ties too`", "(after any lightest-hand line) partners sharing the lightest "
                   "hand do not win together", "`partners_tie: no-winner` (default `side-wins`, omitted)"),
               # family tier B
               Doc("`winner: the fewest tiles, ties broken by lightest hand`", "the hand with the fewest tiles wins "
@@ -302,7 +378,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "`winner: fewest-tiles`, `tie_break: lightest-hand`"),
               Doc("`winner: the lightest side`", "the side with the lowest pip total (team totals with partners) "
                   "wins; equal totals: no winner", "`winner: lightest-side`, `tie_break: none`")),
-        tags=("block-winner", "partners-tie-no-winner", "block-fewest-tiles", "block-lightest-side")),
+        tags=("block-winner", "partners-tie-no-winner", "block-fewest-tiles", "block-lightest-side",
+              "block-lightest-tile")),
     _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",

@@ -3,7 +3,9 @@
 The layout is a tree of tiles (root = the opening tile). Units: a tile is 2 x 4
 grid units (a half-tile is a 2 x 2 square). A non-double lies along its line; a
 double is placed crosswise (its long axis across the line) and its branch sides
-leave from its two short edges, perpendicular to the line.
+leave from its two short edges, perpendicular to the line. A spinner laid
+endwise (the sniff, family tier C) lies along its line like a non-double, and
+its branch sides leave from the middles of its long edges.
 
 Each tile is placed from an *entry* (the midpoint of the parent's edge it
 touches, plus the outward direction). A non-double may go straight on or turn
@@ -66,10 +68,11 @@ class Placed:
     child_side: str | None = None
     turned: str = "straight"
     connector: tuple[Point, Point] | None = None  # fallback layouts only
+    endwise: bool = False  # a spinner laid in the line (the sniff, family tier C)
 
     @property
     def crosswise(self) -> bool:
-        return is_double(self.tile)
+        return is_double(self.tile) and not self.endwise
 
     def cells(self) -> Iterable[Point]:
         x0, y0, x1, y1 = self.rect
@@ -86,8 +89,13 @@ def _rect_from(p: Point, d: Dir, along: int, half_width: int) -> tuple[int, int,
     return (min(xs), min(ys), max(xs), max(ys))
 
 
-def place_root(tile: Tile) -> Placed:
+def place_root(tile: Tile, endwise: bool = False) -> Placed:
     a, b = tile
+    if endwise:  # the sniff laid endwise: along the line, branches from the middles of its long edges
+        pl = Placed(tile, (-2, -1, 2, 1), RIGHT, (a, b), ((-1.0, 0.0), (1.0, 0.0)), endwise=True)
+        pl.sides = {"line-a": ((-2, 0), LEFT), "line-b": ((2, 0), RIGHT),
+                    "branch-a": ((0, -1), UP), "branch-b": ((0, 1), DOWN)}
+        return pl
     if is_double(tile):
         pl = Placed(tile, (-1, -2, 1, 2), RIGHT, (a, b), ((0.0, -1.0), (0.0, 1.0)))
         pl.sides = {
@@ -102,8 +110,20 @@ def place_root(tile: Tile) -> Placed:
     return pl
 
 
-def place_child(tile: Tile, child_side: str, entry: Point, d: Dir, turn: str) -> Placed:
-    """Place ``tile`` joined by its ``child_side`` at an exit ``entry`` facing ``d``."""
+def place_child(tile: Tile, child_side: str, entry: Point, d: Dir, turn: str, endwise: bool = False) -> Placed:
+    """Place ``tile`` joined by its ``child_side`` at an exit ``entry`` facing ``d`` (`endwise`: the sniff in line)."""
+    if endwise:
+        if turn != "straight":
+            raise ValueError("doubles do not turn")
+        p = entry
+        mid = _add(p, d, 2)
+        l, r = left_of(d), right_of(d)
+        c1 = (p[0] + d[0] * 1.0, p[1] + d[1] * 1.0)
+        c2 = (p[0] + d[0] * 3.0, p[1] + d[1] * 3.0)
+        pl = Placed(tile, _rect_from(p, d, 4, 1), d, (tile[0], tile[1]), (c1, c2), endwise=True)
+        pl.sides = {"line-a": (p, (-d[0], -d[1])), "line-b": (_add(p, d, 4), d),
+                    "branch-a": (_add(mid, l, 1), l), "branch-b": (_add(mid, r, 1), r)}
+        return pl
     if is_double(tile):
         if turn != "straight":
             raise ValueError("doubles do not turn")
@@ -145,10 +165,11 @@ class LayoutTree:
     root: Tile
     children: dict[Tile, list[tuple[str, Tile, str]]]  # parent -> [(parent_side, child, child_side)]
     spinners: frozenset[Tile] = frozenset()
+    endwise: frozenset[Tile] = frozenset()  # the sniff laid endwise (family tier C)
 
     @classmethod
     def from_connections(cls, tiles: Sequence[Tile], connections: Iterable[tuple],
-                         spinners: Iterable[Tile] = ()) -> LayoutTree:
+                         spinners: Iterable[Tile] = (), endwise: Iterable[Tile] = ()) -> LayoutTree:
         tiles = [cast(Tile, tuple(t)) for t in tiles]
         if not tiles:
             raise ValueError("empty layout")
@@ -164,12 +185,15 @@ class LayoutTree:
             raise ValueError(f"a layout has exactly one opening tile, found {roots}")
         for kids in children.values():
             kids.sort(key=lambda k: SIDES_ORDER.index(k[0]) if k[0] in SIDES_ORDER else 99)
-        return cls(roots[0], children, frozenset(cast(Tile, tuple(s)) for s in spinners))
+        return cls(roots[0], children, frozenset(cast(Tile, tuple(s)) for s in spinners),
+                   frozenset(cast(Tile, tuple(s)) for s in endwise))
 
     @classmethod
     def from_layout(cls, layout) -> LayoutTree:
-        """From an engine ``Layout`` (tiles, connections(), spinners())."""
-        return cls.from_connections(list(layout.tiles), layout.connections(), layout.spinners())
+        """From an engine ``Layout`` (tiles, connections(), spinners(), endwise_spinner)."""
+        ew = getattr(layout, "endwise_spinner", None)
+        return cls.from_connections(list(layout.tiles), layout.connections(), layout.spinners(),
+                                    () if ew is None else (ew,))
 
     def order(self) -> list[tuple[Tile | None, str | None, Tile, str | None]]:
         """Depth-first order of (parent, parent_side, tile, child_side)."""
@@ -286,12 +310,12 @@ def _marker_conflicts(cand: Placed, cells: list, occupied: dict, markers: dict, 
 
 
 def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict, rng=None,
-                  markers: dict | None = None, marked: set | None = None) -> list:
+                  markers: dict | None = None, marked: set | None = None, endwise: bool = False) -> list:
     """Fitting placements of ``tile``, least crowded first, straight on ties."""
     options = ("straight",) if is_double(tile) else TURN_PREFERENCE
     out = []
     for k, turn in enumerate(options):
-        cand = place_child(tile, cside, entry, d, turn)
+        cand = place_child(tile, cside, entry, d, turn, endwise)
         cand.child_side = cside
         cells = list(cand.cells())
         if any(c in occupied for c in cells):
@@ -322,7 +346,7 @@ def _search(tree: LayoutTree, budget: int, rng=None, marker_sides=None) -> Place
                     else:
                         markers.pop(c, None)
 
-    root = place_root(tree.root)
+    root = place_root(tree.root, tree.root in tree.endwise)
     placed[tree.root] = root
     for c in root.cells():
         occupied[c] = tree.root
@@ -339,7 +363,7 @@ def _search(tree: LayoutTree, budget: int, rng=None, marker_sides=None) -> Place
         entry, d = par.sides[pside]
         if choices[i] == 0:
             assert cside is not None  # only the root (position 0) has no child side
-            ranked[i] = _rank_options(tile, cside, entry, d, occupied, rng, markers, marked)
+            ranked[i] = _rank_options(tile, cside, entry, d, occupied, rng, markers, marked, tile in tree.endwise)
             nodes += 1
         options = ranked[i]
         ok = False
@@ -381,7 +405,7 @@ def _fallback(tree: LayoutTree) -> Placement:
     starts a new band below, linked to its parent's side by a drawn connector.
     """
     placed = Placement()
-    root = place_root(tree.root)
+    root = place_root(tree.root, tree.root in tree.endwise)
     # shift the root to the origin band
     placed[tree.root] = root
     band = [0]  # next free band index (each band 6 units high)
@@ -389,7 +413,7 @@ def _fallback(tree: LayoutTree) -> Placement:
 
     def chain(parent: Tile, pside: str, tile: Tile, cside: str, x: int, y: int) -> None:
         entry = (x, y)
-        pl = place_child(tile, cside, entry, RIGHT, "straight")
+        pl = place_child(tile, cside, entry, RIGHT, "straight", tile in tree.endwise)
         pl.parent, pl.parent_side, pl.child_side = parent, pside, cside
         pl.connector = (placed[parent].sides[pside][0], entry)
         pl.turned = "fallback"

@@ -326,6 +326,9 @@ class Game:
         for ev in turn.events:
             self.say(tb.event_line(ev, self.unit, names),
                      fg=None if ev.accepted else "yellow")
+        if not rnd.over and not rnd.hand_masks[seat]:
+            # "the round ends when both partners go out": a seat out while its partner still plays (issue 9)
+            self.say(f"  {self.seat_name(seat)} goes out; {_partner_words(rnd.sides, seat, self.seat_name)}")
 
     def _report_round(self, rnd, round_no: int) -> None:
         res = rnd.result
@@ -475,6 +478,8 @@ def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = F
         echo(f"Turn {st.number}: seat {rec['seat']} plays {rec['move']}; ends {counted} = {rec.get('count')}{gain}")
         for ev in st.turn.events:
             echo(tb.event_line(ev, unit, names))
+        if not rnd.over and not rnd.hand_masks[rec["seat"]]:  # side-out: out, the partner plays on
+            echo(f"  seat {rec['seat']} goes out; {_partner_words(rnd.sides, rec['seat'], lambda p: f'seat {p}')}")
         if boards:
             for line in tb.layout_lines_of(rnd.layout):
                 echo("    " + line)
@@ -492,6 +497,13 @@ def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = F
         scores = res.get("scores") or []
         for line in tb.score_lines(scores, unit, names[:len(scores)], tally):
             echo(line)
+
+
+def _partner_words(sides: Sequence[int], seat: int, name: Callable[[int], str]) -> str:
+    """What follows a seat going out before the round ends: its partners play on (side-out)."""
+    partners = [p for p, side in enumerate(sides) if side == sides[seat] and p != seat]
+    who = " and ".join(name(p) for p in partners) or "the others"
+    return f"{who} {'plays' if len(partners) == 1 else 'play'} on (the round ends when both partners go out)"
 
 
 def _print_round_end(st, rounds, echo, names, unit, tally, boards) -> None:

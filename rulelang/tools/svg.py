@@ -115,7 +115,7 @@ def _marker_pos(pl: Placed, side: str) -> tuple[float, float] | None:
 
 
 def _double_count_side(pl: Placed, used: set[tuple]) -> str:
-    for s in ("line-b", "line-a"):
+    for s in ("line-b", "line-a", "branch-a", "branch-b"):  # (a crosswise sniff counts its branch sides)
         if (pl.tile, s) not in used and s in pl.sides:
             return s
     return "line-b"

@@ -28,12 +28,13 @@ def fmt_shown(x) -> str:
 
 
 def layout_lines(tiles: Sequence, connections: Iterable[tuple], spinners: Iterable = (),
-                 counted: Iterable[tuple] = (), attach_points: Iterable[tuple] = ()) -> list[str]:
+                 counted: Iterable[tuple] = (), attach_points: Iterable[tuple] = (),
+                 endwise: Iterable = ()) -> list[str]:
     """The layout as an indented tree of text lines."""
     tiles = [tuple(t) for t in tiles]
     if not tiles:
         return ["(empty layout: the opener leads)"]
-    tree = LayoutTree.from_connections(tiles, list(connections), spinners)
+    tree = LayoutTree.from_connections(tiles, list(connections), spinners, endwise)
     counted_map: dict[tuple, int] = {}
     double_count: dict[tuple, int] = {}
     for t, end, v in counted:
@@ -53,6 +54,8 @@ def layout_lines(tiles: Sequence, connections: Iterable[tuple], spinners: Iterab
         s = fmt_tile(t)
         if t in tree.spinners:
             s += "*"
+        if t in tree.endwise:
+            s += " endwise"  # the sniff laid in the line (family tier C)
         if t in double_count:
             s += f" {COUNTED}{double_count[t]}"
         return s
@@ -79,8 +82,9 @@ def layout_lines(tiles: Sequence, connections: Iterable[tuple], spinners: Iterab
 
 def layout_lines_of(layout) -> list[str]:
     """Tree lines for an engine ``Layout``."""
+    ew = getattr(layout, "endwise_spinner", None)
     return layout_lines(layout.tiles, layout.connections(), layout.spinners(),
-                        layout.counted(), layout.attach_points())
+                        layout.counted(), layout.attach_points(), () if ew is None else (ew,))
 
 
 def counted_line(counted: Sequence[tuple], total: int | None = None) -> str:

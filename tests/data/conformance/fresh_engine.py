@@ -497,7 +497,10 @@ def main(argv: list[str]) -> int:
         "scoring.formula": ["value"], "scoring.unit": [1, 5], "round_end": ["player-out"],
         "settlement.domino.bonus": [0], "settlement.block.partners_tie": ["side-wins"],
         "settlement.domino.terms.rounding": ["round5", "none"], "settlement.block.terms.rounding": ["round5", "none"],
-        "tiles": [6]}}  # larger sets: double-six only
+        "tiles": [6],  # larger sets: double-six only
+        # the sniff (family tier C): declined as PROTOCOL.md 3.12 says
+        "doubles.spinner_orientation": ["crosswise"], "doubles.spinner_count": ["terminal"],
+        "doubles.branch_length": ["unlimited"]}}
     if "--without-no-drawing" in argv:
         capabilities["features"] = [t for t in TAGS if t != "no-drawing"]
         capabilities["configurations"]["drawing"] = ["until-playable"]

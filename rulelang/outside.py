@@ -1,0 +1,125 @@
+"""Rules outside the language: what a syntax error says when a line states a rule the language lacks.
+
+Two cases (issue 9, item 2):
+
+- a known rule of the family (`../shared/spec/family.md`) that the language does
+  not state: `KNOWN` recognises its usual phrasing, and the error (code
+  `outside-language`) names the rule, where family.md describes it, and the
+  closest statement the language has;
+- a line that starts like a statement but goes on in a way no statement
+  does: the parser's error keeps its code (`unexpected-word` /
+  `unexpected-token`) and says that no statement reads like this, naming the
+  closest statement (`closest`) instead of only the words it expected.
+
+Both point at the statement's table in docs/language.md and at
+`rulelang help language`.
+"""
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from functools import cache
+
+from rulelang.statements import GROUPS, TABLE
+from rulelang.statements.docs import SECTION_TITLES
+
+__all__ = ["Known", "KNOWN", "known_outside", "closest", "where"]
+
+HELP = "`rulelang help language` lists every statement"
+
+
+@dataclass(frozen=True)
+class Known:
+    """A rule of the family the language cannot state, recognised by its usual phrasing."""
+
+    words: tuple[tuple[re.Pattern[str], ...], ...]  # phrasings: each a series of patterns found in order
+    rule: str  # what the rule is, in a few words
+    source: str  # where family.md describes it
+    closest: str  # the nearest statement the language has (a line that parses)
+
+    def search(self, text: str) -> bool:
+        """Whether one of its phrasings is in the text: each pattern found after the one before (linear time:
+        no pattern spans a gap, so a long hostile line cannot make it backtrack)."""
+        for series in self.words:
+            at = 0
+            for pattern in series:
+                m = pattern.search(text, at)
+                if m is None:
+                    break
+                at = m.end()
+            else:
+                return True
+        return False
+
+
+def _k(phrasings: tuple[str, ...], rule: str, source: str, closest: str) -> Known:
+    """`phrasings`: each a series of word patterns separated by ` ... ` (anything may come between)."""
+    return Known(tuple(tuple(re.compile(rf"\b(?:{part})\b", re.I) for part in p.split(" ... "))
+                       for p in phrasings), rule, source, closest)
+
+
+# Known rules of family.md that the language does not state (a line matching one is reported as
+# outside the language when it does not parse). Remove an entry when its statement is added.
+KNOWN: tuple[Known, ...] = (
+    _k((r"draw\w* ... while|when|even|though|although ... able|can|could ... place|play",),
+       "drawing while able to place (a draw offered even when a tile fits)",
+       "family.md 3.8, puzzle-place.net Muggins", "draw until playable"),
+    _k((r"heaviest hand only", r"only the heaviest hand"),
+       "a blocked game where the winner scores only the heaviest hand",
+       "family.md reading 12, Pagat's Muggins",
+       "credit opponents' hands separately, rounded to 5, to the winner"),
+)
+
+
+def known_outside(line: str) -> Known | None:
+    """The known rule outside the language that this line states, if any."""
+    text = line.split("#", 1)[0]
+    return next((k for k in KNOWN if k.search(text)), None)
+
+
+def _slug(title: str) -> str:
+    """The anchor a Markdown heading gets (GitHub's rule: lower case, punctuation dropped, spaces to -)."""
+    return re.sub(r"[^a-z0-9 \-]", "", title.lower()).replace(" ", "-")
+
+
+def where(example: str) -> str:
+    """The docs/language.md anchor of the statement table that documents this example line."""
+    for entry in TABLE:
+        if example in entry.examples:
+            title = GROUPS[entry.group] + (f" ({SECTION_TITLES[entry.section]})" if entry.section else "")
+            return f"docs/language.md#{_slug(title)}"
+    return "docs/language.md#statements"
+
+
+_TOKEN = re.compile(r"[,:]|[^\s,:]+")
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.split("#", 1)[0].strip().lower())
+
+
+@cache
+def _examples() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple((ex, tuple(_tokens(ex))) for entry in TABLE for ex in entry.examples)
+
+
+def closest(line: str) -> str:
+    """The example statement nearest to a line: the longest run of leading words in common, then similarity."""
+    words = _tokens(line)
+
+    def score(item: tuple[str, tuple[str, ...]]) -> tuple[int, float]:
+        ex, ex_words = item
+        common = 0
+        for a, b in zip(words, ex_words):
+            if a != b:
+                break
+            common += 1
+        return common, difflib.SequenceMatcher(None, " ".join(words), ex).ratio()
+
+    return max(_examples(), key=score)[0]
+
+
+def pointer(example: str) -> str:
+    """`the closest statement is ... (docs anchor); rulelang help language ...`: the end of a hint."""
+    return f"the closest statement is `{example}` ({where(example)}); {HELP}"
