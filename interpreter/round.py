@@ -519,9 +519,11 @@ class Round:
             return None
         assert offered is not None
         events = self._events
+        # (the sniff's dead ends and counted spinner, family tier C, asked for only where they can be)
         turn = Turn.of((seat, _NO_PRE if pre is None else pre, offered, MOVES.get(code) or move_from_code(code),
-                        lay.counted_sides().copy(), f.rules, count, pts,
-                        events[n_events:] if len(events) > n_events else (), lay.sniff_entry()))
+                        lay.counted_sides().copy() if lay.dead else lay.free.copy(), f.rules, count, pts,
+                        events[n_events:] if len(events) > n_events else (),
+                        lay.sniff_entry() if f.rules.sniff else None))
         if f.record:
             self.turns.append(turn)
         return turn
