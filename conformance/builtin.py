@@ -66,6 +66,28 @@ def _observe(match, rnd, turn) -> dict[str, Any]:
     return obs
 
 
+def _claimed(step: dict[str, Any]) -> Any:
+    """The step's move, with its `claim` (the muggins rule) when the step has one."""
+    from dataclasses import replace
+
+    from interpreter import Move
+
+    if "claim" not in step:
+        return step["play"]
+    claim = step["claim"]
+    if type(claim) is not int:
+        raise ValueError(f"a claim is a whole number, not {claim!r}")
+    return replace(Move.parse(step["play"]), claim=claim)
+
+
+def _observe_call(match, rnd, seat: int, events) -> dict[str, Any]:
+    """A call step's observation: the caller, its events, and the state after it (no placement keys)."""
+    obs = _observe(match, rnd, None)
+    obs["seat"] = seat
+    obs["events"] = [_event(e) for e in events]
+    return obs
+
+
 def _past_last_deal(match, dealt: int) -> bool:
     """True once the last dealt round has ended: the case deals no further round (PROTOCOL.md 3.10)."""
     return len(match.rounds) >= dealt
@@ -91,7 +113,14 @@ def run_case(request: dict[str, Any]) -> dict[str, Any]:
             if match.over or _past_last_deal(match, len(deals)):
                 raise IllegalMove("round-over", "the match is over, or no round is dealt after the last one")
             if "play" in step:
-                turn = match.play(step["play"])
+                turn = match.play(_claimed(step))
+            elif "call" in step:  # the muggins rule (feature `claims`)
+                seat = step["call"]
+                if type(seat) is not int:
+                    raise ValueError(f"a call step names a seat (a number), not {seat!r}")
+                events = match.call(seat)
+                out.append(_observe_call(match, rnd, seat, events))
+                continue
             elif "draw" in step:
                 rnd.draw()
             else:

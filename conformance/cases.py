@@ -17,6 +17,15 @@ from typing import Any
 
 from rulelang.readinput import read_json
 
+
+def step_words(step: dict[str, Any]) -> str:
+    """A case step in words, for reports: its move (with its claim), `draw`, `pass` or `call by seat N`."""
+    if "play" in step:
+        return str(step["play"]) + (f" claim {step['claim']}" if "claim" in step else "")
+    if "call" in step:
+        return f"call by seat {step['call']}"
+    return "draw" if "draw" in step else "pass"
+
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
 SCHEMA_PATH = HERE / "schema" / "case.schema.json"

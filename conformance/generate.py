@@ -26,7 +26,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -83,8 +83,11 @@ def play_round(config: dict[str, Any], players: int, seed: int, scores: list[int
     bot = greedy_player(seed)
     moves: list[str] = []
     scoring = None
+    claims = config.get("claims", "none") != "none"  # the muggins rule: the bot claims every point
     while not match.over and not match.rounds:
         move = bot(match.observation(seat_to_move(match)), match.legal_moves())
+        if claims:
+            move = replace(move, claim=match.round.points_of(move) // config["scoring"]["unit"])
         turn = match.play(move)
         moves.append(str(move))
         for e in turn.events:
@@ -98,11 +101,18 @@ def observe(config: dict[str, Any], players: int, setup: dict[str, Any], moves: 
     """Each step with everything the built-in engine observes after it."""
     from .builtin import run_case
 
-    out = run_case({"config": config, "players": players, "setup": setup, "steps": [{"play": m} for m in moves]})
+    plays = [_step(m) for m in moves]
+    out = run_case({"config": config, "players": players, "setup": setup, "steps": plays})
     steps = []
-    for move, obs in zip(moves, out["steps"], strict=True):
-        steps.append({"play": move, "expect": {k: obs[k] for k in OBSERVED if k in obs}})
+    for play, obs in zip(plays, out["steps"], strict=True):
+        steps.append({**play, "expect": {k: obs[k] for k in OBSERVED if k in obs}})
     return steps
+
+
+def _step(move: str) -> dict[str, Any]:
+    """A `play` step; a move with its claim (the muggins rule) gives the claim its own field."""
+    text, said, claim = move.partition(" claim ")
+    return {"play": text, "claim": int(claim)} if said else {"play": move}
 
 
 def config_tags(config: dict[str, Any]) -> set[str]:
@@ -129,6 +139,7 @@ def config_tags(config: dict[str, Any]) -> set[str]:
         (bool(tgt.get("raw_by_count")), "target-by-count"), (tgt.get("entry") is not None, "entry-threshold"),
         (bool(tgt.get("lead_cannot_win")), "lead-cannot-win"), (config.get("score_floor") is not None, "score-floor"),
         (config.get("round_end") == "side-out", "side-out"), (config.get("tiles", 6) != 6, "larger-set"),
+        (config.get("claims", "none") != "none", "claims"),  # the muggins rule
         (settle["domino"].get("bonus") is not None, "domino-bonus"),
         (settle["block"]["winner"] == "fewest-tiles", "block-fewest-tiles"),
         (settle["block"]["winner"] == "lightest-side", "block-lightest-side"),
@@ -268,6 +279,8 @@ def _match_trace(config: dict[str, Any], players: int, seed: int, kind: str, sco
             current = match.round
             deals.append(deal_of(current))
         move = bot(match.observation(seat_to_move(match)), match.legal_moves())
+        if config.get("claims", "none") != "none":  # the muggins rule: the bot claims every point
+            move = replace(move, claim=match.round.points_of(move) // config["scoring"]["unit"])
         match.play(move)
         moves.append(str(move))
     if len(match.rounds) < rounds and not match.over:
@@ -318,7 +331,7 @@ def _observe_all(config: dict[str, Any], t: Trace) -> list[dict[str, Any]] | Non
 
     try:
         out = run_case({"config": config, "players": t.players, "setup": t.setup, "next_rounds": t.next_rounds,
-                        "steps": [{"play": m} for m in t.moves]})
+                        "steps": [_step(m) for m in t.moves]})
     except Exception:  # an alternative the deal does not fit: no position here
         return None
     return [{k: o[k] for k in (*OBSERVED, "reject") if k in o} for o in out["steps"]]
@@ -418,7 +431,7 @@ def targeted(suite: Suite, probe_seeds: int = PROBE_SEEDS) -> list[str]:
         for i, diffs in found.items():
             t = pool[i]
             cut = max(d[0] for d in diffs)
-            steps: list[dict[str, Any]] = [{"play": m, "expect": {k: v for k, v in o.items() if k != "reject"}}
+            steps: list[dict[str, Any]] = [{**_step(m), "expect": {k: v for k, v in o.items() if k != "reject"}}
                      for m, o in zip(t.moves[:cut + 1], t.observed[:cut + 1])]
             against = "; ".join(f"{line} would refuse the move of step {step}" if what == "reject" else
                                 f"{line} would observe another `{what}` at step {step}" for step, what, line in diffs)

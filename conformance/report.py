@@ -7,6 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from .cases import step_words
 from .runner import OUTCOMES, RunResult
 
 REPORT_FORMAT = "rulelang-conformance-report/1"
@@ -45,7 +46,7 @@ def failure_text(r: Any) -> str:
         move = ""
         if d.step < len(steps):
             s = steps[d.step]
-            move = s.get("play") or ("draw" if "draw" in s else "pass")
+            move = step_words(s)
         return (f"step {d.step} ({move}): {d.path}\n    expected {_short(d.expected)}\n    got      {_short(d.got)}")
     if r.error is not None:
         return f"error: {r.error.get('message', r.error)}"

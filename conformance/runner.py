@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cases import Case, load_expected_failures
+from .cases import Case, load_expected_failures, step_words
 from .compare import Difference, compare
 from .configs import RulesetError, compiled
 
@@ -40,7 +40,7 @@ class CaseResult:
             step = self.case.data["steps"][self.difference.step] if self.difference.step < len(self.case.data["steps"]) else None
             d["difference"] = self.difference.to_dict()
             if step is not None:
-                d["difference"]["move"] = step.get("play") or ("draw" if "draw" in step else "pass")
+                d["difference"]["move"] = step_words(step)
             if self.observation is not None:
                 d["difference"]["observation"] = self.observation
         if self.error is not None:
@@ -74,7 +74,7 @@ def request_for(case: Case) -> dict[str, Any]:
     """What the engine is sent: the compiled configuration, the deal and the moves, never the expectations."""
     steps = []
     for s in case.data["steps"]:
-        steps.append({k: s[k] for k in ("play", "draw", "pass") if k in s})
+        steps.append({k: s[k] for k in ("play", "claim", "draw", "pass", "call") if k in s})  # claim, call: claims
     req: dict[str, Any] = {"id": case.id, "config": compiled(case.ruleset), "players": case.data["players"],
                            "setup": case.data["setup"], "steps": steps}
     if case.data.get("next_rounds"):

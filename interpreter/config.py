@@ -31,6 +31,7 @@ class Config:
         "terminal_count", "in_play", "multiple", "unit", "target", "target_mode", "target_check",
         "overshoot", "ties", "score_floor", "domino", "block", "_hand_size", "_reserve", "_rules",
         "formula", "divisors", "round_end",
+        "claims",  # family tier C: the muggins rule
         "tiles",  # larger sets
         "spinner_orientation", "spinner_count", "branch_length",  # the sniff (family tier C)
     )
@@ -68,6 +69,7 @@ class Config:
     formula: str
     divisors: tuple[int, ...]
     round_end: str
+    claims: str  # "none" / "muggins" / "forfeit" (family tier C, interpreter.claims)
     tiles: int  # larger sets: the highest pip of the set (6, 9, 12)
     spinner_orientation: str  # the sniff: "crosswise" (default) / "endwise" / "choice"
     spinner_count: str  # the sniff: "terminal" (default) / "uncovered-sides"
@@ -113,6 +115,7 @@ class Config:
         s(self, "formula", sc.get("formula", "value"))
         s(self, "divisors", tuple(sc.get("divisors", [sc["multiple"]])))
         s(self, "round_end", data.get("round_end", "player-out"))
+        s(self, "claims", data.get("claims", "none"))  # family tier C: the muggins rule
         s(self, "tiles", data.get("tiles", 6))  # larger sets: default double-six
         # the sniff (family tier C): optional, default today's crosswise spinner counting while terminal
         s(self, "spinner_orientation", d.get("spinner_orientation", "crosswise"))

@@ -28,6 +28,8 @@ class IllegalMove(EngineError):
         "round-over", "not-in-hand", "must-lead", "forced-lead", "not-on-layout",
         "no-such-side", "side-occupied", "branch-closed", "no-match", "must-play-drawn",
         "must-place",
+        # the muggins rule (family tier C, interpreter/claims.py)
+        "claims-off", "negative-claim", "no-calls", "late-call", "not-caller", "nothing-to-take",
         "orientation-not-allowed", "dead-end",  # the sniff (family tier C)
     )
 

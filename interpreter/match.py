@@ -8,7 +8,7 @@ from typing import Any
 from .config import as_config
 from .deal import deal_tiles
 from .players import random_player
-from .records import RoundResult, Turn, shown_points
+from .records import Event, RoundResult, Turn, shown_points
 from .round import Bots, Player, Round
 from .tiles import INDEX, TILES, Move, as_tile, format_tile
 
@@ -157,6 +157,17 @@ class Match:
         if self.round.over:
             self.finish_round()
         return turn
+
+    def call(self, seat: int | None = None) -> list[Event]:
+        """The muggins rule: `seat` calls on the last placement of the current round (Round.call)."""
+        if self.over:
+            from .errors import IllegalMove
+
+            raise IllegalMove("round-over", "the match is over")
+        events = self.round.call(seat)
+        if self.round.over:
+            self.finish_round()  # the call won the match (the target after every event)
+        return events
 
     def run(self, bots: Bots, max_rounds: int | None = None) -> Match:
         """Play to the end with one player callable per seat (or one for all)."""

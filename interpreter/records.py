@@ -29,7 +29,7 @@ class Event(NamedTuple):
     (A named tuple: the round makes one per event each time its events are read, so it must be cheap.)"""
 
     side: int
-    kind: str  # placement / domino / block
+    kind: str  # placement / domino / block / call (the muggins rule)
     raw: int
     accepted: bool
     score_after: int
@@ -72,7 +72,7 @@ class Turn:
     the free sides) as one tuple; the public values are built when read, so a turn
     costs little to make when nobody reads it (replay, search)."""
 
-    __slots__ = ("_d", "_codes")
+    __slots__ = ("_d", "_codes", "call")
 
     # _d: (seat, pre, offered, move, free, rules, count, points, events, sniff) -- pre: the draws and
     # passes before the move; offered: the legal move codes when the move was made (or what gives
@@ -81,11 +81,14 @@ class Turn:
     _d: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow],
               tuple[int, int, bool] | None]
     _codes: list[int]  # the offered move codes, once read
+    # the muggins rule (family tier C): the call that answered this placement, (seat, why, events)
+    call: tuple[int, str, list[EventRow]] | None
 
     def __init__(self, seat: int, pre: Pending, offered: Offered, move: Move, free: dict[int, int],
                  rules: Rules, count: int, points: int, events: Sequence[EventRow],
                  sniff: tuple[int, int, bool] | None = None):
         self._d = (seat, pre, offered, move, free, rules, count, points, events, sniff)
+        self.call = None
 
     @classmethod
     def of(cls, data: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow],
@@ -93,6 +96,7 @@ class Turn:
         """A turn from the tuple of `__init__`'s arguments, without the call (the round's hot path)."""
         obj = _new(cls)
         obj._d = data
+        obj.call = None
         return obj
 
     @property
@@ -155,7 +159,7 @@ class Turn:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {
+        out = {
             "seat": self.seat,
             "passed": list(self._d[1][1]),
             "pass_drawn": [[format_tile(TILES[t]) for t in d] for d in self._d[1][2]],
@@ -167,10 +171,14 @@ class Turn:
             "points": self.points,
             "events": [e.to_dict() for e in self.events],
         }
+        if self.call is not None:  # the muggins rule: only a called placement has the key
+            seat, why, events = self.call
+            out["call"] = {"seat": seat, "for": why, "events": [e.to_dict() for e in events_of(events, self._d[5].unit)]}
+        return out
 
     def _key(self) -> tuple[Any, ...]:
-        return (self.seat, self.drawn, self.passed, self.offered, self.move, self.counted, self.count,
-                self.points, self.events, self.pass_drawn)
+        return (self.seat, self.drawn, self.passed, self.offered, self.move, self.move.claim, self.counted,
+                self.count, self.points, self.events, self.pass_drawn, self.call)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Turn) and self._key() == other._key()

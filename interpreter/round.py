@@ -12,6 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from . import claims as _claims  # the muggins rule (family tier C): claims and calls
 from .config import Config as Config  # re-exported (was importable from here)
 from .config import as_config
 from .deal import deal_tiles, deciding_tile, highest_holder, read_deal
@@ -83,6 +84,7 @@ class Round:
     __slots__ = (
         "_f", "turns", "over", "result", "match_over", "winner", "_hands", "_bi", "_scores", "_layout",
         "_seat", "_only", "_events", "_pre", "_legal", "_needs_tiebreak", "_settle_events", "_final_drawn",
+        "_claims",  # the muggins rule: interpreter.claims.Claims, or None when points are not claimed
     )
 
     def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
@@ -148,6 +150,8 @@ class Round:
         self._settle_events: Sequence[EventRow] = ()
         self._final_drawn: list[tuple[int, list[tuple[int, int]]]] = []
         self.turns: list[Turn] = []
+        # "points must be claimed; ..." (family tier C)
+        self._claims = None if cfg.claims == "none" else _claims.Claims(cfg.claims, r.unit, self._f.sides)
 
     # -- construction helpers --------------------------------------------------
 
@@ -197,6 +201,7 @@ class Round:
         o._settle_events = self._settle_events
         o._final_drawn = self._final_drawn
         o.turns = self.turns.copy()
+        o._claims = None if self._claims is None else self._claims.copy()
         return o
 
     # -- what the round never changes ------------------------------------------------
@@ -398,7 +403,7 @@ class Round:
             "players": self.players,
             "target": self._f.rules.target,
             "unit": self._f.rules.unit,
-        }
+        } | ({} if self._claims is None else self._claims.observe(self, seat))  # the muggins rule
 
     # -- changing it ---------------------------------------------------------------
 
@@ -414,7 +419,12 @@ class Round:
             if not self._is_legal(code):
                 code = diagnose(self, move)  # raises IllegalMove with the stable code
             codes = self._legal
-        turn = self._do(code, True, codes)
+        claim: int | None = None
+        if self._claims is not None:
+            claim = self._claims.checked(move.claim)  # the muggins rule: a move's claim, checked
+        elif move.claim is not None:
+            raise IllegalMove("claims-off", "points are not claimed in this game: give the move without a claim")
+        turn = self._do(code, True, codes, claim)
         assert turn is not None
         return turn
 
@@ -456,9 +466,26 @@ class Round:
         raise IllegalMove("must-place", f"{what} is not allowed: seat {self._seat} has a placement",
                           self.legal_moves())
 
+    def call(self, seat: int | None = None) -> list[Event]:
+        """The muggins rule: `seat` (default: the caller) calls on the last placement; the call's events.
+
+        IllegalMove (state unchanged) if the call is not allowed (interpreter/claims.py)."""
+        if self._claims is None:
+            raise IllegalMove("claims-off", "points are not claimed in this game: there is nothing to call")
+        seat, raw, why = self._claims.take(seat, self.over)  # the checks: interpreter/claims.py
+        n = len(self._events)
+        # the call is an event of the caller's side now (target, overshoot and entry rules as for any event)
+        ended = self._event(self._f.sides[seat], "call", raw, seat)
+        events = self._events[n:]
+        if self.record and self.turns:
+            self.turns[-1].call = (seat, why, list(events))
+        if ended:
+            self._end("target", None, None)  # "check the target after every event": the call wins the match
+        return [Event(*e, unit=self._f.rules.unit) for e in events]
+
     # -- the one place the state changes ---------------------------------------------
 
-    def _do(self, code: int, want: bool, offered: Offered | None) -> Turn | None:
+    def _do(self, code: int, want: bool, offered: Offered | None, claim: int | None = _claims.CLAIM_ALL) -> Turn | None:
         """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`.
 
         This is the one place a placement changes the state (the fast path and `play` both
@@ -490,10 +517,12 @@ class Round:
         count = lay.place(code)
         # 3. the placement's points, a function of the counted sum ("placements score multiples of N")
         f = self._f
-        pts = raw = f.points[count]
+        pts = f.points[count]
+        # "points must be claimed" (family tier C): only the claimed points are credited
+        raw = pts if self._claims is None else self._claims.credit(seat, pts, claim)
         if pre is not None and pre[1] and f.rules.knock_bonus:
             # "the next player to place scores N points per knock": each pass since the last placement,
-            # in the placement's event (issue 9)
+            # in the placement's event (issue 9; not claimed under the muggins rule)
             raw += f.rules.knock_bonus * len(pre[1])
         # 4. domino, or the placement's event and the next seat
         if not hands[seat] and not (f.side_out and any(hands[p] for p in f.partners[seat])):
@@ -519,8 +548,11 @@ class Round:
             return None
         assert offered is not None
         events = self._events
+        mv = MOVES.get(code) or move_from_code(code)
+        if self._claims is not None:
+            mv = self._claims.stated(mv)  # the muggins rule: the move with its claim
         # (the sniff's dead ends and counted spinner, family tier C, asked for only where they can be)
-        turn = Turn.of((seat, _NO_PRE if pre is None else pre, offered, MOVES.get(code) or move_from_code(code),
+        turn = Turn.of((seat, _NO_PRE if pre is None else pre, offered, mv,
                         lay.counted_sides().copy() if lay.dead else lay.free.copy(), f.rules, count, pts,
                         events[n_events:] if len(events) > n_events else (),
                         lay.sniff_entry() if f.rules.sniff else None))
@@ -668,6 +700,8 @@ class Round:
     def run(self, bots: Bots) -> Round:
         """Play to the end of the round with one player callable per seat (or one for all)."""
         seats: Sequence[Player] = [bots] * self.players if callable(bots) else bots
+        if self._claims is not None:
+            return _claims.run(self, seats, self._claims)  # the muggins rule: bots claim, opponents call
         rec = self.record
         # the fast path for the bundled players: the same rule code, no Move objects or observations
         rands = [b.rng.random if type(b) is RandomPlayer else None for b in seats]

@@ -10,7 +10,7 @@ sized from `N_VALUES` and holds the largest set; a round uses the first
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 Tile = tuple[int, int]  # (low, high), 0 <= low <= high <= the set's highest pip
@@ -170,6 +170,7 @@ def mask_pips(mask: int) -> int:
 
 _TILE_RE = re.compile(r"\[\s*(\d|1[0-2])\s*\|\s*(\d|1[0-2])\s*\]")  # larger sets: halves up to 12
 _MOVE_RE = re.compile(r"\s*(\[[^\]]*\])(?:\s+on\s+(\[[^\]]*\])\s+([a-z-]+))?(?:\s+(endwise|crosswise))?\s*")
+_CLAIM_RE = re.compile(r"(.*?)\s+claim\s+(-?\d+)\s*")  # the muggins rule (family tier C): "... claim 2"
 
 
 @dataclass(frozen=True, order=True)
@@ -182,6 +183,9 @@ class Move:
     target: tuple[int, int] | None = None
     side: str | None = None
     endwise: bool = False
+    # the muggins rule (family tier C): the points its player claims with it (shown), or None; what a
+    # player says with a move, not which move it is (moves equal without it; `claims.py`)
+    claim: int | None = field(default=None, compare=False)
     _code: ClassVar[int]  # (an instance attribute, set by `code()`: the engine's code, computed once)
 
     def __post_init__(self) -> None:
@@ -192,15 +196,20 @@ class Move:
             raise ValueError("a placement names both a target tile and a side; a lead names neither")
         if self.side is not None and self.side not in SIDE_CODE:
             raise ValueError(f"unknown side {self.side!r} (sides: {', '.join(SIDES)})")
+        if self.claim is not None and type(self.claim) is not int:
+            raise ValueError(f"a claim is a whole number of points, not {self.claim!r}")
 
     def __str__(self) -> str:
         text = format_tile(self.tile) if self.target is None else \
             f"{format_tile(self.tile)} on {format_tile(self.target)} {self.side}"
-        return text + " endwise" if self.endwise else text
+        if self.endwise:
+            text += " endwise"
+        return text if self.claim is None else f"{text} claim {self.claim}"  # the muggins rule
 
     def __repr__(self) -> str:
         ew = ", endwise=True" if self.endwise else ""  # (a crosswise move reads as before the sniff)
-        return f"Move(tile={self.tile!r}, target={self.target!r}, side={self.side!r}{ew})"
+        said = "" if self.claim is None else f", claim={self.claim}"  # the muggins rule
+        return f"Move(tile={self.tile!r}, target={self.target!r}, side={self.side!r}{ew}{said})"
 
     def sort_key(self) -> tuple[tuple[int, int], tuple[int, int], str, bool]:
         """Sort by tile, then target tile, then side (a lead first), then crosswise before endwise."""
@@ -214,6 +223,9 @@ class Move:
         move = _PARSED.get(text)
         if move is not None:
             return move
+        said = _CLAIM_RE.fullmatch(text)
+        if said is not None:  # the muggins rule: "[1|5] on [1|1] high claim 2"
+            return replace(cls.parse(said.group(1)), claim=int(said.group(2)))
         m = _MOVE_RE.fullmatch(text)
         if not m:
             raise ValueError(

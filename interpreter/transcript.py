@@ -75,6 +75,13 @@ def _replay_turns(rnd: Round, turns: list[Any], step: int, base: str) -> int:
         except (ValueError, IllegalMove) as e:
             code = getattr(e, "code", "bad-move")
             raise TranscriptMismatch(step, f"{path}/move", t.get("move"), f"illegal ({code}): {e}") from None
+        call = t.get("call")
+        if call is not None:  # the muggins rule: the opponent's call on this placement
+            try:
+                rnd.call(call.get("seat") if isinstance(call, dict) else call)
+            except (ValueError, IllegalMove) as e:
+                code = getattr(e, "code", "bad-call")
+                raise TranscriptMismatch(step, f"{path}/call", call, f"illegal ({code}): {e}") from None
         _check(step, t, turn.to_dict(), path)
         step += 1
     return step

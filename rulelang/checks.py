@@ -367,6 +367,15 @@ def _target_counts_unit(c: Config) -> Iterator[Problem]:
                  f"with {unit} raw points to 1 shown point, use multiples of {unit}", "target")
 
 
+# -- family tier C (docs/design/family.md): the muggins rule -------------------------------
+
+@rule("claims-need-scoring", "claims", "scoring")
+def _claims_scoring(c: Config) -> Iterator[Problem]:
+    if c.get("claims", "none") != "none" and not c["scoring"]["in_play"]:
+        yield _p("claims-need-scoring", "points must be claimed, but placements score nothing: there is nothing "
+                 "to claim", "write `placements score multiples of 5`, or leave out the muggins rule", "claims")
+
+
 # -- the sniff (family tier C, docs/design/family.md) ----------------------------------------
 
 def _sniff_rule(key: str, default: str, what: str) -> None:

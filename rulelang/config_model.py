@@ -18,7 +18,7 @@ __all__ = [
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
     "Formula", "RoundEnd", "PartnersTie", "SpinnerOrientation", "SpinnerCount", "SpinnerBranches",
-    "DominoWinner", "HandDoubles",
+    "DominoWinner", "HandDoubles", "Claims",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -59,6 +59,8 @@ TermKind = Literal["hands", "differences"]
 Formula = Literal["value", "per-multiple", "face-value"]
 RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]
+# -- family tier C (docs/design/family.md): the muggins rule; "none" is the default, never written
+Claims = Literal["none", "muggins", "forfeit"]
 # -- the sniff (family tier C): optional fields, default = today's crosswise spinner counting while terminal
 SpinnerOrientation = Literal["crosswise", "endwise", "choice"]
 SpinnerCount = Literal["terminal", "uncovered-sides"]
@@ -83,6 +85,8 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
         del sc["hand_doubles"]
     if out.get("round_end") == "player-out":
         del out["round_end"]
+    if out.get("claims") == "none":
+        del out["claims"]
     settlement = out.get("settlement", {})
     if settlement.get("domino", {}).get("bonus") == 0:
         del settlement["domino"]["bonus"]

@@ -195,6 +195,8 @@ CODES: dict[str, tuple[str, str]] = {
     "rounds-need-ties": ("check", "a fixed number of rounds with `ties at the top: impossible`"),
     "partner-needs-partnerships": ("check", "a partner's hand settled without partnerships"),
     "no-scoring": ("check", "no way to score at all"),
+    # check: family tier C (docs/design/family.md)
+    "claims-need-scoring": ("check", "points must be claimed, but placements score nothing"),
     # check: the sniff (family tier C)
     "sniff-needs-first-double": ("check", "a spinner orientation, spinner count or branch length without `only the "
                                           "first double branches`"),

@@ -66,6 +66,7 @@ TERMINAL_WORDS: dict[str, str] = {
     "SIGNED_NUMBER": "a number",
     "COMMA": "a comma",
     "COLON": "a colon",
+    "SEMICOLON": "a semicolon",
     "_NL": "the end of the line",
     "$END": "the end of the file",
     "COMMENT": "a comment",

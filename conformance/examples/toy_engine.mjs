@@ -5,7 +5,7 @@
 // --misbehave flags) to show that conformance/PROTOCOL.md is language-agnostic.
 // It shares no code with the project: it reads the compiled configuration
 // (docs/config.md, the fields the bundled variants use, and the tier-A fields of
-// docs/design/family.md) and answers JSON lines
+// docs/design/family.md, and the muggins rule's `claims` with `claim`/`call` steps) and answers JSON lines
 // on stdout, one per request line read from stdin. No dependencies beyond Node.
 //
 //     node toy_engine.mjs [--features a,b]
@@ -101,6 +101,7 @@ class Game {
     this.firstDoubleDone = false;
     this.result = null;
     this.only = null;
+    this.window = null; // claims: [placer, caller, what a call takes] after a placement
     this.pendingDrawn = [];
     this.pendingPassed = [];
     this.pendingPassDrawn = [];
@@ -258,8 +259,11 @@ class Game {
     return [t, target, side];
   }
 
-  place(text) {
+  place(text, claim) {
     const [t, target, side, ew] = this.check(text);
+    const claims = this.cfg.claims || "none";
+    if (claim !== undefined && claims === "none") throw new Illegal("claims-off");
+    if (claim !== undefined && !(Number.isInteger(claim) && claim >= 0)) throw new Illegal("negative-claim");
     const offered = this.legal(this.seat).map((m) => this.moveText(m));
     const seat = this.seat;
     const drawn = this.pendingDrawn;
@@ -289,8 +293,18 @@ class Game {
     const count = this.counted().reduce((s, x) => s + x[2], 0);
     const scoring = this.cfg.scoring;
     const pts = placementPoints(scoring, count);
+    let credit = pts;
+    if (claims !== "none") {
+      // claims: the claim is in shown points; more than the score earns nothing and is a penalty
+      const said = (claim || 0) * scoring.unit;
+      const take = said <= pts ? pts - said : said;
+      credit = said <= pts ? said : 0;
+      let caller = (seat + 1) % this.n;
+      while (this.sideOf[caller] === this.sideOf[seat]) caller = (caller + 1) % this.n;
+      this.window = [seat, caller, claims === "muggins" ? take : 0];
+    }
     // knock bonus: each knock (pass) since the last placement adds its raw points to this placement's
-    const withKnocks = pts + (scoring.knock_bonus ?? 0) * passed.length;
+    const withKnocks = credit + (scoring.knock_bonus ?? 0) * passed.length;
     const events = [];
     if (this.hands[seat].size === 0 && !this.partnerPlaysOn(seat)) {
       this.domino(seat, withKnocks, events);
@@ -649,6 +663,25 @@ class Game {
   }
 }
 
+function callMuggins(g, seat) {
+  // claims: the first opponent after the placer takes what the placement missed
+  const claims = g.cfg.claims || "none";
+  if (g.roundOver()) throw new Illegal("round-over");
+  if (claims === "none") throw new Illegal("claims-off");
+  if (claims === "forfeit") throw new Illegal("no-calls");
+  if (g.window === null) throw new Illegal("late-call");
+  const [, caller, take] = g.window;
+  if (seat !== caller) throw new Illegal("not-caller");
+  if (!take) throw new Illegal("nothing-to-take");
+  g.window = null;
+  const events = [];
+  g.event(g.sideOf[seat], "call", take, seat, events);
+  if (g.matchOver && g.result === null) {
+    g.result = { kind: "target", seat: null, side: null, hand_pips: g.hands.map(pips) };
+  }
+  return { seat, events };
+}
+
 function runCase(c) {
   const g = new Game(c.config, c.players, [c.setup, ...(c.next_rounds || [])]);
   const out = [];
@@ -657,7 +690,9 @@ function runCase(c) {
     let extra;
     try {
       if ("play" in step) {
-        extra = g.place(step.play);
+        extra = g.place(step.play, step.claim);
+      } else if ("call" in step) {
+        extra = callMuggins(g, step.call);
       } else {
         throw new Illegal(g.roundOver() ? "round-over" : "must-place");
       }

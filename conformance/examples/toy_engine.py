@@ -4,7 +4,8 @@
 It shares no code with `interpreter/`: it reads the compiled configuration
 (docs/config.md, the fields the bundled variants use, and the tier-A fields of
 docs/design/family.md: scoring.formula/divisors, any unit, roundN, the domino
-bonus, round_end side-out, block.partners_tie) and speaks
+bonus, round_end side-out, block.partners_tie; the muggins rule's `claims`
+with `claim`/`call` steps) and speaks
 conformance/PROTOCOL.md. The suite passing on both engines checks the cases;
 the `--break` flags give it one rule wrong each, to show the suite catches it;
 the `--misbehave` flags make it a bad protocol citizen.
@@ -106,6 +107,7 @@ class Game:
         self.result = None
         self.only = None
         self.pending_drawn, self.pending_passed, self.pending_pass_drawn = [], [], []
+        self.window = None  # claims: (placer, caller, amount a call takes) after a placement
         opener = deal.get("opener")
         if opener is None and self.opening == "seat-0":
             opener = 0  # family tier B: a fixed opening seat
@@ -246,8 +248,13 @@ class Game:
             raise Illegal("no-match")
         return t, target, side
 
-    def place(self, text):
+    def place(self, text, claim=None):
         t, target, side, ew = self.check(text)
+        claims = self.cfg.get("claims", "none")
+        if claim is not None and claims == "none":
+            raise Illegal("claims-off")
+        if claim is not None and (not isinstance(claim, int) or isinstance(claim, bool) or claim < 0):
+            raise Illegal("negative-claim")
         offered = [self.move_text(m) for m in self.legal(self.seat)]
         seat = self.seat
         drawn, passed, pass_drawn = self.pending_drawn, self.pending_passed, self.pending_pass_drawn
@@ -272,8 +279,14 @@ class Game:
         self.order.append(t)
         count = sum(v for _, _, v in self.counted())
         pts = placement_points(self.cfg["scoring"], count)
+        credit = pts
+        if claims != "none":  # claims: only the claimed points (shown) count; the next opponent may call
+            said = (claim or 0) * self.cfg["scoring"]["unit"]
+            credit, take = (said, pts - said) if said <= pts else (0, said)
+            caller = next(x % self.n for x in range(seat + 1, seat + self.n) if self.side_of[x % self.n] != self.side_of[seat])
+            self.window = (seat, caller, take if claims == "muggins" else 0)
         # knock bonus: so many raw points per pass since the last placement, with this placement's points
-        scored = pts + self.cfg["scoring"].get("knock_bonus", 0) * len(passed)
+        scored = credit + self.cfg["scoring"].get("knock_bonus", 0) * len(passed)
         events = []
         if not self.hands[seat] and not self.partner_plays_on(seat):
             self.domino(seat, scored, events)
@@ -288,6 +301,29 @@ class Game:
         return {"seat": seat, "drawn": [fmt(x) for x in drawn], "passed": passed, "pass_drawn": pass_drawn,
                 "offered": offered,
                 "points": pts, "shown": pts // unit if pts % unit == 0 else pts / unit, "events": events}
+
+    def call(self, seat):
+        """claims: `seat` takes what the last placement missed (or its over-claim)."""
+        mode = self.cfg.get("claims", "none")
+        if self.round_over():
+            raise Illegal("round-over")
+        if mode == "none":
+            raise Illegal("claims-off")
+        if mode == "forfeit":
+            raise Illegal("no-calls")
+        if self.window is None:
+            raise Illegal("late-call")
+        placer, caller, take = self.window
+        if seat != caller:
+            raise Illegal("not-caller")
+        if not take:
+            raise Illegal("nothing-to-take")
+        self.window = None
+        events = []
+        self.event(self.side_of[seat], "call", take, seat, events)
+        if self.match_over and self.result is None:
+            self.result = {"kind": "target", "seat": None, "side": None, "hand_pips": [pips(h) for h in self.hands]}
+        return {"seat": seat, "events": events}
 
     def partner_plays_on(self, seat):
         """round_end side-out: a seat that goes out while a partner holds tiles does not end the round."""
@@ -573,7 +609,9 @@ def run_case(case):
             g.next_round_if_needed()
         try:
             if "play" in step:
-                extra = g.place(step["play"])
+                extra = g.place(step["play"], step.get("claim"))
+            elif "call" in step:
+                extra = g.call(step["call"])
             else:
                 raise Illegal("round-over" if g.round_over() else "must-place")
         except Illegal as exc:

@@ -9,11 +9,11 @@ import click
 from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
 
-def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progress):
+def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progress, miss_rate=0.0):
     from rulelang.tools.simulation import run_matches
 
     if not show_progress:
-        return run_matches(data, players, bots, seed, matches, jobs)
+        return run_matches(data, players, bots, seed, matches, jobs, miss_rate=miss_rate)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -22,7 +22,7 @@ def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progres
                   TimeRemainingColumn(), console=console, transient=True) as prog:
         task = prog.add_task(f"{spec_label}", total=matches)
         return run_matches(data, players, bots, seed, matches, jobs,
-                           progress=lambda k: prog.advance(task, k))
+                           progress=lambda k: prog.advance(task, k), miss_rate=miss_rate)
 
 
 @click.command("simulate")
@@ -42,9 +42,13 @@ def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progres
               help="Compare with a second variant (same seeds, bots and players).")
 @click.option("--plots", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Write SVG plots (score race of match 0, distributions) into DIR.")
+@click.option("--miss-rate", type=click.FloatRange(min=0, max=1), default=0.0, show_default=True,
+              help="Under the muggins rule: how often each bot misses a scoring placement's points (claims 0); "
+                   "the next opponent's bot calls.")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level for --vs.")
-def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as_json, other, plots, alpha):
+def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as_json, other, plots, alpha,
+                 miss_rate):
     """Play MATCHES bot matches of VARIANT and report statistics.
 
     Win rates per seat (or team) with 95% Wilson intervals, rounds per match,
@@ -80,18 +84,22 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as
         bot_names = sim.parse_bots(bots, players)
     except ToolError as exc:  # a wrong --bots is wrong usage
         raise ToolUsageError(exc.message) from None
+    if miss_rate and cfg.claims == "none":
+        raise ToolUsageError(f"--miss-rate: in {cfg.name} points are not claimed (the muggins rule is off), "
+                             "so nothing can be missed")
     other_data = other_cfg = None
     if other:
         other_data, other_cfg = load_engine_config(other)
         if players not in other_cfg.counts:
             raise ToolError(f"{other_cfg.name} is not played by {players} players")
     show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
-    results = _run(cfg.name, data, cfg, players, bot_names, seed, matches, jobs, show)
+    results = _run(cfg.name, data, cfg, players, bot_names, seed, matches, jobs, show, miss_rate)
     summary = sim.summarize(results, cfg, players)
     other_summary = other_results = None
     if other:
         assert other_cfg is not None  # loaded above whenever `other` is given
-        other_results = _run(other_cfg.name, other_data, other_cfg, players, bot_names, seed, matches, jobs, show)
+        other_results = _run(other_cfg.name, other_data, other_cfg, players, bot_names, seed, matches, jobs, show,
+                             miss_rate if other_cfg.claims != "none" else 0.0)
         other_summary = sim.summarize(other_results, other_cfg, players)
     if as_json:
         from rulelang.commands.jsonout import emit

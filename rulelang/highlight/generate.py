@@ -40,7 +40,7 @@ def textmate_grammar(keywords: list[str]) -> dict[str, Any]:
             {"name": "keyword.other.rulelang", "match": f"{EDGE_BEFORE}(?:{alternatives}){EDGE_AFTER}"},
             {"name": "constant.numeric.integer.rulelang", "match": f"[-+]?[0-9]+{EDGE_AFTER}"},
             {"name": "entity.name.rulelang", "match": f"[a-z][a-z0-9-]*{EDGE_AFTER}"},
-            {"name": "punctuation.separator.rulelang", "match": "[,:]"},
+            {"name": "punctuation.separator.rulelang", "match": "[,:;]"},
         ],
     }
 

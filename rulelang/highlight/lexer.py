@@ -38,7 +38,7 @@ class RulesetLexer(RegexLexer):
             (words(sorted(KEYWORDS, key=len, reverse=True), prefix=_EDGE_BEFORE, suffix=_EDGE_AFTER), Keyword),
             (r"[-+]?[0-9]+" + _EDGE_AFTER, Number.Integer),
             (r"[a-z][a-z0-9-]*" + _EDGE_AFTER, Name),
-            (r"[,:]", Punctuation),
+            (r"[,:;]", Punctuation),
             (r".", Error),
         ],
     }

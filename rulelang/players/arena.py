@@ -9,6 +9,7 @@ each seat its own view (`obs["history"]`). Players that want it have
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from rulelang.players.tiles import fitting_tiles
@@ -90,6 +91,8 @@ def play_match(config, players: int, seed: int, seat_players: Sequence[Any], rac
                     if getattr(p, "wants_history", False):
                         obs["history"] = log.view(seat, rnd)
                     move = p(obs, obs["legal"])
+                if move.claim is None and cfg.claims != "none":  # the muggins rule: players claim all their points
+                    move = replace(move, claim=rnd.points_of(move) // cfg.unit)
                 log.record(match.play(move), fits)
         res = rnd.result
         play = [0] * nsides

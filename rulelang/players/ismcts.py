@@ -90,7 +90,7 @@ class InformationSetMCTS(SearchPlayer):
                 mv = untried[int(rng.random() * len(untried))]
                 child = _Node(sides[seat])
                 node.children[(seat, mv)] = child
-                r.play(mv)
+                r.play_code(mv.code())  # claims every point under the muggins rule (Round.play_code)
                 path.append(child)
                 break
             best = None
@@ -100,8 +100,9 @@ class InformationSetMCTS(SearchPlayer):
                 u = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                 if u > best_u:
                     best_u, best = u, mv
+            assert best is not None  # `moves` is not empty
             node = node.children[(seat, best)]
-            r.play(best)
+            r.play_code(best.code())
             path.append(node)
         if not r.over:
             r.run(rollout_bots(rng, players))

@@ -38,7 +38,7 @@ class DeterminizedSearch(SearchPlayer):
             bots = rollout_bots(rng, obs["players"])
             for i, mv in enumerate(legal):
                 r = det.clone()
-                r.play(mv)
+                r.play_code(mv.code())  # claims every point under the muggins rule (Round.play_code)
                 if not r.over:
                     r.run(bots)
                 totals[i] += value(r, start, nsides, self.scale)[side]

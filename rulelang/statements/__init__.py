@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.statements import deal, header, house, play, scoring, settlement
+from rulelang.statements import claims, deal, header, house, play, scoring, settlement
 from rulelang.statements.table import GROUPS, Doc, Field, Issue, Phrase, StatementDef, Words
 
 __all__ = ["TABLE", "INFO", "ORDER", "PHRASES", "GROUPS", "StatementDef", "Field", "Doc", "Issue", "Phrase",
@@ -18,6 +18,7 @@ __all__ = ["TABLE", "INFO", "ORDER", "PHRASES", "GROUPS", "StatementDef", "Field
 # Canonical order: the order `fmt` writes and explain tells.
 TABLE: tuple[StatementDef, ...] = (
     header.STATEMENTS + deal.STATEMENTS + play.STATEMENTS + scoring.STATEMENTS + house.SCORING  # family tier B
+    + claims.STATEMENTS  # family tier C: the muggins rule
     + settlement.STATEMENTS
 )
 INFO: dict[str, StatementDef] = {s.key: s for s in TABLE}

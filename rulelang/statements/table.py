@@ -74,7 +74,7 @@ class Words:
 
 
 def _canonical(parts: Iterable[str]) -> str:
-    return " ".join(parts).replace(" ,", ",").replace(" :", ":")
+    return " ".join(parts).replace(" ,", ",").replace(" :", ":").replace(" ;", ";")
 
 
 class Phrase:

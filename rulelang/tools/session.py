@@ -22,6 +22,8 @@ HELP = """Enter a legal move in one of these ways:
   15 or 02   a tile, when it fits in one place only: two digits 0-6 are always
              a tile ([1|5], [0|2]), never a move number
   [1|5] on [1|1] branch-a   the move in canonical notation (a lead: [1|4])
+  3 claim 2  under the muggins rule: the move and the points you claim (shown);
+             without a claim you are asked for one
 Other commands:
   b / board    show the layout again      h / hand   show your hand
   s / scores   show the scores            ? / help   this text
@@ -200,11 +202,70 @@ class Game:
                 move = self._ask(rnd, seat, legal)
             else:
                 move = self.bots[seat](rnd.observation(seat), legal)
+            claims = rnd.config.claims != "none"  # the muggins rule (family tier C)
+            if claims and move.claim is None:
+                move = self._claim(rnd, seat, move)
             turn = m.play(move)
             self.turn_no += 1
             self._report_turn(rnd, turn)
+            if claims and not rnd.over:
+                self._calls(rnd)
             if rnd.over:
                 self._report_round(rnd, round_no)
+
+    # -- the muggins rule (family tier C): claims and calls
+
+    def _claim(self, rnd, seat: int, move):
+        """The move with its claim: a bot claims its points, a person is asked."""
+        from dataclasses import replace
+
+        if self.seats[seat] != "human":
+            return replace(move, claim=rnd.points_of(move) // self.unit)  # bots claim all their points
+        while True:
+            text = self._input("Points you claim (shown) [0]: ").strip()
+            if text.lower() in ("q", "quit", "exit"):
+                raise Quit("quit")
+            if not text:
+                return replace(move, claim=0)
+            if text.isdigit():
+                return replace(move, claim=int(text))
+            self.say(f"Cannot read {text!r}: give the points you claim as a number (0 or more).", fg="red")
+
+    def _calls(self, rnd) -> None:
+        """After a placement: the first opponent may call muggins (a bot calls when there is something to take)."""
+        w = rnd.observation(rnd.seat_to_move if rnd.seat_to_move is not None else 0).get("call")
+        if not w:
+            return
+        caller = w["caller"]
+        amount = rnd.observation(caller)["call"]["amount"]
+        if self.seats[caller] == "human":
+            while True:
+                answer = self._input("Call muggins? [y/N]: ").strip().lower()
+                if answer in ("q", "quit", "exit"):
+                    raise Quit("quit")
+                if answer in ("", "n", "no"):
+                    if amount:
+                        self.say(f"  {self.seat_name(w['placer'])}'s missed points go uncalled "
+                                 f"({self._raw(amount)})")
+                    return
+                if answer in ("y", "yes", "muggins"):
+                    break
+        elif not amount:
+            return
+        try:
+            events = rnd.call(caller)
+        except get("IllegalMove") as exc:
+            self.say(f"  No muggins ({exc.code}): {exc.message}.", fg="red")
+            return
+        self.say(f"  {self.seat_name(caller)} calls muggins on {self.seat_name(w['placer'])}!", bold=True)
+        names = self.side_names()
+        for ev in events:
+            self.say(tb.event_line(ev, self.unit, names), fg=None if ev.accepted else "yellow")
+        if rnd.over:
+            self.say("  The call reaches the target.")
+
+    def _raw(self, raw: int) -> str:
+        return f"{raw} raw" + (f", {tb.fmt_shown(raw / self.unit)} shown" if self.unit != 1 else "")
 
     def _ask(self, rnd, seat: int, legal: list):
         obs = rnd.observation(seat)
@@ -229,8 +290,13 @@ class Game:
             self.say(f"  {i:>{width}}) {mv}{gain}")
         while True:
             text = self._input(f"Your move [1-{len(legal)}]: " if len(legal) > 1 else "Your move [1]: ")
+            claim, text = _split_claim(text)  # the muggins rule: "3 claim 2"
             choice = self._interpret(text, rnd, seat, legal)
             if choice is not None:
+                if claim is not None:
+                    from dataclasses import replace
+
+                    return replace(choice, claim=claim)
                 return choice
 
     def _input(self, prompt: str) -> str:
@@ -322,6 +388,12 @@ class Game:
             gain = f" -> {pts} raw" + (f" ({tb.fmt_shown(pts / self.unit)} shown)" if self.unit != 1 else "")
         self.say(f"Turn {self.turn_no}: {self.seat_name(seat)} plays {turn.move}; "
                  f"ends {counted} = {turn.count}{gain or ' (no score)'}")
+        claim = turn.move.claim
+        if claim is not None and claim * self.unit != pts:  # the muggins rule: what the claim missed
+            said = claim * self.unit
+            self.say(f"  {self.seat_name(seat)} claims {tb.fmt_shown(claim)} shown: "
+                     + (f"missed {self._raw(pts - said)}" if said < pts else f"more than the score ({self._raw(said)} claimed)"),
+                     fg="yellow")
         names = self.side_names()
         for ev in turn.events:
             self.say(tb.event_line(ev, self.unit, names),
@@ -403,6 +475,14 @@ class Game:
             return False
         self.say(f"Transcript saved to {path} (replay it with: rulelang replay {path})")
         return True
+
+
+def _split_claim(text: str) -> tuple[int | None, str]:
+    """`3 claim 2` -> (2, "3"); text without a claim -> (None, text)."""
+    import re
+
+    m = re.fullmatch(r"\s*(.*?)\s+claim\s+(\d+)\s*", text)
+    return (None, text) if m is None else (int(m.group(2)), m.group(1))
 
 
 def _move_number(text: str) -> int | None:

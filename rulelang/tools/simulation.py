@@ -59,8 +59,9 @@ def n_sides(config, players: int) -> int:
 class _Plan:
     """A configuration and bot line-up prepared for simulate's matches: made once per worker, not per match."""
 
-    def __init__(self, config_dict: dict, players: int, bots: Sequence[str]):
+    def __init__(self, config_dict: dict, players: int, bots: Sequence[str], miss_rate: float = 0.0):
         self.cfg = get("Config").from_dict(config_dict)
+        self.miss_rate = miss_rate  # the muggins rule: how often a bot misses a scoring placement's points
         self.match = get("Match")
         self.players = players
         self.bots = list(bots)
@@ -72,12 +73,12 @@ class _Plan:
 _PLANS: dict[tuple, _Plan] = {}
 
 
-def _plan(config_dict: dict, players: int, bots: Sequence[str]) -> _Plan:
+def _plan(config_dict: dict, players: int, bots: Sequence[str], miss_rate: float = 0.0) -> _Plan:
     """The plan of a run, compiled on the first call in this process and reused after."""
-    key = (json.dumps(config_dict, sort_keys=True), players, tuple(bots))
+    key = (json.dumps(config_dict, sort_keys=True), players, tuple(bots), miss_rate)
     plan = _PLANS.get(key)
     if plan is None:
-        plan = _PLANS[key] = _Plan(config_dict, players, bots)
+        plan = _PLANS[key] = _Plan(config_dict, players, bots, miss_rate)
     return plan
 
 
@@ -92,6 +93,11 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict:
     cfg = plan.cfg
     players = plan.players
     seat_bots = [make(bot_seed(seed, index, s)) for s, make in enumerate(plan.factories)]
+    if plan.miss_rate:  # the muggins rule: bots that miss points, from generators of their own
+        from interpreter.claims import set_miss_rate
+
+        for s, b in enumerate(seat_bots):
+            set_miss_rate(b, plan.miss_rate, _derive("miss", seed, index, s))
     mseed = match_seed(seed, index)
     match = plan.match(cfg, players, mseed)
     unit = cfg.unit
@@ -146,28 +152,30 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict:
 
 
 def _run_chunk(args) -> list[dict]:
-    config_dict, players, bots, seed, indices, history_index = args
-    plan = _plan(config_dict, players, bots)  # compiled once per worker process (cached across its chunks)
+    config_dict, players, bots, seed, indices, history_index, miss_rate = args
+    plan = _plan(config_dict, players, bots, miss_rate)  # compiled once per worker process (cached across its chunks)
     return [_play(plan, seed, i, i == history_index) for i in indices]
 
 
 def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int, matches: int,
                 jobs: int = 1, progress: Callable[[int], None] | None = None,
-                history_index: int | None = 0) -> list[dict]:
-    """Play ``matches`` matches; results sorted by index (identical for every ``jobs``)."""
+                history_index: int | None = 0, miss_rate: float = 0.0) -> list[dict]:
+    """Play ``matches`` matches; results sorted by index (identical for every ``jobs``).
+
+    ``miss_rate``: under the muggins rule, each bot misses a scoring placement's points this often."""
     if matches < 0:
         raise ToolError("--matches must be at least 0")
     bots = list(bots)
     results: list[dict] = []
     if jobs <= 1 or matches <= 1:
-        plan = _plan(config_dict, players, bots)
+        plan = _plan(config_dict, players, bots, miss_rate)
         for i in range(matches):
             results.append(_play(plan, seed, i, i == history_index))
             if progress:
                 progress(1)
         return results
     chunk = max(1, min(25, matches // (jobs * 4) or 1))
-    tasks = [(config_dict, players, bots, seed, list(range(a, min(matches, a + chunk))), history_index)
+    tasks = [(config_dict, players, bots, seed, list(range(a, min(matches, a + chunk))), history_index, miss_rate)
              for a in range(0, matches, chunk)]
     from rulelang.procs import run_in_workers
 

@@ -1,0 +1,160 @@
+"""The muggins rule (family tier C, family.md 2.3): claims with placements, and the opponent's call.
+
+`claims` (docs/config.md) is "none" (the default: this module is not used),
+"muggins" or "forfeit". With the rule on, a placement's points are credited
+only as far as its player claims them with the move:
+
+1. The claim is said in **shown points** (what a player pegs at the table; with
+   unit 5 a count of 10 is claimed as 2), so every amount stays a multiple of
+   the unit. A move without a claim claims 0.
+2. A claim of at most the score is credited (an ordinary `placement` event, with
+   the target, overshoot and entry rules); the rest of the score is *missed*.
+   A claim above the score earns its player nothing.
+3. "muggins": after the placement, the first opponent clockwise from the placer
+   (the *caller*) may call, before the next placement: his side takes the missed
+   points, or after an over-claim the whole claim as a penalty (Foster: "his
+   adversary marks it"), as one `call` event of his side at the time of the call.
+   A penalty needs the call, as missed points do.
+   "forfeit": missed points are lost and nobody calls.
+4. The chance to call closes at the next placement, after a call, and when the
+   round ends (a domino, a block, or the match won mid-round): a call never
+   comes after the round's last placement, so it never meets the settlement.
+
+The round keeps one `Claims` (None with the rule off) and calls it from `_do`
+(`credit`), `play` (`checked`), `call` (`take`) and `run`; its state is the open window.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from .errors import IllegalMove
+from .players import FastPlayer
+from .tiles import Move, move_from_code
+
+if TYPE_CHECKING:
+    from .round import Player, Round
+
+__all__ = ["CLAIM_ALL", "Claims", "set_miss_rate", "run"]
+
+CLAIM_ALL = -1  # the claim of a player who claims exactly its score (bots, search, `play_code`)
+
+
+class Claims:
+    """The rule's settings for one round, and its open window (or None)."""
+
+    __slots__ = ("mode", "unit", "callers", "window", "last_claim")
+
+    def __init__(self, mode: str, unit: int, sides: Sequence[int]):
+        self.mode = mode  # "muggins" / "forfeit"
+        self.unit = unit
+        n = len(sides)
+        # each placer's caller: the first seat clockwise after it on another side
+        self.callers = tuple(next(s % n for s in range(p + 1, p + n) if sides[s % n] != sides[p]) for p in range(n))
+        # [placer, caller, raw amount a call takes (0: nothing), "missed" / "penalty"]
+        self.window: list[Any] | None = None
+        self.last_claim = 0  # the claim (shown) of the last placement, as stated
+
+    def copy(self) -> Claims:
+        o = Claims.__new__(Claims)
+        o.mode, o.unit, o.callers, o.last_claim = self.mode, self.unit, self.callers, self.last_claim
+        o.window = None if self.window is None else list(self.window)
+        return o
+
+    def checked(self, claim: object) -> int | None:
+        """A claim given with `play`, or IllegalMove `negative-claim` (None: no claim, which claims 0)."""
+        if claim is None:
+            return None
+        if type(claim) is not int or claim < 0:
+            raise IllegalMove("negative-claim", f"a claim is a whole number of points, 0 or more, not {claim!r}")
+        return claim
+
+    def credit(self, seat: int, pts: int, claim: int | None) -> int:
+        """The raw points the placement credits its side, given its claim (shown); opens the window."""
+        if claim is None:
+            claim = 0  # "if the claim is missing": nothing is credited
+        elif claim == CLAIM_ALL:
+            claim = pts // self.unit  # claims exactly (scores are multiples of the unit: unit-mismatch check)
+        self.last_claim = claim
+        said = claim * self.unit
+        if said <= pts:
+            credited, amount, why = said, pts - said, "missed"
+        else:
+            credited, amount, why = 0, said, "penalty"  # an over-claim earns nothing (Foster)
+        if self.mode == "forfeit":
+            amount = 0  # "missed points are lost"
+        self.window = [seat, self.callers[seat], amount, why]
+        return credited
+
+    def take(self, seat: int | None, over: bool) -> tuple[int, int, str]:
+        """A call by `seat` (None: the caller): (caller, raw amount, "missed"/"penalty"); closes the window.
+
+        IllegalMove, in this order: no-calls, late-call, not-caller, nothing-to-take (claims-off: the round)."""
+        if self.mode != "muggins":
+            raise IllegalMove("no-calls", "missed points are lost in this game: nobody calls")
+        w = self.window
+        if over or w is None:
+            raise IllegalMove("late-call", "there is no placement to call on: the round ended, no tile is placed "
+                              "yet, or the last placement was called already")
+        placer, caller, amount, why = w
+        if seat is None:
+            seat = caller
+        if seat != caller:
+            raise IllegalMove("not-caller", f"only seat {caller}, the first opponent after seat {placer}, may call")
+        if not amount:
+            raise IllegalMove("nothing-to-take", f"seat {placer} claimed its points exactly: there is nothing to take")
+        self.window = None
+        return seat, amount, why
+
+    def stated(self, move: Move) -> Move:
+        """The move as its player stated it, with the claim."""
+        return replace(move, claim=self.last_claim)
+
+    def observe(self, rnd: Round, seat: int) -> dict[str, Any]:
+        """What the observation adds: the rule, and the open window (its amount only for the caller)."""
+        w = self.window if not rnd.over else None
+        out: dict[str, Any] = {"claims": self.mode, "call": None}
+        if w is not None and self.mode == "muggins":
+            out["call"] = {"placer": w[0], "caller": w[1], "amount": w[2] if seat == w[1] else None}
+        return out
+
+
+def set_miss_rate(bot: Any, rate: float, seed: Any = None) -> Any:
+    """Make `bot` miss its points: each scoring placement is claimed 0 with probability `rate`.
+
+    The misses come from their own generator, so the bot's choice of moves is unchanged."""
+    if not 0 <= rate <= 1:
+        raise ValueError(f"a miss rate is between 0 and 1, not {rate}")
+    bot.miss_rate = rate
+    bot.miss_rng = random.Random(seed)
+    return bot
+
+
+def _bot_claim(bot: Any, pts: int, unit: int) -> int:
+    """What a bot claims: its whole score, unless it misses (set_miss_rate)."""
+    rate = getattr(bot, "miss_rate", 0)
+    if pts and rate and bot.miss_rng.random() < rate:
+        return 0
+    return pts // unit
+
+
+def run(rnd: Round, seats: Sequence[Player], claims: Claims) -> Round:
+    """Round.run under the rule: bots claim their points (or miss some), callers call when there is something."""
+    unit = claims.unit
+    while not rnd.over:
+        seat = rnd.seat_to_move
+        assert seat is not None  # the round is not over
+        bot = seats[seat]
+        if isinstance(bot, FastPlayer):
+            move = move_from_code(bot.pick(rnd, rnd.legal_codes()))
+        else:
+            move = bot(rnd.observation(seat), rnd.legal_moves())
+        if move.claim is None:
+            move = replace(move, claim=_bot_claim(bot, rnd.points_of(move), unit))
+        rnd.play(move)
+        w = claims.window
+        if not rnd.over and w is not None and w[2] and claims.mode == "muggins" and getattr(seats[w[1]], "calls", True):
+            rnd.call(w[1])  # an opponent's bot calls when there is something to take
+    return rnd

@@ -1,0 +1,64 @@
+"""The muggins rule (family tier C, family.md 2.3; docs/design/family.md "Muggins claims").
+
+Optional: not written, `claims` is omitted from the configuration ("none") and
+placements score as they always did, so existing configurations stay the same.
+"""
+from __future__ import annotations
+
+from rulelang.config_model import Claims
+from rulelang.statements.table import Config, Doc, Field, Phrase, StatementDef
+
+__all__ = ["STATEMENTS", "WORDS"]
+
+WORDS: dict[str, str] = {
+    "muggins": "points must be claimed; missed points go to the next opponent",
+    "forfeit": "points must be claimed; missed points are lost",
+}
+
+
+def _read(p: Phrase) -> Claims:
+    return "forfeit" if p.has("LOST") else "muggins"
+
+
+def _set(v: Claims, c: Config) -> None:
+    """Written only when not the default, just before `settlement` (existing configurations stay the same)."""
+    items = [(k, x) for k, x in c.items() if k != "claims"]
+    c.clear()
+    for k, x in items:
+        if k == "settlement" and v != "none":
+            c["claims"] = v
+        c[k] = x
+
+
+def _explain(v: Claims | None, c: Config) -> str:
+    claims = c.get("claims", "none")
+    if claims == "none":
+        return "A placement's points are scored without being claimed."
+    unit = c["scoring"]["unit"]
+    said = "in shown points" if unit > 1 else "in points"
+    head = (f"A placement scores only what its player claims with the move ({said}): a claim up to the score "
+            "is credited (claiming exactly the score credits it all; no claim claims 0); a claim above the score "
+            "earns nothing.")
+    if claims == "forfeit":
+        return head + " Points not claimed are lost."
+    return (head + " Before the next placement, the first opponent clockwise may call muggins: his side takes "
+            "the points not claimed, or the whole claim as a penalty when the claim was too high. "
+            "The chance to call ends with the round.")
+
+
+STATEMENTS: tuple[StatementDef, ...] = (
+    StatementDef(
+        key="claims", words="the muggins rule", group=4, rules=("claims_stmt",),
+        read=_read, fmt=lambda v: [WORDS[v]],
+        explain=_explain, fields=(Field(("claims",), Claims),), resolve=_set,
+        from_config=lambda c: c["claims"] if c.get("claims", "none") != "none" else None,
+        examples=(WORDS["muggins"], WORDS["forfeit"]),
+        docs=(Doc(f"`{WORDS['muggins']}`", "the muggins rule (by prior agreement, Britannica; Foster): a "
+                  "placement scores only what its player claims with the move, in shown points; the first "
+                  "opponent clockwise may call muggins before the next placement and takes the points not "
+                  "claimed, or an over-claim as a penalty; not written, points are scored without claims",
+                  "`claims: muggins` (omitted when `none`)"),
+              Doc(f"`{WORDS['forfeit']}`", "points must be claimed, and points not claimed are simply lost "
+                  "(Wikipedia's Muggins: forfeited); nobody calls", "`claims: forfeit`")),
+        tags=("claims",), required=False, meta={"default": None}),
+)

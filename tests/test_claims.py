@@ -1,0 +1,347 @@
+"""The muggins rule (family tier C, family.md 2.3): statements, the engine's claims and calls, bots, play."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import replace
+
+import pexpect
+import pytest
+from click.testing import CliRunner
+
+from interpreter import IllegalMove, Match, Move, Round, as_config, play_match, random_player, replay
+from interpreter.claims import set_miss_rate
+from rulelang import compile_text
+from rulelang.cli import main
+from rulelang.config_model import without_defaults
+
+BASE = 'ruleset house "House"\nsource "s"\nbased on muggins\n'
+MUGGINS = BASE + "points must be claimed; missed points go to the next opponent\n"
+FORFEIT = BASE + "points must be claimed; missed points are lost\n"
+# a short deal: seat 0 leads [5|5] (10 raw, 2 shown); seat 1 may join [0|5] on it (10 again)
+HANDS = [["[5|5]", "[0|1]", "[3|6]"], ["[0|5]", "[4|4]", "[2|3]"]]
+
+
+def cfg(text: str = MUGGINS):
+    return as_config(compile_text(text))
+
+
+def rnd(text: str = MUGGINS, hands=HANDS, scores=None, record=True) -> Round:
+    return Round(cfg(text), 2, hands, [], opener=0, scores=scores, record=record)
+
+
+# -- the language ------------------------------------------------------------------------------
+
+def test_the_statements_compile_to_claims_and_are_omitted_by_default():
+    assert compile_text(MUGGINS)["claims"] == "muggins"
+    assert compile_text(FORFEIT)["claims"] == "forfeit"
+    plain = compile_text(BASE)
+    assert "claims" not in plain
+    # written just before the settlement, as `round_end` is
+    keys = list(compile_text(MUGGINS))
+    assert keys.index("claims") == keys.index("settlement") - 1
+    # a configuration that says "none" states the same rules as one that omits it
+    assert without_defaults({**plain, "claims": "none"}) == plain
+
+
+@pytest.mark.parametrize("text", [MUGGINS, FORFEIT])
+def test_fmt_round_trips_and_explain_says_it(tmp_path, text):
+    path = tmp_path / "house.rules"
+    path.write_text(text)
+    res = CliRunner().invoke(main, ["fmt", str(path)])
+    assert res.exit_code == 0, res.output
+    formatted = path.read_text()
+    assert text.splitlines()[-1] in formatted.splitlines()
+    assert compile_text(formatted) == compile_text(text)
+    assert CliRunner().invoke(main, ["fmt", "--check", str(path)]).exit_code == 0
+    res = CliRunner().invoke(main, ["explain", str(path)])
+    assert res.exit_code == 0
+    assert "claims with the move" in res.output
+    assert ("Points not claimed are lost" in res.output) == (text == FORFEIT)
+
+
+def test_diff_names_the_rule(tmp_path):
+    a, b = tmp_path / "a.rules", tmp_path / "b.rules"
+    a.write_text(MUGGINS)
+    b.write_text(FORFEIT)
+    res = CliRunner().invoke(main, ["diff", str(a), str(b)])
+    assert "The muggins rule" in res.output and "differ in 1 rule" in res.output
+
+
+def test_claims_need_placements_that_score(tmp_path):
+    path = tmp_path / "bad.rules"
+    path.write_text(BASE + "placements score nothing\npoints must be claimed; missed points are lost\n")
+    res = CliRunner().invoke(main, ["check", str(path)])
+    assert res.exit_code == 1
+    assert "points must be claimed, but placements score nothing" in res.output
+    with pytest.raises(Exception) as exc:
+        as_config({**compile_text(BASE.replace("muggins", "allfives-draw")), "claims": "muggins"})
+    assert getattr(exc.value, "code", "") == "claims-need-scoring"
+
+
+def test_a_misspelt_statement_is_a_syntax_error(tmp_path):
+    path = tmp_path / "bad.rules"
+    path.write_text(BASE + "points must be claimed, missed points are lost\n")
+    res = CliRunner().invoke(main, ["check", str(path)])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    assert "a semicolon" in res.output
+
+
+def test_the_bundled_house_variant():
+    res = CliRunner().invoke(main, ["compile", "muggins-claims"])
+    assert res.exit_code == 0
+    assert json.loads(res.output)["claims"] == "muggins"
+    assert "muggins-claims" in CliRunner().invoke(main, ["list"]).output
+
+
+# -- moves carry claims -------------------------------------------------------------------------
+
+def test_move_notation_with_a_claim():
+    m = Move.parse("[1|5] on [1|1] high claim 10")
+    assert m.claim == 10 and str(m) == "[1|5] on [1|1] high claim 10"
+    assert m == Move.parse("[1|5] on [1|1] high")  # the same placement; the claim is what is said with it
+    assert Move.parse("[4|5] claim 0").claim == 0 and Move.parse("[4|5]").claim is None
+    assert str(Move.parse("[4|5] claim 0")) == "[4|5] claim 0"
+    with pytest.raises(ValueError):
+        Move((4, 5), claim="2")  # type: ignore[arg-type]
+
+
+# -- the engine ------------------------------------------------------------------------------------
+
+def test_example_5_missed_points_go_to_the_caller():
+    r = rnd()
+    turn = r.play("[5|5] claim 0")
+    assert turn.points == 10 and turn.events == [] and r.scores == [0, 0]
+    assert r.observation(1)["call"] == {"placer": 0, "caller": 1, "amount": 10}
+    assert r.observation(0)["call"] == {"placer": 0, "caller": 1, "amount": None}  # only the caller sees it
+    ev = r.call()
+    assert [(e.side, e.kind, e.raw, e.score_after, e.seat) for e in ev] == [(1, "call", 10, 10, 1)]
+    assert r.scores == [0, 10] and r.shown_scores == [0, 2]
+    with pytest.raises(IllegalMove) as exc:
+        r.call(1)
+    assert exc.value.code == "late-call"  # called already
+
+
+def test_example_5_over_claim_is_a_penalty_for_the_caller():
+    r = rnd()
+    r.play("[5|5] claim 3")  # 15 raw claimed for a count of 10
+    assert r.scores == [0, 0]
+    assert r.call(1)[0].raw == 15 and r.scores == [0, 15]
+
+
+def test_exact_partial_and_missing_claims():
+    r = rnd()
+    turn = r.play("[5|5] claim 2")  # exactly the score: credited
+    assert [(e.kind, e.raw) for e in turn.events] == [("placement", 10)]
+    with pytest.raises(IllegalMove) as exc:
+        r.call(1)
+    assert exc.value.code == "nothing-to-take"
+    turn = r.play("[0|5] on [5|5] line-a claim 1")  # 5 of 10 claimed
+    assert [(e.kind, e.raw) for e in turn.events] == [("placement", 5)]
+    assert r.call(0)[0].raw == 5 and r.scores == [15, 5]
+    r2 = rnd()
+    assert r2.play("[5|5]").events == [] and r2.call()[0].raw == 10  # no claim: claims 0
+
+
+def test_refusals_leave_the_state_unchanged():
+    r = Round(cfg(), 3, [["[5|5]", "[1|1]"], ["[0|5]", "[0|1]"], ["[0|2]", "[2|4]"]], [], opener=0)
+    codes = []
+    for action in (lambda: r.call(1), lambda: r.play(Move((5, 5), claim=-1))):
+        with pytest.raises(IllegalMove) as exc:
+            action()
+        codes.append(exc.value.code)
+    assert codes == ["late-call", "negative-claim"] and r.placements == 0
+    r.play("[5|5] claim 0")
+    for seat in (0, 2):
+        with pytest.raises(IllegalMove) as exc:
+            r.call(seat)
+        assert exc.value.code == "not-caller"
+    r.play("[0|5] on [5|5] line-a claim 2")  # closes the chance to call on seat 0's placement
+    with pytest.raises(IllegalMove) as exc:
+        r.call(1)
+    assert exc.value.code == "not-caller"
+    assert r.scores == [0, 10, 0]
+
+
+def test_claims_off_and_forfeit():
+    plain = Round(cfg(BASE), 2, HANDS, [], opener=0)
+    with pytest.raises(IllegalMove) as exc:
+        plain.play("[5|5] claim 2")
+    assert exc.value.code == "claims-off"
+    plain.play("[5|5]")
+    assert plain.scores == [10, 0]
+    with pytest.raises(IllegalMove) as exc:
+        plain.call(1)
+    assert exc.value.code == "claims-off"
+    assert "call" not in plain.observation(1)  # observations without the rule are as before
+    lost = rnd(FORFEIT)
+    lost.play("[5|5] claim 1")
+    assert lost.scores == [5, 0]
+    with pytest.raises(IllegalMove) as exc:
+        lost.call(1)
+    assert exc.value.code == "no-calls"
+
+
+def test_the_round_end_closes_the_call_and_a_call_can_win_the_match():
+    r = Round(cfg(), 2, [["[0|5]", "[5|5]"], ["[1|1]", "[2|2]"]], [], opener=0)
+    r.play("[0|5] claim 1")
+    r.play("[5|5] on [0|5] high claim 0")  # the last tile: a domino; its missed 10 cannot be called
+    assert r.over and r.scores == [10, 0]
+    with pytest.raises(IllegalMove) as exc:
+        r.call(1)
+    assert exc.value.code == "late-call"
+    r = rnd(scores=[0, 300])
+    r.play("[5|5] claim 0")
+    r.call(1)
+    assert r.over and r.match_over and r.winner == 1 and r.result.kind == "target"
+
+
+def test_transcripts_record_claims_and_calls_and_replay():
+    m = Match(cfg(), 2, seed=5, record=True, deal=[{"hands": HANDS, "boneyard": [], "opener": 0}])
+    m.play("[5|5] claim 0")
+    m.call(1)
+    m.play("[0|5] on [5|5] line-a claim 3")
+    m.call(0)
+    t = m.transcript()
+    turns = t["rounds"][0]["turns"]
+    assert turns[0]["move"] == "[5|5] claim 0"
+    assert turns[0]["call"] == {"seat": 1, "for": "missed", "events": [
+        {"side": 1, "kind": "call", "raw": 10, "shown": 2, "accepted": True, "score_after": 10, "shown_after": 2,
+         "seat": 1}]}
+    assert turns[1]["call"]["for"] == "penalty" and turns[1]["call"]["events"][0]["raw"] == 15
+    assert replay(t).scores == m.scores
+    bad = json.loads(json.dumps(t))
+    del bad["rounds"][0]["turns"][0]["call"]
+    with pytest.raises(Exception) as exc:
+        replay(bad)
+    assert getattr(exc.value, "code", "") == "transcript-mismatch"
+
+
+# -- bots ---------------------------------------------------------------------------------------------
+
+def test_bots_claim_everything_so_nobody_calls():
+    m = play_match(cfg(), 2, seed=11, record=True)
+    turns = [t for r in m.transcript()["rounds"] for t in r["turns"]]
+    assert turns and all("call" not in t for t in turns)
+    unit = 5
+    assert all(Move.parse(t["move"]).claim * unit == t["points"] for t in turns)
+    # and the scores are those of plain Muggins played with the same choices
+    plain = play_match(cfg(BASE), 2, seed=11)
+    assert plain.scores == m.scores
+
+
+def test_bots_that_miss_are_called():
+    bots = [set_miss_rate(random_player(1), 1.0, 7), random_player(2)]
+    m = Match(cfg(), 2, seed=5, record=True)
+    m.run(bots, max_rounds=1)
+    turns = m.transcript()["rounds"][0]["turns"]
+    # the round's last placement closes the chance to call, so it is left out
+    scoring0 = [t for t in turns[:-1] if t["seat"] == 0 and t["points"]]
+    assert len(scoring0) >= 2, "seat 0 scored in this deal"
+    assert all(t["move"].endswith("claim 0") and t["call"]["seat"] == 1 for t in scoring0)
+    assert all("call" not in t for t in turns if t["seat"] == 1)
+    with pytest.raises(ValueError):
+        set_miss_rate(random_player(1), 1.5)
+
+
+def test_simulate_with_a_miss_rate():
+    res = CliRunner().invoke(main, ["simulate", "muggins-claims", "--matches", "2", "--seed", "1",
+                                    "--bots", "random", "--miss-rate", "0.5", "--json"])
+    assert res.exit_code == 0, res.output
+    plain = CliRunner().invoke(main, ["simulate", "muggins-claims", "--matches", "2", "--seed", "1",
+                                      "--bots", "random", "--json"])
+    assert json.loads(res.output) != json.loads(plain.output)
+    bad = CliRunner().invoke(main, ["simulate", "muggins-claims", "--matches", "1", "--miss-rate", "2"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_search_players_claim_their_points_in_the_arena():
+    from rulelang.players.arena import play_match as arena_match
+    from rulelang.players.registry import make_player
+
+    # search players and the arena claim every point (their look-ahead too): the game is plain Muggins
+    c, plain = cfg(), cfg(BASE)
+    out = arena_match(c, 2, 4, [make_player("pimc:2", c, 1), random_player(2)], max_rounds=1)
+    same = arena_match(plain, 2, 4, [make_player("pimc:2", plain, 1), random_player(2)], max_rounds=1)
+    assert out["rounds"] == 1 and sum(out["round_details"][0]["play"]) > 0
+    assert out["scores"] == same["scores"]
+    out = arena_match(c, 2, 4, [make_player("ismcts:20", c, 1), random_player(2)], max_rounds=1)
+    same = arena_match(plain, 2, 4, [make_player("ismcts:20", plain, 1), random_player(2)], max_rounds=1)
+    assert out["scores"] == same["scores"]
+
+
+# -- play ----------------------------------------------------------------------------------------------
+
+ENV = dict(os.environ, NO_COLOR="1", COLUMNS="100", PYTHONUNBUFFERED="1")
+
+
+def test_play_a_person_claims_and_a_bot_calls(tmp_path):
+    save = tmp_path / "game.json"
+    child = pexpect.spawn(sys.executable, ["-m", "rulelang", "play", "muggins-claims", "--seed", "3",
+                                           "--save", str(save)], env=ENV, encoding="utf-8", timeout=20,
+                          dimensions=(50, 120))
+    child.expect(r"Your move \[")
+    child.sendline("1 claim 0")  # [0|2]: nothing to claim
+    child.expect(r"Call muggins\? \[y/N\]")
+    child.sendline("y")  # the bot claimed exactly
+    child.expect("nothing-to-take")
+    child.expect(r"Your move \[")
+    child.sendline("2")  # [1|5] on [1|2] low: 5 raw
+    child.expect(r"Points you claim \(shown\) \[0\]: ")
+    child.sendline("x")
+    child.expect("Cannot read 'x'")
+    child.sendline("0")
+    child.expect("claims 0 shown: missed 5 raw, 1 shown")
+    child.expect(r"seat 1 \(greedy\) calls muggins on seat 0 \(you\)!")
+    child.expect(r"event: call \+1 shown \(\+5 raw\) for seat 1")
+    child.expect(r"Call muggins\? \[y/N\]")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    t = json.loads(save.read_text())
+    moves = [x["move"] for x in t["rounds"][0]["turns"]]
+    assert moves[:3] == ["[0|2] claim 0", "[1|2] on [0|2] high claim 0", "[1|5] on [1|2] low claim 0"]
+    assert t["rounds"][0]["turns"][2]["call"]["seat"] == 1
+    res = CliRunner().invoke(main, ["replay", "--check-only", str(save)])
+    assert res.exit_code == 0, res.output
+
+
+def test_claimed_move_objects_from_callables():
+    """A player callable may return a move with its own claim; the run honours it."""
+    def claim_three(obs, legal):
+        return replace(legal[0], claim=3)
+
+    m = Match(cfg(), 2, seed=2, record=True)
+    m.run([claim_three, random_player(5)], max_rounds=1)
+    turns = m.transcript()["rounds"][0]["turns"]
+    assert all(t["move"].endswith("claim 3") for t in turns if t["seat"] == 0)
+
+
+# -- conformance ----------------------------------------------------------------------------------------
+
+def test_cases_generate_claims_every_point(tmp_path):
+    res = CliRunner().invoke(main, ["cases", "generate", "muggins-claims", "-o", str(tmp_path), "--seeds", "3"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads((tmp_path / "muggins-claims" / "generated.json").read_text())
+    steps = [s for c in doc["cases"] for s in c["steps"]]
+    assert all("claims" in c["tags"] for c in doc["cases"])
+    assert all(s["claim"] * 5 == s["expect"]["points"] for s in steps)
+    res = CliRunner().invoke(main, ["conform", "--cases", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+
+
+def test_an_engine_without_the_tag_skips_the_claims_cases():
+    from conformance import runner
+    from conformance.cases import lint
+    from conformance.protocol import SubprocessEngine
+
+    toy = os.path.join(os.path.dirname(__file__), "..", "conformance", "examples", "toy_engine.py")
+    cases = [c for c in lint().cases if c.variant == "muggins-claims"]
+    assert len(cases) >= 9
+    result = runner.run(SubprocessEngine([sys.executable, toy, "--features", "two-players,placement-score"]),
+                        cases, timeout=30)
+    assert {r.outcome for r in result.results} == {"skip"}
+    result = runner.run(SubprocessEngine([sys.executable, toy]), cases, timeout=30)
+    assert {r.outcome for r in result.results} == {"pass"}
