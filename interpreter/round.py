@@ -592,8 +592,8 @@ class Round:
                 offered = self.legal_codes()
             lay = self._layout
             before = _NO_PRE if pre is None else (tuple(pre[0]), tuple(pre[1]), tuple(tuple(d) for d in pre[2]))
-            turn = Turn(seat, before, offered, move_from_code(DRAW_CODE), lay.counted_sides().copy(), f.rules.dv,
-                        lay.total, 0, [], f.rules.unit, lay.sniff_entry())
+            turn = Turn(seat, before, offered, move_from_code(DRAW_CODE), lay.counted_sides().copy(), f.rules,
+                        lay.total, 0, [], lay.sniff_entry())
         t = f.bone[self._bi]
         self._bi += 1
         self._hands[seat] |= BIT[t]
