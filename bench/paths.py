@@ -31,7 +31,7 @@ def fast_path(cfg: Config, games: list[tuple[dict[str, Any], list[Move]]], seed:
     bots = [random_player(seed * 8 + s) for s in range(4)]
     placements = 0
     for deal, _moves in games:
-        rnd = _round(cfg, deal)
+        rnd = round_from_deal(cfg, deal)
         rnd.run(bots[:deal["players"]])
         placements += rnd.placements
     return placements
@@ -41,14 +41,26 @@ def public_replay(cfg: Config, games: list[tuple[dict[str, Any], list[Move]]]) -
     """The recorded games replayed through the public API: `Round(...)` from the deal, `play(move)` each move."""
     placements = 0
     for deal, moves in games:
-        rnd = _round(cfg, deal)
+        rnd = round_from_deal(cfg, deal)
         for m in moves:
             rnd.play(m)
         placements += len(moves)
     return placements
 
 
-def _round(cfg: Config, deal: dict[str, Any]) -> Round:
+def public_replay_listing(cfg: Config, games: list[tuple[dict[str, Any], list[Move]]]) -> int:
+    """As `public_replay`, and the legal moves listed (`legal_moves()`) before each move, as a player is shown them."""
+    placements = 0
+    for deal, moves in games:
+        rnd = round_from_deal(cfg, deal)
+        for m in moves:
+            rnd.legal_moves()
+            rnd.play(m)
+        placements += len(moves)
+    return placements
+
+
+def round_from_deal(cfg: Config, deal: dict[str, Any]) -> Round:
     return Round(cfg, deal["players"], deal["hands"], deal["boneyard"], deal["opener"], deal["scores"],
                  opening=deal["opening"])
 
@@ -57,7 +69,7 @@ def positions(cfg: Config, games: list[tuple[dict[str, Any], list[Move]]]) -> li
     """Every position of the games with the moves legal there (copies, made once, untimed)."""
     out = []
     for deal, moves in games:
-        rnd = _round(cfg, deal)
+        rnd = round_from_deal(cfg, deal)
         for m in moves:
             out.append((rnd.clone(), rnd.legal_moves()))
             rnd.play(m)

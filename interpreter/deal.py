@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .config import Config
-from .tiles import ANY_INDEX, BIT, HI, IS_DOUBLE, LO, N_TILES, PIPS, SETS, TILES, format_tile, tile_index
+from .tiles import ANY_BIT, ANY_INDEX, BIT, HI, IS_DOUBLE, LO, N_TILES, PIPS, SETS, TILES, format_tile, tile_index
 
 # highest-double: doubles from the highest down, then the heaviest non-doubles (equal pips: larger high half)
 _RANK_ORDER = sorted(range(N_TILES), key=lambda t: (IS_DOUBLE[t], PIPS[t] if not IS_DOUBLE[t] else LO[t], HI[t]),
@@ -59,27 +59,24 @@ def read_deal(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[
 
     Well-formed deals take a fast path (table look-ups); anything else is read tile by tile, which
     raises at the first wrong tile, as the docs promise."""
-    get: Callable[[Any], Any] = ANY_INDEX.get
-    try:
-        rows = [list(map(get, h)) for h in hands]
-        bone = list(map(get, boneyard))
-    except TypeError:  # an unhashable tile (a list): read below
-        return _read_deal_slowly(hands, boneyard)
+    bit: Callable[[Any], Any] = ANY_BIT.get
     masks = []
     seen = count = 0
-    for row in rows:
-        if None in row or not row:
-            return _read_deal_slowly(hands, boneyard)
-        m = 0
-        for i in row:
-            m |= BIT[i]
-        masks.append(m)
-        seen |= m
-        count += len(row)
-    if None in bone:
+    try:
+        for h in hands:
+            # a hand's mask is the sum of its tiles' bits: a tile not known (None) or unhashable raises
+            # TypeError; a tile twice in the hand carries, so the mask has fewer bits than the hand tiles
+            n = len(h)
+            m = sum(map(bit, h))
+            if not n or m.bit_count() != n:
+                return _read_deal_slowly(hands, boneyard)
+            masks.append(m)
+            seen |= m
+            count += n
+        bone: list[Any] = list(map(ANY_INDEX.get, boneyard))
+        seen |= sum(map(BIT.__getitem__, bone))  # (None raises TypeError)
+    except TypeError:
         return _read_deal_slowly(hands, boneyard)
-    for i in bone:
-        seen |= BIT[i]
     if seen.bit_count() != count + len(bone):  # a tile dealt twice
         return _read_deal_slowly(hands, boneyard)
     return masks, bone

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .layout import counted_ends, placement_codes
 from .tiles import TILES, Move, Tile, format_tile, in_tile_order, mask_pips, mask_tiles, move_from_code
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 # A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
 EventRow = tuple[int, str, int, bool, int, "int | None"]
@@ -50,48 +53,87 @@ class Event(NamedTuple):
                 "shown_after": self.shown_after, "seat": self.seat}
 
 
+_new = object.__new__
+
+
+def events_of(rows: Sequence[EventRow], unit: int) -> list[Event]:
+    """The public events of the round's event rows (= `[Event(*e, unit=unit) for e in rows]`, made cheaper)."""
+    tail = (unit,)
+    return [_new_tuple(Event, e + tail) for e in rows]
+
+
+_new_tuple = tuple.__new__
+
+
 class Turn:
     """One placement and what led to it (draws, passes) and followed from it (events); or a draw move
     (`move.draw`, `a player may draw while able to place`: no points, no events, the table unchanged).
 
     The round hands over its compact records (move codes, tile indices, a copy of
-    the free sides); the public values are built when read, so a turn costs little
-    to make when nobody reads it (replay, search)."""
+    the free sides) as one tuple; the public values are built when read, so a turn
+    costs little to make when nobody reads it (replay, search)."""
 
-    __slots__ = ("seat", "move", "count", "points", "_pre", "_offered", "_free", "_dv", "_events", "_unit",
-                 "_sniff", "call")
+    __slots__ = ("_d", "_codes", "call")
+
+    # _d: (seat, pre, offered, move, free, rules, count, points, events, sniff) -- pre: the draws and
+    # passes before the move; offered: the legal move codes when the move was made (or what gives
+    # them); free: the free sides after the move; rules: what a terminal double counts (dv), the unit;
+    # sniff: the spinner counted by its sides after the move (family tier C), or None
+    _d: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow],
+              tuple[int, int, bool] | None]
+    _codes: list[int]  # the offered move codes, once read
+    # the muggins rule (family tier C): the call that answered this placement, (seat, why, events)
+    call: tuple[int, str, list[EventRow]] | None
 
     def __init__(self, seat: int, pre: Pending, offered: Offered, move: Move, free: dict[int, int],
-                 dv: Sequence[int], count: int, points: int, events: Sequence[EventRow], unit: int,
+                 rules: Rules, count: int, points: int, events: Sequence[EventRow],
                  sniff: tuple[int, int, bool] | None = None):
-        self.seat = seat
-        self.move = move
-        self.count = count  # the counted sum after the move
-        self.points = points  # raw points of the placement
-        self._pre = pre  # (drawn tile indices, passed seats, per passed seat its drawn tile indices)
-        self._offered = offered  # legal move codes when the move was made (or what gives them)
-        self._free = free  # the free sides after the move
-        self._dv = dv
-        self._events = events
-        self._unit = unit
-        self._sniff = sniff  # the spinner counted by its sides after the move (family tier C)
-        # the muggins rule (family tier C): the call that answered this placement, (seat, why, events)
-        self.call: tuple[int, str, list[EventRow]] | None = None
+        self._d = (seat, pre, offered, move, free, rules, count, points, events, sniff)
+        self.call = None
+
+    @classmethod
+    def of(cls, data: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow],
+                            tuple[int, int, bool] | None]) -> Turn:
+        """A turn from the tuple of `__init__`'s arguments, without the call (the round's hot path)."""
+        obj = _new(cls)
+        obj._d = data
+        obj.call = None
+        return obj
+
+    @property
+    def seat(self) -> int:
+        """The seat that placed."""
+        return self._d[0]
+
+    @property
+    def move(self) -> Move:
+        """The move."""
+        return self._d[3]
+
+    @property
+    def count(self) -> int:
+        """The counted sum after the move."""
+        return self._d[6]
+
+    @property
+    def points(self) -> int:
+        """Raw points of the placement."""
+        return self._d[7]
 
     @property
     def drawn(self) -> list[Tile]:
         """Tiles the mover drew before the move."""
-        return [TILES[t] for t in self._pre[0]]
+        return [TILES[t] for t in self._d[1][0]]
 
     @property
     def passed(self) -> list[int]:
         """Seats that passed before the move."""
-        return list(self._pre[1])
+        return list(self._d[1][1])
 
     @property
     def pass_drawn(self) -> list[list[Tile]]:
         """Per passing seat, the tiles it drew before passing (aligned with `passed`)."""
-        return [[TILES[t] for t in d] for d in self._pre[2]]
+        return [[TILES[t] for t in d] for d in self._d[1][2]]
 
     @property
     def offered(self) -> list[Move]:
@@ -99,28 +141,30 @@ class Turn:
         return [move_from_code(c) for c in self._offered_codes()]
 
     def _offered_codes(self) -> list[int]:
-        offered = self._offered
-        if isinstance(offered, tuple):
-            offered = self._offered = placement_codes(*offered)
-        return in_tile_order(offered)  # larger sets: index order is not tile order
+        try:
+            codes = self._codes
+        except AttributeError:
+            offered = self._d[2]
+            codes = self._codes = placement_codes(*offered) if isinstance(offered, tuple) else offered
+        return in_tile_order(codes)  # larger sets: index order is not tile order
 
     @property
     def counted(self) -> list[tuple[Tile, str, int]]:
         """The counted ends after the move."""
-        return counted_ends(self._free, self._dv, self._sniff)
+        return counted_ends(self._d[4], self._d[5].dv, self._d[9])
 
     @property
     def events(self) -> list[Event]:
         """The events this turn caused (its placement's, and the settlement's when the round ends on it)."""
-        return [Event(*e, unit=self._unit) for e in self._events]
+        return events_of(self._d[8], self._d[5].unit)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         out = {
             "seat": self.seat,
-            "passed": list(self._pre[1]),
-            "pass_drawn": [[format_tile(TILES[t]) for t in d] for d in self._pre[2]],
-            "drawn": [format_tile(TILES[t]) for t in self._pre[0]],
+            "passed": list(self._d[1][1]),
+            "pass_drawn": [[format_tile(TILES[t]) for t in d] for d in self._d[1][2]],
+            "drawn": [format_tile(TILES[t]) for t in self._d[1][0]],
             "offered": [str(move_from_code(c)) for c in self._offered_codes()],
             "move": str(self.move),
             "counted": [[format_tile(t), e, v] for t, e, v in self.counted],
@@ -130,7 +174,7 @@ class Turn:
         }
         if self.call is not None:  # the muggins rule: only a called placement has the key
             seat, why, events = self.call
-            out["call"] = {"seat": seat, "for": why, "events": [Event(*e, unit=self._unit).to_dict() for e in events]}
+            out["call"] = {"seat": seat, "for": why, "events": [e.to_dict() for e in events_of(events, self._d[5].unit)]}
         return out
 
     def _key(self) -> tuple[Any, ...]:
@@ -183,7 +227,7 @@ class RoundResult:
     @property
     def settlement(self) -> list[Event]:
         """The settlement's events."""
-        return [Event(*e, unit=self.unit) for e in self._settle]
+        return events_of(self._settle, self.unit)
 
     @property
     def shown_scores(self) -> list[int | float]:

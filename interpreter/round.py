@@ -20,7 +20,7 @@ from .errors import IllegalMove
 from .layout import Layout, placement_codes
 from .legality import diagnose
 from .players import FastPlayer, RandomPlayer
-from .records import Event, EventRow, Offered, RoundResult, Turn, shown_points
+from .records import Event, EventRow, Offered, RoundResult, Turn, events_of, shown_points
 from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
 from .scoring import after_settlement, apply_event
 from .settlement import block_winner, domino_winner, settle
@@ -29,6 +29,7 @@ from .tiles import (
     DRAW_CODE,
     ENDWISE,
     LEAD_KEY,
+    MOVES,
     SETS,
     SIDES,  # noqa: F401  (re-exported: was importable from here)
     TILES,
@@ -74,8 +75,7 @@ class _Fixed:
         # "the round ends when both partners go out" (family tier A), where partners play:
         # each seat's partners, whose tiles keep the round going when it goes out
         self.side_out = r.side_out and players in cfg.partnerships
-        self.partners = tuple(tuple(p for p in range(players) if self.sides[p] == self.sides[s] and p != s)
-                              for s in range(players))
+        self.partners = r.partners_of(players)
         self.mask = r.mask  # larger sets: the set's masks (placement_codes)
 
 
@@ -305,7 +305,7 @@ class Round:
     def events(self) -> list[Event]:
         """Every scoring event of the round, in order."""
         u = self._f.rules.unit
-        return [Event(*e, unit=u) for e in self._events]
+        return events_of(self._events, u)
 
     @property
     def forced_tile(self) -> tuple[int, int] | None:
@@ -340,7 +340,8 @@ class Round:
 
     def legal_moves(self) -> list[Move]:
         """The legal moves of the seat to move, sorted by tile, target tile, side."""
-        moves = [move_from_code(c) for c in self.legal_codes()]
+        get = MOVES.get
+        moves = [get(c) or move_from_code(c) for c in self.legal_codes()]
         if self._f.rules.n_tiles > 28 and len(moves) > 1:  # larger sets: index order is not tile order
             moves.sort(key=Move.sort_key)
         return moves
@@ -425,14 +426,17 @@ class Round:
         if isinstance(move, str):
             move = Move.parse(move)
         code = move.code()
-        if not self._is_legal(code):
-            code = diagnose(self, move)  # raises IllegalMove with the stable code
+        codes = self._legal
+        if codes is None or code not in codes:  # (the usual case, the listed moves, without a call)
+            if not self._is_legal(code):
+                code = diagnose(self, move)  # raises IllegalMove with the stable code
+            codes = self._legal
         claim: int | None = None
         if self._claims is not None:
             claim = self._claims.checked(move.claim)  # the muggins rule: a move's claim, checked
         elif move.claim is not None:
             raise IllegalMove("claims-off", "points are not claimed in this game: give the move without a claim")
-        turn = self._do(code, True, self._legal, claim)
+        turn = self._do(code, True, codes, claim)
         assert turn is not None
         return turn
 
@@ -561,9 +565,15 @@ class Round:
         if not want:
             return None
         assert offered is not None
-        mv = move_from_code(code) if self._claims is None else self._claims.stated(move_from_code(code))
-        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, mv, lay.counted_sides().copy(),
-                    f.rules.dv, count, pts, self._events[n_events:], f.rules.unit, lay.sniff_entry())
+        events = self._events
+        mv = MOVES.get(code) or move_from_code(code)
+        if self._claims is not None:
+            mv = self._claims.stated(mv)  # the muggins rule: the move with its claim
+        # (the sniff's dead ends and counted spinner, family tier C, asked for only where they can be)
+        turn = Turn.of((seat, _NO_PRE if pre is None else pre, offered, mv,
+                        lay.counted_sides().copy() if lay.dead else lay.free.copy(), f.rules, count, pts,
+                        events[n_events:] if len(events) > n_events else (),
+                        lay.sniff_entry() if f.rules.sniff else None))
         if f.record:
             self.turns.append(turn)
         return turn
@@ -582,8 +592,8 @@ class Round:
                 offered = self.legal_codes()
             lay = self._layout
             before = _NO_PRE if pre is None else (tuple(pre[0]), tuple(pre[1]), tuple(tuple(d) for d in pre[2]))
-            turn = Turn(seat, before, offered, move_from_code(DRAW_CODE), lay.counted_sides().copy(), f.rules.dv,
-                        lay.total, 0, [], f.rules.unit, lay.sniff_entry())
+            turn = Turn(seat, before, offered, move_from_code(DRAW_CODE), lay.counted_sides().copy(), f.rules,
+                        lay.total, 0, [], lay.sniff_entry())
         t = f.bone[self._bi]
         self._bi += 1
         self._hands[seat] |= BIT[t]
@@ -795,6 +805,8 @@ _SET_NAMES = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
 def _check_set(cfg: Config, masks: Sequence[int], bone: Sequence[int]) -> None:
     """An explicit deal may hold only tiles of the configuration's set (ValueError naming the first other)."""
     n = SETS[cfg.tiles]
+    if not sum(masks) >> n and (not bone or max(bone) < n):
+        return  # every tile is in the set (the usual case, found without listing them)
     for t in [i for m in masks for i in mask_indices(m >> n << n)] + [i for i in bone if i >= n]:
         raise ValueError(f"tile {format_tile(TILES[t])} is not in the {_SET_NAMES[cfg.tiles]} set of {cfg.name}")
 # -- end larger sets

@@ -59,7 +59,7 @@ class Rules:
     __slots__ = (
         "config", "dv", "branch_every", "branch_first", "at_once", "points", "score",
         "draw_until", "forced_lead", "exact", "target", "every_event", "overshoot", "floor",
-        "ties", "unit", "_sides", "reserve", "opener_first", "side_out",
+        "ties", "unit", "_sides", "_partners", "reserve", "opener_first", "side_out",
         "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
         "n_tiles", "mask",  # larger sets
         "orient", "uncovered", "one_tile", "sniff",  # the sniff (family tier C)
@@ -114,6 +114,7 @@ class Rules:
         self.unit = cfg.unit
         counts = range(1, max(MAX_PLAYERS, *cfg.counts) + 1)
         self._sides = {n: cfg.sides_of(n) for n in counts}
+        self._partners: dict[int, tuple[tuple[int, ...], ...]] = {}  # partners_of, made on first use
         self.reserve = {n: cfg.reserve(n) for n in counts}
         self.opener_first = cfg.opener_first
         # "the round ends when both partners go out" (family tier A): only where partners play
@@ -149,4 +150,13 @@ class Rules:
     def sides_of(self, players: int) -> tuple[int, ...]:
         """The side of each seat."""
         return self._sides[players]
+
+    def partners_of(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """Each seat's partners (the other seats of its side)."""
+        got = self._partners.get(players)
+        if got is None:
+            sides = self._sides[players]
+            got = self._partners[players] = tuple(
+                tuple(p for p in range(players) if sides[p] == sides[s] and p != s) for s in range(players))
+        return got
 

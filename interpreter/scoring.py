@@ -34,7 +34,7 @@ def after_settlement(r: Rules, scores: Sequence[int], tiebreak: bool) -> tuple[b
     if r.rounds is not None:
         reached = False  # "the match lasts N rounds": decided after the last round only (tiebreak is set then)
     else:
-        reached = any((s == r.target) if r.exact else (s >= r.target) for s in scores)
+        reached = (r.target in scores) if r.exact else max(scores) >= r.target
     if not (reached or tiebreak):
         return False, None, False
     top = max(scores)

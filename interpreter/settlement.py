@@ -195,7 +195,10 @@ def _amounts(spec: Mapping[str, Any], pips: Sequence[int], sides: Sequence[int],
                 mine = [s for s in seats if sides[s] == sd]
                 if mine:
                     out.append((sd, sign * rnd(sum(pips[s] for s in mine)), None, (1, k, rank[mine[0]]), k))
-    return [a for a in out if a[1]]  # zero amounts are dropped
+    for a in out:
+        if not a[1]:
+            return [a for a in out if a[1]]  # zero amounts are dropped
+    return out
 
 
 def clockwise(players: int, start: int) -> tuple[int, ...]:

@@ -56,6 +56,7 @@ _TEXT_INDEX.update({f"[{b}|{a}]": i for i, (a, b) in enumerate(TILES)})
 # ANY_INDEX: a tile's index from its index, its tuple (either order) or its canonical text
 ANY_INDEX: dict[Any, int] = {**_TEXT_INDEX, **{(b, a): i for i, (a, b) in enumerate(TILES)}, **INDEX,
                              **{i: i for i in range(N_TILES)}}
+ANY_BIT: dict[Any, int] = {k: 1 << i for k, i in ANY_INDEX.items()}  # the same keys: the tile's bit (read_deal)
 
 # -- Sides -------------------------------------------------------------------
 
@@ -109,8 +110,8 @@ def tile_index(value: Any) -> int:
         i = ANY_INDEX.get(value)
         if i is not None:
             return i
-    if isinstance(value, int):
-        return value
+    if isinstance(value, int):  # every index of the tables is in ANY_INDEX: this one is not a tile
+        raise ValueError(f"not a tile: {value!r} (tile indices are 0 to {N_TILES - 1})")
     i = None
     if type(value) is str:
         i = _TEXT_INDEX.get(value)
@@ -278,6 +279,7 @@ class Move:
 
 # Interned moves: one Move object per code, built on first use (the set of codes is small and fixed)
 _MOVE_OF: dict[int, Move] = {}
+MOVES = _MOVE_OF  # (read-only outside: `MOVES.get(code) or move_from_code(code)` saves a call)
 _PARSED: dict[str, Move] = {}  # canonical text -> interned Move
 
 

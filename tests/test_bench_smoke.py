@@ -33,7 +33,11 @@ def test_the_benchmark_reports_every_variant_and_player_count_as_json():
     # the paths tools take, timed on the same games (issue 15)
     assert {r["key"] for r in report["paths"]["rows"]} == {"fast", "replay", "clone", "search", "greedy", "harness"}
     assert all(r["us"] > 0 for r in report["paths"]["rows"]) and report["paths"]["harness_vs_bare"] > 0
-    assert report["dominoes"] is None or report["dominoes"]["ratio"] > 0
+    assert report["dominoes"] is None or report["dominoes"]["ratio"] > 0 and report["dominoes"]["ratio_listing"] > 0
+    # every ratio of issue 15 in one summary, with its target (the dominoes one when the package is installed)
+    summary = report["issue15"]
+    assert len(summary) == (3 if report["dominoes"] is None else 4)
+    assert all(r["value"] > 0 and isinstance(r["met"], bool) for r in summary.values())
 
 
 def test_a_missing_yardstick_is_said_and_the_run_goes_on():

@@ -178,3 +178,45 @@ def test_the_random_fast_path_picks_what_the_public_path_offers(name):
             codes = slow.legal_codes()
             slow.play_code(codes[int(pick.random() * len(codes))])
         assert fast.transcript() == slow.transcript()
+
+
+def _deal_outcome(read, hands, bone):
+    try:
+        return read(hands, bone)
+    except ValueError as e:
+        return str(e)
+
+
+def test_a_deal_read_on_the_fast_path_is_read_as_tile_by_tile():
+    """`read_deal` (table look-ups, bits summed) gives what the tile-by-tile reader gives, masks or the same error.
+
+    Deals are dealt at random in every accepted tile form, then spoiled at random: a tile twice in
+    a hand, in two hands, in a hand and the boneyard or twice in the boneyard, a tile not in any set,
+    an unhashable tile, an empty hand."""
+    from interpreter.deal import _read_deal_slowly, read_deal
+    from interpreter.tiles import format_tile
+
+    rng = random.Random(15)
+    forms = [lambda t: t, lambda t: (t[1], t[0]), format_tile, lambda t: TILES.index(t), list]
+    for _ in range(600):
+        tiles = list(TILES[:28])
+        rng.shuffle(tiles)
+        players = rng.choice([2, 3, 4])
+        hands = [[rng.choice(forms)(t) for t in tiles[7 * s:7 * s + 7]] for s in range(players)]
+        bone = [rng.choice(forms)(t) for t in tiles[7 * players:]]
+        spoil = rng.randrange(8)
+        h = rng.randrange(players)
+        if spoil == 1:
+            hands[h].append(hands[h][0])
+        elif spoil == 2:
+            hands[h].append(hands[(h + 1) % players][-1])
+        elif spoil == 3 and bone:
+            bone.append(hands[h][1])
+        elif spoil == 4 and bone:
+            bone.append(bone[0])
+        elif spoil == 5:
+            hands[h][rng.randrange(7)] = rng.choice(["[7|8]", (3, 13), 99, "x"])
+        elif spoil == 6:
+            hands[h] = []
+        want = _deal_outcome(_read_deal_slowly, hands, bone)
+        assert _deal_outcome(read_deal, hands, bone) == want, (spoil, hands, bone)
