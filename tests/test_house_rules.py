@@ -191,11 +191,12 @@ def test_house_rule_simulates(rule):
     assert "Traceback" not in res.output
 
 
-@pytest.mark.parametrize("rule", OUTSIDE, ids=str)
-def test_house_rule_outside_the_language_says_so(rule):
-    for command in ("check", "compile", "explain"):
-        res = runner.invoke(main, [command, rule.arg])
-        assert res.exit_code != 0, (command, res.output)
-        assert "this rule is outside the language" in res.output, res.output
-        assert f"family.md {rule.section}" in res.output
-        assert "Traceback" not in res.output
+def test_a_house_rule_outside_the_language_says_so():
+    # (none once every house rule is a statement: the test above keeps the list to drawing while able)
+    for rule in OUTSIDE:
+        for command in ("check", "compile", "explain"):
+            res = runner.invoke(main, [command, rule.arg])
+            assert res.exit_code != 0, (command, res.output)
+            assert "this rule is outside the language" in res.output, res.output
+            assert f"family.md {rule.section}" in res.output
+            assert "Traceback" not in res.output
