@@ -11,8 +11,6 @@ all (`check_text` returns the list without raising).
 """
 from __future__ import annotations
 
-import copy
-import json
 import os
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -133,6 +131,8 @@ def compile_file(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 @cache
 def _compiled_bundled(name: str) -> str:
+    import json
+
     return json.dumps(compile_text(bundled_text(name), bundled_filename(name)))
 
 
@@ -141,6 +141,8 @@ def compile_bundled(name: str) -> dict[str, Any]:
     if name not in bundled_names():
         raise RulesetFileError("unknown-ruleset", f"there is no bundled ruleset `{name}`",
                                filename=name, hint=_bundled_hint())
+    import json
+
     config: dict[str, Any] = json.loads(_compiled_bundled(name))
     return config
 
@@ -155,6 +157,8 @@ def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
     """
     name = os.fspath(spec)
     if name.endswith(".json"):
+        import json
+
         text = _read(name, ruleset=False)
         from rulelang.readinput import parse_json
 
@@ -174,6 +178,8 @@ def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
             where = p.path.lstrip("/") or "(top)"
             raise RulesetFileError(p.code, f"not a rulelang configuration: {where}: {p.message}",
                                    filename=name, hint="compile a ruleset with `rulelang compile`")
+        import copy
+
         return copy.deepcopy(config)
     if name in bundled_names() and not os.path.exists(name):
         return compile_bundled(name)

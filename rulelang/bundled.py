@@ -1,37 +1,52 @@
 """The bundled rulesets: `*.rules` files of the `rulesets` package, found with importlib.resources."""
 from __future__ import annotations
 
+import os
 from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from importlib.abc import Traversable
 
-__all__ = ["bundled_names", "bundled_text", "bundled_filename", "package_root"]
+__all__ = ["bundled_names", "bundled_text", "bundled_filename", "package_root", "package_folder"]
 
 SUFFIX = ".rules"
+
+
+@cache
+def package_folder() -> str | None:
+    """The `rulesets` package's folder when it is installed as files (None: a zip), found without pathlib."""
+    import rulesets  # a package of data files: its __init__ is a docstring
+
+    origin = getattr(rulesets, "__file__", None)
+    folder = os.path.dirname(origin) if origin else None
+    return folder if folder and os.path.isdir(folder) else None
 
 
 @cache
 def package_root() -> Traversable:
     """The `rulesets` package's folder: a plain Path when installed as files (cheap),
     else an importlib.resources Traversable (a zip), imported only then."""
-    import importlib.util
-    from pathlib import Path
+    folder = package_folder()
+    if folder is not None:
+        from pathlib import Path
 
-    spec = importlib.util.find_spec("rulesets")
-    origin = spec.origin if spec is not None else None
-    if origin and Path(origin).parent.is_dir():
-        return Path(origin).parent
+        return Path(folder)
     from importlib import resources  # pragma: no cover - a zipped install
 
     return resources.files("rulesets")  # pragma: no cover
 
 
 @cache
-def _files() -> dict[str, Traversable]:
-    root = package_root()
-    return {
+def _files() -> dict[str, str | Traversable]:
+    """Name -> its file: a path (installed as files: read without pathlib, which `check` need not import)
+    or a Traversable (a zip)."""
+    folder = package_folder()
+    if folder is not None:
+        return {entry[: -len(SUFFIX)]: os.path.join(folder, entry) for entry in os.listdir(folder)
+                if entry.endswith(SUFFIX) and os.path.isfile(os.path.join(folder, entry))}
+    root = package_root()  # pragma: no cover - a zipped install
+    return {  # pragma: no cover
         entry.name[: -len(SUFFIX)]: entry
         for entry in root.iterdir()
         if entry.name.endswith(SUFFIX) and entry.is_file()
@@ -45,7 +60,11 @@ def bundled_names() -> list[str]:
 
 def bundled_text(name: str) -> str:
     """The text of a bundled ruleset (KeyError if there is none of that name)."""
-    return _files()[name].read_text(encoding="utf-8")
+    entry = _files()[name]
+    if isinstance(entry, str):
+        with open(entry, encoding="utf-8") as fh:
+            return fh.read()
+    return entry.read_text(encoding="utf-8")  # pragma: no cover - a zipped install
 
 
 def bundled_filename(name: str) -> str:

@@ -9,10 +9,11 @@ when it is stale).
 from __future__ import annotations
 
 import json
+import os
 import zlib
 from typing import Any
 
-from rulelang.bundled import bundled_names, bundled_text, package_root
+from rulelang.bundled import bundled_names, bundled_text, package_folder, package_root
 
 __all__ = ["summaries", "build", "INDEX_NAME"]
 
@@ -43,9 +44,17 @@ def build() -> dict[str, Any]:
             "rulesets": [dict(summary(name), crc32=_digest(bundled_text(name))) for name in bundled_names()]}
 
 
+def _index_text() -> str:
+    folder = package_folder()
+    if folder is not None:  # installed as files: read without pathlib
+        with open(os.path.join(folder, INDEX_NAME), encoding="utf-8") as fh:
+            return fh.read()
+    return package_root().joinpath(INDEX_NAME).read_text(encoding="utf-8")  # pragma: no cover - a zip
+
+
 def _stored() -> list[dict[str, Any]] | None:
     try:
-        doc = json.loads(package_root().joinpath(INDEX_NAME).read_text(encoding="utf-8"))
+        doc = json.loads(_index_text())
         entries = doc["rulesets"]
     except (OSError, ValueError, KeyError, TypeError):
         return None

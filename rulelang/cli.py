@@ -1,7 +1,10 @@
 """The `rulelang` command: one click group whose subcommands live in `rulelang/commands/`.
 
 Subcommands are imported lazily so that `rulelang check` does not pay for the
-engine, the conformance runner or the renderer.
+engine, the conformance runner or the renderer. The console script,
+rulelang/entry.py, answers the common `check`, `fmt` and `explain` command
+lines without importing this module (and click) at all, and runs this group
+for everything else.
 """
 from __future__ import annotations
 

@@ -12,12 +12,8 @@ Every error found is collected; the caller raises them together.
 """
 from __future__ import annotations
 
-import copy
-import dataclasses
-import difflib
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -27,6 +23,7 @@ from rulelang.checks import Problem, rule_problems
 from rulelang.config_model import FORMAT, TILES_IN_SET, config_schema, schema_problems
 from rulelang.errors import RulesetCheckError, RulesetError
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
+from rulelang.record import field, record, replace
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 
 __all__ = ["Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
@@ -40,7 +37,7 @@ def validate_config(config: Any) -> list[str]:
     return [f"{path.lstrip('/') or '(top)'}: {message}" for path, message in schema_problems(config)]
 
 
-@dataclass
+@record(frozen=False)
 class Compiled:
     """The outcome of compiling one text: the config (None on errors), where each rule came from."""
 
@@ -162,7 +159,7 @@ def check_missing(ck: _Checker, based: bool = False) -> None:
 # (2) the chain of bases, read iteratively
 # ---------------------------------------------------------------------------
 
-@dataclass
+@record(frozen=False)
 class _Fault:
     """Why a ruleset's `based on` fails: reported at that ruleset's `based on` line."""
 
@@ -176,6 +173,8 @@ def _read_base(ruleset: Ruleset, st: Statement) -> tuple[str, str, str] | _Fault
     kind, ref = st.value
     if kind == "name":
         if ref not in bundled_names():
+            import difflib
+
             close = difflib.get_close_matches(ref, bundled_names(), n=1)
             hint = f"did you mean `{close[0]}`?" if close else \
                 f"bundled rulesets: {', '.join(bundled_names())}; or give a file path in quotes"
@@ -310,9 +309,18 @@ EMPTY_CONFIG: Config = {
 }
 
 
+def _fresh(value: Any) -> Any:
+    """A deep copy of plain JSON data (dicts, lists, scalars), without importing `copy`."""
+    if isinstance(value, dict):
+        return {k: _fresh(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    return value
+
+
 def resolve(statements: Iterable[Statement], based_on: str | None = None, skip: frozenset[str] = frozenset()) -> Config:
     """The configuration the statements state: each applied once, in canonical order (a pure function)."""
-    config = copy.deepcopy(EMPTY_CONFIG)
+    config: Config = _fresh(EMPTY_CONFIG)
     config["based_on"] = based_on
     for st in sorted(statements, key=lambda s: ORDER[s.key]):
         if st.key not in skip:
@@ -374,7 +382,7 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
     # No schema validation here: the typed resolution and the rules make a valid configuration
     # (tests/test_lang_properties.py and test_lang_shared_validator.py prove it against the schema).
     _check_rules(ck, cfg, {st.key: st for st in in_force}, own, base_label)
-    statements = tuple(dataclasses.replace(st, filename=st.filename or ruleset.filename) for st in in_force)
+    statements = tuple(replace(st, filename=st.filename or ruleset.filename) for st in in_force)
     if ck.errors:
         return Compiled(ruleset, None, _sorted(ck.errors, ruleset.filename), origins, base_label, statements)
     return Compiled(ruleset, cfg, [], origins, base_label, statements)

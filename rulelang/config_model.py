@@ -6,9 +6,7 @@ the table, the compiler and the engine cannot drift apart.
 """
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any, Literal, get_args
 
 __all__ = [
@@ -74,6 +72,8 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
 
     The compiler never writes them; a configuration written by hand may: both state the same rules.
     """
+    import json  # imported when used: it costs start-up time
+
     out: dict[str, Any] = json.loads(json.dumps(config))
     sc = out.get("scoring", {})
     if sc.get("formula", "value") == "value":
@@ -111,17 +111,23 @@ def literal_values(tp: Any) -> tuple[Any, ...]:
 
 @cache
 def _schema_text() -> str:
+    from importlib import resources  # imported only here: it costs start-up time
+
     return resources.files("rulelang").joinpath("schema/config.schema.json").read_text(encoding="utf-8")
 
 
 def config_schema() -> dict[str, Any]:
     """The JSON schema of the compiled configuration (a fresh copy)."""
+    import json
+
     schema: dict[str, Any] = json.loads(_schema_text())
     return schema
 
 
 @cache
 def _validator() -> Any:
+    import json
+
     import jsonschema  # imported only when a configuration is validated: it costs start-up time
 
     schema = json.loads(_schema_text())

@@ -7,14 +7,15 @@ is a one-line fix here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from rulelang.record import record
 
 __all__ = ["Analysis", "analyse", "canonical", "keywords", "statement_examples",
            "statement_at", "sentence_for", "explain_sections", "explain_text", "diff_configs"]
 
 
-@dataclass
+@record(frozen=False)
 class Analysis:
     """What the tools need of a checked text: its errors, configuration and statements."""
 

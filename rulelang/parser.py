@@ -6,21 +6,25 @@ the text is parsed again, so one run reports every broken line.
 """
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from functools import cache
-from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token, Transformer, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
+from rulelang import fastparser
 from rulelang.ast import Ruleset, Span, Statement
 from rulelang.errors import RulesetError, RulesetFileError, RulesetSyntaxError
+from rulelang.fastparser import Token
 from rulelang.limits import MAX_DIGITS, MAX_NUMBER, text_error
-from rulelang.outside import closest, known_outside, pointer
 from rulelang.statements import PHRASES, Phrase, Words, for_rule
+
+# lark is imported only when a text is parsed by lark: a text with an error (lark's
+# exceptions say what is wrong), or any text when the generated tables are stale
+# (rulelang/fastparser.py); a valid text is parsed without it.
+if TYPE_CHECKING:
+    from lark import Lark, Tree
+    from lark import Token as LarkToken
+    from lark.exceptions import UnexpectedInput
 
 __all__ = ["grammar", "parse", "TERMINAL_WORDS", "describe_terminal", "keywords"]
 
@@ -40,6 +44,8 @@ _KEYWORD_LINE = re.compile(r'^([A-Z][A-Z_]*): "([a-z\']+)"$', re.M)
 @cache
 def _grammar_source() -> tuple[str, dict[str, str]]:
     """The grammar text with bounded keywords, and terminal name -> keyword."""
+    from importlib import resources
+
     text = (resources.files("rulelang") / GRAMMAR_FILE).read_text(encoding="utf-8")
     keywords = {m.group(1): m.group(2) for m in _KEYWORD_LINE.finditer(text)}
     text = _KEYWORD_LINE.sub(lambda m: f"{m.group(1)}: /{re.escape(m.group(2))}{_BOUNDARY}/", text)
@@ -54,7 +60,12 @@ def grammar() -> Lark:
     from rulelang.parser_cache import cached_lark
 
     text, _ = _grammar_source()
-    return cached_lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return cached_lark(text, **grammar_options())
+
+
+def grammar_options() -> dict[str, Any]:
+    """lark's options for the grammar (the generated tables, rulelang/parser_generate.py, use the same)."""
+    return {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
 
 
 # Plain words for the terminals that are not a single keyword. Keywords
@@ -133,12 +144,18 @@ def _word_at(line_text: str, col0: int) -> tuple[int, str]:
 def _suggest(word: str, expected: Iterable[str]) -> str | None:
     """`did you mean ...` for a misspelt keyword among the expected terminals."""
     kws = [_keyword_terminals()[n] for n in expected if n in _keyword_terminals()]
+    import difflib
+
     match = difflib.get_close_matches(word.lower(), kws, n=1, cutoff=0.6)
     return match[0] if match else None
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, lines: list[str], filename: str) -> RulesetSyntaxError:
     """Turn a lark exception into a RulesetSyntaxError in plain words."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+    from rulelang.outside import closest, known_outside, pointer  # only for an error: it costs start-up time
+
     line = getattr(exc, "line", None) or 1
     column = getattr(exc, "column", None) or 1
     if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
@@ -242,10 +259,12 @@ def _blank(lines: list[str], index: int) -> None:
             j += 1
 
 
-def _number_errors(tree: Tree[Token], lines: list[str], filename: str) -> list[RulesetError]:
+def _number_errors(tree: Tree[LarkToken], lines: list[str], filename: str) -> list[RulesetError]:
     """Numbers out of range, checked at the token: before any value is built from them."""
+    from lark import Token as LarkToken
+
     out: list[RulesetError] = []
-    for tok in tree.scan_values(lambda v: isinstance(v, Token) and v.type in ("NUMBER", "SIGNED_NUMBER")):
+    for tok in tree.scan_values(lambda v: isinstance(v, LarkToken) and v.type in ("NUMBER", "SIGNED_NUMBER")):
         digits = tok.lstrip("+-").lstrip("0")
         if len(digits) <= MAX_DIGITS and int(digits or "0") <= MAX_NUMBER:
             continue
@@ -258,8 +277,10 @@ def _number_errors(tree: Tree[Token], lines: list[str], filename: str) -> list[R
     return out
 
 
-def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree[Token] | None, list[RulesetError]]:
-    """Parse, blanking broken lines to go on; returns the tree of what is left and the errors."""
+def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree[LarkToken] | None, list[RulesetError]]:
+    """Parse with lark, blanking broken lines to go on; returns the tree of what is left and the errors."""
+    from lark.exceptions import UnexpectedInput
+
     limit = text_error(text, filename)
     if limit is not None:
         return None, [limit]
@@ -329,27 +350,65 @@ class _Section:
         self.name, self.span, self.lines = name, span, lines
 
 
-class ToStatements(Transformer[Token, Any]):
-    """The one transformer: each grammar rule is read by its statement table entry."""
+def _read_node(data: Any, children: list[Any], meta: Any) -> Any:
+    """What one node of the parse tree reads to: each grammar rule is read by its statement table entry."""
+    rule = str(data)
+    span = _span(meta) if not meta.empty else None
+    phrase = Phrase(children, span)
+    if rule in PHRASES:
+        return PHRASES[rule](phrase)
+    if rule in SECTIONS:
+        c = [x for x in children if isinstance(x, Token)]
+        header = Span(c[0].line or 1, c[0].column or 1, c[2].end_line or 1, c[2].end_column or 1)
+        return _Section(SECTIONS[rule], header, [x for x in children if isinstance(x, _Line)])
+    if rule == "start":
+        return children
+    entry, _ = for_rule(rule)
+    if entry is not None:
+        return Statement(entry.key, entry.read(phrase), phrase.span)
+    if for_rule(rule, "domino")[0] is not None:
+        return _Line(rule, phrase)
+    return Words(phrase.text)
 
-    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
-        rule = str(data)
-        span = _span(meta) if not meta.empty else None
-        phrase = Phrase(children, span)
-        if rule in PHRASES:
-            return PHRASES[rule](phrase)
-        if rule in SECTIONS:
-            c = [x for x in children if isinstance(x, Token)]
-            header = Span(c[0].line or 1, c[0].column or 1, c[2].end_line or 1, c[2].end_column or 1)
-            return _Section(SECTIONS[rule], header, [x for x in children if isinstance(x, _Line)])
-        if rule == "start":
-            return children
-        entry, _ = for_rule(rule)
-        if entry is not None:
-            return Statement(entry.key, entry.read(phrase), phrase.span)
-        if for_rule(rule, "domino")[0] is not None:
-            return _Line(rule, phrase)
-        return Words(phrase.text)
+
+def _from_lark(tree: Tree[LarkToken]) -> Any:
+    """The statements of a tree lark parsed: its tokens become rulelang's own (rulelang/fastparser.py)."""
+    from lark import Token as LarkToken
+    from lark import Transformer
+
+    class ToStatements(Transformer[LarkToken, Any]):
+        """The one transformer: `_read_node` for every node."""
+
+        def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+            return _read_node(data, children, meta)
+
+        def __default_token__(self, token: LarkToken) -> Token:
+            return Token(token.type, str(token), token.line or 1, token.column or 1, token.end_line or 1,
+                         token.end_column or 1, token.start_pos or 0, token.end_pos or 0)
+
+    return ToStatements().transform(tree)
+
+
+def _fast_items(text: str) -> Any:
+    """The statements of a valid text, parsed without lark (rulelang/fastparser.py); None: lark parses it."""
+    if text.startswith("\ufeff"):  # as parse_tree does
+        text = " " + text[1:]
+    if not text.endswith("\n"):
+        text += "\n"
+    tree = fastparser.parse(text)
+    if tree is None:
+        return None
+    stack: list[Any] = [tree]
+    while stack:  # a number out of range: lark's path reports it
+        node = stack.pop()
+        for c in node.children:
+            if isinstance(c, fastparser.Node):
+                stack.append(c)
+            elif c.type in ("NUMBER", "SIGNED_NUMBER"):
+                digits = c.lstrip("+-").lstrip("0")
+                if len(digits) > MAX_DIGITS or int(digits or "0") > MAX_NUMBER:
+                    return None
+    return fastparser.transform(tree, _read_node)
 
 
 def build(items: list[Any], filename: str, text: str) -> Ruleset:
@@ -385,8 +444,11 @@ def build(items: list[Any], filename: str, text: str) -> Ruleset:
 
 def parse(text: str, filename: str = "<string>") -> tuple[Ruleset | None, list[RulesetError]]:
     """Parse a ruleset text; returns what could be parsed and every syntax error."""
+    if text_error(text, filename) is None:
+        items = _fast_items(text)
+        if items is not None:
+            return build(items, filename, text), []
     tree, errors = parse_tree(text, filename)
     if tree is None:
         return None, errors
-    items = ToStatements().transform(tree)
-    return build(items, filename, text), errors
+    return build(_from_lark(tree), filename, text), errors

@@ -16,7 +16,6 @@ handlers report them); their text never repeats the path, so callers can write
 """
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -175,6 +174,8 @@ def parse_json(text: str | bytes, max_depth: int = JSON_DEPTH) -> Any:
     document that parses but nests past `max_depth` (which would send later
     recursive code past the interpreter's limit) are both a ValueError here.
     """
+    import json  # imported when JSON is read: `rulelang check FILE.rules` never does
+
     try:
         obj = json.loads(text)
     except RecursionError:

@@ -14,9 +14,13 @@ from typing import Any
 import click
 
 import rulelang
-from rulelang.bundled import bundled_filename, bundled_names, bundled_text
-from rulelang.errors import RulesetError, RulesetFileError
+from rulelang.bundled import bundled_names
+from rulelang.errors import RulesetError
 from rulelang.readinput import processing, read_text
+from rulelang.sources import STDIN_NAME
+from rulelang.sources import config_and_inherited as _config_and_inherited
+from rulelang.sources import read_stdin as _read_stdin
+from rulelang.sources import source as _source
 
 __all__ = ["list_cmd", "check_cmd", "compile_cmd", "fmt_cmd", "explain_cmd", "diff_cmd"]
 
@@ -62,52 +66,6 @@ def _report(error: RulesetError, err: bool = False) -> None:
 # ---------------------------------------------------------------------------
 # Finding a ruleset: a file path or a bundled name
 # ---------------------------------------------------------------------------
-
-STDIN_NAME = "<stdin>"
-
-
-def _read_stdin() -> str:
-    """Standard input as text (`check -`, `fmt -`: an editor's unsaved buffer)."""
-    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read().encode("utf-8")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RulesetFileError("cannot-read", f"cannot read standard input: {exc}", filename=STDIN_NAME) from None
-
-
-def _source(spec: str, stdin_name: str | None = None) -> tuple[str, str]:
-    """(text, filename) of a ruleset given as a path, a bundled name or `-` (standard input)."""
-    if spec == "-":
-        return _read_stdin(), stdin_name or STDIN_NAME
-    if os.path.exists(spec) or spec.endswith(".rules") or os.sep in spec:
-        if os.path.isdir(spec):
-            raise RulesetFileError("cannot-read", f"{spec} is a folder, not a ruleset file", filename=spec)
-        try:
-            return read_text(spec), spec
-        except FileNotFoundError:
-            raise RulesetFileError("file-not-found", f"no such file: {spec}", filename=spec) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RulesetFileError("cannot-read", f"cannot read {spec}: {exc}", filename=spec) from None
-    if spec in bundled_names():
-        return bundled_text(spec), bundled_filename(spec)
-    raise RulesetFileError("file-not-found", f"no such file or bundled ruleset: {spec}", filename=spec,
-                           hint="bundled rulesets: " + ", ".join(bundled_names()))
-
-
-def _config_and_inherited(spec: str) -> tuple[dict[str, Any], set[str]]:
-    """The configuration of SPEC and the statement keys it inherits from its base."""
-    if spec.endswith(".json"):
-        return rulelang.load_config_dict(spec), set()
-    from rulelang.compiler import analyse
-    from rulelang.errors import raise_errors
-
-    text, filename = _source(spec)
-    result = analyse(text, filename)
-    raise_errors(result.errors)
-    assert result.config is not None
-    inherited = {key for key, st in result.origins.items() if st is None} if result.base_label else set()
-    return result.config, inherited
-
 
 def _write_atomic(path: str, text: str) -> None:
     """Write a file so that a reader sees the old or the new content, never half of it."""

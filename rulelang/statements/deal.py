@@ -1,13 +1,18 @@
 """Statements of the players and the deal."""
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from rulelang.config_model import SET_NAMES, SET_PLAYERS, SET_TILES, Drawing, TileSet
+from rulelang.record import replace
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef, choice
 from rulelang.statements.values import Counts, PerCount, Players
+
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from rulelang.record import NamedTuple  # typing's, without its costly check of each annotation
 
 ALLOWED_COUNTS = tuple(range(2, 13))  # larger sets: up to 12 players (the set decides, checks.py)
 
@@ -309,7 +314,7 @@ def _with_draw_limit(entry: StatementDef) -> StatementDef:
             return
         yield from entry.check(v)
 
-    return dataclasses.replace(
+    return replace(
         entry, read=read, fmt=fmt, explain=explain, resolve=resolve, from_config=from_config, check=check,
         fields=entry.fields + (Field(("draw_limit",), int),),
         examples=entry.examples + ("draw until playable, at most 2 tiles",),

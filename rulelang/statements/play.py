@@ -1,8 +1,6 @@
 """Statements of opening a round and of doubles."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rulelang.config_model import (
     Branching,
     BranchSides,
@@ -16,6 +14,7 @@ from rulelang.config_model import (
     SpinnerOrientation,
     TerminalCount,
 )
+from rulelang.record import replace
 from rulelang.statements.table import Config, Doc, StatementDef, choice, get_path
 
 OPENER_WORDS = {

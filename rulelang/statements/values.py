@@ -6,16 +6,21 @@ can prove that the canonical text states the same rules.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal
 
 from rulelang.config_model import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
+from rulelang.record import field, record
+
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from rulelang.record import NamedTuple  # typing's, without its costly check of each annotation
 
 __all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
            "UnitValue", "Target", "EventsValue", "Winner"]
 
 
-@dataclass(frozen=True)
+@record
 class Span:
     """Where a piece of text is: 1-based line and column, end exclusive."""
 
@@ -62,7 +67,7 @@ class Players(NamedTuple):
     partnerships: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@record
 class PerCount:
     """A number of tiles: the same for every player count, or one per count."""
 
@@ -122,7 +127,7 @@ class Winner(NamedTuple):
     partners_tie: str = "side-wins"  # or "no-winner" (`partners' ties too`)
 
 
-@dataclass(frozen=True)
+@record
 class Term:
     """One settlement term (docs/config.md, Settlement)."""
 
