@@ -122,7 +122,7 @@ def run_case(request: dict[str, Any]) -> dict[str, Any]:
                 out.append(_observe_call(match, rnd, seat, events))
                 continue
             elif "draw" in step:
-                rnd.draw()
+                turn = rnd.draw()  # applied only where a player may draw while able to place (issue 9)
             else:
                 rnd.pass_turn()
         except IllegalMove as exc:

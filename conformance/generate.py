@@ -127,6 +127,7 @@ def config_tags(config: dict[str, Any]) -> set[str]:
         ("next-seat" in (op["after_domino"], op["after_block"]), "opener-next-seat"),
         (op["after_block"] == "block-winner", "opener-block-winner"), ("seat-0" in op.values(), "opener-seat-0"),
         (config["drawing"] == "none", "no-drawing"), (config.get("draw_limit") is not None, "draw-limit"),
+        (bool(config.get("draw_while_able")), "draw-while-able"),
         (any(config.get("reserve", {}).values()), "reserve"), (not sc["in_play"], "no-placement-score"),
         (sc.get("multiple") == 3, "multiple-3"), (sc.get("formula") == "per-multiple", "formula-per-multiple"),
         (sc.get("formula") == "face-value", "formula-face-value"),
@@ -148,6 +149,7 @@ def config_tags(config: dict[str, Any]) -> set[str]:
     ]
     for term in settle["domino"]["terms"] + settle["block"]["terms"]:
         pairs += [(term.get("kind") == "differences", "settle-differences"),
+                  (term.get("kind") == "heaviest", "settle-heaviest"),
                   (term.get("hands") == "partner", "partner-debit"), (term.get("hands") == "own", "own-hand"),
                   (term.get("kind") == "hands" and term.get("pooling") == "pooled", "settle-pooled"),
                   (term.get("kind") == "hands" and term.get("pooling") == "each", "settle-each"),

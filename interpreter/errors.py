@@ -31,6 +31,7 @@ class IllegalMove(EngineError):
         # the muggins rule (family tier C, interpreter/claims.py)
         "claims-off", "negative-claim", "no-calls", "late-call", "not-caller", "nothing-to-take",
         "orientation-not-allowed", "dead-end",  # the sniff (family tier C)
+        "boneyard-empty",  # a draw move with nothing left to draw (issue 9)
     )
 
     def __init__(self, code: str, message: str, legal: Iterable[object] = ()):

@@ -41,6 +41,8 @@ def diagnose(rnd: Round, move: Move) -> int:
 
     seat = rnd.seat_to_move
     assert seat is not None  # the round is not over
+    if move.draw:
+        _draw(rnd, seat, illegal)
     ti = INDEX[move.tile]
     if move.tile not in rnd.hands[seat]:
         illegal("not-in-hand", f"{format_tile(move.tile)} is not in seat {seat}'s hand")
@@ -79,6 +81,19 @@ def diagnose(rnd: Round, move: Move) -> int:
     if not MASK_ALL[v] >> ti & 1:  # larger sets: any set's tile (the hand holds only the set's)
         illegal("no-match", f"{format_tile(move.tile)} has no half {v} for {move.side} of {format_tile(move.target)}")
     return _orientation(rnd, move, ti, ti << 10 | key, illegal)
+
+
+def _draw(rnd: Round, seat: int, illegal: Callable[[str, str], NoReturn]) -> NoReturn:
+    """Why the draw move is refused (issue 9): only `a player may draw while able to place` offers it, after
+    the lead, with no drawn tile waiting, while the drawable boneyard has tiles."""
+    if not rnd.config.rules.draw_while_able:
+        illegal("must-place", f"a draw is not allowed: seat {seat} has a placement")
+    if rnd.leading:
+        illegal("must-lead", "the layout is empty: lead a tile (there is no draw before the lead)")
+    drawn = rnd.must_play
+    if drawn is not None:
+        illegal("must-play-drawn", f"the tile just drawn, {format_tile(drawn)}, must be placed")
+    illegal("boneyard-empty", "nothing is left to draw: place a tile")
 
 
 def _orientation(rnd: Round, move: Move, ti: int, code: int, illegal: Callable[[str, str], NoReturn]) -> int:

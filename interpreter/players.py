@@ -11,6 +11,8 @@ import random as _random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .tiles import DRAW_CODE
+
 if TYPE_CHECKING:
     from .round import Round
     from .tiles import Move
@@ -44,9 +46,14 @@ class RandomPlayer(FastPlayer):
 
 
 class GreedyPlayer(FastPlayer):
-    """Picks a move with the largest immediate raw points; ties broken by its own generator."""
+    """Picks a move with the largest immediate raw points; ties broken by its own generator.
+
+    It never draws while able to place (`a player may draw while able to place` offers a draw scoring
+    nothing now; the greedy player places)."""
 
     def pick(self, rnd: Round, codes: list[int]) -> int:
+        if codes[-1] == DRAW_CODE:
+            codes = codes[:-1]  # never the draw move (issue 9): a placement is always offered with it
         if len(codes) == 1:
             self.rng.random()  # a single candidate: the generator advances as `_choose` would make it
             return codes[0]
@@ -56,6 +63,8 @@ class GreedyPlayer(FastPlayer):
         pts = observation.get("points")
         if pts is None or len(pts) != len(legal):
             raise ValueError("greedy_player needs the observation's 'points' for the legal moves")
+        if legal and legal[-1].draw:  # never the draw move (issue 9), always last
+            legal, pts = legal[:-1], pts[:-1]
         return legal[self._choose(pts)]
 
     def _choose(self, pts: Sequence[int]) -> int:

@@ -51,7 +51,8 @@ class Event(NamedTuple):
 
 
 class Turn:
-    """One placement and what led to it (draws, passes) and followed from it (events).
+    """One placement and what led to it (draws, passes) and followed from it (events); or a draw move
+    (`move.draw`, `a player may draw while able to place`: no points, no events, the table unchanged).
 
     The round hands over its compact records (move codes, tile indices, a copy of
     the free sides); the public values are built when read, so a turn costs little

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from . import claims as _claims  # the muggins rule (family tier C): claims and calls
 from .config import Config as Config  # re-exported (was importable from here)
@@ -26,6 +26,7 @@ from .scoring import after_settlement, apply_event
 from .settlement import block_winner, domino_winner, settle
 from .tiles import (
     BIT,
+    DRAW_CODE,
     ENDWISE,
     LEAD_KEY,
     SETS,
@@ -360,18 +361,29 @@ class Round:
                 codes = self._layout.placement_codes(self._hands[self._seat] if self._only < 0 else BIT[self._only])
             if self._layout.orienting:
                 codes = self._layout.oriented(codes)  # the sniff's orientations (family tier C)
+            if self._f.rules.draw_while_able and self._can_draw():
+                codes = codes + [DRAW_CODE]  # "a player may draw while able to place" (issue 9): last
             self._legal = codes
         return codes
+
+    def _can_draw(self) -> bool:
+        """Whether the draw move is offered (`a player may draw while able to place`, issue 9): after the
+        lead, with no drawn tile waiting to be placed, while the drawable boneyard has tiles."""
+        return bool(self._layout.placed) and self._only < 0 and self._bi < self._f.bend and not self.over
 
     def points_of(self, move: Move | str | int) -> int:
         """The raw points a legal move's placement would earn (settlement not included)."""
         if isinstance(move, str):
             move = Move.parse(move)
         code = move.code() if isinstance(move, Move) else move
+        if code == DRAW_CODE:
+            return 0  # a draw scores nothing (issue 9)
         return self._f.points[self._layout.preview(code)]
 
     def code_points(self, codes: Sequence[int]) -> list[int]:
-        """The raw points of each legal move code (what `points_of` gives, for many at once)."""
+        """The raw points of each legal move code (what `points_of` gives, for many at once; a draw 0)."""
+        if codes and codes[-1] == DRAW_CODE:  # the draw move, always last (issue 9)
+            return self._layout.points_of(codes[:-1], self._f.points) + [0]
         return self._layout.points_of(codes, self._f.points)
 
     def observation(self, seat: int) -> dict[str, Any]:
@@ -448,15 +460,18 @@ class Round:
             return v is not None and self._f.mask[v] >> ti & 1 == 1  # larger sets: the set's masks
         return False
 
-    def draw(self) -> None:
-        """Draws are automatic; asking for one is always refused."""
+    def draw(self) -> Turn:
+        """The draw move where it is offered (`a player may draw while able to place`, issue 9): its Turn.
+        Elsewhere draws are automatic and asking for one is refused (IllegalMove with the stable code)."""
+        if self._f.rules.draw_while_able:
+            return self.play(move_from_code(DRAW_CODE))
         self._refuse("a draw")
 
     def pass_turn(self) -> None:
         """Passes are automatic; asking for one is always refused."""
         self._refuse("a pass")
 
-    def _refuse(self, what: str) -> None:
+    def _refuse(self, what: str) -> NoReturn:
         if self.over:
             raise IllegalMove("round-over", "the round is over")
         raise IllegalMove("must-place", f"{what} is not allowed: seat {self._seat} has a placement",
@@ -485,7 +500,9 @@ class Round:
         """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`.
 
         This is the one place a placement changes the state (the fast path and `play` both
-        come here)."""
+        come here); a draw move goes on to `_draw_move`."""
+        if code == DRAW_CODE:
+            return self._draw_move(want, offered)
         pre = self._pre
         if pre is not None:
             self._pre = None
@@ -493,7 +510,8 @@ class Round:
             if offered is None:
                 offered = self._legal
             if offered is None:
-                if self._layout.placed and not self._layout.orienting:  # (family tier C: the list, below)
+                if self._layout.placed and not self._layout.orienting and not self._f.rules.draw_while_able:
+                    # (family tier C, issue 9: the list, below)
                     # what was offered, kept as the free sides and the tiles that could go there:
                     # the Turn lists the moves only if someone reads them
                     only = self._only
@@ -537,7 +555,7 @@ class Round:
                 if lay.orienting:
                     codes = lay.oriented(codes)  # the sniff's orientations (family tier C)
                 self._seat = nxt
-                self._legal = codes
+                self._legal = codes if not f.rules.draw_while_able else None  # (issue 9: with the draw move)
             else:
                 self._advance(nxt)
         if not want:
@@ -547,6 +565,34 @@ class Round:
         turn = Turn(seat, _NO_PRE if pre is None else pre, offered, mv, lay.counted_sides().copy(),
                     f.rules.dv, count, pts, self._events[n_events:], f.rules.unit, lay.sniff_entry())
         if f.record:
+            self.turns.append(turn)
+        return turn
+
+    def _draw_move(self, want: bool, offered: Offered | None) -> Turn | None:
+        """The draw move (`a player may draw while able to place`, issue 9): the seat to move takes the first
+        drawable tile into its hand and is to move again, with its whole hand (the tile need not be the one
+        placed). The drawn tile joins the draws since the last placement (`drawn_before_move`, and the next
+        placement's `drawn`); the draw's own Turn shows those before it. It never ends the round."""
+        f = self._f
+        seat = self._seat
+        pre = self._pre
+        turn = None
+        if want:
+            if offered is None:
+                offered = self.legal_codes()
+            lay = self._layout
+            before = _NO_PRE if pre is None else (tuple(pre[0]), tuple(pre[1]), tuple(tuple(d) for d in pre[2]))
+            turn = Turn(seat, before, offered, move_from_code(DRAW_CODE), lay.counted_sides().copy(), f.rules.dv,
+                        lay.total, 0, [], f.rules.unit, lay.sniff_entry())
+        t = f.bone[self._bi]
+        self._bi += 1
+        self._hands[seat] |= BIT[t]
+        if pre is None:
+            self._pre = [[t], [], []]
+        else:
+            pre[0] = [*pre[0], t]
+        self._legal = None
+        if turn is not None and f.record:
             self.turns.append(turn)
         return turn
 

@@ -63,7 +63,7 @@ class Rules:
         "entry", "rounds", "target_by_count", "_copies", "lead_cannot_win", "draw_limit",  # family tier B
         "n_tiles", "mask",  # larger sets
         "orient", "uncovered", "one_tile", "sniff",  # the sniff (family tier C)
-        "knock_bonus", "half_doubles", "tie_rounds",  # issue 9
+        "knock_bonus", "half_doubles", "tie_rounds", "draw_while_able",  # issue 9
     )
 
     def __init__(self, cfg: Config):
@@ -124,6 +124,8 @@ class Rules:
         # "the opening placement cannot win": its event is discarded if it would reach the target
         # "draw until playable, at most K tiles": after K draws without a fit the player passes
         self.draw_limit: int | None = cfg.to_dict().get("draw_limit")
+        # "a player may draw while able to place" (family.md 3.8, puzzle-place.net; issue 9): the draw move
+        self.draw_while_able: bool = bool(cfg.to_dict().get("draw_while_able")) and self.draw_until
         self.lead_cannot_win: bool = bool(t.get("lead_cannot_win")) and self.rounds is None
         # "the next player to place scores N points per knock" (family.md 3.8, Sadman): raw per pass
         self.knock_bonus: int = cfg.to_dict()["scoring"].get("knock_bonus", 0)

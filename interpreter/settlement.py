@@ -155,6 +155,16 @@ def _amounts(spec: Mapping[str, Any], pips: Sequence[int], sides: Sequence[int],
                 total = sum(pips[o] - pips[h] for o in range(n) if sides[o] != sides[h] and pips[o] > pips[h])
                 out.append((sides[h], sign * rnd(total), h, (0, pips[h], rank[h], k), k))
             continue
+        if term["kind"] == "heaviest":
+            # "credit the heaviest opponent's hand only, rounded to 5, to the winner" (family.md reading 12):
+            # the winner's side gets the heaviest single opposing hand; on equal ones, the first clockwise
+            if winner is None or wside is None:
+                continue
+            opp = [s for s in clockwise(n, opener) if sides[s] != wside]
+            if opp:
+                h = max(opp, key=lambda s: pips[s])  # (max keeps the first of equal ones)
+                out.append((wside, sign * rnd(pips[h]), h, (0, pips[h], rank[h], k), k))
+            continue
         sel = term["hands"]
         to = term["to"]
         if winner is None or wside is None:

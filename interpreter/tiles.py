@@ -67,6 +67,9 @@ LEAD_KEY = 0x3FF  # the "target" part of a lead's move code: sorts after nothing
 # (tile indices are below 128); a code without it is crosswise, as every move was before
 ENDWISE = 1 << 17
 ORIENTATIONS = ("crosswise", "endwise")
+# drawing while able to place (issue 9, family.md 3.8): the draw move's code, above every placement's
+# (so it sorts last); offered only under `a player may draw while able to place`
+DRAW_CODE = 1 << 18
 
 
 def parse_tile(text: object) -> tuple[int, int]:
@@ -176,7 +179,9 @@ _CLAIM_RE = re.compile(r"(.*?)\s+claim\s+(-?\d+)\s*")  # the muggins rule (famil
 class Move:
     """A lead (`target is None`) or a placement of `tile` on `target`'s free `side`.
 
-    `endwise`: the sniff laid in the line (family tier C); written with the suffix ` endwise`."""
+    `endwise`: the sniff laid in the line (family tier C); written with the suffix ` endwise`.
+    `draw`: the draw move `draw` (`a player may draw while able to place`, issue 9): one tile from the
+    boneyard instead of a placement; its `tile` means nothing (it is [0|0]): read `draw` first."""
 
     tile: tuple[int, int]
     target: tuple[int, int] | None = None
@@ -185,6 +190,7 @@ class Move:
     # the muggins rule (family tier C): the points its player claims with it (shown), or None; what a
     # player says with a move, not which move it is (moves equal without it; `claims.py`)
     claim: int | None = field(default=None, compare=False)
+    draw: bool = False  # the draw move (issue 9)
     _code: ClassVar[int]  # (an instance attribute, set by `code()`: the engine's code, computed once)
 
     def __post_init__(self) -> None:
@@ -199,6 +205,8 @@ class Move:
             raise ValueError(f"a claim is a whole number of points, not {self.claim!r}")
 
     def __str__(self) -> str:
+        if self.draw:
+            return "draw"
         text = format_tile(self.tile) if self.target is None else \
             f"{format_tile(self.tile)} on {format_tile(self.target)} {self.side}"
         if self.endwise:
@@ -206,12 +214,16 @@ class Move:
         return text if self.claim is None else f"{text} claim {self.claim}"  # the muggins rule
 
     def __repr__(self) -> str:
+        if self.draw:
+            return "Move(draw=True)"
         ew = ", endwise=True" if self.endwise else ""  # (a crosswise move reads as before the sniff)
         said = "" if self.claim is None else f", claim={self.claim}"  # the muggins rule
         return f"Move(tile={self.tile!r}, target={self.target!r}, side={self.side!r}{ew}{said})"
 
     def sort_key(self) -> tuple[tuple[int, int], tuple[int, int], str, bool]:
-        """Sort by tile, then target tile, then side (a lead first), then crosswise before endwise."""
+        """Sort by tile, then target tile, then side (a lead first), then crosswise before endwise; a draw last."""
+        if self.draw:
+            return ((99, 99), (99, 99), "", False)
         return (self.tile, self.target or (-1, -1), self.side or "", self.endwise)
 
     @classmethod
@@ -222,6 +234,8 @@ class Move:
         move = _PARSED.get(text)
         if move is not None:
             return move
+        if text.strip() == "draw":  # issue 9: the draw move
+            return move_from_code(DRAW_CODE)
         said = _CLAIM_RE.fullmatch(text)
         if said is not None:  # the muggins rule: "[1|5] on [1|1] high claim 2"
             return replace(cls.parse(said.group(1)), claim=int(said.group(2)))
@@ -230,7 +244,7 @@ class Move:
             raise ValueError(
                 f"cannot read move {text!r}: write a lead as '[1|4]' and a placement as "
                 "'[1|5] on [1|1] branch-a' (tile, 'on', target tile, side, and 'endwise' for a spinner laid "
-                "in the line)")
+                "in the line), or 'draw' where a player may draw while able to place")
         tile = parse_tile(m.group(1))
         endwise = m.group(4) == "endwise"  # "crosswise" is the default spelling, written or not
         if m.group(2) is None:
@@ -250,11 +264,13 @@ class Move:
         """The engine's integer code for this move."""
         c: int | None = self.__dict__.get("_code")  # interned moves, and moves asked before, know it
         if c is None:
-            if self.target is None or self.side is None:  # (a Move has both or neither)
+            if self.draw:
+                c = DRAW_CODE
+            elif self.target is None or self.side is None:  # (a Move has both or neither)
                 c = INDEX[self.tile] << 10 | LEAD_KEY
             else:
                 c = INDEX[self.tile] << 10 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
-            if self.endwise:
+            if self.endwise and not self.draw:
                 c |= ENDWISE
             object.__setattr__(self, "_code", c)
         return c
@@ -268,6 +284,10 @@ _PARSED: dict[str, Move] = {}  # canonical text -> interned Move
 def move_from_code(code: int) -> Move:
     """The (interned) Move of the engine's integer code."""
     move = _MOVE_OF.get(code)
+    if move is None and code == DRAW_CODE:
+        move = Move((0, 0), draw=True)
+        object.__setattr__(move, "_code", code)
+        _MOVE_OF[code] = move
     if move is None:
         key = code & 0x3FF
         tile = TILES[code >> 10 & 0x7F]
@@ -284,6 +304,8 @@ _SIX_KEYS = 28 << 3  # a side key at or past this is a larger set's tile
 
 
 def _code_key(c: int) -> tuple[int, int, int, int]:
+    if c == DRAW_CODE:
+        return (N_TILES, 0, 0, 0)  # the draw move last (issue 9)
     k = c & 0x3FF
     return (SORT_KEY[c >> 10 & 0x7F], -1 if k == LEAD_KEY else SORT_KEY[k >> 3], k & 7, c >> 17)
 

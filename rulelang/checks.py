@@ -217,6 +217,13 @@ def _unit_knock(c: Config) -> Iterator[Problem]:
                  f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "knock_bonus")
 
 
+@rule("draw-while-able-needs-drawing", "draw_while_able", "drawing")
+def _draw_while_able(c: Config) -> Iterator[Problem]:
+    if c.get("draw_while_able") and c["drawing"] != "until-playable":  # issue 9 (family.md 3.8)
+        yield _p("draw-while-able-needs-drawing", "without drawing there is nothing to draw while able to place",
+                 "write `draw until playable`, or remove this line", "draw_while_able")
+
+
 @rule("exact-needs-overshoot", "target", "overshoot")
 def _exact(c: Config) -> Iterator[Problem]:
     if c["target"]["mode"] == "exact" and c["target"]["overshoot"] == "none":

@@ -52,7 +52,7 @@ Pooling = Literal["pooled", "each"]
 Rounding = str  # "none" or "roundN", N >= 2 (the schema's pattern)
 Receiver = Literal["winner", "owner"]
 Sign = Literal["credit", "debit"]
-TermKind = Literal["hands", "differences"]
+TermKind = Literal["hands", "differences", "heaviest"]
 # -- the family's tier A (docs/design/family.md): optional fields, default = today's behaviour
 Formula = Literal["value", "per-multiple", "face-value"]
 RoundEnd = Literal["player-out", "side-out"]

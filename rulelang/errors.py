@@ -201,6 +201,7 @@ CODES: dict[str, tuple[str, str]] = {
     "sniff-needs-first-double": ("check", "a spinner orientation, spinner count or branch length without `only the "
                                           "first double branches`"),
     # check: issue 9
+    "draw-while-able-needs-drawing": ("check", "`a player may draw while able to place` with `no drawing`"),
     "tie-rounds-need-extra-rounds": ("check", "a number of extra rounds on a tie without `ties at the top: play "
                                               "extra rounds`"),
 }

@@ -61,15 +61,9 @@ def _k(phrasings: tuple[str, ...], rule: str, source: str, closest: str) -> Know
 
 # Known rules of family.md that the language does not state (a line matching one is reported as
 # outside the language when it does not parse). Remove an entry when its statement is added.
-KNOWN: tuple[Known, ...] = (
-    _k((r"draw\w* ... while|when|even|though|although ... able|can|could ... place|play",),
-       "drawing while able to place (a draw offered even when a tile fits)",
-       "family.md 3.8, puzzle-place.net Muggins", "draw until playable"),
-    _k((r"heaviest hand only", r"only the heaviest hand"),
-       "a blocked game where the winner scores only the heaviest hand",
-       "family.md reading 12, Pagat's Muggins",
-       "credit opponents' hands separately, rounded to 5, to the winner"),
-)
+# Empty since issue 9 (drawing while able to place, the heaviest hand only): every rule of family.md
+# has a statement; an entry is `_k(phrasings, rule, where family.md describes it, the closest statement)`.
+KNOWN: tuple[Known, ...] = ()
 
 
 def known_outside(line: str) -> Known | None:

@@ -7,7 +7,7 @@ grammar; a stale module is never used (its GRAMMAR_HASH no longer matches).
 # fmt: off
 # ruff: noqa: E501
 
-GRAMMAR_HASH: str = 'b31f31aeef71e478245f95d5e257e602012f813db62c9a7d33509a914239b22e'
+GRAMMAR_HASH: str = '497f66c11309d0201072ac173b382099c24995b6d19fb3a344e5c5ab1c3358c2'
 
 LARK_VERSION: str = '1.3.1'
 
@@ -16,168 +16,170 @@ KEYWORD_BOUNDARY: str = "(?![a-z0-9'\\-])"
 TERMINALS: tuple[tuple[str, str, str], ...] = (('SIGNED_NUMBER', 're', "[-+]?[0-9]+(?![a-z0-9'\\-])"), ('NUMBER', 're', "[0-9]+(?![a-z0-9'\\-])"), ('_NL', 're', '(\r?\n[\t ]*(#[^\n]*)?)+'),
  ('NAME', 're', '[a-z][a-z0-9-]*'), ('STRING', 're', '"[^"\n]*"'), ('COMMENT', 're', '#[^\n]*'), ('WS', 're', '[\t \x0c]+'),
  ('PARTNERSHIPS', 'kw', 'partnerships'), ('DIFFERENCES', 'kw', 'differences'), ('EVERYONES', 'kw', "everyone's"), ('IMPOSSIBLE', 'kw', 'impossible'),
- ('OPPONENTS', 'kw', "opponents'"), ('PLACEMENTS', 'kw', 'placements'), ('SEPARATELY', 'kw', 'separately'), ('SETTLEMENT', 'kw', 'settlement'),
- ('CROSSWISE', 'kw', 'crosswise'), ('MULTIPLES', 'kw', 'multiples'), ('OVERSHOOT', 'kw', 'overshoot'), ('PARTNERS', 'kw', "partner's"),
- ('PARTNERS_PL', 'kw', "partners'"), ('PLACEMENT', 'kw', 'placement'), ('UNCOVERED', 'kw', 'uncovered'), ('BRANCHES', 'kw', 'branches'),
- ('DECIDING', 'kw', 'deciding'), ('DISCARDS', 'kw', 'discards'), ('DOMINOER', 'kw', 'dominoer'), ('LIGHTEST', 'kw', 'lightest'), ('MULTIPLE', 'kw', 'multiple'),
- ('OPPONENT', 'kw', 'opponent'), ('PARTNERS_WORD', 'kw', 'partners'), ('PLAYABLE', 'kw', 'playable'), ('TERMINAL', 'kw', 'terminal'),
- ('BOUNCES', 'kw', 'bounces'), ('CHOOSES', 'kw', 'chooses'), ('CLAIMED', 'kw', 'claimed'), ('DRAWING', 'kw', 'drawing'), ('ENDWISE', 'kw', 'endwise'),
- ('EXACTLY', 'kw', 'exactly'), ('HEAVIER', 'kw', 'heavier'), ('HIGHEST', 'kw', 'highest'), ('LOTTERY', 'kw', 'lottery'), ('NOTHING', 'kw', 'nothing'),
- ('OPENING', 'kw', 'opening'), ('PLAYERS', 'kw', 'players'), ('RESERVE', 'kw', 'reserve'), ('ROUNDED', 'kw', 'rounded'), ('RULESET', 'kw', 'ruleset'),
- ('SPINNER', 'kw', 'spinner'), ('WITHOUT', 'kw', 'without'), ('ALWAYS', 'kw', 'always'), ('BRANCH', 'kw', 'branch'), ('BROKEN', 'kw', 'broken'),
- ('CANNOT', 'kw', 'cannot'), ('COUNTS', 'kw', 'counts'), ('CREDIT', 'kw', 'credit'), ('DOMINO', 'kw', 'domino'), ('DOUBLE', 'kw', 'double'),
- ('FEWEST', 'kw', 'fewest'), ('HALVES', 'kw', 'halves'), ('MISSED', 'kw', 'missed'), ('NOBODY', 'kw', 'nobody'), ('OPENER', 'kw', 'opener'),
- ('PLAYER', 'kw', 'player'), ('POINTS', 'kw', 'points'), ('POOLED', 'kw', 'pooled'), ('ROUNDS', 'kw', 'rounds'), ('SCORES', 'kw', 'scores'),
- ('SOURCE', 'kw', 'source'), ('TARGET', 'kw', 'target'), ('WINNER', 'kw', 'winner'), ('SEAT_ZERO', 'str', 'seat 0'), ('AFTER', 'kw', 'after'),
- ('BASED', 'kw', 'based'), ('BELOW', 'kw', 'below'), ('BLOCK', 'kw', 'block'), ('BONUS', 'kw', 'bonus'), ('CHECK', 'kw', 'check'), ('DEBIT', 'kw', 'debit'),
- ('EVENT', 'kw', 'event'), ('EVERY', 'kw', 'every'), ('EXTRA', 'kw', 'extra'), ('FIRST', 'kw', 'first'), ('FLOOR', 'kw', 'floor'), ('GROWS', 'kw', 'grows'),
- ('HANDS', 'kw', 'hands'), ('KNOCK', 'kw', 'knock'), ('LASTS', 'kw', 'lasts'), ('LEADS', 'kw', 'leads'), ('LEAST', 'kw', 'least'), ('LIMIT', 'kw', 'limit'),
- ('MATCH', 'kw', 'match'), ('NEVER', 'kw', 'never'), ('OWNER', 'kw', 'owner'), ('PLACE', 'kw', 'place'), ('PLAYS', 'kw', 'plays'), ('POINT', 'kw', 'point'),
- ('ROUND', 'kw', 'round'), ('SCORE', 'kw', 'score'), ('SHOWN', 'kw', 'shown'), ('TAKES', 'kw', 'takes'), ('TILES', 'kw', 'tiles'), ('UNTIL', 'kw', 'until'),
- ('VALUE', 'kw', 'value'), ('WHILE', 'kw', 'while'), ('BACK', 'kw', 'back'), ('BOTH', 'kw', 'both'), ('DRAW', 'kw', 'draw'), ('EACH', 'kw', 'each'),
- ('ENDS', 'kw', 'ends'), ('FACE', 'kw', 'face'), ('FALL', 'kw', 'fall'), ('FROM', 'kw', 'from'), ('GOES', 'kw', 'goes'), ('HALF', 'kw', 'half'),
- ('HAND', 'kw', 'hand'), ('LAID', 'kw', 'laid'), ('LAST', 'kw', 'last'), ('LEFT', 'kw', 'left'), ('LINE', 'kw', 'line'), ('LOST', 'kw', 'lost'),
- ('MAKE', 'kw', 'make'), ('MOST', 'kw', 'most'), ('MUST', 'kw', 'must'), ('NEXT', 'kw', 'next'), ('NONE', 'kw', 'none'), ('ONCE', 'kw', 'once'),
- ('ONLY', 'kw', 'only'), ('OPEN', 'kw', 'open'), ('PLAY', 'kw', 'play'), ('RULE', 'kw', 'rule'), ('SEAT', 'kw', 'seat'), ('SIDE', 'kw', 'side'),
- ('TERM', 'kw', 'term'), ('TIES', 'kw', 'ties'), ('TILE', 'kw', 'tile'), ('WHEN', 'kw', 'when'), ('WITH', 'kw', 'with'), ('ANY', 'kw', 'any'),
- ('ARE', 'kw', 'are'), ('GET', 'kw', 'get'), ('ITS', 'kw', 'its'), ('NOT', 'kw', 'not'), ('ONE', 'kw', 'one'), ('OUT', 'kw', 'out'), ('OWN', 'kw', 'own'),
- ('PER', 'kw', 'per'), ('RAW', 'kw', 'raw'), ('THE', 'kw', 'the'), ('TIE', 'kw', 'tie'), ('TOO', 'kw', 'too'), ('TOP', 'kw', 'top'), ('WIN', 'kw', 'win'),
- ('AS', 'kw', 'as'), ('AT', 'kw', 'at'), ('BE', 'kw', 'be'), ('BY', 'kw', 'by'), ('GO', 'kw', 'go'), ('IN', 'kw', 'in'), ('IS', 'kw', 'is'), ('NO', 'kw', 'no'),
- ('OF', 'kw', 'of'), ('ON', 'kw', 'on'), ('OR', 'kw', 'or'), ('TO', 'kw', 'to'), ('A', 'kw', 'a'), ('COLON', 'str', ':'), ('COMMA', 'str', ','),
- ('SEMICOLON', 'str', ';'))
+ ('OPPONENTS', 'kw', "opponents'"), ('OPPONENT_S', 'kw', "opponent's"), ('PLACEMENTS', 'kw', 'placements'), ('SEPARATELY', 'kw', 'separately'),
+ ('SETTLEMENT', 'kw', 'settlement'), ('CROSSWISE', 'kw', 'crosswise'), ('MULTIPLES', 'kw', 'multiples'), ('OVERSHOOT', 'kw', 'overshoot'),
+ ('PARTNERS', 'kw', "partner's"), ('PARTNERS_PL', 'kw', "partners'"), ('PLACEMENT', 'kw', 'placement'), ('UNCOVERED', 'kw', 'uncovered'),
+ ('BRANCHES', 'kw', 'branches'), ('DECIDING', 'kw', 'deciding'), ('DISCARDS', 'kw', 'discards'), ('DOMINOER', 'kw', 'dominoer'), ('HEAVIEST', 'kw', 'heaviest'),
+ ('LIGHTEST', 'kw', 'lightest'), ('MULTIPLE', 'kw', 'multiple'), ('OPPONENT', 'kw', 'opponent'), ('PARTNERS_WORD', 'kw', 'partners'),
+ ('PLAYABLE', 'kw', 'playable'), ('TERMINAL', 'kw', 'terminal'), ('BOUNCES', 'kw', 'bounces'), ('CHOOSES', 'kw', 'chooses'), ('CLAIMED', 'kw', 'claimed'),
+ ('DRAWING', 'kw', 'drawing'), ('ENDWISE', 'kw', 'endwise'), ('EXACTLY', 'kw', 'exactly'), ('HEAVIER', 'kw', 'heavier'), ('HIGHEST', 'kw', 'highest'),
+ ('LOTTERY', 'kw', 'lottery'), ('NOTHING', 'kw', 'nothing'), ('OPENING', 'kw', 'opening'), ('PLAYERS', 'kw', 'players'), ('RESERVE', 'kw', 'reserve'),
+ ('ROUNDED', 'kw', 'rounded'), ('RULESET', 'kw', 'ruleset'), ('SPINNER', 'kw', 'spinner'), ('WITHOUT', 'kw', 'without'), ('ALWAYS', 'kw', 'always'),
+ ('BRANCH', 'kw', 'branch'), ('BROKEN', 'kw', 'broken'), ('CANNOT', 'kw', 'cannot'), ('COUNTS', 'kw', 'counts'), ('CREDIT', 'kw', 'credit'),
+ ('DOMINO', 'kw', 'domino'), ('DOUBLE', 'kw', 'double'), ('FEWEST', 'kw', 'fewest'), ('HALVES', 'kw', 'halves'), ('MISSED', 'kw', 'missed'),
+ ('NOBODY', 'kw', 'nobody'), ('OPENER', 'kw', 'opener'), ('PLAYER', 'kw', 'player'), ('POINTS', 'kw', 'points'), ('POOLED', 'kw', 'pooled'),
+ ('ROUNDS', 'kw', 'rounds'), ('SCORES', 'kw', 'scores'), ('SOURCE', 'kw', 'source'), ('TARGET', 'kw', 'target'), ('WINNER', 'kw', 'winner'),
+ ('SEAT_ZERO', 'str', 'seat 0'), ('AFTER', 'kw', 'after'), ('BASED', 'kw', 'based'), ('BELOW', 'kw', 'below'), ('BLOCK', 'kw', 'block'),
+ ('BONUS', 'kw', 'bonus'), ('CHECK', 'kw', 'check'), ('DEBIT', 'kw', 'debit'), ('EVENT', 'kw', 'event'), ('EVERY', 'kw', 'every'), ('EXTRA', 'kw', 'extra'),
+ ('FIRST', 'kw', 'first'), ('FLOOR', 'kw', 'floor'), ('GROWS', 'kw', 'grows'), ('HANDS', 'kw', 'hands'), ('KNOCK', 'kw', 'knock'), ('LASTS', 'kw', 'lasts'),
+ ('LEADS', 'kw', 'leads'), ('LEAST', 'kw', 'least'), ('LIMIT', 'kw', 'limit'), ('MATCH', 'kw', 'match'), ('NEVER', 'kw', 'never'), ('OWNER', 'kw', 'owner'),
+ ('PLACE', 'kw', 'place'), ('PLAYS', 'kw', 'plays'), ('POINT', 'kw', 'point'), ('ROUND', 'kw', 'round'), ('SCORE', 'kw', 'score'), ('SHOWN', 'kw', 'shown'),
+ ('TAKES', 'kw', 'takes'), ('TILES', 'kw', 'tiles'), ('UNTIL', 'kw', 'until'), ('VALUE', 'kw', 'value'), ('WHILE', 'kw', 'while'), ('ABLE', 'kw', 'able'),
+ ('BACK', 'kw', 'back'), ('BOTH', 'kw', 'both'), ('DRAW', 'kw', 'draw'), ('EACH', 'kw', 'each'), ('ENDS', 'kw', 'ends'), ('FACE', 'kw', 'face'),
+ ('FALL', 'kw', 'fall'), ('FROM', 'kw', 'from'), ('GOES', 'kw', 'goes'), ('HALF', 'kw', 'half'), ('HAND', 'kw', 'hand'), ('LAID', 'kw', 'laid'),
+ ('LAST', 'kw', 'last'), ('LEFT', 'kw', 'left'), ('LINE', 'kw', 'line'), ('LOST', 'kw', 'lost'), ('MAKE', 'kw', 'make'), ('MOST', 'kw', 'most'),
+ ('MUST', 'kw', 'must'), ('NEXT', 'kw', 'next'), ('NONE', 'kw', 'none'), ('ONCE', 'kw', 'once'), ('ONLY', 'kw', 'only'), ('OPEN', 'kw', 'open'),
+ ('PLAY', 'kw', 'play'), ('RULE', 'kw', 'rule'), ('SEAT', 'kw', 'seat'), ('SIDE', 'kw', 'side'), ('TERM', 'kw', 'term'), ('TIES', 'kw', 'ties'),
+ ('TILE', 'kw', 'tile'), ('WHEN', 'kw', 'when'), ('WITH', 'kw', 'with'), ('ANY', 'kw', 'any'), ('ARE', 'kw', 'are'), ('GET', 'kw', 'get'), ('ITS', 'kw', 'its'),
+ ('MAY', 'kw', 'may'), ('NOT', 'kw', 'not'), ('ONE', 'kw', 'one'), ('OUT', 'kw', 'out'), ('OWN', 'kw', 'own'), ('PER', 'kw', 'per'), ('RAW', 'kw', 'raw'),
+ ('THE', 'kw', 'the'), ('TIE', 'kw', 'tie'), ('TOO', 'kw', 'too'), ('TOP', 'kw', 'top'), ('WIN', 'kw', 'win'), ('AS', 'kw', 'as'), ('AT', 'kw', 'at'),
+ ('BE', 'kw', 'be'), ('BY', 'kw', 'by'), ('GO', 'kw', 'go'), ('IN', 'kw', 'in'), ('IS', 'kw', 'is'), ('NO', 'kw', 'no'), ('OF', 'kw', 'of'), ('ON', 'kw', 'on'),
+ ('OR', 'kw', 'or'), ('TO', 'kw', 'to'), ('A', 'kw', 'a'), ('COLON', 'str', ':'), ('COMMA', 'str', ','), ('SEMICOLON', 'str', ';'))
 
 IGNORE: tuple[str, ...] = ('COMMENT', 'WS')
 
 NEWLINE_TYPES: tuple[str, ...] = ('COMMENT', 'STRING', '_NL')
 
-LEXERS: tuple[tuple[int, ...], ...] = ((1, 2, 5, 6, 12, 17, 22, 43, 44, 46, 61, 63, 66, 67, 68, 72, 76, 79, 100, 106, 107, 114, 126, 133, 147, 159, 161, 164), (5, 6, 31, 56, 148), (5, 6, 161),
- (5, 6, 127), (5, 6, 147), (5, 6, 101), (5, 6, 50), (5, 6, 56), (1, 5, 6), (5, 6, 17, 35, 44, 56, 97), (5, 6, 63, 98, 146), (5, 6, 55, 74), (5, 6, 71, 87, 160),
- (5, 6, 24, 32), (5, 6, 97), (5, 6, 122, 138), (3, 5, 6), (5, 6, 91), (4, 5, 6), (5, 6, 37, 153), (5, 6, 42, 47, 90, 96, 123), (5, 6, 153),
- (1, 5, 6, 12, 17, 22, 43, 44, 46, 61, 63, 66, 67, 68, 72, 76, 79, 100, 106, 107, 114, 126, 133, 147, 159, 161, 164), (5, 6), (5, 6, 117), (3, 4, 5, 6),
- (5, 6, 71, 153), (5, 6, 68), (5, 6, 30), (5, 6, 160), (5, 6, 22), (5, 6, 100), (2, 5, 6), (5, 6, 129), (5, 6, 82), (2, 5, 6, 136, 163), (5, 6, 63),
- (5, 6, 163), (5, 6, 165), (5, 6, 81), (5, 6, 164), (5, 6, 137, 147), (5, 6, 104), (5, 6, 16, 41), (2, 5, 6, 162, 163, 166), (2, 5, 6, 166), (5, 6, 98),
- (5, 6, 154), (5, 6, 110), (5, 6, 88), (5, 6, 86), (5, 6, 62), (5, 6, 20), (5, 6, 108), (5, 6, 53, 158), (5, 6, 157), (5, 6, 53), (5, 6, 125), (5, 6, 71),
- (2, 5, 6, 136), (5, 6, 120, 163), (5, 6, 139), (5, 6, 134), (5, 6, 23), (5, 6, 78), (2, 5, 6, 162, 166), (5, 6, 7, 159), (5, 6, 146), (5, 6, 34), (5, 6, 73),
- (5, 6, 52), (5, 6, 135), (5, 6, 103, 107), (5, 6, 49, 115), (5, 6, 150), (5, 6, 114), (5, 6, 105, 142), (5, 6, 118), (5, 6, 14, 79), (5, 6, 47),
- (1, 5, 6, 12, 17, 22, 43, 44, 46, 54, 60, 61, 63, 66, 67, 68, 69, 72, 75, 76, 77, 79, 100, 106, 107, 114, 126, 133, 142, 147, 152, 159, 161, 164), (5, 6, 96),
- (2, 5, 6, 43, 153, 162, 166), (5, 6, 7), (5, 6, 136), (5, 6, 167), (0, 5, 6), (5, 6, 65, 96), (5, 6, 93), (5, 6, 151), (5, 6, 105, 164), (5, 6, 21),
- (5, 6, 31), (5, 6, 115), (5, 6, 15), (5, 6, 58), (5, 6, 113), (5, 6, 94), (5, 6, 121), (5, 6, 83, 99), (2, 5, 6, 43, 166), (5, 6, 142),
- (5, 6, 9, 11, 18, 107, 144), (5, 6, 9, 11, 18, 144), (5, 6, 66), (5, 6, 40, 70, 147), (2, 5, 6, 153, 162, 166), (5, 6, 59), (5, 6, 29), (5, 6, 131),
- (5, 6, 15, 36), (5, 6, 162), (5, 6, 10, 106, 128), (5, 6, 48), (5, 6, 95), (5, 6, 63, 95), (5, 6, 84), (5, 6, 13, 64), (2, 5, 6, 136, 145), (5, 6, 124, 147),
- (5, 6, 25, 39, 74, 123), (5, 6, 109), (2, 5, 6, 43, 162, 166), (5, 6, 43), (5, 6, 112), (5, 6, 156), (5, 6, 36), (5, 6, 80), (5, 6, 100, 134), (5, 6, 89),
- (5, 6, 100, 136), (5, 6, 166), (5, 6, 114, 132), (5, 6, 25, 26, 57), (5, 6, 69), (5, 6, 130), (5, 6, 102), (5, 6, 138, 156), (5, 6, 143), (5, 6, 65),
- (5, 6, 8), (5, 6, 45, 141), (5, 6, 116), (5, 6, 114, 131), (5, 6, 145), (5, 6, 119), (5, 6, 152), (5, 6, 45), (5, 6, 27), (5, 6, 85), (5, 6, 140), (5, 6, 38),
- (5, 6, 111), (5, 6, 133), (5, 6, 123), (5, 6, 11), (5, 6, 107, 147), (5, 6, 51), (5, 6, 51, 141), (5, 6, 28), (5, 6, 33), (5, 6, 92), (5, 6, 155), (5, 6, 26),
- (5, 6, 26, 57), (5, 6, 19), (5, 6, 149))
+LEXERS: tuple[tuple[int, ...], ...] = ((1, 2, 5, 6, 13, 18, 23, 45, 46, 48, 63, 65, 68, 69, 70, 74, 78, 81, 102, 109, 110, 117, 129, 136, 151, 163, 165, 168), (5, 6, 33, 58, 64, 152), (5, 6, 165),
+ (5, 6, 130), (5, 6, 151), (5, 6, 103), (5, 6, 52), (5, 6, 58), (1, 5, 6), (5, 6, 18, 37, 46, 58, 99), (5, 6, 65, 100, 150), (5, 6, 57, 76),
+ (5, 6, 73, 89, 164), (5, 6, 25, 34), (5, 6, 99), (5, 6, 125, 141), (3, 5, 6), (5, 6, 93), (4, 5, 6), (5, 6, 39, 157), (5, 6, 44, 49, 92, 98, 126), (5, 6, 157),
+ (1, 5, 6, 13, 18, 23, 45, 46, 48, 63, 65, 68, 69, 70, 74, 78, 81, 102, 109, 110, 117, 129, 136, 151, 163, 165, 168), (5, 6), (5, 6, 120), (5, 6, 144),
+ (3, 4, 5, 6), (5, 6, 73, 157), (5, 6, 70), (5, 6, 32), (5, 6, 164), (5, 6, 23), (5, 6, 102), (2, 5, 6), (5, 6, 132), (5, 6, 84), (2, 5, 6, 139, 167),
+ (5, 6, 65), (5, 6, 167), (5, 6, 169), (5, 6, 83), (5, 6, 168), (5, 6, 140, 151), (5, 6, 107), (5, 6, 17, 43), (2, 5, 6, 166, 167, 170), (2, 5, 6, 170),
+ (5, 6, 100), (5, 6, 158), (5, 6, 113), (5, 6, 90), (5, 6, 88), (5, 6, 64), (5, 6, 21), (5, 6, 111), (5, 6, 55, 162), (5, 6, 161), (5, 6, 109), (5, 6, 55),
+ (5, 6, 128), (5, 6, 73), (2, 5, 6, 139), (5, 6, 123, 167), (5, 6, 142), (5, 6, 137), (5, 6, 24), (5, 6, 80), (2, 5, 6, 166, 170), (5, 6, 7, 163), (5, 6, 150),
+ (5, 6, 36), (5, 6, 75), (5, 6, 54), (5, 6, 138), (5, 6, 105, 110), (5, 6, 51, 118), (5, 6, 154), (5, 6, 117), (5, 6, 105), (5, 6, 108, 146), (5, 6, 121),
+ (5, 6, 15, 81), (5, 6, 49),
+ (1, 5, 6, 13, 18, 23, 45, 46, 48, 56, 62, 63, 65, 68, 69, 70, 71, 74, 77, 78, 79, 81, 102, 109, 110, 117, 129, 136, 146, 151, 156, 163, 165, 168), (5, 6, 98),
+ (2, 5, 6, 45, 157, 166, 170), (5, 6, 7), (5, 6, 139), (5, 6, 171), (0, 5, 6), (5, 6, 67, 98), (5, 6, 95), (5, 6, 155), (5, 6, 108, 168), (5, 6, 22),
+ (5, 6, 33), (5, 6, 118), (5, 6, 16), (5, 6, 106), (5, 6, 60), (5, 6, 116), (5, 6, 96), (5, 6, 124), (5, 6, 85, 101), (2, 5, 6, 45, 170), (5, 6, 146),
+ (5, 6, 9, 11, 19, 110, 148, 151), (5, 6, 9, 11, 19, 148), (5, 6, 68), (5, 6, 42, 72, 151), (2, 5, 6, 157, 166, 170), (5, 6, 61), (5, 6, 31), (5, 6, 134),
+ (5, 6, 16, 38), (5, 6, 166), (5, 6, 10, 109, 131), (5, 6, 50), (5, 6, 97), (5, 6, 65, 97), (5, 6, 86), (5, 6, 27), (5, 6, 14, 66), (2, 5, 6, 139, 149),
+ (5, 6, 127, 151), (5, 6, 26, 41, 76, 126), (5, 6, 112), (2, 5, 6, 45, 166, 170), (5, 6, 45), (5, 6, 115), (5, 6, 160), (5, 6, 38), (5, 6, 82),
+ (5, 6, 102, 137), (5, 6, 91), (5, 6, 102, 139), (5, 6, 12), (5, 6, 170), (5, 6, 117, 135), (5, 6, 26, 28, 59), (5, 6, 71), (5, 6, 133), (5, 6, 104),
+ (5, 6, 141, 160), (5, 6, 147), (5, 6, 67), (5, 6, 8), (5, 6, 47, 145), (5, 6, 119), (5, 6, 117, 134), (5, 6, 149), (5, 6, 122), (5, 6, 156), (5, 6, 129),
+ (5, 6, 47), (5, 6, 29), (5, 6, 87), (5, 6, 143), (5, 6, 40), (5, 6, 114), (5, 6, 136), (5, 6, 126), (5, 6, 11), (5, 6, 110, 151), (5, 6, 53), (5, 6, 53, 145),
+ (5, 6, 30), (5, 6, 35), (5, 6, 94), (5, 6, 159), (5, 6, 28), (5, 6, 28, 59), (5, 6, 20), (5, 6, 153))
 
 STATE_LEXER: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 4, 12, 13, 14, 8, 15, 8, 16, 17, 18, 19, 20, 21, 16, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22,
- 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 22, 22, 22, 22, 22, 22, 22, 24, 7, 21, 25, 26, 27, 28, 29, 30, 31, 32, 30, 32, 33, 32, 34, 35, 36,
- 36, 37, 38, 38, 39, 40, 41, 4, 42, 4, 43, 44, 45, 46, 47, 32, 18, 48, 32, 49, 8, 50, 51, 52, 53, 54, 4, 32, 22, 22, 55, 56, 4, 32, 32, 4, 57, 58, 45, 4, 32,
- 59, 22, 32, 22, 32, 22, 32, 60, 35, 61, 32, 32, 7, 11, 62, 63, 39, 32, 64, 29, 32, 8, 8, 65, 66, 22, 67, 68, 22, 32, 69, 22, 8, 10, 8, 37, 70, 71, 72, 73, 74,
- 22, 75, 76, 74, 22, 22, 77, 32, 78, 21, 22, 79, 22, 8, 22, 22, 22, 8, 55, 80, 80, 30, 38, 38, 32, 62, 81, 22, 32, 8, 22, 82, 45, 8, 83, 84, 32, 32, 85, 22, 86,
- 10, 36, 59, 87, 88, 89, 90, 91, 92, 93, 94, 38, 56, 95, 96, 97, 32, 22, 64, 32, 98, 99, 100, 46, 32, 101, 8, 102, 103, 104, 64, 38, 80, 80, 80, 80, 80, 80, 80,
- 80, 80, 32, 105, 105, 22, 32, 38, 22, 106, 82, 32, 8, 22, 22, 107, 32, 59, 59, 8, 22, 32, 32, 32, 104, 32, 51, 108, 109, 32, 110, 111, 112, 76, 32, 32, 8, 22,
- 32, 22, 8, 113, 101, 8, 45, 45, 114, 22, 64, 115, 75, 116, 116, 75, 75, 117, 117, 32, 118, 119, 80, 22, 32, 32, 120, 32, 32, 22, 105, 121, 101, 22, 106, 32,
- 36, 22, 22, 32, 122, 123, 22, 22, 22, 8, 22, 124, 125, 32, 22, 32, 32, 126, 32, 32, 127, 95, 96, 22, 22, 127, 22, 128, 129, 62, 130, 45, 8, 32, 118, 37, 37, 4,
- 117, 117, 117, 117, 131, 131, 131, 131, 80, 132, 4, 80, 59, 32, 32, 133, 134, 32, 7, 135, 22, 22, 32, 136, 114, 121, 101, 22, 137, 22, 122, 131, 115, 138, 138,
- 22, 22, 22, 131, 22, 22, 139, 32, 32, 87, 32, 32, 32, 32, 84, 8, 130, 22, 80, 59, 32, 4, 4, 140, 141, 141, 59, 59, 142, 80, 32, 80, 80, 32, 31, 143, 32, 32,
- 32, 22, 32, 144, 136, 114, 145, 37, 8, 45, 144, 144, 32, 32, 146, 32, 22, 22, 32, 59, 22, 22, 22, 22, 8, 100, 84, 8, 80, 32, 80, 134, 134, 37, 147, 37, 131,
- 131, 52, 80, 80, 131, 131, 32, 22, 148, 32, 144, 32, 4, 84, 8, 149, 149, 22, 22, 150, 22, 22, 22, 32, 100, 45, 8, 100, 80, 32, 32, 151, 45, 8, 37, 152, 32,
- 153, 153, 80, 32, 22, 148, 22, 154, 8, 84, 32, 32, 51, 22, 45, 100, 45, 80, 80, 155, 45, 156, 156, 157, 158, 22, 32, 159, 45, 8, 22, 22, 160, 45, 116, 161,
- 134, 32, 32, 162, 162, 157, 22, 32, 45, 32, 131, 32, 32, 80, 80, 163, 164, 45, 22, 22, 141, 75, 31, 62, 165, 80, 32, 32, 32, 45, 45, 153, 80, 80, 80, 80, 32,
- 80, 32, 166, 80, 80, 32)
+ 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 22, 23, 22, 22, 22, 22, 22, 22, 22, 24, 25, 7, 21, 26, 27, 28, 29, 30, 31, 32, 33, 31, 33, 34, 33, 35,
+ 36, 37, 37, 38, 39, 39, 40, 41, 42, 4, 43, 4, 44, 45, 46, 47, 48, 33, 18, 49, 33, 50, 8, 51, 52, 53, 54, 55, 4, 33, 22, 22, 56, 57, 58, 4, 33, 33, 4, 59, 60,
+ 46, 4, 33, 61, 22, 33, 22, 33, 22, 33, 62, 36, 63, 33, 33, 7, 11, 64, 65, 40, 33, 66, 30, 33, 8, 8, 67, 68, 22, 69, 70, 22, 33, 71, 22, 8, 10, 8, 38, 72, 73,
+ 74, 75, 76, 22, 77, 78, 79, 76, 22, 22, 80, 33, 81, 21, 22, 82, 22, 8, 22, 22, 22, 8, 56, 83, 83, 31, 39, 39, 33, 64, 84, 22, 33, 8, 22, 85, 46, 8, 86, 87, 33,
+ 33, 88, 22, 89, 10, 37, 61, 90, 91, 92, 93, 94, 95, 96, 97, 39, 58, 98, 99, 100, 101, 33, 22, 66, 33, 102, 103, 104, 47, 33, 105, 8, 106, 107, 108, 66, 39, 83,
+ 83, 83, 83, 83, 83, 83, 83, 83, 83, 33, 109, 109, 22, 33, 39, 22, 110, 85, 33, 8, 22, 22, 111, 33, 61, 61, 8, 22, 33, 33, 33, 108, 33, 52, 112, 113, 33, 114,
+ 115, 116, 79, 38, 33, 33, 8, 22, 33, 22, 8, 117, 105, 8, 46, 46, 118, 22, 66, 119, 77, 120, 120, 77, 77, 121, 122, 122, 33, 123, 124, 83, 22, 33, 33, 125, 33,
+ 33, 22, 109, 126, 105, 22, 110, 33, 37, 22, 22, 33, 127, 128, 22, 22, 22, 8, 22, 129, 130, 33, 22, 33, 33, 131, 33, 33, 132, 99, 100, 91, 22, 22, 132, 22, 133,
+ 134, 64, 135, 46, 8, 33, 123, 38, 38, 4, 122, 122, 122, 122, 136, 137, 137, 137, 137, 83, 138, 4, 83, 61, 33, 33, 139, 140, 33, 7, 141, 22, 22, 33, 142, 118,
+ 126, 105, 22, 143, 22, 127, 137, 119, 144, 144, 22, 22, 22, 137, 22, 22, 145, 33, 33, 33, 90, 33, 33, 33, 33, 87, 8, 135, 22, 83, 61, 33, 4, 4, 146, 77, 147,
+ 147, 61, 61, 148, 83, 33, 83, 83, 33, 32, 149, 33, 33, 33, 22, 33, 150, 142, 118, 151, 38, 8, 46, 150, 150, 33, 33, 152, 33, 22, 22, 22, 33, 61, 22, 22, 22,
+ 22, 8, 104, 87, 8, 83, 33, 83, 140, 140, 38, 153, 154, 38, 137, 137, 53, 83, 83, 137, 137, 33, 22, 155, 33, 150, 33, 4, 87, 8, 156, 156, 22, 22, 157, 22, 22,
+ 22, 33, 104, 46, 8, 104, 83, 33, 33, 158, 137, 46, 8, 38, 159, 33, 160, 160, 83, 33, 22, 155, 22, 161, 8, 87, 33, 33, 52, 22, 46, 104, 46, 83, 83, 162, 147,
+ 46, 163, 163, 164, 165, 22, 33, 166, 46, 8, 22, 22, 167, 46, 120, 137, 168, 140, 33, 33, 169, 169, 164, 22, 33, 46, 33, 137, 38, 33, 33, 83, 83, 170, 171, 46,
+ 22, 22, 147, 4, 77, 32, 64, 172, 83, 33, 33, 140, 33, 46, 46, 160, 83, 83, 33, 83, 83, 33, 83, 33, 173, 83, 83, 83, 33)
 
 START_STATE: int = 0
 
-END_STATE: int = 57
+END_STATE: int = 58
 
 RULES: tuple[str, ...] = ('start 0 0 -', 'start 1 0 -', 'start 1 0 0i', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
  'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
  'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
- 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', '__start_star_0 1 0 0',
- 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'target_measure 1 0 0', 'count_list 1 0 0',
- 'start 2 0 1i', '__start_star_0 2 0 0i,1', 'per_count 2 0 0,1', 'hand_stmt 3 0 0,1', 'drawing_stmt 3 0 0,1', 'no_reserve 3 0 0,1', 'target_measure 2 0 0,1',
- 'target_measure 2 0 0,1', 'count_list 2 0 0,1i', 'players_stmt 3 0 0,1', 'reserve_stmt 3 0 0,1', 'source_stmt 3 0 0,1', 'tiles_stmt 3 0 0,1',
- 'based_stmt 4 0 0,1,2', 'based_stmt 4 0 0,1,2', 'drawing_stmt 4 0 0,1,2', 'branching_stmt 4 0 0,1,2', 'branching_stmt 4 0 0,1,2', 'overshoot_stmt 4 0 0,1,2',
- 'floor_stmt 4 0 0,1,2', 'block_section 4 0 0,1,2', 'domino_section 4 0 0,1,2', 'overshoot_stmt 4 0 0,1,2', 'scoring_stmt 4 0 0,1,2',
- '__player_counts_star_1 2 0 0,1', 'count_range 3 0 0,1,2', 'ruleset_stmt 4 0 0,1,2', 'branch_sides_stmt 5 0 0,1,2,3', 'per_count 4 0 0,1,2,3',
- 'block_section 5 0 0,1,2,4i', 'settle_line 1 1 0', 'settle_line 1 1 0', 'settle_line 1 1 0', 'settle_line 1 1 0', 'settle_line 1 1 0',
- '__domino_section_star_4 1 0 0', 'settle_line 1 1 0', 'domino_section 5 0 0,1,2,4i', 'lead_stmt 5 0 0,1,2,3', 'overshoot_stmt 5 0 0,1,2,3',
- '__player_counts_star_1 3 0 0i,1,2', 'unpartnered 2 0 0,1', 'players_stmt 5 0 0,1,2,3', 'unit_stmt 5 0 0,1,2,3', 'target_stmt 5 0 0,1,2,3',
- 'branch_sides_stmt 6 0 0,1,2,3,4', 'check_stmt 6 0 0,1,2,3,4', 'per_count 5 0 0,1,2,3,4', 'per_count 5 0 0,1,2,3,4i', 'entry_stmt 6 0 0,1,2,3,4',
- '__domino_section_star_4 2 0 0i,1', 'branching_stmt 6 0 0,1,2,3,4', 'opener_value 1 0 0', 'opener_value 1 0 0', 'lead_stmt 6 0 0,1,2,3,4',
- 'scoring_stmt 6 0 0,1,2,3,4', 'partnered 3 0 0,1,2', 'floor_stmt 6 0 0,1,2,3,4', 'target_stmt 6 0 0,1,2,3,4', 'count_group 1 0 0', 'target_stmt 6 0 0,1,2,3,4',
- 'rounds_stmt 6 0 0,1,2,3,4', 'rounds_stmt 6 0 0,1,2,3,4', 'lead_win_stmt 6 0 0,1,2,3,4', 'spinner_count_stmt 6 0 0,1,2,3,4', 'terminal_stmt 7 0 0,1,2,3,4,5',
- 'terminal_stmt 7 0 0,1,2,3,4,5', 'check_stmt 7 0 0,1,2,3,4,5', 'per_count 6 0 0,1,2,3,4,5i', 'hand_set 2 0 0,1', 'hand_set 2 0 0,1', 'hand_set 2 0 0,1',
- 'hand_set 2 0 0,1', 'pooling 1 0 0', 'pooling 1 0 0', 'nobody_line 3 0 0,1', 'events_line 3 0 0,1', 'opener_value 2 0 0,1',
- 'opener_block_stmt 7 0 0,1,2,3,4,5', 'opener_domino_stmt 7 0 0,1,2,3,4,5', 'scoring_stmt 7 0 0,1,2,3,4,5i', 'target_stmt 7 0 0,1,2,3,4,5',
- 'count_group 2 0 0,1i', 'spinner_count_stmt 7 0 0,1,2,3,4,5', 'spinner_orientation_stmt 7 0 0,1,2,3,4,5', 'spinner_orientation_stmt 7 0 0,1,2,3,4,5',
- 'ties_stmt 7 0 0,1,2,3,4,5', 'ties_stmt 7 0 0,1,2,3,4,5', 'unit_stmt 8 0 0,1,2,3,4,5,6', 'events_line 4 0 0,1,2', 'event_grouping 2 0 0,1',
- 'event_grouping 2 0 0,1', 'events_line 4 0 0,1,2', 'events_line 4 0 0,1,2', 'winner_line 4 0 0,1,2', 'opener_value 3 0 0,1,2', 'opener_value 3 0 0,1,2',
- 'opener_value 3 0 0,1,2', 'opener_first_stmt 8 0 0,1,2,3,4,5,6', 'target_counts 4 0 0,1,2,3i', 'hand_doubles_stmt 9 0 0,1,2,3,4,5,6,7',
- 'hand_doubles_stmt 9 0 0,1,2,3,4,5,6,7', 'drawing_stmt 9 0 0,1,2,3,4,5,6,7', 'drawing_stmt 9 0 0,1,2,3,4,5,6,7', 'branch_length_stmt 9 0 0,1,2,3,4,5,6,7',
- 'branch_length_stmt 9 0 0,1,2,3,4,5,6,7', '__per_count_star_2 4 0 0,1,2,3', 'events_line 5 0 0,1,2,3', 'events_line 5 0 0,1,2,3', 'events_line 5 0 0,1,2,3',
- 'winner_line 5 0 0,1,2,3', 'scoring_stmt 9 0 0,1,2,3,4,5,6,7', 'round_end_stmt 9 0 0,1,2,3,4,5,6,7', 'round_end_stmt 9 0 0,1,2,3,4,5,6,7',
- 'ties_stmt 9 0 0,1,2,3,4,5,6,7', 'tie_rounds_stmt 10 0 0,1,2,3,4,5,6,7,8', 'tie_rounds_stmt 10 0 0,1,2,3,4,5,6,7,8', '__per_count_star_2 5 0 0,1,2,3,4',
- '__per_count_star_2 5 0 0,1,2,3,4', '__per_count_star_2 5 0 0i,1,2,3,4', 'events_line 6 0 0,1,2,3,4', 'rounding 2 0 0,1', 'last_placement 4 0 0,1,2,3',
- 'winner_line 6 0 0,1,2,3,4', 'scoring_stmt 10 0 0,1,2,3,4,5i,6,7,8', 'claims_stmt 10 0 0,1,2,3,4,5,6,7,8', 'tie_rounds_stmt 11 0 0,1,2,3,4,5,6,7,8,9',
- '__per_count_star_2 6 0 0,1,2,3,4,5', '__per_count_star_2 6 0 0i,1,2,3,4,5', '__per_count_star_2 6 0 0i,1,2,3,4,5', 'bonus_line 7 0 0,1,2,3,4,5',
- 'bonus_line 7 0 0,1,2,3,4,5', 'rounding 3 0 0,1,2', 'scoring_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__target_counts_plus_3 4 0 0,1,2,3',
- 'knock_stmt 11 0 0,1,2,3,4,5,6,7,8,9', 'knock_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__per_count_star_2 7 0 0i,1,2,3,4,5,6',
- 'scoring_stmt 12 0 0,1,2,3,4,5i,6,7,8,9,10', '__target_counts_plus_3 5 0 0i,1,2,3,4', 'receiver 2 0 0,1', 'receiver 2 0 0,1', 'hands_term 9 0 0,1,2,3,4,5,6,7',
- 'hands_term 9 0 0,1,2,3,4,5,6,7', 'claims_stmt 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'spinner_orientation_stmt 13 0 0,1,2,3,4,5,6,7,8,9,10,11',
- 'winner_line 10 0 0,1,2,3,4,5,6,7,8', 'winner_line 11 0 0,1,2,3,4,5,6,7,8,9', 'differences_term 12 0 0,1,2,3,4,5,6,7,8,9,10',
- 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10', 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10', 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10',
- 'winner_line 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'winner_line 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'partners_tie 4 0 0,1,2,3')
+ 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
+ '__start_star_0 1 0 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0', 'statement 1 1 0',
+ 'target_measure 1 0 0', 'count_list 1 0 0', 'start 2 0 1i', '__start_star_0 2 0 0i,1', 'per_count 2 0 0,1', 'hand_stmt 3 0 0,1', 'drawing_stmt 3 0 0,1',
+ 'no_reserve 3 0 0,1', 'target_measure 2 0 0,1', 'target_measure 2 0 0,1', 'count_list 2 0 0,1i', 'players_stmt 3 0 0,1', 'reserve_stmt 3 0 0,1',
+ 'source_stmt 3 0 0,1', 'tiles_stmt 3 0 0,1', 'based_stmt 4 0 0,1,2', 'based_stmt 4 0 0,1,2', 'drawing_stmt 4 0 0,1,2', 'branching_stmt 4 0 0,1,2',
+ 'branching_stmt 4 0 0,1,2', 'overshoot_stmt 4 0 0,1,2', 'floor_stmt 4 0 0,1,2', 'block_section 4 0 0,1,2', 'domino_section 4 0 0,1,2',
+ 'overshoot_stmt 4 0 0,1,2', 'scoring_stmt 4 0 0,1,2', '__player_counts_star_1 2 0 0,1', 'count_range 3 0 0,1,2', 'ruleset_stmt 4 0 0,1,2',
+ 'branch_sides_stmt 5 0 0,1,2,3', 'per_count 4 0 0,1,2,3', 'block_section 5 0 0,1,2,4i', 'settle_line 1 1 0', 'settle_line 1 1 0', 'settle_line 1 1 0',
+ 'settle_line 1 1 0', 'settle_line 1 1 0', 'settle_line 1 1 0', '__domino_section_star_4 1 0 0', 'settle_line 1 1 0', 'domino_section 5 0 0,1,2,4i',
+ 'lead_stmt 5 0 0,1,2,3', 'overshoot_stmt 5 0 0,1,2,3', '__player_counts_star_1 3 0 0i,1,2', 'unpartnered 2 0 0,1', 'players_stmt 5 0 0,1,2,3',
+ 'unit_stmt 5 0 0,1,2,3', 'target_stmt 5 0 0,1,2,3', 'branch_sides_stmt 6 0 0,1,2,3,4', 'check_stmt 6 0 0,1,2,3,4', 'per_count 5 0 0,1,2,3,4',
+ 'per_count 5 0 0,1,2,3,4i', 'entry_stmt 6 0 0,1,2,3,4', '__domino_section_star_4 2 0 0i,1', 'branching_stmt 6 0 0,1,2,3,4', 'opener_value 1 0 0',
+ 'opener_value 1 0 0', 'lead_stmt 6 0 0,1,2,3,4', 'scoring_stmt 6 0 0,1,2,3,4', 'partnered 3 0 0,1,2', 'floor_stmt 6 0 0,1,2,3,4', 'target_stmt 6 0 0,1,2,3,4',
+ 'count_group 1 0 0', 'target_stmt 6 0 0,1,2,3,4', 'rounds_stmt 6 0 0,1,2,3,4', 'rounds_stmt 6 0 0,1,2,3,4', 'lead_win_stmt 6 0 0,1,2,3,4',
+ 'spinner_count_stmt 6 0 0,1,2,3,4', 'terminal_stmt 7 0 0,1,2,3,4,5', 'terminal_stmt 7 0 0,1,2,3,4,5', 'check_stmt 7 0 0,1,2,3,4,5',
+ 'per_count 6 0 0,1,2,3,4,5i', 'hand_set 2 0 0,1', 'hand_set 2 0 0,1', 'hand_set 2 0 0,1', 'hand_set 2 0 0,1', 'pooling 1 0 0', 'pooling 1 0 0',
+ 'nobody_line 3 0 0,1', 'events_line 3 0 0,1', 'opener_value 2 0 0,1', 'opener_block_stmt 7 0 0,1,2,3,4,5', 'opener_domino_stmt 7 0 0,1,2,3,4,5',
+ 'scoring_stmt 7 0 0,1,2,3,4,5i', 'target_stmt 7 0 0,1,2,3,4,5', 'count_group 2 0 0,1i', 'spinner_count_stmt 7 0 0,1,2,3,4,5',
+ 'spinner_orientation_stmt 7 0 0,1,2,3,4,5', 'spinner_orientation_stmt 7 0 0,1,2,3,4,5', 'ties_stmt 7 0 0,1,2,3,4,5', 'ties_stmt 7 0 0,1,2,3,4,5',
+ 'unit_stmt 8 0 0,1,2,3,4,5,6', 'events_line 4 0 0,1,2', 'event_grouping 2 0 0,1', 'event_grouping 2 0 0,1', 'events_line 4 0 0,1,2', 'events_line 4 0 0,1,2',
+ 'winner_line 4 0 0,1,2', 'opener_value 3 0 0,1,2', 'opener_value 3 0 0,1,2', 'opener_value 3 0 0,1,2', 'opener_first_stmt 8 0 0,1,2,3,4,5,6',
+ 'target_counts 4 0 0,1,2,3i', 'hand_doubles_stmt 9 0 0,1,2,3,4,5,6,7', 'hand_doubles_stmt 9 0 0,1,2,3,4,5,6,7', 'draw_while_able_stmt 9 0 0,1,2,3,4,5,6,7',
+ 'drawing_stmt 9 0 0,1,2,3,4,5,6,7', 'drawing_stmt 9 0 0,1,2,3,4,5,6,7', 'branch_length_stmt 9 0 0,1,2,3,4,5,6,7', 'branch_length_stmt 9 0 0,1,2,3,4,5,6,7',
+ '__per_count_star_2 4 0 0,1,2,3', 'events_line 5 0 0,1,2,3', 'events_line 5 0 0,1,2,3', 'events_line 5 0 0,1,2,3', 'winner_line 5 0 0,1,2,3',
+ 'scoring_stmt 9 0 0,1,2,3,4,5,6,7', 'round_end_stmt 9 0 0,1,2,3,4,5,6,7', 'round_end_stmt 9 0 0,1,2,3,4,5,6,7', 'ties_stmt 9 0 0,1,2,3,4,5,6,7',
+ 'tie_rounds_stmt 10 0 0,1,2,3,4,5,6,7,8', 'tie_rounds_stmt 10 0 0,1,2,3,4,5,6,7,8', '__per_count_star_2 5 0 0,1,2,3,4', '__per_count_star_2 5 0 0,1,2,3,4',
+ '__per_count_star_2 5 0 0i,1,2,3,4', 'events_line 6 0 0,1,2,3,4', 'rounding 2 0 0,1', 'last_placement 4 0 0,1,2,3', 'winner_line 6 0 0,1,2,3,4',
+ 'scoring_stmt 10 0 0,1,2,3,4,5i,6,7,8', 'claims_stmt 10 0 0,1,2,3,4,5,6,7,8', 'tie_rounds_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__per_count_star_2 6 0 0,1,2,3,4,5',
+ '__per_count_star_2 6 0 0i,1,2,3,4,5', '__per_count_star_2 6 0 0i,1,2,3,4,5', 'bonus_line 7 0 0,1,2,3,4,5', 'bonus_line 7 0 0,1,2,3,4,5', 'rounding 3 0 0,1,2',
+ 'scoring_stmt 11 0 0,1,2,3,4,5,6,7,8,9', '__target_counts_plus_3 4 0 0,1,2,3', 'knock_stmt 11 0 0,1,2,3,4,5,6,7,8,9', 'knock_stmt 11 0 0,1,2,3,4,5,6,7,8,9',
+ '__per_count_star_2 7 0 0i,1,2,3,4,5,6', 'scoring_stmt 12 0 0,1,2,3,4,5i,6,7,8,9,10', '__target_counts_plus_3 5 0 0i,1,2,3,4', 'receiver 2 0 0,1',
+ 'receiver 2 0 0,1', 'hands_term 9 0 0,1,2,3,4,5,6,7', 'hands_term 9 0 0,1,2,3,4,5,6,7', 'claims_stmt 13 0 0,1,2,3,4,5,6,7,8,9,10,11',
+ 'spinner_orientation_stmt 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'winner_line 10 0 0,1,2,3,4,5,6,7,8', 'winner_line 11 0 0,1,2,3,4,5,6,7,8,9',
+ 'differences_term 12 0 0,1,2,3,4,5,6,7,8,9,10', 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10', 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10',
+ 'winner_line 12 0 0,1,2,3,4,5,6,7,8,9,10', 'heaviest_term 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'winner_line 13 0 0,1,2,3,4,5,6,7,8,9,10,11',
+ 'winner_line 13 0 0,1,2,3,4,5,6,7,8,9,10,11', 'partners_tie 4 0 0,1,2,3')
 
 RULE_ORIGINS: tuple[str, ...] = ('start', 'start', 'start', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement',
  'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement',
- 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', '__start_star_0', 'statement', 'statement', 'statement',
- 'statement', 'statement', 'statement', 'target_measure', 'player_counts', 'start', '__start_star_0', 'per_count', 'hand_stmt', 'drawing_stmt', 'reserve_stmt',
- 'target_measure', 'target_measure', 'player_counts', 'players_stmt', 'reserve_stmt', 'source_stmt', 'tiles_stmt', 'based_stmt', 'based_stmt', 'drawing_stmt',
- 'branching_stmt', 'branching_stmt', 'overshoot_stmt', 'floor_stmt', 'block_section', 'domino_section', 'overshoot_stmt', 'scoring_stmt',
+ 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', 'statement', '__start_star_0', 'statement', 'statement',
+ 'statement', 'statement', 'statement', 'statement', 'target_measure', 'player_counts', 'start', '__start_star_0', 'per_count', 'hand_stmt', 'drawing_stmt',
+ 'reserve_stmt', 'target_measure', 'target_measure', 'player_counts', 'players_stmt', 'reserve_stmt', 'source_stmt', 'tiles_stmt', 'based_stmt', 'based_stmt',
+ 'drawing_stmt', 'branching_stmt', 'branching_stmt', 'overshoot_stmt', 'floor_stmt', 'block_section', 'domino_section', 'overshoot_stmt', 'scoring_stmt',
  '__player_counts_star_1', 'player_counts', 'ruleset_stmt', 'branch_sides_stmt', 'per_count', 'block_section', 'settle_line', 'settle_line', 'settle_line',
- 'settle_line', 'settle_line', '__domino_section_star_4', 'settle_line', 'domino_section', 'lead_stmt', 'overshoot_stmt', '__player_counts_star_1',
- 'partnership', 'players_stmt', 'unit_stmt', 'target_stmt', 'branch_sides_stmt', 'check_stmt', 'per_count', 'per_count', 'entry_stmt',
+ 'settle_line', 'settle_line', 'settle_line', '__domino_section_star_4', 'settle_line', 'domino_section', 'lead_stmt', 'overshoot_stmt',
+ '__player_counts_star_1', 'partnership', 'players_stmt', 'unit_stmt', 'target_stmt', 'branch_sides_stmt', 'check_stmt', 'per_count', 'per_count', 'entry_stmt',
  '__domino_section_star_4', 'branching_stmt', 'opener_value', 'opener_value', 'lead_stmt', 'scoring_stmt', 'partnership', 'floor_stmt', 'target_stmt',
  'count_group', 'target_stmt', 'rounds_stmt', 'rounds_stmt', 'lead_win_stmt', 'spinner_count_stmt', 'terminal_stmt', 'terminal_stmt', 'check_stmt', 'per_count',
  'hand_set', 'hand_set', 'hand_set', 'hand_set', 'pooling', 'pooling', 'nobody_line', 'events_line', 'opener_value', 'opener_block_stmt', 'opener_domino_stmt',
  'scoring_stmt', 'target_stmt', 'count_group', 'spinner_count_stmt', 'spinner_orientation_stmt', 'spinner_orientation_stmt', 'ties_stmt', 'ties_stmt',
  'unit_stmt', 'events_line', 'event_grouping', 'event_grouping', 'events_line', 'events_line', 'winner_line', 'opener_value', 'opener_value', 'opener_value',
- 'opener_first_stmt', 'target_counts', 'hand_doubles_stmt', 'hand_doubles_stmt', 'drawing_stmt', 'drawing_stmt', 'branch_length_stmt', 'branch_length_stmt',
- '__per_count_star_2', 'events_line', 'events_line', 'events_line', 'winner_line', 'scoring_stmt', 'round_end_stmt', 'round_end_stmt', 'ties_stmt',
- 'tie_rounds_stmt', 'tie_rounds_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2', 'events_line', 'rounding', 'last_placement',
- 'winner_line', 'scoring_stmt', 'claims_stmt', 'tie_rounds_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2', 'bonus_line', 'bonus_line',
- 'rounding', 'scoring_stmt', '__target_counts_plus_3', 'knock_stmt', 'knock_stmt', '__per_count_star_2', 'scoring_stmt', '__target_counts_plus_3', 'receiver',
- 'receiver', 'hands_term', 'hands_term', 'claims_stmt', 'spinner_orientation_stmt', 'winner_line', 'winner_line', 'differences_term', 'winner_line',
- 'winner_line', 'winner_line', 'winner_line', 'winner_line', 'partners_tie')
+ 'opener_first_stmt', 'target_counts', 'hand_doubles_stmt', 'hand_doubles_stmt', 'draw_while_able_stmt', 'drawing_stmt', 'drawing_stmt', 'branch_length_stmt',
+ 'branch_length_stmt', '__per_count_star_2', 'events_line', 'events_line', 'events_line', 'winner_line', 'scoring_stmt', 'round_end_stmt', 'round_end_stmt',
+ 'ties_stmt', 'tie_rounds_stmt', 'tie_rounds_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2', 'events_line', 'rounding',
+ 'last_placement', 'winner_line', 'scoring_stmt', 'claims_stmt', 'tie_rounds_stmt', '__per_count_star_2', '__per_count_star_2', '__per_count_star_2',
+ 'bonus_line', 'bonus_line', 'rounding', 'scoring_stmt', '__target_counts_plus_3', 'knock_stmt', 'knock_stmt', '__per_count_star_2', 'scoring_stmt',
+ '__target_counts_plus_3', 'receiver', 'receiver', 'hands_term', 'hands_term', 'claims_stmt', 'spinner_orientation_stmt', 'winner_line', 'winner_line',
+ 'differences_term', 'winner_line', 'winner_line', 'winner_line', 'heaviest_term', 'winner_line', 'winner_line', 'partners_tie')
 
 STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES _NL __start_star_0 based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section drawing_stmt '
-  'entry_stmt floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt '
-  'players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt start statement '
-  'target_stmt terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
+  'TILES _NL __start_star_0 based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section '
+  'draw_while_able_stmt drawing_stmt entry_stmt floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt '
+  'opener_first_stmt overshoot_stmt players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt '
+  'spinner_orientation_stmt start statement target_stmt terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
   (-1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40,
-   41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64)),
- ('DOUBLE TERMINAL TIE', (65, 66, 67)), ('ON', (68,)), ('OPEN', (69,)), ('THE', (70,)), ('UNTIL', (71,)), ('BRANCH', (72,)), ('DOUBLE', (73,)),
- ('NUMBER per_count', (74, 75)), ('DOUBLE DRAWING OVERSHOOT RESERVE SCORE', (76, 77, 78, 79, 80)), ('POINTS RAW SHOWN target_measure', (81, 82, 83, 84)),
- ('BLOCK DOMINO', (85, 86)), ('THE', (87,)), ('AFTER LEADS OF', (88, 89, 90)), ('BOUNCES DISCARDS', (91, 92)), ('SCORE', (93,)),
- ('NUMBER player_counts', (94, 95)), ('ARE MUST', (96, 97)), ('NUMBER per_count', (74, 98)), ('NAME', (99,)), ('NEVER', (100,)), ('STRING', (101,)),
- ('AT EXACTLY', (102, 103)), ('MATCH NEXT OPENING ROUND SPINNER', (104, 105, 106, 107, 108)), ('AT', (109,)), ('NAME', (110,)),
+   41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65)),
+ ('DOUBLE PLAYER TERMINAL TIE', (66, 67, 68, 69)), ('ON', (70,)), ('OPEN', (71,)), ('THE', (72,)), ('UNTIL', (73,)), ('BRANCH', (74,)), ('DOUBLE', (75,)),
+ ('NUMBER per_count', (76, 77)), ('DOUBLE DRAWING OVERSHOOT RESERVE SCORE', (78, 79, 80, 81, 82)), ('POINTS RAW SHOWN target_measure', (83, 84, 85, 86)),
+ ('BLOCK DOMINO', (87, 88)), ('THE', (89,)), ('AFTER LEADS OF', (90, 91, 92)), ('BOUNCES DISCARDS', (93, 94)), ('SCORE', (95,)),
+ ('NUMBER player_counts', (96, 97)), ('ARE MUST', (98, 99)), ('NUMBER per_count', (76, 100)), ('NAME', (101,)), ('NEVER', (102,)), ('STRING', (103,)),
+ ('AT EXACTLY', (104, 105)), ('MATCH NEXT OPENING ROUND SPINNER', (106, 107, 108, 109, 110)), ('AT', (111,)), ('NAME', (112,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES __start_star_0 based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section drawing_stmt '
+  'TILES __start_star_0 based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section '
+  'draw_while_able_stmt drawing_stmt entry_stmt floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt '
+  'opener_first_stmt overshoot_stmt players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt '
+  'spinner_orientation_stmt statement target_stmt terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
+  (-2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 113, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
+   42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 59, 60, 61, 62, 63, 64, 65)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section draw_while_able_stmt drawing_stmt '
   'entry_stmt floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt '
   'players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt statement '
   'target_stmt terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
-  (-2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 111, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41,
-   42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 58, 59, 60, 61, 62, 63, 64)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section drawing_stmt entry_stmt floor_stmt '
-  'hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt players_stmt '
-  'reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt statement target_stmt '
-  'terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
   (-3, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
-   43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 112, 59, 60, 61, 62, 63, 64)),
+   43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 114, 60, 61, 62, 63, 64, 65)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4, -4)),
@@ -265,10 +267,10 @@ STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32, -32)),
- ('', ()),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33, -33)),
+ ('', ()),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34, -34)),
@@ -287,121 +289,121 @@ STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39, -39)),
- ('LEFT', (113,)), ('DOUBLE', (114,)), ('AT', (115,)), ('NAME STRING', (116, 117)), ('AFTER AT', (118, 119)), ('TARGET', (120,)), ('PLAYABLE', (121,)),
- ('OF', (122,)), ('BRANCHES', (123,)), ('TILES', (124,)), ('_NL', (125,)), ('BRANCHES', (126,)), ('_NL', (127,)), ('RULE', (128,)), ('_NL', (129,)),
- ('FLOOR', (130,)), ('TO WITH _NL', (-40, -40, -40)), ('POINTS', (131,)), ('POINTS', (132,)), ('TO', (133,)), ('COLON', (134,)), ('COLON', (135,)),
- ('FIRST', (136,)), ('A', (137,)), ('ANY THE', (138, 139)), ('THE', (140,)), ('BACK', (141,)), ('THE', (142,)), ('MULTIPLES NOTHING', (143, 144)),
- ('COMMA OR TO _NL __player_counts_star_1', (-41, 145, 146, -41, 147)), ('COMMA _NL', (148, 149)), ('SHOWN', (150,)), ('BE', (151,)), ('_NL', (152,)),
- ('STRING', (153,)), ('FALL', (154,)), ('_NL', (155,)), ('LEAST', (156,)), ('NUMBER', (157,)), ('LASTS', (158,)), ('PLAYER', (159,)), ('PLACEMENT', (160,)),
- ('ENDS', (161,)), ('COUNTS IS', (162, 163)), ('THE', (164,)), ('_NL', (165,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section drawing_stmt entry_stmt floor_stmt '
-  'hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt players_stmt '
-  'reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt statement target_stmt '
-  'terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
-  (-42, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
-   43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 112, 59, 60, 61, 62, 63, 64)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43, -43)),
- ('IN', (166,)), ('COUNTS', (167,)), ('THE', (168,)), ('_NL', (169,)), ('_NL', (170,)), ('THE', (171,)), ('ONCE', (172,)), ('AFTER', (173,)),
- ('COMMA _NL', (174, 175)), ('THE', (176,)), ('_NL', (177,)), ('WITH _NL', (178, -44)),
+  (-40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40, -40)),
+ ('LEFT', (115,)), ('MAY', (116,)), ('DOUBLE', (117,)), ('AT', (118,)), ('NAME STRING', (119, 120)), ('AFTER AT', (121, 122)), ('TARGET', (123,)),
+ ('PLAYABLE', (124,)), ('OF', (125,)), ('BRANCHES', (126,)), ('TILES', (127,)), ('_NL', (128,)), ('BRANCHES', (129,)), ('_NL', (130,)), ('RULE', (131,)),
+ ('_NL', (132,)), ('FLOOR', (133,)), ('TO WITH _NL', (-41, -41, -41)), ('POINTS', (134,)), ('POINTS', (135,)), ('TO', (136,)), ('COLON', (137,)),
+ ('COLON', (138,)), ('FIRST', (139,)), ('A', (140,)), ('ANY THE', (141, 142)), ('THE', (143,)), ('BACK', (144,)), ('THE', (145,)),
+ ('MULTIPLES NOTHING', (146, 147)), ('COMMA OR TO _NL __player_counts_star_1', (-42, 148, 149, -42, 150)), ('COMMA _NL', (151, 152)), ('SHOWN', (153,)),
+ ('BE', (154,)), ('_NL', (155,)), ('STRING', (156,)), ('FALL', (157,)), ('_NL', (158,)), ('LEAST', (159,)), ('NUMBER', (160,)), ('LASTS', (161,)),
+ ('PLAYER', (162,)), ('PLACEMENT', (163,)), ('ENDS', (164,)), ('COUNTS IS', (165, 166)), ('THE', (167,)), ('_NL', (168,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES based_stmt block_section branch_length_stmt branch_sides_stmt branching_stmt check_stmt claims_stmt domino_section draw_while_able_stmt drawing_stmt '
+  'entry_stmt floor_stmt hand_doubles_stmt hand_stmt knock_stmt lead_stmt lead_win_stmt opener_block_stmt opener_domino_stmt opener_first_stmt overshoot_stmt '
+  'players_stmt reserve_stmt round_end_stmt rounds_stmt ruleset_stmt scoring_stmt source_stmt spinner_count_stmt spinner_orientation_stmt statement '
+  'target_stmt terminal_stmt tie_rounds_stmt ties_stmt tiles_stmt unit_stmt',
+  (-43, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42,
+   43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 114, 60, 61, 62, 63, 64, 65)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45, -45)),
- ('_NL', (179,)),
+  (-44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44, -44)),
+ ('IN', (169,)), ('DRAW', (170,)), ('COUNTS', (171,)), ('THE', (172,)), ('_NL', (173,)), ('_NL', (174,)), ('THE', (175,)), ('ONCE', (176,)), ('AFTER', (177,)),
+ ('COMMA _NL', (178, 179)), ('THE', (180,)), ('_NL', (181,)), ('WITH _NL', (182, -45)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46, -46)),
- ('_NL', (180,)),
+ ('_NL', (183,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47, -47)),
- ('_NL', (181,)), ('MAKE TO', (182, -48)), ('TO WITH _NL', (-49, -49, -49)), ('GET', (183,)), ('_NL', (184,)), ('_NL', (185,)), ('DOUBLE', (186,)),
- ('BLOCK DOMINO', (187, 188)), ('TILE', (189,)), ('DECIDING', (190,)), ('FIRST', (191,)), ('_NL', (192,)), ('EVENT', (193,)), ('OF', (194,)), ('_NL', (195,)),
- ('NUMBER', (196,)), ('NUMBER', (197,)), ('COMMA OR _NL', (-50, 198, -50)), ('NO PARTNERSHIPS partnership', (199, 200, 201)),
+ ('_NL', (184,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51, -51)),
- ('RAW', (202,)), ('CLAIMED', (203,)),
+  (-48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48, -48)),
+ ('_NL', (185,)), ('MAKE TO', (186, -49)), ('TO WITH _NL', (-50, -50, -50)), ('GET', (187,)), ('_NL', (188,)), ('_NL', (189,)), ('DOUBLE', (190,)),
+ ('BLOCK DOMINO', (191, 192)), ('TILE', (193,)), ('DECIDING', (194,)), ('FIRST', (195,)), ('_NL', (196,)), ('EVENT', (197,)), ('OF', (198,)), ('_NL', (199,)),
+ ('NUMBER', (200,)), ('NUMBER', (201,)), ('COMMA OR _NL', (-51, 202, -51)), ('NO PARTNERSHIPS partnership', (203, 204, 205)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52, -52)),
- ('_NL', (204,)), ('BELOW', (205,)),
+ ('RAW', (206,)), ('CLAIMED', (207,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53, -53)),
- ('NUMBER', (206,)), ('POINTS RAW SHOWN target_measure', (81, 207, 83, 208)), ('NUMBER', (209,)), ('TO', (210,)), ('CANNOT', (211,)), ('WHEN', (212,)),
- ('EACH WHILE', (213, 214)), ('ALWAYS LAID', (215, 216)), ('TOP', (217,)),
+ ('_NL', (208,)), ('BELOW', (209,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54, -54)),
- ('HAND', (218,)), ('BOTH ONE', (219, 220)), ('TOP', (221,)),
+ ('NUMBER', (210,)), ('POINTS RAW SHOWN target_measure', (83, 211, 85, 212)), ('NUMBER', (213,)), ('TO', (214,)), ('CANNOT', (215,)), ('WHEN', (216,)),
+ ('EACH WHILE', (217, 218)), ('ALWAYS LAID', (219, 220)), ('TOP', (221,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55, -55)),
+ ('HAND', (222,)), ('WHILE', (223,)), ('BOTH ONE', (224, 225)), ('TOP', (226,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56, -56)),
- ('LINE', (222,)), ('_NL', (223,)), ('EVERY SETTLEMENT', (224, 225)), ('AT', (226,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57, -57)),
- ('SPINNER', (227,)),
+ ('LINE', (227,)), ('_NL', (228,)), ('EVERY SETTLEMENT', (229, 230)), ('AT', (231,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58, -58)),
- ('NUMBER', (228,)),
+ ('SPINNER', (232,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59, -59)),
+ ('NUMBER', (233,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60, -60)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61, -61)),
- ('NUMBER', (229,)), ('IN', (230,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term nobody_line settle_line '
-  'winner_line',
-  (-62, -62, 231, -62, 232, -62, -62, 233, 234, -62, -62, -62, -62, -62, 235, -62, -62, 236, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62,
-   -62, 237, 238, 239, 240, 241, 242, 243, 244, 245)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term nobody_line settle_line '
-  'winner_line',
-  (-63, -63, 231, -63, 232, -63, -63, 233, 234, -63, -63, -63, -63, -63, 235, -63, -63, 236, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63,
-   -63, 237, 246, 239, 240, 241, 242, 243, 244, 245)),
- ('BRANCHES', (247,)), ('COLON', (248,)), ('COLON', (249,)), ('_NL', (250,)), ('TILE', (251,)), ('ROUND', (252,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64)),
- ('_NL', (253,)), ('NUMBER', (254,)),
+  (-62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62, -62)),
+ ('NUMBER', (234,)), ('IN', (235,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term heaviest_term nobody_line '
+  'settle_line winner_line',
+  (-63, -63, 236, -63, 237, -63, -63, 238, 239, -63, -63, -63, -63, -63, 240, -63, -63, 241, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63, -63,
+   -63, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER __domino_section_star_4 bonus_line differences_term events_line hands_term heaviest_term nobody_line '
+  'settle_line winner_line',
+  (-64, -64, 236, -64, 237, -64, -64, 238, 239, -64, -64, -64, -64, -64, 240, -64, -64, 241, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64, -64,
+   -64, 242, 252, 244, 245, 246, 247, 248, 249, 250, 251)),
+ ('BRANCHES', (253,)), ('COLON', (254,)), ('COLON', (255,)), ('_NL', (256,)), ('TILE', (257,)), ('ROUND', (258,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65, -65)),
- ('AT COMMA OR PLAYERS _NL', (-66, -66, -66, -66, -66)), ('COMMA _NL', (-67, -67)), ('NUMBER', (255,)), ('PARTNERSHIPS', (256,)), ('WITH', (257,)),
- ('_NL', (258,)), ('_NL', (259,)), ('SEMICOLON', (260,)),
+ ('_NL', (259,)), ('NUMBER', (260,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68, -68)),
- ('SIGNED_NUMBER', (261,)), ('POINTS RAW SHOWN target_measure', (81, 207, 83, 262)), ('POINTS', (263,)), ('WITH _NL target_counts', (264, 265, 266)),
- ('ROUND ROUNDS', (267, 268)), ('PLACE', (269,)), ('WIN', (270,)), ('A BOTH', (271, 272)), ('UNCOVERED', (273,)), ('TERMINAL', (274,)), ('LAID', (275,)),
- ('CROSSWISE', (276,)), ('COLON', (277,)), ('COUNTS', (278,)), ('HALVES', (279,)), ('HALF', (280,)), ('PLAYS', (281,)), ('_NL', (282,)),
+  (-66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66, -66)),
+ ('AT COMMA OR PLAYERS _NL', (-67, -67, -67, -67, -67)), ('COMMA _NL', (-68, -68)), ('NUMBER', (261,)), ('PARTNERSHIPS', (262,)), ('WITH', (263,)),
+ ('_NL', (264,)), ('_NL', (265,)), ('SEMICOLON', (266,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69, -69)),
- ('EVENT', (283,)), ('_NL', (284,)), ('MOST', (285,)), ('GROWS TAKES', (286, 287)), ('COMMA PLAYERS _NL __per_count_star_2', (288, 289, -70, 290)),
- ('SHOWN', (291,)), ('_NL', (292,)), ('ONE', (293,)), ('NUMBER', (294,)), ('EACH EVERYONES OPPONENTS OWN PARTNERS hand_set', (295, 296, 297, 298, 299, 300)),
- ('EVERYONES OPPONENTS OWN PARTNERS hand_set', (296, 297, 298, 299, 301)), ('SCORES', (302,)), ('EVENT', (303,)), ('COLON', (304,)),
+ ('SIGNED_NUMBER', (267,)), ('POINTS RAW SHOWN target_measure', (83, 211, 85, 268)), ('POINTS', (269,)), ('WITH _NL target_counts', (270, 271, 272)),
+ ('ROUND ROUNDS', (273, 274)), ('PLACE', (275,)), ('WIN', (276,)), ('A BOTH', (277, 278)), ('UNCOVERED', (279,)), ('TERMINAL', (280,)), ('LAID', (281,)),
+ ('CROSSWISE', (282,)), ('COLON', (283,)), ('COUNTS', (284,)), ('ABLE', (285,)), ('HALVES', (286,)), ('HALF', (287,)), ('PLAYS', (288,)), ('_NL', (289,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70, -70)),
+ ('EVENT', (290,)), ('_NL', (291,)), ('MOST', (292,)), ('GROWS TAKES', (293, 294)), ('COMMA PLAYERS _NL __per_count_star_2', (295, 296, -71, 297)),
+ ('SHOWN', (298,)), ('_NL', (299,)), ('ONE', (300,)), ('NUMBER', (301,)),
+ ('EACH EVERYONES OPPONENTS OWN PARTNERS THE hand_set', (302, 303, 304, 305, 306, 307, 308)),
+ ('EVERYONES OPPONENTS OWN PARTNERS hand_set', (303, 304, 305, 306, 309)), ('SCORES', (310,)), ('EVENT', (311,)), ('COLON', (312,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER bonus_line differences_term events_line hands_term nobody_line settle_line winner_line',
-  (-71, -71, 231, -71, 232, -71, -71, 233, 234, -71, -71, -71, -71, -71, 235, -71, -71, 236, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71, -71,
-   -71, 237, 239, 240, 241, 242, 243, 305, 245)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72,
-   -72, -72)),
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER bonus_line differences_term events_line hands_term heaviest_term nobody_line settle_line winner_line',
+  (-72, -72, 236, -72, 237, -72, -72, 238, 239, -72, -72, -72, -72, -72, 240, -72, -72, 241, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72, -72,
+   -72, 242, 244, 245, 246, 247, 248, 249, 313, 251)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73, -73,
@@ -427,182 +429,184 @@ STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK
   (-78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78, -78,
    -78, -78)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER bonus_line differences_term events_line hands_term nobody_line settle_line winner_line',
-  (-79, -79, 231, -79, 232, -79, -79, 233, 234, -79, -79, -79, -79, -79, 235, -79, -79, 236, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79,
-   -79, 237, 239, 240, 241, 242, 243, 305, 245)),
- ('_NL', (306,)), ('LOTTERY SEAT_ZERO THE opener_value', (307, 308, 309, 310)), ('LOTTERY SEAT_ZERO THE opener_value', (307, 308, 309, 311)),
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79, -79,
+   -79, -79)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80,
+   -80, -80)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER bonus_line differences_term events_line hands_term heaviest_term nobody_line settle_line winner_line',
+  (-81, -81, 236, -81, 237, -81, -81, 238, 239, -81, -81, -81, -81, -81, 240, -81, -81, 241, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81,
+   -81, 242, 244, 245, 246, 247, 248, 249, 313, 251)),
+ ('_NL', (314,)), ('LOTTERY SEAT_ZERO THE opener_value', (315, 316, 317, 318)), ('LOTTERY SEAT_ZERO THE opener_value', (315, 316, 317, 319)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80, -80)),
- ('_NL', (312,)), ('COLON', (313,)),
+  (-82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82, -82)),
+ ('_NL', (320,)), ('COLON', (321,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81, -81)),
- ('AT COMMA OR _NL __player_counts_star_1', (314, 315, 145, 316, 317)), ('AT COMMA OR PLAYERS _NL', (-82, -82, -82, -82, -82)), ('_NL', (-83,)),
- ('NUMBER', (318,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84, -84)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85, -85)),
- ('MISSED', (319,)), ('_NL', (320,)), ('WITH _NL target_counts', (264, 321, 322)), ('WITH _NL', (-48, -48)), ('NUMBER count_group', (323, 324)),
+  (-83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83, -83)),
+ ('AT COMMA OR _NL __player_counts_star_1', (322, 323, 148, 324, 325)), ('AT COMMA OR PLAYERS _NL', (-84, -84, -84, -84, -84)), ('_NL', (-85,)),
+ ('NUMBER', (326,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86, -86)),
- ('_NL', (325,)), ('_NL', (326,)), ('_NL', (327,)), ('SCORES', (328,)), ('_NL', (329,)), ('PLAYER', (330,)), ('PARTNERS_WORD', (331,)), ('SIDE', (332,)),
- ('_NL', (333,)), ('CROSSWISE ENDWISE', (334, 335)), ('OR', (336,)), ('DRAW IMPOSSIBLE PLAY', (337, 338, 339)), ('BOTH ONE', (340, 341)), ('_NL', (342,)),
- ('_NL', (343,)), ('NUMBER', (344,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87, -87)),
- ('_NL', (345,)),
+ ('MISSED', (327,)), ('_NL', (328,)), ('WITH _NL target_counts', (270, 329, 330)), ('WITH _NL', (-49, -49)), ('NUMBER count_group', (331, 332)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88, -88)),
- ('NUMBER', (346,)), ('WITHOUT', (347,)), ('ONE', (348,)), ('NUMBER', (349,)), ('COMMA _NL __per_count_star_2', (288, -89, 350)), ('COMMA _NL', (351, -90)),
- ('POINT', (352,)),
+ ('_NL', (333,)), ('_NL', (334,)), ('_NL', (335,)), ('SCORES', (336,)), ('_NL', (337,)), ('PLAYER', (338,)), ('PARTNERS_WORD', (339,)), ('SIDE', (340,)),
+ ('_NL', (341,)), ('CROSSWISE ENDWISE', (342, 343)), ('OR', (344,)), ('DRAW IMPOSSIBLE PLAY', (345, 346, 347)), ('BOTH ONE', (348, 349)), ('TO', (350,)),
+ ('_NL', (351,)), ('_NL', (352,)), ('NUMBER', (353,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91, -91)),
- ('EVENT', (353,)), ('POINT POINTS', (354, 355)), ('HAND', (356,)), ('HANDS', (357,)), ('HANDS', (358,)), ('HAND', (359,)), ('HAND', (360,)),
- ('POOLED SEPARATELY pooling', (361, 362, 363)), ('POOLED SEPARATELY pooling', (361, 362, 364)), ('_NL', (365,)),
- ('PER WITH _NL event_grouping last_placement', (366, 367, 368, 369, 370)), ('NONE THE', (371, 372)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92, -92,
-   -92, -92)),
+  (-89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89, -89)),
+ ('_NL', (354,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90, -90)),
+ ('NUMBER', (355,)), ('WITHOUT', (356,)), ('ONE', (357,)), ('NUMBER', (358,)), ('COMMA _NL __per_count_star_2', (295, -91, 359)), ('COMMA _NL', (360, -92)),
+ ('POINT', (361,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93, -93)),
- ('_NL', (-94,)), ('_NL', (-95,)), ('BLOCK DOMINOER HIGHEST NEXT', (373, 374, 375, 376)), ('_NL', (377,)), ('_NL', (378,)),
+ ('EVENT', (362,)), ('POINT POINTS', (363, 364)), ('HAND', (365,)), ('HANDS', (366,)), ('HANDS', (367,)), ('HAND', (368,)), ('HAND', (369,)),
+ ('HEAVIEST', (370,)), ('POOLED SEPARATELY pooling', (371, 372, 373)), ('POOLED SEPARATELY pooling', (371, 372, 374)), ('_NL', (375,)),
+ ('PER WITH _NL event_grouping last_placement', (376, 377, 378, 379, 380)), ('NONE THE', (381, 382)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94, -94,
+   -94, -94)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96, -96)),
- ('LOTTERY SEAT_ZERO THE opener_value', (307, 308, 309, 379)), ('FACE', (380,)), ('ONE', (381,)),
+  (-95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95, -95)),
+ ('_NL', (-96,)), ('_NL', (-97,)), ('BLOCK DOMINOER HIGHEST NEXT', (383, 384, 385, 386)), ('_NL', (387,)), ('_NL', (388,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97, -97)),
- ('AT COMMA OR _NL', (382, 383, 198, 384)), ('_NL', (-98,)), ('POINTS', (385,)),
+  (-98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98, -98)),
+ ('LOTTERY SEAT_ZERO THE opener_value', (315, 316, 317, 389)), ('FACE', (390,)), ('ONE', (391,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99, -99)),
+ ('AT COMMA OR _NL', (392, 393, 202, 394)), ('_NL', (-100,)), ('POINTS', (395,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100, -100)),
- ('_NL', (386,)), ('COMMA OR PLAYERS _NL __player_counts_star_1', (-101, 145, -101, -101, 387)), ('PLAYERS', (388,)),
+  (-101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101, -101)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102, -102)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103, -103)),
+ ('_NL', (396,)), ('COMMA OR PLAYERS _NL __player_counts_star_1', (-103, 148, -103, -103, 397)), ('PLAYERS', (398,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104, -104)),
- ('NUMBER', (389,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105, -105)),
- ('GOES', (390,)), ('GO', (391,)), ('_NL', (392,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106, -106)),
- ('_NL', (393,)), ('_NL', (394,)), ('ENDWISE', (395,)), ('_NL', (396,)), ('_NL', (397,)), ('EXTRA', (398,)), ('HALVES', (399,)), ('HALF', (400,)),
+ ('NUMBER', (399,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107, -107)),
+ ('GOES', (400,)), ('GO', (401,)), ('_NL', (402,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108, -108)),
- ('EXTRA', (401,)),
+ ('_NL', (403,)), ('_NL', (404,)), ('ENDWISE', (405,)), ('_NL', (406,)), ('_NL', (407,)), ('EXTRA', (408,)), ('HALVES', (409,)), ('HALF', (410,)),
+ ('PLACE', (411,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109, -109)),
- ('TILE TILES', (402, 403)), ('LIMIT', (404,)), ('TILE', (405,)), ('TILES WITH', (406, 407)), ('COMMA _NL', (351, -110)), ('NUMBER', (408,)), ('_NL', (409,)),
- ('PER WITH _NL event_grouping last_placement', (366, 367, 410, 411, 412)), ('TO', (413,)), ('TO', (414,)), ('THE', (415,)),
- ('POOLED SEPARATELY', (-111, -111)), ('POOLED SEPARATELY', (-112, -112)), ('POOLED SEPARATELY', (-113, -113)), ('POOLED SEPARATELY', (-114, -114)),
- ('COMMA', (-115,)), ('COMMA', (-116,)), ('COMMA', (416,)), ('COMMA', (417,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117, -117,
-   -117, -117, -117, -117, -117, -117, -117)),
- ('HAND TERM', (418, 419)), ('THE', (420,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118, -118,
-   -118, -118, -118, -118, -118, -118, -118)),
- ('WITH _NL last_placement', (367, 421, 422)), ('_NL', (423,)), ('_NL', (424,)), ('DOMINOER FEWEST LIGHTEST', (425, 426, 427)), ('WINNER', (428,)),
- ('_NL', (-119,)), ('DOUBLE', (429,)), ('SEAT', (430,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120)),
+  (-110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110, -110)),
+ ('EXTRA', (412,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121, -121)),
- ('_NL', (431,)), ('VALUE', (432,)), ('POINT', (433,)), ('FACE', (434,)), ('ONE', (435,)),
+  (-111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111, -111)),
+ ('TILE TILES', (413, 414)), ('LIMIT', (415,)), ('TILE', (416,)), ('TILES WITH', (417, 418)), ('COMMA _NL', (360, -112)), ('NUMBER', (419,)), ('_NL', (420,)),
+ ('PER WITH _NL event_grouping last_placement', (376, 377, 421, 422, 423)), ('TO', (424,)), ('TO', (425,)), ('THE', (426,)),
+ ('POOLED SEPARATELY', (-113, -113)), ('POOLED SEPARATELY', (-114, -114)), ('POOLED SEPARATELY', (-115, -115)), ('POOLED SEPARATELY', (-116, -116)),
+ ('OPPONENT_S', (427,)), ('COMMA', (-117,)), ('COMMA', (-118,)), ('COMMA', (428,)), ('COMMA', (429,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119, -119,
+   -119, -119, -119, -119, -119, -119, -119)),
+ ('HAND TERM', (430, 431)), ('THE', (432,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120, -120,
+   -120, -120, -120, -120, -120, -120, -120)),
+ ('WITH _NL last_placement', (377, 433, 434)), ('_NL', (435,)), ('_NL', (436,)), ('DOMINOER FEWEST LIGHTEST', (437, 438, 439)), ('WINNER', (440,)),
+ ('_NL', (-121,)), ('DOUBLE', (441,)), ('SEAT', (442,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122, -122)),
- ('ARE GO', (436, 437)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123, -123)),
- ('COMMA OR PLAYERS _NL', (-124, 198, -124, -124)), ('COMMA __target_counts_plus_3', (438, 439)), ('POINT POINTS', (440, 441)), ('OUT', (442,)),
- ('OUT', (443,)),
+ ('_NL', (443,)), ('VALUE', (444,)), ('POINT', (445,)), ('FACE', (446,)), ('ONE', (447,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124, -124)),
+ ('ARE GO', (448, 449)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125, -125)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126, -126)),
+ ('COMMA OR PLAYERS _NL', (-126, 202, -126, -126)), ('COMMA __target_counts_plus_3', (450, 451)), ('POINT POINTS', (452, 453)), ('OUT', (454,)),
+ ('OUT', (455,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127, -127)),
- ('COMMA', (444,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128, -128)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129, -129)),
- ('ROUNDS', (445,)), ('_NL', (446,)), ('_NL', (447,)), ('ROUND ROUNDS', (448, 449)), ('_NL', (450,)), ('_NL', (451,)), ('_NL', (452,)), ('_NL', (453,)),
- ('WITH', (454,)), ('NUMBER', (455,)), ('TILES WITH', (456, 457)),
+ ('COMMA', (456,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130, -130)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131)),
+ ('ROUNDS', (457,)), ('_NL', (458,)), ('_NL', (459,)), ('_NL', (460,)), ('ROUND ROUNDS', (461, 462)), ('_NL', (463,)), ('_NL', (464,)), ('_NL', (465,)),
+ ('_NL', (466,)), ('WITH', (467,)), ('NUMBER', (468,)), ('TILES WITH', (469, 470)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132, -132)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131, -131,
-   -131, -131, -131, -131, -131, -131, -131)),
- ('WITH _NL last_placement', (367, 458, 459)), ('_NL', (460,)), ('THE', (461,)), ('THE', (462,)), ('DIFFERENCES', (463,)),
- ('NOT ROUNDED rounding', (464, 465, 466)), ('NOT ROUNDED rounding', (464, 465, 467)), ('WITH _NL', (-132, -132)), ('WITH _NL', (-133, -133)), ('LAST', (468,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134, -134,
-   -134, -134, -134, -134, -134, -134, -134)),
- ('_NL', (469,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135, -135,
-   -135, -135, -135, -135, -135, -135, -135)),
+  (-133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133, -133,
+   -133, -133, -133, -133, -133, -133, -133)),
+ ('WITH _NL last_placement', (377, 471, 472)), ('_NL', (473,)), ('THE', (474,)), ('THE', (475,)), ('DIFFERENCES', (476,)), ('HAND', (477,)),
+ ('NOT ROUNDED rounding', (478, 479, 480)), ('NOT ROUNDED rounding', (478, 479, 481)), ('WITH _NL', (-134, -134)), ('WITH _NL', (-135, -135)), ('LAST', (482,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136, -136,
    -136, -136, -136, -136, -136, -136, -136)),
- ('_NL', (470,)), ('TILES', (471,)), ('HAND SIDE', (472, 473)), ('_NL', (-137,)), ('_NL', (-138,)), ('_NL', (-139,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140, -140)),
- ('_NL', (474,)), ('PER', (475,)), ('VALUE', (476,)), ('POINT', (477,)), ('LOST', (478,)), ('TO', (479,)), ('NUMBER', (480,)), ('COMMA _NL', (481, -141)),
- ('PER', (482,)), ('PER', (483,)), ('_NL', (484,)), ('_NL', (485,)), ('AS', (486,)), ('_NL', (487,)),
+ ('_NL', (483,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137, -137,
+   -137, -137, -137, -137, -137, -137, -137)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138, -138,
+   -138, -138, -138, -138, -138, -138, -138)),
+ ('_NL', (484,)), ('TILES', (485,)), ('HAND SIDE', (486, 487)), ('_NL', (-139,)), ('_NL', (-140,)), ('_NL', (-141,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142, -142)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143, -143)),
- ('_NL', (488,)), ('WITH _NL target_counts', (264, 489, 490)),
+ ('_NL', (488,)), ('PER', (489,)), ('VALUE', (490,)), ('POINT', (491,)), ('LOST', (492,)), ('TO', (493,)), ('NUMBER', (494,)), ('COMMA _NL', (495, -143)),
+ ('PER', (496,)), ('PER', (497,)), ('_NL', (498,)), ('_NL', (499,)), ('AS', (500,)), ('_NL', (501,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144, -144)),
@@ -612,143 +616,142 @@ STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146, -146)),
+ ('_NL', (502,)), ('WITH _NL target_counts', (270, 503, 504)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147, -147)),
- ('NUMBER', (491,)), ('COMMA PLAYERS _NL', (-148, 492, -148)), ('WITH', (493,)), ('NUMBER', (494,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149,
-   -149, -149, -149, -149, -149, -149, -149)),
- ('_NL', (495,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150,
-   -150, -150, -150, -150, -150, -150, -150)),
- ('WINNER', (496,)), ('WINNER', (497,)), ('TO', (498,)), ('ROUNDED', (499,)), ('TO', (500,)), ('COMMA', (501,)), ('COMMA', (502,)), ('PLACEMENT', (503,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151, -151,
-   -151, -151, -151, -151, -151, -151, -151)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148, -148)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149, -149)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150, -150)),
+ ('NUMBER', (505,)), ('COMMA PLAYERS _NL', (-151, 506, -151)), ('WITH', (507,)), ('NUMBER', (508,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152, -152,
    -152, -152, -152, -152, -152, -152, -152)),
- ('COMMA', (504,)), ('COMMA', (505,)), ('_NL', (506,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153)),
- ('MULTIPLE', (507,)), ('_NL', (508,)), ('PER', (509,)), ('_NL', (510,)), ('THE', (511,)), ('WITH', (512,)), ('NUMBER', (513,)), ('KNOCK', (514,)),
- ('KNOCK', (515,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155)),
- ('ITS', (516,)),
+ ('_NL', (509,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153, -153,
+   -153, -153, -153, -153, -153, -153, -153)),
+ ('WINNER', (510,)), ('WINNER', (511,)), ('TO', (512,)), ('ONLY', (513,)), ('ROUNDED', (514,)), ('TO', (515,)), ('COMMA', (516,)), ('COMMA', (517,)),
+ ('PLACEMENT', (518,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154, -154,
+   -154, -154, -154, -154, -154, -154, -154)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155, -155,
+   -155, -155, -155, -155, -155, -155, -155)),
+ ('COMMA', (519,)), ('COMMA', (520,)), ('_NL', (521,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156, -156)),
+ ('MULTIPLE', (522,)), ('_NL', (523,)), ('PER', (524,)), ('_NL', (525,)), ('THE', (526,)), ('WITH', (527,)), ('NUMBER', (528,)), ('KNOCK', (529,)),
+ ('KNOCK', (530,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157, -157)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158, -158)),
- ('_NL', (517,)), ('COMMA PLAYERS _NL', (-159, 518, -159)), ('COMMA _NL', (-160, -160)), ('NUMBER', (519,)), ('COMMA PLAYERS _NL', (-161, 520, -161)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162, -162,
-   -162, -162, -162, -162, -162, -162, -162)),
- ('_NL', (521,)), ('_NL', (522,)), ('HEAVIER', (523,)), ('COMMA _NL', (-163, -163)), ('NUMBER', (524,)), ('TO', (525,)), ('FROM', (526,)), ('_NL', (-164,)),
- ('TIES', (527,)), ('TIES', (528,)),
+ ('ITS', (531,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159, -159)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160, -160)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161, -161)),
+ ('_NL', (532,)), ('COMMA PLAYERS _NL', (-162, 533, -162)), ('COMMA _NL', (-163, -163)), ('NUMBER', (534,)), ('COMMA PLAYERS _NL', (-164, 535, -164)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165, -165,
    -165, -165, -165, -165, -165, -165, -165)),
- ('_NL', (529,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166, -166)),
- ('MULTIPLE', (530,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167, -167)),
- ('NEXT', (531,)), ('NUMBER count_group', (323, 532)), ('WITH', (533,)), ('_NL', (534,)), ('_NL', (535,)), ('PLAYER', (536,)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168)),
- ('COMMA _NL', (-169, -169)), ('COMMA PLAYERS _NL', (-170, 537, -170)), ('COMMA _NL', (-171, -171)),
+ ('_NL', (536,)), ('_NL', (537,)), ('HEAVIER', (538,)), ('COMMA', (539,)), ('COMMA _NL', (-166, -166)), ('NUMBER', (540,)), ('TO', (541,)), ('FROM', (542,)),
+ ('_NL', (-167,)), ('TIES', (543,)), ('TIES', (544,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172, -172,
-   -172, -172, -172, -172, -172, -172, -172)),
+  (-168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168, -168,
+   -168, -168, -168, -168, -168, -168, -168)),
+ ('_NL', (545,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169, -169)),
+ ('MULTIPLE', (546,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170, -170)),
+ ('NEXT', (547,)), ('NUMBER count_group', (331, 548)), ('WITH', (549,)), ('_NL', (550,)), ('_NL', (551,)), ('PLAYER', (552,)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171, -171)),
+ ('COMMA _NL', (-172, -172)), ('COMMA PLAYERS _NL', (-173, 553, -173)), ('COMMA _NL', (-174, -174)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173, -173,
-   -173, -173, -173, -173, -173, -173, -173)),
- ('OPPONENTS', (538,)), ('COMMA _NL', (-174, -174)), ('EACH THE receiver', (539, 540, 541)), ('EACH THE receiver', (539, 540, 542)), ('BROKEN', (543,)),
- ('BROKEN NOT', (544, 545)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175)),
- ('_NL', (546,)), ('OPPONENT', (547,)), ('COMMA _NL', (-176, -176)), ('NUMBER count_group', (323, 548)),
- ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
-  'TILES',
-  (-177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177, -177)),
+  (-175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175, -175,
+   -175, -175, -175, -175, -175, -175, -175)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176, -176,
+   -176, -176, -176, -176, -176, -176, -176)),
+ ('OPPONENTS', (554,)), ('NOT ROUNDED rounding', (478, 479, 555)), ('COMMA _NL', (-177, -177)), ('EACH THE receiver', (556, 557, 558)),
+ ('EACH THE receiver', (556, 557, 559)), ('BROKEN', (560,)), ('BROKEN NOT', (561, 562)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178, -178)),
- ('CHOOSES', (549,)), ('COMMA _NL', (-179, -179)), ('HANDS', (550,)), ('OWNER', (551,)), ('WINNER', (552,)), ('_NL', (553,)), ('_NL', (554,)), ('BY', (555,)),
- ('BY', (556,)), ('BROKEN', (557,)),
+ ('_NL', (563,)), ('OPPONENT', (564,)), ('COMMA _NL', (-179, -179)), ('NUMBER count_group', (331, 565)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
   (-180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180, -180)),
- ('_NL', (558,)), ('COMMA _NL', (-181, -181)), ('_NL', (559,)), ('COMMA', (560,)), ('_NL', (-182,)), ('_NL', (-183,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184, -184,
-   -184, -184, -184, -184, -184, -184, -184)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185, -185,
-   -185, -185, -185, -185, -185, -185, -185)),
- ('LIGHTEST', (561,)), ('FEWEST LIGHTEST', (562, 563)), ('COMMA _NL partners_tie', (564, 565, 566)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186, -186)),
+  (-181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181, -181)),
+ ('CHOOSES', (566,)), ('COMMA _NL', (-182, -182)), ('HANDS', (567,)), ('COMMA', (568,)), ('OWNER', (569,)), ('WINNER', (570,)), ('_NL', (571,)),
+ ('_NL', (572,)), ('BY', (573,)), ('BY', (574,)), ('BROKEN', (575,)),
  ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
   'TILES',
-  (-187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187)),
- ('NOT ROUNDED rounding', (464, 465, 567)), ('HAND', (568,)), ('TILES', (569,)), ('TILE', (570,)), ('PARTNERS_PL', (571,)),
+  (-183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183, -183)),
+ ('_NL', (576,)), ('COMMA _NL', (-184, -184)), ('_NL', (577,)), ('COMMA', (578,)), ('TO', (579,)), ('_NL', (-185,)), ('_NL', (-186,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187, -187,
+   -187, -187, -187, -187, -187, -187, -187)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188, -188,
    -188, -188, -188, -188, -188, -188, -188)),
- ('_NL', (572,)), ('_NL', (573,)), ('_NL', (574,)), ('COMMA _NL partners_tie', (564, 575, 576)), ('COMMA _NL partners_tie', (564, 577, 578)), ('TIES', (579,)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189,
-   -189, -189, -189, -189, -189, -189, -189)),
- ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
-  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
-  (-190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190,
-   -190, -190, -190, -190, -190, -190, -190)),
+ ('LIGHTEST', (580,)), ('FEWEST LIGHTEST', (581, 582)), ('COMMA _NL partners_tie', (583, 584, 585)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189, -189)),
+ ('$END A BASED BRANCHES CHECK DRAW EACH EVERY HAND NO NUMBER ON ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE RULESET SCORES SOURCE TARGET THE TIES '
+  'TILES',
+  (-190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190, -190)),
+ ('NOT ROUNDED rounding', (478, 479, 586)), ('THE', (587,)), ('HAND', (588,)), ('TILES', (589,)), ('TILE', (590,)), ('PARTNERS_PL', (591,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191, -191,
    -191, -191, -191, -191, -191, -191, -191)),
+ ('_NL', (592,)), ('_NL', (593,)), ('WINNER', (594,)), ('_NL', (595,)), ('COMMA _NL partners_tie', (583, 596, 597)),
+ ('COMMA _NL partners_tie', (583, 598, 599)), ('TIES', (600,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192, -192,
    -192, -192, -192, -192, -192, -192, -192)),
- ('_NL', (580,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193, -193,
    -193, -193, -193, -193, -193, -193, -193)),
- ('_NL', (581,)), ('TOO', (582,)),
+ ('_NL', (601,)),
  ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194, -194,
@@ -757,4 +760,22 @@ STATES: tuple[tuple[str, tuple[int, ...]], ...] = (('$END A BASED BRANCHES CHECK
   'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
   (-195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195, -195,
    -195, -195, -195, -195, -195, -195, -195)),
- ('_NL', (-196,)))
+ ('_NL', (602,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196, -196,
+   -196, -196, -196, -196, -196, -196, -196)),
+ ('_NL', (603,)), ('TOO', (604,)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197, -197,
+   -197, -197, -197, -197, -197, -197, -197)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198, -198,
+   -198, -198, -198, -198, -198, -198, -198)),
+ ('$END A AS BASED BONUS BRANCHES CHECK CREDIT DEBIT DRAW EACH EVERY HAND NO NOBODY NUMBER ON ONE ONLY OPENER OVERSHOOT PLACEMENTS PLAYERS POINTS RESERVE '
+  'RULESET SCORES SOURCE TARGET THE TIES TILES WINNER',
+  (-199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199, -199,
+   -199, -199, -199, -199, -199, -199, -199)),
+ ('_NL', (-200,)))

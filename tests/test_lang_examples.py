@@ -15,6 +15,7 @@ import pytest
 import rulelang
 from rulelang.errors import CODES
 from rulelang.formatter import format_text
+from rulelang.outside import KNOWN
 
 DATA = Path(__file__).parent / "data" / "rulesets"
 BAD = sorted((DATA / "bad").glob("*.rules"))
@@ -48,6 +49,10 @@ def test_every_check_and_syntax_code_has_a_bad_example():
         seen.update(line[1:-1] for line in path.with_suffix(".err").read_text().splitlines()
                     if line.startswith("[") and line.endswith("]"))
     wanted = {code for code, (layer, _) in CODES.items() if layer in ("syntax", "check")} - {"schema"}
+    if not KNOWN:
+        # no rule of family.md is outside the language since issue 9: `outside-language` cannot occur (its
+        # mechanism is tested with a made-up rule in tests/test_family_statements.py)
+        wanted.discard("outside-language")
     assert wanted <= seen, wanted - seen
 
 

@@ -259,12 +259,43 @@ class Game {
     return [t, target, side];
   }
 
+  // draw_while_able: a draw is offered after the lead, with no drawn tile to place, while tiles can be drawn
+  canDraw() {
+    const reserve = this.cfg.reserve[String(this.n)] ?? 0;
+    return Boolean(this.cfg.draw_while_able) && this.cfg.drawing === "until-playable"
+      && this.order.length > 0 && this.only === null && this.bone.length > reserve;
+  }
+
+  offered() {
+    const out = this.legal(this.seat).map((m) => this.moveText(m));
+    if (this.canDraw()) out.push("draw");
+    return out;
+  }
+
+  // The draw move (draw_while_able): the first tile into the hand; the same seat moves again, any tile.
+  draw() {
+    if (this.roundOver()) throw new Illegal("round-over");
+    if (!this.cfg.draw_while_able || this.cfg.drawing !== "until-playable") throw new Illegal("must-place");
+    if (this.order.length === 0) throw new Illegal("must-lead");
+    if (this.only !== null) throw new Illegal("must-play-drawn");
+    if (!this.canDraw()) throw new Illegal("boneyard-empty");
+    const offered = this.offered();
+    const before = this.pendingDrawn.map(fmt);
+    const x = this.bone.shift();
+    this.hands[this.seat].add(x);
+    this.pendingDrawn = [...this.pendingDrawn, x];
+    return {
+      seat: this.seat, drawn: before, passed: [...this.pendingPassed],
+      pass_drawn: this.pendingPassDrawn.map((d) => [...d]), offered, points: 0, shown: 0, events: [],
+    };
+  }
+
   place(text, claim) {
     const [t, target, side, ew] = this.check(text);
     const claims = this.cfg.claims || "none";
     if (claim !== undefined && claims === "none") throw new Illegal("claims-off");
     if (claim !== undefined && !(Number.isInteger(claim) && claim >= 0)) throw new Illegal("negative-claim");
-    const offered = this.legal(this.seat).map((m) => this.moveText(m));
+    const offered = this.offered();
     const seat = this.seat;
     const drawn = this.pendingDrawn;
     const passed = this.pendingPassed;
@@ -436,6 +467,16 @@ class Game {
             if (this.sideOf[o] !== this.sideOf[h] && hp[o] > hp[h]) d += hp[o] - hp[h];
           }
           out.push([this.sideOf[h], roundTo(d, term.rounding), h]);
+        }
+        continue;
+      }
+      if (term.kind === "heaviest") { // only the heaviest opponent's hand (family.md reading 12)
+        if (winner !== null) {
+          let seat = null;
+          for (const s of this.clockwise(this.opener)) {
+            if (this.sideOf[s] !== wside && (seat === null || hp[s] > hp[seat])) seat = s;
+          }
+          if (seat !== null) out.push([wside, roundTo(hp[seat], term.rounding), seat]);
         }
         continue;
       }
@@ -691,6 +732,8 @@ function runCase(c) {
     try {
       if ("play" in step) {
         extra = g.place(step.play, step.claim);
+      } else if ("draw" in step && !g.roundOver()) {
+        extra = g.draw();
       } else if ("call" in step) {
         extra = callMuggins(g, step.call);
       } else {

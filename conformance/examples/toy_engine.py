@@ -248,6 +248,36 @@ class Game:
             raise Illegal("no-match")
         return t, target, side
 
+    def can_draw(self):
+        """draw_while_able: a draw is offered after the lead, with no drawn tile to place, while tiles can be drawn."""
+        reserve = self.cfg["reserve"].get(str(self.n), 0)
+        return (bool(self.cfg.get("draw_while_able")) and self.cfg["drawing"] == "until-playable"
+                and bool(self.nodes) and self.only is None and len(self.bone) > reserve)
+
+    def offered(self):
+        return [self.move_text(m) for m in self.legal(self.seat)] + (["draw"] if self.can_draw() else [])
+
+    def draw(self):
+        """The draw move (draw_while_able): the first tile into the hand; the same seat moves again, any tile."""
+        if self.round_over():
+            raise Illegal("round-over")
+        if not self.cfg.get("draw_while_able") or self.cfg["drawing"] != "until-playable":
+            raise Illegal("must-place")
+        if not self.nodes:
+            raise Illegal("must-lead")
+        if self.only is not None:
+            raise Illegal("must-play-drawn")
+        if not self.can_draw():
+            raise Illegal("boneyard-empty")
+        offered = self.offered()
+        before = [fmt(x) for x in self.pending_drawn]
+        x = self.bone.pop(0)
+        self.hands[self.seat].add(x)
+        self.pending_drawn = self.pending_drawn + [x]
+        return {"seat": self.seat, "drawn": before, "passed": list(self.pending_passed),
+                "pass_drawn": [list(d) for d in self.pending_pass_drawn], "offered": offered,
+                "points": 0, "shown": 0, "events": []}
+
     def place(self, text, claim=None):
         t, target, side, ew = self.check(text)
         claims = self.cfg.get("claims", "none")
@@ -255,7 +285,7 @@ class Game:
             raise Illegal("claims-off")
         if claim is not None and (not isinstance(claim, int) or isinstance(claim, bool) or claim < 0):
             raise Illegal("negative-claim")
-        offered = [self.move_text(m) for m in self.legal(self.seat)]
+        offered = self.offered()
         seat = self.seat
         drawn, passed, pass_drawn = self.pending_drawn, self.pending_passed, self.pending_pass_drawn
         self.pending_drawn, self.pending_passed, self.pending_pass_drawn = [], [], []
@@ -414,6 +444,14 @@ class Game:
                     d = sum(self.hand_value(self.hands[o]) - self.hand_value(self.hands[h]) for o in range(self.n)
                             if self.side_of[o] != self.side_of[h] and self.hand_value(self.hands[o]) > self.hand_value(self.hands[h]))
                     out.append((self.side_of[h], round_to(d, term["rounding"]), h))
+                continue
+            if term["kind"] == "heaviest":  # only the heaviest opponent's hand (family.md reading 12)
+                if winner is not None:
+                    opp = [s for s in self.clockwise(self.opener) if self.side_of[s] != wside]
+                    top = max((self.hand_value(self.hands[s]) for s in opp), default=None)
+                    if top is not None:
+                        seat = next(s for s in opp if self.hand_value(self.hands[s]) == top)
+                        out.append((wside, round_to(top, term["rounding"]), seat))
                 continue
             sel = term["hands"]
             if sel != "everyone" and winner is None:
@@ -610,6 +648,8 @@ def run_case(case):
         try:
             if "play" in step:
                 extra = g.place(step["play"], step.get("claim"))
+            elif "draw" in step and not g.round_over():
+                extra = g.draw()
             elif "call" in step:
                 extra = g.call(step["call"])
             else:

@@ -20,7 +20,7 @@ def play_cmd(variant, players, seats, seed, tally, save):
 
     On your turn, enter the number of a legal move (#12 for two digits), a
     tile as two digits ("15" is [1|5]) or the move itself ("[1|5] on [1|1]
-    branch-a"); ? lists the commands. q, Ctrl-D or Ctrl-C stop the game and
+    branch-a"), or draw where the rules offer it; ? lists the commands. q, Ctrl-D or Ctrl-C stop the game and
     offer to save it. Exit status: 0, 1 if the transcript cannot be saved,
     2 on wrong usage, 130 after Ctrl-C.
     """

@@ -27,13 +27,28 @@ class PublicLog:
                      "tiebreak": rnd.tiebreak, "hands": list(obs["hand_counts"]),  # an int k > 1: a fixed extra round
                      "boneyard": obs["boneyard"]}
         self.steps: list[dict[str, Any]] = []
+        # after a draw move (issue 9): (seat, passes and draws already recorded, whether they were voluntary)
+        self._done: tuple[int, list, list, bool] | None = None
 
-    def record(self, turn, fits: list) -> None:
-        """Add a turn: the passes before it, the mover's draws, the placement (all against `fits`)."""
-        for seat, drew in zip(turn.passed, turn.pass_drawn):
+    def record(self, turn, fits: list, rnd=None) -> None:
+        """Add a turn: the passes before it, the mover's draws, the placement (all against `fits`).
+
+        A draw move (`a player may draw while able to place`, issue 9) is a `voluntary` draw step: its tile
+        (read from `rnd` after the move) says nothing about what fitted; the passes and draws before it are
+        recorded with it, and the next placement adds only what came after."""
+        done = self._done if self._done is not None and self._done[0] == turn.seat else None
+        passed = list(zip(turn.passed, turn.pass_drawn))[len(done[1]) if done else 0:]
+        drawn = list(turn.drawn)[len(done[2]) if done else 0:]
+        for seat, drew in passed:
             self.steps.append({"seat": seat, "drew": list(drew), "fits": fits, "passed": True})
-        if turn.drawn:
-            self.steps.append({"seat": turn.seat, "drew": list(turn.drawn), "fits": fits, "passed": False})
+        if drawn and not (done and done[3]):
+            self.steps.append({"seat": turn.seat, "drew": drawn, "fits": fits, "passed": False})
+        if turn.move.draw:
+            tile = rnd.drawn_before_move[-1]
+            self.steps.append({"seat": turn.seat, "drew": [tile], "fits": [], "passed": False, "voluntary": True})
+            self._done = (turn.seat, list(turn.passed), list(turn.drawn) + [tile], True)
+            return
+        self._done = None
         self.steps.append({"seat": turn.seat, "move": str(turn.move)})
 
     def view(self, seat: int, rnd) -> dict[str, Any]:
@@ -41,9 +56,11 @@ class PublicLog:
         pending: list[dict[str, Any]] = []
         if not rnd.over and rnd.layout.tiles:
             fits = fitting_tiles(rnd.layout)
-            for s, drew in zip(rnd.passed_before_move, rnd.pass_drawn_before_move):
+            done = self._done  # after a draw move (issue 9): those steps are recorded already
+            skip = len(done[1]) if done else 0
+            for s, drew in list(zip(rnd.passed_before_move, rnd.pass_drawn_before_move))[skip:]:
                 pending.append({"seat": s, "drew": list(drew), "fits": fits, "passed": True})
-            drawn = rnd.drawn_before_move
+            drawn = rnd.drawn_before_move[len(done[2]) if done else 0:]
             if drawn:
                 pending.append({"seat": rnd.seat_to_move, "drew": list(drawn), "fits": fits, "passed": False})
         steps = []
@@ -91,9 +108,10 @@ def play_match(config, players: int, seed: int, seat_players: Sequence[Any], rac
                     if getattr(p, "wants_history", False):
                         obs["history"] = log.view(seat, rnd)
                     move = p(obs, obs["legal"])
-                if move.claim is None and cfg.claims != "none":  # the muggins rule: players claim all their points
+                if move.claim is None and cfg.claims != "none" and not move.draw:
+                    # the muggins rule: players claim all their points (a draw move claims nothing, issue 9)
                     move = replace(move, claim=rnd.points_of(move) // cfg.unit)
-                log.record(match.play(move), fits)
+                log.record(match.play(move), fits, rnd)
         res = rnd.result
         play = [0] * nsides
         settle = [0] * nsides

@@ -67,6 +67,10 @@ class Knowledge:
                 made.append(Slot(s, t, self.draw_count, tile))
                 self.draw_count += 1
             self.slots.extend(made)
+            if st.get("voluntary"):
+                # a draw move (issue 9): replayed as a move; the seat could place, so nothing is learnt
+                self.moves.append((s, move_parse("draw")))
+                continue
             if made and not st["passed"]:
                 open_draw[s] = made[-1]
         for s in range(n):
@@ -150,7 +154,7 @@ def sample_round(config, obs: dict[str, Any], rng: random.Random, tries: int = 3
             else:
                 draws[s.draw] = s.tile
         mine_drawn = {s.tile for s in slots if s.seat == k.me and s.draw is not None}
-        mine_placed = [mv.tile for seat, mv in k.moves if seat == k.me]
+        mine_placed = [mv.tile for seat, mv in k.moves if seat == k.me and not mv.draw]
         hands[k.me] = [t for t in k.hand + mine_placed if t not in mine_drawn]
         rnd = _replay(Round, config, k, hands, list(draws) + rest)
         if rnd is not None:

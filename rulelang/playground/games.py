@@ -47,6 +47,7 @@ class Game:
         self.side_of = list(self.cfg.sides_of(players))
         self.unit = self.cfg.unit
         self.log: list[str] = []
+        self._told = (0, 0)  # passes and draws told at a draw move since the last placement (issue 9)
         self.round_no = 1
         self.last_round: dict[str, Any] | None = None
         self.lock = threading.Lock()
@@ -101,11 +102,17 @@ class Game:
     def _note_turn(self, turn: Any) -> None:
         if turn is None:
             return
-        for s in turn.passed:
+        told, self._told = self._told, (0, 0)
+        for s in turn.passed[told[0]:]:
             self.log.append(f"{self.seat_name(s)} passes")
-        if turn.drawn:
-            what = tb.hand_line(turn.drawn) if turn.seat == HUMAN else f"{len(turn.drawn)} tile(s)"
+        drawn = turn.drawn[told[1]:]
+        if drawn:
+            what = tb.hand_line(drawn) if turn.seat == HUMAN else f"{len(drawn)} tile(s)"
             self.log.append(f"{self.seat_name(turn.seat)} draws {what}")
+        if turn.move.draw:  # "a player may draw while able to place": the tile shows in the hand
+            self._told = (len(turn.passed), len(turn.drawn) + 1)
+            self.log.append(f"{self.seat_name(turn.seat)} draws a tile instead of placing")
+            return
         counted = " + ".join(str(v) for _t, _e, v in turn.counted) or "0"
         gain = f", {self._points(turn.points)}" if turn.points else ""
         self.log.append(f"{self.seat_name(turn.seat)} plays {turn.move}: ends {counted} = {turn.count}{gain}")
@@ -152,7 +159,7 @@ class Game:
             "your_turn": bool(legal), "seat_to_move": m.seat_to_move,
             "hand": [tb.fmt_tile(t) for t in obs["hand"]], "hand_counts": obs["hand_counts"],
             "boneyard": obs["boneyard"],
-            "legal": [{"move": str(mv), "tile": tb.fmt_tile(mv.tile),
+            "legal": [{"move": str(mv), "tile": None if mv.draw else tb.fmt_tile(mv.tile),  # (issue 9: `draw`)
                        "target": tb.fmt_tile(mv.target) if mv.target is not None else None,
                        "side": mv.side, "points": p} for mv, p in zip(legal, points)],
             "counted": [{"tile": tb.fmt_tile(t), "end": e, "value": v} for t, e, v in obs["counted"]],

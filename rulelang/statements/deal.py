@@ -325,3 +325,34 @@ def _with_draw_limit(entry: StatementDef) -> StatementDef:
 
 
 STATEMENTS = STATEMENTS[:-1] + (_with_draw_limit(STATEMENTS[-1]),)
+
+
+# -- issue 9: `a player may draw while able to place` (draw_while_able, family.md 3.8, puzzle-place.net) ---
+
+def _explain_draw_while_able(v: bool | None, c: Config) -> str:
+    if c.get("draw_while_able"):
+        return ("A player who could place may draw instead, one tile at a time (the move `draw`), and then place "
+                "any tile of the hand or draw again, while the drawable boneyard has tiles; the lead, and a drawn "
+                "tile that must be placed, are not drawn over.")
+    return "A player draws only when no tile fits."
+
+
+def _set_draw_while_able(v: bool, c: Config) -> None:
+    if v:
+        c["draw_while_able"] = True
+
+
+STATEMENTS = STATEMENTS + (
+    StatementDef(
+        key="draw_while_able", words="drawing while able to place", group=1, rules=("draw_while_able_stmt",),
+        read=lambda p: True, fmt=lambda v: ["a player may draw while able to place"],
+        explain=_explain_draw_while_able, fields=(Field(("draw_while_able",), bool),),
+        resolve=_set_draw_while_able,
+        from_config=lambda c: True if c.get("draw_while_able") else None,
+        examples=("a player may draw while able to place",),
+        docs=(Doc("`a player may draw while able to place`", "a draw is offered as a move (`draw`) even when a "
+                  "tile fits, until the drawable boneyard is empty (not at the lead, nor over a drawn tile that "
+                  "must be placed; puzzle-place.net Muggins); not written, a player draws only when no tile fits",
+                  "`draw_while_able: true` (omitted when false)"),),
+        tags=("draw-while-able",), required=False, meta={"default": None}),
+)

@@ -40,6 +40,9 @@ def _read_terms(p: Phrase) -> tuple[Term, ...]:
     if p.has("DIFFERENCES"):
         rounding, number = p.parts[-1]
         return (Term("differences", rounding=rounding, span=p.span, rounding_number=number),)
+    if p.has("HEAVIEST"):  # family.md reading 12 (Pagat's Muggins), issue 9
+        rounding, number = p.parts[0]
+        return (Term("heaviest", rounding=rounding, to="winner", span=p.span, rounding_number=number),)
     hands, pooling, (rounding, number), to = p.parts
     return (Term("hands", hands, pooling, rounding, to, "credit" if p.has("CREDIT") else "debit", p.span, number),)
 
@@ -52,6 +55,8 @@ def term_text(term: Term) -> str:
     """A settlement term as its line."""
     if term.kind == "differences":
         return f"credit each hand the differences to heavier opponents' hands, {_rounding_text(term)}"
+    if term.kind == "heaviest":
+        return f"credit the heaviest opponent's hand only, {_rounding_text(term)}, to the winner"
     pooling = "pooled" if term.pooling == "pooled" else "separately"
     receiver = "the winner" if term.to == "winner" else "each owner"
     prep = "to" if term.sign == "credit" else "from"
@@ -83,6 +88,10 @@ def term_sentence(t: Term) -> str:
         rounding = f"rounded once to the nearest {t.rounds_to}" if t.rounds_to else "not rounded"
         return ("Each hand is credited to its owner with the sum of its differences to every heavier "
                 f"opponent's hand, {rounding}; equal, lighter and partner hands give nothing.")
+    if t.kind == "heaviest":
+        rounding = f"rounded to the nearest {t.rounds_to}" if t.rounds_to else "not rounded"
+        return (f"The heaviest single opponent's hand ({rounding}) is credited to the winner's side; the other "
+                "hands give nothing.")
     if t.pooling == "pooled":
         how = f"added together and rounded once to the nearest {t.rounds_to}" if t.rounds_to \
             else "added together, not rounded"
@@ -109,7 +118,7 @@ def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]
 
     return StatementDef(
         key=key, words=words, group=group, section=section,
-        rules=("hands_term", "differences_term", "nobody_line"), read=_read_terms,
+        rules=("hands_term", "differences_term", "heaviest_term", "nobody_line"), read=_read_terms,
         fmt=lambda v: [term_text(t) for t in v] if v else ["nobody scores"], explain=_explain_terms,
         fields=(Field(place, list),), resolve=resolve, check=_check_terms,
         from_config=lambda c: tuple(Term.from_dict(t) for t in c["settlement"][section]["terms"]),
@@ -117,12 +126,16 @@ def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]
                   "debit partner's hand pooled, rounded to 5, from the winner",
                   "debit everyone's hands separately, rounded to 5, from each owner",
                   "credit each hand the differences to heavier opponents' hands, rounded to 5",
+                  "credit the heaviest opponent's hand only, rounded to 5, to the winner",
                   "nobody scores"),
         docs=(Doc("`SIGN HANDS POOLING, ROUNDING, PREP RECEIVER`", "a term (one or more lines, in order)",
                   "a `hands` term"),
               Doc("`credit each hand the differences to heavier opponents' hands, ROUNDING`",
                   "for each hand, the sum of its differences to heavier opponents' hands, to its owner",
                   "a `differences` term"),
+              Doc("`credit the heaviest opponent's hand only, ROUNDING, to the winner`",
+                  "only the heaviest single hand of the winner's opponents, to the winner (family.md reading 12)",
+                  "a `heaviest` term"),
               Doc("`nobody scores`", "the settlement has no terms", "`terms: []`")),
         tags=tags, meta={"merge": True})
 
@@ -380,7 +393,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "wins; equal totals: no winner", "`winner: lightest-side`, `tie_break: none`")),
         tags=("block-winner", "partners-tie-no-winner", "block-fewest-tiles", "block-lightest-side",
               "block-lightest-tile")),
-    _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block")),
+    _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block", "settle-heaviest")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",
         rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,

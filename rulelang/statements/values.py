@@ -149,6 +149,8 @@ class Term:
         """The term as the configuration writes it."""
         if self.kind == "differences":
             return {"kind": "differences", "rounding": self.rounding, "to": "owner", "sign": "credit"}
+        if self.kind == "heaviest":  # family.md reading 12, issue 9
+            return {"kind": "heaviest", "rounding": self.rounding, "to": "winner", "sign": "credit"}
         return {"kind": "hands", "hands": self.hands, "pooling": self.pooling, "rounding": self.rounding,
                 "to": self.to, "sign": self.sign}
 
@@ -157,8 +159,10 @@ class Term:
         """A term of a configuration."""
         if d["kind"] == "differences":
             return cls("differences", rounding=d["rounding"])
+        if d["kind"] == "heaviest":
+            return cls("heaviest", rounding=d["rounding"], to="winner")
         return cls("hands", d["hands"], d["pooling"], d["rounding"], d["to"], d["sign"])
 
     def mentions_winner(self) -> bool:
         """Whether the term gives to or takes from the winner (so needs one)."""
-        return self.kind == "hands" and (self.to == "winner" or self.hands != "everyone")
+        return self.kind == "heaviest" or self.kind == "hands" and (self.to == "winner" or self.hands != "everyone")

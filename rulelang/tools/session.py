@@ -22,6 +22,8 @@ HELP = """Enter a legal move in one of these ways:
   15 or 02   a tile, when it fits in one place only: two digits 0-6 are always
              a tile ([1|5], [0|2]), never a move number
   [1|5] on [1|1] branch-a   the move in canonical notation (a lead: [1|4])
+  draw       draw a tile instead of placing, where the rules offer it
+             (`a player may draw while able to place`)
   3 claim 2  under the muggins rule: the move and the points you claim (shown);
              without a claim you are asked for one
 Other commands:
@@ -104,6 +106,7 @@ class Game:
                      for s, k in enumerate(self.seats)]
         self.humans = [s for s, k in enumerate(self.seats) if k == "human"]
         self.turn_no = 0
+        self._drew = 0  # tiles drawn by draw moves since the last placement, reported already (issue 9)
 
     # -- output ---------------------------------------------------------------------
 
@@ -203,7 +206,7 @@ class Game:
             else:
                 move = self.bots[seat](rnd.observation(seat), legal)
             claims = rnd.config.claims != "none"  # the muggins rule (family tier C)
-            if claims and move.claim is None:
+            if claims and move.claim is None and not move.draw:  # (a draw move claims nothing, issue 9)
                 move = self._claim(rnd, seat, move)
             turn = m.play(move)
             self.turn_no += 1
@@ -347,7 +350,7 @@ class Game:
                 return None
             move = None
         else:
-            tile = move.tile if move.target is None else None
+            tile = move.tile if move.target is None and not move.draw else None
         if move is not None and move in legal:
             return move
         if tile is not None and (move is None or not rnd.leading):
@@ -376,7 +379,16 @@ class Game:
         for s in turn.passed:
             self.say(f"  {self.seat_name(s)} passes (no placement, boneyard empty)")
         seat = turn.seat
-        if turn.drawn:
+        if turn.move.draw:  # "a player may draw while able to place" (issue 9)
+            self._drew += 1
+            tile = rnd.drawn_before_move[-1:] if not rnd.over else []
+            if tile and (self.seats[seat] == "human" or not self.humans):
+                self.say(f"Turn {self.turn_no}: {self.seat_name(seat)} draws {tb.hand_line(tile)} instead of placing")
+            else:
+                self.say(f"Turn {self.turn_no}: {self.seat_name(seat)} draws a tile instead of placing")
+            return
+        drew, self._drew = self._drew, 0
+        if len(turn.drawn) > drew:
             if self.seats[seat] == "human" or not self.humans:
                 self.say(f"  {self.seat_name(seat)} draws {len(turn.drawn)}: {tb.hand_line(turn.drawn)}")
             else:
@@ -534,6 +546,7 @@ def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = F
          + (f", seats {', '.join(map(str, seats))}" if isinstance(seats, list) and seats else ""))
     current = -1
     last = None
+    seen: tuple[int, int] | None = None  # passes and draws already told, after a draw move (issue 9)
     for st in step_transcript(t):
         rnd = st.round
         if st.round_index != current:
@@ -548,10 +561,18 @@ def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = F
             for s, h in enumerate(deal["hands"]):
                 echo(f"  seat {s} is dealt {' '.join(h)}")
         rec = st.record
-        for s in rec.get("passed", []):
+        # after a draw move (issue 9) the passes and draws before it are listed again: say only the new ones
+        seen_passed, seen_drawn = seen or (0, 0)  # (a round never ends on a draw move)
+        for s in rec.get("passed", [])[seen_passed:]:
             echo(f"  seat {s} passes")
-        if rec.get("drawn"):
-            echo(f"  seat {rec['seat']} draws {' '.join(rec['drawn'])}")
+        if rec.get("drawn", [])[seen_drawn:]:
+            echo(f"  seat {rec['seat']} draws {' '.join(rec['drawn'][seen_drawn:])}")
+        if rec.get("move") == "draw":
+            seen = (len(rec.get("passed", [])), len(rec.get("drawn", [])))
+            echo(f"Turn {st.number}: seat {rec['seat']} draws a tile instead of placing")
+            last = st
+            continue
+        seen = None
         counted = " + ".join(str(c[2]) for c in rec.get("counted", [])) or "0"
         pts = rec.get("points", 0)
         gain = f" -> {pts} raw" + (f" ({tb.fmt_shown(pts / unit)} shown)" if unit != 1 else "") if pts else ""
