@@ -7,8 +7,9 @@ section names. For each: `rulelang check` is ok; `compile` gives a
 configuration the engine accepts, in which the rule is set (and which differs
 from its base); `explain` says the rule in words; seeded matches play to the
 end through the public engine and replay from their transcripts; `rulelang
-simulate -n 5` exits 0. A rule the language cannot state yet must be refused
-with the `outside-language` error (only drawing while able to place, 3.8).
+simulate -n 5` exits 0. A rule the language cannot state must be refused with
+the `outside-language` error (none is left since drawing while able to place,
+3.8, became a statement; the list may hold only that one).
 """
 from __future__ import annotations
 
@@ -192,7 +193,7 @@ def test_house_rule_simulates(rule):
 
 
 def test_a_house_rule_outside_the_language_says_so():
-    # (none once every house rule is a statement: the test above keeps the list to drawing while able)
+    # (none now that every house rule is a statement: the test above keeps the list to drawing while able)
     for rule in OUTSIDE:
         for command in ("check", "compile", "explain"):
             res = runner.invoke(main, [command, rule.arg])
