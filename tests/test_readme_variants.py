@@ -1,0 +1,32 @@
+"""Issue 9, done when: "the README lists the new variants and shows one of them"."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import rulelang
+
+README = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+FAMILY = ["fives-and-threes", "all-threes", "muggins", "sniff", "allfives-pagat", "threes-and-fives"]
+
+
+def test_the_bundled_variants_table_lists_every_bundled_ruleset():
+    table = README.split("## Bundled variants", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\| `([a-z0-9-]+)` \|", table, re.M)
+    assert sorted(listed) == sorted(rulelang.bundled_names())
+    assert set(FAMILY) <= set(listed)
+
+
+def _statements(text: str) -> list[str]:
+    """The lines of a ruleset without comments, blank lines and its source line (the README may shorten it)."""
+    return [line for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith("#") and not line.startswith("source ")]
+
+
+def test_the_readme_shows_a_family_variant_as_bundled():
+    blocks = re.findall(r"^```\n(ruleset .*?)^```", README, re.M | re.S)
+    shown = {b.split()[1]: b for b in blocks}
+    family = [name for name in FAMILY if name in shown]
+    assert family, "the README shows none of the family variants of family.md section 2"
+    for name in family:
+        assert _statements(shown[name]) == _statements(rulelang.bundled_text(name)), name
