@@ -50,7 +50,7 @@ def _engine_root(argv: list[str]) -> pathlib.Path:
 
 sys.path.insert(0, str(_engine_root(sys.argv[1:])))
 
-from interpreter import Config, Match, Round, load_config, random_player  # noqa: E402
+from rulelang.interpreter import Config, Match, Round, load_config, random_player  # noqa: E402
 
 BUNDLED = REPO / "tests" / "data" / "configs"
 DEFAULT_YARDSTICK = REPO.parent / "shared" / "bench" / "minimal_allfives.py"

@@ -53,7 +53,7 @@ def main() -> None:
     ap.add_argument("--out", default=None)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
-    from interpreter import Config
+    from rulelang.interpreter import Config
 
     done: dict[tuple, dict] = {}
     if a.out and pathlib.Path(a.out).exists():

@@ -15,7 +15,7 @@ from typing import Any
 
 from paths import record_games
 
-from interpreter import Config, Move
+from rulelang.interpreter import Config, Move
 
 
 def available() -> bool:
@@ -73,7 +73,7 @@ def check_same_outcomes(cfg: Config, games: list[tuple[dict[str, Any], list[Move
 
 def to_dominoes(games: list[tuple[dict[str, Any], list[Move]]]) -> list[tuple[list[list[tuple[int, int]]], int, list[tuple[tuple[int, int], bool]]]]:
     """Each game as (hands, opener, [(tile, on the left end?)]) for `dominoes`."""
-    from interpreter import parse_tile
+    from rulelang.interpreter import parse_tile
 
     out = []
     for deal, moves in games:

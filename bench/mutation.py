@@ -214,7 +214,7 @@ class _MutantFinder:
 def suite_file(directory: Path) -> Path:
     """The suite as the worker needs it (each case's data and its run request), compiled once per run."""
     sys.path.insert(0, str(REPO))
-    from conformance import cases, runner
+    from rulelang.conformance import cases, runner
 
     path = directory / "suite.json"
     path.write_text(json.dumps([{"id": c.id, "data": c.data, "request": runner.request_for(c)}
@@ -226,13 +226,14 @@ def worker(module_path: str, source_file: str, order_file: str, suite_path: str)
     """In a fresh process: load the mutant, run the cases in order, stop at the first that does not pass."""
     path = Path(module_path)
     rel = path.relative_to(REPO).with_suffix("")
-    fullname = ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
+    # the engine is imported as rulelang.interpreter (rulelang/interpreter links to the top-level folder)
+    fullname = "rulelang." + ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
     sys.meta_path.insert(0, _MutantFinder(fullname, str(path), Path(source_file).read_text(encoding="utf-8")))
     sys.path.insert(0, str(REPO))
     try:
-        from conformance import builtin
-        from conformance.compare import compare
-        from conformance.protocol import InProcessEngine
+        from rulelang.conformance import builtin
+        from rulelang.conformance.compare import compare
+        from rulelang.conformance.protocol import InProcessEngine
 
         suite = {c["id"]: c for c in json.loads(Path(suite_path).read_text(encoding="utf-8"))}
         order = json.loads(Path(order_file).read_text(encoding="utf-8"))

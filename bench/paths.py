@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from interpreter import Config, Match, Move, Round, greedy_player, random_player
+from rulelang.interpreter import Config, Match, Move, Round, greedy_player, random_player
 
 
 def record_games(cfg: Config, players: int, n: int, seed: int) -> list[tuple[dict[str, Any], list[Move]]]:

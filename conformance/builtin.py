@@ -13,7 +13,7 @@ PROTOCOL_VERSION = 1
 
 def capabilities() -> dict[str, Any]:
     """What the built-in engine supports: every feature tag."""
-    from conformance.cases import known_tags
+    from rulelang.conformance.cases import known_tags
 
     return {"features": sorted(known_tags())}
 
@@ -36,7 +36,7 @@ def _event(e) -> dict[str, Any]:
 
 def _observe(match, rnd, turn) -> dict[str, Any]:
     """Everything a case may assert after a step, from the round the step was played in."""
-    from interpreter import shown_points
+    from rulelang.interpreter import shown_points
 
     obs: dict[str, Any] = {"reject": None}
     if turn is not None:
@@ -70,7 +70,7 @@ def _claimed(step: dict[str, Any]) -> Any:
     """The step's move, with its `claim` (the muggins rule) when the step has one."""
     from dataclasses import replace
 
-    from interpreter import Move
+    from rulelang.interpreter import Move
 
     if "claim" not in step:
         return step["play"]
@@ -95,7 +95,7 @@ def _past_last_deal(match, dealt: int) -> bool:
 
 def run_case(request: dict[str, Any]) -> dict[str, Any]:
     """Play `request` (config, players, setup, next_rounds, steps); return {"steps": [observation...]}."""
-    from interpreter import IllegalMove, Match, as_config
+    from rulelang.interpreter import IllegalMove, Match, as_config
 
     if not isinstance(request.get("config"), dict):
         # a configuration is a JSON object; a text or a number is never opened as a path or a descriptor

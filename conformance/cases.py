@@ -98,7 +98,7 @@ def _tiles_in(obj: Any) -> Iterable[str]:
 
 def _set_top(ruleset: Any) -> int:
     """The highest pip of a case's set (larger sets, family.md 3.7); 6 when the ruleset does not compile."""
-    from conformance.configs import compiled
+    from rulelang.conformance.configs import compiled
 
     try:
         return int(compiled(ruleset).get("tiles", 6))

@@ -73,7 +73,7 @@ def load_ruleset(spec: str) -> tuple[str, Any, dict[str, Any]]:
 
 def play_round(config: dict[str, Any], players: int, seed: int, scores: list[int] | None = None):
     """(setup, moves, first scoring event or None, how the round ended) of round 1 of `Match(seed)`, greedy players."""
-    from interpreter import Match, greedy_player
+    from rulelang.interpreter import Match, greedy_player
 
     first = Match(config, players, seed=seed).round
     setup = deal_of(first)
@@ -266,7 +266,7 @@ def _lottery(config: dict[str, Any], rule: str, prev: Any) -> bool:
 def _match_trace(config: dict[str, Any], players: int, seed: int, kind: str, scores: list[int] | None,
                  rounds: int) -> Trace | None:
     """`rounds` rounds of `Match(seed)` by greedy players, from `scores`; openers left to the rule where it decides."""
-    from interpreter import Match, greedy_player
+    from rulelang.interpreter import Match, greedy_player
 
     first = deal_of(Match(config, players, seed=seed).round)
     if scores is not None:

@@ -16,7 +16,7 @@ SUFFIX = ".rules"
 @cache
 def package_folder() -> str | None:
     """The `rulesets` package's folder when it is installed as files (None: a zip), found without pathlib."""
-    import rulesets  # a package of data files: its __init__ is a docstring
+    from rulelang import rulesets  # a package of data files: its __init__ is a docstring
 
     origin = getattr(rulesets, "__file__", None)
     folder = os.path.dirname(origin) if origin else None
@@ -34,7 +34,7 @@ def package_root() -> Traversable:
         return Path(folder)
     from importlib import resources  # pragma: no cover - a zipped install
 
-    return resources.files("rulesets")  # pragma: no cover
+    return resources.files("rulelang.rulesets")  # pragma: no cover
 
 
 @cache

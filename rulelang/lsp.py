@@ -155,7 +155,7 @@ def _base_path(quoted: str | None, name: str | None, here: str) -> str | None:
     if name in bundled_names():
         from importlib import resources
 
-        entry = resources.files("rulesets") / os.path.basename(bundled_filename(name))
+        entry = resources.files("rulelang.rulesets") / os.path.basename(bundled_filename(name))
         return str(entry) if os.path.isfile(str(entry)) else None
     return None
 

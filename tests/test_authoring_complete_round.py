@@ -6,8 +6,8 @@ import json
 
 from click.testing import CliRunner
 
-from conformance.authoring.complete_round import draft
 from rulelang.cli import main
+from rulelang.conformance.authoring.complete_round import draft
 
 
 def _conform(tmp_path, variant: str, body: dict) -> None:

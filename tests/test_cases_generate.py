@@ -98,7 +98,7 @@ def test_a_house_variant_gets_a_deciding_position_for_each_of_its_rules(tmp_path
 
 
 def test_a_position_names_the_rule_and_the_alternative_it_tells_apart():
-    from conformance import generate
+    from rulelang.conformance import generate
 
     suite = generate.draft(str(CLUB), seeds=3)
     lead = next(c for c in suite.cases if "-pos-lead-" in c["id"])
@@ -115,7 +115,7 @@ def test_a_position_names_the_rule_and_the_alternative_it_tells_apart():
 
 def test_generated_cases_carry_the_tags_of_their_rules():
     import rulelang
-    from conformance import cases, generate
+    from rulelang.conformance import cases, generate
 
     for name in rulelang.bundled_names():
         assert generate.config_tags(rulelang.compile_bundled(name)) <= cases.known_tags(), name

@@ -10,11 +10,11 @@ import pexpect
 import pytest
 from click.testing import CliRunner
 
-from interpreter import IllegalMove, Match, Move, Round, as_config, play_match, random_player, replay
-from interpreter.claims import set_miss_rate
 from rulelang import compile_text
 from rulelang.cli import main
 from rulelang.config_model import without_defaults
+from rulelang.interpreter import IllegalMove, Match, Move, Round, as_config, play_match, random_player, replay
+from rulelang.interpreter.claims import set_miss_rate
 
 BASE = 'ruleset house "House"\nsource "s"\nbased on muggins\n'
 MUGGINS = BASE + "points must be claimed; missed points go to the next opponent\n"
@@ -333,9 +333,9 @@ def test_cases_generate_claims_every_point(tmp_path):
 
 
 def test_an_engine_without_the_tag_skips_the_claims_cases():
-    from conformance import runner
-    from conformance.cases import lint
-    from conformance.protocol import SubprocessEngine
+    from rulelang.conformance import runner
+    from rulelang.conformance.cases import lint
+    from rulelang.conformance.protocol import SubprocessEngine
 
     toy = os.path.join(os.path.dirname(__file__), "..", "conformance", "examples", "toy_engine.py")
     cases = [c for c in lint().cases if c.variant == "muggins-claims"]

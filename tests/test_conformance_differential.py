@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import builtin
-from conformance.compare import compare
-from conformance.configs import compiled
+from rulelang.conformance import builtin
+from rulelang.conformance.compare import compare
+from rulelang.conformance.configs import compiled
 
 TOY_PATH = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 _spec = importlib.util.spec_from_file_location("toy_engine", TOY_PATH)
@@ -29,7 +29,7 @@ NEAR = {"exact61": [280, 285, 290, 295], "pagat": [280, 290, 300, 295], "allfive
 
 def _play(variant, players, seed, scores):
     """A match played by the built-in engine: its deals and its moves."""
-    from interpreter import Match, as_config, greedy_player, random_player
+    from rulelang.interpreter import Match, as_config, greedy_player, random_player
 
     cfg = compiled(variant)
     m = Match(as_config(cfg), players, seed=seed, record=True)

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from conformance import builtin, cases, runner
-from conformance.capabilities import unsupported, values_at
-from conformance.protocol import InProcessEngine, SubprocessEngine
 from rulelang.cli import main
+from rulelang.conformance import builtin, cases, runner
+from rulelang.conformance.capabilities import unsupported, values_at
+from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
 
 FRESH = Path(__file__).parent / "data" / "conformance" / "fresh_engine.py"
 LINT = cases.lint()

@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 import rulelang
-from conformance import cases
 from rulelang.cli import main
+from rulelang.conformance import cases
 
 LINT = cases.lint()
 BUNDLED = rulelang.bundled_names()

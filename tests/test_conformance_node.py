@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conformance import cases
 from rulelang.cli import main
+from rulelang.conformance import cases
 
 TOY_JS = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.mjs"
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cases, runner
-from conformance.protocol import PROTOCOL_VERSION, SubprocessEngine, serve
+from rulelang.conformance import cases, runner
+from rulelang.conformance.protocol import PROTOCOL_VERSION, SubprocessEngine, serve
 
 TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 ALL = cases.lint().cases
@@ -110,8 +110,8 @@ def test_serve_answers_start_run_stop():
 
 
 def test_cases_outside_the_claimed_features_are_skipped():
-    from conformance import builtin
-    from conformance.protocol import InProcessEngine
+    from rulelang.conformance import builtin
+    from rulelang.conformance.protocol import InProcessEngine
 
     engine = InProcessEngine(builtin.run_case, {"name": "partial"}, {"features": ["diagram", "three-players", "two-players",
                              "layout", "attach-points", "counted-ends", "placement-score", "branching-every",
@@ -124,8 +124,8 @@ def test_cases_outside_the_claimed_features_are_skipped():
 
 
 def test_an_in_process_engine_that_loops_is_stopped_by_the_case_timeout_and_the_run_goes_on():
-    from conformance import builtin
-    from conformance.protocol import InProcessEngine
+    from rulelang.conformance import builtin
+    from rulelang.conformance.protocol import InProcessEngine
 
     selected = cases.select(cases.lint().cases, ["pagat"], ["diagram"])[:3]
     hang_id = selected[1].id

@@ -8,8 +8,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conformance import builtin, cases, runner
-from conformance.protocol import InProcessEngine, SubprocessEngine
+from rulelang.conformance import builtin, cases, runner
+from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
 
 CASE_FILES = cases.case_files()
 TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"

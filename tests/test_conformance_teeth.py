@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import builtin, cases, runner
-from conformance.protocol import InProcessEngine, SubprocessEngine
+from rulelang.conformance import builtin, cases, runner
+from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
 
 TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 CASES = cases.lint().cases
@@ -82,7 +82,7 @@ def test_each_broken_builtin_wrapper_is_caught(breakage):
 
 
 def test_rounding_two_up_in_the_builtin_engine_is_caught(monkeypatch):
-    import interpreter.settlement as engine_round
+    import rulelang.interpreter.settlement as engine_round
 
     monkeypatch.setattr(engine_round, "round5", lambda x: (x + 3) // 5 * 5)
     engine = InProcessEngine(builtin.run_case, {"name": "broken"}, {})

@@ -12,13 +12,13 @@ import pytest
 from click.testing import CliRunner
 
 import rulelang
-from conformance.builtin import run_case
-from interpreter import IllegalMove, Match, Move, Round, greedy_player, random_player, replay
-from interpreter.settlement import settle
-from interpreter.tiles import BIT, DRAW_CODE, INDEX
 from rulelang.cli import main
+from rulelang.conformance.builtin import run_case
 from rulelang.explain import diff_configs, explain_text
 from rulelang.formatter import format_text
+from rulelang.interpreter import IllegalMove, Match, Move, Round, greedy_player, random_player, replay
+from rulelang.interpreter.settlement import settle
+from rulelang.interpreter.tiles import BIT, DRAW_CODE, INDEX
 
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
 DRAWING = HEAD + "a player may draw while able to place\n"

@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from interpreter import IllegalMove, Match, Move, Round, load_config, random_player
-from interpreter.settlement import block_winner, settle
-from interpreter.tiles import MASK, TILES, move_from_code
+from rulelang.interpreter import IllegalMove, Match, Move, Round, load_config, random_player
+from rulelang.interpreter.settlement import block_winner, settle
+from rulelang.interpreter.tiles import MASK, TILES, move_from_code
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CONFIGS = {p.stem: load_config(p) for p in sorted((ROOT / "tests" / "data" / "configs").glob("*.json"))}
@@ -193,8 +193,8 @@ def test_a_deal_read_on_the_fast_path_is_read_as_tile_by_tile():
     Deals are dealt at random in every accepted tile form, then spoiled at random: a tile twice in
     a hand, in two hands, in a hand and the boneyard or twice in the boneyard, a tile not in any set,
     an unhashable tile, an empty hand."""
-    from interpreter.deal import _read_deal_slowly, read_deal
-    from interpreter.tiles import format_tile
+    from rulelang.interpreter.deal import _read_deal_slowly, read_deal
+    from rulelang.interpreter.tiles import format_tile
 
     rng = random.Random(15)
     forms = [lambda t: t, lambda t: (t[1], t[0]), format_tile, lambda t: TILES.index(t), list]

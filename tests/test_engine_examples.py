@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from interpreter import Move, Round, format_tile, load_config, round5
+from rulelang.interpreter import Move, Round, format_tile, load_config, round5
 
 HERE = pathlib.Path(__file__).parent
 CONFIGS = HERE / "data" / "configs"

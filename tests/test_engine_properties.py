@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import Move, Round, greedy_player, load_config, play_match, random_player, replay
-from interpreter.round import deal_tiles
+from rulelang.interpreter import Move, Round, greedy_player, load_config, play_match, random_player, replay
+from rulelang.interpreter.round import deal_tiles
 
 HERE = pathlib.Path(__file__).parent
 CONFIG_FILES = sorted((HERE / "data" / "configs").glob("*.json"))
@@ -225,7 +225,7 @@ def _valid(d):
 @given(data=configs(), seed=seeds, pick=st.data())
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_any_configuration_plays_consistently(data, seed, pick):
-    from interpreter import Config
+    from rulelang.interpreter import Config
 
     cfg = Config.from_dict(data)
     players = pick.draw(st.sampled_from(list(cfg.counts)))

@@ -7,7 +7,7 @@ import pathlib
 
 import pytest
 
-from interpreter import (
+from rulelang.interpreter import (
     Config,
     ConfigError,
     IllegalMove,
@@ -469,7 +469,7 @@ def test_play_round_and_match_are_deterministic():
 
 def test_fast_path_equals_slow_path():
     """The bundled players choose the same through `pick` and through `__call__`."""
-    from interpreter import greedy_player
+    from rulelang.interpreter import greedy_player
 
     for name in ("exact61", "pagat", "allfives"):
         c = cfg(name)
@@ -557,7 +557,7 @@ def test_match_over_refuses_moves():
 
 
 def test_greedy_player_takes_the_most_points():
-    from interpreter import greedy_player
+    from rulelang.interpreter import greedy_player
 
     h0 = [(3, 6), (0, 0)]
     h1 = [(6, 6), (1, 3), (0, 3)]

@@ -7,7 +7,7 @@ import pathlib
 
 import pytest
 
-from interpreter import Match, Round, TranscriptMismatch, load_config, play_match, play_round, replay
+from rulelang.interpreter import Match, Round, TranscriptMismatch, load_config, play_match, play_round, replay
 
 HERE = pathlib.Path(__file__).parent
 CONFIGS = HERE / "data" / "configs"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conformance import example_engines
 from rulelang.cli import main
+from rulelang.conformance import example_engines
 
 ROOT = Path(__file__).parents[1]
 
@@ -22,14 +22,14 @@ def conform(*args):
 
 def test_the_examples_are_package_data_of_the_wheel():
     patterns = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
-        "package-data"]["conformance"]
+        "package-data"]["rulelang.conformance"]
     files = sorted(p.relative_to(ROOT / "conformance").as_posix() for p in (ROOT / "conformance" / "examples").iterdir()
                    if p.is_file())
     assert "examples/toy_engine.py" in files and "examples/toy_engine.mjs" in files
     for f in files:
         assert any(fnmatch.fnmatch(f, pat) for pat in patterns), f"{f} is not in the wheel's package data"
     for ex in example_engines.EXAMPLES.values():
-        assert ex.path.is_file() and ex.path.parent == ROOT / "conformance" / "examples"
+        assert ex.path.is_file() and ex.path.resolve().parent == ROOT / "conformance" / "examples"
 
 
 def test_the_examples_are_listed_with_their_files():

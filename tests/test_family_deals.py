@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import rulelang
-from interpreter import Config, Match
+from rulelang.interpreter import Config, Match
 
 HANDS = {  # family.md section 5
     "fives-and-threes": (7, 5, 5),

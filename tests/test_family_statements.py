@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from interpreter import Round
-from interpreter.config import ConfigError, as_config
-from interpreter.match import play_match
 from rulelang.explain import diff_configs, explain_text
 from rulelang.formatter import format_text
+from rulelang.interpreter import Round
+from rulelang.interpreter.config import ConfigError, as_config
+from rulelang.interpreter.match import play_match
 
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
 
@@ -307,7 +307,7 @@ def test_tie_rounds_compile_per_count_and_need_extra_rounds():
 
 
 def _tied_match(body: str):
-    from interpreter.match import Match
+    from rulelang.interpreter.match import Match
 
     deals = [{"hands": [["[5|5]", "[0|5]"], ["[2|5]", "[1|1]"]], "boneyard": [], "opener": 0, "scores": [300, 310]},
              {"hands": [["[0|0]", "[0|2]"], ["[0|3]", "[6|6]"]], "boneyard": []},

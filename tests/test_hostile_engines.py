@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cases, runner
-from conformance.protocol import CONTAINED, InProcessEngine, SubprocessEngine
+from rulelang.conformance import cases, runner
+from rulelang.conformance.protocol import CONTAINED, InProcessEngine, SubprocessEngine
 
 TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,7 +130,7 @@ def test_an_engine_that_stops_answering_is_given_up_after_three_timeouts(marked)
 
 
 def test_a_deadline_bounds_the_whole_run():
-    from conformance import builtin
+    from rulelang.conformance import builtin
 
     picked = cases.select(ALL, ["pagat"], ["diagram"])[:4]
 

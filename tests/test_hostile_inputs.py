@@ -166,7 +166,7 @@ def test_a_baseline_that_is_a_fifo_is_refused(fifo):
 
 
 def test_a_deeply_nested_case_file_is_a_lint_error_of_that_file(tmp_path):
-    from conformance import cases
+    from rulelang.conformance import cases
 
     (tmp_path / "pagat").mkdir()
     (tmp_path / "pagat" / "deep.json").write_text(DEEP)
@@ -210,8 +210,8 @@ def test_conform_deadline_must_be_a_positive_number(value):
 
 
 def test_a_case_naming_an_impossible_ruleset_is_that_case_s_error(tmp_path):
-    from conformance import builtin, cases, runner
-    from conformance.protocol import InProcessEngine
+    from rulelang.conformance import builtin, cases, runner
+    from rulelang.conformance.protocol import InProcessEngine
 
     doc = json.loads((ROOT / "conformance" / "cases" / "muggins" / "illegal.json").read_text())
     doc["ruleset"] = "muggins" + "9" * 300  # once an OSError (file name too long) that crashed the run

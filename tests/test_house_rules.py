@@ -23,8 +23,8 @@ import pytest
 from click.testing import CliRunner
 
 import rulelang
-from interpreter import Config, Match, greedy_player, random_player, replay
 from rulelang.cli import main
+from rulelang.interpreter import Config, Match, greedy_player, random_player, replay
 from rulelang.outside import known_outside
 
 HOUSE = Path(__file__).parent / "data" / "rulesets" / "house"

@@ -8,11 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulelang
-from interpreter import Config
-from interpreter.errors import ConfigError
 from rulelang.checks import config_problems
 from rulelang.config_model import literal_values, without_defaults
 from rulelang.formatter import config_to_text
+from rulelang.interpreter import Config
+from rulelang.interpreter.errors import ConfigError
 from rulelang.statements import TABLE
 from rulelang.statements.table import set_path
 
@@ -88,7 +88,7 @@ def test_a_schema_fault_has_one_code_for_both(tmp_path):
 
 
 def test_the_engine_reports_a_non_object_or_non_json_with_the_schema_code(tmp_path):
-    from interpreter import load_config
+    from rulelang.interpreter import load_config
 
     assert _engine_code([1]) == "invalid-config"  # type: ignore[arg-type]
     path = tmp_path / "x.json"

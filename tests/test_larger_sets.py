@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 import rulelang
-from interpreter import Config, Move, Round
-from interpreter.tiles import SETS, TILES
 from rulelang.cli import main
+from rulelang.interpreter import Config, Move, Round
+from rulelang.interpreter.tiles import SETS, TILES
 from rulelang.tools.svg import svg_tile_rects
 
 HEAD = 'ruleset x "X"\nsource "s"\nbased on muggins\n'
@@ -116,7 +116,7 @@ def test_play_double_nine_in_the_terminal():
 def test_the_case_lint_accepts_larger_tiles_only_where_the_set_has_them(tmp_path):
     import json
 
-    from conformance import cases
+    from rulelang.conformance import cases
 
     def case(ruleset: str, tile: str) -> dict:
         return {"id": f"x-{ruleset}", "description": "the tile is led and counts its pips", "source": {"text": "family.md", "where": "3.7"},
@@ -136,7 +136,7 @@ def test_the_case_lint_accepts_larger_tiles_only_where_the_set_has_them(tmp_path
 def test_a_double_nine_match_replays_and_lists_in_tile_order(players):
     import json
 
-    from interpreter import Match, greedy_player, replay
+    from rulelang.interpreter import Match, greedy_player, replay
 
     match = Match(Config.from_dict(rulelang.compile_bundled("double-nine-six")), players, seed=players, record=True)
     bot = greedy_player(players)

@@ -50,5 +50,5 @@ def test_mypy_strict_finds_nothing_in_the_engine():
     if _run("mypy", "--version").returncode:
         pytest.skip("mypy is not installed (pip install '.[test]')")
     assert (ROOT / "interpreter" / "py.typed").exists()  # the engine ships its annotations
-    res = _run("mypy", "--strict", "-p", "interpreter")
+    res = _run("mypy", "--strict", "-p", "rulelang.interpreter")
     assert res.returncode == 0, res.stdout + res.stderr

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from interpreter import Config, Round
 from rulelang import compile_bundled
+from rulelang.interpreter import Config, Round
 from rulelang.players.arena import PublicLog, play_match
 from rulelang.players.belief import sample_round
 from rulelang.players.registry import make_player

@@ -315,7 +315,7 @@ def test_a_whole_match_against_bots_and_its_transcript(client, tmp_path):
     assert game["winner"] and game["legal"] == [] and any("over" in line for line in game["log"])
     res = client.get(f"/api/games/{game['id']}/transcript")
     assert "attachment" in res.headers["content-disposition"]
-    from interpreter import replay
+    from rulelang.interpreter import replay
 
     match = replay(res.json())
     assert match.over and list(match.scores) == [s["raw"] for s in game["scores"]]

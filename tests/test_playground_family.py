@@ -298,7 +298,7 @@ def test_claims_and_calls_are_refused_clearly(client):
 
 
 def test_a_whole_muggins_claims_match_replays(client):
-    from interpreter import replay
+    from rulelang.interpreter import replay
 
     game = _new(client, variant="muggins-claims", players=2, bots=["greedy"], seed=4)
     for k in range(3000):

@@ -288,7 +288,7 @@ def test_replay_prints_odd_metadata_without_crashing(game, tmp_path):
 
 def test_match_with_an_explicit_deal_rejects_a_tile_twice():
     import rulelang
-    from interpreter import Match
+    from rulelang.interpreter import Match
 
     with pytest.raises(ValueError, match="dealt twice"):
         Match(rulelang.compile_bundled("allfives"), 2, seed=0,
@@ -427,7 +427,7 @@ def test_naming_a_human_seat_seats_no_second_human():
 
 
 def test_an_engine_name_is_never_a_path_to_an_expected_failures_file(tmp_path):
-    from conformance.cases import load_expected_failures
+    from rulelang.conformance.cases import load_expected_failures
 
     (tmp_path / "x.json").write_text("[1, 2]")  # would crash if read
     sub = tmp_path / "sub"

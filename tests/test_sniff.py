@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 import rulelang
-from interpreter import Match, Move, Round, greedy_player
-from interpreter.config import Config
-from interpreter.errors import ConfigError, IllegalMove
-from interpreter.tiles import ENDWISE, move_from_code
 from rulelang.cli import main
 from rulelang.config_model import without_defaults
+from rulelang.interpreter import Match, Move, Round, greedy_player
+from rulelang.interpreter.config import Config
+from rulelang.interpreter.errors import ConfigError, IllegalMove
+from rulelang.interpreter.tiles import ENDWISE, move_from_code
 
 SNIFF = rulelang.compile_bundled("sniff")
 
@@ -127,7 +127,7 @@ def test_move_codes_and_text_round_trip():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_rounds_agree_with_themselves(players):
     """points_of previews the count play gives; codes and moves line up; a transcript replays."""
-    from interpreter import replay
+    from rulelang.interpreter import replay
 
     for seed in range(15):
         rng = random.Random(seed)
@@ -258,7 +258,7 @@ def test_simulate_plays_sniff():
 
 
 def test_a_seeded_match_chooses_orientations_and_replays():
-    from interpreter import replay
+    from rulelang.interpreter import replay
 
     m = Match(SNIFF, 2, seed=2, record=True)
     m.run([greedy_player(1), greedy_player(2)], max_rounds=3)

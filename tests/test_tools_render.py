@@ -27,7 +27,7 @@ VARIANTS = ("exact61", "pagat", "allfives")
 
 
 def _engine():
-    import interpreter
+    from rulelang import interpreter
 
     return interpreter
 

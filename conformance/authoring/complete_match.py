@@ -18,9 +18,9 @@ import json
 import sys
 
 import rulelang
-from conformance.drafting import deal_of, seat_to_move, turn_expectation
-from interpreter import Match, greedy_player
-from interpreter.deal import deal_tiles
+from rulelang.conformance.drafting import deal_of, seat_to_move, turn_expectation
+from rulelang.interpreter import Match, greedy_player
+from rulelang.interpreter.deal import deal_tiles
 
 
 def draft(variant: str, players: int, seed: int, scores: list[int], moves: list[str] | None = None) -> dict:

@@ -25,8 +25,8 @@ import sys
 from dataclasses import replace
 
 import rulelang
-from conformance.drafting import EVENT_KEYS, deal_of, seat_to_move, turn_expectation
-from interpreter import Match, greedy_player
+from rulelang.conformance.drafting import EVENT_KEYS, deal_of, seat_to_move, turn_expectation
+from rulelang.interpreter import Match, greedy_player
 
 
 def draft(variant: str, players: int, seed: int, miss_rate: float = 0.0) -> dict:

@@ -19,8 +19,8 @@ TOPICS: dict[str, tuple[str, str, str]] = {
     "config": ("rulelang.reference", "config.md", "the compiled configuration (JSON) and its schema"),
     "tools": ("rulelang.reference", "tools.md", "the commands: options, output shapes, exit codes"),
     "engine-api": ("rulelang.reference", "engine-api.md", "the interpreter's Python API"),
-    "conformance": ("conformance", "README.md", "the conformance suite: cases, tags, reports"),
-    "protocol": ("conformance", "PROTOCOL.md", "the engine protocol (JSON lines) for other engines"),
+    "conformance": ("rulelang.conformance", "README.md", "the conformance suite: cases, tags, reports"),
+    "protocol": ("rulelang.conformance", "PROTOCOL.md", "the engine protocol (JSON lines) for other engines"),
     "engine-authors": ("rulelang.reference", "engine-authors.md", "write a conforming engine: a tutorial"),
 }
 
@@ -42,8 +42,8 @@ def show_cmd(name: str) -> None:
     or example-js: its source, a starting point for an engine of your own
     (`rulelang show example-python > mine.py`).
     """
-    from conformance.example_engines import EXAMPLES
     from rulelang.bundled import bundled_names, bundled_text
+    from rulelang.conformance.example_engines import EXAMPLES
 
     if name in EXAMPLES:
         click.echo(EXAMPLES[name].path.read_text(encoding="utf-8"), nl=False)

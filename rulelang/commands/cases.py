@@ -35,9 +35,9 @@ def generate_cmd(ruleset, out_dir, check_cmd, no_check, seeds):
     Exit status: 0 when cases were written, 1 when the check engine disagreed
     with every case (nothing written), 2 for a bad ruleset or option.
     """
-    from conformance import generate
-    from conformance.example_engines import ExampleError, resolve
-    from conformance.protocol import SubprocessEngine
+    from rulelang.conformance import generate
+    from rulelang.conformance.example_engines import ExampleError, resolve
+    from rulelang.conformance.protocol import SubprocessEngine
 
     argv: list[str] = []
     if not no_check:  # the check engine is settled before any drafting

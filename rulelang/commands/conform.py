@@ -83,16 +83,16 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
     """
     from rich.console import Console
 
-    from conformance import cases as suite
-    from conformance import report, runner
-    from conformance.protocol import InProcessEngine, SubprocessEngine
     from rulelang.cli import pipe_safe
+    from rulelang.conformance import cases as suite
+    from rulelang.conformance import report, runner
+    from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
     from rulelang.outfiles import output_problem, same_file
 
     console = pipe_safe(Console(highlight=False, soft_wrap=True))
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if example_engines:
-        from conformance.example_engines import listing
+        from rulelang.conformance.example_engines import listing
 
         click.echo(listing())
         return
@@ -109,7 +109,7 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
         if not argv:
             raise click.BadParameter("an empty command (leave --engine out to run the built-in engine)",
                                      param_hint="--engine")
-        from conformance.example_engines import ExampleError, resolve
+        from rulelang.conformance.example_engines import ExampleError, resolve
 
         try:
             argv = resolve(argv)
@@ -125,7 +125,7 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
     # 1. the suite lints itself: schema, unique ids, known tags
     from pathlib import Path
 
-    from conformance.folders import expected_failure_dirs, lint_folders
+    from rulelang.conformance.folders import expected_failure_dirs, lint_folders
 
     folders = [Path(d) for d in case_dirs]
     lint = lint_folders(folders) if folders else suite.lint()
@@ -167,7 +167,7 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
     if argv is not None:
         engine = SubprocessEngine(argv, start_timeout=start_timeout)
     else:
-        from conformance import builtin
+        from rulelang.conformance import builtin
 
         engine = InProcessEngine(builtin.run_case, builtin.implementation(), builtin.capabilities())
     # 3. run, compare, report
@@ -196,7 +196,7 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
 @click.command("engine-adapter")
 def engine_adapter_cmd():
     """Serve the built-in engine over the conformance protocol (JSON lines on stdin/stdout)."""
-    from conformance import builtin
-    from conformance.protocol import serve
+    from rulelang.conformance import builtin
+    from rulelang.conformance.protocol import serve
 
     sys.exit(serve(builtin.run_case, builtin.implementation(), builtin.capabilities()))

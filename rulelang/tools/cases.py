@@ -9,7 +9,7 @@ from pathlib import Path
 from rulelang.tools.configs import ToolError, load_config_dict
 from rulelang.tools.engine import get
 
-CASES_DIR = Path(__file__).resolve().parents[2] / "conformance" / "cases"
+CASES_DIR = Path(__file__).parents[1] / "conformance" / "cases"  # rulelang/conformance: the suite, installed or linked
 
 
 def _read(path: Path) -> dict:

@@ -51,7 +51,7 @@ def load_engine_config(spec: str):
 
 
 def engine_config(data: dict):
-    from interpreter import Config
+    from rulelang.interpreter import Config
 
     try:
         return Config.from_dict(data)

@@ -16,7 +16,7 @@ _WHERE = {
 
 def get(name: str):
     try:
-        mod = importlib.import_module("interpreter")
+        mod = importlib.import_module("rulelang.interpreter")
         if hasattr(mod, name):
             return getattr(mod, name)
     except ImportError:
@@ -24,7 +24,7 @@ def get(name: str):
     sub = _WHERE.get(name)
     if sub is None:
         raise ImportError(f"interpreter has no {name}")
-    mod = importlib.import_module(f"interpreter.{sub}")
+    mod = importlib.import_module(f"rulelang.interpreter.{sub}")
     return getattr(mod, name)
 
 
@@ -32,7 +32,7 @@ def bot_factories() -> dict:
     """Bot name -> factory(seed) -> player callable."""
     out = {"random": get("random_player"), "greedy": get("greedy_player")}
     try:
-        players = importlib.import_module("interpreter.players")
+        players = importlib.import_module("rulelang.interpreter.players")
         for extra in getattr(players, "BOTS", {}) or {}:
             out.setdefault(extra, players.BOTS[extra])
     except ImportError:

@@ -94,7 +94,7 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict:
     players = plan.players
     seat_bots = [make(bot_seed(seed, index, s)) for s, make in enumerate(plan.factories)]
     if plan.miss_rate:  # the muggins rule: bots that miss points, from generators of their own
-        from interpreter.claims import set_miss_rate
+        from rulelang.interpreter.claims import set_miss_rate
 
         for s, b in enumerate(seat_bots):
             set_miss_rate(b, plan.miss_rate, _derive("miss", seed, index, s))

@@ -128,7 +128,7 @@ def step_transcript(t: dict, check: bool = False) -> Iterator[Step]:
     Move = get("Move")
     IllegalMove = get("IllegalMove")
     TranscriptMismatch = get("TranscriptMismatch")
-    from interpreter.transcript import first_difference
+    from rulelang.interpreter.transcript import first_difference
 
     cfg = Config.from_dict(t["config"])
     number = 0

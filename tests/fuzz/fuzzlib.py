@@ -318,8 +318,8 @@ def check_ruleset(text: str) -> None:
 
 def run_case_file(variant: str, text: str) -> None:
     """Lint a case file as `rulelang conform` does, and run its cases on the built-in engine if it lints."""
-    from conformance import builtin, cases, runner
-    from conformance.protocol import InProcessEngine
+    from rulelang.conformance import builtin, cases, runner
+    from rulelang.conformance.protocol import InProcessEngine
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / variant
@@ -335,7 +335,7 @@ class _ScriptedEngine:
     """Stands for an engine process: answers each `run` with a given line, through the runner's own parsing."""
 
     def __init__(self, line: bytes):
-        from conformance.protocol import SubprocessEngine
+        from rulelang.conformance.protocol import SubprocessEngine
 
         class Scripted(SubprocessEngine):
             def start(self) -> None:
@@ -355,7 +355,7 @@ class _ScriptedEngine:
 
 def run_answer(rng: random.Random) -> None:
     """A true answer of the built-in engine to a case, mutated, given to the runner as an engine's answer line."""
-    from conformance import runner
+    from rulelang.conformance import runner
 
     suite = _suite()
     case = rng.choice(suite)
@@ -378,7 +378,7 @@ def run_answer(rng: random.Random) -> None:
 
 @cache
 def _true_result(case_id: str) -> Any:
-    from conformance import builtin, runner
+    from rulelang.conformance import builtin, runner
 
     case = next(c for c in _suite() if c.id == case_id)
     return builtin.run_case(runner.request_for(case))
@@ -386,7 +386,7 @@ def _true_result(case_id: str) -> Any:
 
 @cache
 def _suite() -> list[Any]:
-    from conformance import cases
+    from rulelang.conformance import cases
 
     return [c for c in cases.lint().cases if len(c.data["steps"]) <= 12]
 
