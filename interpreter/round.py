@@ -53,7 +53,8 @@ class _Fixed:
 
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
                  "initial_hands", "bone", "bend", "start_scores", "forced", "side_out", "partners",
-                 "mask")  # larger sets
+                 "mask",  # larger sets
+                 "knock_bonus", "draw_while_able")  # issue 9, read by every placement: one lookup, not two
 
     def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: int, record: bool,
                  masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
@@ -77,6 +78,8 @@ class _Fixed:
         self.side_out = r.side_out and players in cfg.partnerships
         self.partners = r.partners_of(players)
         self.mask = r.mask  # larger sets: the set's masks (placement_codes)
+        self.knock_bonus = r.knock_bonus
+        self.draw_while_able = r.draw_while_able
 
 
 class Round:
@@ -514,7 +517,7 @@ class Round:
             if offered is None:
                 offered = self._legal
             if offered is None:
-                if self._layout.placed and not self._layout.orienting and not self._f.rules.draw_while_able:
+                if self._layout.placed and not self._layout.orienting and not self._f.draw_while_able:
                     # (family tier C, issue 9: the list, below)
                     # what was offered, kept as the free sides and the tiles that could go there:
                     # the Turn lists the moves only if someone reads them
@@ -538,10 +541,10 @@ class Round:
         pts = f.points[count]
         # "points must be claimed" (family tier C): only the claimed points are credited
         raw = pts if self._claims is None else self._claims.credit(seat, pts, claim)
-        if pre is not None and pre[1] and f.rules.knock_bonus:
+        if pre is not None and pre[1] and f.knock_bonus:
             # "the next player to place scores N points per knock": each pass since the last placement,
             # in the placement's event (issue 9; not claimed under the muggins rule)
-            raw += f.rules.knock_bonus * len(pre[1])
+            raw += f.knock_bonus * len(pre[1])
         # 4. domino, or the placement's event and the next seat
         if not hands[seat] and not (f.side_out and any(hands[p] for p in f.partners[seat])):
             # the round dominoes on the last tile of a hand (side-out: of the second partner's hand)
@@ -559,7 +562,7 @@ class Round:
                 if lay.orienting:
                     codes = lay.oriented(codes)  # the sniff's orientations (family tier C)
                 self._seat = nxt
-                self._legal = codes if not f.rules.draw_while_able else None  # (issue 9: with the draw move)
+                self._legal = codes if not f.draw_while_able else None  # (issue 9: with the draw move)
             else:
                 self._advance(nxt)
         if not want:

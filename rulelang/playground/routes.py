@@ -5,6 +5,7 @@ Language work runs in the thread pool (the compiler and engine are plain Python)
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -109,42 +110,32 @@ async def game_new(request: Request) -> JSONResponse:
     return JSONResponse(game.state(key), status_code=201)
 
 
-async def game_get(request: Request) -> JSONResponse:
+async def _game_state_after(request: Request, act: Callable[[Game, dict[str, Any]], None] | None) -> JSONResponse:
+    """Do ACT (with the request's JSON body) on the game under its lock, then answer the game's state."""
+    data = await read_json(request) if act is not None else {}
     key = request.path_params["game"]
     game = _state(request).games.get(key)
 
-    def state() -> dict[str, Any]:
+    def run() -> dict[str, Any]:
         with game.lock:
+            if act is not None:
+                act(game, data)
             return game.state(key)
 
-    return JSONResponse(await run_in_threadpool(state))
+    return JSONResponse(await run_in_threadpool(run))
+
+
+async def game_get(request: Request) -> JSONResponse:
+    return await _game_state_after(request, None)
 
 
 async def game_move(request: Request) -> JSONResponse:
-    data = await read_json(request)
-    key = request.path_params["game"]
-    game = _state(request).games.get(key)
-
-    def move() -> dict[str, Any]:
-        with game.lock:
-            game.play(data.get("move"), data.get("claim"))
-            return game.state(key)
-
-    return JSONResponse(await run_in_threadpool(move))
+    return await _game_state_after(request, lambda game, data: game.play(data.get("move"), data.get("claim")))
 
 
 async def game_call(request: Request) -> JSONResponse:
     """The muggins rule: call on the last placement (`call`: true) or let it go (false)."""
-    data = await read_json(request)
-    key = request.path_params["game"]
-    game = _state(request).games.get(key)
-
-    def call() -> dict[str, Any]:
-        with game.lock:
-            game.call(data.get("call"))
-            return game.state(key)
-
-    return JSONResponse(await run_in_threadpool(call))
+    return await _game_state_after(request, lambda game, data: game.call(data.get("call")))
 
 
 async def game_transcript(request: Request) -> Response:

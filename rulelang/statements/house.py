@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from rulelang.config_model import HandDoubles
-from rulelang.statements.scoring import MEASURE_WORDS, MEASURES
+from rulelang.statements.scoring import MEASURE_WORDS, MEASURES, counts_named_twice, with_player_counts
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
 
 if TYPE_CHECKING:
@@ -171,16 +171,11 @@ def _read_tie_rounds(p: Phrase) -> TieRounds:
 def _fmt_tie_rounds(v: TieRounds) -> list[str]:
     first, counts = v.groups[0]
     head = f"a tie at the top plays {first} extra round{'s' if first != 1 or counts else ''}"
-    if not counts:
-        return [head]
-    names = [" or ".join(str(n) for n in ns) for _, ns in v.groups]
-    rest = "".join(f", {amount} with {g}" for (amount, _), g in zip(v.groups[1:], names[1:]))
-    return [f"{head} with {names[0]} players{rest}"]
+    return [with_player_counts(head, v.groups)] if counts else [head]
 
 
 def _check_tie_rounds(v: TieRounds) -> Iterator[Issue]:
-    seen = [n for _, counts in v.groups for n in counts]
-    if len(seen) != len(set(seen)):
+    if counts_named_twice(v.groups):
         yield Issue("per-count", "a player count is given two numbers of extra rounds", "name each player count once")
     if any(amount < 1 for amount, _ in v.groups):
         yield Issue("bad-number", "a tie must play at least 1 extra round",

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from rulelang.config_model import Formula, Overshoot, RoundEnd, TargetCheck, TargetMode, Ties, Unit
@@ -132,18 +132,26 @@ def _read_target(p: Phrase) -> Target:
 
 # -- a target per player count (family tier B, family.md 3.6, reading 37) ----------
 
+def with_player_counts(head: str, groups: Sequence[tuple[int, Sequence[int]]]) -> str:
+    """`HEAD with 2 players, 150 with 3 or 4`: an amount per player count (the first group's amount is in HEAD)."""
+    names = [" or ".join(str(n) for n in counts) for _, counts in groups]
+    rest = "".join(f", {amount} with {g}" for (amount, _), g in zip(groups[1:], names[1:]))
+    return f"{head} with {names[0]} players{rest}"
+
+
+def counts_named_twice(groups: Sequence[tuple[int, Sequence[int]]]) -> bool:
+    """Whether a player count has two amounts in GROUPS."""
+    seen = [n for _, counts in groups for n in counts]
+    return len(seen) != len(set(seen))
+
+
 def _fmt_target(v: Target) -> list[str]:
     head = f"target {'exactly' if v.mode == 'exact' else 'at least'} {v.amount} {MEASURE_WORDS[v.measure]}"
-    if not v.by_count:
-        return [head]
-    groups = [" or ".join(str(n) for n in counts) for _, counts in v.by_count]
-    rest = "".join(f", {amount} with {g}" for (amount, _), g in zip(v.by_count[1:], groups[1:]))
-    return [f"{head} with {groups[0]} players{rest}"]
+    return [with_player_counts(head, v.by_count)] if v.by_count else [head]
 
 
 def _check_target_counts(v: Target) -> Iterator[Issue]:
-    seen = [n for _, counts in v.by_count for n in counts]
-    if len(seen) != len(set(seen)):
+    if counts_named_twice(v.by_count):
         yield Issue("per-count", "a player count is given two targets", "name each player count once")
     if any(amount < 1 for amount, _ in v.by_count):
         yield Issue("bad-number", "the target must be at least 1 point")
