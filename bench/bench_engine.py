@@ -38,8 +38,10 @@ import tracemalloc
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
 
-def _engine_root(argv: list[str]) -> pathlib.Path:
-    """The checkout whose engine is timed: --engine-root DIR, else this repository."""
+def _engine_root(argv: list[str]) -> pathlib.Path | None:
+    """The checkout whose engine is timed: --engine-root DIR, else this repository; None: --installed."""
+    if "--installed" in argv:
+        return None
     for i, a in enumerate(argv):
         if a == "--engine-root" and i + 1 < len(argv):
             return pathlib.Path(argv[i + 1]).resolve()
@@ -48,7 +50,9 @@ def _engine_root(argv: list[str]) -> pathlib.Path:
     return REPO
 
 
-sys.path.insert(0, str(_engine_root(sys.argv[1:])))
+_ROOT = _engine_root(sys.argv[1:])
+if _ROOT is not None:
+    sys.path.insert(0, str(_ROOT))
 
 from rulelang.interpreter import Config, Match, Round, load_config, random_player  # noqa: E402
 
@@ -246,6 +250,8 @@ def main(argv=None) -> int:
                     help="the ratio and the paths (every ratio of issue 15), without the table of variants")
     ap.add_argument("--engine-root", type=pathlib.Path, default=REPO,
                     help="time the engine of another checkout (e.g. an older commit), for before/after figures")
+    ap.add_argument("--installed", action="store_true",
+                    help="time the installed rulelang (`pip install .`: the engine compiled by mypyc) instead of a checkout")
     ap.add_argument("--bundled", action="store_true",
                     help="also every ruleset bundled with the language (rulelang.compile_bundled)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON on stdout (the table goes to stderr)")
@@ -267,8 +273,16 @@ def main(argv=None) -> int:
         configs[c.name if c.name not in configs else f"{c.name}:{p}"] = c
     report = {"rounds": args.rounds, "matches": args.matches, "repeat": args.repeat,
               "engine_root": str(args.engine_root), "variants": []}
-    if args.engine_root != REPO:
-        say(f"engine timed from {args.engine_root}")
+    import rulelang.interpreter as engine
+
+    try:
+        from rulelang.interpreter.build import engine_build
+        build = engine_build()
+    except ImportError:  # an older checkout (--engine-root): the source
+        build = "pure Python"
+    where = pathlib.Path(engine.__path__[0])
+    report["engine"] = {"build": build, "path": str(where)}
+    say(f"engine: {build}, from {where}")
 
     # 1. the ratio: 2-player All Fives random rounds, no transcript, against the yardstick
     yard_us = None

@@ -302,6 +302,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.worker:
         return worker(*args.worker)
+    compiled = sorted(p.name for p in (REPO / PACKAGE).glob("*.so"))
+    if compiled:
+        # a compiled module (setup.py, mypyc) is imported instead of its source: every mutant would survive
+        print(f"mutation: compiled modules in {PACKAGE}/ shadow the source ({', '.join(compiled)}): delete them "
+              "(or install with RULELANG_PURE_PYTHON=1) and run again", file=sys.stderr)
+        return 2
     mutants = [m for f in rule_files(tuple(s for s in args.skip.split(",") if s)) for m in mutants_of(f)]
     total = len(mutants)
     every_id = {m.id for m in mutants}

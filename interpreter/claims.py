@@ -47,19 +47,20 @@ class Claims:
 
     __slots__ = ("mode", "unit", "callers", "window", "last_claim")
 
-    def __init__(self, mode: str, unit: int, sides: Sequence[int]):
+    def __init__(self, mode: str, unit: int, sides: Sequence[int], callers: tuple[int, ...] | None = None):
         self.mode = mode  # "muggins" / "forfeit"
         self.unit = unit
         n = len(sides)
-        # each placer's caller: the first seat clockwise after it on another side
-        self.callers = tuple(next(s % n for s in range(p + 1, p + n) if sides[s % n] != sides[p]) for p in range(n))
+        # each placer's caller: the first seat clockwise after it on another side (given: a copy's)
+        self.callers = callers if callers is not None else tuple(
+            next(s % n for s in range(p + 1, p + n) if sides[s % n] != sides[p]) for p in range(n))
         # [placer, caller, raw amount a call takes (0: nothing), "missed" / "penalty"]
         self.window: list[Any] | None = None
         self.last_claim = 0  # the claim (shown) of the last placement, as stated
 
     def copy(self) -> Claims:
-        o = Claims.__new__(Claims)
-        o.mode, o.unit, o.callers, o.last_claim = self.mode, self.unit, self.callers, self.last_claim
+        o = Claims(self.mode, self.unit, (), self.callers)
+        o.last_claim = self.last_claim
         o.window = None if self.window is None else list(self.window)
         return o
 

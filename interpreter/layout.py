@@ -45,10 +45,13 @@ Connection = tuple[tuple[int, int], str, tuple[int, int], str]
 class Layout:
     """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
-    __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_inline", "_r", "_connections",
+    __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_in_line", "_r", "_connections",
                  "orienting", "_sniff", "_mode", "_uncov", "dead")  # the sniff (family tier C)
 
-    def __init__(self, rules: Rules):
+    def __init__(self, rules: Rules, copy_of: Layout | None = None):
+        if copy_of is not None:
+            self._copy(copy_of)
+            return
         self.placed: list[int] = []  # move codes (tile << 10 | key) in placement order
         self.free: dict[int, int] = {}  # free side key -> the value a tile must show there
         self.total = 0  # the counted sum
@@ -57,7 +60,7 @@ class Layout:
         # double of the round, the lead included) / "no double branches"
         self._spin_next = rules.branch_every or rules.branch_first
         self._r = rules  # the tables: what a terminal double counts (dv), when branches open
-        self._inline = [0] * rules.n_tiles  # free in-line sides of each double on the layout
+        self._in_line = [0] * rules.n_tiles  # free in-line sides of each double on the layout
         self._connections: list[Connection] = []  # cache of connections(), a prefix of placed
         # -- the sniff (family tier C): while the spinner is still to be placed under `the spinner is laid
         # crosswise or endwise, ...` / `... always laid endwise`, its placements carry an orientation
@@ -71,21 +74,23 @@ class Layout:
 
     def copy(self) -> Layout:
         """An independent copy (for a cloned round)."""
-        other = Layout.__new__(Layout)
-        other.placed = self.placed.copy()
-        other.free = self.free.copy()
-        other.total = self.total
-        other.spin = self.spin
-        other._spin_next = self._spin_next
-        other._r = self._r
-        other._inline = self._inline.copy()
-        other._connections = []
-        other.orienting = self.orienting
-        other._sniff = self._sniff
-        other._mode = self._mode
-        other._uncov = self._uncov
-        other.dead = self.dead.copy()
-        return other
+        return Layout(self._r, self)
+
+    def _copy(self, other: Layout) -> None:
+        """Become a copy of `other` (in the constructor: a compiled class is made only by it)."""
+        self.placed = other.placed.copy()
+        self.free = other.free.copy()
+        self.total = other.total
+        self.spin = other.spin
+        self._spin_next = other._spin_next
+        self._r = other._r
+        self._in_line = other._in_line.copy()
+        self._connections = []
+        self.orienting = other.orienting
+        self._sniff = other._sniff
+        self._mode = other._mode
+        self._uncov = other._uncov
+        self.dead = other.dead.copy()
 
     # -- the one place the layout changes --------------------------------------------
 
@@ -109,7 +114,7 @@ class Layout:
                 if t == self._sniff:
                     total -= self._cover_sniff(t, key & 7, v)  # the sniff counts by its sides
                 elif (key & 7) >= LINE_A:
-                    inline = self._inline
+                    inline = self._in_line
                     n = inline[t] - 1
                     inline[t] = n
                     if not n:
@@ -125,7 +130,7 @@ class Layout:
             if IS_DOUBLE[ti]:
                 # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
                 free[ti << 3 | LINE_B] = v
-                self._inline[ti] = 1
+                self._in_line[ti] = 1
                 total += self._spinner(ti, v, ew, 1) if self._spin_next else self._r.dv[ti]
             elif LO[ti] == v:
                 free[ti << 3 | HIGH] = e = HI[ti]  # joins with its low half; the high half counts
@@ -141,7 +146,7 @@ class Layout:
             e = LO[ti]
             free[ti << 3 | LINE_A] = e
             free[ti << 3 | LINE_B] = e
-            self._inline[ti] = 2
+            self._in_line[ti] = 2
             # an opening double alone counts 2p once (a sniff by its sides: 2p either way)
             total = self._spinner(ti, e, ew, 2) if self._spin_next else self._r.dv[ti]
         else:
@@ -186,7 +191,7 @@ class Layout:
     def _cover_sniff(self, t: int, side: int, v: int) -> int:
         """A tile joins side `side` of the sniff `t`: what the sniff no longer counts (family tier C)."""
         if side >= LINE_A:
-            inline = self._inline
+            inline = self._in_line
             n = inline[t] - 1
             inline[t] = n
             if not n and not self._r.at_once:
@@ -229,7 +234,7 @@ class Layout:
         t = self._sniff
         if t < 0:
             return None
-        k = self._inline[t] if self._mode == 1 else self._uncov
+        k = self._in_line[t] if self._mode == 1 else self._uncov
         return t, LO[t] * k, k > 0
 
     # -- questions the round asks --------------------------------------------------------
@@ -249,7 +254,7 @@ class Layout:
             return [points[self.copy().place(c)] for c in codes]
         dv = self._r.dv
         free = self.free
-        inline = self._inline
+        inline = self._in_line
         total = self.total
         out = []
         for code in codes:

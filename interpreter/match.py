@@ -47,7 +47,7 @@ class Match:
         self.round_log: list[Round] = []  # finished Rounds (kept when recording)
         self.over = False
         self.winner: int | None = None
-        self._tiebreak: int = False  # True in the extra rounds of a tie; with a fixed number, a countdown
+        self._tiebreak: bool | int = False  # True in the extra rounds of a tie; with a fixed number, a countdown
         self.round: Round = self._new_round(cfg.opener_first, None)
 
     # -- rounds ------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 """Per-configuration tables the hot loop reads, computed once per Config (`config.rules`)."""
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -141,7 +140,7 @@ class Rules:
             return self
         got = self._copies.get(players)
         if got is None:
-            got = copy.copy(self)
+            got = Rules(self.config)  # (not copy.copy: a compiled class is made only by its constructor)
             got.target = self.target_by_count.get(players, self.target)
             got.target_by_count = {}
             self._copies[players] = got

@@ -159,8 +159,19 @@ class LazyGroup(click.Group):
             ctx.exit(70)
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """`--version`: the version, and which engine is installed (compiled or pure Python, setup.py)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from rulelang.interpreter.build import engine_build
+
+    click.echo(f"rulelang, version {__version__} (engine: {engine_build()})")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="rulelang")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version and which engine is installed, and exit.")
 def main() -> None:
     """rulelang: write, check, play and test All Fives / Five-Up domino variants."""
 
