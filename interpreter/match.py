@@ -9,7 +9,7 @@ from .config import as_config
 from .deal import deal_tiles
 from .players import random_player
 from .records import Event, RoundResult, Turn, shown_points
-from .round import Bots, Player, Round
+from .round import Bots, Player, Round, Tiebreak
 from .tiles import INDEX, TILES, Move, as_tile, format_tile
 
 # chance as data: one deal (a dict) or a list of deals, one per round
@@ -47,7 +47,7 @@ class Match:
         self.round_log: list[Round] = []  # finished Rounds (kept when recording)
         self.over = False
         self.winner: int | None = None
-        self._tiebreak: bool | int = False  # True in the extra rounds of a tie; with a fixed number, a countdown
+        self._tiebreak: Tiebreak = False  # True in the extra rounds of a tie; with a fixed number, a countdown
         self.round: Round = self._new_round(cfg.opener_first, None)
 
     # -- rounds ------------------------------------------------------------------------
@@ -91,8 +91,12 @@ class Match:
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
         # "the match lasts N rounds" (family tier B): the last round is decided like a tie-break round
         last = cfg.rules.rounds is not None and i + 1 >= cfg.rules.rounds
+        # (the value as given, False, True or a countdown: round.Tiebreak)
+        tiebreak: Tiebreak = self._tiebreak
+        if not tiebreak:
+            tiebreak = last
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
-                                   opening, self._tiebreak or last)
+                                   opening, tiebreak)
 
     def finish_round(self) -> None:
         """After the current round ends: record its result; end the match or start the next round."""
@@ -112,8 +116,8 @@ class Match:
             # "a tie at the top plays N extra rounds": N rounds after a tie, only the last one decides
             # (its `tiebreak` is 1; the ones before count down from N)
             self._tiebreak = fixed if res.tiebreak else max(int(self._tiebreak) - 1, 0)
-        else:
-            self._tiebreak = self._tiebreak or res.tiebreak
+        elif not self._tiebreak:
+            self._tiebreak = res.tiebreak  # (False or True as given: round.Tiebreak)
         cfg = self.config
         rule = cfg.opener_after_domino if res.kind == "domino" else cfg.opener_after_block
         self.round = self._new_round(rule, rnd)

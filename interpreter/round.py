@@ -46,6 +46,9 @@ Bots = Player | Sequence[Player]
 # draws and passes since the last placement: [drawn by the mover, passed seats, their draws]
 _Pending = list[Any]
 _NO_PRE = ((), (), ())
+# A round's `tiebreak`: False, True, or an int (a countdown of extra rounds), written to transcripts as
+# given. Any, not `bool | int`: compiled (setup.py), an int-typed value turns False into 0.
+Tiebreak = Any
 _BARE = object()  # as the configuration: a Round with no state yet (from_indices, clone)
 
 
@@ -57,7 +60,7 @@ class _Fixed:
                  "mask",  # larger sets
                  "knock_bonus", "draw_while_able")  # issue 9, read by every placement: one lookup, not two
 
-    def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: bool | int, record: bool,
+    def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: Tiebreak, record: bool,
                  masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
         self.config = cfg
         self.rules = r = cfg.rules.for_players(players)  # family tier B: the target per player count
@@ -94,7 +97,7 @@ class Round:
 
     def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
                  opener: int | None = None, scores: Sequence[int] | None = None, record: bool = False,
-                 rng: random.Random | None = None, *, opening: str | None = None, tiebreak: bool | int = False):
+                 rng: random.Random | None = None, *, opening: str | None = None, tiebreak: Tiebreak = False):
         if config is _BARE:
             return  # from_indices and clone set the state themselves (a compiled class is made only here)
         cfg = as_config(config)
@@ -109,7 +112,7 @@ class Round:
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
-               tiebreak: bool | int) -> None:
+               tiebreak: Tiebreak) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
         r = cfg.rules
         side_of = r.sides_of(players)
@@ -165,7 +168,7 @@ class Round:
     @classmethod
     def deal(cls, config: Any, players: int, rng: random.Random, scores: Sequence[int] | None = None,
              record: bool = False, opener: int | None = None, opening: str | None = None,
-             tiebreak: bool | int = False) -> Round:
+             tiebreak: Tiebreak = False) -> Round:
         """A round from a random deal: Fisher-Yates over the sorted set with `rng.random()`."""
         cfg = as_config(config)
         hands, bone = deal_tiles(cfg, players, rng)
@@ -174,7 +177,7 @@ class Round:
     @classmethod
     def from_indices(cls, cfg: Config, players: int, hands: Sequence[Sequence[int]], bone: list[int],
                      opener: int | None, scores: Sequence[int] | None, record: bool,
-                     rng: random.Random | None, opening: str | None, tiebreak: bool | int) -> Round:
+                     rng: random.Random | None, opening: str | None, tiebreak: Tiebreak) -> Round:
         """A round from hands and boneyard as tile indices, trusted (a deal made by the engine)."""
         obj = cls(_BARE, 0, (), ())
         masks = []
@@ -234,7 +237,7 @@ class Round:
         return self._f.opening
 
     @property
-    def tiebreak(self) -> bool | int:
+    def tiebreak(self) -> Tiebreak:
         """True in the extra rounds of a match tied at the top (an int k > 1: an extra round of a fixed
         number with k - 1 more after it, whose end decides nothing; "a tie at the top plays N extra rounds")."""
         return self._f.tiebreak
