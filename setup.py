@@ -14,10 +14,9 @@ import sys
 from setuptools import setup
 
 # The modules a round spends its time in (the public path, the fast path, settlement, matches).
-# Not compiled: tiles (Move is a frozen dataclass users construct), records (turns and results built
-# without their constructor), config, errors, players (users subclass them and set attributes),
-# transcript (not on a hot path).
-COMPILED = ["claims", "deal", "layout", "legality", "match", "round", "rules", "scoring", "settlement"]
+# Not compiled: tiles (Move is a frozen dataclass users construct and extend), config, errors, players
+# (users subclass them and set attributes), transcript (not on a hot path).
+COMPILED = ["claims", "deal", "layout", "legality", "match", "records", "round", "rules", "scoring", "settlement"]
 
 
 def compiled_modules() -> list:

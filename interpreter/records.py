@@ -53,9 +53,6 @@ class Event(NamedTuple):
                 "shown_after": self.shown_after, "seat": self.seat}
 
 
-_new = object.__new__
-
-
 def events_of(rows: Sequence[EventRow], unit: int) -> list[Event]:
     """The public events of the round's event rows (= `[Event(*e, unit=unit) for e in rows]`, made cheaper)."""
     tail = (unit,)
@@ -70,8 +67,8 @@ class Turn:
     (`move.draw`, `a player may draw while able to place`: no points, no events, the table unchanged).
 
     The round hands over its compact records (move codes, tile indices, a copy of
-    the free sides) as one tuple; the public values are built when read, so a turn
-    costs little to make when nobody reads it (replay, search)."""
+    the free sides), kept as one tuple; the public values are built when read, so a
+    turn costs little to make when nobody reads it (replay, search)."""
 
     __slots__ = ("_d", "_codes", "call")
 
@@ -90,15 +87,6 @@ class Turn:
                  sniff: tuple[int, int, bool] | None = None):
         self._d = (seat, pre, offered, move, free, rules, count, points, events, sniff)
         self.call = None
-
-    @classmethod
-    def of(cls, data: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow],
-                            tuple[int, int, bool] | None]) -> Turn:
-        """A turn from the tuple of `__init__`'s arguments, without the call (the round's hot path)."""
-        obj = _new(cls)
-        obj._d = data
-        obj.call = None
-        return obj
 
     @property
     def seat(self) -> int:

@@ -579,10 +579,10 @@ class Round:
         if self._claims is not None:
             mv = self._claims.stated(mv)  # the muggins rule: the move with its claim
         # (the sniff's dead ends and counted spinner, family tier C, asked for only where they can be)
-        turn = Turn.of((seat, _NO_PRE if pre is None else pre, offered, mv,
-                        lay.counted_sides().copy() if lay.dead else lay.free.copy(), f.rules, count, pts,
-                        events[n_events:] if len(events) > n_events else (),
-                        lay.sniff_entry() if f.rules.sniff else None))
+        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, mv,
+                    lay.counted_sides().copy() if lay.dead else lay.free.copy(), f.rules, count, pts,
+                    events[n_events:] if len(events) > n_events else (),
+                    lay.sniff_entry() if f.rules.sniff else None)
         if f.record:
             self.turns.append(turn)
         return turn

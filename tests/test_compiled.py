@@ -76,9 +76,9 @@ def test_the_source_says_it_is_the_source() -> None:
 
 
 def test_setup_compiles_modules_that_exist() -> None:
-    """setup.py's list names engine modules, and the records users build or subclass stay Python."""
+    """setup.py's list names engine modules, and the classes users build or subclass stay Python."""
     tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
     names = next(ast.literal_eval(n.value) for n in ast.walk(tree)
                  if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "COMPILED")
     assert names and all((ROOT / "interpreter" / f"{n}.py").is_file() for n in names)
-    assert not {"tiles", "records", "players", "config", "errors"} & set(names)
+    assert not {"tiles", "players", "config", "errors"} & set(names)
