@@ -61,23 +61,23 @@ def read_deal(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[
     raises at the first wrong tile, as the docs promise."""
     bit: Callable[[Any], Any] = ANY_BIT.get
     masks = []
-    seen = count = 0
+    dealt = count = 0
     try:
         for h in hands:
-            # a hand's mask is the sum of its tiles' bits: a tile not known (None) or unhashable raises
-            # TypeError; a tile twice in the hand carries, so the mask has fewer bits than the hand tiles
-            n = len(h)
+            count += len(h)
+            # a hand's mask is the sum of its tiles' bits: a tile not known (None) or unhashable raises TypeError
             m = sum(map(bit, h))
-            if not n or m.bit_count() != n:
-                return _read_deal_slowly(hands, boneyard)
             masks.append(m)
-            seen |= m
-            count += n
+            dealt += m
         bone: list[Any] = list(map(ANY_INDEX.get, boneyard))
-        seen |= sum(map(BIT.__getitem__, bone))  # (None raises TypeError)
+        if bone:
+            dealt += sum(map(BIT.__getitem__, bone))  # (None raises TypeError)
+            count += len(bone)
     except TypeError:
         return _read_deal_slowly(hands, boneyard)
-    if seen.bit_count() != count + len(bone):  # a tile dealt twice
+    # `count` bits sum to a number with `count` bits set only when they are distinct (a tile dealt twice,
+    # in one hand or in two, carries): one check for the whole deal
+    if dealt.bit_count() != count or not all(masks):  # (or an empty hand)
         return _read_deal_slowly(hands, boneyard)
     return masks, bone
 
