@@ -55,15 +55,16 @@ class _Fixed:
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
                  "initial_hands", "bone", "bend", "start_scores", "forced", "side_out", "partners",
                  "mask",  # larger sets
+                 "seats",  # what the settlement asks of the seating (interpreter.settlement.Seats)
                  "knock_bonus", "draw_while_able")  # issue 9, read by every placement: one lookup, not two
 
-    def __init__(self, cfg: Config, seats: Seating, players: int, opener: int, opening: str, tiebreak: int,
+    def __init__(self, cfg: Config, seating: Seating, players: int, opener: int, opening: str, tiebreak: int,
                  record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
         self.config = cfg
-        self.rules = r = seats.rules  # family tier B: the target per player count
+        self.rules = r = seating.rules  # family tier B: the target per player count
         self.points = r.points
         self.players = players
-        self.sides = seats.sides
+        self.sides = seating.sides
         self.opener = opener
         self.opening = opening
         self.tiebreak = tiebreak
@@ -71,13 +72,14 @@ class _Fixed:
         self.initial_hands = tuple(masks)
         self.bone = bone
         # reserve ("reserve N tiles" / "no reserve"): the last `reserve` tiles are never drawn
-        self.bend = max(0, len(bone) - seats.reserve)
+        self.bend = max(0, len(bone) - seating.reserve)
         self.start_scores = tuple(scores)
         self.forced = forced  # the tile a forced lead must be, else -1
         # "the round ends when both partners go out" (family tier A), where partners play:
         # each seat's partners, whose tiles keep the round going when it goes out
-        self.side_out = seats.side_out
-        self.partners = seats.partners
+        self.side_out = seating.side_out
+        self.partners = seating.partners
+        self.seats = seating.seats
         self.mask = r.mask  # larger sets: the set's masks (placement_codes)
         self.knock_bonus = r.knock_bonus
         self.draw_while_able = r.draw_while_able
@@ -109,9 +111,9 @@ class Round:
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
                tiebreak: int) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
-        seats = cfg.rules.seating(players)  # the tables of this player count, found once
-        r = seats.rules
-        nsides = seats.nsides
+        seating = cfg.rules.seating(players)  # the tables of this player count, found once
+        r = seating.rules
+        nsides = seating.nsides
         if scores is None:
             scores = [0] * nsides
         elif len(scores) != nsides:
@@ -135,7 +137,7 @@ class Round:
         if r.forced_lead and opening == "highest-double":
             forced = deciding_tile(masks[opener])
         # 2. What the round never changes (shared by its clones)
-        self._f = _Fixed(cfg, seats, players, opener, opening, tiebreak, record, masks, bone, scores, forced)
+        self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, masks, bone, scores, forced)
         self._hands = masks
         self._bi = 0  # next tile to draw
         self._scores = list(scores)
@@ -703,7 +705,7 @@ class Round:
                 return
             pips = hand_counts(self._hands, f.rules.half_doubles)
             # "winner: the lightest side" (family.md 3.9): the lighter side wins the settlement, or nobody
-            winner = seat if plan.winner == "dominoer" else lightest_side(pips, f.sides, seat)
+            winner = seat if plan.winner == "dominoer" else lightest_side(f.seats, pips, seat)
             self._settle(plan, "domino", winner, 0, plan.bonus, pips)
         self._end("domino", seat, side)
 
@@ -714,7 +716,7 @@ class Round:
         f = self._f
         plan = f.rules.block_plan  # the spec, read once per configuration
         pips = hand_counts(self._hands, f.rules.half_doubles)  # counted once, for the winner and the payments
-        winner = winner_of_block(plan, pips, self._hands, f.sides, f.opener)
+        winner = winner_of_block(plan, f.seats, pips, self._hands, f.opener)
         self._settle(plan, "block", winner, 0, 0, pips)
         self._end("blocked", winner, None if winner is None else f.sides[winner])
 
@@ -723,7 +725,7 @@ class Round:
         settled: list[EventRow] = []
         self._settle_events = settled
         events = self._events
-        for sd, raw, seat in payments(plan, pips, self._f.sides, self._f.opener, winner, fold, bonus):
+        for sd, raw, seat in payments(plan, self._f.seats, pips, self._f.opener, winner, fold, bonus):
             before = len(events)
             ended = self._event(sd, kind, raw, seat)
             if len(events) > before:

@@ -174,12 +174,15 @@ class Rules:
 class Seating:
     """The tables of one player count (`Rules.seating`): what every round of that count starts from."""
 
-    __slots__ = ("rules", "sides", "nsides", "partners", "side_out", "reserve")
+    __slots__ = ("rules", "sides", "nsides", "partners", "side_out", "reserve", "seats")
 
     def __init__(self, rules: Rules, players: int):
+        from .settlement import seats_of  # (settlement imports this module)
+
         self.rules = rules.for_players(players)  # family tier B: the target per player count
         self.sides = rules.sides_of(players)  # the side of each seat
         self.nsides = max(self.sides) + 1
+        self.seats = seats_of(self.sides)  # the seats as the settlement asks about them
         self.partners = rules.partners_of(players)  # each seat's partners
         # "the round ends when both partners go out" (family tier A), where partners play
         self.side_out = rules.side_out and players in rules.config.partnerships

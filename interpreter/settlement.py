@@ -5,9 +5,11 @@ hands left (bitmasks), the side of each seat, the opener and the round's winner;
 the round applies the payments it returns as scoring events, in order.
 
 A spec is read once per configuration into a `Plan` (`Rules.domino_plan`,
-`Rules.block_plan`), and the round counts the hands once (`hand_counts`) for both
-the winner and the payments (`winner_of_block`, `payments`); `block_winner` and
-`settle` take the spec and the hands as the configuration and the round give them.
+`Rules.block_plan`) and the sides once per seating into `Seats` (`Seating.seats`);
+the round counts the hands once (`hand_counts`) for both the winner and the
+payments (`winner_of_block`, `payments`). `block_winner` and `settle` take the
+spec, the hands and the sides as the configuration and the round give them.
+(No list comprehensions on this path: each is a function call in Python 3.11.)
 """
 from __future__ import annotations
 
@@ -62,6 +64,32 @@ class Plan:
         self.bonus: int = spec.get("bonus", 0)
 
 
+class Seats:
+    """The seats as a settlement asks about them, found once per seating (`seats_of`)."""
+
+    __slots__ = ("sides", "nsides", "everyone", "opponents", "partners", "clockwise", "rank", "sides_cw")
+
+    def __init__(self, sides: tuple[int, ...]):
+        n = len(sides)
+        self.sides = sides  # the side of each seat (sides are score indices 0, 1, ...)
+        self.nsides = max(sides) + 1
+        self.everyone = tuple(range(n))
+        self.opponents = tuple(tuple(s for s in range(n) if sides[s] != sd) for sd in range(self.nsides))  # per side
+        self.partners = tuple(tuple(p for p in range(n) if sides[p] == sides[s] and p != s) for s in range(n))
+        self.clockwise = _CLOCKWISE[n]  # [start]: the seats clockwise from `start`
+        self.rank = _RANK[n]  # [start][seat]: how far `seat` is from `start`
+        self.sides_cw = tuple(sides_clockwise(sides, s) for s in range(n))  # [start]: the sides clockwise
+
+
+def seats_of(sides: Sequence[int]) -> Seats:
+    """The Seats of `sides` (made once per seating)."""
+    key = tuple(sides)
+    got = _SEATS_OF.get(key)
+    if got is None:
+        got = _SEATS_OF[key] = Seats(key)
+    return got
+
+
 def plan_of(spec: Mapping[str, Any] | Plan) -> Plan:
     """The spec's Plan (a Plan is its own)."""
     return spec if isinstance(spec, Plan) else Plan(spec)
@@ -85,28 +113,31 @@ def hand_counts(hands: Sequence[int], half: bool = False) -> list[int]:
 def block_winner(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], opener: int,
                  half: bool = False) -> int | None:
     """The seat winning a blocked round (block.winner: lightest-hand, tie_break fewest-tiles or lightest-tile), or None."""
-    return winner_of_block(plan_of(spec), hand_counts(hands, half), hands, sides, opener)
+    return winner_of_block(plan_of(spec), seats_of(sides), hand_counts(hands, half), hands, opener)
 
 
-def winner_of_block(p: Plan, pips: Sequence[int], hands: Sequence[int], sides: Sequence[int],
-                    opener: int) -> int | None:
+def winner_of_block(p: Plan, t: Seats, pips: Sequence[int], hands: Sequence[int], opener: int) -> int | None:
     """`block_winner` from the hands' counts (`hand_counts`) and masks."""
     if p.winner == "none":
         return None  # "winner: none"
     if p.winner == "lightest-side":
-        return lightest_side(pips, sides, opener)  # family tier B
+        return lightest_side(t, pips, opener)  # family tier B
+    sides = t.sides
     if p.winner == "fewest-tiles":
         # "winner: the fewest tiles, ties broken by lightest hand": rank by (tiles, pips) (family tier B)
-        order = _CLOCKWISE[len(hands)][opener]
+        order = t.clockwise[opener]
         rank = {s: (hands[s].bit_count(), pips[s]) for s in order}
         best = min(rank.values())
         tied = [s for s in order if rank[s] == best]
         return tied[0] if len({sides[s] for s in tied}) == 1 else None
     # "winner: the lightest hand, ties broken by fewest tiles" / "..., ties not broken"
     low = min(pips)
-    tied = [s for s in _CLOCKWISE[len(hands)][opener] if pips[s] == low]
+    tied = []
+    for s in t.clockwise[opener]:
+        if pips[s] == low:
+            tied.append(s)
     alone = p.alone
-    if (len(tied) == 1) if alone else (len({sides[s] for s in tied}) == 1):
+    if len(tied) == 1 or not alone and len({sides[s] for s in tied}) == 1:
         return tied[0]  # shared only within one side: that side wins, first seat clockwise
     if p.tie_break == "fewest-tiles":
         counts = {s: hands[s].bit_count() for s in tied}
@@ -129,23 +160,22 @@ def domino_winner(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: S
                   half: bool = False) -> int | None:
     """The seat winning a domino: the dominoer, or (domino.winner lightest-side, family.md 3.9) the first
     seat clockwise from the dominoer of the side with the lowest pip total; equal lowest totals: None."""
-    p = plan_of(spec)
-    if p.winner == "dominoer":
+    if plan_of(spec).winner == "dominoer":
         return dominoer
-    return lightest_side(hand_counts(hands, half), sides, dominoer)
+    return lightest_side(seats_of(sides), hand_counts(hands, half), dominoer)
 
 
-def lightest_side(pips: Sequence[int], sides: Sequence[int], opener: int) -> int | None:
+def lightest_side(t: Seats, pips: Sequence[int], opener: int) -> int | None:
     """"winner: the lightest side" (family tier B): the side with the lowest pip total (both partners' hands
     with partnerships), its first seat clockwise from `opener`; equal lowest totals: None."""
-    n = len(pips)
-    totals = [0] * (max(sides) + 1)  # per side (sides are score indices 0, 1, ...)
-    for s in range(n):
+    sides = t.sides
+    totals = [0] * t.nsides
+    for s in t.everyone:
         totals[sides[s]] += pips[s]
     low = min(totals)
     if totals.count(low) > 1:
         return None  # equal totals: no winner
-    for s in _CLOCKWISE[n][opener]:
+    for s in t.clockwise[opener]:
         if totals[sides[s]] == low:
             return s  # its first seat clockwise from the opener
     raise AssertionError("unreachable")
@@ -159,15 +189,15 @@ def settle(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence
     ("as one event with the last placement"); `bonus` the domino bonus ("bonus N points
     to the winner"), which joins that event too, or comes first as its own event when
     the settlement makes one event per term or per hand."""
-    return payments(plan_of(spec), hand_counts(hands, half), sides, opener, winner, fold, bonus)
+    return payments(plan_of(spec), seats_of(sides), hand_counts(hands, half), opener, winner, fold, bonus)
 
 
-def payments(p: Plan, pips: Sequence[int], sides: Sequence[int], opener: int, winner: int | None,
+def payments(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | None,
              fold: int = 0, bonus: int = 0) -> list[Payment]:
     """`settle` from the hands' counts (`hand_counts`)."""
-    amounts = _amounts(p, pips, sides, opener, winner)
+    amounts = _amounts(p, t, pips, opener, winner)
     mode = p.events
-    wside = None if winner is None else sides[winner]
+    wside = None if winner is None else t.sides[winner]
     events: list[Payment] = []
     if bonus and wside is not None:
         if mode == "one":
@@ -181,16 +211,12 @@ def payments(p: Plan, pips: Sequence[int], sides: Sequence[int], opener: int, wi
             totals[a[0]] = totals.get(a[0], 0) + a[1]
         if fold and wside is not None:
             totals[wside] = totals.get(wside, 0) + fold
-        if len(totals) == 1:
-            for sd, raw in totals.items():  # (one receiving side, the usual case: no order to find)
-                events.append((sd, raw, winner if sd == wside else None))
-        else:
-            for sd in sides_clockwise(sides, opener if winner is None else winner):
-                if sd in totals:
-                    events.append((sd, totals[sd], winner if sd == wside else None))
+        for sd in t.sides_cw[opener if winner is None else winner]:
+            if sd in totals:
+                events.append((sd, totals[sd], winner if sd == wside else None))
     elif mode == "per-term":
         # "one event per term": per term, one event per side (the winner's side first)
-        order = sides_clockwise(sides, opener if winner is None else winner)
+        order = t.sides_cw[opener if winner is None else winner]
         for k in range(len(p.terms)):
             for sd in order:
                 raw = sum(a[1] for a in amounts if a[0] == sd and a[4] == k)
@@ -205,19 +231,19 @@ def payments(p: Plan, pips: Sequence[int], sides: Sequence[int], opener: int, wi
 
 
 def _rounded(x: int, n: int) -> int:
-    """`x` "rounded to N" (a term's roundN, as rules.round_to), or "not rounded" (n = 0)."""
+    """`x` "rounded to N" (a term's roundN), or "not rounded" (n = 0)."""
     if n == 5:
         return round5(x)  # (looked up here, each time: the rounding of the usual games, in one place)
     if not n:
         return x
-    return (x + n // 2) // n * n
+    return (x + n // 2) // n * n  # remainder r down when 2r < n, else up
 
 
-def _amounts(p: Plan, pips: Sequence[int], sides: Sequence[int], opener: int,
-             winner: int | None) -> list[_Amount]:
+def _amounts(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | None) -> list[_Amount]:
     """The settlement terms' amounts: (receiving side, raw, seat, order key, term index), from each hand's pips."""
-    n = len(pips)
-    rank = _RANK[n][opener]  # position of each seat clockwise from the opener
+    sides = t.sides
+    n = len(sides)
+    rank = t.rank[opener]  # position of each seat clockwise from the opener
     wside = None if winner is None else sides[winner]
     out: list[_Amount] = []
     for k, term in enumerate(p.terms):
@@ -226,20 +252,21 @@ def _amounts(p: Plan, pips: Sequence[int], sides: Sequence[int], opener: int,
         if term.kind == "hands":  # (the usual kind, first)
             sel = term.hands
             to_winner = term.to_winner
-            seats: Sequence[int]
+            seats: tuple[int, ...]
             if wside is None:
                 if to_winner or sel != "everyone":
                     continue  # terms that mention the winner yield nothing without one
-                seats = range(n)
+                seats = t.everyone
             elif sel == "opponents":
-                seats = [s for s in range(n) if sides[s] != wside]
+                seats = t.opponents[wside]
             elif sel == "partner":
-                seats = [s for s in range(n) if sides[s] == wside and s != winner]
+                assert winner is not None
+                seats = t.partners[winner]
             elif sel == "own":
                 assert winner is not None
                 seats = (winner,)
             else:
-                seats = range(n)
+                seats = t.everyone
             if term.each:
                 # "... hands separately": each hand rounded by itself
                 for s in seats:
@@ -249,10 +276,13 @@ def _amounts(p: Plan, pips: Sequence[int], sides: Sequence[int], opener: int,
             elif to_winner:
                 # "... hands pooled ..., to the winner": summed and rounded once
                 assert wside is not None
-                out.append((wside, sign * _rounded(sum([pips[s] for s in seats]), rounding), winner, (1, k), k))
+                total = 0
+                for s in seats:
+                    total += pips[s]
+                out.append((wside, sign * _rounded(total, rounding), winner, (1, k), k))
             else:
                 # "... pooled ..., to each owner": each owner side's hands summed and rounded once
-                for sd in sides_clockwise(sides, opener):
+                for sd in t.sides_cw[opener]:
                     mine = [s for s in seats if sides[s] == sd]
                     if mine:
                         out.append((sd, sign * _rounded(sum([pips[s] for s in mine]), rounding), None,
@@ -265,7 +295,7 @@ def _amounts(p: Plan, pips: Sequence[int], sides: Sequence[int], opener: int,
         elif wside is not None:  # heaviest
             # "credit the heaviest opponent's hand only, rounded to 5, to the winner" (family.md reading 12):
             # the winner's side gets the heaviest single opposing hand; on equal ones, the first clockwise
-            opp = [s for s in _CLOCKWISE[n][opener] if sides[s] != wside]
+            opp = [s for s in t.clockwise[opener] if sides[s] != wside]
             if opp:
                 h = max(opp, key=lambda s: pips[s])  # (max keeps the first of equal ones)
                 out.append((wside, sign * _rounded(pips[h], rounding), h, (0, pips[h], rank[h], k), k))
@@ -298,3 +328,4 @@ _SEATS = range(1, 13)  # tables for up to 12 seats (larger sets: double-twelve)
 _CLOCKWISE = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in _SEATS}
 _RANK = {n: tuple(tuple((seat - s) % n for seat in range(n)) for s in range(n)) for n in _SEATS}
 _SIDES_CW: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+_SEATS_OF: dict[tuple[int, ...], Seats] = {}
