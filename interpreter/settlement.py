@@ -48,7 +48,7 @@ class Plan:
     """A settlement spec (config.domino or config.block) read once per configuration: the look-ups and
     defaults a settlement would otherwise make on every round's end."""
 
-    __slots__ = ("winner", "tie_break", "alone", "events", "terms", "with_last_placement", "bonus")
+    __slots__ = ("winner", "tie_break", "alone", "events", "terms", "with_last_placement", "bonus", "to_winner")
 
     def __init__(self, spec: Mapping[str, Any]):
         # block.winner: lightest-hand / none / fewest-tiles / lightest-side; domino.winner: dominoer /
@@ -62,6 +62,9 @@ class Plan:
         # domino: "as one event with the last placement"; "bonus N points to the winner" (family tier A)
         self.with_last_placement: bool = bool(spec.get("with_last_placement", False))
         self.bonus: int = spec.get("bonus", 0)
+        # every term pays the winner's side (the usual settlement): "as one event", that side's one event
+        self.to_winner: bool = self.events == "one" and all(
+            t.kind == "heaviest" or t.kind == "hands" and t.to_winner for t in self.terms)
 
 
 class Seats:
@@ -204,7 +207,14 @@ def payments(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | 
             fold += bonus
         else:
             events.append((wside, bonus, winner))
-    if mode == "one":
+    if p.to_winner:
+        # "as one event", every term to the winner: one event of the winner's side, if anything is paid
+        total = fold
+        for a in amounts:
+            total += a[1]
+        if wside is not None and (amounts or fold):
+            events.append((wside, total, winner))
+    elif mode == "one":
         # "as one event": one event per receiving side, the winner's side first, then clockwise
         totals: dict[int, int] = {}
         for a in amounts:
