@@ -142,18 +142,19 @@ class Rules:
             return self
         got = self._copies.get(players)
         if got is None:
-            o = copy.copy(self)
-            o.target = self.target_by_count.get(players, self.target)
-            o.target_by_count = {}
-            o._seating = {}  # (its own: a copy answers for its player count only)
-            got = self._copies[players] = o
+            got = copy.copy(self)
+            got.target = self.target_by_count.get(players, self.target)
+            got.target_by_count = {}
+            self._copies[players] = got
         return got
 
     def seating(self, players: int) -> Seating:
         """What a round of `players` players takes from these tables, found once per player count."""
         got = self._seating.get(players)
         if got is None:
-            got = self._seating[players] = Seating(self, players)
+            # (from the configuration's own tables: a copy for one player count, which may share this
+            # cache, answers for every count as they do)
+            got = self._seating[players] = Seating(self.config.rules, players)
         return got
 
     def sides_of(self, players: int) -> tuple[int, ...]:
@@ -168,7 +169,6 @@ class Rules:
             got = self._partners[players] = tuple(
                 tuple(p for p in range(players) if sides[p] == sides[s] and p != s) for s in range(players))
         return got
-
 
 
 class Seating:

@@ -19,11 +19,10 @@ def test_a_player_counts_seating_is_made_once_and_carries_its_target():
         assert seating.sides == cfg.sides_of(players) and seating.nsides == max(seating.sides) + 1
         assert seating.reserve == cfg.reserve(players)
         assert Round.deal(cfg, players, random.Random(players)).observation(0)["target"] == target
-    # the copy for one player count answers for that count only, and keeps its own seatings: asking it
-    # for another count leaves the configuration's seating of that count alone
+    # the tables for one player count, asked for another count's seating, give that count's
     fresh = Config.from_dict(rulelang.compile_bundled("hoyle-muggins")).rules
     two = fresh.for_players(2)
-    assert two.seating(3).rules is two
+    assert two.seating(3).rules.target == 150 and two.seating(2).rules is two
     assert fresh.seating(3).rules.target == 150 and fresh.seating(2).rules is two
 
 
