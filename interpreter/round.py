@@ -23,7 +23,7 @@ from .players import FastPlayer, RandomPlayer
 from .records import Event, EventRow, Offered, RoundResult, Turn, events_of, shown_points
 from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
 from .scoring import after_settlement, apply_event
-from .settlement import Plan, hand_counts, lightest_side, payments, winner_of_block
+from .settlement import Plan, hand_counts, payments, winner_of_block, winner_of_domino
 from .tiles import (
     BIT,
     DRAW_CODE,
@@ -705,7 +705,7 @@ class Round:
                 return
             pips = hand_counts(self._hands, f.rules.half_doubles)
             # "winner: the lightest side" (family.md 3.9): the lighter side wins the settlement, or nobody
-            winner = seat if plan.winner == "dominoer" else lightest_side(f.seats, pips, seat)
+            winner = winner_of_domino(plan, f.seats, pips, seat)
             self._settle(plan, "domino", winner, 0, plan.bonus, pips)
         self._end("domino", seat, side)
 

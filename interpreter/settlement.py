@@ -48,7 +48,7 @@ class Plan:
     """A settlement spec (config.domino or config.block) read once per configuration: the look-ups and
     defaults a settlement would otherwise make on every round's end."""
 
-    __slots__ = ("winner", "tie_break", "alone", "events", "terms", "with_last_placement", "bonus", "to_winner")
+    __slots__ = ("winner", "tie_break", "alone", "events", "terms", "with_last_placement", "bonus")
 
     def __init__(self, spec: Mapping[str, Any]):
         # block.winner: lightest-hand / none / fewest-tiles / lightest-side; domino.winner: dominoer /
@@ -60,11 +60,8 @@ class Plan:
         self.events: str = spec["events"]  # one / per-term / per-hand
         self.terms: tuple[Term, ...] = tuple(Term(t) for t in spec["terms"])
         # domino: "as one event with the last placement"; "bonus N points to the winner" (family tier A)
-        self.with_last_placement: bool = bool(spec.get("with_last_placement", False))
+        self.with_last_placement: bool = bool(spec.get("with_last_placement"))  # (a block's spec has none)
         self.bonus: int = spec.get("bonus", 0)
-        # every term pays the winner's side (the usual settlement): "as one event", that side's one event
-        self.to_winner: bool = self.events == "one" and all(
-            t.kind == "heaviest" or t.kind == "hands" and t.to_winner for t in self.terms)
 
 
 class Seats:
@@ -106,7 +103,7 @@ def hand_count(mask: int, half: bool = False) -> int:
     return mask_pips(mask)
 
 
-def hand_counts(hands: Sequence[int], half: bool = False) -> list[int]:
+def hand_counts(hands: Sequence[int], half: bool) -> list[int]:
     """Each hand's count (`hand_count`), counted once for the winner and the payments."""
     if half:
         return [hand_count(h, True) for h in hands]
@@ -163,9 +160,12 @@ def domino_winner(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: S
                   half: bool = False) -> int | None:
     """The seat winning a domino: the dominoer, or (domino.winner lightest-side, family.md 3.9) the first
     seat clockwise from the dominoer of the side with the lowest pip total; equal lowest totals: None."""
-    if plan_of(spec).winner == "dominoer":
-        return dominoer
-    return lightest_side(seats_of(sides), hand_counts(hands, half), dominoer)
+    return winner_of_domino(plan_of(spec), seats_of(sides), hand_counts(hands, half), dominoer)
+
+
+def winner_of_domino(p: Plan, t: Seats, pips: Sequence[int], dominoer: int) -> int | None:
+    """`domino_winner` from the hands' counts (`hand_counts`)."""
+    return dominoer if p.winner == "dominoer" else lightest_side(t, pips, dominoer)
 
 
 def lightest_side(t: Seats, pips: Sequence[int], opener: int) -> int | None:
@@ -195,11 +195,12 @@ def settle(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence
     return payments(plan_of(spec), seats_of(sides), hand_counts(hands, half), opener, winner, fold, bonus)
 
 
-def payments(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | None,
-             fold: int = 0, bonus: int = 0) -> list[Payment]:
+def payments(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | None, fold: int,
+             bonus: int) -> list[Payment]:
     """`settle` from the hands' counts (`hand_counts`)."""
     amounts = _amounts(p, t, pips, opener, winner)
     mode = p.events
+    order = t.sides_cw[opener if winner is None else winner]
     wside = None if winner is None else t.sides[winner]
     events: list[Payment] = []
     if bonus and wside is not None:
@@ -207,26 +208,18 @@ def payments(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | 
             fold += bonus
         else:
             events.append((wside, bonus, winner))
-    if p.to_winner:
-        # "as one event", every term to the winner: one event of the winner's side, if anything is paid
-        total = fold
-        for a in amounts:
-            total += a[1]
-        if wside is not None and (amounts or fold):
-            events.append((wside, total, winner))
-    elif mode == "one":
+    if mode == "one":
         # "as one event": one event per receiving side, the winner's side first, then clockwise
         totals: dict[int, int] = {}
         for a in amounts:
             totals[a[0]] = totals.get(a[0], 0) + a[1]
         if fold and wside is not None:
             totals[wside] = totals.get(wside, 0) + fold
-        for sd in t.sides_cw[opener if winner is None else winner]:
+        for sd in order:
             if sd in totals:
                 events.append((sd, totals[sd], winner if sd == wside else None))
     elif mode == "per-term":
         # "one event per term": per term, one event per side (the winner's side first)
-        order = t.sides_cw[opener if winner is None else winner]
         for k in range(len(p.terms)):
             for sd in order:
                 raw = sum(a[1] for a in amounts if a[0] == sd and a[4] == k)
@@ -295,8 +288,7 @@ def _amounts(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | 
                 for sd in t.sides_cw[opener]:
                     mine = [s for s in seats if sides[s] == sd]
                     if mine:
-                        out.append((sd, sign * _rounded(sum([pips[s] for s in mine]), rounding), None,
-                                    (1, k, rank[mine[0]]), k))
+                        out.append((sd, sign * _rounded(sum(pips[s] for s in mine), rounding), None, (1, k, rank[mine[0]]), k))
         elif term.kind == "differences":
             # "credit each hand the differences to heavier opponents' hands, rounded to 5"
             for h in range(n):
