@@ -9,7 +9,7 @@ A spec is read once per configuration into a `Plan` (`Rules.domino_plan`,
 the round counts the hands once (`hand_counts`) for both the winner and the
 payments (`winner_of_block`, `payments`). `block_winner` and `settle` take the
 spec, the hands and the sides as the configuration and the round give them.
-(No list comprehensions on this path: each is a function call in Python 3.11.)
+(Loops, not list comprehensions, on the usual path: in Python 3.11 each comprehension is a call.)
 """
 from __future__ import annotations
 
