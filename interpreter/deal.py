@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .config import Config
@@ -59,25 +59,30 @@ def read_deal(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[
 
     Well-formed deals take a fast path (table look-ups); anything else is read tile by tile, which
     raises at the first wrong tile, as the docs promise."""
-    bit: Callable[[Any], Any] = ANY_BIT.get
+    bits = ANY_BIT  # (a local: read once per tile)
     masks = []
-    seen = count = 0
+    dealt = count = 0
     try:
         for h in hands:
-            # a hand's mask is the sum of its tiles' bits: a tile not known (None) or unhashable raises
-            # TypeError; a tile twice in the hand carries, so the mask has fewer bits than the hand tiles
-            n = len(h)
-            m = sum(map(bit, h))
-            if not n or m.bit_count() != n:
-                return _read_deal_slowly(hands, boneyard)
+            count += len(h)
+            # a hand's mask is the sum of its tiles' bits: a tile not known (KeyError) or unhashable
+            # (TypeError) goes to the slow reader
+            m = 0
+            for t in h:
+                m += bits[t]
             masks.append(m)
-            seen |= m
-            count += n
-        bone: list[Any] = list(map(ANY_INDEX.get, boneyard))
-        seen |= sum(map(BIT.__getitem__, bone))  # (None raises TypeError)
-    except TypeError:
+            dealt += m
+        bone = []
+        for t in boneyard:
+            i = ANY_INDEX[t]
+            bone.append(i)
+            dealt += BIT[i]
+        count += len(bone)
+    except (KeyError, TypeError):
         return _read_deal_slowly(hands, boneyard)
-    if seen.bit_count() != count + len(bone):  # a tile dealt twice
+    # `count` bits sum to a number with `count` bits set only when they are distinct (a tile dealt twice,
+    # in one hand or in two, carries): one check for the whole deal
+    if dealt.bit_count() != count or not all(masks):  # (or an empty hand)
         return _read_deal_slowly(hands, boneyard)
     return masks, bone
 

@@ -23,7 +23,7 @@ from .players import FastPlayer, RandomPlayer
 from .records import Event, EventRow, Offered, RoundResult, Turn, events_of, shown_points
 from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
 from .scoring import after_settlement, apply_event
-from .settlement import block_winner, domino_winner, settle
+from .settlement import Plan, hand_counts, payments, winner_of_block, winner_of_domino
 from .tiles import (
     BIT,
     DRAW_CODE,
@@ -58,15 +58,17 @@ class _Fixed:
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
                  "initial_hands", "bone", "bend", "start_scores", "forced", "side_out", "partners",
                  "mask",  # larger sets
+                 "seats",  # what the settlement asks of the seating (interpreter.settlement.Seats)
                  "knock_bonus", "draw_while_able")  # issue 9, read by every placement: one lookup, not two
 
     def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: Tiebreak, record: bool,
                  masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
+        seating = cfg.rules.seating(players)  # the tables of this player count, found once
         self.config = cfg
-        self.rules = r = cfg.rules.for_players(players)  # family tier B: the target per player count
+        self.rules = r = seating.rules  # family tier B: the target per player count
         self.points = r.points
         self.players = players
-        self.sides = r.sides_of(players)
+        self.sides = seating.sides
         self.opener = opener
         self.opening = opening
         self.tiebreak = tiebreak
@@ -74,13 +76,14 @@ class _Fixed:
         self.initial_hands = tuple(masks)
         self.bone = bone
         # reserve ("reserve N tiles" / "no reserve"): the last `reserve` tiles are never drawn
-        self.bend = max(0, len(bone) - r.reserve[players])
+        self.bend = max(0, len(bone) - seating.reserve)
         self.start_scores = tuple(scores)
         self.forced = forced  # the tile a forced lead must be, else -1
         # "the round ends when both partners go out" (family tier A), where partners play:
         # each seat's partners, whose tiles keep the round going when it goes out
-        self.side_out = r.side_out and players in cfg.partnerships
-        self.partners = r.partners_of(players)
+        self.side_out = seating.side_out
+        self.partners = seating.partners
+        self.seats = seating.seats
         self.mask = r.mask  # larger sets: the set's masks (placement_codes)
         self.knock_bonus = r.knock_bonus
         self.draw_while_able = r.draw_while_able
@@ -114,9 +117,9 @@ class Round:
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
                tiebreak: Tiebreak) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
-        r = cfg.rules
-        side_of = r.sides_of(players)
-        nsides = max(side_of) + 1
+        seating = cfg.rules.seating(players)  # the tables of this player count, found once
+        r = seating.rules
+        nsides = seating.nsides
         if scores is None:
             scores = [0] * nsides
         elif len(scores) != nsides:
@@ -694,42 +697,45 @@ class Round:
 
     def _domino(self, seat: int, pts: int) -> None:
         """Settle a domino (settlement.domino), unless the last placement ends the match first."""
-        spec = self.config.domino
-        side = self._f.sides[seat]
-        bonus = spec.get("bonus", 0)  # "bonus N points to the winner" (family tier A)
-        if spec["with_last_placement"]:
+        f = self._f
+        plan = f.rules.domino_plan  # the spec, read once per configuration
+        side = f.sides[seat]
+        if plan.with_last_placement:
             # "as one event with the last placement": the placement folds into the winner side's
             # first settlement event
-            self._settle(spec, "domino", seat, pts, bonus)
+            self._settle(plan, "domino", seat, pts, plan.bonus, hand_counts(self._hands, f.rules.half_doubles))
         else:
             # the last placement is an ordinary event; if it ends the match there is no settlement
             if pts and self._event(side, "placement", pts, seat):
                 self._end("domino", seat, side)
                 return
+            pips = hand_counts(self._hands, f.rules.half_doubles)
             # "winner: the lightest side" (family.md 3.9): the lighter side wins the settlement, or nobody
-            self._settle(spec, "domino", domino_winner(spec, self._hands, self._f.sides, seat,
-                                                       self._f.rules.half_doubles), 0, bonus)
+            winner = winner_of_domino(plan, f.seats, pips, seat)
+            self._settle(plan, "domino", winner, 0, plan.bonus, pips)
         self._end("domino", seat, side)
 
     def _block(self, seat: int, drawn: list[int] | None) -> None:
         """Settle a block (settlement.block)."""
         if drawn:
             self._final_drawn = [(seat, [TILES[t] for t in drawn])]
-        spec = self.config.block
-        winner = block_winner(spec, self._hands, self._f.sides, self.opener, self._f.rules.half_doubles)
-        self._settle(spec, "block", winner, 0)
-        self._end("blocked", winner, None if winner is None else self._f.sides[winner])
+        f = self._f
+        plan = f.rules.block_plan  # the spec, read once per configuration
+        pips = hand_counts(self._hands, f.rules.half_doubles)  # counted once, for the winner and the payments
+        winner = winner_of_block(plan, f.seats, pips, self._hands, f.opener)
+        self._settle(plan, "block", winner, 0, 0, pips)
+        self._end("blocked", winner, None if winner is None else f.sides[winner])
 
-    def _settle(self, spec: Any, kind: str, winner: int | None, fold: int, bonus: int = 0) -> None:
+    def _settle(self, plan: Plan, kind: str, winner: int | None, fold: int, bonus: int, pips: list[int]) -> None:
         """Apply the settlement's payments as events, in order, until one ends the match."""
         settled: list[EventRow] = []
         self._settle_events = settled
-        for sd, raw, seat in settle(spec, self._hands, self._f.sides, self.opener, winner, fold, bonus,
-                                    self._f.rules.half_doubles):
-            before = len(self._events)
+        events = self._events
+        for sd, raw, seat in payments(plan, self._f.seats, pips, self._f.opener, winner, fold, bonus):
+            before = len(events)
             ended = self._event(sd, kind, raw, seat)
-            if len(self._events) > before:
-                settled.append(self._events[-1])
+            if len(events) > before:
+                settled.append(events[-1])
             if ended:
                 break  # the match ends mid-settlement; the rest is skipped
 
@@ -737,18 +743,20 @@ class Round:
         """Close the round: record the result and check the target after settlement."""
         self.over = True
         self._legal = None
-        if not self.match_over and kind != "target" and not self._f.rules.every_event and self.tiebreak <= 1:
+        f = self._f
+        if not self.match_over and kind != "target" and not f.rules.every_event and f.tiebreak <= 1:
             # "check the target after settlement" (not at the end of an extra round of a fixed number
             # that is not the last: `tiebreak` > 1, "a tie at the top plays N extra rounds")
-            over, winner, extra = after_settlement(self._f.rules, self._scores, bool(self.tiebreak))
+            over, winner, extra = after_settlement(f.rules, self._scores, bool(f.tiebreak))
             if over:
                 self.match_over = True
                 self.winner = winner
             self._needs_tiebreak = extra
+        # (the hands never change once the round is over, and a clone copies them: shared, not copied)
         self.result = RoundResult(
             kind, seat, side, self.match_over, self.winner if self.match_over else None,
-            self._needs_tiebreak, list(self._hands), self._settle_events, list(self._scores),
-            self._final_drawn, self._f.rules.unit)
+            self._needs_tiebreak, self._hands, self._settle_events, list(self._scores),
+            self._final_drawn, f.rules.unit)
 
     # -- playing with players ----------------------------------------------------------
 

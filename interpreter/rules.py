@@ -17,13 +17,6 @@ def round5(x: int) -> int:
     return (x + 2) // 5 * 5
 
 
-def round_to(n: int) -> Callable[[int], int]:
-    """Rounding to the nearest multiple of `n` (a term's `roundN`): remainder r down when 2r < n, else up."""
-    if n == 5:
-        return round5
-    return lambda x: (x + n // 2) // n * n
-
-
 def placement_scoring(cfg: Config) -> Callable[[int], int]:
     """The raw points a placement earns as a function of the counted sum (scoring.in_play)."""
     if not cfg.in_play:
@@ -63,6 +56,8 @@ class Rules:
         "n_tiles", "mask",  # larger sets
         "orient", "uncovered", "one_tile", "sniff",  # the sniff (family tier C)
         "knock_bonus", "half_doubles", "tie_rounds", "draw_while_able",  # issue 9
+        "domino_plan", "block_plan",  # the settlement specs, read once (interpreter.settlement.Plan)
+        "_seating",  # per player count: Seating, made on first use
     )
 
     def __init__(self, cfg: Config):
@@ -121,6 +116,7 @@ class Rules:
         # "target ... with 2 players, 150 with 3 or 4" (family tier B): a copy of these tables per player count
         self.target_by_count: dict[int, int] = {int(n): raw for n, raw in t.get("raw_by_count", {}).items()}
         self._copies: dict[int, Rules] = {}
+        self._seating: dict[int, Seating] = {}
         # "the opening placement cannot win": its event is discarded if it would reach the target
         # "draw until playable, at most K tiles": after K draws without a fit the player passes
         self.draw_limit: int | None = cfg.to_dict().get("draw_limit")
@@ -133,6 +129,11 @@ class Rules:
         self.half_doubles: bool = cfg.to_dict()["scoring"].get("hand_doubles") == "one-half"
         # "a tie at the top plays N extra rounds ..." (family.md reading 18): per player count, else one at a time
         self.tie_rounds: dict[int, int] = {int(n): k for n, k in t.get("tie_rounds", {}).items()}
+        # the settlement specs, read once here rather than at the end of every round
+        from .settlement import Plan  # (settlement imports this module)
+
+        self.domino_plan = Plan(cfg.domino)
+        self.block_plan = Plan(cfg.block)
 
     def for_players(self, players: int) -> Rules:
         """These tables with the target for `players` (family tier B: a target per player count)."""
@@ -144,6 +145,15 @@ class Rules:
             got.target = self.target_by_count.get(players, self.target)
             got.target_by_count = {}
             self._copies[players] = got
+        return got
+
+    def seating(self, players: int) -> Seating:
+        """What a round of `players` players takes from these tables, found once per player count."""
+        got = self._seating.get(players)
+        if got is None:
+            # (from the configuration's own tables: a copy for one player count, which may share this
+            # cache, answers for every count as they do)
+            got = self._seating[players] = Seating(self.config.rules, players)
         return got
 
     def sides_of(self, players: int) -> tuple[int, ...]:
@@ -159,3 +169,20 @@ class Rules:
                 tuple(p for p in range(players) if sides[p] == sides[s] and p != s) for s in range(players))
         return got
 
+
+class Seating:
+    """The tables of one player count (`Rules.seating`): what every round of that count starts from."""
+
+    __slots__ = ("rules", "sides", "nsides", "partners", "side_out", "reserve", "seats")
+
+    def __init__(self, rules: Rules, players: int):
+        from .settlement import seats_of  # (settlement imports this module)
+
+        self.rules = rules.for_players(players)  # family tier B: the target per player count
+        self.sides = rules.sides_of(players)  # the side of each seat
+        self.nsides = max(self.sides) + 1
+        self.seats = seats_of(self.sides)  # the seats as the settlement asks about them
+        self.partners = rules.partners_of(players)  # each seat's partners
+        # "the round ends when both partners go out" (family tier A), where partners play
+        self.side_out = rules.side_out and players in rules.config.partnerships
+        self.reserve = rules.reserve[players]  # "reserve N tiles": the last N tiles are never drawn

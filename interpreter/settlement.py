@@ -3,14 +3,21 @@
 What a settlement pays depends only on the configuration's settlement spec, the
 hands left (bitmasks), the side of each seat, the opener and the round's winner;
 the round applies the payments it returns as scoring events, in order.
+
+A spec is read once per configuration into a `Plan` (`Rules.domino_plan`,
+`Rules.block_plan`) and the sides once per seating into `Seats` (`Seating.seats`);
+the round counts the hands once (`hand_counts`) for both the winner and the
+payments (`winner_of_block`, `payments`). `block_winner` and `settle` take the
+spec, the hands and the sides as the configuration and the round give them.
+(Loops, not list comprehensions, on the usual path: in Python 3.11 each comprehension is a call.)
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .rules import round5, round_to
-from .tiles import BIT, IS_DOUBLE, N_TILES, PIPS, mask_indices, mask_pips
+from .rules import round5
+from .tiles import BIT, IS_DOUBLE, N_TILES, PIPS, mask_indices, mask_pips, masks_pips
 
 # A payment: (receiving side, raw points, the seat it concerns or None)
 Payment = tuple[int, int, "int | None"]
@@ -21,6 +28,73 @@ _Amount = tuple[int, int, "int | None", tuple[int, ...], int]
 _DOUBLES = sum(BIT[t] for t in range(N_TILES) if IS_DOUBLE[t])  # every double of the largest set
 
 
+class Term:
+    """One settlement term (settlement.*.terms[k], docs/config.md) with its fields read and defaulted once."""
+
+    __slots__ = ("kind", "hands", "to_winner", "each", "sign", "rounding")
+
+    def __init__(self, term: Mapping[str, Any]):
+        self.kind: str = term["kind"]  # hands / differences / heaviest
+        # "rounded to N" (roundN): N; "not rounded": 0
+        self.rounding: int = 0 if term["rounding"] == "none" else int(term["rounding"][len("round"):])
+        self.sign: int = -1 if term["sign"] == "debit" else 1
+        # (kind hands only:) everyone / opponents / partner / own, "... hands separately" or pooled, to whom
+        self.hands: str = term.get("hands", "everyone")
+        self.to_winner: bool = term.get("to", "winner") == "winner"
+        self.each: bool = term.get("pooling") == "each"
+
+
+class Plan:
+    """A settlement spec (config.domino or config.block) read once per configuration: the look-ups and
+    defaults a settlement would otherwise make on every round's end."""
+
+    __slots__ = ("winner", "tie_break", "alone", "events", "terms", "with_last_placement", "bonus")
+
+    def __init__(self, spec: Mapping[str, Any]):
+        # block.winner: lightest-hand / none / fewest-tiles / lightest-side; domino.winner: dominoer /
+        # lightest-side (family.md 3.9)
+        self.winner: str = spec.get("winner", "dominoer")
+        self.tie_break: str = spec.get("tie_break", "none")  # block: fewest-tiles / lightest-tile / none
+        # "partners' ties too" (block.partners_tie no-winner): partners sharing the lightest hand do not win together
+        self.alone: bool = spec.get("partners_tie", "side-wins") == "no-winner"
+        self.events: str = spec["events"]  # one / per-term / per-hand
+        self.terms: tuple[Term, ...] = tuple(Term(t) for t in spec["terms"])
+        # domino: "as one event with the last placement"; "bonus N points to the winner" (family tier A)
+        self.with_last_placement: bool = bool(spec.get("with_last_placement"))  # (a block's spec has none)
+        self.bonus: int = spec.get("bonus", 0)
+
+
+class Seats:
+    """The seats as a settlement asks about them, found once per seating (`seats_of`)."""
+
+    __slots__ = ("sides", "nsides", "everyone", "opponents", "partners", "clockwise", "rank", "sides_cw")
+
+    def __init__(self, sides: tuple[int, ...]):
+        n = len(sides)
+        self.sides = sides  # the side of each seat (sides are score indices 0, 1, ...)
+        self.nsides = max(sides) + 1
+        self.everyone = tuple(range(n))
+        self.opponents = tuple(tuple(s for s in range(n) if sides[s] != sd) for sd in range(self.nsides))  # per side
+        self.partners = tuple(tuple(p for p in range(n) if sides[p] == sides[s] and p != s) for s in range(n))
+        self.clockwise = _CLOCKWISE[n]  # [start]: the seats clockwise from `start`
+        self.rank = _RANK[n]  # [start][seat]: how far `seat` is from `start`
+        self.sides_cw = tuple(sides_clockwise(sides, s) for s in range(n))  # [start]: the sides clockwise
+
+
+def seats_of(sides: Sequence[int]) -> Seats:
+    """The Seats of `sides` (made once per seating)."""
+    key = tuple(sides)
+    got = _SEATS_OF.get(key)
+    if got is None:
+        got = _SEATS_OF[key] = Seats(key)
+    return got
+
+
+def plan_of(spec: Mapping[str, Any] | Plan) -> Plan:
+    """The spec's Plan (a Plan is its own)."""
+    return spec if isinstance(spec, Plan) else Plan(spec)
+
+
 def hand_count(mask: int, half: bool = False) -> int:
     """A hand's count at the end of a round: its pips, or with `half` (scoring.hand_doubles one-half,
     "a double left in hand counts one half") each double counting one half ([4|4] counts 4)."""
@@ -29,28 +103,49 @@ def hand_count(mask: int, half: bool = False) -> int:
     return mask_pips(mask)
 
 
-def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], opener: int,
+def hand_counts(hands: Sequence[int], half: bool) -> list[int]:
+    """Each hand's count (`hand_count`), counted once for the winner and the payments."""
+    if half:
+        return [hand_count(h, True) for h in hands]
+    return masks_pips(hands)
+
+
+def block_winner(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], opener: int,
                  half: bool = False) -> int | None:
     """The seat winning a blocked round (block.winner: lightest-hand, tie_break fewest-tiles or lightest-tile), or None."""
-    if spec["winner"] == "none":
+    return winner_of_block(plan_of(spec), seats_of(sides), hand_counts(hands, half), hands, opener)
+
+
+def winner_of_block(p: Plan, t: Seats, pips: Sequence[int], hands: Sequence[int], opener: int) -> int | None:
+    """`block_winner` from the hands' counts (`hand_counts`) and masks."""
+    if p.winner == "none":
         return None  # "winner: none"
-    if spec["winner"] in ("fewest-tiles", "lightest-side"):
-        return _house_block_winner(spec["winner"], hands, sides, opener, half)  # family tier B
+    if p.winner == "lightest-side":
+        return lightest_side(t, pips, opener)  # family tier B
+    sides = t.sides
+    if p.winner == "fewest-tiles":
+        # "winner: the fewest tiles, ties broken by lightest hand": rank by (tiles, pips) (family tier B)
+        order = t.clockwise[opener]
+        rank = {s: (hands[s].bit_count(), pips[s]) for s in order}
+        best = min(rank.values())
+        tied = [s for s in order if rank[s] == best]
+        return tied[0] if len({sides[s] for s in tied}) == 1 else None
     # "winner: the lightest hand, ties broken by fewest tiles" / "..., ties not broken"
-    pips = [hand_count(h, half) for h in hands]
     low = min(pips)
-    tied = [s for s in clockwise(len(hands), opener) if pips[s] == low]
-    # "partners' ties too" (block.partners_tie no-winner): partners sharing the lightest hand do not win together
-    alone = spec.get("partners_tie", "side-wins") == "no-winner"
-    if (len(tied) == 1) if alone else (len({sides[s] for s in tied}) == 1):
+    tied = []
+    for s in t.clockwise[opener]:
+        if pips[s] == low:
+            tied.append(s)
+    alone = p.alone
+    if len(tied) == 1 or not alone and len({sides[s] for s in tied}) == 1:
         return tied[0]  # shared only within one side: that side wins, first seat clockwise
-    if spec["tie_break"] == "fewest-tiles":
+    if p.tie_break == "fewest-tiles":
         counts = {s: hands[s].bit_count() for s in tied}
         few = min(counts.values())
         tied = [s for s in tied if counts[s] == few]
         if (len(tied) == 1) if alone else (len({sides[s] for s in tied}) == 1):
             return tied[0]
-    elif spec["tie_break"] == "lightest-tile":
+    elif p.tie_break == "lightest-tile":
         # "..., ties broken by lightest tile" (family.md reading 21, brogames): the hand holding the tile
         # with the fewest pips (an empty hand counts as holding a tile of 0)
         light = {s: min((PIPS[t] for t in mask_indices(hands[s])), default=0) for s in tied}
@@ -61,36 +156,35 @@ def block_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[
     return None  # still shared across sides: no winner
 
 
-def domino_winner(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], dominoer: int,
+def domino_winner(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], dominoer: int,
                   half: bool = False) -> int | None:
     """The seat winning a domino: the dominoer, or (domino.winner lightest-side, family.md 3.9) the first
     seat clockwise from the dominoer of the side with the lowest pip total; equal lowest totals: None."""
-    if spec.get("winner", "dominoer") == "dominoer":
-        return dominoer
-    return _house_block_winner("lightest-side", hands, sides, dominoer, half)
+    return winner_of_domino(plan_of(spec), seats_of(sides), hand_counts(hands, half), dominoer)
 
 
-def _house_block_winner(rule: str, hands: Sequence[int], sides: Sequence[int], opener: int,
-                        half: bool = False) -> int | None:
-    """Family tier B block winners: by fewest tiles then pips, or by the sides' pip totals."""
-    order = clockwise(len(hands), opener)
-    if rule == "fewest-tiles":
-        # "winner: the fewest tiles, ties broken by lightest hand": rank by (tiles, pips)
-        rank = {s: (hands[s].bit_count(), hand_count(hands[s], half)) for s in order}
-        best = min(rank.values())
-        tied = [s for s in order if rank[s] == best]
-        return tied[0] if len({sides[s] for s in tied}) == 1 else None
-    # "winner: the lightest side": the pip total of each side (both partners' hands with partnerships)
-    totals: dict[int, int] = {}
-    for s in order:
-        totals[sides[s]] = totals.get(sides[s], 0) + hand_count(hands[s], half)
-    low = min(totals.values())
-    if list(totals.values()).count(low) > 1:
+def winner_of_domino(p: Plan, t: Seats, pips: Sequence[int], dominoer: int) -> int | None:
+    """`domino_winner` from the hands' counts (`hand_counts`)."""
+    return dominoer if p.winner == "dominoer" else lightest_side(t, pips, dominoer)
+
+
+def lightest_side(t: Seats, pips: Sequence[int], opener: int) -> int | None:
+    """"winner: the lightest side" (family tier B): the side with the lowest pip total (both partners' hands
+    with partnerships), its first seat clockwise from `opener`; equal lowest totals: None."""
+    sides = t.sides
+    totals = [0] * t.nsides
+    for s in t.everyone:
+        totals[sides[s]] += pips[s]
+    low = min(totals)
+    if totals.count(low) > 1:
         return None  # equal totals: no winner
-    return next(s for s in order if totals[sides[s]] == low)  # its first seat clockwise from the opener
+    for s in t.clockwise[opener]:
+        if totals[sides[s]] == low:
+            return s  # its first seat clockwise from the opener
+    raise AssertionError("unreachable")
 
 
-def settle(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], opener: int,
+def settle(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], opener: int,
            winner: int | None, fold: int = 0, bonus: int = 0, half: bool = False) -> list[Payment]:
     """The settlement's payments in the order they apply (settlement.events).
 
@@ -98,10 +192,16 @@ def settle(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], 
     ("as one event with the last placement"); `bonus` the domino bonus ("bonus N points
     to the winner"), which joins that event too, or comes first as its own event when
     the settlement makes one event per term or per hand."""
-    amounts = _amounts(spec, [hand_count(h, half) for h in hands], sides, opener, winner)
-    mode = spec["events"]
-    order = sides_clockwise(sides, opener if winner is None else winner)
-    wside = None if winner is None else sides[winner]
+    return payments(plan_of(spec), seats_of(sides), hand_counts(hands, half), opener, winner, fold, bonus)
+
+
+def payments(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | None, fold: int,
+             bonus: int) -> list[Payment]:
+    """`settle` from the hands' counts (`hand_counts`)."""
+    amounts = _amounts(p, t, pips, opener, winner)
+    mode = p.events
+    order = t.sides_cw[opener if winner is None else winner]
+    wside = None if winner is None else t.sides[winner]
     events: list[Payment] = []
     if bonus and wside is not None:
         if mode == "one":
@@ -110,20 +210,17 @@ def settle(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], 
             events.append((wside, bonus, winner))
     if mode == "one":
         # "as one event": one event per receiving side, the winner's side first, then clockwise
-        totals = dict.fromkeys(order, 0)
-        got = set()
-        for sd, raw, _, _, _ in amounts:
-            totals[sd] += raw
-            got.add(sd)
+        totals: dict[int, int] = {}
+        for a in amounts:
+            totals[a[0]] = totals.get(a[0], 0) + a[1]
         if fold and wside is not None:
-            totals[wside] += fold
-            got.add(wside)
+            totals[wside] = totals.get(wside, 0) + fold
         for sd in order:
-            if sd in got:
+            if sd in totals:
                 events.append((sd, totals[sd], winner if sd == wside else None))
     elif mode == "per-term":
         # "one event per term": per term, one event per side (the winner's side first)
-        for k in range(len(spec["terms"])):
+        for k in range(len(p.terms)):
             for sd in order:
                 raw = sum(a[1] for a in amounts if a[0] == sd and a[4] == k)
                 if raw:
@@ -136,65 +233,74 @@ def settle(spec: Mapping[str, Any], hands: Sequence[int], sides: Sequence[int], 
     return events
 
 
-def _amounts(spec: Mapping[str, Any], pips: Sequence[int], sides: Sequence[int], opener: int,
-             winner: int | None) -> list[_Amount]:
+def _rounded(x: int, n: int) -> int:
+    """`x` "rounded to N" (a term's roundN), or "not rounded" (n = 0)."""
+    if n == 5:
+        return round5(x)  # (looked up here, each time: the rounding of the usual games, in one place)
+    if not n:
+        return x
+    return (x + n // 2) // n * n  # remainder r down when 2r < n, else up
+
+
+def _amounts(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | None) -> list[_Amount]:
     """The settlement terms' amounts: (receiving side, raw, seat, order key, term index), from each hand's pips."""
-    n = len(pips)
-    rank = _RANK[n][opener]  # position of each seat clockwise from the opener
+    sides = t.sides
+    n = len(sides)
+    rank = t.rank[opener]  # position of each seat clockwise from the opener
     wside = None if winner is None else sides[winner]
     out: list[_Amount] = []
-    for k, term in enumerate(spec["terms"]):
-        rounding = term["rounding"]
-        # "rounded to N" (roundN) / "not rounded"
-        rnd = round5 if rounding == "round5" else _unrounded if rounding == "none" else \
-            round_to(int(rounding[len("round"):]))
-        sign = -1 if term["sign"] == "debit" else 1
-        if term["kind"] == "differences":
+    for k, term in enumerate(p.terms):
+        rounding = term.rounding
+        sign = term.sign
+        if term.kind == "hands":  # (the usual kind, first)
+            sel = term.hands
+            to_winner = term.to_winner
+            seats: tuple[int, ...]
+            if wside is None:
+                if to_winner or sel != "everyone":
+                    continue  # terms that mention the winner yield nothing without one
+                seats = t.everyone
+            elif sel == "opponents":
+                seats = t.opponents[wside]
+            elif sel == "partner":
+                assert winner is not None
+                seats = t.partners[winner]
+            elif sel == "own":
+                assert winner is not None
+                seats = (winner,)
+            else:
+                seats = t.everyone
+            if term.each:
+                # "... hands separately": each hand rounded by itself
+                for s in seats:
+                    recv = wside if to_winner else sides[s]
+                    assert recv is not None
+                    out.append((recv, sign * _rounded(pips[s], rounding), s, (0, pips[s], rank[s], k), k))
+            elif to_winner:
+                # "... hands pooled ..., to the winner": summed and rounded once
+                assert wside is not None
+                total = 0
+                for s in seats:
+                    total += pips[s]
+                out.append((wside, sign * _rounded(total, rounding), winner, (1, k), k))
+            else:
+                # "... pooled ..., to each owner": each owner side's hands summed and rounded once
+                for sd in t.sides_cw[opener]:
+                    mine = [s for s in seats if sides[s] == sd]
+                    if mine:
+                        out.append((sd, sign * _rounded(sum(pips[s] for s in mine), rounding), None, (1, k, rank[mine[0]]), k))
+        elif term.kind == "differences":
             # "credit each hand the differences to heavier opponents' hands, rounded to 5"
             for h in range(n):
                 total = sum(pips[o] - pips[h] for o in range(n) if sides[o] != sides[h] and pips[o] > pips[h])
-                out.append((sides[h], sign * rnd(total), h, (0, pips[h], rank[h], k), k))
-            continue
-        if term["kind"] == "heaviest":
+                out.append((sides[h], sign * _rounded(total, rounding), h, (0, pips[h], rank[h], k), k))
+        elif wside is not None:  # heaviest
             # "credit the heaviest opponent's hand only, rounded to 5, to the winner" (family.md reading 12):
             # the winner's side gets the heaviest single opposing hand; on equal ones, the first clockwise
-            if winner is None or wside is None:
-                continue
-            opp = [s for s in clockwise(n, opener) if sides[s] != wside]
+            opp = [s for s in t.clockwise[opener] if sides[s] != wside]
             if opp:
                 h = max(opp, key=lambda s: pips[s])  # (max keeps the first of equal ones)
-                out.append((wside, sign * rnd(pips[h]), h, (0, pips[h], rank[h], k), k))
-            continue
-        sel = term["hands"]
-        to = term["to"]
-        if winner is None or wside is None:
-            if to == "winner" or sel != "everyone":
-                continue  # terms that mention the winner yield nothing without one
-        if sel == "opponents":
-            seats = [s for s in range(n) if sides[s] != wside]
-        elif sel == "partner":
-            seats = [s for s in range(n) if sides[s] == wside and s != winner]
-        elif sel == "own":
-            assert winner is not None
-            seats = [winner]
-        else:
-            seats = list(range(n))
-        if term["pooling"] == "each":
-            # "... hands separately": each hand rounded by itself
-            for s in seats:
-                recv = wside if to == "winner" else sides[s]
-                assert recv is not None
-                out.append((recv, sign * rnd(pips[s]), s, (0, pips[s], rank[s], k), k))
-        elif to == "winner":
-            # "... hands pooled ..., to the winner": summed and rounded once
-            assert wside is not None
-            out.append((wside, sign * rnd(sum(pips[s] for s in seats)), winner, (1, k), k))
-        else:
-            # "... pooled ..., to each owner": each owner side's hands summed and rounded once
-            for sd in sides_clockwise(sides, opener):
-                mine = [s for s in seats if sides[s] == sd]
-                if mine:
-                    out.append((sd, sign * rnd(sum(pips[s] for s in mine)), None, (1, k, rank[mine[0]]), k))
+                out.append((wside, sign * _rounded(pips[h], rounding), h, (0, pips[h], rank[h], k), k))
     for a in out:
         if not a[1]:
             return [a for a in out if a[1]]  # zero amounts are dropped
@@ -224,7 +330,4 @@ _SEATS = range(1, 13)  # tables for up to 12 seats (larger sets: double-twelve)
 _CLOCKWISE = {n: tuple(tuple((s + i) % n for i in range(n)) for s in range(n)) for n in _SEATS}
 _RANK = {n: tuple(tuple((seat - s) % n for seat in range(n)) for s in range(n)) for n in _SEATS}
 _SIDES_CW: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-
-
-def _unrounded(x: int) -> int:
-    return x
+_SEATS_OF: dict[tuple[int, ...], Seats] = {}

@@ -10,6 +10,7 @@ sized from `N_VALUES` and holds the largest set; a round uses the first
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -169,6 +170,15 @@ def mask_pips(mask: int) -> int:
             total += table[mask & 0x3FFF]
             mask >>= 14
     return total
+
+
+def masks_pips(masks: Sequence[int]) -> list[int]:
+    """`mask_pips` of each mask (a round's hands at its end, in one call; a loop, quicker than a
+    list comprehension, which is a function call in Python 3.11)."""
+    out = []
+    for m in masks:
+        out.append(mask_pips(m) if m >> 28 else _PIPS_0[m & 0x3FFF] + _PIPS_1[m >> 14])  # (larger sets: mask_pips)
+    return out
 
 
 _TILE_RE = re.compile(r"\[\s*(\d|1[0-2])\s*\|\s*(\d|1[0-2])\s*\]")  # larger sets: halves up to 12
