@@ -37,7 +37,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PACKAGE = "interpreter"
-NOT_RULES = ("__init__", "config", "errors", "players", "transcript", "deal")
+NOT_RULES = ("__init__", "build", "config", "errors", "players", "transcript", "deal")
 EQUIVALENT = Path(__file__).resolve().parent / "mutation-equivalent.json"
 
 _COMPARE_SWAP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE,
