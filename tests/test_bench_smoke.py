@@ -54,3 +54,17 @@ def test_the_balance_benchmark_compares_backends_on_the_same_matches():
     report = json.loads(res.stdout)
     assert set(report["backends"]) == {"jobs1", "jobs2"}
     assert report["backends"]["jobs1"]["ratio_to_jobs1"] == 1.0
+
+
+def test_the_phases_of_the_dominoes_comparison_are_timed_or_the_missing_package_said():
+    res = subprocess.run([sys.executable, str(ROOT / "bench" / "dominoes_phases.py"), "--games", "10"],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    try:
+        import dominoes  # noqa: F401
+    except ImportError:
+        assert res.returncode == 2 and "dominoes package is not installed" in res.stderr
+        return
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[0].startswith("engine: pure Python;") and len(lines) == 4
+    assert all(len(line.split()) == 8 for line in lines[1:])  # engine 3 figures, dominoes 3 figures
