@@ -303,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.worker:
         return worker(*args.worker)
     compiled = sorted(p.name for p in (REPO / PACKAGE).glob("*.so"))
-    if compiled:
+    if compiled and not args.list:
         # a compiled module (setup.py, mypyc) is imported instead of its source: every mutant would survive
         print(f"mutation: compiled modules in {PACKAGE}/ shadow the source ({', '.join(compiled)}): delete them "
               "(or install with RULELANG_PURE_PYTHON=1) and run again", file=sys.stderr)

@@ -83,6 +83,10 @@ def test_each_broken_builtin_wrapper_is_caught(breakage):
 
 def test_rounding_two_up_in_the_builtin_engine_is_caught(monkeypatch):
     import rulelang.interpreter.settlement as engine_round
+    from rulelang.interpreter.build import engine_build
+
+    if engine_build() != "pure Python":
+        pytest.skip("a compiled engine calls its own round5: replacing it at run time changes nothing")
 
     monkeypatch.setattr(engine_round, "round5", lambda x: (x + 3) // 5 * 5)
     engine = InProcessEngine(builtin.run_case, {"name": "broken"}, {})
