@@ -4,7 +4,8 @@ Everything else is in pyproject.toml. The compiled modules are the same source
 files, type-checked and translated by mypyc (rulelang/interpreter/*.py stay the
 pure Python reference, and a machine without a compiler installs them as they
 are: each extension is optional). `RULELANG_PURE_PYTHON=1 pip install .` skips
-the compilation; `rulelang version` tells which engine is installed.
+the compilation (and build_backend/rulelang_build.py then does not ask pip for
+mypy); `rulelang --version` tells which engine is installed.
 """
 from __future__ import annotations
 

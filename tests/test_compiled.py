@@ -82,3 +82,22 @@ def test_setup_compiles_modules_that_exist() -> None:
                  if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "COMPILED")
     assert names and all((ROOT / "interpreter" / f"{n}.py").is_file() for n in names)
     assert not {"tiles", "players", "config", "errors"} & set(names)
+
+
+def test_the_build_asks_for_mypy_only_when_it_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-tree build backend adds mypy (mypyc) to the build's needs unless RULELANG_PURE_PYTHON is set,
+    and asks for the mypy the test extra pins (the one the lint tests type-check the engine with)."""
+    import importlib.util
+    import tomllib
+
+    spec = importlib.util.spec_from_file_location("rulelang_build", ROOT / "build_backend" / "rulelang_build.py")
+    assert spec is not None and spec.loader is not None
+    backend = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(backend)
+    monkeypatch.delenv("RULELANG_PURE_PYTHON", raising=False)
+    assert backend._compiler_requires() == [backend.MYPYC]
+    monkeypatch.setenv("RULELANG_PURE_PYTHON", "1")
+    assert backend._compiler_requires() == []
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert backend.MYPYC in project["project"]["optional-dependencies"]["test"]
+    assert project["build-system"]["build-backend"] == "rulelang_build"
