@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -137,3 +139,158 @@ def test_simulate_bad_inputs(args, needle):
     assert res.exit_code != 0
     assert needle in res.output
     assert "Traceback" not in res.output
+
+
+# -- the points of muggins calls (their own kind), and every other variant's output unchanged --------------
+
+PINNED = Path(__file__).parent / "data" / "simulate"
+ALLFIVES_3P = ["allfives", "-n", "6", "--seed", "3", "--players", "3", "--bots", "random,greedy,random"]
+PAGAT_VS = ["pagat", "-n", "4", "--seed", "3", "--vs", "allfives"]
+PLAIN_ENV = {"COLUMNS": "120", "NO_COLOR": "1", "RULELANG_NO_PROGRESS": "1"}
+
+
+@pytest.mark.parametrize("args, extra, pinned", [
+    (ALLFIVES_3P, [], "allfives-3p.table"),
+    (ALLFIVES_3P, ["--json"], "allfives-3p.json"),
+    (ALLFIVES_3P, ["-o", "{out}.jsonl"], "allfives-3p.jsonl"),
+    (ALLFIVES_3P, ["-o", "{out}.csv"], "allfives-3p.csv"),
+    (PAGAT_VS, [], "pagat-vs-allfives.table"),
+    (PAGAT_VS, ["--json"], "pagat-vs-allfives.json"),
+])
+def test_output_of_a_variant_without_calls_is_unchanged(tmp_path, args, extra, pinned):
+    """The outputs of a variant without the muggins rule, byte for byte as recorded on main before the
+    points of calls were reported (tests/data/simulate/, recorded with COLUMNS=120)."""
+    out = str(tmp_path / "results")
+    extra = [a.format(out=out) for a in extra]
+    res = CliRunner().invoke(main, ["simulate", *args, *extra], env=PLAIN_ENV)
+    assert res.exit_code == 0, res.output
+    want = (PINNED / pinned).read_bytes()
+    if "-o" in extra:
+        assert (Path(extra[-1])).read_bytes() == want
+    else:
+        assert res.stdout_bytes == want
+    assert b"call" not in want  # no call field, row or column anywhere
+
+
+def test_arena_record_of_a_variant_without_calls_is_unchanged():
+    """`balance`'s matches (the arena): the same record as recorded on main, without a `call` entry."""
+    from rulelang.players.arena import play_match
+    from rulelang.players.registry import make_player
+
+    data, cfg = load_engine_config("allfives")
+    rec = play_match(data, 2, 5, [make_player("greedy", cfg, 1), make_player("random", cfg, 2)], race=True)
+    assert json.dumps(rec, sort_keys=True) + "\n" == (PINNED / "arena-allfives.json").read_text()
+
+
+def _derived(*parts) -> int:
+    """The seeds of docs/tools.md: int(sha256("match/S/i")[:15 hex digits]) and alike."""
+    return int(hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()[:15], 16)
+
+
+def _replayed(variant: str, seed: int, matches: int, miss_rate: float) -> list[list[dict[str, int]]]:
+    """Each match of `simulate VARIANT --seed S --miss-rate R` (greedy bots) played again on the engine,
+    and per round the score changes of its accepted events, by the event's kind."""
+    from rulelang.interpreter.claims import set_miss_rate
+    from rulelang.tools.engine import get
+
+    data, cfg = load_engine_config(variant)
+    out = []
+    for i in range(matches):
+        bots = [set_miss_rate(get("greedy_player")(_derived("bot", seed, i, s)), miss_rate,
+                              _derived("miss", seed, i, s)) for s in range(2)]
+        match = get("Match")(get("Config").from_dict(data), 2, _derived("match", seed, i))
+        rounds = []
+        while not match.over:
+            rnd = match.round
+            score = list(rnd.scores)  # the sides' scores when the round starts
+            match.run(bots, max_rounds=len(match.rounds) + 1)
+            gained: dict[str, int] = {}
+            for e in rnd.events:
+                if e.accepted:
+                    gained[e.kind] = gained.get(e.kind, 0) + e.score_after - score[e.side]
+                    score[e.side] = e.score_after
+            assert score == list(rnd.scores)
+            rounds.append(gained)
+        assert [sum(sum(r.values()) for r in rounds)] == [sum(match.scores)]  # every point came from an event
+        out.append(rounds)
+    return out
+
+
+def test_points_of_calls_add_up_to_the_scores(tmp_path):
+    """Under the muggins rule, play + settlement + call points are the score changes of every round."""
+    out = tmp_path / "r.jsonl"
+    res = CliRunner().invoke(main, ["simulate", "muggins-claims", "-n", "8", "--seed", "4", "--miss-rate", "0.3",
+                                    "-o", str(out)], env=PLAIN_ENV)
+    assert res.exit_code == 0, res.output
+    assert "points per round: call" in res.output and "taken by muggins calls" in res.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    replayed = _replayed("muggins-claims", 4, 8, 0.3)
+    assert [r["rounds"] for r in rows] == [len(m) for m in replayed]
+    called = 0
+    for row, rounds in zip(rows, replayed):
+        for d, gained in zip(row["round_details"], rounds):
+            assert set(gained) <= {"placement", "domino", "block", "call"}
+            assert d["placement"] == gained.get("placement", 0)
+            assert d["settlement"] == gained.get("domino", 0) + gained.get("block", 0)
+            assert d["call"] == gained.get("call", 0)
+            called += d["call"]
+        assert sum(d["placement"] + d["settlement"] + d["call"] for d in row["round_details"]) == sum(row["scores"])
+    assert called > 0  # bots missed points and were called: without the call kind the sums fall short
+
+    # the same matches in the other outputs: a call_points column, a "call" spread
+    csv_out = tmp_path / "r.csv"
+    res = CliRunner().invoke(main, ["simulate", "muggins-claims", "-n", "8", "--seed", "4", "--miss-rate", "0.3",
+                                    "-o", str(csv_out), "--json"], env=PLAIN_ENV)
+    assert res.exit_code == 0, res.output
+    with open(csv_out, newline="") as fh:
+        table = list(csv.DictReader(fh))
+    assert list(table[0])[-2:] == ["settlement_points", "call_points"]
+    for r, rounds in zip(table, replayed):
+        assert int(r["placement_points"]) + int(r["settlement_points"]) + int(r["call_points"]) == sum(
+            int(x) for x in r["scores"].split())
+        assert int(r["call_points"]) == sum(g.get("call", 0) for g in rounds)
+    points = json.loads(res.stdout)["summary"]["points_per_round"]
+    assert set(points) == {"play", "settlement", "call"}
+    n = points["call"]["n"]
+    assert n == sum(len(m) for m in replayed) == points["play"]["n"]
+    total = sum(points[k]["mean"] * n for k in points)
+    assert total == pytest.approx(sum(sum(int(x) for x in r["scores"].split()) for r in table))
+
+
+def test_call_row_in_vs_and_mixed_csv(tmp_path):
+    """--vs a variant without calls: a call row (0 per round for that variant), its column empty in the CSV."""
+    csv_out = tmp_path / "r.csv"
+    res = CliRunner().invoke(main, ["simulate", "muggins-claims", "-n", "6", "--seed", "4", "--miss-rate", "0.3",
+                                    "--vs", "muggins", "-o", str(csv_out)], env=PLAIN_ENV)
+    assert res.exit_code == 0, res.output
+    line = next(x for x in res.output.splitlines() if "points per round: call (raw)" in x)
+    assert "0.00 ± 0.00" in line and "paired t" in line
+    with open(csv_out, newline="") as fh:
+        table = list(csv.DictReader(fh))
+    assert {r["variant"] for r in table if r["call_points"] == ""} == {"muggins"}
+    assert {r["variant"] for r in table if r["call_points"] != ""} == {"muggins-claims"}
+    data, cfg = load_engine_config("muggins-claims")
+    plain_data, plain = load_engine_config("muggins")
+    a = sim.summarize(sim.run_matches(data, 2, ["greedy"] * 2, 4, 6, miss_rate=0.3), cfg, 2)
+    b = sim.summarize(sim.run_matches(plain_data, 2, ["greedy"] * 2, 4, 6), plain, 2)
+    assert b.call_per_round is None and a.call_per_round is not None and sum(a.call_per_round) > 0
+    tests = dict(sim.paired_tests(a, b))
+    assert "points per round: call (raw)" in tests
+    assert "points per round: call (raw)" not in dict(sim.paired_tests(b, b))
+
+
+def test_arena_keeps_calls_apart_from_the_settlement():
+    """`balance`'s matches: a call's points are the round's `call`, not its `settle`; they add up to the scores."""
+    from rulelang.interpreter.claims import set_miss_rate
+    from rulelang.players.arena import play_match
+    from rulelang.tools.engine import get
+
+    data, cfg = load_engine_config("muggins-claims")
+    bots = [set_miss_rate(get("greedy_player")(s), 0.5, 10 + s) for s in range(2)]
+    rec = play_match(data, 2, 3, bots)
+    called = 0
+    for rd in rec["round_details"]:
+        for side in range(2):
+            assert rd["play"][side] + rd["settle"][side] + rd["call"][side] == rd["end"][side] - rd["start"][side]
+        called += sum(rd["call"])
+    assert called > 0

@@ -53,9 +53,10 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as
 
     Win rates per seat (or team) with 95% Wilson intervals, rounds per match,
     turns per round, blocked rounds, discarded events and points per round by
-    kind. With --vs OTHER, both variants side by side; differences are tested
-    with a two-proportion z-test (rates) or Welch's t-test (means), and '*'
-    marks p < alpha.
+    kind. With --vs OTHER, both variants side by side on the same seeds;
+    differences are tested match by match, with McNemar's exact test (rates)
+    or a paired t-test (means), and '*' marks a difference significant at
+    alpha after Holm's correction.
     """
     from rulelang.outfiles import output_problem
     from rulelang.tools import simulation as sim

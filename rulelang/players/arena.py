@@ -115,10 +115,11 @@ def play_match(config, players: int, seed: int, seat_players: Sequence[Any], rac
         res = rnd.result
         play = [0] * nsides
         settle = [0] * nsides
+        call = [0] * nsides  # the muggins rule: points taken by calls (kept apart from the settlement)
         for e in rnd.events:
             if not e.accepted:
                 continue
-            (play if e.kind == "placement" else settle)[e.side] += e.raw
+            (play if e.kind == "placement" else call if e.kind == "call" else settle)[e.side] += e.raw
             scores[e.side] = e.score_after
             top = max(scores)
             lead = scores.index(top) if scores.count(top) == 1 else None
@@ -128,9 +129,12 @@ def play_match(config, players: int, seed: int, seat_players: Sequence[Any], rac
                 leader = lead
             if path is not None:
                 path.append(list(scores))
-        rounds.append({"kind": res.kind if res else "unfinished", "opener": rnd.opener,
-                       "turns": rnd.placements, "play": play, "settle": settle,
-                       "start": start, "end": rnd.scores})
+        detail = {"kind": res.kind if res else "unfinished", "opener": rnd.opener,
+                  "turns": rnd.placements, "play": play, "settle": settle,
+                  "start": start, "end": rnd.scores}
+        if cfg.claims == "muggins":  # only where opponents may call: other variants' records keep their shape
+            detail["call"] = call
+        rounds.append(detail)
     out: dict[str, Any] = {
         "finished": bool(match.over), "winner": match.winner if match.over else None,
         "scores": list(match.scores), "rounds": len(rounds), "lead_changes": changes,

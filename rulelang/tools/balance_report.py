@@ -28,7 +28,9 @@ class Metric:
 
 
 def _gain(rd: dict[str, Any]) -> list[int]:
-    return [a + b for a, b in zip(rd["play"], rd["settle"])]
+    """A round's points per side: play, settlement and (the muggins rule) calls."""
+    call = rd.get("call") or [0] * len(rd["play"])  # absent without calls, and in records made before them
+    return [a + b + c for a, b, c in zip(rd["play"], rd["settle"], call)]
 
 
 def metrics(sides_of: Sequence[int], partnerships: bool) -> list[Metric]:

@@ -29,6 +29,9 @@ def _rate(k: int, n: int) -> dict[str, Any]:
 
 def summary_record(s: Summary) -> dict[str, Any]:
     """One variant's statistics: win rates with Wilson intervals, spreads as n/mean/sd/min/max."""
+    points = {"play": _spread(s.placement_per_round), "settlement": _spread(s.settlement_per_round)}
+    if s.call_per_round is not None:  # the muggins rule: points taken by calls
+        points["call"] = _spread(s.call_per_round)
     return {
         "variant": s.variant,
         "matches": s.matches,
@@ -40,7 +43,7 @@ def summary_record(s: Summary) -> dict[str, Any]:
         "turns_per_round": _spread(s.turns_per_round),
         "blocked_rounds": _rate(s.blocked_rounds, s.rounds_total),
         "discarded_events": _rate(s.discarded_events, s.events_total),
-        "points_per_round": {"play": _spread(s.placement_per_round), "settlement": _spread(s.settlement_per_round)},
+        "points_per_round": points,
         "unit": s.unit,
         "target": s.target,
     }

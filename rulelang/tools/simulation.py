@@ -18,6 +18,13 @@ from rulelang.tools.engine import bot_factories, get
 
 MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
 SETTLEMENT_KINDS = ("domino", "block")
+CALL_KIND = "call"  # the muggins rule: points an opponent's call takes (missed points, or a claim as a penalty)
+
+
+def has_calls(config) -> bool:
+    """Whether opponents may call (the muggins rule, `claims: muggins`): only then do the outputs give the
+    points of calls, so that every other variant's results keep their shape."""
+    return config.claims == "muggins"
 
 
 def _derive(*parts) -> int:
@@ -68,6 +75,7 @@ class _Plan:
         factories = bot_factories()
         self.factories = [factories[b] for b in self.bots]
         self.sides = n_sides(self.cfg, players)
+        self.calls = has_calls(self.cfg)
 
 
 _PLANS: dict[tuple, _Plan] = {}
@@ -109,7 +117,7 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict:
         rnd = match.round
         match.run(seat_bots, max_rounds=len(match.rounds) + 1)
         evs = rnd.events
-        placement = settlement = discarded = 0
+        placement = settlement = called = discarded = 0
         for e in evs:
             if not e.accepted:
                 discarded += 1
@@ -117,15 +125,20 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict:
                 placement += e.raw
             elif e.kind in SETTLEMENT_KINDS:
                 settlement += e.raw
+            elif e.kind == CALL_KIND:
+                called += e.raw
         res = rnd.result
-        rounds.append({
+        detail = {
             "kind": res.kind if res else "unfinished",
             "turns": rnd.placements,
             "events": len(evs),
             "discarded": discarded,
             "placement": placement,
             "settlement": settlement,
-        })
+        }
+        if plan.calls:
+            detail["call"] = called
+        rounds.append(detail)
         if history:
             score = list(race[-1])
             for e in evs:
@@ -219,6 +232,9 @@ class Summary:
     match_settlement_per_round: list[float] = field(default_factory=list)
     match_blocked_share: list[float] = field(default_factory=list)
     match_discarded_share: list[float] = field(default_factory=list)
+    # the muggins rule (`has_calls`): points taken by calls, per round and per match; None without calls
+    call_per_round: list[float] | None = None
+    match_call_per_round: list[float] | None = None
 
     def win_rate(self, side: int) -> float:
         return self.wins[side] / self.matches if self.matches else float("nan")
@@ -236,7 +252,10 @@ def summarize(results: Sequence[dict], config, players: int) -> Summary:
     pl: list[float] = []
     st: list[float] = []
     blocked = events = discarded = 0
-    per_match: dict[str, list] = {k: [] for k in ("winners", "turns", "play", "settle", "blocked", "discarded")}
+    calls = has_calls(config)
+    cl: list[float] = []
+    per_match: dict[str, list] = {k: [] for k in ("winners", "turns", "play", "settle", "call", "blocked",
+                                                  "discarded")}
     for r in results:
         details = r["round_details"]
         n_rounds = len(details) or 1
@@ -244,6 +263,8 @@ def summarize(results: Sequence[dict], config, players: int) -> Summary:
         per_match["turns"].append(sum(d["turns"] for d in details) / n_rounds)
         per_match["play"].append(sum(d["placement"] for d in details) / n_rounds)
         per_match["settle"].append(sum(d["settlement"] for d in details) / n_rounds)
+        if calls:
+            per_match["call"].append(sum(d["call"] for d in details) / n_rounds)
         per_match["blocked"].append(sum(d["kind"] == "blocked" for d in details) / n_rounds)
         n_events = sum(d["events"] for d in details)
         per_match["discarded"].append(sum(d["discarded"] for d in details) / n_events if n_events else 0.0)
@@ -261,6 +282,8 @@ def summarize(results: Sequence[dict], config, players: int) -> Summary:
             discarded += d["discarded"]
             pl.append(d["placement"])
             st.append(d["settlement"])
+            if calls:
+                cl.append(d["call"])
     return Summary(
         variant=config.name, matches=len(results), sides=sides,
         partnerships=sides != players, wins=wins, draws=draws, unfinished=unfinished,
@@ -270,6 +293,7 @@ def summarize(results: Sequence[dict], config, players: int) -> Summary:
         match_winners=per_match["winners"], match_turns_per_round=per_match["turns"],
         match_play_per_round=per_match["play"], match_settlement_per_round=per_match["settle"],
         match_blocked_share=per_match["blocked"], match_discarded_share=per_match["discarded"],
+        call_per_round=cl if calls else None, match_call_per_round=per_match["call"] if calls else None,
     )
 
 
@@ -307,7 +331,23 @@ def summary_rows(s: Summary) -> list[tuple[str, str, str]]:
     rows.append(("points per round: play", stats.summarize(s.placement_per_round).fmt(), "mean ± sd," + unit))
     rows.append(("points per round: settlement", stats.summarize(s.settlement_per_round).fmt(),
                  "mean ± sd," + unit + "; net of debits"))
+    if s.call_per_round is not None:
+        rows.append(("points per round: call", stats.summarize(s.call_per_round).fmt(),
+                     "mean ± sd," + unit + "; taken by muggins calls"))
     return rows
+
+
+def _call_metric(a: Summary, b: Summary, per_match: bool) -> list[tuple[str, list[float], list[float]]]:
+    """The `--vs` row of the points of calls, when either variant has calls (a variant without: 0 per round)."""
+    if a.call_per_round is None and b.call_per_round is None:
+        return []
+
+    def values(s: Summary) -> list[float]:
+        if per_match:
+            return s.match_call_per_round if s.match_call_per_round is not None else [0.0] * s.matches
+        return s.call_per_round if s.call_per_round is not None else [0.0] * s.rounds_total
+
+    return [("points per round: call (raw)", values(a), values(b))]
 
 
 def paired_tests(a: Summary, b: Summary) -> list[tuple[str, stats.TestResult]]:
@@ -327,6 +367,7 @@ def paired_tests(a: Summary, b: Summary) -> list[tuple[str, stats.TestResult]]:
         ("turns per round", a.match_turns_per_round, b.match_turns_per_round),
         ("points per round: play (raw)", a.match_play_per_round, b.match_play_per_round),
         ("points per round: settlement (raw)", a.match_settlement_per_round, b.match_settlement_per_round),
+        *_call_metric(a, b, per_match=True),
         ("blocked rounds", a.match_blocked_share, b.match_blocked_share),
         ("discarded events", a.match_discarded_share, b.match_discarded_share),
     ):
@@ -352,6 +393,7 @@ def comparison_rows(a: Summary, b: Summary, alpha: float = 0.05) -> list[tuple[s
         ("turns per round", a.turns_per_round, b.turns_per_round),
         ("points per round: play (raw)", a.placement_per_round, b.placement_per_round),
         ("points per round: settlement (raw)", a.settlement_per_round, b.settlement_per_round),
+        *_call_metric(a, b, per_match=False),
     ):
         values[label] = (stats.summarize(xa).fmt(), stats.summarize(xb).fmt())
     for label, ka, na, kb, nb in (
@@ -376,6 +418,7 @@ def comparison_rows(a: Summary, b: Summary, alpha: float = 0.05) -> list[tuple[s
 CSV_FIELDS = ("index", "seed", "variant", "players", "bots", "finished", "winner", "scores",
               "rounds", "turns", "blocked_rounds", "events", "discarded", "placement_points",
               "settlement_points")
+CALL_FIELD = "call_points"  # after settlement_points, only in a file with matches of a variant with calls
 
 
 def flat_row(r: dict) -> dict:
@@ -389,6 +432,7 @@ def flat_row(r: dict) -> dict:
         "events": sum(x["events"] for x in d), "discarded": sum(x["discarded"] for x in d),
         "placement_points": sum(x["placement"] for x in d),
         "settlement_points": sum(x["settlement"] for x in d),
+        **({CALL_FIELD: sum(x["call"] for x in d)} if any("call" in x for x in d) else {}),
     }
 
 
@@ -400,10 +444,13 @@ def write_results(path: str, results: Sequence[dict]) -> None:
 
     fh = io.StringIO(newline="")
     if path.lower().endswith(".csv"):
-        w = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
+        rows = [flat_row(r) for r in results]
+        # the points of calls only when some match had them (the muggins rule); else the columns are as ever
+        fields = CSV_FIELDS + ((CALL_FIELD,) if any(CALL_FIELD in row for row in rows) else ())
+        w = csv.DictWriter(fh, fieldnames=fields)
         w.writeheader()
-        for r in results:
-            w.writerow(flat_row(r))
+        for row in rows:
+            w.writerow(row)
     else:
         for r in results:
             r = {k: v for k, v in r.items() if k != "race"}
