@@ -106,3 +106,18 @@ def test_the_build_asks_for_mypy_only_when_it_compiles(monkeypatch: pytest.Monke
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert backend.MYPYC in project["project"]["optional-dependencies"]["test"]
     assert project["build-system"]["build-backend"] == "rulelang_build"
+
+
+def test_a_compiled_module_older_than_its_source_is_found(tmp_path: pathlib.Path) -> None:
+    import os
+
+    from conftest import stale_compiled_modules
+
+    (tmp_path / "round.py").write_text("x = 1\n")
+    ext = tmp_path / "round.cpython-311-x86_64-linux-gnu.so"
+    ext.write_bytes(b"")
+    (tmp_path / "compiled__mypyc.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")  # no source: never stale
+    os.utime(ext, (1_000_000, 1_000_000))  # compiled long before the source was written
+    assert stale_compiled_modules(tmp_path) == [ext.name]
+    os.utime(ext)  # rebuilt now
+    assert stale_compiled_modules(tmp_path) == []

@@ -1,0 +1,31 @@
+"""Refuse to test a stale compiled engine.
+
+`pip install -e .` (without RULELANG_PURE_PYTHON=1) and `.ci/run`'s second pass
+build the engine's compiled modules into the checkout, where Python imports
+them instead of the source. A module compiled before its source last changed
+would test old code while the source looks right: stop at once and say so.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def stale_compiled_modules(folder: Path) -> list[str]:
+    """The compiled modules in `folder` older than their source file."""
+    stale = []
+    for ext in sorted(folder.glob("*.so")):
+        source = folder / (ext.name.split(".", 1)[0] + ".py")
+        if source.is_file() and source.stat().st_mtime > ext.stat().st_mtime:
+            stale.append(ext.name)
+    return stale
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    stale = stale_compiled_modules(ROOT / "interpreter")
+    if stale:
+        pytest.exit(f"compiled modules older than their source in interpreter/ ({', '.join(stale)}): rebuild them "
+                    "(python setup.py build_ext --inplace) or delete them (rm interpreter/*.so)", returncode=4)
