@@ -157,8 +157,16 @@ def _pips_table(first: int) -> list[int]:
     return out
 
 
-_PIPS_BY_14 = tuple(_pips_table(k) for k in range(0, N_TILES, 14))
-_PIPS_0, _PIPS_1 = _PIPS_BY_14[0], _PIPS_BY_14[1]
+_PIPS_0, _PIPS_1 = _pips_table(0), _pips_table(14)  # the double-six set
+_PIPS_LARGER: list[list[int]] = []  # the tiles past the double-six set, 14 at a time: made on first use
+
+
+def _larger_pips_tables() -> list[list[int]]:
+    """The pip tables of the tiles past the double-six set (made once, when a larger set is first counted:
+    building them at import cost every engine command about 15 ms)."""
+    if not _PIPS_LARGER:
+        _PIPS_LARGER.extend(_pips_table(k) for k in range(28, N_TILES, 14))
+    return _PIPS_LARGER
 
 
 def mask_pips(mask: int) -> int:
@@ -166,7 +174,7 @@ def mask_pips(mask: int) -> int:
     total = _PIPS_0[mask & 0x3FFF] + _PIPS_1[mask >> 14 & 0x3FFF]  # the double-six set: two look-ups
     mask >>= 28
     if mask:  # larger sets
-        for table in _PIPS_BY_14[2:]:
+        for table in _larger_pips_tables():
             total += table[mask & 0x3FFF]
             mask >>= 14
     return total
