@@ -21,6 +21,7 @@ from .layout import Layout, placement_codes
 from .legality import diagnose
 from .players import FastPlayer, RandomPlayer
 from .records import Event, EventRow, Offered, RoundResult, Turn, events_of, shown_points
+from .rules import Seating
 from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
 from .scoring import after_settlement, apply_event
 from .settlement import Plan, hand_counts, payments, winner_of_block, winner_of_domino
@@ -61,9 +62,8 @@ class _Fixed:
                  "seats",  # what the settlement asks of the seating (interpreter.settlement.Seats)
                  "knock_bonus", "draw_while_able")  # issue 9, read by every placement: one lookup, not two
 
-    def __init__(self, cfg: Config, players: int, opener: int, opening: str, tiebreak: Tiebreak, record: bool,
-                 masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
-        seating = cfg.rules.seating(players)  # the tables of this player count, found once
+    def __init__(self, cfg: Config, seating: Seating, players: int, opener: int, opening: str, tiebreak: Tiebreak,
+                 record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
         self.config = cfg
         self.rules = r = seating.rules  # family tier B: the target per player count
         self.points = r.points
@@ -143,7 +143,7 @@ class Round:
         if r.forced_lead and opening == "highest-double":
             forced = deciding_tile(masks[opener])
         # 2. What the round never changes (shared by its clones)
-        self._f = _Fixed(cfg, players, opener, opening, tiebreak, record, masks, bone, scores, forced)
+        self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, masks, bone, scores, forced)
         self._hands = masks
         self._bi = 0  # next tile to draw
         self._scores = list(scores)

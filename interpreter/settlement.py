@@ -156,15 +156,10 @@ def winner_of_block(p: Plan, t: Seats, pips: Sequence[int], hands: Sequence[int]
     return None  # still shared across sides: no winner
 
 
-def domino_winner(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], dominoer: int,
-                  half: bool = False) -> int | None:
-    """The seat winning a domino: the dominoer, or (domino.winner lightest-side, family.md 3.9) the first
-    seat clockwise from the dominoer of the side with the lowest pip total; equal lowest totals: None."""
-    return winner_of_domino(plan_of(spec), seats_of(sides), hand_counts(hands, half), dominoer)
-
-
 def winner_of_domino(p: Plan, t: Seats, pips: Sequence[int], dominoer: int) -> int | None:
-    """`domino_winner` from the hands' counts (`hand_counts`)."""
+    """The seat winning a domino: the dominoer, or (domino.winner lightest-side, family.md 3.9) the first
+    seat clockwise from the dominoer of the side with the lowest pip total (`pips`: the hands' counts,
+    `hand_counts`); equal lowest totals: None."""
     return dominoer if p.winner == "dominoer" else lightest_side(t, pips, dominoer)
 
 
