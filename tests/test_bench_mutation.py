@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import compiled_in_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "bench" / "mutation.py"
 # the engine compiled into the checkout (.ci/run's second pass): the script refuses to judge mutants
-COMPILED_IN_TREE = any((ROOT / "interpreter").glob("*.so"))
+COMPILED_IN_TREE = compiled_in_tree()
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import compiled_in_tree
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DIGEST = ROOT / "tests" / "engine_digest.py"
@@ -57,7 +58,7 @@ def test_the_compiled_engine_plays_as_the_source(installed: pathlib.Path) -> Non
     assert compiled.returncode == 0, compiled.stderr
     mine, theirs = json.loads(source.stdout), json.loads(compiled.stdout)
     # (the checkout runs the source, unless .ci/run's second pass compiled the engine into it)
-    in_tree = any((ROOT / "interpreter").glob("*.so"))
+    in_tree = compiled_in_tree()
     assert mine.pop("build") == ("compiled (mypyc)" if in_tree else "pure Python")
     assert theirs.pop("build") == "compiled (mypyc)"
     assert len(mine) > 40  # every bundled variant at its player counts
@@ -76,7 +77,7 @@ def test_the_checkout_says_which_engine_it_runs() -> None:
     """The source, unless the engine was compiled into the checkout (.ci/run's second pass)."""
     from rulelang.interpreter.build import engine_build
 
-    in_tree = any((ROOT / "interpreter").glob("*.so"))
+    in_tree = compiled_in_tree()
     assert engine_build() == ("compiled (mypyc)" if in_tree else "pure Python")
 
 
