@@ -34,6 +34,8 @@ class Config:
         "claims",  # family tier C: the muggins rule
         "tiles",  # larger sets
         "spinner_orientation", "spinner_count", "branch_length",  # the sniff (family tier C)
+        "entry", "rounds", "lead_cannot_win", "target_by_count", "tie_rounds", "draw_limit", "draw_while_able",
+        "knock_bonus", "hand_doubles",
     )
 
     # The slots above, set once in __init__ through object.__setattr__ (declared here for type checkers;
@@ -74,6 +76,15 @@ class Config:
     spinner_orientation: str  # the sniff: "crosswise" (default) / "endwise" / "choice"
     spinner_count: str  # the sniff: "terminal" (default) / "uncovered-sides"
     branch_length: str  # the sniff: "unlimited" (default) / "one-tile"
+    entry: int  # "N points to get in" (raw; 0 = none)
+    rounds: int | None  # "the match lasts N rounds" (target mode "rounds"), else None
+    lead_cannot_win: bool  # "the opening placement cannot win"
+    target_by_count: Mapping[int, int]  # a raw target per player count, where it differs
+    tie_rounds: Mapping[int, int]  # extra rounds a tie at the top plays, per player count
+    draw_limit: int | None  # "draw until playable, at most K tiles"
+    draw_while_able: bool  # "a player may draw while able to place"
+    knock_bonus: int  # raw points the next placer scores per pass (0 = none)
+    hand_doubles: str  # "both-halves" (default) / "one-half": a double left in hand
 
     def __init__(self, data: dict[str, Any]):
         """Use `Config.from_dict`, which validates; this trusts `data`."""
@@ -121,6 +132,15 @@ class Config:
         s(self, "spinner_orientation", d.get("spinner_orientation", "crosswise"))
         s(self, "spinner_count", d.get("spinner_count", "terminal"))
         s(self, "branch_length", d.get("branch_length", "unlimited"))
+        s(self, "entry", t.get("entry", 0))
+        s(self, "rounds", t.get("rounds") if t["mode"] == "rounds" else None)
+        s(self, "lead_cannot_win", bool(t.get("lead_cannot_win")))
+        s(self, "target_by_count", MappingProxyType({int(n): raw for n, raw in t.get("raw_by_count", {}).items()}))
+        s(self, "tie_rounds", MappingProxyType({int(n): k for n, k in t.get("tie_rounds", {}).items()}))
+        s(self, "draw_limit", data.get("draw_limit"))
+        s(self, "draw_while_able", bool(data.get("draw_while_able")))
+        s(self, "knock_bonus", sc.get("knock_bonus", 0))
+        s(self, "hand_doubles", sc.get("hand_doubles", "both-halves"))
 
     def __setattr__(self, key: str, value: Any) -> None:
         raise AttributeError("Config is immutable")

@@ -98,11 +98,10 @@ class Rules:
         self.floor = cfg.score_floor
         self.ties = cfg.ties
         # -- family tier B (docs/design/family.md): house rules of the match
-        t = cfg.to_dict()["target"]
         # "N points to get in": while a side's score is 0, an event below N raw is discarded
-        self.entry: int = t.get("entry", 0)
+        self.entry: int = cfg.entry
         # "the match lasts N rounds": no target check and no overshoot; the Match ends it after round N
-        self.rounds: int | None = t.get("rounds") if cfg.target_mode == "rounds" else None
+        self.rounds: int | None = cfg.rounds
         if self.rounds is not None:
             self.every_event = False
         self.unit = cfg.unit
@@ -114,21 +113,21 @@ class Rules:
         # "the round ends when both partners go out" (family tier A): only where partners play
         self.side_out = cfg.round_end == "side-out"
         # "target ... with 2 players, 150 with 3 or 4" (family tier B): a copy of these tables per player count
-        self.target_by_count: dict[int, int] = {int(n): raw for n, raw in t.get("raw_by_count", {}).items()}
+        self.target_by_count: dict[int, int] = dict(cfg.target_by_count)
         self._copies: dict[int, Rules] = {}
         self._seating: dict[int, Seating] = {}
         # "the opening placement cannot win": its event is discarded if it would reach the target
         # "draw until playable, at most K tiles": after K draws without a fit the player passes
-        self.draw_limit: int | None = cfg.to_dict().get("draw_limit")
+        self.draw_limit: int | None = cfg.draw_limit
         # "a player may draw while able to place" (family.md 3.8, puzzle-place.net; issue 9): the draw move
-        self.draw_while_able: bool = bool(cfg.to_dict().get("draw_while_able")) and self.draw_until
-        self.lead_cannot_win: bool = bool(t.get("lead_cannot_win")) and self.rounds is None
+        self.draw_while_able: bool = cfg.draw_while_able and self.draw_until
+        self.lead_cannot_win: bool = cfg.lead_cannot_win and self.rounds is None
         # "the next player to place scores N points per knock" (family.md 3.8, Sadman): raw per pass
-        self.knock_bonus: int = cfg.to_dict()["scoring"].get("knock_bonus", 0)
+        self.knock_bonus: int = cfg.knock_bonus
         # "a double left in hand counts one half" (family.md reading 20): hands at the end of a round
-        self.half_doubles: bool = cfg.to_dict()["scoring"].get("hand_doubles") == "one-half"
+        self.half_doubles: bool = cfg.hand_doubles == "one-half"
         # "a tie at the top plays N extra rounds ..." (family.md reading 18): per player count, else one at a time
-        self.tie_rounds: dict[int, int] = {int(n): k for n, k in t.get("tie_rounds", {}).items()}
+        self.tie_rounds: dict[int, int] = dict(cfg.tie_rounds)
         # the settlement specs, read once here rather than at the end of every round
         from .settlement import Plan  # (settlement imports this module)
 
