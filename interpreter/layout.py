@@ -10,8 +10,9 @@ below are the interface the round, players and tools use.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .config import Config
 from .tiles import (
     BIT,
     BRANCH_A,
@@ -27,6 +28,8 @@ from .tiles import (
     LOW,
     MASK,
     MASK_ALL,
+    MASK_BY_SET,
+    N_TILES,
     N_VALUES,
     PIPS,
     SETS,
@@ -36,10 +39,36 @@ from .tiles import (
     mask_tiles,
 )
 
-if TYPE_CHECKING:
-    from .rules import Rules
-
 Connection = tuple[tuple[int, int], str, tuple[int, int], str]
+
+
+class Tables:
+    """What the layout reads of its configuration, derived once per configuration (`Rules.layout`)."""
+
+    __slots__ = ("dv", "branch_every", "branch_first", "at_once", "orient", "uncovered", "one_tile", "sniff",
+                 "n_tiles", "mask")
+
+    def __init__(self, cfg: Config):
+        self.n_tiles = SETS[cfg.tiles]  # larger sets: the set is the first n_tiles indices
+        self.mask = MASK_BY_SET[self.n_tiles]  # MASK[v] for this set (double-six: the 28-bit tiles.MASK)
+        extend_shifted(self.n_tiles)
+        # "a terminal double counts both halves" (2p) / "... one half" (p)
+        one_half = cfg.terminal_count == "one-half"
+        self.dv: tuple[int, ...] = tuple(
+            (LO[t] if one_half else PIPS[t]) if IS_DOUBLE[t] else 0 for t in range(N_TILES))
+        # "every double branches" / "only the first double branches" / "no double branches"
+        self.branch_every = cfg.branching == "every"
+        self.branch_first = cfg.branching == "first"
+        # "branches open at once" / "branches open after the line"
+        self.at_once = cfg.branch_sides == "at-once"
+        # the sniff: "the spinner is always laid crosswise" (0) / "... always laid endwise" (1) /
+        # "... laid crosswise or endwise, as its player chooses" (2)
+        self.orient = {"crosswise": 0, "endwise": 1, "choice": 2}[cfg.spinner_orientation]
+        # "the spinner counts each uncovered side" / "the spinner counts while terminal"
+        self.uncovered = cfg.spinner_count == "uncovered-sides"
+        # "each branch of the spinner takes one tile": a tile on a branch side is a dead end that still counts
+        self.one_tile = cfg.branch_length == "one-tile"
+        self.sniff = bool(self.orient or self.uncovered or self.one_tile)  # (the layout's slower, general path)
 
 
 class Layout:
@@ -48,7 +77,7 @@ class Layout:
     __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_in_line", "_r", "_connections",
                  "orienting", "_sniff", "_mode", "_uncov", "dead")  # the sniff (family tier C)
 
-    def __init__(self, rules: Rules, copy_of: Layout | None = None):
+    def __init__(self, rules: Tables, copy_of: Layout | None = None):
         if copy_of is not None:
             self._copy(copy_of)
             return
@@ -102,47 +131,54 @@ class Layout:
             ti &= 0x7F
             code ^= ENDWISE
         key = code & 0x3FF
+        if key == LEAD_KEY:
+            return self._lead(ti, ew, code)
         free = self.free
-        if key != LEAD_KEY:
-            v = free.pop(key)
-            t = key >> 3
-            total = self.total
-            dead = False
-            if IS_DOUBLE[t]:
-                # "each branch of the spinner takes one tile": the tile on a branch side is a dead end
-                dead = (key & 7) <= BRANCH_B and self._r.one_tile
-                if t == self._sniff:
-                    total -= self._cover_sniff(t, key & 7, v)  # the sniff counts by its sides
-                elif (key & 7) >= LINE_A:
-                    inline = self._in_line
-                    n = inline[t] - 1
-                    inline[t] = n
-                    if not n:
-                        # both in-line sides occupied: the double is internal, counts nothing
-                        total -= self._r.dv[t]
-                        # "branches open after the line" (branch_sides after-line): they open now
-                        if self.spin & BIT[t] and not self._r.at_once:
-                            free[t << 3 | BRANCH_A] = v
-                            free[t << 3 | BRANCH_B] = v
-                # a branch side counted nothing, so covering it changes nothing here
-            else:
-                total -= v  # the covered end no longer counts
-            if IS_DOUBLE[ti]:
-                # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
-                free[ti << 3 | LINE_B] = v
-                self._in_line[ti] = 1
-                total += self._spinner(ti, v, ew, 1) if self._spin_next else self._r.dv[ti]
-            elif LO[ti] == v:
-                free[ti << 3 | HIGH] = e = HI[ti]  # joins with its low half; the high half counts
-                total += e
-            else:
-                free[ti << 3 | LOW] = e = LO[ti]  # joins with its high half; the low half counts
-                total += e
-            if dead:  # its new free side still counts, but nothing may join it
-                for k in [k for k in free if k >> 3 == ti]:
-                    self.dead[k] = free.pop(k)
-        # the opening tile is placed alone, all its sides free
-        elif IS_DOUBLE[ti]:
+        v = free.pop(key)
+        t = key >> 3
+        total = self.total
+        dead = False
+        if IS_DOUBLE[t]:
+            # "each branch of the spinner takes one tile": the tile on a branch side is a dead end
+            dead = (key & 7) <= BRANCH_B and self._r.one_tile
+            if t == self._sniff:
+                total -= self._cover_sniff(t, key & 7, v)  # the sniff counts by its sides
+            elif (key & 7) >= LINE_A:
+                inline = self._in_line
+                n = inline[t] - 1
+                inline[t] = n
+                if not n:
+                    # both in-line sides occupied: the double is internal, counts nothing
+                    total -= self._r.dv[t]
+                    # "branches open after the line" (branch_sides after-line): they open now
+                    if self.spin & BIT[t] and not self._r.at_once:
+                        free[t << 3 | BRANCH_A] = v
+                        free[t << 3 | BRANCH_B] = v
+            # a branch side counted nothing, so covering it changes nothing here
+        else:
+            total -= v  # the covered end no longer counts
+        if IS_DOUBLE[ti]:
+            # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
+            free[ti << 3 | LINE_B] = v
+            self._in_line[ti] = 1
+            total += self._spinner(ti, v, ew, 1) if self._spin_next else self._r.dv[ti]
+        elif LO[ti] == v:
+            free[ti << 3 | HIGH] = e = HI[ti]  # joins with its low half; the high half counts
+            total += e
+        else:
+            free[ti << 3 | LOW] = e = LO[ti]  # joins with its high half; the low half counts
+            total += e
+        if dead:  # its new free side still counts, but nothing may join it
+            for k in [k for k in free if k >> 3 == ti]:
+                self.dead[k] = free.pop(k)
+        self.total = total
+        self.placed.append(code)
+        return total
+
+    def _lead(self, ti: int, ew: bool, code: int) -> int:
+        """Place the opening tile `ti` alone, all its sides free; return the counted sum."""
+        free = self.free
+        if IS_DOUBLE[ti]:
             e = LO[ti]
             free[ti << 3 | LINE_A] = e
             free[ti << 3 | LINE_B] = e

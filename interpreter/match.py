@@ -7,6 +7,7 @@ from typing import Any
 
 from .config import as_config
 from .deal import deal_tiles
+from .errors import IllegalMove
 from .players import random_player
 from .records import Event, RoundResult, Turn, shown_points
 from .round import Bots, Player, Round, Tiebreak
@@ -90,7 +91,7 @@ class Match:
         elif opening == "lottery":
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
         # "the match lasts N rounds" (family tier B): the last round is decided like a tie-break round
-        last = cfg.rules.rounds is not None and i + 1 >= cfg.rules.rounds
+        last = cfg.rounds is not None and i + 1 >= cfg.rounds
         # (the value as given, False, True or a countdown: round.Tiebreak)
         tiebreak: Tiebreak = self._tiebreak
         if not tiebreak:
@@ -111,7 +112,7 @@ class Match:
             self.over = True
             self.winner = res.winner
             return
-        fixed = self.config.rules.tie_rounds.get(self.players)
+        fixed = self.config.tie_rounds.get(self.players)
         if fixed:
             # "a tie at the top plays N extra rounds": N rounds after a tie, only the last one decides
             # (its `tiebreak` is 1; the ones before count down from N)
@@ -154,8 +155,6 @@ class Match:
     def play(self, move: Move | str) -> Turn:
         """Play a move in the current round; start the next round when it ends."""
         if self.over:
-            from .errors import IllegalMove
-
             raise IllegalMove("round-over", "the match is over")
         turn = self.round.play(move)
         if self.round.over:
@@ -165,8 +164,6 @@ class Match:
     def call(self, seat: int | None = None) -> list[Event]:
         """The muggins rule: `seat` calls on the last placement of the current round (Round.call)."""
         if self.over:
-            from .errors import IllegalMove
-
             raise IllegalMove("round-over", "the match is over")
         events = self.round.call(seat)
         if self.round.over:

@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .layout import counted_ends, placement_codes
+from .rules import Rules
 from .tiles import TILES, Move, Tile, format_tile, in_tile_order, mask_pips, mask_tiles, move_from_code
-
-if TYPE_CHECKING:
-    from .rules import Rules
 
 # A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
 EventRow = tuple[int, str, int, bool, int, "int | None"]
@@ -139,12 +137,12 @@ class Turn:
     @property
     def counted(self) -> list[tuple[Tile, str, int]]:
         """The counted ends after the move."""
-        return counted_ends(self._d[4], self._d[5].dv, self._d[9])
+        return counted_ends(self._d[4], self._d[5].layout.dv, self._d[9])
 
     @property
     def events(self) -> list[Event]:
         """The events this turn caused (its placement's, and the settlement's when the round ends on it)."""
-        return events_of(self._d[8], self._d[5].unit)
+        return events_of(self._d[8], self._d[5].config.unit)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -162,7 +160,7 @@ class Turn:
         }
         if self.call is not None:  # the muggins rule: only a called placement has the key
             seat, why, events = self.call
-            out["call"] = {"seat": seat, "for": why, "events": [e.to_dict() for e in events_of(events, self._d[5].unit)]}
+            out["call"] = {"seat": seat, "for": why, "events": [e.to_dict() for e in events_of(events, self._d[5].config.unit)]}
         return out
 
     def _key(self) -> tuple[Any, ...]:
