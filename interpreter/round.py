@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
-
 from dataclasses import replace
+from typing import Any, NoReturn
 
 from .claims import CLAIM_ALL, Claims, bot_claim
 from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
