@@ -523,7 +523,8 @@ class Round:
             self._pre = None
         n_events = 0
         if want:
-            offered = self._offered(offered)
+            if offered is None:
+                offered = self._offered()
             n_events = len(self._events)
         self._legal = None
         self._only = -1
@@ -564,11 +565,10 @@ class Round:
             return None
         return self._turn(seat, pre, offered, code, count, pts, n_events)
 
-    def _offered(self, offered: Offered | None) -> Offered:
+    def _offered(self) -> Offered:
         """What was offered before a placement, for its Turn: the legal codes, or where they are not listed
         yet the free sides and the tiles that could go there (the Turn lists the moves only if read)."""
-        if offered is None:
-            offered = self._legal
+        offered: Offered | None = self._legal
         if offered is None:
             lay = self._layout
             if lay.placed and not lay.orienting and not self._f.on_offered:

@@ -82,14 +82,22 @@ class Seating:
 
 
 _RULES: dict[Config, Rules] = {}
+_BY_ID: dict[int, Rules] = {}  # the same, by the configuration object (found without hashing its content)
 _KEPT = 256  # configurations whose tables are kept (a tool trying many configurations does not grow without end)
 
 
 def rules_of(cfg: Config) -> Rules:
     """The tables of `cfg`, made once per configuration (configurations are equal by content)."""
+    got = _BY_ID.get(id(cfg))
+    if got is not None and got.config is cfg:
+        return got
     got = _RULES.get(cfg)
     if got is None:
         if len(_RULES) >= _KEPT:
             _RULES.clear()
+            _BY_ID.clear()
         got = _RULES[cfg] = Rules(cfg)
+    if len(_BY_ID) >= _KEPT:
+        _BY_ID.clear()
+    _BY_ID[id(cfg)] = got
     return got
