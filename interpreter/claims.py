@@ -1,4 +1,4 @@
-"""The muggins rule (family tier C, family.md 2.3): claims with placements, and the opponent's call.
+"""The muggins rule (family.md 2.3): claims with placements, and the opponent's call.
 
 `claims` (docs/config.md) is "none" (the default: this module is not used),
 "muggins" or "forfeit". With the rule on, a placement's points are credited

@@ -75,7 +75,7 @@ class Layout:
     """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
     __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_in_line", "_r", "_connections",
-                 "orienting", "_sniff", "_mode", "_uncov", "dead")  # the sniff (family tier C)
+                 "orienting", "_sniff", "_mode", "_uncov", "dead")  # the sniff
 
     def __init__(self, rules: Tables, copy_of: Layout | None = None):
         if copy_of is not None:
@@ -91,7 +91,7 @@ class Layout:
         self._r = rules  # the tables: what a terminal double counts (dv), when branches open
         self._in_line = [0] * rules.n_tiles  # free in-line sides of each double on the layout
         self._connections: list[Connection] = []  # cache of connections(), a prefix of placed
-        # -- the sniff (family tier C): while the spinner is still to be placed under `the spinner is laid
+        # -- the sniff: while the spinner is still to be placed under `the spinner is laid
         # crosswise or endwise, ...` / `... always laid endwise`, its placements carry an orientation
         self.orienting = bool(rules.orient) and self._spin_next
         self._sniff = -1  # the spinner when it counts by its sides, else -1
@@ -126,7 +126,7 @@ class Layout:
     def place(self, code: int) -> int:
         """Place the (legal) move `code` (rules.md 1.1, 1.2); return the new counted sum."""
         ti = code >> 10
-        ew = ti > 0x7F  # the sniff laid endwise (family tier C)
+        ew = ti > 0x7F  # the sniff laid endwise
         if ew:
             ti &= 0x7F
             code ^= ENDWISE
@@ -213,7 +213,7 @@ class Layout:
             # "branches open at once": free as soon as the spinner is placed
             self.free[ti << 3 | BRANCH_A] = p
             self.free[ti << 3 | BRANCH_B] = p
-        # the sniff (family tier C): laid endwise, it lies in the line and counts p per free line side;
+        # the sniff: laid endwise, it lies in the line and counts p per free line side;
         # crosswise under "the spinner counts each uncovered side", p per uncovered branch side (reading 23);
         # otherwise it counts as a terminal double (dv) while terminal, as every spinner did before
         mode = 1 if endwise else 2 if r.uncovered else 0
@@ -225,7 +225,7 @@ class Layout:
         return p * inline if mode == 1 else 2 * p
 
     def _cover_sniff(self, t: int, side: int, v: int) -> int:
-        """A tile joins side `side` of the sniff `t`: what the sniff no longer counts (family tier C)."""
+        """A tile joins side `side` of the sniff `t`: what the sniff no longer counts."""
         if side >= LINE_A:
             inline = self._in_line
             n = inline[t] - 1
@@ -239,7 +239,7 @@ class Layout:
         return v if self._mode == 2 else 0  # crosswise: one uncovered branch side fewer
 
     def oriented(self, codes: list[int]) -> list[int]:
-        """The placements `codes` with each placement of the spinner in the orientations allowed (family tier C).
+        """The placements `codes` with each placement of the spinner in the orientations allowed.
 
         Only while `orienting`: a double placed now is the spinner; under the holder's choice it has two
         moves, crosswise then endwise; under "always laid endwise" only the endwise one."""
@@ -255,18 +255,18 @@ class Layout:
         return out
 
     def orientations(self, ti: int) -> tuple[bool, bool]:
-        """Whether tile `ti` placed now may be laid (crosswise, endwise) (family tier C)."""
+        """Whether tile `ti` placed now may be laid (crosswise, endwise)."""
         if self.orienting and IS_DOUBLE[ti]:
             return self._r.orient == 2, True
         return True, False
 
     @property
     def endwise_spinner(self) -> tuple[int, int] | None:
-        """The spinner laid endwise (family tier C), else None."""
+        """The spinner laid endwise, else None."""
         return TILES[self._sniff] if self._mode == 1 else None
 
     def sniff_entry(self) -> tuple[int, int, bool] | None:
-        """The spinner counted by its sides (family tier C): (tile, what it counts, whether it is listed)."""
+        """The spinner counted by its sides: (tile, what it counts, whether it is listed)."""
         t = self._sniff
         if t < 0:
             return None
@@ -286,7 +286,7 @@ class Layout:
     def points_of(self, codes: Sequence[int], points: Sequence[int]) -> list[int]:
         """`points[s]` for the counted sum s after each legal move code, without placing it (rules.md 1.2)."""
         if self._r.sniff:
-            # the sniff (family tier C) counts by its sides and orientation: place each on a copy
+            # the sniff counts by its sides and orientation: place each on a copy
             return [points[self.copy().place(c)] for c in codes]
         dv = self._r.dv
         free = self.free
@@ -358,7 +358,7 @@ class Layout:
         return counted_ends(self.counted_sides(), self._r.dv, self.sniff_entry())
 
     def counted_sides(self) -> dict[int, int]:
-        """The free sides and the dead ends (family tier C): every side whose value may count."""
+        """The free sides and the dead ends: every side whose value may count."""
         return {**self.free, **self.dead} if self.dead else self.free
 
     def count(self) -> int:
@@ -400,7 +400,7 @@ def counted_ends(free: dict[int, int], dv: Sequence[int],
                  sniff: tuple[int, int, bool] | None = None) -> list[tuple[tuple[int, int], str, int]]:
     """The counted ends of a layout whose free sides are `free` (dv: what a terminal double counts).
 
-    `sniff`: the spinner counted by its sides (Layout.sniff_entry, family tier C): listed once as
+    `sniff`: the spinner counted by its sides (Layout.sniff_entry): listed once as
     `double` with what it counts, while it has a side that counts."""
     out: list[tuple[tuple[int, int], str, int]] = []
     last = -1

@@ -94,7 +94,7 @@ def diagnose(rnd: Position, move: Move) -> int:
     if not exists:
         illegal("no-such-side", f"{format_tile(move.target)} has no side {move.side}")
     if key not in lay.free:
-        if key in lay.dead:  # "each branch of the spinner takes one tile" (family tier C)
+        if key in lay.dead:  # "each branch of the spinner takes one tile"
             illegal("dead-end", f"{move.side} of {format_tile(move.target)} ends a branch of the spinner: it counts, "
                     "but nothing may join it")
         if side in (BRANCH_A, BRANCH_B) and not lay.side_covered(key):
@@ -107,7 +107,7 @@ def diagnose(rnd: Position, move: Move) -> int:
 
 
 def _draw(rnd: Position, seat: int, illegal: Callable[[str, str], NoReturn]) -> NoReturn:
-    """Why the draw move is refused (issue 9): only `a player may draw while able to place` offers it, after
+    """Why the draw move is refused: only `a player may draw while able to place` offers it, after
     the lead, with no drawn tile waiting, while the drawable boneyard has tiles."""
     if not rnd.config.draw_while_able:
         illegal("must-place", f"a draw is not allowed: seat {seat} has a placement")
@@ -120,7 +120,7 @@ def _draw(rnd: Position, seat: int, illegal: Callable[[str, str], NoReturn]) -> 
 
 
 def _orientation(rnd: Position, move: Move, ti: int, code: int, illegal: Callable[[str, str], NoReturn]) -> int:
-    """The move's code if its orientation is allowed (family tier C: the sniff), else `orientation-not-allowed`."""
+    """The move's code if its orientation is allowed (the sniff), else `orientation-not-allowed`."""
     crosswise, endwise = rnd.layout.orientations(ti)
     if move.endwise and not endwise:
         if rnd.config.spinner_orientation == "crosswise":

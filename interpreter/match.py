@@ -79,7 +79,7 @@ class Match:
         elif rule == "block-winner" and prev is not None and prev.result is not None and prev.result.seat is not None:
             opener = prev.result.seat  # "opener after a block: the block winner"
         elif rule == "seat-0":
-            opener = 0  # "...: seat 0" (family tier B): a fixed opening seat
+            opener = 0  # "...: seat 0": a fixed opening seat
         elif rule == "highest-double":
             opener = None  # "...: the highest double": the Round finds its holder (else the heaviest tile)
         else:
@@ -90,7 +90,7 @@ class Match:
             opener = given["opener"]
         elif opening == "lottery":
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
-        # "the match lasts N rounds" (family tier B): the last round is decided like a tie-break round
+        # "the match lasts N rounds": the last round is decided like a tie-break round
         last = cfg.rounds is not None and i + 1 >= cfg.rounds
         # (the value as given, False, True or a countdown: round.Tiebreak)
         tiebreak: Tiebreak = self._tiebreak

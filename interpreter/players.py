@@ -50,7 +50,7 @@ class GreedyPlayer(FastPlayer):
 
     def pick(self, rnd: Any, codes: list[int]) -> int:
         if codes[-1] == DRAW_CODE:
-            codes = codes[:-1]  # never the draw move (issue 9): a placement is always offered with it
+            codes = codes[:-1]  # never the draw move: a placement is always offered with it
         if len(codes) == 1:
             self.rng.random()  # a single candidate: the generator advances as `_choose` would make it
             return codes[0]
@@ -60,7 +60,7 @@ class GreedyPlayer(FastPlayer):
         pts = observation.get("points")
         if pts is None or len(pts) != len(legal):
             raise ValueError("greedy_player needs the observation's 'points' for the legal moves")
-        if legal and legal[-1].draw:  # never the draw move (issue 9), always last
+        if legal and legal[-1].draw:  # never the draw move, always last
             legal, pts = legal[:-1], pts[:-1]
         return legal[self._choose(pts)]
 

@@ -73,11 +73,11 @@ class Turn:
     # _d: (seat, pre, offered, move, free, rules, count, points, events, sniff) -- pre: the draws and
     # passes before the move; offered: the legal move codes when the move was made (or what gives
     # them); free: the free sides after the move; rules: what a terminal double counts (dv), the unit;
-    # sniff: the spinner counted by its sides after the move (family tier C), or None
+    # sniff: the spinner counted by its sides after the move, or None
     _d: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow],
               tuple[int, int, bool] | None]
     _codes: list[int]  # the offered move codes, once read
-    # the muggins rule (family tier C): the call that answered this placement, (seat, why, events)
+    # the muggins rule: the call that answered this placement, (seat, why, events)
     call: tuple[int, str, list[EventRow]] | None
 
     def __init__(self, seat: int, pre: Pending, offered: Offered, move: Move, free: dict[int, int],

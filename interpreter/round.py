@@ -130,7 +130,7 @@ class Round:
             if opening == "highest-double":
                 opener = highest_holder(masks)
             elif opening == "seat-0":
-                opener = 0  # "...: seat 0" (family tier B)
+                opener = 0  # "...: seat 0"
             elif rng is not None:
                 opener = int(rng.random() * players)  # "...: lottery": a uniform seat
             else:
@@ -372,7 +372,7 @@ class Round:
             else:
                 codes = self._layout.placement_codes(self._hands[self._seat] if self._only < 0 else BIT[self._only])
             if self._layout.orienting:
-                codes = self._layout.oriented(codes)  # the sniff's orientations (family tier C)
+                codes = self._layout.oriented(codes)  # the sniff's orientations
             if self._f.on_offered:  # the house rules' moves (`a player may draw while able to place`)
                 can_draw = self._can_draw()
                 for rule in self._f.on_offered:
@@ -391,12 +391,12 @@ class Round:
             move = Move.parse(move)
         code = move.code() if isinstance(move, Move) else move
         if code == DRAW_CODE:
-            return 0  # a draw scores nothing (issue 9)
+            return 0  # a draw scores nothing
         return self._f.points[self._layout.preview(code)]
 
     def code_points(self, codes: Sequence[int]) -> list[int]:
         """The raw points of each legal move code (what `points_of` gives, for many at once; a draw 0)."""
-        if codes and codes[-1] == DRAW_CODE:  # the draw move, always last (issue 9)
+        if codes and codes[-1] == DRAW_CODE:  # the draw move, always last
             return self._layout.points_of(codes[:-1], self._f.points) + [0]
         return self._layout.points_of(codes, self._f.points)
 
@@ -469,7 +469,7 @@ class Round:
         ti = code >> 10
         lay = self._layout
         if not lay.placed or lay.orienting or code >= ENDWISE:
-            # the lead: its list is short and made once; the sniff's orientations (family tier C) likewise
+            # the lead: its list is short and made once; the sniff's orientations likewise
             return code in self.legal_codes()
         only = self._only
         if (self._hands[self._seat] if only < 0 else BIT[only]) >> ti & 1:
@@ -605,7 +605,7 @@ class Round:
         return False
 
     def _draw_move(self, want: bool, offered: Offered | None) -> Turn | None:
-        """The draw move (`a player may draw while able to place`, issue 9): the seat to move takes the first
+        """The draw move (`a player may draw while able to place`): the seat to move takes the first
         drawable tile into its hand and is to move again, with its whole hand (the tile need not be the one
         placed). The drawn tile joins the draws since the last placement (`drawn_before_move`, and the next
         placement's `drawn`); the draw's own Turn shows those before it. It never ends the round."""

@@ -59,7 +59,7 @@ class Plan:
         self.alone: bool = spec.get("partners_tie", "side-wins") == "no-winner"
         self.events: str = spec["events"]  # one / per-term / per-hand
         self.terms: tuple[Term, ...] = tuple(Term(t) for t in spec["terms"])
-        # domino: "as one event with the last placement"; "bonus N points to the winner" (family tier A)
+        # domino: "as one event with the last placement"; "bonus N points to the winner"
         self.with_last_placement: bool = bool(spec.get("with_last_placement"))  # (a block's spec has none)
         self.bonus: int = spec.get("bonus", 0)
         self.hand_rules = hand_rules  # how the hands left count ("a double left in hand counts one half")
@@ -119,10 +119,10 @@ def winner_of_block(p: Plan, t: Seats, pips: Sequence[int], hands: Sequence[int]
     if p.winner == "none":
         return None  # "winner: none"
     if p.winner == "lightest-side":
-        return lightest_side(t, pips, opener)  # family tier B
+        return lightest_side(t, pips, opener)  # "winner: the lightest side"
     sides = t.sides
     if p.winner == "fewest-tiles":
-        # "winner: the fewest tiles, ties broken by lightest hand": rank by (tiles, pips) (family tier B)
+        # "winner: the fewest tiles, ties broken by lightest hand": rank by (tiles, pips)
         order = t.clockwise[opener]
         rank = {s: (hands[s].bit_count(), pips[s]) for s in order}
         best = min(rank.values())
@@ -162,7 +162,7 @@ def winner_of_domino(p: Plan, t: Seats, pips: Sequence[int], dominoer: int) -> i
 
 
 def lightest_side(t: Seats, pips: Sequence[int], opener: int) -> int | None:
-    """"winner: the lightest side" (family tier B): the side with the lowest pip total (both partners' hands
+    """"winner: the lightest side": the side with the lowest pip total (both partners' hands
     with partnerships), its first seat clockwise from `opener`; equal lowest totals: None."""
     sides = t.sides
     totals = [0] * t.nsides
