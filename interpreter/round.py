@@ -1,10 +1,13 @@
 """One round: its state (hands, boneyard, scores, turn), the questions it answers, and `play`.
 
 Inside, tiles are indices (interpreter.tiles) and hands are bitmasks; the layout
-(interpreter.layout) keeps the free sides and the counted sum; settlement
-(interpreter.settlement) and scores (interpreter.scoring) are pure functions the
-round applies. A move is coded `tile << 10 | key` (a lead: `tile << 10 | 0x3FF`);
-sorting codes sorts moves by tile, then target tile, then side.
+(interpreter.layout) keeps the free sides and the counted sum; the settlement
+(interpreter.settlement) and the scoreboard (interpreter.scoring) are computed from
+tables the round reads once (interpreter.rules), and the optional rules of play are
+hooks called at fixed points (interpreter.hooks, interpreter.house), so the round
+holds its state and the order of a turn, not the house rules. A move is coded
+`tile << 10 | key` (a lead: `tile << 10 | 0x3FF`); sorting codes sorts moves by
+tile, then target tile, then side.
 """
 from __future__ import annotations
 
