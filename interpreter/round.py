@@ -515,16 +515,13 @@ class Round:
     # -- the one place the state changes ---------------------------------------------
 
     def _do(self, code: int, want: bool, offered: Offered | None, claim: int | None = CLAIM_ALL) -> Turn | None:
-        """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`.
-
-        This is the one place a placement changes the state (the fast path and `play` both
-        come here); a draw move goes on to `_draw_move`."""
+        """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`. The one place a
+        placement changes the state (the fast path and `play` both come here; a draw move: `_draw_move`)."""
         if code == DRAW_CODE:
             return self._draw_move(want, offered)
         pre = self._pre
         if pre is not None:
             self._pre = None
-        n_events = 0
         if want:
             if offered is None:
                 offered = self._offered()
@@ -532,9 +529,8 @@ class Round:
         self._legal = None
         self._only = -1
         seat = self._seat
-        # 1. the tile leaves the hand
         hands = self._hands
-        hands[seat] ^= BIT[code >> 10 & 0x7F]  # (an endwise sniff's code has a bit above the tile)
+        hands[seat] ^= BIT[code >> 10 & 0x7F]  # 1. the tile leaves the hand (an endwise code: a bit above it)
         # 2. the tile joins the layout: free sides and the counted sum
         lay = self._layout
         count = lay.place(code)
@@ -545,17 +541,16 @@ class Round:
             passes = 0 if pre is None else len(pre[1])
             for rule in f.on_placement:
                 raw = rule.placement(seat, pts, raw, passes, claim, self._claims)
-        # 4. domino, or the placement's event and the next seat
+        # 4. domino on the last tile of a hand, or the placement's event (the target after every event
+        # may end the match), or the next seat: if it has a placement it is to move, and its list is kept
         if not hands[seat] and not (f.on_goes_on and self._goes_on(seat)):
-            self._domino(seat, raw)  # the round dominoes on the last tile of a hand
+            self._domino(seat, raw)
         elif raw and self._event(f.sides[seat], "placement", raw, seat):
-            self._end("target", None, None)  # "check the target after every event": the match is won
+            self._end("target", None, None)
         else:
             nxt = seat + 1
             if nxt == f.players:
                 nxt = 0
-            # the next seat's placements: if it has one, it is to move (the usual case), and the
-            # list is kept for the question asked next, which are its legal moves
             codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
             if codes:
                 if lay.orienting:
@@ -566,7 +561,18 @@ class Round:
                 self._advance(nxt)
         if not want:
             return None
-        return self._turn(seat, pre, offered, code, count, pts, n_events)
+        assert offered is not None
+        events = self._events
+        mv = MOVES.get(code) or move_from_code(code)
+        if self._claims is not None:
+            mv = self._claims.stated(mv)  # the muggins rule: the move with its claim
+        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, mv,
+                    lay.counted_sides().copy() if lay.dead else lay.free.copy(), f.rules, count, pts,
+                    events[n_events:] if len(events) > n_events else (),
+                    lay.sniff_entry() if f.rules.layout.sniff else None)  # (the sniff's, where it can be)
+        if f.record:
+            self.turns.append(turn)
+        return turn
 
     def _offered(self) -> Offered:
         """What was offered before a placement, for its Turn: the legal codes, or where they are not listed
@@ -579,25 +585,6 @@ class Round:
                 return lay.free.copy(), self._hands[self._seat] if only < 0 else BIT[only], self._f.mask
             offered = self.legal_codes()  # the lead, the sniff's orientations, the house rules' moves
         return offered
-
-    def _turn(self, seat: int, pre: _Pending | None, offered: Offered | None, code: int, count: int, pts: int,
-              n_events: int) -> Turn:
-        """The Turn of the placement just made (kept when recording)."""
-        assert offered is not None
-        f = self._f
-        lay = self._layout
-        events = self._events
-        mv = MOVES.get(code) or move_from_code(code)
-        if self._claims is not None:
-            mv = self._claims.stated(mv)  # the muggins rule: the move with its claim
-        # (the sniff's dead ends and counted spinner, asked for only where they can be)
-        turn = Turn(seat, _NO_PRE if pre is None else pre, offered, mv,
-                    lay.counted_sides().copy() if lay.dead else lay.free.copy(), f.rules, count, pts,
-                    events[n_events:] if len(events) > n_events else (),
-                    lay.sniff_entry() if f.rules.layout.sniff else None)
-        if f.record:
-            self.turns.append(turn)
-        return turn
 
     def _goes_on(self, seat: int) -> bool:
         """Whether the round goes on when `seat` has placed its last tile (HouseRule.goes_on)."""
@@ -700,7 +687,7 @@ class Round:
         """Apply one event per the target rules (interpreter.scoring); True when it ends the match (every-event)."""
         if not raw:
             return False  # events of net raw 0 are not recorded
-        new, accepted, ends = self._f.board.apply(kind, self._scores[side], raw, len(self._layout.placed))
+        new, accepted, ends = self._f.board.apply(kind, self._scores[side], raw, self._layout.placed)
         self._scores[side] = new
         self._events.append((side, kind, raw, accepted, new, seat))
         if ends:

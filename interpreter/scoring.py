@@ -25,12 +25,10 @@ class Scoreboard:
         self.extra_rounds = cfg.ties == "extra-rounds"
         self.accepts = accepts
 
-    def reaches(self, score: int) -> bool:
-        """Whether `score` reaches the target (exactly, under an exact target)."""
-        return score == self.target if self.exact else score >= self.target
+    def apply(self, kind: str, old: int, raw: int, layout: list[int]) -> tuple[int, bool, bool]:
+        """A side's score after an event of `raw` points: (new score, accepted, the match ends now).
 
-    def apply(self, kind: str, old: int, raw: int, placed: int) -> tuple[int, bool, bool]:
-        """A side's score after an event of `raw` points: (new score, accepted, the match ends now)."""
+        `layout`: the move codes placed so far (what the house rules are told of the table)."""
         new = old + raw
         accepted = True
         if self.exact and new > self.target:
@@ -44,13 +42,14 @@ class Scoreboard:
         floor = self.floor
         if floor is not None and new < floor:
             new = floor  # "scores never fall below N"
+        reached = new == self.target if self.exact else new >= self.target
         if self.accepts:
-            reached = self.reaches(new)
+            placed = len(layout)
             for rule in self.accepts:
                 if not rule.accepts(kind, old, raw, placed, accepted, reached):
                     return old, False, False
         # "check the target after every event": the match ends at once
-        return new, accepted, accepted and self.every_event and self.reaches(new)
+        return new, accepted, accepted and self.every_event and reached
 
     def after_settlement(self, scores: Sequence[int], tiebreak: bool) -> tuple[bool, int | None, bool]:
         """The target checked after settlement: (match over, winning side or None, extra rounds needed)."""
