@@ -66,6 +66,7 @@ for (const end of ["domino", "block"]) {
   for (const [key, values] of Object.entries(TERMS)) VALUES[`settlement.${end}.terms.${key}`] = values;
 }
 const SUPPORTED = { "@fields": ANY_VALUE, ...VALUES }; // the `configurations` capability
+const STEPS = ["play", "claim", "draw", "pass", "call"]; // the keys of a step it knows; a case with another is skipped
 
 class Illegal extends Error {
   constructor(code) {
@@ -783,6 +784,14 @@ function callMuggins(g, seat) {
   return { seat, events };
 }
 
+// A key of a requested step this engine does not know (null: it can play every step).
+function unknownStepKey(c) {
+  for (const step of c.steps) {
+    for (const key of Object.keys(step)) if (!STEPS.includes(key)) return key;
+  }
+  return null;
+}
+
 function runCase(c) {
   const g = new Game(c.config, c.players, [c.setup, ...(c.next_rounds || [])]);
   const out = [];
@@ -835,7 +844,10 @@ function main(argv) {
       const { seq, case: c } = req;
       let answer;
       try {
-        answer = { seq, result: runCase(c) };
+        const key = unknownStepKey(c);
+        // a kind of step added to the protocol after this engine: declined
+        answer = key === null ? { seq, result: runCase(c) }
+          : { seq, skipped: { reason: `the engine does not play ${JSON.stringify(key)} steps` } };
       } catch (exc) {
         const name = exc && exc.name ? exc.name : "Error";
         const message = exc && exc.message !== undefined ? exc.message : String(exc);
