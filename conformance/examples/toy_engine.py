@@ -203,6 +203,7 @@ class Game:
         return t[0] if side == "low" or t[0] == t[1] else t[1]
 
     def free_sides(self):
+        """Every free side a tile may join, with its value, sorted (PROTOCOL.md 3.3, 3.1)."""
         out = []
         for t in sorted(self.nodes):
             node = self.nodes[t]
@@ -223,6 +224,7 @@ class Game:
             d.get("spinner_orientation", "crosswise")]
 
     def counted(self):
+        """The counted ends after a placement: free non-double ends, terminal doubles (PROTOCOL.md 3.4)."""
         out = []
         for t in sorted(self.nodes):
             occ = self.nodes[t]["occ"]
@@ -245,6 +247,7 @@ class Game:
         return out
 
     def legal(self, seat):
+        """The moves `seat` may make now, sorted (PROTOCOL.md 3.1); only the drawn tile when it must be placed."""
         hand = self.hands[seat] if self.only is None else {self.only}
         if not self.nodes:
             if self.forced is not None:
@@ -269,6 +272,7 @@ class Game:
         return t, target, side, ew
 
     def check_placement(self, text):
+        """The parsed move, or Illegal with the first reason code that applies (PROTOCOL.md 3.11)."""
         parts = text.split(" on ")
         t = tile(parts[0])
         target, side = (None, None)
@@ -337,6 +341,7 @@ class Game:
                 "points": 0, "shown": 0, "events": []}
 
     def place(self, text, claim=None):
+        """Apply a placement step; its observation's move keys (the table keys are added by `observe`)."""
         t, target, side, ew = self.check(text)
         claims = self.cfg.get("claims", "none")
         if claim is not None and claims == "none":
@@ -425,6 +430,7 @@ class Game:
         return text + " endwise" if ew else text
 
     def advance(self, s, events):
+        """Draw and pass on behalf of seats without a placement until one can place, or block (PROTOCOL.md 3.2)."""
         while True:
             if not self.hands[s]:
                 s = (s + 1) % self.n  # an empty seat (side-out) is skipped: it neither plays nor passes
@@ -456,6 +462,7 @@ class Game:
     # -- scoring ----------------------------------------------------------------
 
     def event(self, side, kind, raw, seat, events):
+        """Record one scoring event: entry threshold, overshoot, floor, then the target check (PROTOCOL.md 3.5)."""
         if not raw:
             return
         tgt = self.cfg["target"]
@@ -534,6 +541,7 @@ class Game:
         return [a for a in out if a[1]]
 
     def settle(self, spec, kind, winner, fold, events, bonus=0):
+        """The settlement's events in the order of PROTOCOL.md 3.6 (`one` per side, else hand by hand)."""
         amounts = self.amounts(spec, winner)
         mode = spec["events"]
         if mode == "one":
@@ -631,6 +639,7 @@ class Game:
         self.end("blocked", winner)
 
     def end(self, kind, seat):
+        """The round is over: its result, then the target check after the settlement (PROTOCOL.md 3.7, 3.8)."""
         self.result = {"kind": kind, "seat": seat, "side": None if seat is None else self.side_of[seat],
                        "hand_pips": [pips(h) for h in self.hands]}
         self.last_kind = kind
@@ -676,6 +685,7 @@ class Game:
             self.new_round(self.deals.pop(0), self.result["seat"])
 
     def observe(self, extra):
+        """An applied step's observation (PROTOCOL.md 2): `extra` plus the state of the table."""
         unit = self.cfg["scoring"]["unit"]
         obs = {"reject": None}
         obs.update(extra)
