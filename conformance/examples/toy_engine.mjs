@@ -212,6 +212,7 @@ class Game {
     return side === "low" || isDouble(t) ? lo(t) : hi(t);
   }
 
+  // every free side a tile may join, with its value, sorted (PROTOCOL.md 3.3, 3.1)
   freeSides() {
     const out = [];
     for (const t of sortedTiles(this.nodes.keys())) {
@@ -234,6 +235,7 @@ class Game {
     return o === "choice" ? [false, true] : [o === "endwise"];
   }
 
+  // the counted ends after a placement: free non-double ends, terminal doubles (PROTOCOL.md 3.4)
   counted() {
     const out = [];
     const uncovered = this.cfg.doubles.spinner_count === "uncovered-sides";
@@ -257,6 +259,7 @@ class Game {
     return out;
   }
 
+  // the moves `seat` may make now, sorted (PROTOCOL.md 3.1); only the drawn tile when it must be placed
   legal(seat) {
     const hand = this.only === null ? this.hands[seat] : new Set([this.only]);
     if (this.nodes.size === 0) {
@@ -284,6 +287,7 @@ class Game {
     return [t, target, side, ew];
   }
 
+  // the parsed move, or Illegal with the first reason code that applies (PROTOCOL.md 3.11)
   checkPlacement(text) {
     const parts = text.split(" on ");
     const t = tile(parts[0]);
@@ -348,6 +352,7 @@ class Game {
     };
   }
 
+  // apply a placement step; its observation's move keys (the table keys are added by `observe`)
   place(text, claim) {
     const [t, target, side, ew] = this.check(text);
     const claims = this.cfg.claims || "none";
@@ -430,6 +435,7 @@ class Game {
     return ew ? `${text} endwise` : text;
   }
 
+  // draw and pass on behalf of seats without a placement until one can place, or block (PROTOCOL.md 3.2)
   advance(s, events) {
     for (;;) {
       if (this.hands[s].size === 0) {
@@ -469,6 +475,7 @@ class Game {
 
   // -- scoring ---------------------------------------------------------------------
 
+  // record one scoring event: entry threshold, overshoot, floor, then the target check (PROTOCOL.md 3.5)
   event(side, kind, raw, seat, events) {
     if (!raw) return;
     const tgt = this.cfg.target;
@@ -563,6 +570,7 @@ class Game {
     return out.filter((a) => a[1]);
   }
 
+  // the settlement's events in the order of PROTOCOL.md 3.6 (`one` per side, else hand by hand)
   settle(spec, kind, winner, fold, events, bonus = 0) {
     const amounts = this.amounts(spec, winner);
     let todo;
@@ -679,6 +687,7 @@ class Game {
     this.end("blocked", winner);
   }
 
+  // the round is over: its result, then the target check after the settlement (PROTOCOL.md 3.7, 3.8)
   end(kind, seat) {
     this.result = {
       kind,
@@ -738,6 +747,7 @@ class Game {
     }
   }
 
+  // an applied step's observation (PROTOCOL.md 2): `extra` plus the state of the table
   observe(extra) {
     const unit = this.cfg.scoring.unit;
     const conns = [];
