@@ -74,11 +74,11 @@ def figures(scores: Sequence[float], games: Sequence[float], sides: int, bars: S
     return Figures(shares, fit, spread, curve.coin_share(spread), [chain_length(shares, b) for b in bars])
 
 
-def percentile_interval(values: Sequence[float]) -> list[float]:
-    """The 2.5% and 97.5% points of the values (linear between order statistics)."""
+def percentile_interval(values: Sequence[float]) -> list[float | None]:
+    """The 2.5% and 97.5% points of the values (linear between order statistics); None without values."""
     xs = sorted(values)
     if not xs:
-        return [math.nan, math.nan]
+        return [None, None]
 
     def q(p: float) -> float:
         pos = p * (len(xs) - 1)
@@ -92,7 +92,7 @@ def percentile_interval(values: Sequence[float]) -> list[float]:
 def bootstrap_p(diffs: Sequence[float]) -> float:
     """Two-sided p of a paired bootstrap: twice the share of resamples on the far side of zero (at most 1)."""
     if not diffs:
-        return math.nan
+        return 1.0
     below = sum(d <= 0 for d in diffs) / len(diffs)
     above = sum(d >= 0 for d in diffs) / len(diffs)
     return min(1.0, 2 * min(below, above))
@@ -172,7 +172,7 @@ def _variant(data: _Data, point: Figures, boot: Sequence[Figures], played: Seque
                       "elo_ci95": [x * ratings.ELO_PER_NAT for x in ci]})
     return {
         "links": links,
-        "stopped": "top" if len(played) == len(params["rungs"]) - 1 else "bar",
+        "stopped": "top" if len(played) == len(params["rungs"]) - 1 else "level",
         "chain": [{"bar": b, "length": point.chains[i], "ci95": percentile_interval([f.chains[i] for f in boot])}
                   for i, b in enumerate(bars)],
         "ratings": table,
