@@ -153,8 +153,9 @@ def _dask(tasks: Sequence[Any], client: Any, sink: Callable[[list[dict[str, Any]
           run: Callable[..., list[dict[str, Any]]]) -> None:
     from distributed import as_completed
 
-    # the study (rulesets included) goes to every worker once, not with every chunk
-    shared = client.scatter(tasks[0][0], broadcast=True, hash=False) if tasks else None
+    # the study (rulesets included) goes to every worker once, not with every chunk; in a list, so that
+    # it is one piece of data under a fresh key (a dict would be scattered value by value, keyed by its keys)
+    shared = client.scatter([tasks[0][0]], broadcast=True, hash=False)[0] if tasks else None
     futures = [client.submit(run, shared, key, part, indices, pure=False) for _p, key, part, indices in tasks]
     for fut in as_completed(futures):
         sink(fut.result())
