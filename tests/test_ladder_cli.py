@@ -138,3 +138,17 @@ def test_a_lottery_through_the_command(monkeypatch):
     r = run("exact61", "--ladder", "--link-matches", "200", "--rungs", "random,greedy,pimc:4,pimc:8", "--json")
     v = json.loads(r.stdout)["variants"]["exact61"]
     assert v["chain"][0]["length"] <= 1 and v["coin_share"]["value"] >= 0.8
+
+
+def test_the_ladder_benchmark_runs():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    res = subprocess.run([sys.executable, str(root / "bench" / "bench_ladder.py"), "--variants", "exact61", "--link-matches", "2",
+                          "--rungs", "random,greedy,pimc:2", "--json"], capture_output=True, text=True, timeout=300, cwd=root)
+    assert res.returncode == 0, res.stderr
+    rows = json.loads(res.stdout)
+    assert rows[0]["link"] == "greedy vs random" and all(r["cpu_per_match"] >= 0 for r in rows)
+    assert rows[0]["decisions_per_s"] is None and (len(rows) == 1 or rows[1]["decisions_per_s"] > 0)

@@ -42,7 +42,7 @@ def test_fit_agrees_with_scipy_on_the_same_likelihood():
     hess = [[0.0] * 3 for _ in range(3)]
     for i in range(3):
         for j in range(3):
-            def at(di, dj):
+            def at(di, dj, i=i, j=j):
                 x = list(x0)
                 x[i] += di
                 x[j] += dj
