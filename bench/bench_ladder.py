@@ -27,15 +27,15 @@ from rulelang.tools import ladder  # noqa: E402
 from rulelang.tools.configs import load_engine_config  # noqa: E402
 
 
-def bench(variant: str, players: int, link_matches: int, rungs: list[str], seed: int) -> list[dict[str, Any]]:
+def bench(variant: str, players: int, link_matches: int, rungs: list[str], base_seed: int) -> list[dict[str, Any]]:
     data, cfg = load_engine_config(variant)
-    params = {"mode": "ladder", "variants": {"a": data}, "players": players, "seed": seed,
+    params = {"mode": "ladder", "variants": {"a": data}, "players": players, "seed": base_seed,
               "link_matches": link_matches, "rungs": rungs, "bars": [0.6]}
     made: list[Any] = []
     real = registry.make_player
 
-    def counting(spec: str, config: Any, s: int) -> Any:
-        p = real(spec, config, s)
+    def counting(spec: str, config: Any, seed: int) -> Any:
+        p = real(spec, config, seed)
         made.append(p)
         return p
 
