@@ -1,6 +1,7 @@
 """The HTML report of `rulelang balance --html`: the figures and three plots as inline SVG (no network)."""
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Any
 
@@ -108,16 +109,25 @@ def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, A
 _SERIES = ("#1b4f9c", "#d1495b")
 
 
+def _nice_step(raw: float) -> float:
+    """1, 2 or 5 times a power of ten, at least `raw` (axis ticks people read at a glance)."""
+    power = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1.0
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
 def interval_svg(labels: list[str], series: list[tuple[str, list[tuple[float, float, float]]]], title: str,
-                 y_label: str, lines: list[tuple[float, str]], fmt: str = "{:.0%}") -> str:
+                 y_label: str, lines: list[tuple[float, str]], fmt: str = "{:.0%}",
+                 span: tuple[float, float] | None = None) -> str:
     """Points with 95% whiskers over labelled positions, one colour per series, dashed reference lines (`lines`: y, label)."""
     w, h, left, right, top, bottom = 720, 340, 70, 20, 40, 80
     values = [v for _n, pts in series for p in pts for v in p if v == v] + [y for y, _l in lines]
     lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
+    if span is not None:
+        lo, hi = min(lo, span[0]), max(hi, span[1])
     if hi - lo < 1e-9:
         lo, hi = lo - 1, hi + 1
-    pad = (hi - lo) * 0.05
-    lo, hi = lo - pad, hi + pad
+    tick = _nice_step((hi - lo) / 5)
+    lo, hi = math.floor(lo / tick) * tick, math.ceil(hi / tick) * tick
 
     def sy(v: float) -> float:
         return top + (hi - v) / (hi - lo) * (h - top - bottom)
@@ -128,8 +138,8 @@ def interval_svg(labels: list[str], series: list[tuple[str, list[tuple[float, fl
            f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">{escape(title)}</text>',
            f'<text x="14" y="{(top + h - bottom) / 2}" transform="rotate(-90 14 {(top + h - bottom) / 2})" '
            f'text-anchor="middle">{escape(y_label)}</text>']
-    for k in range(6):
-        v = lo + (hi - lo) * k / 5
+    for k in range(round((hi - lo) / tick) + 1):
+        v = lo + k * tick
         out.append(f'<line x1="{left}" y1="{sy(v):.1f}" x2="{w - right}" y2="{sy(v):.1f}" stroke="#eee"/>')
         out.append(f'<text x="{left - 6}" y="{sy(v) + 4:.1f}" text-anchor="end">{escape(fmt.format(v))}</text>')
     for y, label in lines:
@@ -199,7 +209,7 @@ def ladder_html(rep: dict[str, Any]) -> str:
             "Bradley-Terry ratings (random = 0) with Wald intervals; chain length and coin share with intervals from "
             f"a bootstrap over deals ({st['bootstrap']} resamples).</p>",
             "<figure>" + interval_svg(links, shares, "win share of the upper rung per link (95% intervals)",
-                                      "share head to head", bars) + "</figure>",
+                                      "share head to head", bars, span=(0.4, 1.0)) + "</figure>",
             "<figure>" + interval_svg(players, elo, "ratings (Elo scale, random = 0, 95% intervals)", "Elo",
                                       [(0.0, "random")], "{:.0f}") + "</figure>"]
     body += _ladder_tables(rep)
