@@ -3,8 +3,9 @@
     nice -n 10 python bench/bench_ladder.py [--variants exact61,pagat,allfives] [--link-matches 20]
                                             [--top pimc:32] [--rungs LIST] [--players 2] [--json]
 
-Plays the ladder of `rulelang balance VARIANT --ladder` (the same code,
-serially in this process) and times each link with the process's CPU clock;
+Plays each link of the ladder of `rulelang balance VARIANT --ladder` (the
+same code, serially in this process; every link, whether or not the ladder
+would have stopped below it) and times it with the process's CPU clock;
 decisions per second count the search players' searched decisions (more than
 one legal move) over their own CPU time. Multiply the CPU per match by
 `--link-matches` and add the links up for what a full ladder costs on one
@@ -56,13 +57,16 @@ def bench(variant: str, players: int, link_matches: int, rungs: list[str], base_
         close()
         state.update(name=name, total=total, cpu=time.process_time(), wall=time.perf_counter())
 
+    sides = max(cfg.sides_of(players)) + 1
+    played: ladder.Rows = {}
     registry.make_player = counting
     try:
-        played = ladder.climb(params, max(cfg.sides_of(players)) + 1, on_link=on_link)
-        close()
+        for lower, upper in ladder.links(rungs):  # each link on its own: the ladder's stop does not apply here
+            played |= ladder.climb({**params, "rungs": [lower, upper]}, sides, on_link=on_link)
+            close()
+            state.clear()
     finally:
         registry.make_player = real
-    sides = max(cfg.sides_of(players)) + 1
     for r in rows:
         got = [m for k, m in played.items() if k[1] == r["link"]]
         r["share"] = sum(ladder.upper_score(m, sides) for m in got) / len(got)
