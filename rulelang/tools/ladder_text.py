@@ -35,7 +35,7 @@ def verdict(rep: dict[str, Any]) -> str:
     if coin["significant"] or chain["significant"]:
         more = coin["difference"] < 0 if coin["significant"] else chain["difference"] > 0
         return f"{b} makes the game {'more' if more else 'less'} skill-based than {a} ({figs})."
-    return f"{b} and {a}: no significant difference in skill at this sample size ({figs})."
+    return f"{b} against {a}: no significant difference in skill at this sample size ({figs})."
 
 
 def show(rep: dict[str, Any], console: Console) -> None:
