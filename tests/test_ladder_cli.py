@@ -152,3 +152,9 @@ def test_the_ladder_benchmark_runs():
     rows = json.loads(res.stdout)
     assert rows[0]["link"] == "greedy vs random" and all(r["cpu_per_match"] >= 0 for r in rows)
     assert rows[0]["decisions_per_s"] is None and (len(rows) == 1 or rows[1]["decisions_per_s"] > 0)
+
+
+def test_jobs_print_the_same_figures():
+    one = run("exact61", *SMALL, "--json")
+    two = run("exact61", *SMALL, "--json", "--jobs", "2")
+    assert one.exit_code == two.exit_code == 0 and json.loads(one.stdout) == json.loads(two.stdout)
