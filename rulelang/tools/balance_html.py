@@ -68,7 +68,7 @@ def _table(rep: dict[str, Any], names: dict[str, str]) -> str:
     return "<table>" + "\n".join(rows) + "</table>"
 
 
-def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg) -> str:
+def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg: Any) -> str:
     """A self-contained HTML page."""
     title = " vs ".join(names[k] for k in sorted(names)) + ": balance"
     study = rep["study"]
