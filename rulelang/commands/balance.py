@@ -73,8 +73,14 @@ def _run(params, jobs, dask, out, resume, show):
 @click.option("--html", type=click.Path(dir_okay=False), default=None, metavar="FILE", help="Write an HTML report with plots (inline SVG).")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Family-wise significance level for --vs (Holm).")
+@click.option("--ladder", is_flag=True, help="Play a skill ladder instead: chain length, ratings, the coin share of luck.")
+@click.option("--rungs", default=None, metavar="P1,P2,...", help="--ladder: the rungs, weakest first (default random, greedy, then --top halved).")
+@click.option("--top", default="pimc:32", show_default=True, help="--ladder: the top rung; the search rungs double up to it.")
+@click.option("--link-matches", type=click.IntRange(min=2), default=200, show_default=True, help="--ladder: matches per link.")
+@click.option("--bar", type=click.FloatRange(min=0.5, max=1, max_open=True), default=None,
+              help="--ladder: a second bar for the chain length besides 60% (e.g. 0.55).")
 def balance_cmd(variant, other, players, matches, skill_matches, field, strong, seed, jobs, dask, out, resume,
-                as_json, html, alpha):
+                as_json, html, alpha, ladder, rungs, top, link_matches, bar):
     """Measure what RULESET does to the game, with an interval on every figure.
 
     Field matches (--field in every seat) give seat and opener advantage, match
@@ -108,6 +114,11 @@ def balance_cmd(variant, other, players, matches, skill_matches, field, strong, 
             raise ToolError(f"{cfg.name} and {ocfg.name} seat {players} players in different teams: not comparable")
         variants["b"] = odata
         names["b"] = ocfg.name if ocfg.name != cfg.name else ocfg.name + " (2)"
+    if ladder:
+        from rulelang.tools import ladder_command as lc
+
+        return lc.run(variants, names, cfg, players, lc.LadderOptions(rungs, top, link_matches, bar, seed, jobs, dask, out,
+                                                                      resume, as_json, html, alpha))
     for spec in (field, strong):
         make_player(spec, cfg, 0)  # refuses a bad name before any work
     from rulelang.players.registry import STRONG
