@@ -13,8 +13,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from lark import Token
+
 from rulelang.config_model import literal_values
-from rulelang.fastparser import Token
 from rulelang.statements.values import Span
 
 __all__ = ["StatementDef", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "get_path", "set_path",
