@@ -140,7 +140,7 @@ def _print(rep, names, params) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from rulelang.cli import pipe_safe
+    from rulelang.commands.console import pipe_safe
     from rulelang.tools import balance_report as br
     from rulelang.tools.stats import format_p
 

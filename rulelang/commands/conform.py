@@ -83,7 +83,7 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
     """
     from rich.console import Console
 
-    from rulelang.cli import pipe_safe
+    from rulelang.commands.console import pipe_safe
     from rulelang.conformance import cases as suite
     from rulelang.conformance import report, runner
     from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine

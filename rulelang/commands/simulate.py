@@ -145,7 +145,7 @@ def _print_tables(cfg, other_cfg, summary, other_summary, alpha, head: str, to_s
     from rich.console import Console
     from rich.table import Table
 
-    from rulelang.cli import pipe_safe
+    from rulelang.commands.console import pipe_safe
     from rulelang.tools import simulation as sim
 
     console = pipe_safe(Console(width=max(120, min(160, Console().width)), highlight=False, stderr=to_stderr))
