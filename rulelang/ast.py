@@ -7,9 +7,9 @@ e.g. ``"players"``, an entry of the statement table, rulelang/statements), a
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rulelang.record import field, record
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 from rulelang.statements.values import NO_SPAN, PerCount, Span, Term
 
@@ -23,7 +23,7 @@ STATEMENTS = TABLE
 StatementInfo = StatementDef
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Statement:
     """One stated rule: `key` names it, `value` says it, `span` is its line."""
 
@@ -35,7 +35,7 @@ class Statement:
     filename: str | None = field(default=None, compare=False, repr=False)  # its file, once inherited
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Ruleset:
     """A parsed ruleset text (not yet resolved against its base)."""
 

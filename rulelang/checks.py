@@ -10,10 +10,10 @@ its statements already has an error of its own; the engine
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from rulelang.config_model import SET_NAMES, SET_PLAYERS, SET_TILES, schema_problems
-from rulelang.record import record
 from rulelang.statements import INFO
 from rulelang.statements.values import Term
 
@@ -22,7 +22,7 @@ __all__ = ["Problem", "Rule", "RULES", "config_problems"]
 Config = dict[str, Any]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One fault of a configuration: its code, words, and where it lies."""
 
@@ -34,7 +34,7 @@ class Problem:
     path: str = ""  # JSON pointer (the engine)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Rule:
     """A rule over several statements (or over the configuration they make)."""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -23,7 +24,6 @@ from rulelang.checks import Problem, rule_problems
 from rulelang.config_model import FORMAT, TILES_IN_SET, config_schema, schema_problems
 from rulelang.errors import RulesetCheckError, RulesetError
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
-from rulelang.record import field, record, replace
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 
 __all__ = ["Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
@@ -37,7 +37,7 @@ def validate_config(config: Any) -> list[str]:
     return [f"{path.lstrip('/') or '(top)'}: {message}" for path, message in schema_problems(config)]
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Compiled:
     """The outcome of compiling one text: the config (None on errors), where each rule came from."""
 
@@ -159,7 +159,7 @@ def check_missing(ck: _Checker, based: bool = False) -> None:
 # (2) the chain of bases, read iteratively
 # ---------------------------------------------------------------------------
 
-@record(frozen=False)
+@dataclass(slots=True)
 class _Fault:
     """Why a ruleset's `based on` fails: reported at that ruleset's `based on` line."""
 

@@ -2,17 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 from rulelang.config_model import SET_NAMES, SET_PLAYERS, SET_TILES, Drawing, TileSet
-from rulelang.record import replace
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef, choice
 from rulelang.statements.values import Counts, PerCount, Players
-
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from rulelang.record import NamedTuple  # typing's, without its costly check of each annotation
 
 ALLOWED_COUNTS = tuple(range(2, 13))  # larger sets: up to 12 players (the set decides, checks.py)
 

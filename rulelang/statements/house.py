@@ -6,16 +6,11 @@ the engine keeps today's behaviour, so existing configurations stay the same.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from rulelang.config_model import HandDoubles
 from rulelang.statements.scoring import MEASURE_WORDS, MEASURES, counts_named_twice, with_player_counts
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
-
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from rulelang.record import NamedTuple  # typing's, without its costly check of each annotation
 
 __all__ = ["SCORING", "PHRASES", "Entry"]
 

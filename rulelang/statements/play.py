@@ -1,6 +1,8 @@
 """Statements of opening a round and of doubles."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rulelang.config_model import (
     Branching,
     BranchSides,
@@ -14,7 +16,6 @@ from rulelang.config_model import (
     SpinnerOrientation,
     TerminalCount,
 )
-from rulelang.record import replace
 from rulelang.statements.table import Config, Doc, StatementDef, choice, get_path
 
 OPENER_WORDS = {

@@ -10,11 +10,12 @@ these entries (rulelang/statements/__init__.py lists them in canonical order).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
+from lark import Token
+
 from rulelang.config_model import literal_values
-from rulelang.fastparser import Token
-from rulelang.record import field, record
 from rulelang.statements.values import Span
 
 __all__ = ["StatementDef", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "get_path", "set_path",
@@ -34,7 +35,7 @@ GROUPS: dict[int, str] = {
 }
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Field:
     """One place of the configuration a statement sets, and the type of its value."""
 
@@ -46,7 +47,7 @@ class Field:
         return "/" + "/".join(self.path)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Doc:
     """One row of the statement's table in docs/language.md."""
 
@@ -55,7 +56,7 @@ class Doc:
     config: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Issue:
     """A fault of one statement alone (the compiler turns it into a RulesetCheckError)."""
 
@@ -65,7 +66,7 @@ class Issue:
     span: Span | None = None  # a part of the statement (a term line); None: the statement's line
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Words:
     """A phrase without a reader of its own: its canonical words (`the highest double`)."""
 
@@ -129,7 +130,7 @@ def _no_check(value: Any) -> Iterator[Issue]:
     return iter(())
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StatementDef:
     """Everything about one statement of the language."""
 

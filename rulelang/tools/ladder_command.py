@@ -86,7 +86,7 @@ def run(variants: dict[str, Any], names: dict[str, str], cfg: Any, players: int,
         return
     from rich.console import Console
 
-    from rulelang.cli import pipe_safe
+    from rulelang.commands.console import pipe_safe
     from rulelang.tools.ladder_text import show as show_text
 
     safe: Callable[[Console], Console] = pipe_safe  # ends quietly with exit 141 when the reader leaves (`| head`)
