@@ -62,7 +62,12 @@ _WHERE = {
 # former names, kept while callers move
 _ALIASES = {"load_config": "load_config_dict"}
 
-__all__ = ["__version__", *_WHERE, *_ALIASES]
+__all__ = [
+    "__version__", "Ruleset", "RulesetError", "RulesetSyntaxError", "RulesetCheckError", "RulesetFileError",
+    "RulesetErrors", "loads", "load", "check_text", "compile_text", "compile_file", "compile_bundled",
+    "bundled_names", "load_config", "load_config_dict", "config_schema", "validate_config", "config_to_text",
+    "format_text",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -254,3 +254,10 @@ def test_the_map_names_only_modules_that_exist() -> None:
     missing = [entry for names in layer_map()[1].values() for entry in names
                if entry.removesuffix(".*") not in modules() and not entry.endswith(".*")]
     assert not missing, f"tests/layers.toml names modules that do not exist: {missing}"
+
+
+def test_the_facade_serves_every_public_name() -> None:
+    import rulelang
+
+    assert set(rulelang.__all__) == {"__version__", *rulelang._WHERE, *rulelang._ALIASES}
+    assert all(getattr(rulelang, name) is not None for name in rulelang.__all__)
