@@ -86,8 +86,8 @@ def balance_cmd(variant, other, players, matches, skill_matches, field, strong, 
     paired test (McNemar for yes/no figures, paired t otherwise, Holm-corrected).
     """
     from rulelang.outfiles import output_problem
-    from rulelang.players.registry import make_player
     from rulelang.tools import balance_report as br
+    from rulelang.tools.playernames import make_player
 
     if alpha != alpha:
         raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")
@@ -110,7 +110,7 @@ def balance_cmd(variant, other, players, matches, skill_matches, field, strong, 
         names["b"] = ocfg.name if ocfg.name != cfg.name else ocfg.name + " (2)"
     for spec in (field, strong):
         make_player(spec, cfg, 0)  # refuses a bad name before any work
-    from rulelang.players.registry import STRONG
+    from rulelang.tools.playernames import STRONG
 
     params = {"variants": variants, "players": players, "seed": seed, "matches": matches,
               "skill_matches": skill_matches, "field": field, "strong": STRONG if strong == "strong" else strong}

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from rulelang.interpreter import Config, Match
 from rulelang.players.tiles import fitting_tiles
-from rulelang.tools.engine import get
 
 MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
 
@@ -80,8 +80,8 @@ def _fast_choice(player, rnd, legal):
 def play_match(config, players: int, seed: int, seat_players: Sequence[Any], race: bool = False,
                max_rounds: int = MAX_ROUNDS) -> dict[str, Any]:
     """Play one match; a JSON-ready record (winner, per-round details, lead changes, optional score race)."""
-    cfg = get("Config").from_dict(config) if isinstance(config, dict) else config
-    match = get("Match")(cfg, players, seed)
+    cfg = Config.from_dict(config) if isinstance(config, dict) else config
+    match = Match(cfg, players, seed)
     sides = cfg.sides_of(players)
     nsides = max(sides) + 1
     history = any(getattr(p, "wants_history", False) for p in seat_players)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from rulelang.interpreter import IllegalMove, Move, Round
 from rulelang.players.tiles import ALL_TILES
-from rulelang.tools.engine import get
 
 Tile = tuple[int, int]
 
@@ -41,7 +41,7 @@ class Knowledge:
         self.players: int = obs["players"]
         self.head = hist
         n = self.players
-        move_parse = get("Move").parse
+        move_parse = Move.parse
         self.moves: list[tuple[int, Any]] = []  # (seat, Move) in order
         self.events: list[list[tuple[int, frozenset]]] = [[] for _ in range(n)]  # per seat: (time, fits)
         self.placed: list[list[tuple[int, Tile]]] = [[] for _ in range(n)]  # per seat: (time, tile)
@@ -136,7 +136,6 @@ def sample_round(config, obs: dict[str, Any], rng: random.Random, tries: int = 3
     Up to `tries` replays, and `assign_tries` slot assignments in all (cheap; late in a round the
     constraints are tight and most random assignments fail)."""
     k = knowledge or Knowledge(obs)
-    Round = get("Round")
     replays = 0
     for _ in range(assign_tries):
         if replays >= tries:
@@ -171,7 +170,7 @@ def _replay(Round, config, k: Knowledge, hands, boneyard):
             if rnd.seat_to_move != seat:
                 return None
             rnd.play(mv)
-    except (ValueError, get("IllegalMove")):
+    except (ValueError, IllegalMove):
         return None
     if rnd.over or rnd.seat_to_move != k.me:
         return None

@@ -4,13 +4,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rulelang.tools.engine import get
+from rulelang.interpreter import greedy_player
 
 
 def rollout_bots(rng: random.Random, players: int) -> list[Any]:
     """Greedy players for the roll-outs, seeded from the searcher's generator (so a seed fixes everything)."""
-    greedy = get("greedy_player")
-    return [greedy(rng.getrandbits(32)) for _ in range(players)]
+    return [greedy_player(rng.getrandbits(32)) for _ in range(players)]
 
 
 def value(rnd, start: list[int], nsides: int, scale: float) -> list[float]:

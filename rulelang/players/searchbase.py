@@ -6,8 +6,8 @@ import random
 import time
 from typing import Any
 
+from rulelang.interpreter import Config
 from rulelang.players.rollout import scale_of
-from rulelang.tools.engine import get
 
 
 class SearchPlayer:
@@ -19,7 +19,7 @@ class SearchPlayer:
     wants_history = True
 
     def __init__(self, config: Any, seed: Any = 0, seconds: float | None = None):
-        self.config = get("Config").from_dict(config) if isinstance(config, dict) else config
+        self.config = Config.from_dict(config) if isinstance(config, dict) else config
         self.rng = random.Random(seed)
         self.seconds = seconds
         self.scale = scale_of(self.config)

@@ -10,9 +10,9 @@ from string import Template
 from typing import Any
 
 from rulelang._version import __version__
+from rulelang.interpreter import Config, Round, greedy_player
 from rulelang.playground.adapter import Analysis
 from rulelang.tools import textboard as tb
-from rulelang.tools.engine import get
 from rulelang.tools.svg import round_svg
 
 EXAMPLE_TILES = 6  # tiles on the layout of the example position
@@ -25,13 +25,12 @@ def _template() -> Template:
 
 def _example(config: dict[str, Any]) -> tuple[str, str]:
     """(SVG, caption) of a position reached by greedy play whose counted ends score, when one is found."""
-    cfg = get("Config").from_dict(config)
+    cfg = Config.from_dict(config)
     players = cfg.counts[0]
-    greedy = get("greedy_player")
     fallback = None
     for seed in range(1, 30):
-        rnd = get("Round").deal(cfg, players, random.Random(seed))
-        bot = greedy(seed)
+        rnd = Round.deal(cfg, players, random.Random(seed))
+        bot = greedy_player(seed)
         while not rnd.over and len(rnd.layout.tiles) < EXAMPLE_TILES:
             if len(rnd.hands[rnd.seat_to_move]) == 1:
                 break  # stop before a hand is emptied: the position stays a position in play

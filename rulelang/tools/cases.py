@@ -6,15 +6,15 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import rulelang
+from rulelang.interpreter import Config, IllegalMove, Match
+from rulelang.readinput import read_json
 from rulelang.tools.configs import ToolError, load_config_dict
-from rulelang.tools.engine import get
 
 CASES_DIR = Path(__file__).parents[1] / "conformance" / "cases"  # rulelang/conformance: the suite, installed or linked
 
 
 def _read(path: Path) -> dict:
-    from rulelang.readinput import read_json
-
     try:
         data = read_json(path)  # a regular file, bounded in size and nesting
     except FileNotFoundError:
@@ -93,8 +93,6 @@ def case_config(data: dict, case: dict) -> dict:
         return load_config_dict(ruleset)
     if isinstance(ruleset, dict) and "text" in ruleset:
         try:
-            import rulelang
-
             return rulelang.compile_text(ruleset["text"], ruleset.get("filename", "<case>"))
         except Exception as exc:
             raise ToolError(f"cannot compile the case's inline ruleset: {exc}") from None
@@ -104,8 +102,7 @@ def case_config(data: dict, case: dict) -> dict:
 def case_round_at(spec: str, step: int | None):
     """(round, case, applied steps, info lines) after the case's first ``step`` steps."""
     data, case, path = find_case(spec)
-    cfg = get("Config").from_dict(case_config(data, case))
-    IllegalMove = get("IllegalMove")
+    cfg = Config.from_dict(case_config(data, case))
     steps = case["steps"]
     if step is None:
         step = len(steps)
@@ -113,7 +110,7 @@ def case_round_at(spec: str, step: int | None):
         raise ToolError(f"--step {step}: case {case['id']} has {len(steps)} steps (0..{len(steps)})")
     deals = [dict(case["setup"])] + [dict(d) for d in case.get("next_rounds", [])]
     try:
-        match = get("Match")(cfg, case["players"], seed=0, record=True, deal=deals)
+        match = Match(cfg, case["players"], seed=0, record=True, deal=deals)
     except (ValueError, KeyError, TypeError) as exc:
         raise ToolError(f"case {case['id']}: invalid setup: {exc}") from None
     rnd = match.round

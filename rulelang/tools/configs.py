@@ -7,6 +7,9 @@ from typing import Any
 
 import click
 
+import rulelang
+from rulelang.interpreter import Config
+
 
 class ToolError(click.ClickException):
     """A user-facing error: click prints 'Error: message' and exits 1."""
@@ -19,15 +22,11 @@ class ToolUsageError(ToolError):
 
 
 def bundled_names() -> list[str]:
-    import rulelang
-
     return rulelang.bundled_names()
 
 
 def load_config_dict(spec: str) -> dict[str, Any]:
     """The compiled configuration for a bundled name, a .rules path or a .json path."""
-    import rulelang
-
     path = Path(spec)
     try:
         return rulelang.load_config_dict(spec)
@@ -51,8 +50,6 @@ def load_engine_config(spec: str):
 
 
 def engine_config(data: dict):
-    from rulelang.interpreter import Config
-
     try:
         return Config.from_dict(data)
     except Exception as exc:

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import click
 
+from rulelang.interpreter import Config, IllegalMove, Match, Move
+from rulelang.outfiles import write_atomic
 from rulelang.tools import textboard as tb
+from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolUsageError
-from rulelang.tools.engine import bot_factories, get
 from rulelang.tools.simulation import _derive
+from rulelang.tools.transcripts import rounds_of, step_transcript
 
 SEAT_KINDS = ("human", "random", "greedy")
 
@@ -41,7 +46,7 @@ def parse_seats(text: str | None, players: int) -> list[str]:
     kinds = ["human"] + ["greedy"] * (players - 1)
     if not text:
         return kinds
-    known = set(SEAT_KINDS) | set(bot_factories())
+    known = set(SEAT_KINDS) | set(BOTS)
     seen = set()
     for part in text.split(","):
         part = part.strip()
@@ -98,11 +103,10 @@ class Game:
         self.out = out or sys.stdout
         self.color = _color_enabled(self.out)
         self.unit = config.unit
-        self.match = get("Match")(config, players, seed, record=True)
+        self.match = Match(config, players, seed, record=True)
         self.side_of = list(config.sides_of(players))
         self.partners = max(self.side_of) + 1 != players
-        factories = bot_factories()
-        self.bots = [None if k == "human" else factories[k](_derive("play-bot", seed, s))
+        self.bots = [None if k == "human" else BOTS[k](_derive("play-bot", seed, s))
                      for s, k in enumerate(self.seats)]
         self.humans = [s for s, k in enumerate(self.seats) if k == "human"]
         self.turn_no = 0
@@ -220,8 +224,6 @@ class Game:
 
     def _claim(self, rnd, seat: int, move):
         """The move with its claim: a bot claims its points, a person is asked."""
-        from dataclasses import replace
-
         if self.seats[seat] != "human":
             return replace(move, claim=rnd.points_of(move) // self.unit)  # bots claim all their points
         while True:
@@ -257,7 +259,7 @@ class Game:
             return
         try:
             events = rnd.call(caller)
-        except get("IllegalMove") as exc:
+        except IllegalMove as exc:
             self.say(f"  No muggins ({exc.code}): {exc.message}.", fg="red")
             return
         self.say(f"  {self.seat_name(caller)} calls muggins on {self.seat_name(w['placer'])}!", bold=True)
@@ -297,8 +299,6 @@ class Game:
             choice = self._interpret(text, rnd, seat, legal)
             if choice is not None:
                 if claim is not None:
-                    from dataclasses import replace
-
                     return replace(choice, claim=claim)
                 return choice
 
@@ -311,8 +311,6 @@ class Game:
             raise Quit("interrupt") from None
 
     def _interpret(self, text: str, rnd, seat: int, legal: list):
-        Move = get("Move")
-        IllegalMove = get("IllegalMove")
         t = text.strip()
         low = t.lower()
         if not t:
@@ -478,8 +476,6 @@ class Game:
 
     def _save(self, path: str) -> bool:
         """Write the transcript atomically; False (and a message) when it cannot be written."""
-        from rulelang.outfiles import write_atomic
-
         try:
             write_atomic(path, json.dumps(self.transcript(), indent=1) + "\n")
         except OSError as exc:
@@ -491,8 +487,6 @@ class Game:
 
 def _split_claim(text: str) -> tuple[int | None, str]:
     """`3 claim 2` -> (2, "3"); text without a claim -> (None, text)."""
-    import re
-
     m = re.fullmatch(r"\s*(.*?)\s+claim\s+(\d+)\s*", text)
     return (None, text) if m is None else (int(m.group(2)), m.group(1))
 
@@ -513,8 +507,6 @@ def _move_number(text: str) -> int | None:
 
 def _loose_tile(text: str):
     """'15', '1|5', '1-5', '[5|1]' -> (1, 5); None otherwise."""
-    import re
-
     m = re.fullmatch(r"\[?\s*([0-6])\s*[|/,\- ]?\s*([0-6])\s*\]?", text.strip())
     if not m:  # larger sets: halves up to 12, written with a separator ('9|9', '[10|12]', '10-12')
         m = re.fullmatch(r"\[?\s*(\d|1[0-2])\s*[|/,\- ]\s*(\d|1[0-2])\s*\]?", text.strip())
@@ -529,9 +521,7 @@ def _loose_tile(text: str):
 
 def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = False) -> None:
     """Print a (checked) transcript turn by turn."""
-    from rulelang.tools.transcripts import rounds_of, step_transcript
-
-    cfg = get("Config").from_dict(t["config"])
+    cfg = Config.from_dict(t["config"])
     unit = cfg.unit
     rounds = rounds_of(t)
     players = rounds[0]["deal"]["players"] if rounds else 0

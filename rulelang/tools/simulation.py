@@ -7,14 +7,20 @@ of worker processes.
 """
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from rulelang.interpreter import Config, Match
+from rulelang.interpreter.claims import set_miss_rate
+from rulelang.outfiles import write_atomic
+from rulelang.procs import run_in_workers
 from rulelang.tools import stats
+from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError
-from rulelang.tools.engine import bot_factories, get
 
 MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
 SETTLEMENT_KINDS = ("domino", "block")
@@ -41,7 +47,7 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
 
 
 def parse_bots(text: str | None, players: int) -> list[str]:
-    known = bot_factories()
+    known = BOTS
     if text is not None and not text.strip():
         raise ToolError(f"--bots is empty (bots: {', '.join(sorted(known))})")
     names = [b.strip() for b in (text or "greedy").split(",")]
@@ -67,13 +73,12 @@ class _Plan:
     """A configuration and bot line-up prepared for simulate's matches: made once per worker, not per match."""
 
     def __init__(self, config_dict: dict, players: int, bots: Sequence[str], miss_rate: float = 0.0):
-        self.cfg = get("Config").from_dict(config_dict)
+        self.cfg = Config.from_dict(config_dict)
         self.miss_rate = miss_rate  # the muggins rule: how often a bot misses a scoring placement's points
-        self.match = get("Match")
+        self.match = Match
         self.players = players
         self.bots = list(bots)
-        factories = bot_factories()
-        self.factories = [factories[b] for b in self.bots]
+        self.factories = [BOTS[b] for b in self.bots]
         self.sides = n_sides(self.cfg, players)
         self.calls = has_calls(self.cfg)
 
@@ -102,8 +107,6 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict:
     players = plan.players
     seat_bots = [make(bot_seed(seed, index, s)) for s, make in enumerate(plan.factories)]
     if plan.miss_rate:  # the muggins rule: bots that miss points, from generators of their own
-        from rulelang.interpreter.claims import set_miss_rate
-
         for s, b in enumerate(seat_bots):
             set_miss_rate(b, plan.miss_rate, _derive("miss", seed, index, s))
     mseed = match_seed(seed, index)
@@ -190,8 +193,6 @@ def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int,
     chunk = max(1, min(25, matches // (jobs * 4) or 1))
     tasks = [(config_dict, players, bots, seed, list(range(a, min(matches, a + chunk))), history_index, miss_rate)
              for a in range(0, matches, chunk)]
-    from rulelang.procs import run_in_workers
-
     def take(part: list[dict]) -> None:
         results.extend(part)
         if progress:
@@ -437,11 +438,6 @@ def flat_row(r: dict) -> dict:
 
 
 def write_results(path: str, results: Sequence[dict]) -> None:
-    import csv
-    import io
-
-    from rulelang.outfiles import write_atomic
-
     fh = io.StringIO(newline="")
     if path.lower().endswith(".csv"):
         rows = [flat_row(r) for r in results]

@@ -15,7 +15,12 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from rulelang.interpreter import Config
+from rulelang.outfiles import write_atomic
+from rulelang.players.arena import play_match
+from rulelang.procs import run_in_workers
 from rulelang.tools.configs import ToolError
+from rulelang.tools.playernames import make_player
 
 FORMAT = "rulelang-balance/1"
 PARTS = ("field", "luck", "skill-random", "skill-greedy")
@@ -49,17 +54,12 @@ def _config(data: dict[str, Any]):
     key = json.dumps(data, sort_keys=True)
     cfg = _CONFIGS.get(key)
     if cfg is None:
-        from rulelang.tools.engine import get
-
-        cfg = _CONFIGS[key] = get("Config").from_dict(data)
+        cfg = _CONFIGS[key] = Config.from_dict(data)
     return cfg
 
 
 def play_one(params: dict[str, Any], key: str, part: str, index: int) -> dict[str, Any]:
     """Match `index` of `part` for variant `key` ('a', or 'b' with --vs): a JSON-ready record."""
-    from rulelang.players.arena import play_match
-    from rulelang.players.registry import make_player
-
     cfg = _config(params["variants"][key])
     seed = params["seed"]
     specs, focus = seat_specs(params, part, index)
@@ -103,8 +103,6 @@ def execute(tasks: Sequence[Any], jobs: int = 1, dask: Any = None,
         for t in tasks:
             sink(run_task(t))
     else:
-        from rulelang.procs import run_in_workers
-
         run_in_workers(run_task, tasks, jobs, sink)
 
 
@@ -179,8 +177,6 @@ class Sink:
     """Appends each finished chunk to the results file, flushed, so an interruption loses at most a chunk."""
 
     def __init__(self, path: str, params: dict[str, Any], kept: Iterable[dict[str, Any]]):
-        from rulelang.outfiles import write_atomic
-
         text = json.dumps(header(params), sort_keys=True) + "\n"
         text += "".join(json.dumps(r, sort_keys=True) + "\n" for r in kept)
         write_atomic(path, text, newline=None)  # the kept lines only: a cut-short line goes

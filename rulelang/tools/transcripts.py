@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from rulelang.interpreter import Config, ConfigError, IllegalMove, Move, Round, TranscriptMismatch, first_difference, replay
+from rulelang.readinput import read_json
 from rulelang.tools.configs import ToolError
-from rulelang.tools.engine import get
 
 
 class TranscriptError(ToolError):
@@ -21,8 +22,6 @@ class TranscriptError(ToolError):
 
 
 def load_transcript(path: str) -> dict:
-    from rulelang.readinput import read_json
-
     try:
         data = read_json(path)  # a regular file, bounded in size and nesting
     except FileNotFoundError:
@@ -101,12 +100,10 @@ def _mismatch_text(exc) -> str:
 
 def check_transcript(t: dict):
     """Validate a transcript; TranscriptError naming the step if it contradicts the rules."""
-    TranscriptMismatch = get("TranscriptMismatch")
-    ConfigError = get("ConfigError")
     try:
         # the engine's replay checks a match stopped early too (its last round in progress):
         # every round's deal (openers, carried scores) and the match result, not only the turns
-        return get("replay")(t)
+        return replay(t)
     except TranscriptMismatch as exc:
         raise TranscriptError(_mismatch_text(exc)) from None
     except ConfigError as exc:
@@ -116,7 +113,6 @@ def check_transcript(t: dict):
 
 
 def new_round(cfg, deal: dict):
-    Round = get("Round")
     return Round(cfg, deal["players"], deal["hands"], deal["boneyard"], deal["opener"],
                  deal.get("scores"), record=True, opening=deal.get("opening"),
                  tiebreak=deal.get("tiebreak", False))
@@ -124,12 +120,6 @@ def new_round(cfg, deal: dict):
 
 def step_transcript(t: dict, check: bool = False) -> Iterator[Step]:
     """Yield the state after every recorded turn (rounds rebuilt from their deals)."""
-    Config = get("Config")
-    Move = get("Move")
-    IllegalMove = get("IllegalMove")
-    TranscriptMismatch = get("TranscriptMismatch")
-    from rulelang.interpreter.transcript import first_difference
-
     cfg = Config.from_dict(t["config"])
     number = 0
     for ri, r in enumerate(rounds_of(t)):
@@ -169,7 +159,7 @@ def round_at(t: dict, turn: int | None):
     last = None
     if turn == 0:
         r0 = rounds_of(t)[0]
-        return new_round(get("Config").from_dict(t["config"]), r0["deal"]), None
+        return new_round(Config.from_dict(t["config"]), r0["deal"]), None
     for st in step_transcript(t):
         last = st
         if turn is not None and st.number == turn:
@@ -177,7 +167,7 @@ def round_at(t: dict, turn: int | None):
     if last is None:
         if turn is not None:
             raise TranscriptError(f"--turn {turn}: the transcript has no turns (use --turn 0 or leave it out)")
-        return new_round(get("Config").from_dict(t["config"]), rounds_of(t)[0]["deal"]), None
+        return new_round(Config.from_dict(t["config"]), rounds_of(t)[0]["deal"]), None
     if turn is not None:
         raise TranscriptError(f"--turn {turn}: the transcript has only {last.number} turns")
     return last.round, last
