@@ -17,6 +17,7 @@ subtrees further apart with drawn connectors (still without overlap).
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import cast
@@ -24,6 +25,7 @@ from typing import cast
 Tile = tuple[int, int]
 Point = tuple[int, int]
 Dir = tuple[int, int]
+Step = tuple[Tile | None, str | None, Tile, str | None]  # (parent, parent's side, tile, tile's side)
 
 RIGHT: Dir = (1, 0)
 DOWN: Dir = (0, 1)
@@ -195,9 +197,9 @@ class LayoutTree:
         return cls.from_connections(list(layout.tiles), layout.connections(), layout.spinners(),
                                     () if ew is None else (ew,))
 
-    def order(self) -> list[tuple[Tile | None, str | None, Tile, str | None]]:
+    def order(self) -> list[Step]:
         """Depth-first order of (parent, parent_side, tile, child_side)."""
-        out: list[tuple[Tile | None, str | None, Tile, str | None]] = [(None, None, self.root, None)]
+        out: list[Step] = [(None, None, self.root, None)]
         stack = [(self.root, kid) for kid in reversed(self.children[self.root])]
         while stack:
             parent, (pside, child, cside) = stack.pop()
@@ -241,8 +243,6 @@ def place_layout(tree: LayoutTree, budget: int = 600, restarts: int = 40,
     preferences (deterministically seeded) when it runs out; if every restart
     fails, the banded fallback (which cannot fail) is used.
     """
-    import random
-
     total = 0
     for attempt in range(restarts):
         rng = random.Random(attempt) if attempt else None
@@ -329,73 +329,93 @@ def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict, 
     return [(cand, cells) for _, _, cand, cells in out]
 
 
-def _search(tree: LayoutTree, budget: int, rng=None, marker_sides=None) -> Placement | None:
-    order = tree.order()
-    placed = Placement()
-    occupied: dict[Point, Tile] = {}
-    marked = {(tuple(t), s) for t, s in marker_sides} if marker_sides else set()
-    markers: dict[Point, int] = {}  # marker cell -> how many markers use it
+class _Search:
+    """The state of one backtracking search: the tiles placed, the cells they cover, the marker cells."""
 
-    def add_markers(pl: Placed, sign: int) -> None:
+    def __init__(self, tree: LayoutTree, rng: random.Random | None, marker_sides: Iterable[tuple[Tile, str]] | None):
+        self.tree = tree
+        self.rng = rng
+        self.placed = Placement()
+        self.occupied: dict[Point, Tile] = {}
+        self.marked: set[tuple[Tile, str]] = {(_pair(t), s) for t, s in marker_sides} if marker_sides else set()
+        self.markers: dict[Point, int] = {}  # marker cell -> how many markers use it
+
+    def _count_markers(self, pl: Placed, sign: int) -> None:
         for side, (pt, dd) in pl.sides.items():
-            if (pl.tile, side) in marked:
+            if (pl.tile, side) in self.marked:
                 for c in marker_cells(pt, dd):
-                    k = markers.get(c, 0) + sign
+                    k = self.markers.get(c, 0) + sign
                     if k:
-                        markers[c] = k
+                        self.markers[c] = k
                     else:
-                        markers.pop(c, None)
+                        self.markers.pop(c, None)
 
-    root = place_root(tree.root, tree.root in tree.endwise)
-    placed[tree.root] = root
-    for c in root.cells():
-        occupied[c] = tree.root
-    add_markers(root, 1)
-    n = len(order)
-    nodes = 0
-    # choice index per position of the order; iterative backtracking
-    choices = [0] * n
-    ranked: list[list] = [[] for _ in range(n)]
-    i = 1
-    while i < n:
-        parent, pside, tile, cside = order[i]
-        par = placed[parent]
-        entry, d = par.sides[pside]
-        if choices[i] == 0:
-            assert cside is not None  # only the root (position 0) has no child side
-            ranked[i] = _rank_options(tile, cside, entry, d, occupied, rng, markers, marked, tile in tree.endwise)
-            nodes += 1
-        options = ranked[i]
-        ok = False
-        while choices[i] < len(options):
-            cand, cells = options[choices[i]]
-            choices[i] += 1
-            nodes += 1
-            cand.parent, cand.parent_side, cand.child_side = parent, pside, cside
-            placed[tile] = cand
-            for c in cells:
-                occupied[c] = tile
-            add_markers(cand, 1)
-            ok = True
-            break
-        if nodes > budget:
-            return None
-        if ok:
-            i += 1
-            continue
-        # backtrack
-        choices[i] = 0
-        i -= 1
-        if i == 0:
-            return None
-        prev = order[i][2]
-        for c in placed[prev].cells():
-            occupied.pop(c, None)
-        add_markers(placed[prev], -1)
-        del placed[prev]
-    placed.method = "search"
-    placed.nodes = nodes
-    return placed
+    def put(self, tile: Tile, pl: Placed, cells: Iterable[Point]) -> None:
+        self.placed[tile] = pl
+        for c in cells:
+            self.occupied[c] = tile
+        self._count_markers(pl, 1)
+
+    def take_back(self, tile: Tile) -> None:
+        for c in self.placed[tile].cells():
+            self.occupied.pop(c, None)
+        self._count_markers(self.placed[tile], -1)
+        del self.placed[tile]
+
+    def options(self, step: Step) -> list[tuple[Placed, list[Point]]]:
+        parent, pside, tile, cside = step
+        assert parent is not None and pside is not None and cside is not None  # only the root has none
+        entry, d = self.placed[parent].sides[pside]
+        return _rank_options(tile, cside, entry, d, self.occupied, self.rng, self.markers, self.marked,
+                             tile in self.tree.endwise)
+
+    def run(self, budget: int) -> Placement | None:
+        """Place the tiles in the tree's order, backtracking; None when `budget` nodes did not do."""
+        tree = self.tree
+        order = tree.order()
+        root = place_root(tree.root, tree.root in tree.endwise)
+        self.put(tree.root, root, root.cells())
+        n = len(order)
+        nodes = 0
+        # choice index per position of the order; iterative backtracking
+        choices = [0] * n
+        ranked: list[list[tuple[Placed, list[Point]]]] = [[] for _ in range(n)]
+        i = 1
+        while i < n:
+            parent, pside, tile, cside = order[i]
+            if choices[i] == 0:
+                ranked[i] = self.options(order[i])
+                nodes += 1
+            ok = choices[i] < len(ranked[i])
+            if ok:
+                cand, cells = ranked[i][choices[i]]
+                choices[i] += 1
+                nodes += 1
+                cand.parent, cand.parent_side, cand.child_side = parent, pside, cside
+                self.put(tile, cand, cells)
+            if nodes > budget:
+                return None
+            if ok:
+                i += 1
+                continue
+            choices[i] = 0
+            i -= 1
+            if i == 0:
+                return None
+            self.take_back(order[i][2])
+        self.placed.method = "search"
+        self.placed.nodes = nodes
+        return self.placed
+
+
+def _pair(t: Sequence[int]) -> Tile:
+    a, b = t
+    return (a, b)
+
+
+def _search(tree: LayoutTree, budget: int, rng: random.Random | None = None,
+            marker_sides: Iterable[tuple[Tile, str]] | None = None) -> Placement | None:
+    return _Search(tree, rng, marker_sides).run(budget)
 
 
 def _fallback(tree: LayoutTree) -> Placement:
