@@ -13,9 +13,11 @@ import io
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from rulelang.interpreter import Config, Match
+from rulelang.interpreter import Config, Event, Match, Round
 from rulelang.interpreter.claims import set_miss_rate
+from rulelang.interpreter.players import FastPlayer
 from rulelang.outfiles import write_atomic
 from rulelang.procs import run_in_workers
 from rulelang.tools import stats
@@ -101,59 +103,74 @@ def run_match(config_dict: dict, players: int, bots: Sequence[str], seed: int, i
     return _play(_plan(config_dict, players, bots), seed, index, history)
 
 
-def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict:
-    """Match ``index`` of a run seeded ``seed``, from a prepared plan."""
-    cfg = plan.cfg
-    players = plan.players
+def _seat_bots(plan: _Plan, seed: int, index: int) -> list[FastPlayer]:
+    """The bots of match `index`, each from its own seed (and, under the muggins rule, its own miss generator)."""
     seat_bots = [make(bot_seed(seed, index, s)) for s, make in enumerate(plan.factories)]
     if plan.miss_rate:  # the muggins rule: bots that miss points, from generators of their own
         for s, b in enumerate(seat_bots):
             set_miss_rate(b, plan.miss_rate, _derive("miss", seed, index, s))
+    return seat_bots
+
+
+def _round_detail(rnd: Round, calls: bool) -> dict[str, Any]:
+    """What a played round adds to a match's summary: how it ended and where its points came from."""
+    evs = rnd.events
+    placement = settlement = called = discarded = 0
+    for e in evs:
+        if not e.accepted:
+            discarded += 1
+        elif e.kind == "placement":
+            placement += e.raw
+        elif e.kind in SETTLEMENT_KINDS:
+            settlement += e.raw
+        elif e.kind == CALL_KIND:
+            called += e.raw
+    res = rnd.result
+    detail: dict[str, Any] = {
+        "kind": res.kind if res else "unfinished",
+        "turns": rnd.placements,
+        "events": len(evs),
+        "discarded": discarded,
+        "placement": placement,
+        "settlement": settlement,
+    }
+    if calls:
+        detail["call"] = called
+    return detail
+
+
+def _race_steps(start: list[int], events: Sequence[Event]) -> list[list[int]]:
+    """The scores after each accepted event of a round, from the scores `start` it began with."""
+    steps = []
+    score = list(start)
+    for e in events:
+        if e.accepted:
+            score[e.side] = e.score_after
+            steps.append(list(score))
+    return steps
+
+
+def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict[str, Any]:
+    """Match ``index`` of a run seeded ``seed``, from a prepared plan."""
+    cfg = plan.cfg
+    seat_bots = _seat_bots(plan, seed, index)
     mseed = match_seed(seed, index)
-    match = plan.match(cfg, players, mseed)
-    unit = cfg.unit
-    rounds: list[dict] = []
-    race: list[list[int]] = []
-    if history:
-        race.append([0] * plan.sides)
+    match = plan.match(cfg, plan.players, mseed)
+    rounds: list[dict[str, Any]] = []
+    race: list[list[int]] = [[0] * plan.sides] if history else []
     while not match.over and len(match.rounds) < MAX_ROUNDS:
         rnd = match.round
         match.run(seat_bots, max_rounds=len(match.rounds) + 1)
-        evs = rnd.events
-        placement = settlement = called = discarded = 0
-        for e in evs:
-            if not e.accepted:
-                discarded += 1
-            elif e.kind == "placement":
-                placement += e.raw
-            elif e.kind in SETTLEMENT_KINDS:
-                settlement += e.raw
-            elif e.kind == CALL_KIND:
-                called += e.raw
-        res = rnd.result
-        detail = {
-            "kind": res.kind if res else "unfinished",
-            "turns": rnd.placements,
-            "events": len(evs),
-            "discarded": discarded,
-            "placement": placement,
-            "settlement": settlement,
-        }
-        if plan.calls:
-            detail["call"] = called
-        rounds.append(detail)
+        rounds.append(_round_detail(rnd, plan.calls))
         if history:
-            score = list(race[-1])
-            for e in evs:
-                if e.accepted:
-                    score[e.side] = e.score_after
-                    race.append(list(score))
+            race.extend(_race_steps(race[-1], rnd.events))
     scores = match.scores
-    out = {
+    unit = cfg.unit
+    out: dict[str, Any] = {
         "index": index,
         "seed": mseed,
         "variant": cfg.name,
-        "players": players,
+        "players": plan.players,
         "bots": list(plan.bots),
         "finished": bool(match.over),
         "winner": match.winner if match.over else None,
