@@ -7,7 +7,8 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 import click
 
@@ -17,7 +18,7 @@ from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolUsageError
 from rulelang.tools.simulation import _derive
-from rulelang.tools.transcripts import rounds_of, step_transcript
+from rulelang.tools.transcripts import Step, rounds_of, step_transcript
 
 SEAT_KINDS = ("human", "random", "greedy")
 
@@ -519,75 +520,107 @@ def _loose_tile(text: str):
 # ------------------------------------------------------------------------------ replay
 
 
-def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = False) -> None:
-    """Print a (checked) transcript turn by turn."""
-    cfg = Config.from_dict(t["config"])
-    unit = cfg.unit
-    rounds = rounds_of(t)
-    players = rounds[0]["deal"]["players"] if rounds else 0
-    side_of = list(cfg.sides_of(players)) if players else []
-    partners = bool(side_of) and max(side_of) + 1 != players
-    nsides = (max(side_of) + 1) if side_of else 0
-    names = [f"team {s}" if partners else f"seat {s}" for s in range(nsides)]
-    meta = t["x-play"] if isinstance(t.get("x-play"), dict) else {}
-    seats = meta.get("seats")
-    echo(f"{cfg.title} ({cfg.name}): {players} players"
-         + (f", seed {t.get('seed')}" if t.get("seed") is not None else "")
-         + (f", seats {', '.join(map(str, seats))}" if isinstance(seats, list) and seats else ""))
-    current = -1
-    last = None
-    seen: tuple[int, int] | None = None  # passes and draws already told, after a draw move (issue 9)
-    for st in step_transcript(t):
-        rnd = st.round
-        if st.round_index != current:
-            if last is not None:
-                _print_round_end(last, rounds, echo, names, unit, tally, boards)
-            current = st.round_index
-            deal = rounds[current]["deal"]
-            echo("")
-            echo(f"=== Round {current + 1} ===  seat {deal['opener']} opens; start scores "
-                 + ", ".join(f"{names[i]} {tb.fmt_shown(s / unit if unit != 1 else s)}"
-                             for i, s in enumerate(deal.get("scores") or [0] * nsides)))
-            for s, h in enumerate(deal["hands"]):
-                echo(f"  seat {s} is dealt {' '.join(h)}")
-        rec = st.record
-        # after a draw move (issue 9) the passes and draws before it are listed again: say only the new ones
+Echo = Callable[[str], None]
+
+
+@dataclass
+class _Replay:
+    """What printing a transcript needs throughout: how to print, the sides' names, the unit and the options."""
+
+    echo: Echo
+    rounds: list[dict[str, Any]]
+    names: list[str]
+    nsides: int
+    unit: int
+    boards: bool
+    tally: bool
+
+    def round_start(self, index: int) -> None:
+        deal = self.rounds[index]["deal"]
+        unit = self.unit
+        self.echo("")
+        self.echo(f"=== Round {index + 1} ===  seat {deal['opener']} opens; start scores "
+                  + ", ".join(f"{self.names[i]} {tb.fmt_shown(s / unit if unit != 1 else s)}"
+                              for i, s in enumerate(deal.get("scores") or [0] * self.nsides)))
+        for s, h in enumerate(deal["hands"]):
+            self.echo(f"  seat {s} is dealt {' '.join(h)}")
+
+    def round_end(self, st: Step) -> None:
+        _print_round_end(st, self.rounds, self.echo, self.names, self.unit, self.tally, self.boards)
+
+    def turn(self, st: Step, seen: tuple[int, int] | None) -> tuple[int, int] | None:
+        """Print one turn; the passes and draws told so far when it was a draw move (else None)."""
+        echo, unit, rec, rnd = self.echo, self.unit, st.record, st.round
+        # after a draw move the passes and draws before it are listed again: say only the new ones
         seen_passed, seen_drawn = seen or (0, 0)  # (a round never ends on a draw move)
         for s in rec.get("passed", [])[seen_passed:]:
             echo(f"  seat {s} passes")
         if rec.get("drawn", [])[seen_drawn:]:
             echo(f"  seat {rec['seat']} draws {' '.join(rec['drawn'][seen_drawn:])}")
         if rec.get("move") == "draw":
-            seen = (len(rec.get("passed", [])), len(rec.get("drawn", [])))
             echo(f"Turn {st.number}: seat {rec['seat']} draws a tile instead of placing")
-            last = st
-            continue
-        seen = None
+            return (len(rec.get("passed", [])), len(rec.get("drawn", [])))
         counted = " + ".join(str(c[2]) for c in rec.get("counted", [])) or "0"
         pts = rec.get("points", 0)
         gain = f" -> {pts} raw" + (f" ({tb.fmt_shown(pts / unit)} shown)" if unit != 1 else "") if pts else ""
         echo(f"Turn {st.number}: seat {rec['seat']} plays {rec['move']}; ends {counted} = {rec.get('count')}{gain}")
         for ev in st.turn.events:
-            echo(tb.event_line(ev, unit, names))
+            echo(tb.event_line(ev, unit, self.names))
         if not rnd.over and not rnd.hand_masks[rec["seat"]]:  # side-out: out, the partner plays on
             echo(f"  seat {rec['seat']} goes out; {_partner_words(rnd.sides, rec['seat'], lambda p: f'seat {p}')}")
-        if boards:
+        if self.boards:
             for line in tb.layout_lines_of(rnd.layout):
                 echo("    " + line)
-        last = st
-    if last is not None:
-        _print_round_end(last, rounds, echo, names, unit, tally, boards)
-    res = t.get("result") or {}
-    echo("")
-    if "rounds" in t:
+        return None
+
+    def match_end(self, t: dict[str, Any]) -> None:
+        res = t.get("result") or {}
+        self.echo("")
+        if "rounds" not in t:
+            return
         if res.get("over"):
             w = res.get("winner")
-            echo("Match over: " + ("a draw." if w is None else f"{names[w]} wins."))
+            self.echo("Match over: " + ("a draw." if w is None else f"{self.names[w]} wins."))
         else:
-            echo("The match was stopped before its end.")
+            self.echo("The match was stopped before its end.")
         scores = res.get("scores") or []
-        for line in tb.score_lines(scores, unit, names[:len(scores)], tally):
-            echo(line)
+        for line in tb.score_lines(scores, self.unit, self.names[:len(scores)], self.tally):
+            self.echo(line)
+
+
+def _replay_header(t: dict[str, Any], cfg: Config, players: int) -> str:
+    meta = t["x-play"] if isinstance(t.get("x-play"), dict) else {}
+    seats = meta.get("seats")
+    return (f"{cfg.title} ({cfg.name}): {players} players"
+            + (f", seed {t.get('seed')}" if t.get("seed") is not None else "")
+            + (f", seats {', '.join(map(str, seats))}" if isinstance(seats, list) and seats else ""))
+
+
+def print_replay(t: dict[str, Any], echo: Echo = click.echo, boards: bool = False, tally: bool = False) -> None:
+    """Print a (checked) transcript turn by turn."""
+    cfg = Config.from_dict(t["config"])
+    rounds = rounds_of(t)
+    players = rounds[0]["deal"]["players"] if rounds else 0
+    side_of = list(cfg.sides_of(players)) if players else []
+    partners = bool(side_of) and max(side_of) + 1 != players
+    nsides = (max(side_of) + 1) if side_of else 0
+    names = [f"team {s}" if partners else f"seat {s}" for s in range(nsides)]
+    out = _Replay(echo, rounds, names, nsides, cfg.unit, boards, tally)
+    echo(_replay_header(t, cfg, players))
+    current = -1
+    last: Step | None = None
+    seen: tuple[int, int] | None = None  # passes and draws already told, after a draw move
+    for st in step_transcript(t):
+        if st.round_index != current:
+            if last is not None:
+                out.round_end(last)
+            current = st.round_index
+            out.round_start(current)
+        seen = out.turn(st, seen)
+        last = st
+    if last is not None:
+        out.round_end(last)
+    out.match_end(t)
 
 
 def _partner_words(sides: Sequence[int], seat: int, name: Callable[[int], str]) -> str:
