@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from rulelang.interpreter import Config, IllegalMove, Match, Move
+from rulelang.interpreter import Config, IllegalMove, Match, Move, Round, Tile
 from rulelang.outfiles import write_atomic
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
@@ -311,24 +311,10 @@ class Game:
         except KeyboardInterrupt:
             raise Quit("interrupt") from None
 
-    def _interpret(self, text: str, rnd, seat: int, legal: list):
+    def _interpret(self, text: str, rnd: Round, seat: int, legal: list[Move]) -> Move | None:
+        """The move a line of input chooses; None (after saying why, or doing what it asked) otherwise."""
         t = text.strip()
-        low = t.lower()
-        if not t:
-            return None
-        if low in ("q", "quit", "exit"):
-            raise Quit("quit")
-        if low in ("?", "help", "h?"):
-            self.say(HELP)
-            return None
-        if low in ("b", "board"):
-            self.show_board(rnd)
-            return None
-        if low in ("h", "hand"):
-            self.show_hand(rnd, seat)
-            return None
-        if low in ("s", "scores", "score"):
-            self.show_scores()
+        if not t or self._command(t.lower(), rnd, seat):
             return None
         number = _move_number(t)
         if number is not None:
@@ -339,6 +325,37 @@ class Game:
         if t.startswith("#"):
             self.say(f"Cannot read {t!r}: write a move number as #3. Type ? for help.", fg="red")
             return None
+        read = self._read_move(t)
+        if read is None:
+            return None
+        move, tile = read
+        if move is not None and move in legal:
+            return move
+        if tile is not None and (move is None or not rnd.leading):
+            fits = [mv for mv in legal if mv.tile == tile]
+            if fits or move is None:
+                return self._fitting(t, tile, fits, legal)
+        assert move is not None  # a text that is no move names a tile
+        return self._refused(move)
+
+    def _command(self, low: str, rnd: Round, seat: int) -> bool:
+        """Do what a command word asks (quit, help, board, hand, scores); False when the text is none."""
+        if low in ("q", "quit", "exit"):
+            raise Quit("quit")
+        if low in ("?", "help", "h?"):
+            self.say(HELP)
+        elif low in ("b", "board"):
+            self.show_board(rnd)
+        elif low in ("h", "hand"):
+            self.show_hand(rnd, seat)
+        elif low in ("s", "scores", "score"):
+            self.show_scores()
+        else:
+            return False
+        return True
+
+    def _read_move(self, t: str) -> tuple[Move | None, Tile | None] | None:
+        """(the move written, the tile it names when it names only a tile), or None after saying it is unreadable."""
         try:
             move = Move.parse(t)
         except ValueError as exc:
@@ -347,24 +364,23 @@ class Game:
                 why = str(exc).removeprefix(f"cannot read move {t!r}: ")
                 self.say(f"Cannot read {t!r}: {why}. Type ? for help.", fg="red")
                 return None
-            move = None
+            return None, tile
+        return move, (move.tile if move.target is None and not move.draw else None)
+
+    def _fitting(self, t: str, tile: Tile, fits: list[Move], legal: list[Move]) -> Move | None:
+        """The one legal move of a tile; None, saying why, when it fits in several places or nowhere."""
+        if len(fits) == 1:
+            return fits[0]
+        if fits:
+            nums = ", ".join(f"{legal.index(mv) + 1}) {mv}" for mv in fits)
+            self.say(f"{tb.fmt_tile(tile)} fits in several places: {nums}. Choose one.", fg="red")
         else:
-            tile = move.tile if move.target is None and not move.draw else None
-        if move is not None and move in legal:
-            return move
-        if tile is not None and (move is None or not rnd.leading):
-            fits = [mv for mv in legal if mv.tile == tile]
-            if len(fits) == 1:
-                return fits[0]
-            if len(fits) > 1:
-                nums = ", ".join(f"{legal.index(mv) + 1}) {mv}" for mv in fits)
-                self.say(f"{tb.fmt_tile(tile)} fits in several places: {nums}. Choose one.", fg="red")
-                return None
-            if move is None:
-                also = f" (move number {t} is written #{t})" if t.isdigit() else ""
-                self.say(f"{tb.fmt_tile(tile)} is not playable now{also}. Type ? for help.", fg="red")
-                return None
-        # let the engine say why (the state does not change on an illegal move)
+            also = f" (move number {t} is written #{t})" if t.isdigit() else ""
+            self.say(f"{tb.fmt_tile(tile)} is not playable now{also}. Type ? for help.", fg="red")
+        return None
+
+    def _refused(self, move: Move) -> None:
+        """Let the engine say why a move is not legal (the state does not change on an illegal move)."""
         try:
             self.match.round.play(move)
         except IllegalMove as exc:
