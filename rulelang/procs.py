@@ -20,7 +20,7 @@ __all__ = ["die_with_parent", "prepare", "run_in_workers"]
 PR_SET_PDEATHSIG = 1
 
 
-_PRCTL: list = []  # [prctl] once looked up: a forked child must not call dlopen/dlsym (the loader's lock)
+_PRCTL: list[Any] = []  # [prctl] once looked up: a forked child must not call dlopen/dlsym (the loader's lock)
 
 
 def prepare() -> None:

@@ -43,20 +43,20 @@ def load_config_dict(spec: str) -> dict[str, Any]:
         raise ToolError(f"cannot load variant {spec!r}: {exc}") from exc
 
 
-def load_engine_config(spec: str):
+def load_engine_config(spec: str) -> tuple[dict[str, Any], Config]:
     """(config dict, engine Config) for a spec; a schema failure is a ToolError."""
     data = load_config_dict(spec)
     return data, engine_config(data)
 
 
-def engine_config(data: dict):
+def engine_config(data: dict[str, Any]) -> Config:
     try:
         return Config.from_dict(data)
     except Exception as exc:
         raise ToolError(f"invalid configuration {data.get('name', '?')!r}: {exc}") from exc
 
 
-def player_count(cfg: Any, players: int | None) -> int:
+def player_count(cfg: Config, players: int | None) -> int:
     """The player count a tool plays: the one asked for (a usage error if the variant refuses it), else 2 where
     allowed, else the variant's smallest count."""
     counts = list(cfg.counts)

@@ -20,12 +20,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
+
+from rulelang.interpreter import Layout
 
 Tile = tuple[int, int]
 Point = tuple[int, int]
 Dir = tuple[int, int]
-Step = tuple[Tile | None, str | None, Tile, str | None]  # (parent, parent's side, tile, tile's side)
+Step = tuple[Tile | None, str | None, Tile, str | None]
+Connection = tuple[Tile, str, Tile, str]  # (parent, parent's side, child, child's side)  # (parent, parent's side, tile, tile's side)
 
 RIGHT: Dir = (1, 0)
 DOWN: Dir = (0, 1)
@@ -46,6 +49,12 @@ def right_of(d: Dir) -> Dir:
 
 def _add(p: Point, d: Dir, k: int = 1) -> Point:
     return (p[0] + d[0] * k, p[1] + d[1] * k)
+
+
+def as_tile(t: Sequence[int]) -> Tile:
+    """A tile written as any pair (a JSON list, a tuple) as the tuple the layout code keys on."""
+    a, b = t
+    return (a, b)
 
 
 def is_double(tile: Tile) -> bool:
@@ -170,7 +179,7 @@ class LayoutTree:
     endwise: frozenset[Tile] = frozenset()  # the sniff laid endwise (family tier C)
 
     @classmethod
-    def from_connections(cls, tiles: Sequence[Tile], connections: Iterable[tuple],
+    def from_connections(cls, tiles: Sequence[Tile], connections: Iterable[Sequence[Any]],
                          spinners: Iterable[Tile] = (), endwise: Iterable[Tile] = ()) -> LayoutTree:
         tiles = [cast(Tile, tuple(t)) for t in tiles]
         if not tiles:
@@ -191,7 +200,7 @@ class LayoutTree:
                    frozenset(cast(Tile, tuple(s)) for s in endwise))
 
     @classmethod
-    def from_layout(cls, layout) -> LayoutTree:
+    def from_layout(cls, layout: Layout) -> LayoutTree:
         """From an engine ``Layout`` (tiles, connections(), spinners(), endwise_spinner)."""
         ew = getattr(layout, "endwise_spinner", None)
         return cls.from_connections(list(layout.tiles), layout.connections(), layout.spinners(),
@@ -212,7 +221,7 @@ class LayoutTree:
         return len(self.children)
 
 
-class Placement(dict):
+class Placement(dict[Tile, Placed]):
     """tile -> Placed, plus how the placement was found."""
 
     method: str = "search"
@@ -236,7 +245,7 @@ TURN_PREFERENCE = ("straight", "left", "right")
 
 
 def place_layout(tree: LayoutTree, budget: int = 600, restarts: int = 40,
-                 marker_sides: Iterable[tuple] | None = None) -> Placement:
+                 marker_sides: Iterable[tuple[Tile, str]] | None = None) -> Placement:
     """Place every tile of ``tree`` without overlap.
 
     A backtracking search with a small node budget, restarted with shuffled
@@ -257,7 +266,7 @@ def place_layout(tree: LayoutTree, budget: int = 600, restarts: int = 40,
     return result
 
 
-def _crowding(pl: Placed, occupied: dict, radius: int = 4) -> int:
+def _crowding(pl: Placed, occupied: dict[Point, Tile], radius: int = 4) -> int:
     """Occupied cells in the square ahead of the tile's free exits (less is better)."""
     total = 0
     for side, (pt, d) in pl.sides.items():
@@ -300,7 +309,8 @@ def marker_cells(pt: Point, d: Dir) -> tuple[Point, Point]:
 MARKER_PENALTY = 40
 
 
-def _marker_conflicts(cand: Placed, cells: list, occupied: dict, markers: dict, marked: set) -> int:
+def _marker_conflicts(cand: Placed, cells: list[Point], occupied: dict[Point, Tile], markers: dict[Point, int],
+                      marked: set[tuple[Tile, str]]) -> int:
     """Cells of the candidate over placed markers, and its own markers over placed tiles."""
     n = sum(1 for c in cells if c in markers)
     for side, (pt, d) in cand.sides.items():
@@ -309,8 +319,9 @@ def _marker_conflicts(cand: Placed, cells: list, occupied: dict, markers: dict, 
     return n
 
 
-def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict, rng=None,
-                  markers: dict | None = None, marked: set | None = None, endwise: bool = False) -> list:
+def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict[Point, Tile],
+                  rng: random.Random | None = None, markers: dict[Point, int] | None = None,
+                  marked: set[tuple[Tile, str]] | None = None, endwise: bool = False) -> list[tuple[Placed, list[Point]]]:
     """Fitting placements of ``tile``, least crowded first, straight on ties."""
     options = ("straight",) if is_double(tile) else TURN_PREFERENCE
     out = []
@@ -337,7 +348,7 @@ class _Search:
         self.rng = rng
         self.placed = Placement()
         self.occupied: dict[Point, Tile] = {}
-        self.marked: set[tuple[Tile, str]] = {(_pair(t), s) for t, s in marker_sides} if marker_sides else set()
+        self.marked: set[tuple[Tile, str]] = {(as_tile(t), s) for t, s in marker_sides} if marker_sides else set()
         self.markers: dict[Point, int] = {}  # marker cell -> how many markers use it
 
     def _count_markers(self, pl: Placed, sign: int) -> None:
@@ -408,11 +419,6 @@ class _Search:
         return self.placed
 
 
-def _pair(t: Sequence[int]) -> Tile:
-    a, b = t
-    return (a, b)
-
-
 def _search(tree: LayoutTree, budget: int, rng: random.Random | None = None,
             marker_sides: Iterable[tuple[Tile, str]] | None = None) -> Placement | None:
     return _Search(tree, rng, marker_sides).run(budget)
@@ -467,8 +473,8 @@ def check_no_overlap(placement: Placement) -> list[tuple[Tile, Tile]]:
     return bad
 
 
-def random_layout(rng, branching: str = "every", at_once: bool = True,
-                  max_tiles: int = 28) -> tuple[list[Tile], list[tuple], list[Tile]]:
+def random_layout(rng: random.Random, branching: str = "every", at_once: bool = True,
+                  max_tiles: int = 28) -> tuple[list[Tile], list[Connection], list[Tile]]:
     """A random legal layout of a double-six set (for tests and demos), without the engine.
 
     Returns (tiles in placement order, connections, spinners).
@@ -480,7 +486,7 @@ def random_layout(rng, branching: str = "every", at_once: bool = True,
     spinners: list[Tile] = []
     if is_double(first) and branching != "none":
         spinners.append(first)
-    connections: list[tuple] = []
+    connections: list[Connection] = []
     occupied: set[tuple[Tile, str]] = set()
 
     def free_sides() -> list[tuple[Tile, str, int]]:

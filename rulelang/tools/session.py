@@ -8,11 +8,12 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
-from rulelang.interpreter import Config, IllegalMove, Match, Move, Round, Tile
+from rulelang.interpreter import Config, IllegalMove, Match, Move, Round, Tile, Turn
+from rulelang.interpreter.players import FastPlayer
 from rulelang.outfiles import write_atomic
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
@@ -81,16 +82,16 @@ class Quit(Exception):
         super().__init__(reason)
 
 
-def _color_enabled(stream) -> bool:
+def _color_enabled(stream: TextIO) -> bool:
     return stream.isatty() and not os.environ.get("NO_COLOR")
 
 
 class Game:
     """One interactive match in the terminal."""
 
-    def __init__(self, config, players: int, seats: Sequence[str], seed: int, tally: bool = False,
+    def __init__(self, config: Config, players: int, seats: Sequence[str], seed: int, tally: bool = False,
                  save: str | None = None, variant: str = "",
-                 read: Callable[[str], str] = input, out=None):
+                 read: Callable[[str], str] = input, out: TextIO | None = None):
         self.cfg = config
         self.players = players
         self.seats = list(seats)
@@ -107,7 +108,7 @@ class Game:
         self.match = Match(config, players, seed, record=True)
         self.side_of = list(config.sides_of(players))
         self.partners = max(self.side_of) + 1 != players
-        self.bots = [None if k == "human" else BOTS[k](_derive("play-bot", seed, s))
+        self.bots: list[FastPlayer | None] = [None if k == "human" else BOTS[k](_derive("play-bot", seed, s))
                      for s, k in enumerate(self.seats)]
         self.humans = [s for s, k in enumerate(self.seats) if k == "human"]
         self.turn_no = 0
@@ -115,7 +116,7 @@ class Game:
 
     # -- output ---------------------------------------------------------------------
 
-    def say(self, text: str = "", **style) -> None:
+    def say(self, text: str = "", **style: Any) -> None:
         if style and self.color:
             text = click.style(text, **style)
         click.echo(text, file=self.out)
@@ -148,7 +149,7 @@ class Game:
                 parts.append(f"{name} {shown} shown ({raw} raw){tally}")
         return "; ".join(parts) + f"  (target {self.target_text()})"
 
-    def show_board(self, rnd) -> None:
+    def show_board(self, rnd: Round) -> None:
         lay = rnd.layout
         self.say(f"Layout ({len(lay)} tile{'' if len(lay) == 1 else 's'}; * branching double, {tb.COUNTED} counted end, "
                  f"{tb.ATTACH} attach point that counts nothing):", bold=True)
@@ -156,7 +157,7 @@ class Game:
             self.say("  " + line)
         self.say("  " + tb.counted_line(lay.counted(), lay.count()))
 
-    def show_hand(self, rnd, seat: int) -> None:
+    def show_hand(self, rnd: Round, seat: int) -> None:
         self.say(f"Your hand (seat {seat}): {tb.hand_line(rnd.hands[seat])}", bold=True)
 
     def target_text(self) -> str:
@@ -205,11 +206,13 @@ class Game:
                 if round_no == 1:
                     self.show_scores()
             seat = m.seat_to_move
+            assert seat is not None  # the match goes on
             legal = m.legal_moves()
-            if self.seats[seat] == "human":
+            bot = self.bots[seat]
+            if bot is None:
                 move = self._ask(rnd, seat, legal)
             else:
-                move = self.bots[seat](rnd.observation(seat), legal)
+                move = bot(rnd.observation(seat), legal)
             claims = rnd.config.claims != "none"  # the muggins rule (family tier C)
             if claims and move.claim is None and not move.draw:  # (a draw move claims nothing, issue 9)
                 move = self._claim(rnd, seat, move)
@@ -223,7 +226,7 @@ class Game:
 
     # -- the muggins rule (family tier C): claims and calls
 
-    def _claim(self, rnd, seat: int, move):
+    def _claim(self, rnd: Round, seat: int, move: Move) -> Move:
         """The move with its claim: a bot claims its points, a person is asked."""
         if self.seats[seat] != "human":
             return replace(move, claim=rnd.points_of(move) // self.unit)  # bots claim all their points
@@ -237,7 +240,7 @@ class Game:
                 return replace(move, claim=int(text))
             self.say(f"Cannot read {text!r}: give the points you claim as a number (0 or more).", fg="red")
 
-    def _calls(self, rnd) -> None:
+    def _calls(self, rnd: Round) -> None:
         """After a placement: the first opponent may call muggins (a bot calls when there is something to take)."""
         w = rnd.observation(rnd.seat_to_move if rnd.seat_to_move is not None else 0).get("call")
         if not w:
@@ -273,7 +276,7 @@ class Game:
     def _raw(self, raw: int) -> str:
         return f"{raw} raw" + (f", {tb.fmt_shown(raw / self.unit)} shown" if self.unit != 1 else "")
 
-    def _ask(self, rnd, seat: int, legal: list):
+    def _ask(self, rnd: Round, seat: int, legal: list[Move]) -> Move:
         obs = rnd.observation(seat)
         self.say("")
         self.show_board(rnd)
@@ -336,7 +339,8 @@ class Game:
             if fits or move is None:
                 return self._fitting(t, tile, fits, legal)
         assert move is not None  # a text that is no move names a tile
-        return self._refused(move)
+        self._refused(move)
+        return None
 
     def _command(self, low: str, rnd: Round, seat: int) -> bool:
         """Do what a command word asks (quit, help, board, hand, scores); False when the text is none."""
@@ -385,10 +389,10 @@ class Game:
             self.match.round.play(move)
         except IllegalMove as exc:
             self.say(f"Illegal move ({exc.code}): {exc.message}.", fg="red")
-            return None
+            return
         raise AssertionError("a move outside the legal list was accepted")  # pragma: no cover
 
-    def _report_turn(self, rnd, turn) -> None:
+    def _report_turn(self, rnd: Round, turn: Turn | None) -> None:
         if turn is None:
             return
         for s in turn.passed:
@@ -429,13 +433,15 @@ class Game:
             # "the round ends when both partners go out": a seat out while its partner still plays (issue 9)
             self.say(f"  {self.seat_name(seat)} goes out; {_partner_words(rnd.sides, seat, self.seat_name)}")
 
-    def _report_round(self, rnd, round_no: int) -> None:
+    def _report_round(self, rnd: Round, round_no: int) -> None:
         res = rnd.result
+        assert res is not None  # the round is over
         self.say("")
         if res.kind == "domino":
+            assert res.seat is not None  # a domino has a seat that went out
             what = f"{self.seat_name(res.seat)} dominoes"
         elif res.kind == "blocked":
-            if res.side is None:
+            if res.side is None or res.seat is None:
                 what = "the round is blocked, with no winner"
             else:
                 what = f"the round is blocked; {self.seat_name(res.seat)} has the lightest hand"
@@ -486,7 +492,7 @@ class Game:
             self.say("Transcript not saved.")
         return done
 
-    def transcript(self) -> dict:
+    def transcript(self) -> dict[str, Any]:
         t = self.match.transcript()
         t["x-play"] = {"variant": self.variant, "seats": self.seats, "seed": self.seed}
         return t
@@ -522,7 +528,7 @@ def _move_number(text: str) -> int | None:
     return int(digits)
 
 
-def _loose_tile(text: str):
+def _loose_tile(text: str) -> Tile | None:
     """'15', '1|5', '1-5', '[5|1]' -> (1, 5); None otherwise."""
     m = re.fullmatch(r"\[?\s*([0-6])\s*[|/,\- ]?\s*([0-6])\s*\]?", text.strip())
     if not m:  # larger sets: halves up to 12, written with a separator ('9|9', '[10|12]', '10-12')
@@ -562,7 +568,7 @@ class _Replay:
             self.echo(f"  seat {s} is dealt {' '.join(h)}")
 
     def round_end(self, st: Step) -> None:
-        _print_round_end(st, self.rounds, self.echo, self.names, self.unit, self.tally, self.boards)
+        _print_round_end(st, self.echo, self.names, self.unit, self.tally, self.boards)
 
     def turn(self, st: Step, seen: tuple[int, int] | None) -> tuple[int, int] | None:
         """Print one turn; the passes and draws told so far when it was a draw move (else None)."""
@@ -646,7 +652,7 @@ def _partner_words(sides: Sequence[int], seat: int, name: Callable[[int], str]) 
     return f"{who} {'plays' if len(partners) == 1 else 'play'} on (the round ends when both partners go out)"
 
 
-def _print_round_end(st, rounds, echo, names, unit, tally, boards) -> None:
+def _print_round_end(st: Step, echo: Echo, names: list[str], unit: int, tally: bool, boards: bool) -> None:
     rnd = st.round
     if not boards:
         echo("  final layout:")

@@ -29,13 +29,13 @@ SETTLEMENT_KINDS = ("domino", "block")
 CALL_KIND = "call"  # the muggins rule: points an opponent's call takes (missed points, or a claim as a penalty)
 
 
-def has_calls(config) -> bool:
+def has_calls(config: Config) -> bool:
     """Whether opponents may call (the muggins rule, `claims: muggins`): only then do the outputs give the
     points of calls, so that every other variant's results keep their shape."""
     return config.claims == "muggins"
 
 
-def _derive(*parts) -> int:
+def _derive(*parts: Any) -> int:
     h = hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()
     return int(h[:15], 16)
 
@@ -65,7 +65,7 @@ def parse_bots(text: str | None, players: int) -> list[str]:
     return names
 
 
-def n_sides(config, players: int) -> int:
+def n_sides(config: Config, players: int) -> int:
     return max(config.sides_of(players)) + 1
 
 
@@ -74,7 +74,7 @@ def n_sides(config, players: int) -> int:
 class _Plan:
     """A configuration and bot line-up prepared for simulate's matches: made once per worker, not per match."""
 
-    def __init__(self, config_dict: dict, players: int, bots: Sequence[str], miss_rate: float = 0.0):
+    def __init__(self, config_dict: dict[str, Any], players: int, bots: Sequence[str], miss_rate: float = 0.0):
         self.cfg = Config.from_dict(config_dict)
         self.miss_rate = miss_rate  # the muggins rule: how often a bot misses a scoring placement's points
         self.match = Match
@@ -85,10 +85,10 @@ class _Plan:
         self.calls = has_calls(self.cfg)
 
 
-_PLANS: dict[tuple, _Plan] = {}
+_PLANS: dict[tuple[str, int, tuple[str, ...], float], _Plan] = {}
 
 
-def _plan(config_dict: dict, players: int, bots: Sequence[str], miss_rate: float = 0.0) -> _Plan:
+def _plan(config_dict: dict[str, Any], players: int, bots: Sequence[str], miss_rate: float = 0.0) -> _Plan:
     """The plan of a run, compiled on the first call in this process and reused after."""
     key = (json.dumps(config_dict, sort_keys=True), players, tuple(bots), miss_rate)
     plan = _PLANS.get(key)
@@ -97,8 +97,8 @@ def _plan(config_dict: dict, players: int, bots: Sequence[str], miss_rate: float
     return plan
 
 
-def run_match(config_dict: dict, players: int, bots: Sequence[str], seed: int, index: int,
-              history: bool = False) -> dict:
+def run_match(config_dict: dict[str, Any], players: int, bots: Sequence[str], seed: int, index: int,
+              history: bool = False) -> dict[str, Any]:
     """Play match ``index`` of a run seeded ``seed``; a JSON-ready summary."""
     return _play(_plan(config_dict, players, bots), seed, index, history)
 
@@ -184,22 +184,26 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict[str, Any]:
     return out
 
 
-def _run_chunk(args) -> list[dict]:
+Chunk = tuple[dict[str, Any], int, Sequence[str], int, list[int], int | None, float]
+"""A worker's task: (configuration, players, bots, seed, match indices, the index that keeps its history, miss rate)."""
+
+
+def _run_chunk(args: Chunk) -> list[dict[str, Any]]:
     config_dict, players, bots, seed, indices, history_index, miss_rate = args
     plan = _plan(config_dict, players, bots, miss_rate)  # compiled once per worker process (cached across its chunks)
     return [_play(plan, seed, i, i == history_index) for i in indices]
 
 
-def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int, matches: int,
+def run_matches(config_dict: dict[str, Any], players: int, bots: Sequence[str], seed: int, matches: int,
                 jobs: int = 1, progress: Callable[[int], None] | None = None,
-                history_index: int | None = 0, miss_rate: float = 0.0) -> list[dict]:
+                history_index: int | None = 0, miss_rate: float = 0.0) -> list[dict[str, Any]]:
     """Play ``matches`` matches; results sorted by index (identical for every ``jobs``).
 
     ``miss_rate``: under the muggins rule, each bot misses a scoring placement's points this often."""
     if matches < 0:
         raise ToolError("--matches must be at least 0")
     bots = list(bots)
-    results: list[dict] = []
+    results: list[dict[str, Any]] = []
     if jobs <= 1 or matches <= 1:
         plan = _plan(config_dict, players, bots, miss_rate)
         for i in range(matches):
@@ -210,7 +214,8 @@ def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int,
     chunk = max(1, min(25, matches // (jobs * 4) or 1))
     tasks = [(config_dict, players, bots, seed, list(range(a, min(matches, a + chunk))), history_index, miss_rate)
              for a in range(0, matches, chunk)]
-    def take(part: list[dict]) -> None:
+
+    def take(part: list[dict[str, Any]]) -> None:
         results.extend(part)
         if progress:
             progress(len(part))
@@ -261,7 +266,7 @@ class Summary:
         return stats.wilson_interval(self.wins[side], self.matches)
 
 
-def summarize(results: Sequence[dict], config, players: int) -> Summary:
+def summarize(results: Sequence[dict[str, Any]], config: Config, players: int) -> Summary:
     sides = n_sides(config, players)
     wins = [0] * sides
     draws = unfinished = 0
@@ -272,7 +277,7 @@ def summarize(results: Sequence[dict], config, players: int) -> Summary:
     blocked = events = discarded = 0
     calls = has_calls(config)
     cl: list[float] = []
-    per_match: dict[str, list] = {k: [] for k in ("winners", "turns", "play", "settle", "call", "blocked",
+    per_match: dict[str, list[Any]] = {k: [] for k in ("winners", "turns", "play", "settle", "call", "blocked",
                                                   "discarded")}
     for r in results:
         details = r["round_details"]
@@ -439,7 +444,7 @@ CSV_FIELDS = ("index", "seed", "variant", "players", "bots", "finished", "winner
 CALL_FIELD = "call_points"  # after settlement_points, only in a file with matches of a variant with calls
 
 
-def flat_row(r: dict) -> dict:
+def flat_row(r: dict[str, Any]) -> dict[str, Any]:
     d = r["round_details"]
     return {
         "index": r["index"], "seed": r["seed"], "variant": r["variant"], "players": r["players"],
@@ -454,7 +459,7 @@ def flat_row(r: dict) -> dict:
     }
 
 
-def write_results(path: str, results: Sequence[dict]) -> None:
+def write_results(path: str, results: Sequence[dict[str, Any]]) -> None:
     fh = io.StringIO(newline="")
     if path.lower().endswith(".csv"):
         rows = [flat_row(r) for r in results]

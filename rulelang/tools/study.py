@@ -33,7 +33,8 @@ def derive(*parts: Any) -> int:
 
 
 def part_size(params: dict[str, Any], part: str) -> int:
-    return params["matches"] if part in ("field", "luck") else params["skill_matches"]
+    size: int = params["matches"] if part in ("field", "luck") else params["skill_matches"]
+    return size
 
 
 def seat_specs(params: dict[str, Any], part: str, index: int) -> tuple[list[str], int | None]:
@@ -47,10 +48,10 @@ def seat_specs(params: dict[str, Any], part: str, index: int) -> tuple[list[str]
     return [better if s == focus else worse for s in range(n)], focus
 
 
-_CONFIGS: dict[str, Any] = {}
+_CONFIGS: dict[str, Config] = {}
 
 
-def _config(data: dict[str, Any]):
+def _config(data: dict[str, Any]) -> Config:
     key = json.dumps(data, sort_keys=True)
     cfg = _CONFIGS.get(key)
     if cfg is None:

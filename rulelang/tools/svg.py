@@ -9,15 +9,18 @@ Every tile is a ``<g class="tile" data-tile="[a|b]">`` holding one
 from __future__ import annotations
 
 import textwrap
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
+from rulelang.interpreter import Layout, Round
 from rulelang.tools.geometry import (
     LayoutTree,
     Placed,
     Placement,
     Tile,
+    as_tile,
     place_layout,
 )
 
@@ -117,7 +120,7 @@ def _marker_pos(pl: Placed, side: str) -> tuple[float, float] | None:
     return (x + dx * 0.9, y + dy * 0.9)
 
 
-def _double_count_side(pl: Placed, used: set[tuple]) -> str:
+def _double_count_side(pl: Placed, used: set[tuple[Tile, str]]) -> str:
     for s in ("line-b", "line-a", "branch-a", "branch-b"):  # (a crosswise sniff counts its branch sides)
         if (pl.tile, s) not in used and s in pl.sides:
             return s
@@ -268,8 +271,8 @@ def render_svg(
     placement: Placement | None = None,
 ) -> str:
     """SVG text for a layout tree with its counted contributions and attach points."""
-    counted_list: list[Counted] = [(_tile(t), e, v) for (t, e, v) in counted]
-    attach_list: list[Attach] = [(_tile(t), s, v) for (t, s, v) in attach_points]
+    counted_list: list[Counted] = [(as_tile(t), e, v) for (t, e, v) in counted]
+    attach_list: list[Attach] = [(as_tile(t), s, v) for (t, s, v) in attach_points]
     used = _used_sides(tree)
     if tree is not None and placement is None:
         placement = place_layout(tree, marker_sides=_marker_sides(counted_list, attach_list, used))
@@ -289,12 +292,7 @@ def render_svg(
     return "\n".join(_head(width, height, title) + body_g + legend + ["</svg>"]) + "\n"
 
 
-def _tile(t: Sequence[int]) -> Tile:
-    a, b = t
-    return (a, b)
-
-
-def layout_svg(layout, title: str | None = None, notes: Sequence[str] = ()) -> str:
+def layout_svg(layout: Layout, title: str | None = None, notes: Sequence[str] = ()) -> str:
     """SVG of an engine ``Layout`` (tiles, connections(), spinners(), counted(), attach_points())."""
     tiles = list(layout.tiles)
     if not tiles:
@@ -303,15 +301,13 @@ def layout_svg(layout, title: str | None = None, notes: Sequence[str] = ()) -> s
     return render_svg(tree, layout.counted(), layout.attach_points(), title=title, notes=notes)
 
 
-def round_svg(rnd, title: str | None = None, notes: Sequence[str] = ()) -> str:
+def round_svg(rnd: Round, title: str | None = None, notes: Sequence[str] = ()) -> str:
     """SVG of a live engine ``Round``'s layout."""
     return layout_svg(rnd.layout, title=title, notes=notes)
 
 
 def svg_tile_rects(svg_text: str) -> list[tuple[str, tuple[float, float, float, float]]]:
     """(tile label, (x0, y0, x1, y1)) of every tile drawn in ``svg_text`` (for tests)."""
-    import xml.etree.ElementTree as ET
-
     ns = {"s": "http://www.w3.org/2000/svg"}
     root = ET.fromstring(svg_text)
     out = []
@@ -325,7 +321,7 @@ def svg_tile_rects(svg_text: str) -> list[tuple[str, tuple[float, float, float, 
     return out
 
 
-def render_round(rnd, path: str | None = None, title: str | None = None, notes: Sequence[str] = ()) -> str:
+def render_round(rnd: Round, path: str | None = None, title: str | None = None, notes: Sequence[str] = ()) -> str:
     """Render a live engine ``Round`` (tests, notebooks); also write it to ``path`` if given."""
     text = round_svg(rnd, title=title, notes=notes)
     if path:
