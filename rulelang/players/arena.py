@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from rulelang.interpreter import Config, Match, Round
+from rulelang.interpreter import Config, Match, Move, Round, Tile, Turn
+from rulelang.interpreter.players import FastPlayer
 from rulelang.players.tiles import fitting_tiles
 
 MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
@@ -21,16 +22,16 @@ MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as 
 class PublicLog:
     """The current round's history as the referee saw it (draws with their tiles); `view(seat)` hides them."""
 
-    def __init__(self, rnd, round_no: int):
+    def __init__(self, rnd: Round, round_no: int):
         obs = rnd.observation(rnd.opener)
         self.head = {"round": round_no, "opener": rnd.opener, "scores": list(rnd.scores),
                      "tiebreak": rnd.tiebreak, "hands": list(obs["hand_counts"]),  # an int k > 1: a fixed extra round
                      "boneyard": obs["boneyard"]}
         self.steps: list[dict[str, Any]] = []
         # after a draw move (issue 9): (seat, passes and draws already recorded, whether they were voluntary)
-        self._done: tuple[int, list, list, bool] | None = None
+        self._done: tuple[int, list[int], list[Tile], bool] | None = None
 
-    def record(self, turn, fits: list, rnd=None) -> None:
+    def record(self, turn: Turn, fits: list[Tile], rnd: Round) -> None:
         """Add a turn: the passes before it, the mover's draws, the placement (all against `fits`).
 
         A draw move (`a player may draw while able to place`, issue 9) is a `voluntary` draw step: its tile
@@ -51,7 +52,7 @@ class PublicLog:
         self._done = None
         self.steps.append({"seat": turn.seat, "move": str(turn.move)})
 
-    def view(self, seat: int, rnd) -> dict[str, Any]:
+    def view(self, seat: int, rnd: Round) -> dict[str, Any]:
         """What `seat` knows of the round so far, the draws and passes since the last placement included."""
         pending: list[dict[str, Any]] = []
         if not rnd.over and rnd.layout.tiles:
@@ -71,7 +72,7 @@ class PublicLog:
         return {**self.head, "steps": steps}
 
 
-def _fast_choice(player, rnd, legal):
+def _fast_choice(player: FastPlayer, rnd: Round, legal: list[Move]) -> Move:
     """A bundled player's choice through `pick(round, codes)`, as the engine's fast path asks it."""
     codes = rnd.legal_codes()
     return legal[codes.index(player.pick(rnd, codes))]
@@ -83,6 +84,7 @@ def _play_round_with_history(match: Match, cfg: Config, seat_players: Sequence[A
     log = PublicLog(rnd, len(match.rounds))
     while not rnd.over:
         seat = rnd.seat_to_move
+        assert seat is not None  # the round goes on
         p = seat_players[seat]
         fits = fitting_tiles(rnd.layout) if rnd.layout.tiles else []
         if hasattr(p, "pick"):  # the engine's bundled players: the same choice as `Match.run` makes

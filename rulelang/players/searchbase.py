@@ -6,7 +6,7 @@ import random
 import time
 from typing import Any
 
-from rulelang.interpreter import Config
+from rulelang.interpreter import Config, Move
 from rulelang.players.rollout import scale_of
 
 
@@ -18,7 +18,7 @@ class SearchPlayer:
 
     wants_history = True
 
-    def __init__(self, config: Any, seed: Any = 0, seconds: float | None = None):
+    def __init__(self, config: Config | dict[str, Any], seed: Any = 0, seconds: float | None = None):
         self.config = Config.from_dict(config) if isinstance(config, dict) else config
         self.rng = random.Random(seed)
         self.seconds = seconds
@@ -27,7 +27,7 @@ class SearchPlayer:
         self.decisions = self.searched = 0  # calls, and calls with a choice to search
         self.busy = 0.0  # CPU seconds spent searching
 
-    def __call__(self, obs: dict[str, Any], legal: list) -> Any:
+    def __call__(self, obs: dict[str, Any], legal: list[Move]) -> Move:
         self.decisions += 1
         if len(legal) == 1:
             return legal[0]
@@ -38,5 +38,5 @@ class SearchPlayer:
             self.searched += 1
             self.busy += time.process_time() - clock
 
-    def _search(self, obs: dict[str, Any], legal: list) -> Any:  # pragma: no cover - abstract
+    def _search(self, obs: dict[str, Any], legal: list[Move]) -> Move:  # pragma: no cover - abstract
         raise NotImplementedError

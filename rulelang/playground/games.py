@@ -148,8 +148,11 @@ class Game:
         m = self.match
         while not m.over and m.seat_to_move != HUMAN and not self._human_may_call():
             seat = m.seat_to_move
+            assert seat is not None  # the match goes on
+            bot = self.bots[seat]
+            assert bot is not None  # every seat but the human's has a bot
             rnd = m.round
-            move = self.bots[seat](rnd.observation(seat), m.legal_moves())
+            move = bot(rnd.observation(seat), m.legal_moves())
             if self.claims != "none":
                 move = replace(move, claim=rnd.points_of(move) // self.unit)  # bots claim all their points
             self._play(move)

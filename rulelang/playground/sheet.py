@@ -27,19 +27,22 @@ def _example(config: dict[str, Any]) -> tuple[str, str]:
     """(SVG, caption) of a position reached by greedy play whose counted ends score, when one is found."""
     cfg = Config.from_dict(config)
     players = cfg.counts[0]
-    fallback = None
+    fallback: Round | None = None
     for seed in range(1, 30):
         rnd = Round.deal(cfg, players, random.Random(seed))
         bot = greedy_player(seed)
         while not rnd.over and len(rnd.layout.tiles) < EXAMPLE_TILES:
-            if len(rnd.hands[rnd.seat_to_move]) == 1:
+            seat = rnd.seat_to_move
+            assert seat is not None  # the round goes on
+            if len(rnd.hands[seat]) == 1:
                 break  # stop before a hand is emptied: the position stays a position in play
-            rnd.play(bot(rnd.observation(rnd.seat_to_move), rnd.legal_moves()))
+            rnd.play(bot(rnd.observation(seat), rnd.legal_moves()))
         count = rnd.layout.count()
         fallback = fallback or rnd
         if len(rnd.layout.tiles) >= EXAMPLE_TILES - 1 and count > 0 and count % cfg.multiple == 0:
             break
     else:
+        assert fallback is not None  # the loop ran
         rnd = fallback
     count = rnd.layout.count()
     terms = " + ".join(str(v) for _t, _e, v in rnd.layout.counted()) or "0"
