@@ -1,4 +1,5 @@
 """The code base is clean under ruff and mypy (configured in pyproject.toml), as CI requires."""
+import ast
 import functools
 import re
 import shutil
@@ -7,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_layers import layer_map, part_of
+from test_layers import layer_map, modules, part_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,3 +53,25 @@ def test_mypy_strict_finds_nothing(part):
     assert not mine, "\n".join(mine)
     if part == "commands":  # errors outside the package's modules (configuration, syntax) fail one test
         assert code == 0 or any(_part_of_error(line) for line in out.splitlines()), out
+
+
+MAX_FUNCTION_LINES = 60
+
+
+def _long_functions(name: str) -> list[str]:
+    path = modules()[name]
+    text = path.read_text(encoding="utf-8")
+    if text.startswith('"""GENERATED'):  # a generated module is data, not a function to read
+        return []
+    return [f"{path.relative_to(ROOT)}:{node.lineno}: {node.name} has {node.end_lineno - node.lineno + 1} lines"
+            for node in ast.walk(ast.parse(text))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno is not None
+            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+
+
+@pytest.mark.skipif(not (ROOT / "pyproject.toml").exists(), reason="needs the source tree")
+@pytest.mark.parametrize("part", list(layer_map()[1]))
+def test_no_function_is_longer_than_60_lines(part):
+    """A function that does one job fits on a screen; a failure names the part of the layer map it is in."""
+    long = [line for name in modules() if part_of(name) == part for line in _long_functions(name)]
+    assert not long, "\n".join(long)
