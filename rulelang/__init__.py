@@ -31,7 +31,9 @@ if TYPE_CHECKING:
         loads,
     )
     from rulelang.ast import Ruleset
+    from rulelang.bundled import bundled_filename as bundled_filename
     from rulelang.bundled import bundled_names
+    from rulelang.bundled import bundled_text as bundled_text
     from rulelang.compiler import config_schema, validate_config
     from rulelang.errors import RulesetCheckError, RulesetError, RulesetErrors, RulesetFileError, RulesetSyntaxError
     from rulelang.formatter import config_to_text, format_text
@@ -54,6 +56,8 @@ _WHERE = {
     "compile_bundled": "rulelang.api",
     "load_config_dict": "rulelang.api",
     "bundled_names": "rulelang.bundled",
+    "bundled_text": "rulelang.bundled",  # served, not listed in __all__: as before
+    "bundled_filename": "rulelang.bundled",
     "config_schema": "rulelang.compiler",
     "validate_config": "rulelang.compiler",
     "config_to_text": "rulelang.formatter",

@@ -6,7 +6,6 @@ package (and so the engine, `rulelang.interpreter`) loads none of the language.
 from __future__ import annotations
 
 import copy
-import json
 import os
 from functools import cache
 from typing import Any
@@ -71,6 +70,8 @@ def compile_file(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 @cache
 def _compiled_bundled(name: str) -> str:
+    import json  # only here and for a .json file: `rulelang check FILE.rules` never loads it
+
     return json.dumps(compile_text(bundled_text(name), bundled_filename(name)))
 
 
@@ -79,6 +80,8 @@ def compile_bundled(name: str) -> dict[str, Any]:
     if name not in bundled_names():
         raise RulesetFileError("unknown-ruleset", f"there is no bundled ruleset `{name}`",
                                filename=name, hint=_bundled_hint())
+    import json
+
     config: dict[str, Any] = json.loads(_compiled_bundled(name))
     return config
 
@@ -93,6 +96,8 @@ def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
     """
     name = os.fspath(spec)
     if name.endswith(".json"):
+        import json
+
         text = _read(name, ruleset=False)
         try:
             config = parse_json(text)

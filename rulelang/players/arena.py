@@ -31,7 +31,7 @@ class PublicLog:
         # after a draw move (issue 9): (seat, passes and draws already recorded, whether they were voluntary)
         self._done: tuple[int, list[int], list[Tile], bool] | None = None
 
-    def record(self, turn: Turn, fits: list[Tile], rnd: Round) -> None:
+    def record(self, turn: Turn, fits: list[Tile], rnd: Round | None = None) -> None:
         """Add a turn: the passes before it, the mover's draws, the placement (all against `fits`).
 
         A draw move (`a player may draw while able to place`, issue 9) is a `voluntary` draw step: its tile
@@ -45,6 +45,7 @@ class PublicLog:
         if drawn and not (done and done[3]):
             self.steps.append({"seat": turn.seat, "drew": drawn, "fits": fits, "passed": False})
         if turn.move.draw:
+            assert rnd is not None  # a draw move's tile is read from the round
             tile = rnd.drawn_before_move[-1]
             self.steps.append({"seat": turn.seat, "drew": [tile], "fits": [], "passed": False, "voluntary": True})
             self._done = (turn.seat, list(turn.passed), list(turn.drawn) + [tile], True)
