@@ -262,3 +262,20 @@ def test_the_facade_serves_every_public_name() -> None:
     served = {"__version__", *rulelang._WHERE, *rulelang._ALIASES}
     assert set(rulelang.__all__) <= served
     assert all(getattr(rulelang, name) is not None for name in served)
+
+
+def test_every_kind_of_import_is_seen() -> None:
+    """The scan counts what Python would load: relative, function-local, TYPE_CHECKING and import_module imports."""
+    source = (
+        "from typing import TYPE_CHECKING\n"
+        "from . import svg\n"
+        "from ..interpreter import Round\n"
+        "if TYPE_CHECKING:\n"
+        "    from rulelang.compiler import analyse\n"
+        "def f():\n"
+        "    import rulelang.players.arena\n"
+        "    importlib.import_module('rulelang.lsp')\n"
+    )
+    found = {_known(t) for node in ast.walk(ast.parse(source)) for t in _targets(node, "rulelang.tools")} - {None}
+    assert found == {"rulelang.tools.svg", "rulelang.interpreter", "rulelang.compiler", "rulelang.players.arena",
+                     "rulelang.lsp"}
