@@ -23,8 +23,8 @@ from typing import Any
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from rulelang.players import registry  # noqa: E402
 from rulelang.tools import ladder  # noqa: E402
+from rulelang.tools import playernames as registry  # noqa: E402
 from rulelang.tools.configs import load_engine_config  # noqa: E402
 
 

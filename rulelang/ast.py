@@ -8,13 +8,10 @@ e.g. ``"players"``, an entry of the statement table, rulelang/statements), a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 from rulelang.statements.values import NO_SPAN, PerCount, Span, Term
-
-if TYPE_CHECKING:
-    from rulelang.compiler import Config
 
 __all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Statement", "Ruleset", "STATEMENTS", "StatementInfo", "INFO",
            "ORDER"]
@@ -63,9 +60,3 @@ class Ruleset:
 
     def keys(self) -> list[str]:
         return [st.key for st in self.statements if not st.misplaced]
-
-    def compile(self) -> Config:
-        """Resolve the base and compile these statements, without parsing again (raises RulesetError)."""
-        from rulelang.compiler import compile_ruleset
-
-        return compile_ruleset(self)

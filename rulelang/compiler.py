@@ -22,8 +22,9 @@ from rulelang.ast import Ruleset, Span, Statement
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
 from rulelang.checks import Problem, rule_problems
 from rulelang.config_model import FORMAT, TILES_IN_SET, config_schema, schema_problems
-from rulelang.errors import RulesetCheckError, RulesetError
+from rulelang.errors import RulesetCheckError, RulesetError, raise_errors
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
+from rulelang.parser import parse
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 
 __all__ = ["Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
@@ -276,8 +277,6 @@ def _inherit(ck: _Checker, based: Statement) -> tuple[tuple[Statement, ...], dic
 @lru_cache(maxsize=64)
 def _parse_base(text: str, filename: str) -> tuple[Ruleset | None, list[RulesetError]]:
     """A base is often read many times (every bundled variant is based on allfives): parse it once."""
-    from rulelang.parser import parse
-
     return parse(text, filename)
 
 
@@ -334,8 +333,6 @@ def resolve(statements: Iterable[Statement], based_on: str | None = None, skip: 
 
 def analyse(text: str, filename: str = "<string>") -> Compiled:
     """Parse, check and compile a text, collecting every error."""
-    from rulelang.parser import parse
-
     ruleset, errors = parse(text, filename)
     if ruleset is None:
         return Compiled(None, None, cap_errors(errors, filename))
@@ -425,8 +422,6 @@ def _sorted(errors: list[RulesetError], filename: str) -> list[RulesetError]:
 
 def compile_ruleset(ruleset: Ruleset) -> Config:
     """Compile an already parsed ruleset, without parsing its text again (raises RulesetError)."""
-    from rulelang.errors import raise_errors
-
     result = analyse_ruleset(ruleset)
     raise_errors(result.errors)
     assert result.config is not None

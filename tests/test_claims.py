@@ -258,7 +258,7 @@ def test_simulate_with_a_miss_rate():
 
 def test_search_players_claim_their_points_in_the_arena():
     from rulelang.players.arena import play_match as arena_match
-    from rulelang.players.registry import make_player
+    from rulelang.tools.playernames import make_player
 
     # search players and the arena claim every point (their look-ahead too): the game is plain Muggins
     c, plain = cfg(), cfg(BASE)

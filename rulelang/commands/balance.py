@@ -104,15 +104,15 @@ def balance_cmd(variant: str, other: str | None, players: int | None, matches: i
     --vs OTHER both rulesets play the same seeds and each difference gets a
     paired test (McNemar for yes/no figures, paired t otherwise, Holm-corrected).
     """
-    from rulelang.players.registry import STRONG, make_player
     from rulelang.tools import balance_report as br
+    from rulelang.tools.playernames import STRONG, make_player
 
     _check_outputs(alpha, resume, out, html)
     data, cfg = load_engine_config(variant)
     count = player_count(cfg, players)
     variants, names = _variants(data, cfg, other, count)
     if ladder:
-        from rulelang.tools import ladder_command as lc
+        from rulelang.commands import ladder as lc
 
         lc.run(variants, names, cfg, count, lc.LadderOptions(rungs, top, link_matches, bar, seed, jobs, dask, out,
                                                              resume, as_json, html, alpha))

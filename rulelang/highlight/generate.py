@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from rulelang import langapi
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 KEYWORDS_FILE = HERE / "keywords.json"
@@ -50,9 +52,7 @@ def dump(document: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    from rulelang.langapi import keywords
-
-    words = keywords()
+    words = langapi.keywords()
     KEYWORDS_FILE.write_text(dump(keywords_document(words)), encoding="utf-8")
     for path in TEXTMATE_FILES:
         if path.parent.is_dir():

@@ -5,6 +5,7 @@ import math
 from html import escape
 from typing import Any
 
+from rulelang.interpreter import Config
 from rulelang.tools import balance_report as br
 from rulelang.tools.plots import histogram, line_chart
 from rulelang.tools.stats import format_p
@@ -68,7 +69,7 @@ def _table(rep: dict[str, Any], names: dict[str, str]) -> str:
     return "<table>" + "\n".join(rows) + "</table>"
 
 
-def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg: Any) -> str:
+def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg: Config) -> str:
     """A self-contained HTML page."""
     title = " vs ".join(names[k] for k in sorted(names)) + ": balance"
     study = rep["study"]

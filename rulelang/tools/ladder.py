@@ -91,7 +91,7 @@ def _config(data: dict[str, Any]) -> Any:
 def play_one(params: dict[str, Any], key: str, part: str, index: int) -> Row:
     """Match `index` of link `part` for ruleset `key`: who won, from which side the upper rung played."""
     from rulelang.players.arena import play_match
-    from rulelang.players.registry import make_player
+    from rulelang.tools.playernames import make_player
 
     cfg = _config(params["variants"][key])
     sides_of = list(cfg.sides_of(params["players"]))

@@ -16,7 +16,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from rulelang.interpreter import Config
+from rulelang.outfiles import write_atomic
+from rulelang.players.arena import play_match
+from rulelang.procs import run_in_workers
 from rulelang.tools.configs import ToolError
+from rulelang.tools.playernames import make_player
 
 FORMAT = "rulelang-balance/1"
 PARTS = ("field", "luck", "skill-random", "skill-greedy")
@@ -29,7 +34,8 @@ def derive(*parts: Any) -> int:
 
 
 def part_size(params: dict[str, Any], part: str) -> int:
-    return params["matches"] if part in ("field", "luck") else params["skill_matches"]
+    size: int = params["matches"] if part in ("field", "luck") else params["skill_matches"]
+    return size
 
 
 def seat_specs(params: dict[str, Any], part: str, index: int) -> tuple[list[str], int | None]:
@@ -43,24 +49,19 @@ def seat_specs(params: dict[str, Any], part: str, index: int) -> tuple[list[str]
     return [better if s == focus else worse for s in range(n)], focus
 
 
-_CONFIGS: dict[str, Any] = {}
+_CONFIGS: dict[str, Config] = {}
 
 
-def _config(data: dict[str, Any]):
+def _config(data: dict[str, Any]) -> Config:
     key = json.dumps(data, sort_keys=True)
     cfg = _CONFIGS.get(key)
     if cfg is None:
-        from rulelang.tools.engine import get
-
-        cfg = _CONFIGS[key] = get("Config").from_dict(data)
+        cfg = _CONFIGS[key] = Config.from_dict(data)
     return cfg
 
 
 def play_one(params: dict[str, Any], key: str, part: str, index: int) -> dict[str, Any]:
     """Match `index` of `part` for variant `key` ('a', or 'b' with --vs): a JSON-ready record."""
-    from rulelang.players.arena import play_match
-    from rulelang.players.registry import make_player
-
     cfg = _config(params["variants"][key])
     seed = params["seed"]
     specs, focus = seat_specs(params, part, index)
@@ -111,8 +112,6 @@ def execute(tasks: Sequence[Any], jobs: int = 1, dask: Any = None,
             sink(runner(*t))
     else:
         from functools import partial
-
-        from rulelang.procs import run_in_workers
 
         run_in_workers(partial(_run_with, runner), tasks, jobs, sink)
 
@@ -200,8 +199,6 @@ class Sink:
     """Appends each finished chunk to the results file, flushed, so an interruption loses at most a chunk."""
 
     def __init__(self, path: str, params: dict[str, Any], kept: Iterable[dict[str, Any]]):
-        from rulelang.outfiles import write_atomic
-
         text = json.dumps(header(params), sort_keys=True) + "\n"
         text += "".join(json.dumps(r, sort_keys=True) + "\n" for r in kept)
         write_atomic(path, text, newline=None)  # the kept lines only: a cut-short line goes

@@ -35,7 +35,7 @@ class LadderOptions:
 
 def ladder_params(variants: dict[str, Any], players: int, cfg: Any, opts: LadderOptions) -> dict[str, Any]:
     """The study (what the results file's header holds), every player name checked first."""
-    from rulelang.players.registry import make_player
+    from rulelang.tools.playernames import make_player
 
     rungs = ladder.parse_rungs(opts.rungs) if opts.rungs else ladder.default_rungs(opts.top)
     for spec in rungs:
