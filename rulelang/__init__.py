@@ -151,7 +151,7 @@ def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
     """A configuration dict from a bundled name, a `.rules` file or a compiled `.json` file.
 
     A `.json` file is validated by the one validator the engine uses too
-    (rulelang/checks.py: the schema, code `invalid-config`, then the rules,
+    (rulelang/config/rules.py: the schema, code `invalid-config`, then the rules,
     each with its own code). Named apart from `interpreter.load_config`, which
     returns the engine's `Config`.
     """
@@ -170,7 +170,7 @@ def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
                                    source_line=text.split("\n")[exc.lineno - 1]) from None
         except ValueError as exc:  # nested too deeply to be a configuration
             raise RulesetFileError("invalid-config", f"not a rulelang configuration: {exc}", filename=name) from None
-        from rulelang.checks import config_problems
+        from rulelang.config.rules import config_problems
 
         problems = config_problems(config)
         if problems:

@@ -13,8 +13,9 @@ from typing import Any, Literal, get_origin
 import pytest
 
 import rulelang
-from rulelang.checks import RULES
-from rulelang.config_model import config_schema, literal_values
+from rulelang.config.rules import RULES
+from rulelang.config.schema import config_schema
+from rulelang.config.vocabulary import literal_values
 from rulelang.errors import CODES
 from rulelang.parser import grammar, parse
 from rulelang.statements import INFO, TABLE, for_rule

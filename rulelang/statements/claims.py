@@ -5,7 +5,7 @@ placements score as they always did, so existing configurations stay the same.
 """
 from __future__ import annotations
 
-from rulelang.config_model import Claims
+from rulelang.config.vocabulary import Claims
 from rulelang.statements.table import Config, Doc, Field, Phrase, StatementDef
 
 __all__ = ["STATEMENTS", "WORDS"]

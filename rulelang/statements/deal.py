@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from rulelang.config_model import SET_NAMES, SET_PLAYERS, SET_TILES, Drawing, TileSet
+from rulelang.config.vocabulary import SET_NAMES, SET_PLAYERS, SET_TILES, Drawing, TileSet
 from rulelang.record import replace
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef, choice
 from rulelang.statements.values import Counts, PerCount, Players

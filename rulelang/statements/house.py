@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rulelang.config_model import HandDoubles
+from rulelang.config.vocabulary import HandDoubles
 from rulelang.statements.scoring import MEASURE_WORDS, MEASURES, counts_named_twice, with_player_counts
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
 

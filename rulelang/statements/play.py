@@ -1,7 +1,7 @@
 """Statements of opening a round and of doubles."""
 from __future__ import annotations
 
-from rulelang.config_model import (
+from rulelang.config.vocabulary import (
     Branching,
     BranchSides,
     Lead,

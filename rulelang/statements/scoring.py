@@ -5,7 +5,7 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
-from rulelang.config_model import Formula, Overshoot, RoundEnd, TargetCheck, TargetMode, Ties, Unit
+from rulelang.config.vocabulary import Formula, Overshoot, RoundEnd, TargetCheck, TargetMode, Ties, Unit
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef, choice
 from rulelang.statements.values import Scoring, Target, UnitValue
 

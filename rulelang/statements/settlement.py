@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rulelang.config_model import BlockWinner, DominoWinner, Events, PartnersTie, TieBreak
+from rulelang.config.vocabulary import BlockWinner, DominoWinner, Events, PartnersTie, TieBreak
 from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
 from rulelang.statements.values import EventsValue, Term, Winner
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from rulelang.config_model import literal_values
+from rulelang.config.vocabulary import literal_values
 from rulelang.fastparser import Token
 from rulelang.record import field, record
 from rulelang.statements.values import Span
@@ -39,7 +39,7 @@ class Field:
     """One place of the configuration a statement sets, and the type of its value."""
 
     path: tuple[str, ...]
-    type: Any  # a Literal type of rulelang.config_model, or int / bool / str / dict / list
+    type: Any  # a Literal type of rulelang.config.vocabulary, or int / bool / str / dict / list
 
     @property
     def pointer(self) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from rulelang.config_model import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
+from rulelang.config.vocabulary import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
 from rulelang.record import field, record
 
 if TYPE_CHECKING:
