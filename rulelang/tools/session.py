@@ -156,9 +156,9 @@ class Game:
 
     def target_text(self) -> str:
         cfg = self.cfg
-        if cfg.rules.rounds is not None:  # family tier B: `the match lasts N rounds`
-            return f"none (the match lasts {cfg.rules.rounds} rounds)"
-        raw = cfg.rules.for_players(self.players).target  # family tier B: a target per player count
+        if cfg.rounds is not None:  # `the match lasts N rounds`
+            return f"none (the match lasts {cfg.rounds} rounds)"
+        raw = cfg.target_by_count.get(self.players, cfg.target)  # the target of this player count
         shown = raw // self.unit if raw % self.unit == 0 else raw / self.unit
         mode = "exactly" if cfg.target_mode == "exact" else "at least"
         if self.unit == 1:
