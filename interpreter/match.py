@@ -91,7 +91,8 @@ class Match:
         elif opening == "lottery":
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
         # "the match lasts N rounds" (family tier B): the last round is decided like a tie-break round
-        last = rules_of(cfg).rounds is not None and i + 1 >= rules_of(cfg).rounds
+        rounds = rules_of(cfg).rounds
+        last = rounds is not None and i + 1 >= rounds
         # (the value as given, False, True or a countdown: round.Tiebreak)
         tiebreak: Tiebreak = self._tiebreak
         if not tiebreak:

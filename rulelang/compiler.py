@@ -21,7 +21,7 @@ from rulelang.ast import Ruleset, Span, Statement
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
 from rulelang.config.defaults import empty_config
 from rulelang.config.rules import Problem, rule_problems
-from rulelang.config.schema import config_schema, schema_problems
+from rulelang.config.validation import config_schema, schema_problems
 from rulelang.config.vocabulary import FORMAT, TILES_IN_SET
 from rulelang.errors import RulesetCheckError, RulesetError
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error

@@ -14,7 +14,7 @@ import pytest
 
 import rulelang
 from rulelang.config.rules import RULES
-from rulelang.config.schema import config_schema
+from rulelang.config.validation import config_schema
 from rulelang.config.vocabulary import literal_values
 from rulelang.errors import CODES
 from rulelang.parser import grammar, parse

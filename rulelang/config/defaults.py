@@ -1,7 +1,6 @@
 """What the declarations say about absent and empty fields: the compiler's skeleton and `without_defaults`."""
 from __future__ import annotations
 
-import json
 from functools import cache
 from typing import Any
 
@@ -42,7 +41,7 @@ def without_defaults(config: dict[str, Any]) -> dict[str, Any]:
 
     The compiler never writes them; a configuration written by hand may: both state the same rules.
     """
-    out: dict[str, Any] = json.loads(json.dumps(config))
+    out: dict[str, Any] = _fresh(config)
     for d in declared():
         spec = d.spec
         if spec.required:

@@ -10,13 +10,13 @@ an enum, `Annotated[int, Schema({"minimum": 1})]` adds keywords) unless `schema=
 gives it. Fields are in the order the compiler writes them.
 
 `CONSTRAINTS` holds the schema's rules across fields of one object (a
-JSON Schema `if`/`then`), and the term classes the shapes of a settlement term.
+JSON Schema `if`/`then`); the `TypedDict`s the shapes of a settlement term.
 """
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypedDict
 
 from rulelang.config.spec import Schema, declare
 from rulelang.config.vocabulary import (
@@ -54,7 +54,7 @@ from rulelang.config.vocabulary import (
     literal_values,
 )
 
-__all__ = ["Fields", "HandsTerm", "DifferencesTerm", "HeaviestTerm", "TERMS", "CONSTRAINTS"]
+__all__ = ["Fields", "Term", "HandsTerm", "DifferencesTerm", "HeaviestTerm", "CONSTRAINTS"]
 
 Positive = Annotated[int, Schema({"minimum": 1})]
 Natural = Annotated[int, Schema({"minimum": 0})]
@@ -65,8 +65,6 @@ PER_COUNT = {"type": "object", "additionalProperties": False,
              "minProperties": 1}
 BY_COUNT = {"type": "object", "minProperties": 1,
             "patternProperties": {"^[1-9][0-9]*$": {"type": "integer", "minimum": 1}}, "additionalProperties": False}
-TERM_LIST = {"type": "array", "items": {"$ref": "#/$defs/term"}}
-Term = Mapping[str, Any]
 
 
 def _sorted_tuple(value: list[int]) -> tuple[int, ...]:
@@ -74,11 +72,46 @@ def _sorted_tuple(value: list[int]) -> tuple[int, ...]:
 
 
 def _formula_divides(config: Mapping[str, Any]) -> bool:
-    return config.get("scoring", {}).get("formula", "value") != "value"
+    return bool(config.get("scoring", {}).get("formula", "value") != "value")
 
 
 def _one_multiple(config: Mapping[str, Any]) -> list[int]:
     return [config["scoring"]["multiple"]]
+
+
+# The shapes of a settlement term (an item of `settlement.*.terms`); every key is required.
+
+class HandsTerm(TypedDict):
+    """Amounts from hands chosen relative to the winner: whose `hands`, `pooling` them or one per hand,
+    the `rounding`, who receives them (`to`) and the `sign`."""
+
+    kind: Literal["hands"]
+    hands: HandSet
+    pooling: Pooling
+    rounding: RoundingRule
+    to: Receiver
+    sign: Sign
+
+
+class DifferencesTerm(TypedDict):
+    """Each hand's owner is credited the differences to the heavier opposing hands, rounded."""
+
+    kind: Literal["differences"]
+    rounding: RoundingRule
+    to: Literal["owner"]
+    sign: Literal["credit"]
+
+
+class HeaviestTerm(TypedDict):
+    """The winner's side is credited the heaviest opposing hand, rounded."""
+
+    kind: Literal["heaviest"]
+    rounding: RoundingRule
+    to: Literal["winner"]
+    sign: Literal["credit"]
+
+
+Term = HandsTerm | DifferencesTerm | HeaviestTerm
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
@@ -157,7 +190,7 @@ class Fields:
     domino_winner: DominoWinner = declare("settlement.domino.winner", "who wins a domino", "domino_winner",
                                           default="dominoer")
     domino_terms: tuple[Term, ...] = declare("settlement.domino.terms", "the amounts a domino pays", "domino_terms",
-                                             empty=[], schema=TERM_LIST)
+                                             empty=[])
     domino_events: Events = declare("settlement.domino.events", "how a domino's amounts make events",
                                     "domino_events")
     domino_with_last_placement: bool = declare(
@@ -171,45 +204,9 @@ class Fields:
     block_partners_tie: PartnersTie = declare("settlement.block.partners_tie", "whether partners sharing the "
                                               "lightest hand win together", "block_winner", default="side-wins")
     block_terms: tuple[Term, ...] = declare("settlement.block.terms", "the amounts a block pays", "block_terms",
-                                            empty=[], schema=TERM_LIST)
+                                            empty=[])
     block_events: Events = declare("settlement.block.events", "how a block's amounts make events", "block_events")
 
-
-# -- the shapes of a settlement term (`settlement.*.terms[i]`); every field is required ------------------
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class HandsTerm:
-    """Amounts from hands chosen relative to the winner."""
-
-    kind: Literal["hands"] = declare("kind", "a term over hands")
-    hands: HandSet = declare("hands", "whose hands it counts")
-    pooling: Pooling = declare("pooling", "one amount for the hands together, or one per hand")
-    rounding: RoundingRule = declare("rounding", "how an amount is rounded")
-    to: Receiver = declare("to", "who receives the amount")
-    sign: Sign = declare("sign", "credit or debit")
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class DifferencesTerm:
-    """Each hand is credited the differences to the heavier opponents' hands."""
-
-    kind: Literal["differences"] = declare("kind", "a term of differences")
-    rounding: RoundingRule = declare("rounding", "how an amount is rounded")
-    to: Literal["owner"] = declare("to", "each hand's owner receives")
-    sign: Literal["credit"] = declare("sign", "always a credit")
-
-
-@dataclasses.dataclass(frozen=True, slots=True, kw_only=True)
-class HeaviestTerm:
-    """The winner's side is credited the heaviest opposing hand."""
-
-    kind: Literal["heaviest"] = declare("kind", "a term of the heaviest opposing hand")
-    rounding: RoundingRule = declare("rounding", "how an amount is rounded")
-    to: Literal["winner"] = declare("to", "the winner's side receives")
-    sign: Literal["credit"] = declare("sign", "always a credit")
-
-
-TERMS: tuple[type[Any], ...] = (HandsTerm, DifferencesTerm, HeaviestTerm)
 
 # Rules across the fields of one object, as JSON Schema keywords of that object ("" is the whole configuration).
 CONSTRAINTS: dict[str, dict[str, Any]] = {

@@ -11,7 +11,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Annotated, Any, get_args, get_origin
 
-from rulelang.config.declared import declared
+from rulelang.config.declared import typed
 
 __all__ = ["freeze", "read_fields"]
 
@@ -47,7 +47,7 @@ def _shape_reader(hint: Any) -> Reader | None:
 def _plan() -> tuple[tuple[str, tuple[str, ...], bool, Any, Reader | None], ...]:
     """Per field: attribute, path, required, the Spec (for its default), reader."""
     return tuple((d.attr, d.spec.path, d.spec.required, d.spec, d.spec.read or _shape_reader(d.hint))
-                 for d in declared())
+                 for d in typed())
 
 
 def read_fields(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from rulelang.config.declared import statement_pointer
-from rulelang.config.schema import schema_problems
+from rulelang.config.validation import schema_problems
 from rulelang.config.vocabulary import SET_NAMES, SET_PLAYERS, SET_TILES
 
 __all__ = ["Problem", "Rule", "RULES", "config_problems", "rule_problems", "mentions_winner"]
@@ -62,8 +62,8 @@ def _p(code: str, message: str, hint: str | None, *at: str, index: int | None = 
 
 def mentions_winner(term: Mapping[str, Any]) -> bool:
     """Whether a settlement term gives to or takes from the winner (so needs one)."""
-    return term["kind"] == "heaviest" or term["kind"] == "hands" and (
-        term["to"] == "winner" or term["hands"] != "everyone")
+    return bool(term["kind"] == "heaviest" or term["kind"] == "hands" and (
+        term["to"] == "winner" or term["hands"] != "everyone"))
 
 
 def _join(nums: list[int]) -> str:

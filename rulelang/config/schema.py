@@ -1,24 +1,21 @@
-"""The JSON Schema of the configuration, generated from the declared fields, and validation against it.
+"""The JSON Schema of the configuration, generated from the declared fields (rulelang/config/fields.py).
 
-`generate()` builds the schema from rulelang/config/fields.py; the committed
-file `rulelang/schema/config.schema.json` is its output (`python -m
-rulelang.generate` writes it, a test fails when it is stale). Validation
-reads the committed file, so it never needs the declarations' types.
+The committed file `rulelang/schema/config.schema.json` is the output of
+`generate()` (`python -m rulelang.generate` writes it, a test fails when it
+is stale); validation reads that file (rulelang/config/validation.py).
 """
 from __future__ import annotations
 
 import json
 import types
-from functools import cache
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints, is_typeddict
 
-from rulelang.config.declared import Declared, declared, fields_of
+from rulelang.config.declared import Declared, typed
 from rulelang.config.spec import Schema
 
-__all__ = ["SCHEMA_ID", "SCHEMA_FILE", "generate", "schema_text", "config_schema", "schema_problems"]
+__all__ = ["SCHEMA_ID", "generate", "dump", "type_schema"]
 
 SCHEMA_ID = "urn:rulelang:schema:config:1"
-SCHEMA_FILE = "schema/config.schema.json"  # in the package `rulelang`
 HEAD = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": SCHEMA_ID,
@@ -33,6 +30,7 @@ _JSON_TYPES = {bool: "boolean", int: "integer", str: "string"}
 def type_schema(tp: Any, optional: bool = False) -> dict[str, Any]:
     """The JSON Schema of a value of the Python type `tp` (an absent optional field is never null)."""
     extras: dict[str, Any] = {}
+    node: dict[str, Any]
     if get_origin(tp) is Annotated:
         tp, *meta = get_args(tp)
         for m in meta:
@@ -41,9 +39,17 @@ def type_schema(tp: Any, optional: bool = False) -> dict[str, Any]:
     origin = get_origin(tp)
     if origin in (Union, types.UnionType):
         args = [a for a in get_args(tp) if a is not type(None)]
-        node = type_schema(args[0])
-        if len(args) < len(get_args(tp)) and not optional:
-            node["type"] = [node["type"], "null"]
+        if len(args) > 1:
+            node = {"oneOf": [type_schema(a) for a in args]}
+        else:
+            node = type_schema(args[0])
+            if len(args) < len(get_args(tp)) and not optional:
+                node["type"] = [node["type"], "null"]
+    elif is_typeddict(tp):
+        hints = get_type_hints(tp, include_extras=True)
+        node = {"type": "object", "additionalProperties": False,
+                "required": [k for k in hints if k in tp.__required_keys__],
+                "properties": {k: type_schema(h) for k, h in hints.items()}}
     elif origin is Literal:
         values = list(get_args(tp))
         node = {"const": values[0]} if len(values) == 1 else {"enum": values}
@@ -90,45 +96,11 @@ def _object(fields: list[tuple[tuple[str, ...], Declared]], where: str,
 
 def generate() -> dict[str, Any]:
     """The configuration's JSON Schema, from the declarations."""
-    from rulelang.config.fields import CONSTRAINTS, TERMS
+    from rulelang.config.fields import CONSTRAINTS
 
-    fields = [(d.spec.path, d) for d in declared()]
-    body = _object(fields, "", CONSTRAINTS)
-    terms = [_object([(d.spec.path, d) for d in fields_of(cls)], "", {}) for cls in TERMS]
-    return {**HEAD, **body, "$defs": {"term": {"oneOf": terms}}}
+    return {**HEAD, **_object([(d.spec.path, d) for d in typed()], "", CONSTRAINTS)}
 
 
 def dump(schema: dict[str, Any]) -> str:
     """The committed file's text."""
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
-
-
-@cache
-def schema_text() -> str:
-    """The committed schema file's text."""
-    from importlib import resources  # imported only here: it costs start-up time
-
-    return resources.files("rulelang").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
-
-
-def config_schema() -> dict[str, Any]:
-    """The JSON Schema of the compiled configuration (a fresh copy)."""
-    schema: dict[str, Any] = json.loads(schema_text())
-    return schema
-
-
-@cache
-def _validator() -> Any:
-    import jsonschema  # imported only when a configuration is validated: it costs start-up time
-
-    schema = json.loads(schema_text())
-    cls = jsonschema.validators.validator_for(schema)
-    return cls(schema)
-
-
-def schema_problems(config: Any) -> list[tuple[str, str]]:
-    """Schema violations of a configuration as (JSON pointer, message), sorted by path."""
-    out = []
-    for err in sorted(_validator().iter_errors(config), key=lambda e: list(e.absolute_path)):
-        out.append(("/" + "/".join(str(p) for p in err.absolute_path), err.message))
-    return out
