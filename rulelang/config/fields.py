@@ -76,6 +76,7 @@ def _formula_divides(config: Mapping[str, Any]) -> bool:
 
 
 def _one_multiple(config: Mapping[str, Any]) -> list[int]:
+    """`[scoring.multiple]`"""
     return [config["scoring"]["multiple"]]
 
 
