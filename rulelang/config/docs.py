@@ -26,14 +26,14 @@ def _values(node: dict[str, Any]) -> str:
         return f"`{json.dumps(node['const'])}`"
     if "oneOf" in node:
         return "a term: " + " / ".join(f"`{alt['properties']['kind']['const']}`" for alt in node["oneOf"])
-    kind = node.get("type")
+    kind: Any = node.get("type")
     if kind == "array":
         return "list of " + _values(node["items"])
     if kind == "object":
         return "per player count" if "patternProperties" in node else "object"
     words = {"integer": "int", "string": "text", "boolean": "bool"}
     if isinstance(kind, list):
-        text = " or ".join(words.get(k, k) for k in kind)
+        text = " or ".join(words.get(str(k), str(k)) for k in kind)
     else:
         text = words.get(kind, str(kind))
     if "minimum" in node:
