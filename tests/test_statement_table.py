@@ -75,7 +75,7 @@ def test_explain_says_something(entry):
 
 def _schema_at(path: tuple[str, ...]) -> dict[str, Any]:
     node = config_schema()
-    defs = node["$defs"]
+    defs = node.get("$defs", {})
     for name in path:
         node = node["properties"][name]
         if "$ref" in node:
