@@ -12,8 +12,8 @@ from typing import Any
 
 from rulelang.ast import Ruleset
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
-from rulelang.checks import config_problems
 from rulelang.compiler import analyse
+from rulelang.config.rules import config_problems
 from rulelang.errors import RulesetError, RulesetFileError, raise_errors
 from rulelang.limits import read_ruleset_file, read_text_file
 from rulelang.readinput import parse_json
@@ -90,7 +90,7 @@ def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
     """A configuration dict from a bundled name, a `.rules` file or a compiled `.json` file.
 
     A `.json` file is validated by the one validator the engine uses too
-    (rulelang/checks.py: the schema, code `invalid-config`, then the rules,
+    (rulelang/config/rules.py: the schema, code `invalid-config`, then the rules,
     each with its own code). Named apart from `interpreter.load_config`, which
     returns the engine's `Config`.
     """

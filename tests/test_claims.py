@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from rulelang import compile_text
 from rulelang.cli import main
-from rulelang.config_model import without_defaults
+from rulelang.config.defaults import without_defaults
 from rulelang.interpreter import IllegalMove, Match, Move, Round, as_config, play_match, random_player, replay
 from rulelang.interpreter.claims import set_miss_rate
 

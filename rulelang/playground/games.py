@@ -232,7 +232,7 @@ class Game:
         scores = [{"name": name, "raw": raw,
                    "shown": raw if self.unit == 1 else tb.fmt_shown(raw / self.unit)}
                   for name, raw in zip(self.side_names(), m.scores)]
-        raw = self.cfg.target_by_count.get(self.players, self.cfg.target)  # a target per player count, where it differs
+        raw = self.cfg.target_by_count.get(self.players, self.cfg.target)  # the target of this player count
         target = raw if self.unit == 1 else tb.fmt_shown(raw / self.unit)
         winner = self.side_names()[m.winner] if m.over and m.winner is not None else None
         return {

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rulelang.config_model import (
+from rulelang.config.vocabulary import (
     Branching,
     BranchSides,
     Lead,

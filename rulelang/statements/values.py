@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
-from rulelang.config_model import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
+from rulelang.config.vocabulary import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
 
 __all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
            "UnitValue", "Target", "EventsValue", "Winner"]

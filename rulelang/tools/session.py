@@ -164,7 +164,7 @@ class Game:
         cfg = self.cfg
         if cfg.rounds is not None:  # `the match lasts N rounds`
             return f"none (the match lasts {cfg.rounds} rounds)"
-        raw = cfg.target_by_count.get(self.players, cfg.target)  # a target per player count, where it differs
+        raw = cfg.target_by_count.get(self.players, cfg.target)  # the target of this player count
         shown = raw // self.unit if raw % self.unit == 0 else raw / self.unit
         mode = "exactly" if cfg.target_mode == "exact" else "at least"
         if self.unit == 1:
