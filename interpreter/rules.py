@@ -43,15 +43,6 @@ class Rules:
         """What a terminal double counts, per tile."""
         return self.layout.dv
 
-    def for_players(self, players: int) -> Seating:
-        """The seating of `players` players, with its `target` (the form tools used before `seating`)."""
-        return self.seating(players)
-
-    @property
-    def rounds(self) -> int | None:
-        """The configuration's `rounds` (the form tools used before reading `config.rounds`)."""
-        return self.config.rounds
-
     def seating(self, players: int) -> Seating:
         """What a round of `players` players takes from these tables, found once per player count."""
         got = self._seating.get(players)
