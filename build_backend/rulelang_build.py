@@ -6,13 +6,17 @@ mypy either (an install that takes seconds, works offline, or where mypy has no
 wheel). Two ways to ask, both read here:
 
 - the build's config setting `pure-python` (PEP 517 `config_settings`), which
-  any front end passes: `pip install . -C pure-python=true`,
-  `pip wheel . -C pure-python=true` (the `py3-none-any` wheel); the pre-commit
-  hooks (.pre-commit-hooks.yaml) pass it, since `check` and `fmt` never run the
-  engine;
+  any front end passes: `pip install . -C pure-python=true`, or
+  `pip wheel --no-deps -w dist . -C pure-python=true` for the `py3-none-any`
+  wheel; the pre-commit hooks (.pre-commit-hooks.yaml) pass it, since `check`
+  and `fmt` never run the engine;
 - the environment variable `RULELANG_PURE_PYTHON=1`.
 
-Everything else is setuptools' own backend (pyproject.toml: `backend-path`).
+The wheel is built by setuptools (pyproject.toml: `backend-path`). setup.py runs
+once per build: asking for the build's needs reads no setup.py (the project has
+no `setup_requires`), and there is no separate metadata hook, so the front end
+takes the metadata from the wheel it builds (PEP 517's fallback) instead of
+running setup.py, and mypyc, once more.
 """
 from __future__ import annotations
 
@@ -20,9 +24,6 @@ import contextlib
 import os
 from collections.abc import Iterator
 from typing import Any
-
-from setuptools import build_meta as _setuptools
-from setuptools.build_meta import *  # noqa: F403  (the hooks this module does not change)
 
 # the mypy whose mypyc compiles the engine: the one requirements-dev.txt pins for the lint tests
 MYPYC = "mypy==2.4.1"
@@ -64,30 +65,36 @@ def _engine_choice(config_settings: ConfigSettings) -> Iterator[None]:
 
 
 def get_requires_for_build_wheel(config_settings: ConfigSettings = None) -> list[str]:
-    with _engine_choice(config_settings):
-        return _setuptools.get_requires_for_build_wheel(_for_setuptools(config_settings)) + _compiler_requires(config_settings)
+    return _compiler_requires(config_settings)
 
 
 def get_requires_for_build_editable(config_settings: ConfigSettings = None) -> list[str]:
-    with _engine_choice(config_settings):
-        return _setuptools.get_requires_for_build_editable(_for_setuptools(config_settings)) + _compiler_requires(config_settings)
+    return _compiler_requires(config_settings)
 
 
-def prepare_metadata_for_build_wheel(metadata_directory: str, config_settings: ConfigSettings = None) -> str:
-    with _engine_choice(config_settings):
-        return _setuptools.prepare_metadata_for_build_wheel(metadata_directory, _for_setuptools(config_settings))
+def get_requires_for_build_sdist(config_settings: ConfigSettings = None) -> list[str]:
+    return []
 
 
-def prepare_metadata_for_build_editable(metadata_directory: str, config_settings: ConfigSettings = None) -> str:
-    with _engine_choice(config_settings):
-        return _setuptools.prepare_metadata_for_build_editable(metadata_directory, _for_setuptools(config_settings))
+# setuptools is imported by the hooks that build (asking for the needs stays a light call)
 
 
 def build_wheel(wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory: str | None = None) -> str:
+    from setuptools import build_meta
+
     with _engine_choice(config_settings):
-        return _setuptools.build_wheel(wheel_directory, _for_setuptools(config_settings), metadata_directory)
+        return build_meta.build_wheel(wheel_directory, _for_setuptools(config_settings), metadata_directory)
 
 
 def build_editable(wheel_directory: str, config_settings: ConfigSettings = None, metadata_directory: str | None = None) -> str:
+    from setuptools import build_meta
+
     with _engine_choice(config_settings):
-        return _setuptools.build_editable(wheel_directory, _for_setuptools(config_settings), metadata_directory)
+        return build_meta.build_editable(wheel_directory, _for_setuptools(config_settings), metadata_directory)
+
+
+def build_sdist(sdist_directory: str, config_settings: ConfigSettings = None) -> str:
+    from setuptools import build_meta
+
+    with _engine_choice({SETTING: "true"}):  # an sdist holds the source alone: nothing to translate for it
+        return build_meta.build_sdist(sdist_directory, _for_setuptools(config_settings))
