@@ -4,6 +4,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from rulelang.interpreter import Config
 from rulelang.tools import balance_report as br
 from rulelang.tools.plots import COLOURS, histogram, histograms, line_chart
 from rulelang.tools.stats import format_p
@@ -42,9 +43,9 @@ def advantage_svg(bars: list[tuple[str, list[Interval]]], title: str, even: floa
            f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">{escape(title)}</text>']
     if legend:
         for k, name in enumerate(variants or []):
-            x = x0 + 180 * k
-            out.append(f'<rect x="{x}" y="{top - 22}" width="12" height="10" fill="{COLOURS[k % len(COLOURS)]}"/>')
-            out.append(f'<text x="{x + 16}" y="{top - 13}">{escape(name)}</text>')
+            kx = x0 + 180 * k
+            out.append(f'<rect x="{kx}" y="{top - 22}" width="12" height="10" fill="{COLOURS[k % len(COLOURS)]}"/>')
+            out.append(f'<text x="{kx + 16}" y="{top - 13}">{escape(name)}</text>')
     for k in range(0, 11, 2):
         x = sx(k / 10)
         out.append(f'<line x1="{x:.1f}" y1="{top - 6}" x2="{x:.1f}" y2="{h - 24}" stroke="#eee"/>')
@@ -100,7 +101,7 @@ def _table(rep: dict[str, Any], names: dict[str, str]) -> str:
     return "<table>" + "\n".join(rows) + "</table>"
 
 
-def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg) -> str:
+def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg: Config) -> str:
     """A self-contained HTML page."""
     title = " vs ".join(names[k] for k in sorted(names)) + ": balance"
     study = rep["study"]
@@ -118,7 +119,7 @@ def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, A
             f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
-def _plots(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg) -> list[str]:
+def _plots(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg: Config) -> list[str]:
     """The score race, the match length and the advantage by seat; two variants are overlaid in each plot."""
     study = rep["study"]
     keys = sorted(names)
@@ -128,9 +129,10 @@ def _plots(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]
     who = "team" if sides != study["players"] else "seat"
     two = len(keys) > 1
     out = [f"<h2>{escape(title)}{' overlaid' if two else ''}</h2>"]
-    series, styles = [], []
+    series: list[tuple[str, list[float]]] = []
+    styles: list[tuple[str, str | None]] = []
     for v, key in enumerate(keys):
-        race = next((r["race"] for r in parts[key]["field"] if "race" in r), None)
+        race: list[Any] = next((r["race"] for r in parts[key]["field"] if "race" in r), [])
         for s in range(sides if race else 0):
             series.append((f"{names[key]}: {who} {s}" if two else f"{who} {s}", [row[s] / cfg.unit for row in race]))
             styles.append((COLOURS[s % len(COLOURS)], "6 3" if v else None))  # a colour per side, a dash per variant
