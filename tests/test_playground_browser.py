@@ -391,7 +391,7 @@ def test_the_hand_is_drawn_as_the_board_draws_tiles(server, driver):
     from rulelang.tools.svg import PIPS, U
 
     _open(driver, server)
-    _type(driver, (DATA / "double-twelve.rules").read_text(encoding="utf-8"))  # halves up to 12: every pip pattern
+    _type(driver, (DATA / "twenty-tiles.rules").read_text(encoding="utf-8"))  # halves up to 12: every pip pattern
     _wait(driver, lambda d: "(twelve)" in _text_of(d, "#explain"), "the ruleset is checked")
     driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
     _new_game(driver, 2)
