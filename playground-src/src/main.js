@@ -94,6 +94,8 @@ function completions(starts) {
 let view = null;
 let currentPath = null;
 let lastAnalysis = null;
+let firstCheckDone;
+const firstCheck = new Promise((resolve) => { firstCheckDone = resolve; });  // the page is ready once it is checked
 
 function toDiagnostics(doc, diagnostics) {
   return diagnostics.map((d) => {
@@ -114,11 +116,13 @@ const checkSource = async (v) => {
     result = await api("/api/analyse", {text, path: currentPath});
   } catch (err) {
     say(err.message, true);
+    firstCheckDone();
     return [];
   }
   if (v.state.doc.toString() !== text) return [];  // typed meanwhile: the next check will come
   lastAnalysis = result;
   showAnalysis(result);
+  firstCheckDone();
   if (result.ok) playerCounts(result.players);
   return toDiagnostics(v.state.doc, result.diagnostics);
 };
@@ -595,6 +599,7 @@ async function main() {
   if (variants.length) { $("#variant").value = variants.some((v) => v.name === "allfives") ? "allfives" : variants[0].name; basedOn(); }
   forceLinting(view);
   loadCases();
+  await firstCheck;  // the starting text's diagnostics and explanation are shown
   document.body.dataset.ready = "yes";
 }
 
