@@ -1,11 +1,12 @@
-"""Build: the engine's hot modules compiled to C with mypyc where a C compiler is at hand (issue 15).
+"""Build: the engine's hot modules compiled to C with mypyc where a C compiler is at hand.
 
 Everything else is in pyproject.toml. The compiled modules are the same source
 files, type-checked and translated by mypyc (rulelang/interpreter/*.py stay the
 pure Python reference, and a machine without a compiler installs them as they
-are: each extension is optional). `RULELANG_PURE_PYTHON=1 pip install .` skips
-the compilation (and build_backend/rulelang_build.py then does not ask pip for
-mypy); `rulelang --version` tells which engine is installed.
+are: each extension is optional). `pip install . -C pure-python=true` or
+`RULELANG_PURE_PYTHON=1 pip install .` skips the compilation (the build backend,
+build_backend/rulelang_build.py, then sets RULELANG_PURE_PYTHON for this file and
+does not ask pip for mypy); `rulelang --version` tells which engine is installed.
 """
 from __future__ import annotations
 

@@ -304,7 +304,7 @@ def test_six_players_on_a_double_nine_set(server, driver):
     assert [s.get_attribute("data-seat") for s in seats] == ["1", "2", "3", "4", "5"]
     _new_game(driver, 3)
     assert len(driver.find_elements(By.CSS_SELECTOR, "#scores tr")) == 1 + 6
-    hand = [b.text for b in driver.find_elements(By.CSS_SELECTOR, "#hand button.tile")]
+    hand = [b.get_attribute("data-tile") for b in driver.find_elements(By.CSS_SELECTOR, "#hand button.tile")]
     assert len(hand) == 8 and all(max(int(x) for x in t.strip("[]").split("|")) <= 9 for t in hand)
     assert "tiles in hands" in _text_of(driver, "#counted")
     _shot(driver, "9-double-nine-six")
@@ -330,3 +330,85 @@ def test_muggins_claims_a_claim_with_the_move_and_the_call_button(server, driver
     call.click()
     _wait(driver, lambda d: "No muggins (nothing-to-take)" in _text_of(d, "#status"), "the call is answered")
     assert not driver.find_element(By.ID, "call-box").is_displayed() and _text_of(driver, "#turn") == "Your turn."
+
+
+# -- the page at a desktop's width and a phone's; the header after a move; the hand as tiles ------------
+
+def _sideways(drv) -> tuple[int, int]:
+    """The page's width and the window's: the page scrolls sideways when the first is larger."""
+    return tuple(drv.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]"))
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_every_tab_fits_the_window_and_the_diagram_takes_the_pane_width(server, driver, width):
+    driver.set_window_size(width, 900)
+    try:
+        _open(driver, server)
+        page, window = _sideways(driver)
+        assert window <= width and page <= window, (page, window)
+        _shot(driver, f"11-{width}px-rules")
+
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+        _new_game(driver, 1)
+        page, window = _sideways(driver)
+        assert page <= window, (page, window)
+        driver.execute_script("document.getElementById('hand').scrollIntoView({block: 'center'})")
+        _shot(driver, f"12-{width}px-play")
+
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="diagrams"]').click()
+        _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#case-list a"), "the cases are listed")[0].click()
+        _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#case-board svg g.tile"), "the case is drawn")
+        page, window = _sideways(driver)
+        assert page <= window, (page, window)
+        drawn, room = driver.execute_script(
+            "const box = document.getElementById('case-board');"
+            "return [box.querySelector('svg').getBoundingClientRect().width, box.clientWidth];")
+        assert drawn >= 0.95 * room, (drawn, room)  # the diagram uses the pane's width
+        scale = driver.execute_script(
+            "const svg = document.querySelector('#case-board svg');"
+            "return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;")
+        assert scale >= 0.99, scale  # never drawn smaller than its own size: the legend's text stays 12 px
+        driver.execute_script("document.getElementById('case-board').scrollIntoView({block: 'center'})")
+        _shot(driver, f"13-{width}px-diagrams")
+    finally:
+        driver.set_window_size(1400, 950)
+
+
+def test_the_header_says_the_move_once_it_is_made(server, driver):
+    _open(driver, server)
+    driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+    _new_game(driver, 1)
+    version = driver.find_element(By.ID, "board").get_attribute("data-version")
+    button = driver.find_element(By.CSS_SELECTOR, "#moves button.move")
+    move = button.get_attribute("data-move")
+    button.click()
+    _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v, "the move is played")
+    assert _text_of(driver, "#status") == f"You played {move}."
+    assert f"seat 0 (you) plays {move}" in _text_of(driver, "#log")
+
+
+def test_the_hand_is_drawn_as_the_board_draws_tiles(server, driver):
+    from rulelang.tools.svg import PIPS, U
+
+    _open(driver, server)
+    _type(driver, (DATA / "twenty-tiles.rules").read_text(encoding="utf-8"))  # halves up to 12: every pip pattern
+    _wait(driver, lambda d: "(twelve)" in _text_of(d, "#explain"), "the ruleset is checked")
+    driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+    _new_game(driver, 2)
+    tiles = driver.execute_script("""
+        return [...document.querySelectorAll('#hand button.tile')].map((b) => ({
+          tile: b.dataset.tile, label: b.getAttribute('aria-label'), text: b.textContent,
+          pips: [...b.querySelectorAll('svg circle.pip')].map((c) => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))]),
+        }));""")
+    assert len(tiles) == 20
+    seen = set()
+    for t in tiles:
+        a, b = (int(x) for x in t["tile"].strip("[]").split("|"))
+        assert t["label"] == t["tile"] and t["text"] == ""  # drawn, not written; named for screen readers
+        # each half's pips, as offsets in grid units from the half's centre (along the tile, across it)
+        halves = [sorted((round((y - U * (1 + 2 * h)) / U, 2), round((x - U) / U, 2))
+                         for x, y in t["pips"] if (y > 2 * U) == bool(h)) for h in (0, 1)]
+        assert halves == [sorted(PIPS[a]), sorted(PIPS[b])], t["tile"]
+        seen |= {a, b}
+    assert seen >= {10, 11, 12}  # the larger sets' patterns were drawn too
+    _shot(driver, "14-hand-tiles")

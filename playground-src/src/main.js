@@ -94,6 +94,8 @@ function completions(starts) {
 let view = null;
 let currentPath = null;
 let lastAnalysis = null;
+let firstCheckDone;
+const firstCheck = new Promise((resolve) => { firstCheckDone = resolve; });  // the page is ready once it is checked
 
 function toDiagnostics(doc, diagnostics) {
   return diagnostics.map((d) => {
@@ -114,11 +116,13 @@ const checkSource = async (v) => {
     result = await api("/api/analyse", {text, path: currentPath});
   } catch (err) {
     say(err.message, true);
+    firstCheckDone();
     return [];
   }
   if (v.state.doc.toString() !== text) return [];  // typed meanwhile: the next check will come
   lastAnalysis = result;
   showAnalysis(result);
+  firstCheckDone();
   if (result.ok) playerCounts(result.players);
   return toDiagnostics(v.state.doc, result.diagnostics);
 };
@@ -321,6 +325,7 @@ async function play(move) {
     $("#claim").value = "";
     chosenTile = null;
     drawGame(true);
+    say(`You played ${move}.`);  // done: the log below says what the others did
     if ($("#replay").open && !uploaded) replayLatest();
   } catch (err) { say(err.message, true); }
 }
@@ -362,6 +367,48 @@ function offerChoice(moves) {
     : "Several tiles fit there: choose one below the board (or a tile of your hand first).");
 }
 
+// ---------------------------------------------------------------------------
+// A tile of the hand, drawn upright as the board draws its tiles (rulelang/tools/svg.py):
+// the same size, colours and pip places, so that a tile in the hand looks like the tile laid
+// ---------------------------------------------------------------------------
+
+const UNIT = 14;  // pixels per grid unit; a tile is 2 x 4 units
+// pip offsets from a half's centre, in units, along the tile (a) and across it (c): svg.py's PIPS
+const GRID3 = [-0.5, 0, 0.5].flatMap((a) => [-0.5, 0, 0.5].map((c) => [a, c]));
+const GRID4 = [-0.5, 0, 0.5].flatMap((a) => [-0.6, -0.2, 0.2, 0.6].map((c) => [a, c]));
+const same = (p, q) => p[0] === q[0] && p[1] === q[1];
+const PIPS = [
+  [],
+  [[0, 0]],
+  [[-0.5, -0.5], [0.5, 0.5]],
+  [[-0.5, -0.5], [0, 0], [0.5, 0.5]],
+  [[-0.5, -0.5], [-0.5, 0.5], [0.5, -0.5], [0.5, 0.5]],
+  [[-0.5, -0.5], [-0.5, 0.5], [0, 0], [0.5, -0.5], [0.5, 0.5]],
+  [[-0.5, -0.5], [0, -0.5], [0.5, -0.5], [-0.5, 0.5], [0, 0.5], [0.5, 0.5]],
+];
+PIPS.push([...PIPS[6], [0, 0]]);  // 7: larger sets, as on double-nine and double-twelve tiles
+PIPS.push(GRID3.filter((p) => !same(p, [0, 0])));  // 8
+PIPS.push(GRID3);  // 9
+PIPS.push(GRID4.filter((p) => !same(p, [0, -0.2]) && !same(p, [0, 0.2])));  // 10
+PIPS.push(GRID4.filter((p) => !same(p, [0, 0.2])));  // 11
+PIPS.push(GRID4);  // 12
+
+function tileSvg(tile) {
+  const halves = tile.replace(/[[\]]/g, "").split("|").map(Number);
+  const w = 2 * UNIT, h = 4 * UNIT, inset = 1;
+  const parts = [`<svg class="hand-tile" xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" aria-hidden="true">`,
+    `<rect class="tile-rect" x="${inset}" y="${inset}" width="${w - 2 * inset}" height="${h - 2 * inset}" rx="4" fill="#fffdf6" stroke="#222" stroke-width="1.5"/>`,
+    `<line x1="${0.3 * UNIT}" y1="${h / 2}" x2="${w - 0.3 * UNIT}" y2="${h / 2}" stroke="#222" stroke-width="1"/>`];
+  halves.forEach((value, half) => {
+    const cx = UNIT, cy = UNIT * (1 + 2 * half);  // the upper half, then the lower one
+    for (const [a, c] of PIPS[value] || []) {
+      parts.push(`<circle class="pip" cx="${cx + c * UNIT}" cy="${cy + a * UNIT}" r="${value < 10 ? 2.6 : 1.9}" fill="#222"/>`);
+    }
+  });
+  parts.push("</svg>");
+  return parts.join("");
+}
+
 let drawn = 0;
 
 function drawGame(fresh = false) {
@@ -389,8 +436,10 @@ function drawGame(fresh = false) {
   hand.replaceChildren();
   const playable = new Set(game.legal.map((m) => m.tile));
   for (const t of game.hand) {
-    hand.append(el("button", {"class": "tile" + (playable.has(t) ? " playable" : "") + (t === chosenTile ? " chosen" : ""),
-      "data-tile": t, onclick: () => chooseTile(t), text: t}));
+    const button = el("button", {"class": "tile" + (playable.has(t) ? " playable" : "") + (t === chosenTile ? " chosen" : ""),
+      "data-tile": t, "aria-label": t, title: t, onclick: () => chooseTile(t)});
+    button.innerHTML = tileSvg(t);
+    hand.append(button);
   }
   const moves = $("#moves");
   moves.replaceChildren();
@@ -495,6 +544,8 @@ async function showCase(c, step) {
   const box = $("#case-board");
   if (!res.ok) { box.textContent = (await res.json()).error; return; }
   box.innerHTML = await res.text();
+  const svg = box.querySelector("svg");
+  if (svg) svg.style.minWidth = `${svg.getAttribute("width")}px`;  // never below its own size
   $("#case-title").textContent = `${c.id}: ${c.description}`;
 }
 
@@ -515,6 +566,7 @@ async function printSheet() {
 // ---------------------------------------------------------------------------
 
 function showTab(name) {
+  document.body.dataset.tab = name;  // the Diagrams tab widens the right-hand column (playground.css)
   document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.tab === name));
   document.querySelectorAll(".pane").forEach((p) => { p.hidden = p.id !== `pane-${name}`; });
 }
@@ -547,6 +599,7 @@ async function main() {
   if (variants.length) { $("#variant").value = variants.some((v) => v.name === "allfives") ? "allfives" : variants[0].name; basedOn(); }
   forceLinting(view);
   loadCases();
+  await firstCheck;  // the starting text's diagnostics and explanation are shown
   document.body.dataset.ready = "yes";
 }
 

@@ -139,7 +139,9 @@ def list_cmd(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (`rulelang help tools`).")
 @click.option("--stdin-filename", metavar="NAME", default=None,
               help="With -: the file name that messages give to standard input.")
-def check_cmd(rulesets: tuple[str, ...], check_all: bool, as_json: bool, stdin_filename: str | None) -> None:
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing for a valid file (only the errors found).")
+def check_cmd(rulesets: tuple[str, ...], check_all: bool, as_json: bool, stdin_filename: str | None,
+              quiet: bool) -> None:
     """Check ruleset files (or bundled names, or - for standard input); print every error found.
 
     Exit status 0 when all are valid, 1 otherwise, 2 on wrong usage (70 when
@@ -157,7 +159,7 @@ def check_cmd(rulesets: tuple[str, ...], check_all: bool, as_json: bool, stdin_f
         # one file's failure, even a bug of rulelang, never stops the others from being reported
         try:
             with processing(spec):
-                bad += _check_one(spec, stdin_filename)
+                bad += _check_one(spec, stdin_filename, quiet)
         except OSError:
             raise  # the system refused a read or a write (a closed pipe, a full disk): the command stops
         except Exception as exc:  # noqa: BLE001 - named and counted; the exit status says a bug was met
@@ -176,7 +178,7 @@ def _clip(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _check_one(spec: str, stdin_name: str | None = None) -> int:
+def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) -> int:
     """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
     if spec.endswith(".json"):
         # a compiled configuration, as `compile` and `explain` accept: check it against the schema
@@ -185,7 +187,8 @@ def _check_one(spec: str, stdin_name: str | None = None) -> int:
         except RulesetError as exc:
             _report(exc)
             return 1
-        _say(f"{spec}: ok (a compiled configuration)", style="green")
+        if not quiet:
+            _say(f"{spec}: ok (a compiled configuration)", style="green")
         return 0
     try:
         text, filename = _source(spec, stdin_name)
@@ -200,7 +203,8 @@ def _check_one(spec: str, stdin_name: str | None = None) -> int:
         noun = "error" if len(errors) == 1 else "errors"
         _say(f"{filename}: {len(errors)} {noun}", style="bold red")
         return 1
-    _say(f"{filename}: ok", style="green")
+    if not quiet:
+        _say(f"{filename}: ok", style="green")
     return 0
 
 

@@ -32,7 +32,7 @@ def _nice_ticks(lo: float, hi: float, n: int = 6) -> list[float]:
 
 
 def _frame(title: str, xlabel: str, ylabel: str, xt: list[float], yt: list[float],
-           sx: Scale, sy: Scale) -> list[str]:
+           sx: Scale, sy: Scale, mt: int = MT) -> list[str]:
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
@@ -49,16 +49,62 @@ def _frame(title: str, xlabel: str, ylabel: str, xt: list[float], yt: list[float
         out.append(f'<line x1="{x:.1f}" y1="{H - MB}" x2="{x:.1f}" y2="{H - MB + 4}" stroke="#333"/>')
         out.append(f'<text x="{x:.1f}" y="{H - MB + 16}" text-anchor="middle">{t:g}</text>')
     out.append(f'<line x1="{ML}" y1="{H - MB}" x2="{W - MR}" y2="{H - MB}" stroke="#333"/>')
-    out.append(f'<line x1="{ML}" y1="{MT}" x2="{ML}" y2="{H - MB}" stroke="#333"/>')
+    out.append(f'<line x1="{ML}" y1="{mt}" x2="{ML}" y2="{H - MB}" stroke="#333"/>')
     out.append(f'<text x="{(ML + W - MR) / 2}" y="{H - 10}" text-anchor="middle">{escape(xlabel)}</text>')
-    out.append(f'<text x="14" y="{(MT + H - MB) / 2}" text-anchor="middle" '
-               f'transform="rotate(-90 14 {(MT + H - MB) / 2})">{escape(ylabel)}</text>')
+    out.append(f'<text x="14" y="{(mt + H - MB) / 2}" text-anchor="middle" '
+               f'transform="rotate(-90 14 {(mt + H - MB) / 2})">{escape(ylabel)}</text>')
     return out
 
 
+# The legend: a row (or more) of keys above the plot, never on it, so that no label covers a line.
+CHAR_W = 6.5  # the width of an 11-pixel sans-serif character, near enough to lay the keys out
+KEY_W, KEY_GAP, ROW_H = 18, 16, 15
+
+
+def _legend_rows(labels: Sequence[str]) -> list[list[tuple[int, float]]]:
+    """The keys' (index, x) by row, wrapped to the plot's width."""
+    rows: list[list[tuple[int, float]]] = [[]]
+    x = float(ML)
+    for i, label in enumerate(labels):
+        width = KEY_W + CHAR_W * len(label) + KEY_GAP
+        if rows[-1] and x + width > W - MR:
+            rows.append([])
+            x = float(ML)
+        rows[-1].append((i, x))
+        x += width
+    return rows
+
+
+def _legend(keys: Sequence[tuple[str, str, str | None]], top: float) -> list[str]:
+    """SVG for keys (label, colour, dash pattern or None) laid out from `top` down."""
+    out = []
+    for r, row in enumerate(_legend_rows([k[0] for k in keys])):
+        y = top + ROW_H * r
+        for i, x in row:
+            label, colour, dash = keys[i]
+            dashing = f' stroke-dasharray="{dash}"' if dash else ""
+            out.append(f'<line class="key" x1="{x:.1f}" y1="{y - 4:.1f}" x2="{x + KEY_W - 4:.1f}" y2="{y - 4:.1f}" '
+                       f'stroke="{colour}" stroke-width="3"{dashing}/>')
+            out.append(f'<text x="{x + KEY_W:.1f}" y="{y:.1f}">{escape(label)}</text>')
+    return out
+
+
+def _top_margin(keys: Sequence[tuple[str, str, str | None]]) -> int:
+    """The plot's top: under the title and the legend's rows."""
+    return MT + 12 + ROW_H * (len(_legend_rows([k[0] for k in keys])) - 1) if keys else MT
+
+
+LEGEND_TOP = MT + 2  # the first row's baseline, under the title
+
+
 def line_chart(series: Sequence[tuple[str, Sequence[float]]], title: str, xlabel: str, ylabel: str,
-               hline: float | None = None) -> str:
-    """Lines over x = 0..len-1, one per (label, ys)."""
+               hline: float | None = None, hline_label: str = "target",
+               styles: Sequence[tuple[str, str | None]] | None = None) -> str:
+    """Lines over x = 0..len-1, one per (label, ys); `styles` gives each its (colour, dash pattern).
+
+    The legend names every line and the dashed horizontal line at `hline` (`hline_label` and its
+    value), above the plot: a label drawn on the plot would cover the lines that reach it.
+    """
     n = max((len(ys) for _, ys in series), default=1)
     vals = [y for _, ys in series for y in ys] + ([hline] if hline is not None else [])
     lo, hi = (min(vals), max(vals)) if vals else (0, 1)
@@ -67,24 +113,75 @@ def line_chart(series: Sequence[tuple[str, Sequence[float]]], title: str, xlabel
     x0, x1, y0, y1 = 0, max(max(xt), 1), min(yt), max(yt)
     if y1 == y0:
         y1 = y0 + 1
+    looks = list(styles) if styles else [(COLOURS[k % len(COLOURS)], None) for k in range(len(series))]
+    keys = [(label, *looks[k]) for k, (label, _ys) in enumerate(series)]
+    if hline is not None:
+        keys.append((f"{hline_label} ({hline:g})", "#999", "5 3"))
+    mt = _top_margin(keys)
 
     def sx(x: float) -> float:
         return ML + (x - x0) / (x1 - x0) * (W - ML - MR)
 
     def sy(y: float) -> float:
-        return H - MB - (y - y0) / (y1 - y0) * (H - MT - MB)
+        return H - MB - (y - y0) / (y1 - y0) * (H - mt - MB)
 
-    out = _frame(title, xlabel, ylabel, xt, yt, sx, sy)
+    out = _frame(title, xlabel, ylabel, xt, yt, sx, sy, mt)
     if hline is not None:
         out.append(f'<line class="target" x1="{ML}" y1="{sy(hline):.1f}" x2="{W - MR}" y2="{sy(hline):.1f}" '
                    'stroke="#999" stroke-dasharray="5 3"/>')
-        out.append(f'<text x="{W - MR - 4}" y="{sy(hline) - 4:.1f}" text-anchor="end" fill="#777">target</text>')
-    for k, (label, ys) in enumerate(series):
-        c = COLOURS[k % len(COLOURS)]
+    for k, (_label, ys) in enumerate(series):
+        colour, dash = looks[k]
+        dashing = f' stroke-dasharray="{dash}"' if dash else ""
         pts = " ".join(f"{sx(i):.1f},{sy(y):.1f}" for i, y in enumerate(ys))
-        out.append(f'<polyline class="series" fill="none" stroke="{c}" stroke-width="2" points="{pts}"/>')
-        out.append(f'<rect x="{ML + 10 + 110 * k}" y="{MT - 6}" width="12" height="4" fill="{c}"/>')
-        out.append(f'<text x="{ML + 26 + 110 * k}" y="{MT - 1}">{escape(label)}</text>')
+        out.append(f'<polyline class="series" fill="none" stroke="{colour}" stroke-width="2"{dashing} points="{pts}"/>')
+    out += _legend(keys, LEGEND_TOP)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _bins(values: Sequence[float], bins: int | None) -> list[float]:
+    """Bin edges: one bar per value for a few integers, else about sqrt(n) bars (at most 30)."""
+    lo, hi = min(values), max(values)
+    if all(float(v).is_integer() for v in values) and hi - lo <= 40:
+        return [lo - 0.5 + i for i in range(int(hi - lo) + 2)]
+    bins = bins or min(30, max(5, int(math.sqrt(len(values)))))
+    width = (hi - lo) / bins or 1
+    return [lo + i * width for i in range(bins + 1)]
+
+
+def _counts(values: Sequence[float], edges: Sequence[float]) -> list[int]:
+    counts = [0] * (len(edges) - 1)
+    for v in values:
+        i = min(len(counts) - 1, max(0, int((v - edges[0]) / (edges[1] - edges[0]))))
+        counts[i] += 1
+    return counts
+
+
+def histograms(named: Sequence[tuple[str, Sequence[float]]], title: str, xlabel: str, bins: int | None = None) -> str:
+    """Several distributions overlaid on shared bins, one translucent colour each, with a legend."""
+    named = [(label, list(values) or [0]) for label, values in named]
+    edges = _bins([v for _, values in named for v in values], bins)
+    counts = [_counts(values, edges) for _, values in named]
+    xt = [t for t in _nice_ticks(edges[0], edges[-1]) if edges[0] <= t <= edges[-1]]
+    yt = _nice_ticks(0, max(max(c) for c in counts))
+    keys = [(label, COLOURS[k % len(COLOURS)], None) for k, (label, _values) in enumerate(named)]
+    mt = _top_margin(keys)
+
+    def sx(x: float) -> float:
+        return ML + (x - edges[0]) / (edges[-1] - edges[0]) * (W - ML - MR)
+
+    def sy(y: float) -> float:
+        return H - MB - y / max(yt) * (H - mt - MB)
+
+    out = _frame(title, xlabel, "matches" if "match" in xlabel else "count", xt, yt, sx, sy, mt)
+    for k, series in enumerate(counts):
+        for i, c in enumerate(series):
+            if not c:
+                continue
+            xa, xb = sx(edges[i]), sx(edges[i + 1])
+            out.append(f'<rect class="bar" x="{xa + 0.5:.1f}" y="{sy(c):.1f}" width="{max(1, xb - xa - 1):.1f}" '
+                       f'height="{H - MB - sy(c):.1f}" fill="{COLOURS[k % len(COLOURS)]}" fill-opacity="0.5"/>')
+    out += _legend(keys, LEGEND_TOP)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -93,18 +190,8 @@ def histogram(values: Sequence[float], title: str, xlabel: str, bins: int | None
     """Histogram of ``values`` (integer values get one bar per value when few)."""
     if not values:
         values = [0]
-    lo, hi = min(values), max(values)
-    integer = all(float(v).is_integer() for v in values)
-    if integer and hi - lo <= 40:
-        edges = [lo - 0.5 + i for i in range(int(hi - lo) + 2)]
-    else:
-        bins = bins or min(30, max(5, int(math.sqrt(len(values)))))
-        width = (hi - lo) / bins or 1
-        edges = [lo + i * width for i in range(bins + 1)]
-    counts = [0] * (len(edges) - 1)
-    for v in values:
-        i = min(len(counts) - 1, max(0, int((v - edges[0]) / (edges[1] - edges[0]))))
-        counts[i] += 1
+    edges = _bins(values, bins)
+    counts = _counts(values, edges)
     xt = _nice_ticks(edges[0], edges[-1])
     xt = [t for t in xt if edges[0] <= t <= edges[-1]]
     yt = _nice_ticks(0, max(counts))
