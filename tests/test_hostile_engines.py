@@ -151,3 +151,49 @@ def test_consecutive_timeouts_are_counted_in_a_row_only(marked):
     hang = ",".join(c.id for c in (picked[0], picked[1], picked[3], picked[4]))
     result = runner.run(_toy("--misbehave", f"hang:{hang}"), picked, timeout=0.5, expected_failures={})
     assert [r.outcome for r in result.results] == ["error", "error", "pass", "error", "error", "pass"]
+
+
+KILLS_ITS_REAPER = """#!/bin/sh
+setsid sh -c 'exec sleep 100004' &
+sleep 0.2
+kill -KILL $PPID
+exec sleep 600
+"""
+STOPS_ITS_REAPER = """#!/bin/sh
+setsid sh -c 'exec sleep 100004' &
+sleep 0.2
+kill -STOP $PPID
+exec sleep 600
+"""
+KEEPS_ITS_REAPER_STOPPED = """#!/bin/sh
+setsid sh -c 'exec sleep 100004' &
+reaper=$PPID
+while :; do kill -STOP $reaper; sleep 0.01; done
+"""
+
+
+def _script(tmp_path, text):
+    path = tmp_path / "engine.sh"
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize("engine", [KILLS_ITS_REAPER, STOPS_ITS_REAPER, KEEPS_ITS_REAPER_STOPPED],
+                         ids=["kills", "stops", "keeps-stopped"])
+def test_an_engine_that_kills_or_stops_its_reaper_leaves_no_process(engine, marked, tmp_path):
+    """What a dead or stopped reaper held comes back to the runner (a child subreaper), which kills it."""
+    started = time.monotonic()
+    result = runner.run(SubprocessEngine([str(_script(tmp_path, engine))], start_timeout=2), PICK[:1], timeout=2,
+                        expected_failures={})
+    assert [r.outcome for r in result.results] == ["error"]
+    assert _none_left(marked) == []
+    assert time.monotonic() - started < 30
+
+
+def test_conform_kills_what_an_engine_that_killed_its_reaper_left(marked, tmp_path):
+    engine = _script(tmp_path, KILLS_ITS_REAPER)
+    res = subprocess.run([sys.executable, "-m", "rulelang", "conform", "--engine", str(engine), "--start-timeout", "3",
+                          "--id", "pagat-diagram-14"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert _none_left(marked) == []
