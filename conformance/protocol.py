@@ -15,7 +15,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -204,6 +203,53 @@ def _executable(argv0: str, cwd: str | None, env: dict[str, str] | None) -> bool
     return shutil.which(argv0, path=(env if env is not None else os.environ).get("PATH", os.defpath)) is not None
 
 
+STDERR_KEEP = 64 * 1024  # bytes of an engine's standard error kept (its last ones): the rest is read and dropped
+
+
+class _StderrTail:
+    """The last STDERR_KEEP bytes an engine wrote to its standard error, drained by a thread as they come.
+
+    A chatty engine's output never piles up, in memory or on disk; the thread
+    closes the pipe when the engine's whole tree has closed it.
+    """
+
+    def __init__(self, stream: IO[bytes], keep: int = STDERR_KEEP):
+        self.keep = keep
+        self._buf = bytearray()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        try:
+            while True:
+                chunk = stream.read1(1 << 16)  # type: ignore[attr-defined]
+                if not chunk:
+                    return
+                with self._lock:
+                    self._buf += chunk
+                    if len(self._buf) > self.keep:
+                        del self._buf[:len(self._buf) - self.keep]
+        except (OSError, ValueError):
+            return
+        finally:
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def size(self) -> int:
+        with self._lock:
+            return len(self._buf)
+
+    def tail(self, limit: int, settle: float = 0.0) -> str:
+        """The last LIMIT bytes as text; with SETTLE, first wait that long at most for the pipe's end."""
+        if settle:
+            self._thread.join(settle)
+        with self._lock:
+            return bytes(self._buf[-limit:]).decode("utf-8", "replace")
+
+
 class SubprocessEngine:
     """An engine started as a subprocess in its own session, spoken to over JSON lines.
 
@@ -224,7 +270,7 @@ class SubprocessEngine:
         self.restarts = 0
         self.start_error: EngineFailure | None = None
         self._lines: queue.Queue[Any] = queue.Queue()
-        self._stderr: IO[bytes] | None = None
+        self._stderr: _StderrTail | None = None
         self._born: int | None = None  # when the engine's reaper started (clock ticks since boot)
 
     # -- process management --------------------------------------------------
@@ -233,14 +279,15 @@ class SubprocessEngine:
         if CONTAINED and not _executable(self.argv[0], self.cwd, self.env):
             raise EngineFailure("spawn", f"cannot start {self.argv[0]!r}: no such program", restart=False)
         argv = [sys.executable, "-I", "-S", REAPER, str(os.getpid()), "--", *self.argv] if CONTAINED else self.argv
-        self._stderr = tempfile.TemporaryFile()
         _become_subreaper()
         try:
             self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=self.cwd, env=self.env, start_new_session=True)
         except OSError as exc:
             raise EngineFailure("spawn", f"cannot start {self.argv[0]!r}: {exc}", restart=False) from exc
+        assert self.proc.stderr is not None
+        self._stderr = _StderrTail(self.proc.stderr)
         if CONTAINED:
             _SUPERVISORS.add(self.proc.pid)
             self._born = reaper.start_time(self.proc.pid)
@@ -264,16 +311,11 @@ class SubprocessEngine:
             out.put(EOFError(str(exc)))
 
     def _stderr_tail(self, limit: int = 2000) -> str:
-        f = self._stderr
-        if f is None:
+        """The end of what the engine wrote to standard error; once it has exited, all it wrote up to its end."""
+        if self._stderr is None:
             return ""
-        try:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - limit))
-            return f.read().decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return ""
+        ended = self.proc is None or self.proc.poll() is not None
+        return self._stderr.tail(limit, settle=1.0 if ended else 0.0)
 
     def kill(self) -> None:
         """Kill the engine's whole process tree and reap it: no orphans, setsid escapes included."""
@@ -310,9 +352,7 @@ class SubprocessEngine:
                     stream.close()
             except OSError:
                 pass
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+        self._stderr = None  # its thread closes the pipe at its end (every holder is dead by now)
 
     def _send(self, obj: dict[str, Any]) -> None:
         assert self.proc is not None and self.proc.stdin is not None

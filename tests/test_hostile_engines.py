@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -197,3 +198,41 @@ def test_conform_kills_what_an_engine_that_killed_its_reaper_left(marked, tmp_pa
                           "--id", "pagat-diagram-14"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert res.returncode == 1, res.stdout + res.stderr
     assert _none_left(marked) == []
+
+
+CHATTY = """#!/bin/sh
+head -c 40000000 /dev/zero | tr '\\0' x >&2
+echo "the last words" >&2
+exec "$@"
+"""
+
+
+def _open_file_sizes() -> list[int]:
+    """The sizes of the regular files this process holds open (deleted temporary files included)."""
+    sizes = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            info = os.stat(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            sizes.append(info.st_size)
+    return sizes
+
+
+def test_a_chatty_engine_s_stderr_is_kept_bounded_and_its_end_reported(marked, tmp_path):
+    """40 MB of standard error before the engine answers: neither a file nor memory holds more than the bound."""
+    from rulelang.conformance.protocol import STDERR_KEEP
+
+    chatty = _script(tmp_path, CHATTY)
+    engine = SubprocessEngine([str(chatty), sys.executable, str(TOY), "--misbehave", f"crash:{BAD}"])
+    result = runner.run(engine, PICK, timeout=20, expected_failures={})
+    assert _outcomes(result) == {"pagat-diagram-14": "pass", BAD: "error", "pagat-diagram-00": "pass"}
+    crashed = next(r for r in result.results if r.case.id == BAD).error
+    assert crashed["kind"] == "crash" and crashed["context"]["stderr"].endswith("the last words\n")
+    engine.start()
+    try:
+        assert engine._stderr is not None and engine._stderr.size() <= STDERR_KEEP
+        assert max(_open_file_sizes(), default=0) < 1_000_000  # no file piles the output up
+    finally:
+        engine.stop()
