@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 import shlex
 import sys
+import time
 from typing import Any
 
 import click
@@ -61,7 +62,8 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--start-timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=20.0, show_default=True,
               help="Seconds an external engine may take to answer `start`.")
 @click.option("--deadline", type=click.FloatRange(min=0, max=864000, min_open=True), default=None,
-              help="Seconds for the whole run: cases not run by then are errors (default: no limit).")
+              help="Seconds for the whole run, linting the case files included: cases not run by then are errors "
+                   "(default: no limit).")
 @click.option("--expected-failures", "xfail_path", type=click.Path(exists=True, dir_okay=False),
               help="Expected failures file (default: <engine name>.json looked up in expected-failures/ next to each "
                    "--cases folder and in the working directory, else the suite's own).")
@@ -89,6 +91,7 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
     from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
     from rulelang.outfiles import output_problem, same_file
 
+    started = time.monotonic()
     console = pipe_safe(Console(highlight=False, soft_wrap=True))
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if example_engines:
@@ -128,7 +131,12 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
     from rulelang.conformance.folders import expected_failure_dirs, lint_folders
 
     folders = [Path(d) for d in case_dirs]
-    lint = lint_folders(folders) if folders else suite.lint()
+    ends_at = None if deadline is None else started + deadline  # the deadline covers linting too
+    lint = lint_folders(folders, ends_at) if folders else suite.lint(ends_at=ends_at)
+    if lint.unfinished:  # no case was run: the run failed, as when its cases are errors by the deadline
+        err.print(f"the run's deadline of {deadline:g} s passed while linting the case files; no case was run",
+                  markup=False)
+        sys.exit(1)
     if not lint.ok:
         for e in lint.errors:
             err.print(f"lint: {e}", markup=False)
@@ -172,7 +180,8 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
         engine = InProcessEngine(builtin.run_case, builtin.implementation(), builtin.capabilities())
     # 3. run, compare, report
     result = runner.run(engine, selected, timeout=timeout, expected_failures=xfails,
-                        all_ids=[c.id for c in lint.cases], deadline=deadline,
+                        all_ids=[c.id for c in lint.cases],
+                        deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
                         xfail_dirs=expected_failure_dirs(folders))
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids=known_ids)
     for path, write in ((report_path, report.write_json), (junit_path, report.write_junit)):
