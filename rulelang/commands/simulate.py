@@ -9,11 +9,11 @@ import click
 from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
 
-def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progress, miss_rate=0.0):
+def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progress, miss_rate=0.0, journal=None):
     from rulelang.tools.simulation import run_matches
 
     if not show_progress:
-        return run_matches(data, players, bots, seed, matches, jobs, miss_rate=miss_rate)
+        return run_matches(data, players, bots, seed, matches, jobs, miss_rate=miss_rate, journal=journal)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -22,7 +22,7 @@ def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progres
                   TimeRemainingColumn(), console=console, transient=True) as prog:
         task = prog.add_task(f"{spec_label}", total=matches)
         return run_matches(data, players, bots, seed, matches, jobs,
-                           progress=lambda k: prog.advance(task, k), miss_rate=miss_rate)
+                           progress=lambda k: prog.advance(task, k), miss_rate=miss_rate, journal=journal)
 
 
 @click.command("simulate")
@@ -37,6 +37,8 @@ def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progres
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE",
               help="Write raw per-match results: JSON lines, or CSV if FILE ends in .csv (- for standard output).")
 @click.option("--out", "out_alias", type=click.Path(dir_okay=False, allow_dash=True), default=None, hidden=True)
+@click.option("--resume", is_flag=True,
+              help="Go on with the interrupted run in -o FILE (JSON lines): matches already there are not played again.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON instead of a table.")
 @click.option("--vs", "other", default=None, metavar="OTHER",
               help="Compare with a second variant (same seeds, bots and players).")
@@ -48,7 +50,7 @@ def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progres
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level for --vs.")
 def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as_json, other, plots, alpha,
-                 miss_rate):
+                 miss_rate, resume):
     """Play MATCHES bot matches of VARIANT and report statistics.
 
     Win rates per seat (or team) with 95% Wilson intervals, rounds per match,
@@ -94,14 +96,17 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as
         if players not in other_cfg.counts:
             raise ToolError(f"{other_cfg.name} is not played by {players} players")
     show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
-    results = _run(cfg.name, data, cfg, players, bot_names, seed, matches, jobs, show, miss_rate)
+    journal = sim.open_journal(out, players, bot_names, seed, resume)  # each match written to -o FILE as it ends
+    results = _run(cfg.name, data, cfg, players, bot_names, seed, matches, jobs, show, miss_rate, journal)
     summary = sim.summarize(results, cfg, players)
     other_summary = other_results = None
     if other:
         assert other_cfg is not None  # loaded above whenever `other` is given
         other_results = _run(other_cfg.name, other_data, other_cfg, players, bot_names, seed, matches, jobs, show,
-                             miss_rate if other_cfg.claims != "none" else 0.0)
+                             miss_rate if other_cfg.claims != "none" else 0.0, journal)
         other_summary = sim.summarize(other_results, other_cfg, players)
+    if journal is not None:
+        journal.close()
     if as_json:
         from rulelang.commands.jsonout import emit
         from rulelang.tools.simjson import comparison_record, summary_record
