@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO))
 
 from rulelang import compile_bundled  # noqa: E402
 from rulelang.players.arena import play_match  # noqa: E402
-from rulelang.players.registry import make_player  # noqa: E402
+from rulelang.tools.playernames import make_player  # noqa: E402
 from rulelang.tools.stats import wilson_interval  # noqa: E402
 
 

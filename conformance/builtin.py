@@ -6,38 +6,37 @@ every step; it compares nothing (the runner does). The same function answers
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
+
+from rulelang._version import __version__
+from rulelang.conformance.cases import known_tags
+from rulelang.interpreter import Event, IllegalMove, Match, Move, Round, Tile, Turn, as_config, shown_points
 
 PROTOCOL_VERSION = 1
 
 
 def capabilities() -> dict[str, Any]:
     """What the built-in engine supports: every feature tag."""
-    from rulelang.conformance.cases import known_tags
-
     return {"features": sorted(known_tags())}
 
 
 def implementation() -> dict[str, Any]:
     """Who answers, for the report."""
-    from rulelang._version import __version__
-
     return {"name": "rulelang", "version": __version__, "language": "python"}
 
 
-def _tile(t) -> str:
+def _tile(t: Tile) -> str:
     return f"[{t[0]}|{t[1]}]"
 
 
-def _event(e) -> dict[str, Any]:
+def _event(e: Event) -> dict[str, Any]:
     return {"side": e.side, "kind": e.kind, "raw": e.raw, "accepted": e.accepted,
             "score_after": e.score_after, "seat": e.seat}
 
 
-def _observe(match, rnd, turn) -> dict[str, Any]:
+def _observe(match: Match, rnd: Round, turn: Turn | None) -> dict[str, Any]:
     """Everything a case may assert after a step, from the round the step was played in."""
-    from rulelang.interpreter import shown_points
-
     obs: dict[str, Any] = {"reject": None}
     if turn is not None:
         obs.update({
@@ -68,10 +67,6 @@ def _observe(match, rnd, turn) -> dict[str, Any]:
 
 def _claimed(step: dict[str, Any]) -> Any:
     """The step's move, with its `claim` (the muggins rule) when the step has one."""
-    from dataclasses import replace
-
-    from rulelang.interpreter import Move
-
     if "claim" not in step:
         return step["play"]
     claim = step["claim"]
@@ -80,7 +75,7 @@ def _claimed(step: dict[str, Any]) -> Any:
     return replace(Move.parse(step["play"]), claim=claim)
 
 
-def _observe_call(match, rnd, seat: int, events) -> dict[str, Any]:
+def _observe_call(match: Match, rnd: Round, seat: int, events: list[Event]) -> dict[str, Any]:
     """A call step's observation: the caller, its events, and the state after it (no placement keys)."""
     obs = _observe(match, rnd, None)
     obs["seat"] = seat
@@ -88,15 +83,13 @@ def _observe_call(match, rnd, seat: int, events) -> dict[str, Any]:
     return obs
 
 
-def _past_last_deal(match, dealt: int) -> bool:
+def _past_last_deal(match: Match, dealt: int) -> bool:
     """True once the last dealt round has ended: the case deals no further round (PROTOCOL.md 3.10)."""
     return len(match.rounds) >= dealt
 
 
 def run_case(request: dict[str, Any]) -> dict[str, Any]:
     """Play `request` (config, players, setup, next_rounds, steps); return {"steps": [observation...]}."""
-    from rulelang.interpreter import IllegalMove, Match, as_config
-
     if not isinstance(request.get("config"), dict):
         # a configuration is a JSON object; a text or a number is never opened as a path or a descriptor
         raise ValueError("`config` must be a compiled configuration (a JSON object), "

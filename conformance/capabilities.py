@@ -5,11 +5,21 @@ dotted path into the compiled configuration (`drawing`, `target.overshoot`,
 `settlement.domino.terms.kind`; `@players` is the case's player count) to the
 values it supports (PROTOCOL.md 1). A case using any other value is skipped
 with a reason naming the field, the value and what the engine supports.
+
+The key `@fields` closes the list: its values are the fields the engine reads
+with any value. With it, a case whose configuration holds a field that is
+neither listed there nor a key of the map (nor lies under one) is skipped too,
+so an engine written before a rule existed declines that rule's cases instead
+of failing them.
 """
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
+
+FIELDS = "@fields"  # the fields an engine reads with any value; present, every other field is declined
+PLAYERS = "@players"  # the case's player count
 
 
 def values_at(config: Any, path: str) -> list[Any]:
@@ -28,20 +38,54 @@ def values_at(config: Any, path: str) -> list[Any]:
     return out
 
 
+def field_paths(config: Any, prefix: str = "") -> Iterator[str]:
+    """The dotted path of every field of `config`, parents first; a list of objects contributes its elements' fields."""
+    items = config if isinstance(config, list) else [config]
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        for key, value in item.items():
+            path = f"{prefix}{key}"
+            yield path
+            yield from field_paths(value, path + ".")
+
+
+def unknown_field(known: set[str], config: Any) -> str | None:
+    """The first field of `config` that is not `known`: neither listed, nor under a listed field, nor above one."""
+    for path in field_paths(config):
+        parts = path.split(".")
+        if any(".".join(parts[:i]) in known for i in range(1, len(parts) + 1)):
+            continue  # listed, or under a listed field (`hand_size` covers `hand_size.2`)
+        if any(k.startswith(path + ".") for k in known):
+            continue  # an object whose listed fields are checked one by one
+        return path
+    return None
+
+
 def problems(supported: Any) -> list[str]:
     """What is wrong with a `configurations` capability (empty: it is well formed)."""
     if not isinstance(supported, dict):
         return ["`capabilities.configurations` must be an object {path: [values]}"]
-    return [f"`capabilities.configurations[{k!r}]` must be a list of values"
-            for k, v in supported.items() if not isinstance(v, list)]
+    out = [f"`capabilities.configurations[{k!r}]` must be a list of values"
+           for k, v in supported.items() if not isinstance(v, list)]
+    if isinstance(supported.get(FIELDS), list) and not all(isinstance(f, str) for f in supported[FIELDS]):
+        out.append(f"`capabilities.configurations[{FIELDS!r}]` must be a list of dotted field paths")
+    return out
 
 
 def unsupported(supported: Any, request: dict[str, Any]) -> str | None:
     """The reason to skip `request` (a run request's case) under `supported`, or None when the engine can play it."""
     if problems(supported):
         return None  # a malformed capability declines nothing; the runner reports it at start
+    if FIELDS in supported:
+        known = {k for k in supported if not k.startswith("@")} | set(supported[FIELDS])
+        field = unknown_field(known, request["config"])
+        if field is not None:
+            return f"the engine does not support the configuration field {field} (not in its {FIELDS})"
     for path, allowed in supported.items():
-        found = [request.get("players")] if path == "@players" else values_at(request["config"], path)
+        if path == FIELDS:
+            continue
+        found = [request.get("players")] if path == PLAYERS else values_at(request["config"], path)
         for value in found:
             if value not in allowed:
                 return (f"the engine does not support {path} = {json.dumps(value)}"

@@ -6,6 +6,8 @@ import re
 from functools import cache
 from typing import Any
 
+import rulelang
+
 
 class RulesetError(Exception):
     """A ruleset the runner could not compile."""
@@ -18,8 +20,6 @@ _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")  # a bundled ruleset's name; anyt
 def _bundled(name: str) -> str:
     if not _NAME.fullmatch(name):
         raise RulesetError(f"no bundled ruleset {name[:80]!r}")
-    import rulelang
-
     if name not in rulelang.bundled_names():
         raise RulesetError(f"no bundled ruleset {name!r}")
     try:
@@ -31,10 +31,9 @@ def _bundled(name: str) -> str:
 def compiled(ruleset: Any) -> dict[str, Any]:
     """The compiled configuration of a bundled name or an inline {"text": ...} ruleset."""
     if isinstance(ruleset, str):
-        return json.loads(_bundled(ruleset))
+        config: dict[str, Any] = json.loads(_bundled(ruleset))
+        return config
     try:
-        import rulelang
-
         return rulelang.compile_text(ruleset["text"], ruleset.get("filename", "<case>"))
     except Exception as exc:
         raise RulesetError(f"inline ruleset: {type(exc).__name__}: {exc}") from exc

@@ -6,18 +6,15 @@ checks it before it joins a suite.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from rulelang.interpreter import Match, Round
+from rulelang.interpreter import Match, Round, format_tile
 
 EVENT_KEYS = ("side", "kind", "raw", "accepted", "score_after")
 
 
 def deal_of(rnd: Round) -> dict[str, Any]:
     """The deal of a round as a case's `setup` (hands, boneyard in draw order, opener)."""
-    from rulelang.interpreter import format_tile
-
     return {"hands": [[format_tile(t) for t in h] for h in rnd.hands],
             "boneyard": [format_tile(t) for t in rnd.boneyard], "opener": rnd.opener}
 

@@ -4,8 +4,10 @@ Both live in `conformance/examples/` and share no code with the built-in
 engine (nor with each other): `toy_engine.py`, a plain Python engine, and
 `toy_engine.mjs`, its port to JavaScript for Node.js. They are the engines the
 suite's own tests run, and a starting point for an engine author
-(docs/engine-authors.md). A name may be followed by the example's own flags,
-e.g. `--engine "example-python --break branch-early"`.
+(docs/engine-authors.md): each declares, in its `SUPPORTED` table, the
+configuration fields and values it plays, and the runner skips the cases of
+every other rule. A name may be followed by the example's own flags, e.g.
+`--engine "example-python --break branch-early"`.
 """
 from __future__ import annotations
 

@@ -26,11 +26,20 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import rulelang
+from rulelang.formatter import config_statements, statement_lines, statements_to_text
+from rulelang.interpreter import Match, greedy_player
+from rulelang.statements import INFO, TABLE
+
+from .builtin import run_case
+from .cases import Case
 from .drafting import deal_of, seat_to_move
+from .runner import run
 
 OBSERVED = ("seat", "drawn", "passed", "pass_drawn", "offered", "counted", "count", "points", "events", "scores",
             "round", "match")
@@ -53,8 +62,6 @@ class Suite:
 
 def load_ruleset(spec: str) -> tuple[str, Any, dict[str, Any]]:
     """(name, what a case file gives as its ruleset, the compiled configuration) for a bundled name or a .rules file."""
-    import rulelang
-
     path = Path(spec)
     if spec in rulelang.bundled_names() and not path.exists():
         return spec, spec, rulelang.compile_bundled(spec)
@@ -71,10 +78,9 @@ def load_ruleset(spec: str) -> tuple[str, Any, dict[str, Any]]:
     return config["name"], {"text": text, "filename": path.name}, config
 
 
-def play_round(config: dict[str, Any], players: int, seed: int, scores: list[int] | None = None):
+def play_round(config: dict[str, Any], players: int, seed: int,
+               scores: list[int] | None = None) -> tuple[dict[str, Any], list[str], tuple[int, int, int] | None, str]:
     """(setup, moves, first scoring event or None, how the round ended) of round 1 of `Match(seed)`, greedy players."""
-    from rulelang.interpreter import Match, greedy_player
-
     first = Match(config, players, seed=seed).round
     setup = deal_of(first)
     if scores is not None:
@@ -82,7 +88,7 @@ def play_round(config: dict[str, Any], players: int, seed: int, scores: list[int
     match = Match(config, players, seed=seed, deal=[setup])
     bot = greedy_player(seed)
     moves: list[str] = []
-    scoring = None
+    scoring: tuple[int, int, int] | None = None
     claims = config.get("claims", "none") != "none"  # the muggins rule: the bot claims every point
     while not match.over and not match.rounds:
         move = bot(match.observation(seat_to_move(match)), match.legal_moves())
@@ -99,8 +105,6 @@ def play_round(config: dict[str, Any], players: int, seed: int, scores: list[int
 
 def observe(config: dict[str, Any], players: int, setup: dict[str, Any], moves: list[str]) -> list[dict[str, Any]]:
     """Each step with everything the built-in engine observes after it."""
-    from .builtin import run_case
-
     plays = [_step(m) for m in moves]
     out = run_case({"config": config, "players": players, "setup": setup, "steps": plays})
     steps = []
@@ -248,7 +252,6 @@ PROBE_SEEDS = 12  # seeds tried per player count for the positions (the complete
 @dataclass
 class Trace:
     """A deal (and later deals) and greedy moves under the ruleset: a place to look for deciding positions."""
-
     players: int
     seed: int
     kind: str  # round / target / overshoot / next-round
@@ -266,8 +269,6 @@ def _lottery(config: dict[str, Any], rule: str, prev: Any) -> bool:
 def _match_trace(config: dict[str, Any], players: int, seed: int, kind: str, scores: list[int] | None,
                  rounds: int) -> Trace | None:
     """`rounds` rounds of `Match(seed)` by greedy players, from `scores`; openers left to the rule where it decides."""
-    from rulelang.interpreter import Match, greedy_player
-
     first = deal_of(Match(config, players, seed=seed).round)
     if scores is not None:
         first["scores"] = scores
@@ -299,7 +300,7 @@ def _match_trace(config: dict[str, Any], players: int, seed: int, kind: str, sco
     return Trace(players, seed, kind, deals[0], deals[1:], moves)
 
 
-def traces(config: dict[str, Any], probe_seeds: int = PROBE_SEEDS):
+def traces(config: dict[str, Any], probe_seeds: int = PROBE_SEEDS) -> Iterator[Trace]:
     """Deals to look for deciding positions in: per seed and player count, a round from 0, a round one event
     short of the target, one whose first event passes it, and two rounds in a row."""
     for seed in range(1, probe_seeds + 1):
@@ -329,8 +330,6 @@ def _target_raw(config: dict[str, Any], players: int) -> int:
 
 def _observe_all(config: dict[str, Any], t: Trace) -> list[dict[str, Any]] | None:
     """What the built-in engine observes at each step of `t` under `config` (None: it cannot play it)."""
-    from .builtin import run_case
-
     try:
         out = run_case({"config": config, "players": t.players, "setup": t.setup, "next_rounds": t.next_rounds,
                         "steps": [_step(m) for m in t.moves]})
@@ -342,9 +341,6 @@ def _observe_all(config: dict[str, Any], t: Trace) -> list[dict[str, Any]] | Non
 def _with_lines(config: dict[str, Any], lines: dict[str, str]) -> dict[str, Any] | None:
     """The ruleset with statement `key` said by `lines[key]` instead (added when it is not stated), compiled;
     None when that does not compile."""
-    import rulelang
-    from rulelang.formatter import config_statements, statement_lines, statements_to_text
-
     said = {k: statement_lines(k, v) for k, v in config_statements(config) if k != "based_on"}
     said.update({k: [line] for k, line in lines.items()})
     try:
@@ -359,8 +355,6 @@ def alternatives(config: dict[str, Any], key: str) -> list[tuple[str, dict[str, 
     A spelling that does not go with the rest of the ruleset is tried with one other statement of its group
     changed too (`check the target after settlement` needs `ties at the top: ...` other than impossible).
     """
-    from rulelang.statements import INFO, TABLE
-
     st = INFO[key]
     own = st.from_config(config)
     out = []
@@ -393,9 +387,6 @@ def _first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> tuple
 def targeted(suite: Suite, probe_seeds: int = PROBE_SEEDS) -> list[str]:
     """Add to `suite` a deciding position for each statement the ruleset states; return the statements (and
     alternatives) no position was found for."""
-    from rulelang.formatter import config_statements, statement_lines
-    from rulelang.statements import INFO
-
     config = suite.config
     pool: list[Trace] = []
     gen = traces(config, probe_seeds)
@@ -454,9 +445,6 @@ def targeted(suite: Suite, probe_seeds: int = PROBE_SEEDS) -> list[str]:
 
 def cross_check(suite: Suite, engine: Any, timeout: float = 30.0) -> Suite:
     """Keep the cases `engine` passes; the others go to `suite.dropped` with the first difference."""
-    from .cases import Case
-    from .runner import run
-
     tmp = [Case(c["id"], suite.name, "generated", Path("generated.json"), c, suite.ruleset) for c in suite.cases]
     result = run(engine, tmp, timeout=timeout, expected_failures={})
     kept = []

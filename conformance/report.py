@@ -7,8 +7,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from rulelang.outfiles import write_atomic
+
 from .cases import step_words
-from .runner import OUTCOMES, RunResult
+from .runner import OUTCOMES, CaseResult, RunResult
 
 REPORT_FORMAT = "rulelang-conformance-report/1"
 
@@ -28,8 +30,6 @@ def to_json(run: RunResult) -> dict[str, Any]:
 
 def write_json(run: RunResult, path: str | Path) -> None:
     """Write the JSON report atomically (an existing file is replaced whole or left as it was)."""
-    from rulelang.outfiles import write_atomic
-
     write_atomic(str(path), json.dumps(to_json(run), indent=2, ensure_ascii=False) + "\n")
 
 
@@ -38,7 +38,7 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def failure_text(r: Any) -> str:
+def failure_text(r: CaseResult) -> str:
     """One failure as text: id, step, path, expected vs got (or the error)."""
     if r.difference is not None:
         d = r.difference
@@ -85,8 +85,6 @@ def write_junit(run: RunResult, path: str | Path) -> None:
             totals[k] += v
     for k, v in totals.items():
         root.set(k, str(v))
-    from rulelang.outfiles import write_atomic
-
     text = ET.tostring(root, encoding="unicode")
     write_atomic(str(path), "<?xml version='1.0' encoding='utf-8'?>\n" + text)
 

@@ -8,13 +8,15 @@ fail), xpass (listed but passed: the list is stale, and that fails the run).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .capabilities import problems, unsupported
 from .cases import Case, load_expected_failures, step_words
 from .compare import Difference, compare
 from .configs import RulesetError, compiled
+from .folders import load_expected_failures_in
 
 FAILING = ("fail", "error", "xpass")
 MAX_CONSECUTIVE_TIMEOUTS = 3  # an engine that stops answering costs this many timeouts, not one per case
@@ -83,7 +85,7 @@ def request_for(case: Case) -> dict[str, Any]:
 
 
 def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
-        expected_failures: dict[str, str] | None = None, progress: Any = None,
+        expected_failures: dict[str, str] | None = None, progress: Callable[[CaseResult], Any] | None = None,
         all_ids: Iterable[str] | None = None, deadline: float | None = None,
         xfail_dirs: Iterable[Any] | None = None) -> RunResult:
     """Run `cases` on `engine` (InProcessEngine or SubprocessEngine); the engine is stopped at the end.
@@ -100,53 +102,18 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
     ends_at = None if deadline is None else time.monotonic() + deadline
     if ends_at is not None and hasattr(engine, "start_timeout"):
         engine.start_timeout = min(engine.start_timeout, max(deadline or 0.0, 0.001))
-    start_error: dict[str, Any] | None = None
-    try:
-        engine.start()
-    except Exception as exc:  # EngineFailure: every case will try again and report it
-        start_error = {"message": str(exc)}
+    start_error = _start(engine)
+    sending = _Sending(engine, timeout, deadline, ends_at)
     name = (engine.implementation or {}).get("name", "unknown")
-    if expected_failures is not None:
-        xfails = expected_failures
-    elif xfail_dirs is not None:
-        from .folders import load_expected_failures_in
-
-        xfails = load_expected_failures_in(name, xfail_dirs)
-    else:
-        xfails = load_expected_failures(name)
-    claimed = (engine.capabilities or {}).get("features")
-    supported = (engine.capabilities or {}).get("configurations")
+    xfails = _expected_failures(name, expected_failures, xfail_dirs)
     run_result = RunResult(engine={"implementation": engine.implementation, "capabilities": engine.capabilities,
                                    **({"start_error": start_error} if start_error else {})})
-    if supported is not None:
-        from .capabilities import problems
-
-        if problems(supported):  # declines nothing, and says so in the report
-            run_result.engine["capability_problems"] = problems(supported)
-    seq = 0
-    timeouts = 0  # consecutive
+    if sending.supported is not None and problems(sending.supported):  # declines nothing, and says so
+        run_result.engine["capability_problems"] = problems(sending.supported)
     try:
         for case in cases:
-            t0 = time.monotonic()
-            left = None if ends_at is None else ends_at - t0
-            if timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
-                res = _not_run(case, claimed, "abandoned", f"not run: the engine gave no answer to {timeouts} cases "
-                               "in a row, so it was given no more")
-            elif left is not None and left <= 0:
-                res = _not_run(case, claimed, "deadline", f"not run: the run's deadline of {deadline:g} s had passed")
-            else:
-                res = _run_one(engine, case, seq, timeout if left is None else min(timeout, left), claimed, supported)
-                seq += 1
-                timed_out = res.outcome == "error" and (res.error or {}).get("kind") == "timeout"
-                timeouts = timeouts + 1 if timed_out else 0
-            res.seconds = time.monotonic() - t0
-            reason = xfails.get(case.id)
-            if reason is not None:
-                res.xfail_reason = reason
-                if res.outcome in ("fail", "error"):
-                    res.outcome = "xfail"
-                elif res.outcome == "pass":
-                    res.outcome = "xpass"
+            res = sending.send(case)
+            _mark_expected(res, xfails.get(case.id))
             run_result.results.append(res)
             if progress is not None:
                 progress(res)
@@ -157,6 +124,66 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
         # a listed id that is no case of the suite: the list went stale, and that fails the run
         run_result.stale_expected_failures = lint_expected_failures(xfails, set(all_ids))
     return run_result
+
+
+def _start(engine: Any) -> dict[str, Any] | None:
+    """Start the engine; what went wrong, if it did (every case will try again and report it)."""
+    try:
+        engine.start()
+    except Exception as exc:  # EngineFailure
+        return {"message": str(exc)}
+    return None
+
+
+def _expected_failures(name: str, given: dict[str, str] | None, xfail_dirs: Iterable[Any] | None) -> dict[str, str]:
+    if given is not None:
+        return given
+    if xfail_dirs is not None:
+        return load_expected_failures_in(name, xfail_dirs)
+    return load_expected_failures(name)
+
+
+def _mark_expected(res: CaseResult, reason: str | None) -> None:
+    """A listed case that fails is an xfail; one that passes an xpass (the list is stale)."""
+    if reason is None:
+        return
+    res.xfail_reason = reason
+    if res.outcome in ("fail", "error"):
+        res.outcome = "xfail"
+    elif res.outcome == "pass":
+        res.outcome = "xpass"
+
+
+class _Sending:
+    """Sends the cases one by one, within the run's deadline, giving up on an engine that stopped answering."""
+
+    def __init__(self, engine: Any, timeout: float, deadline: float | None, ends_at: float | None):
+        """`engine` has started: its capabilities are known."""
+        self.engine = engine
+        self.timeout = timeout
+        self.deadline = deadline
+        self.ends_at = ends_at
+        self.claimed: list[str] | None = (engine.capabilities or {}).get("features")
+        self.supported: Any = (engine.capabilities or {}).get("configurations")
+        self.seq = 0
+        self.timeouts = 0  # consecutive
+
+    def send(self, case: Case) -> CaseResult:
+        t0 = time.monotonic()
+        left = None if self.ends_at is None else self.ends_at - t0
+        if self.timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
+            res = _not_run(case, self.claimed, "abandoned", f"not run: the engine gave no answer to {self.timeouts} "
+                           "cases in a row, so it was given no more")
+        elif left is not None and left <= 0:
+            res = _not_run(case, self.claimed, "deadline", f"not run: the run's deadline of {self.deadline:g} s had passed")
+        else:
+            res = _run_one(self.engine, case, self.seq, self.timeout if left is None else min(self.timeout, left),
+                           self.claimed, self.supported)
+            self.seq += 1
+            timed_out = res.outcome == "error" and (res.error or {}).get("kind") == "timeout"
+            self.timeouts = self.timeouts + 1 if timed_out else 0
+        res.seconds = time.monotonic() - t0
+        return res
 
 
 def _not_run(case: Case, claimed: list[str] | None, kind: str, message: str) -> CaseResult:
@@ -178,8 +205,6 @@ def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[st
     except RulesetError as exc:
         return CaseResult(case, "error", error={"message": str(exc), "kind": "ruleset"})
     if supported is not None:
-        from .capabilities import unsupported
-
         reason = unsupported(supported, request)
         if reason:
             return CaseResult(case, "skip", skip_reason=reason)

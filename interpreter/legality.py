@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NoReturn
 
 from .errors import IllegalMove
+from .rules import rules_of
 from .tiles import (
     BRANCH_A,
     BRANCH_B,
@@ -86,7 +87,7 @@ def diagnose(rnd: Round, move: Move) -> int:
 def _draw(rnd: Round, seat: int, illegal: Callable[[str, str], NoReturn]) -> NoReturn:
     """Why the draw move is refused (issue 9): only `a player may draw while able to place` offers it, after
     the lead, with no drawn tile waiting, while the drawable boneyard has tiles."""
-    if not rnd.config.rules.draw_while_able:
+    if not rules_of(rnd.config).draw_while_able:
         illegal("must-place", f"a draw is not allowed: seat {seat} has a placement")
     if rnd.leading:
         illegal("must-lead", "the layout is empty: lead a tile (there is no draw before the lead)")
@@ -100,7 +101,7 @@ def _orientation(rnd: Round, move: Move, ti: int, code: int, illegal: Callable[[
     """The move's code if its orientation is allowed (family tier C: the sniff), else `orientation-not-allowed`."""
     crosswise, endwise = rnd.layout.orientations(ti)
     if move.endwise and not endwise:
-        if rnd.config.rules.orient == 0:
+        if rules_of(rnd.config).orient == 0:
             why = "a spinner is always laid crosswise here"
         elif not IS_DOUBLE[ti]:
             why = f"{format_tile(move.tile)} is not a double: only the spinner may be laid endwise"

@@ -10,6 +10,7 @@ from .deal import deal_tiles
 from .players import random_player
 from .records import Event, RoundResult, Turn, shown_points
 from .round import Bots, Player, Round, Tiebreak
+from .rules import rules_of
 from .tiles import INDEX, TILES, Move, as_tile, format_tile
 
 # chance as data: one deal (a dict) or a list of deals, one per round
@@ -90,7 +91,8 @@ class Match:
         elif opening == "lottery":
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
         # "the match lasts N rounds" (family tier B): the last round is decided like a tie-break round
-        last = cfg.rules.rounds is not None and i + 1 >= cfg.rules.rounds
+        rounds = rules_of(cfg).rounds
+        last = rounds is not None and i + 1 >= rounds
         # (the value as given, False, True or a countdown: round.Tiebreak)
         tiebreak: Tiebreak = self._tiebreak
         if not tiebreak:
@@ -111,7 +113,7 @@ class Match:
             self.over = True
             self.winner = res.winner
             return
-        fixed = self.config.rules.tie_rounds.get(self.players)
+        fixed = rules_of(self.config).tie_rounds.get(self.players)
         if fixed:
             # "a tie at the top plays N extra rounds": N rounds after a tie, only the last one decides
             # (its `tiebreak` is 1; the ones before count down from N)

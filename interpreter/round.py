@@ -21,7 +21,7 @@ from .layout import Layout, placement_codes
 from .legality import diagnose
 from .players import FastPlayer, RandomPlayer
 from .records import Event, EventRow, Offered, RoundResult, Turn, events_of, shown_points
-from .rules import Seating
+from .rules import Seating, rules_of
 from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
 from .scoring import after_settlement, apply_event
 from .settlement import Plan, hand_counts, payments, winner_of_block, winner_of_domino
@@ -117,7 +117,7 @@ class Round:
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
                tiebreak: Tiebreak) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
-        seating = cfg.rules.seating(players)  # the tables of this player count, found once
+        seating = rules_of(cfg).seating(players)  # the tables of this player count, found once
         r = seating.rules
         nsides = seating.nsides
         if scores is None:

@@ -1,6 +1,7 @@
-"""Per-configuration tables the hot loop reads, computed once per Config (`config.rules`)."""
+"""Per-configuration tables the hot loop reads, computed once per Config (`rules_of(config)`)."""
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -152,7 +153,7 @@ class Rules:
         if got is None:
             # (from the configuration's own tables: a copy for one player count, which may share this
             # cache, answers for every count as they do)
-            got = self._seating[players] = Seating(self.config.rules, players)
+            got = self._seating[players] = Seating(rules_of(self.config), players)
         return got
 
     def sides_of(self, players: int) -> tuple[int, ...]:
@@ -185,3 +186,14 @@ class Seating:
         # "the round ends when both partners go out" (family tier A), where partners play
         self.side_out = rules.side_out and players in rules.config.partnerships
         self.reserve = rules.reserve[players]  # "reserve N tiles": the last N tiles are never drawn
+
+
+_RULES_OF: weakref.WeakKeyDictionary[Config, Rules] = weakref.WeakKeyDictionary()
+
+
+def rules_of(config: Config) -> Rules:
+    """The engine's tables for `config`, built on first use and kept while the configuration lives."""
+    got = _RULES_OF.get(config)
+    if got is None:
+        got = _RULES_OF[config] = Rules(config)
+    return got

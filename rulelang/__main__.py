@@ -1,4 +1,4 @@
-"""`python -m rulelang` runs the command line (rulelang/entry.py: a fast `check`, else the click CLI)."""
-from rulelang.entry import main
+"""`python -m rulelang` runs the command line (rulelang/cli.py)."""
+from rulelang.cli import main
 
 main(prog_name="rulelang")

@@ -7,14 +7,11 @@ e.g. ``"players"``, an entry of the statement table, rulelang/statements), a
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
-from rulelang.record import field, record
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 from rulelang.statements.values import NO_SPAN, PerCount, Span, Term
-
-if TYPE_CHECKING:
-    from rulelang.compiler import Config
 
 __all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Statement", "Ruleset", "STATEMENTS", "StatementInfo", "INFO",
            "ORDER"]
@@ -23,7 +20,7 @@ STATEMENTS = TABLE
 StatementInfo = StatementDef
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Statement:
     """One stated rule: `key` names it, `value` says it, `span` is its line."""
 
@@ -35,7 +32,7 @@ class Statement:
     filename: str | None = field(default=None, compare=False, repr=False)  # its file, once inherited
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Ruleset:
     """A parsed ruleset text (not yet resolved against its base)."""
 
@@ -63,9 +60,3 @@ class Ruleset:
 
     def keys(self) -> list[str]:
         return [st.key for st in self.statements if not st.misplaced]
-
-    def compile(self) -> Config:
-        """Resolve the base and compile these statements, without parsing again (raises RulesetError)."""
-        from rulelang.compiler import compile_ruleset
-
-        return compile_ruleset(self)

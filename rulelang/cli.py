@@ -1,83 +1,85 @@
 """The `rulelang` command: one click group whose subcommands live in `rulelang/commands/`.
 
-Subcommands are imported lazily so that `rulelang check` does not pay for the
-engine, the conformance runner or the renderer. The console script,
-rulelang/entry.py, answers the common `check`, `fmt` and `explain` command
-lines without importing this module (and click) at all, and runs this group
-for everything else.
+Subcommands are loaded lazily (click's `LazyGroup` pattern): a command's module
+is imported only when that command runs, or when `--help` lists them, so that
+`rulelang check` does not pay for the engine, the conformance runner or the
+renderer.
 """
 from __future__ import annotations
 
 import importlib
 import os
 import sys
+from typing import Any, NoReturn
 
 import click
 
 from rulelang._version import __version__
+from rulelang.readinput import forget, input_of
 
-# command name -> "module:attribute" under rulelang.commands
+__all__ = ["main", "LazyGroup", "COMMANDS"]
+
+# command name -> "module.attribute" of its click command
 COMMANDS: dict[str, str] = {
-    "list": "lang:list_cmd",
-    "check": "lang:check_cmd",
-    "compile": "lang:compile_cmd",
-    "fmt": "lang:fmt_cmd",
-    "explain": "lang:explain_cmd",
-    "diff": "lang:diff_cmd",
-    "conform": "conform:conform_cmd",
-    "cases": "cases:cases_cmd",
-    "engine-adapter": "conform:engine_adapter_cmd",
-    "play": "play:play_cmd",
-    "replay": "play:replay_cmd",
-    "simulate": "simulate:simulate_cmd",
-    "balance": "balance:balance_cmd",
-    "render": "render:render_cmd",
-    "show": "authoring:show_cmd",
-    "new": "authoring:new_cmd",
-    "help": "authoring:help_cmd",
-    "lsp": "authoring:lsp_cmd",
-    "serve": "serve:serve_cmd",
+    "list": "rulelang.commands.lang.list_cmd",
+    "check": "rulelang.commands.lang.check_cmd",
+    "compile": "rulelang.commands.lang.compile_cmd",
+    "fmt": "rulelang.commands.lang.fmt_cmd",
+    "explain": "rulelang.commands.lang.explain_cmd",
+    "diff": "rulelang.commands.lang.diff_cmd",
+    "conform": "rulelang.commands.conform.conform_cmd",
+    "cases": "rulelang.commands.cases.cases_cmd",
+    "engine-adapter": "rulelang.commands.conform.engine_adapter_cmd",
+    "play": "rulelang.commands.play.play_cmd",
+    "replay": "rulelang.commands.play.replay_cmd",
+    "simulate": "rulelang.commands.simulate.simulate_cmd",
+    "balance": "rulelang.commands.balance.balance_cmd",
+    "render": "rulelang.commands.render.render_cmd",
+    "show": "rulelang.commands.authoring.show_cmd",
+    "new": "rulelang.commands.authoring.new_cmd",
+    "help": "rulelang.commands.authoring.help_cmd",
+    "lsp": "rulelang.commands.authoring.lsp_cmd",
+    "serve": "rulelang.commands.serve.serve_cmd",
 }
 
 
-# command name -> its one-line help, so that `rulelang --help` imports no command module
-# (a test keeps these equal to each command's own short help)
-SUMMARIES: dict[str, str] = {
-    'balance': 'Measure what RULESET does to the game, with an interval on every figure.',
-    'check': 'Check ruleset files (or bundled names, or - for standard input); print every error found.',
-    'cases': 'Conformance cases for your own rulesets.',
-    'compile': 'Compile a ruleset to its configuration (JSON on stdout, or -o FILE).',
-    'conform': 'Run the conformance suite against the built-in engine or an external one.',
-    'diff': 'Show the rules on which two rulesets differ, in words (each a FILE, NAME or .json).',
-    'engine-adapter': 'Serve the built-in engine over the conformance protocol (JSON lines on stdin/stdout).',
-    'explain': 'Explain a ruleset in plain English, from its compiled configuration.',
-    'fmt': 'Rewrite ruleset files in the canonical form (comments kept).',
-    'help': 'Print a reference document (the language, the commands...); without TOPIC, list them.',
-    'list': 'List the bundled rulesets: name, title, players, target.',
-    'lsp': 'Run the language server for editors (over standard input and output).',
-    'new': 'Write a commented starting ruleset NAME.rules (complete, or --based-on a bundled one).',
-    'play': 'Play VARIANT in the terminal against bots.',
-    'render': ('Draw a layout as SVG: tiles with pips, doubles crosswise, branching doubles outlined in orange, '
-               'counted ends as filled numbers, legal attach points as hollow points, and a legend.'),
-    'replay': 'Check a saved game against the rules and print it turn by turn.',
-    'serve': ('Start the playground: write a ruleset and see it checked and explained as you type, play it against '
-              'bots, browse the conformance diagrams, print a rules sheet.'),
-    'show': 'Print the text of a bundled ruleset (a starting point: `rulelang show pagat > club.rules`).',
-    'simulate': 'Play MATCHES bot matches of VARIANT and report statistics.',
-}
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on demand from `lazy_subcommands` (name -> "module.attribute")."""
 
+    def __init__(self, *args: Any, lazy_subcommands: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy_subcommands = lazy_subcommands or {}
 
-def pipe_safe(console):
-    """Make a rich Console end like the other commands when its reader leaves (`| head`): exit 141, quietly.
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.lazy_subcommands])
 
-    (rich's own handling exits 1, which reads as "a case failed" in `conform`.)
-    """
-    def on_broken_pipe() -> None:
-        console.quiet = True
-        raise BrokenPipeError
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.lazy_subcommands:
+            return super().get_command(ctx, cmd_name)
+        module_name, attribute = self.lazy_subcommands[cmd_name].rsplit(".", 1)
+        command = getattr(importlib.import_module(module_name), attribute)
+        if not isinstance(command, click.Command):
+            raise TypeError(f"{self.lazy_subcommands[cmd_name]} is not a click command")
+        return command
 
-    console.on_broken_pipe = on_broken_pipe
-    return console
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the subcommand; an unexpected exception becomes a one-line message and an exit status, never a
+        traceback (every expected bad input has its own message in its command: this is the last guard)."""
+        forget()
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+            raise
+        except KeyboardInterrupt:  # Ctrl-C: stop as shells expect of an interrupted command (128 + SIGINT)
+            click.echo("\nrulelang: interrupted", err=True)
+            ctx.exit(130)
+        except BrokenPipeError:  # `rulelang ... | head`: the reader left; stop quietly as Unix tools do
+            _quiet_stdout()
+            ctx.exit(141)
+        except OSError as exc:
+            _system_refused(ctx, exc)
+        except Exception as exc:  # noqa: BLE001 - the last guard by design
+            _internal_error(ctx, exc)
 
 
 def _quiet_stdout() -> None:
@@ -89,74 +91,31 @@ def _quiet_stdout() -> None:
         pass
 
 
-class LazyGroup(click.Group):
-    """A group that imports a subcommand's module only when it is used."""
+def _system_refused(ctx: click.Context, exc: OSError) -> NoReturn:
+    """The system refused a read or a write (a full disk, stdout on /dev/full, an I/O error): not a bug of
+    rulelang, and the command did not complete. Exit 1."""
+    if os.environ.get("RULELANG_DEBUG"):
+        raise exc
+    where = f" ({exc.filename})" if exc.filename else ""
+    _quiet_stdout()
+    click.echo(f"rulelang: {exc.strerror or exc}{where}; the command did not complete", err=True)
+    ctx.exit(1)
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
 
-    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        """The commands section of --help from SUMMARIES, without importing every command."""
-        names = self.list_commands(ctx)
-        limit = formatter.width - 6 - max(map(len, names))
-        rows = [(name, click.Command(name, help=SUMMARIES.get(name, "")).get_short_help_str(limit)) for name in names]
-        with formatter.section("Commands"):
-            formatter.write_dl(rows)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        target = COMMANDS.get(cmd_name)
-        if target is None:
-            return None
-        module_name, attr = target.split(":")
-        module = importlib.import_module(f"rulelang.commands.{module_name}")
-        return getattr(module, attr)
-
-    def invoke(self, ctx: click.Context):
-        """Turn an unexpected exception into a one-line message and exit 70, never a traceback.
-
-        Every expected bad input has its own message in its command; this is the
-        last guard. RULELANG_DEBUG=1 shows the traceback for a bug report.
-        """
-        from rulelang.readinput import forget
-
-        forget()
-        try:
-            return super().invoke(ctx)
-        except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
-            raise
-        except KeyboardInterrupt:
-            # Ctrl-C: stop as shells expect of an interrupted command (128 + SIGINT)
-            click.echo("\nrulelang: interrupted", err=True)
-            ctx.exit(130)
-        except BrokenPipeError:
-            # `rulelang ... | head`: the reader left; stop quietly as Unix tools do.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            ctx.exit(141)
-        except OSError as exc:
-            # the system refused a read or a write (a full disk, stdout on /dev/full, an I/O error):
-            # not a bug of rulelang, and the command did not complete
-            if os.environ.get("RULELANG_DEBUG"):
-                raise
-            where = f" ({exc.filename})" if exc.filename else ""
-            _quiet_stdout()
-            click.echo(f"rulelang: {exc.strerror or exc}{where}; the command did not complete", err=True)
-            ctx.exit(1)
-        except Exception as exc:  # noqa: BLE001 - the last guard by design
-            if os.environ.get("RULELANG_DEBUG"):
-                raise
-            from rulelang.readinput import input_of
-
-            name = input_of(exc)
-            where = f" while processing {name}" if name else ""
-            text = str(exc)
-            text = text if len(text) <= 300 else text[:300] + "..."
-            click.echo(
-                f"rulelang: internal error{where}: {type(exc).__name__}: {text}\n"
-                "(this is a bug in rulelang; set RULELANG_DEBUG=1 to see the traceback)",
-                err=True,
-            )
-            ctx.exit(70)
+def _internal_error(ctx: click.Context, exc: Exception) -> NoReturn:
+    """A bug: one line saying so, and exit 70. RULELANG_DEBUG=1 shows the traceback for a bug report."""
+    if os.environ.get("RULELANG_DEBUG"):
+        raise exc
+    name = input_of(exc)
+    where = f" while processing {name}" if name else ""
+    text = str(exc)
+    text = text if len(text) <= 300 else text[:300] + "..."
+    click.echo(
+        f"rulelang: internal error{where}: {type(exc).__name__}: {text}\n"
+        "(this is a bug in rulelang; set RULELANG_DEBUG=1 to see the traceback)",
+        err=True,
+    )
+    ctx.exit(70)
 
 
 def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -169,7 +128,7 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, lazy_subcommands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
               help="Show the version and which engine is installed, and exit.")
 def main() -> None:

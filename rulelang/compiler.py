@@ -5,7 +5,7 @@ none is given twice; (2) read the chain of bases (`based on`) iteratively and
 take the base's statements that the text does not restate, or require every
 statement; (3) resolve the statements into a configuration, a pure function
 of the statements (each entry's `resolve`, in canonical order); (4) run the
-configuration rules (rulelang/checks.py), the same the engine runs;
+configuration rules (rulelang/config/rules.py), the same the engine runs;
 and the tests validate every compiled configuration against the shipped JSON
 schema (not done here: it would cost jsonschema's import at every start).
 Every error found is collected; the caller raises them together.
@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from rulelang.ast import Ruleset, Span, Statement
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
-from rulelang.checks import Problem, rule_problems
-from rulelang.config_model import FORMAT, TILES_IN_SET, config_schema, schema_problems
-from rulelang.errors import RulesetCheckError, RulesetError
+from rulelang.config.defaults import empty_config
+from rulelang.config.rules import Problem, rule_problems
+from rulelang.config.validation import config_schema, schema_problems
+from rulelang.config.vocabulary import FORMAT, TILES_IN_SET
+from rulelang.errors import RulesetCheckError, RulesetError, raise_errors
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
-from rulelang.record import field, record, replace
+from rulelang.parser import parse
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 
 __all__ = ["Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
@@ -37,7 +40,7 @@ def validate_config(config: Any) -> list[str]:
     return [f"{path.lstrip('/') or '(top)'}: {message}" for path, message in schema_problems(config)]
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Compiled:
     """The outcome of compiling one text: the config (None on errors), where each rule came from."""
 
@@ -159,7 +162,7 @@ def check_missing(ck: _Checker, based: bool = False) -> None:
 # (2) the chain of bases, read iteratively
 # ---------------------------------------------------------------------------
 
-@record(frozen=False)
+@dataclass(slots=True)
 class _Fault:
     """Why a ruleset's `based on` fails: reported at that ruleset's `based on` line."""
 
@@ -285,8 +288,6 @@ def _cycle_fault(named: list[tuple[str, str]], again: str, ref: str) -> _Fault:
 @lru_cache(maxsize=64)
 def _parse_base(text: str, filename: str) -> tuple[Ruleset | None, list[RulesetError]]:
     """A base is often read many times (every bundled variant is based on allfives): parse it once."""
-    from rulelang.parser import parse
-
     return parse(text, filename)
 
 
@@ -302,34 +303,9 @@ def _failed(ruleset: Ruleset, fault: _Fault, texts: dict[str, str]) -> Compiled:
 # (3) resolve: statements -> configuration
 # ---------------------------------------------------------------------------
 
-EMPTY_CONFIG: Config = {
-    "format": FORMAT, "name": "", "title": "", "source": "", "based_on": None,
-    "players": {"counts": [], "partnerships": []},
-    "hand_size": {}, "reserve": {}, "drawing": None,
-    "opener": {"first_round": None, "after_domino": None, "after_block": None, "lead": None},
-    "doubles": {"branching": None, "branch_sides": None, "terminal_count": None},
-    "scoring": {"in_play": None, "multiple": 5, "unit": None},
-    "target": {"raw": None, "mode": None, "check": None, "overshoot": None, "ties": None},
-    "score_floor": None,
-    "settlement": {
-        "domino": {"terms": [], "events": None, "with_last_placement": False},
-        "block": {"winner": None, "tie_break": None, "terms": [], "events": None},
-    },
-}
-
-
-def _fresh(value: Any) -> Any:
-    """A deep copy of plain JSON data (dicts, lists, scalars), without importing `copy`."""
-    if isinstance(value, dict):
-        return {k: _fresh(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_fresh(v) for v in value]
-    return value
-
-
 def resolve(statements: Iterable[Statement], based_on: str | None = None, skip: frozenset[str] = frozenset()) -> Config:
     """The configuration the statements state: each applied once, in canonical order (a pure function)."""
-    config: Config = _fresh(EMPTY_CONFIG)
+    config: Config = empty_config()
     config["based_on"] = based_on
     for st in sorted(statements, key=lambda s: ORDER[s.key]):
         if st.key not in skip:
@@ -343,8 +319,6 @@ def resolve(statements: Iterable[Statement], based_on: str | None = None, skip: 
 
 def analyse(text: str, filename: str = "<string>") -> Compiled:
     """Parse, check and compile a text, collecting every error."""
-    from rulelang.parser import parse
-
     ruleset, errors = parse(text, filename)
     if ruleset is None:
         return Compiled(None, None, cap_errors(errors, filename))
@@ -434,8 +408,6 @@ def _sorted(errors: list[RulesetError], filename: str) -> list[RulesetError]:
 
 def compile_ruleset(ruleset: Ruleset) -> Config:
     """Compile an already parsed ruleset, without parsing its text again (raises RulesetError)."""
-    from rulelang.errors import raise_errors
-
     result = analyse_ruleset(ruleset)
     raise_errors(result.errors)
     assert result.config is not None

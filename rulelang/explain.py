@@ -5,10 +5,10 @@ can check what the engine will do against a rule book.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rulelang.formatter import config_statements
-from rulelang.record import record
 from rulelang.statements import GROUPS, INFO, TABLE
 from rulelang.statements.settlement import term_sentence
 from rulelang.statements.table import get_path
@@ -18,7 +18,7 @@ __all__ = ["Sentence", "explain_config", "explain_text", "diff_configs", "descri
 HEADINGS = {g: words for g, words in GROUPS.items() if g}
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Sentence:
     key: str
     text: str

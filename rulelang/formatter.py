@@ -95,44 +95,51 @@ def _split_comment(line: str) -> tuple[str, str | None]:
     return line, None
 
 
-def format_ruleset(ruleset: Ruleset) -> str:
-    """The canonical text of a parsed ruleset, keeping every comment.
+class _Comments:
+    """The comments of a text, by the line of rules they go with: leading (own lines before it), trailing (at its
+    end), and the tail (after the last rule). Each is taken once, by the line of the canonical text it goes with."""
 
-    A comment on its own line goes with the next line of rules; a comment at
-    the end of a line stays at the end of that line; comments after the last
-    rule stay at the end.
-    """
-    lines = ruleset.text.split("\n")
-    leading: dict[int, list[str]] = {}
-    trailing: dict[int, str] = {}
-    pending: list[str] = []
-    for number, line in enumerate(lines, start=1):
-        code, comment = _split_comment(line)
-        if code.strip():
-            if pending:
-                leading[number] = pending
-                pending = []
-            if comment:
-                trailing[number] = comment
-        elif comment:
-            pending.append(comment)
-    tail = pending
+    def __init__(self, text: str) -> None:
+        self.leading: dict[int, list[str]] = {}
+        self.trailing: dict[int, str] = {}
+        pending: list[str] = []
+        for number, line in enumerate(text.split("\n"), start=1):
+            code, comment = _split_comment(line)
+            if code.strip():
+                if pending:
+                    self.leading[number] = pending
+                    pending = []
+                if comment:
+                    self.trailing[number] = comment
+            elif comment:
+                pending.append(comment)
+        self.tail = pending
 
-    def lines_of(number: int) -> tuple[list[str], str | None]:
-        return leading.pop(number, []), trailing.pop(number, None)
+    def take(self, number: int) -> tuple[list[str], str | None]:
+        return self.leading.pop(number, []), self.trailing.pop(number, None)
 
-    # a section header keeps its comments; a repeated header's go with the first
+    def untaken(self) -> list[str]:
+        """The comments of lines that are no longer in the text, in order."""
+        left = [c for number in sorted(self.leading) for c in self.leading[number]]
+        return left + [self.trailing[n] for n in sorted(self.trailing)]
+
+
+def _headers(ruleset: Ruleset, comments: _Comments) -> dict[str, tuple[list[str], str | None]]:
+    """A section header keeps its comments; a repeated header's go with the first."""
     headers: dict[str, tuple[list[str], str | None]] = {}
     for name, span in ruleset.sections:
-        lead, trail = lines_of(span.line)
+        lead, trail = comments.take(span.line)
         if name in headers:
             old_lead, old_trail = headers[name]
             extra = lead + ([trail] if trail else [])
             headers[name] = (old_lead + extra, old_trail)
         else:
             headers[name] = (lead, trail)
+    return headers
 
-    statements = sorted(ruleset.statements, key=_order)
+
+def _items(statements: list[Statement], comments: _Comments) -> list[_Item]:
+    """Each statement's canonical lines, with the comments of the line (or term line) each comes from."""
     items: list[_Item] = []
     for st in statements:
         texts = statement_lines(st.key, st.value)
@@ -142,19 +149,30 @@ def format_ruleset(ruleset: Ruleset) -> str:
             numbers = [st.span.line] * len(texts)
         out_lines = []
         for text, number in zip(texts, numbers):
-            lead, trail = lines_of(number)
+            lead, trail = comments.take(number)
             out_lines.append((text, lead, trail))
         items.append((st.section, INFO[st.key].group, out_lines))
-    present = {st.section for st in statements if st.section}
-    text = _layout(items, headers)
+    return items
+
+
+def format_ruleset(ruleset: Ruleset) -> str:
+    """The canonical text of a parsed ruleset, keeping every comment.
+
+    A comment on its own line goes with the next line of rules; a comment at
+    the end of a line stays at the end of that line; comments after the last
+    rule stay at the end.
+    """
+    comments = _Comments(ruleset.text)
+    headers = _headers(ruleset, comments)
+    statements = sorted(ruleset.statements, key=_order)
+    text = _layout(_items(statements, comments), headers)
     # comments of a section that has no lines left go at the end
+    present = {st.section for st in statements if st.section}
     leftover = [c for name, (lead, trail) in headers.items() if name not in present
                 for c in lead + ([trail] if trail else [])]
-    for number in sorted(leading):
-        leftover.extend(leading[number])
-    leftover.extend(trailing[n] for n in sorted(trailing))
-    if leftover or tail:
-        body = "\n".join(leftover + tail) + "\n"
+    leftover += comments.untaken()
+    if leftover or comments.tail:
+        body = "\n".join(leftover + comments.tail) + "\n"
         # a blank line separates them from the rules; a text of comments alone starts with them
         text = text + "\n" + body if text.strip() else body
     return text

@@ -7,15 +7,14 @@ is a one-line fix here.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
-
-from rulelang.record import record
 
 __all__ = ["Analysis", "analyse", "canonical", "keywords", "statement_examples",
            "statement_at", "sentence_for", "explain_sections", "explain_text", "diff_configs"]
 
 
-@record(frozen=False)
+@dataclass(slots=True)
 class Analysis:
     """What the tools need of a checked text: its errors, configuration and statements."""
 

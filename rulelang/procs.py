@@ -20,7 +20,7 @@ __all__ = ["die_with_parent", "prepare", "run_in_workers"]
 PR_SET_PDEATHSIG = 1
 
 
-_PRCTL: list = []  # [prctl] once looked up: a forked child must not call dlopen/dlsym (the loader's lock)
+_PRCTL: list[Any] = []  # [prctl] once looked up: a forked child must not call dlopen/dlsym (the loader's lock)
 
 
 def prepare() -> None:
@@ -28,7 +28,7 @@ def prepare() -> None:
     if _PRCTL or not sys.platform.startswith("linux"):
         return
     try:
-        import ctypes
+        import ctypes  # only on Linux, once, in the parent: the workers only call what it found
 
         _PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl)
     except (OSError, AttributeError):
@@ -63,7 +63,7 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
     The workers ignore SIGINT (Ctrl-C reaches the parent, which stops them: no traceback per worker and
     no wait for the tasks still queued) and die with the parent however it ends (even SIGKILL).
     """
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import ProcessPoolExecutor, as_completed  # only with --jobs N: it starts slowly
 
     prepare()
     # Ctrl-C is held back while the workers are forked: a worker interrupted before its initializer

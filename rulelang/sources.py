@@ -1,8 +1,4 @@
-"""Where a ruleset comes from: a file path, a bundled name or `-` (standard input), for the commands.
-
-Free of click, so that the fast `check` of rulelang/entry.py reads its files
-exactly as the `check` command does.
-"""
+"""Where a ruleset comes from: a file path, a bundled name or `-` (standard input), for the commands."""
 from __future__ import annotations
 
 import os

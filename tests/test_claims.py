@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from rulelang import compile_text
 from rulelang.cli import main
-from rulelang.config_model import without_defaults
+from rulelang.config.defaults import without_defaults
 from rulelang.interpreter import IllegalMove, Match, Move, Round, as_config, play_match, random_player, replay
 from rulelang.interpreter.claims import set_miss_rate
 
@@ -258,7 +258,7 @@ def test_simulate_with_a_miss_rate():
 
 def test_search_players_claim_their_points_in_the_arena():
     from rulelang.players.arena import play_match as arena_match
-    from rulelang.players.registry import make_player
+    from rulelang.tools.playernames import make_player
 
     # search players and the arena claim every point (their look-ahead too): the game is plain Muggins
     c, plain = cfg(), cfg(BASE)

@@ -1,12 +1,14 @@
 """Engines written from the documents: PROTOCOL.md is enough, and engines may decline configurations.
 
 `fresh_engine.py` was written from conformance/PROTOCOL.md and docs/config.md
-alone; it passes every case it claims. It can also decline `drawing: none` by
-configuration, which the runner reports as a skip with the reason.
+alone; it passes every case it claims. It and the example engines decline, by
+the capabilities they declare, every configuration field or value they do not
+play, which the runner reports as a skip with the reason.
 """
 from __future__ import annotations
 
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
@@ -18,6 +20,8 @@ from rulelang.conformance.capabilities import unsupported, values_at
 from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
 
 FRESH = Path(__file__).parent / "data" / "conformance" / "fresh_engine.py"
+EXAMPLES = Path(__file__).parents[1] / "conformance" / "examples"
+SOURCE_VARIANTS = ("exact61", "pagat", "allfives")  # the variants of the three source texts
 LINT = cases.lint()
 
 
@@ -33,19 +37,19 @@ def test_the_fresh_engine_passes_every_case_it_claims():
     result = runner.run(SubprocessEngine([sys.executable, str(FRESH)]), LINT.cases, timeout=30)
     bad = {r.case.id: (r.difference or r.error) for r in result.results if r.outcome in ("fail", "error")}
     assert bad == {}
-    # it declines the configurations of the family's tier A (scoring.formula, round_end, ...): skipped, not failed
+    # every case it does not play it declines through the capabilities it declared at start: a feature
+    # tag outside its `features`, or a configuration field or value outside its `configurations`
+    caps = result.engine["capabilities"]
     skipped = {r.case.id for r in result.results if r.outcome == "skip"}
-    larger = {c.id for c in LINT.cases if "larger-set" in c.tags}
-    assert larger <= skipped
-    # and it does not claim the feature tags of issue 9 (the house rules added after it was written),
-    # nor the muggins rule's `claims`
-    issue9 = {"domino-lightest-side", "knock-bonus", "hand-doubles-one-half", "tie-rounds", "block-lightest-tile",
-              "draw-while-able", "settle-heaviest"}
-    later = {c.id for c in LINT.cases if issue9 & set(c.tags)}
-    claims = {c.id for c in LINT.cases if "claims" in c.tags}
-    assert claims <= skipped
-    assert all(i.split("-")[0] in ("fives", "all", "threes", "sniff") or "-family-" in i or i in larger | later | claims
-               for i in skipped)  # the sniff (family tier C): declined by doubles.spinner_orientation / _count
+    for r in result.results:
+        if r.outcome == "skip":
+            missing = [t for t in r.case.tags if t not in caps["features"]]
+            assert r.skip_reason == (f"the engine does not claim {', '.join(missing)}" if missing
+                                     else unsupported(caps["configurations"], runner.request_for(r.case)))
+    assert {c.id for c in LINT.cases if "larger-set" in c.tags or "claims" in c.tags} <= skipped
+    # it keeps checking the hand-worked cases: every case of the three source variants' own rulesets
+    assert all(r.outcome == "pass" for r in result.results
+               if r.case.variant in SOURCE_VARIANTS and isinstance(r.case.ruleset, str))
     assert result.counts()["pass"] == len(LINT.cases) - len(skipped)
 
 
@@ -54,6 +58,57 @@ def test_values_at_walks_lists():
     assert values_at(cfg, "settlement.domino.terms.kind") == ["hands", "differences"]
     assert values_at(cfg, "drawing") == ["none"]
     assert values_at(cfg, "no.such.path") == []
+
+
+def test_a_field_outside_the_declared_fields_is_skipped_with_its_reason():
+    supported = {"@fields": ["hand_size", "settlement.domino.terms.kind"], "drawing": ["until-playable", "none"]}
+    known = {"hand_size": {"2": 7, "3": 5}, "drawing": "none",  # a listed field covers the fields under it
+             "settlement": {"domino": {"terms": [{"kind": "hands"}, {"kind": "differences"}]}}}
+    assert unsupported(supported, {"players": 2, "config": known}) is None
+    for path, config in [("scoring", dict(known, scoring={"unit": 5})),
+                         ("settlement.domino.events", {"settlement": {"domino": {"events": "one"}}}),
+                         ("settlement.domino.terms.to", {"settlement": {"domino": {"terms": [{"to": "winner"}]}}})]:
+        assert unsupported(supported, {"players": 2, "config": config}) == (
+            f"the engine does not support the configuration field {path} (not in its @fields)")
+    # without "@fields" every field is played, as before
+    assert unsupported({"drawing": ["none"]}, {"players": 2, "config": dict(known, scoring={"unit": 5})}) is None
+
+
+def _engines():
+    """The commands of the example engines and the fresh engine (the JavaScript one where node is on PATH)."""
+    out = {"example-python": [sys.executable, str(EXAMPLES / "toy_engine.py")], "fresh": [sys.executable, str(FRESH)]}
+    if shutil.which("node"):
+        out["example-js"] = [shutil.which("node"), str(EXAMPLES / "toy_engine.mjs")]
+    return out
+
+
+def test_a_configuration_field_no_engine_knows_is_declined_by_every_engine():
+    """A rule added after an engine was written is skipped with its field named, without editing the engine."""
+    case = next(c for c in LINT.cases if c.id == "pagat-domino-each-loses-own-hand")
+    request = runner.request_for(case)
+    newer = dict(request, config=dict(request["config"], scoring=dict(request["config"]["scoring"], newer_rule=3)))
+    for name, argv in _engines().items():
+        engine = SubprocessEngine(argv)
+        engine.start()
+        engine.stop()
+        declines = engine.capabilities["configurations"]
+        assert unsupported(declines, request) is None, name
+        assert unsupported(declines, newer) == (
+            "the engine does not support the configuration field scoring.newer_rule (not in its @fields)"), name
+
+
+def test_an_example_engine_skips_a_step_it_does_not_know():
+    case = next(c for c in LINT.cases if c.id == "pagat-domino-each-loses-own-hand")
+    request = runner.request_for(case)
+    request["steps"] = request["steps"] + [{"newer_step": True}]
+    for name, argv in _engines().items():
+        if name == "fresh":
+            continue  # it declines by feature tag: a new kind of step comes with a new tag
+        engine = SubprocessEngine(argv)
+        engine.start()
+        answer = engine.run(0, request, 30)
+        engine.stop()
+        assert answer["skipped"] == {"reason": 'the engine does not play "newer_step" steps'}, name
 
 
 def test_a_configuration_outside_the_declared_values_is_skipped_with_its_reason():
@@ -118,12 +173,12 @@ def _fresh_run_case():
 
 # -- `rulelang conform --cases DIR`: any case folder, expected failures next to it -------------
 
-def _club_folder(tmp_path, name="club", case_id="club-house-rule-one-half"):
-    """A club's folder holding one case of its house rule (copied from a shipped derived case, with its own id)."""
+def _club_folder(tmp_path, name="club", case_id="club-house-rule-one-half", copy=("allfives/derived.json", 0)):
+    """A club's folder holding one case of its house rule (copied from a shipped case, with its own id)."""
     import json
 
-    doc = json.loads((cases.CASES_DIR / "allfives" / "derived.json").read_text(encoding="utf-8"))
-    doc["cases"] = [dict(doc["cases"][0], id=case_id)]
+    doc = json.loads((cases.CASES_DIR / copy[0]).read_text(encoding="utf-8"))
+    doc["cases"] = [dict(doc["cases"][copy[1]], id=case_id)]
     folder = tmp_path / name
     (folder / "house").mkdir(parents=True)
     (folder / "house" / "rules.json").write_text(json.dumps(doc), encoding="utf-8")
@@ -159,12 +214,14 @@ def test_an_empty_case_folder_is_a_clear_error(tmp_path):
 def test_expected_failures_are_found_next_to_the_case_folder_and_in_the_working_directory(tmp_path, monkeypatch):
     import json
 
-    folder = _club_folder(tmp_path)
-    toy = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"  # it has no one-half terminal doubles
-    engine = " ".join(shlex.quote(x) for x in [sys.executable, str(toy)])
+    folder = _club_folder(tmp_path, case_id="club-internal-double", copy=("pagat/diagrams.json", 3))  # pagat-diagram-34
+    # an engine that counts an internal double fails the copied diagram
+    engine = " ".join(shlex.quote(x) for x in [sys.executable, str(EXAMPLES / "toy_engine.py"),
+                                               "--break", "internal-double-counts"])
     monkeypatch.chdir(tmp_path)
-    assert conform("--cases", str(folder), "--engine", engine).exit_code == 1
-    listing = {"engine": "toy", "expected_failures": [{"id": "club-house-rule-one-half", "reason": "no one-half"}]}
+    res = conform("--cases", str(folder), "--engine", engine)
+    assert res.exit_code == 1 and "FAIL club-internal-double" in res.output
+    listing = {"engine": "toy", "expected_failures": [{"id": "club-internal-double", "reason": "counts it"}]}
     (folder / "expected-failures").mkdir()
     (folder / "expected-failures" / "toy.json").write_text(json.dumps(listing), encoding="utf-8")
     res = conform("--cases", str(folder), "--engine", engine, "--allow-empty")

@@ -165,7 +165,7 @@ def test_the_rule_off_leaves_seeded_matches_unchanged():
 
 def test_strong_players_search_with_draw_moves_and_read_voluntary_draws():
     from rulelang.players.arena import play_match
-    from rulelang.players.registry import make_player
+    from rulelang.tools.playernames import make_player
 
     config = cfg()
     players = [make_player("pimc:2", config, 1), make_player("random", config, 2), make_player("ismcts:10", config, 3)]

@@ -193,8 +193,8 @@ def configs(draw):
 
 
 def _valid(d):
-    """Repair what the shared validator (rulelang/checks.py) refuses, as the language would."""
-    from rulelang.checks import rule_problems
+    """Repair what the shared validator (rulelang/config/rules.py) refuses, as the language would."""
+    from rulelang.config.rules import rule_problems
 
     if d["settlement"]["block"]["winner"] == "none":
         d["settlement"]["block"]["tie_break"] = "none"

@@ -631,7 +631,7 @@ def test_own_hand_debit_and_pooled_to_owner():
     assert rnd.events == [] and rnd.result.seat == 0
     dom = {"terms": [_term("everyone", "pooled", "owner", "debit")], "events": "per-hand",
            "with_last_placement": False}
-    with pytest.raises(ConfigError) as e:  # refused as the language refuses it (rulelang/checks.py)
+    with pytest.raises(ConfigError) as e:  # refused as the language refuses it (rulelang/config/rules.py)
         cfg("pagat", settlement__domino=dom)
     assert (e.value.code, e.value.path) == ("pooled-to-owner", "/settlement/domino/terms/0")
 

@@ -6,12 +6,13 @@ import random
 
 import rulelang
 from rulelang.interpreter import Config, Round, random_player
+from rulelang.interpreter.rules import rules_of
 from rulelang.interpreter.settlement import Plan, Seats, seats_of, settle
 
 
 def test_a_player_counts_seating_is_made_once_and_carries_its_target():
     cfg = Config.from_dict(rulelang.compile_bundled("hoyle-muggins"))  # target 200 raw with 2 players, 150 with 3 or 4
-    rules = cfg.rules
+    rules = rules_of(cfg)
     for players, target in ((2, 200), (3, 150), (4, 150)):
         seating = rules.seating(players)
         assert seating is rules.seating(players)  # made once
@@ -20,7 +21,7 @@ def test_a_player_counts_seating_is_made_once_and_carries_its_target():
         assert seating.reserve == cfg.reserve(players)
         assert Round.deal(cfg, players, random.Random(players)).observation(0)["target"] == target
     # the tables for one player count, asked for another count's seating, give that count's
-    fresh = Config.from_dict(rulelang.compile_bundled("hoyle-muggins")).rules
+    fresh = rules_of(Config.from_dict(rulelang.compile_bundled("hoyle-muggins")))
     two = fresh.for_players(2)
     assert two.seating(3).rules.target == 150 and two.seating(2).rules is two
     assert fresh.seating(3).rules.target == 150 and fresh.seating(2).rules is two
@@ -41,13 +42,13 @@ def test_a_plan_settles_as_its_spec_does():
     rng = random.Random(9)
     for name in ("allfives", "pagat", "muggins", "exact61", "all-threes"):
         cfg = Config.from_dict(rulelang.compile_bundled(name))
-        assert isinstance(cfg.rules.domino_plan, Plan) and cfg.rules.domino_plan is cfg.rules.domino_plan
+        assert isinstance(rules_of(cfg).domino_plan, Plan) and rules_of(cfg).domino_plan is rules_of(cfg).domino_plan
         for _ in range(10):
             rnd = Round.deal(cfg, cfg.counts[-1], rng).run(random_player(rng.random()))
             res = rnd.result
             if res.kind == "target":
                 continue
-            spec, plan = (cfg.domino, cfg.rules.domino_plan) if res.kind == "domino" else (cfg.block, cfg.rules.block_plan)
+            spec, plan = (cfg.domino, rules_of(cfg).domino_plan) if res.kind == "domino" else (cfg.block, rules_of(cfg).block_plan)
             masks, winner = rnd.hand_masks, res.seat
             assert settle(spec, masks, rnd.sides, rnd.opener, winner) == settle(plan, masks, rnd.sides, rnd.opener, winner)
             got = [(e.side, e.raw) for e in res.settlement]

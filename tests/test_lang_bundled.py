@@ -9,7 +9,7 @@ import pytest
 
 import rulelang
 from rulelang.bundled import bundled_text
-from rulelang.compiler import validate_config
+from rulelang.compiler import compile_ruleset, validate_config
 from rulelang.formatter import config_to_text, format_text
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
@@ -173,7 +173,7 @@ def test_public_api():
         assert name in rulelang.__all__ and hasattr(rulelang, name)
     ruleset = rulelang.loads(bundled_text("exact61"), "exact61.rules")
     assert ruleset.name == "exact61" and ruleset.based_on is None
-    assert ruleset.compile() == rulelang.compile_bundled("exact61")
+    assert compile_ruleset(ruleset) == rulelang.compile_bundled("exact61")
     with pytest.raises(dataclasses.FrozenInstanceError):
         ruleset.statements[0].key = "x"  # frozen
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 import rulelang
+from rulelang.compiler import compile_ruleset
 from rulelang.parser import parse
 
 BASE = ('ruleset base "Base"\nsource "s"\nbased on allfives\nplayers 2 or 3\nhand 5 tiles\n')
@@ -45,8 +46,9 @@ def test_ruleset_compile_does_not_parse_again(monkeypatch):
         raise AssertionError("parsed again")
 
     monkeypatch.setattr("rulelang.parser.parse", no_parse)
+    monkeypatch.setattr("rulelang.compiler.parse", no_parse)
     monkeypatch.setattr("rulelang.parser.parse_tree", no_parse)
-    assert ruleset.compile() == expected
+    assert compile_ruleset(ruleset) == expected
 
 
 @pytest.mark.parametrize("line", ["players 2 to 4", "players 2 or 4", "players 4"])

@@ -8,8 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.checks import config_problems
-from rulelang.config_model import literal_values, without_defaults
+from rulelang.config.defaults import without_defaults
+from rulelang.config.rules import config_problems
+from rulelang.config.vocabulary import literal_values
 from rulelang.formatter import config_to_text
 from rulelang.interpreter import Config
 from rulelang.interpreter.errors import ConfigError

@@ -51,21 +51,20 @@ def test_the_start_of_a_statement_is_detected_by_the_grammar():
 
 
 def test_the_parser_is_cached_on_disk_and_a_read_only_cache_folder_is_no_error(tmp_path):
-    # lark's parser (and so its cache) is used for every text when the generated one is turned off
-    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"), RULELANG_NO_FAST_PARSER="1")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "cache"))
     code = "import rulelang; print(rulelang.compile_bundled('allfives')['name'])"
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert run.stdout.strip() == "allfives", run.stderr
     assert list((tmp_path / "cache" / "rulelang").glob("rulelang-parser-*.lark-cache"))
     not_a_folder = tmp_path / "a-file"  # no cache folder can be made under it, even as root
     not_a_folder.write_text("")
-    env = dict(os.environ, XDG_CACHE_HOME=str(not_a_folder), HOME=str(not_a_folder), RULELANG_NO_FAST_PARSER="1")
+    env = dict(os.environ, XDG_CACHE_HOME=str(not_a_folder), HOME=str(not_a_folder))
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "allfives" and not run.stderr, run.stderr
 
 
 def test_a_corrupt_parser_cache_is_rebuilt(tmp_path):
-    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), RULELANG_NO_FAST_PARSER="1")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
     code = "import rulelang; print(rulelang.compile_bundled('pagat')['name'])"
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     (cache,) = (tmp_path / "rulelang").glob("rulelang-parser-*.lark-cache")

@@ -9,9 +9,9 @@ from rulelang import compile_bundled
 from rulelang.interpreter import Config, Round
 from rulelang.players.arena import PublicLog, play_match
 from rulelang.players.belief import sample_round
-from rulelang.players.registry import make_player
 from rulelang.players.tiles import fitting_tiles
 from rulelang.tools.configs import ToolError
+from rulelang.tools.playernames import make_player
 
 CFG = Config.from_dict(compile_bundled("exact61"))
 

@@ -1,7 +1,10 @@
-"""Issue 9, done when: "the README lists the new variants and shows one of them"."""
+"""The README lists every bundled ruleset and shows one family variant exactly as bundled."""
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import rulelang
@@ -30,3 +33,23 @@ def test_the_readme_shows_a_family_variant_as_bundled():
     assert family, "the README shows none of the family variants of family.md section 2"
     for name in family:
         assert _statements(shown[name]) == _statements(rulelang.bundled_text(name)), name
+
+
+def _club_example() -> str:
+    blocks = re.findall(r"^```\n(# Our club.*?)^```", README, re.M | re.S)
+    assert len(blocks) == 1, "the README shows the club's ruleset once"
+    return blocks[0]
+
+
+def test_the_readme_club_example_checks_and_its_error_is_what_check_prints(tmp_path):
+    """The club's ruleset is valid, and the error shown for a typo in it is `rulelang check`'s own output."""
+    club = tmp_path / "club.rules"
+    club.write_text(_club_example(), encoding="utf-8")
+    assert rulelang.check_text(club.read_text(encoding="utf-8"), str(club)) == []
+    shown = re.search(r"^```\n\$ rulelang check club\.rules\n(.*?)^```", README, re.M | re.S)
+    assert shown, "the README shows an error of `rulelang check club.rules`"
+    club.write_text(_club_example().replace("at least", "at lest"), encoding="utf-8")
+    res = subprocess.run([sys.executable, "-m", "rulelang", "check", "club.rules"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"})
+    assert res.returncode == 1
+    assert (res.stdout + res.stderr).strip() == shown.group(1).strip()

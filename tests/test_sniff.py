@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 import rulelang
 from rulelang.cli import main
-from rulelang.config_model import without_defaults
+from rulelang.config.defaults import without_defaults
 from rulelang.interpreter import Match, Move, Round, greedy_player
 from rulelang.interpreter.config import Config
 from rulelang.interpreter.errors import ConfigError, IllegalMove

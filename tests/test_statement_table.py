@@ -13,8 +13,9 @@ from typing import Any, Literal, get_origin
 import pytest
 
 import rulelang
-from rulelang.checks import RULES
-from rulelang.config_model import config_schema, literal_values
+from rulelang.config.rules import RULES
+from rulelang.config.validation import config_schema
+from rulelang.config.vocabulary import literal_values
 from rulelang.errors import CODES
 from rulelang.parser import grammar, parse
 from rulelang.statements import INFO, TABLE, for_rule
@@ -74,7 +75,7 @@ def test_explain_says_something(entry):
 
 def _schema_at(path: tuple[str, ...]) -> dict[str, Any]:
     node = config_schema()
-    defs = node["$defs"]
+    defs = node.get("$defs", {})
     for name in path:
         node = node["properties"][name]
         if "$ref" in node:

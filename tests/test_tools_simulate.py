@@ -175,7 +175,7 @@ def test_output_of_a_variant_without_calls_is_unchanged(tmp_path, args, extra, p
 def test_arena_record_of_a_variant_without_calls_is_unchanged():
     """`balance`'s matches (the arena): the same record as recorded on main, without a `call` entry."""
     from rulelang.players.arena import play_match
-    from rulelang.players.registry import make_player
+    from rulelang.tools.playernames import make_player
 
     data, cfg = load_engine_config("allfives")
     rec = play_match(data, 2, 5, [make_player("greedy", cfg, 1), make_player("random", cfg, 2)], race=True)
@@ -190,15 +190,15 @@ def _derived(*parts) -> int:
 def _replayed(variant: str, seed: int, matches: int, miss_rate: float) -> list[list[dict[str, int]]]:
     """Each match of `simulate VARIANT --seed S --miss-rate R` (greedy bots) played again on the engine,
     and per round the score changes of its accepted events, by the event's kind."""
+    from rulelang.interpreter import Config, Match, greedy_player
     from rulelang.interpreter.claims import set_miss_rate
-    from rulelang.tools.engine import get
 
     data, cfg = load_engine_config(variant)
     out = []
     for i in range(matches):
-        bots = [set_miss_rate(get("greedy_player")(_derived("bot", seed, i, s)), miss_rate,
+        bots = [set_miss_rate(greedy_player(_derived("bot", seed, i, s)), miss_rate,
                               _derived("miss", seed, i, s)) for s in range(2)]
-        match = get("Match")(get("Config").from_dict(data), 2, _derived("match", seed, i))
+        match = Match(Config.from_dict(data), 2, _derived("match", seed, i))
         rounds = []
         while not match.over:
             rnd = match.round
@@ -281,12 +281,12 @@ def test_call_row_in_vs_and_mixed_csv(tmp_path):
 
 def test_arena_keeps_calls_apart_from_the_settlement():
     """`balance`'s matches: a call's points are the round's `call`, not its `settle`; they add up to the scores."""
+    from rulelang.interpreter import greedy_player
     from rulelang.interpreter.claims import set_miss_rate
     from rulelang.players.arena import play_match
-    from rulelang.tools.engine import get
 
     data, cfg = load_engine_config("muggins-claims")
-    bots = [set_miss_rate(get("greedy_player")(s), 0.5, 10 + s) for s in range(2)]
+    bots = [set_miss_rate(greedy_player(s), 0.5, 10 + s) for s in range(2)]
     rec = play_match(data, 2, 3, bots)
     called = 0
     for rd in rec["round_details"]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 import rulelang
 from rulelang.conformance.drafting import deal_of, seat_to_move, turn_expectation
@@ -23,7 +24,7 @@ from rulelang.interpreter import Match, greedy_player
 from rulelang.interpreter.deal import deal_tiles
 
 
-def draft(variant: str, players: int, seed: int, scores: list[int], moves: list[str] | None = None) -> dict:
+def draft(variant: str, players: int, seed: int, scores: list[int], moves: list[str] | None = None) -> dict[str, Any]:
     """The case body (players, setup, next_rounds, steps) of the match dealt from `seed`, from `scores`.
 
     `moves` (optional) are played first, as given (e.g. the first round of an

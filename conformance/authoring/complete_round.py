@@ -23,13 +23,14 @@ import json
 import random
 import sys
 from dataclasses import replace
+from typing import Any
 
 import rulelang
 from rulelang.conformance.drafting import EVENT_KEYS, deal_of, seat_to_move, turn_expectation
 from rulelang.interpreter import Match, greedy_player
 
 
-def draft(variant: str, players: int, seed: int, miss_rate: float = 0.0) -> dict:
+def draft(variant: str, players: int, seed: int, miss_rate: float = 0.0) -> dict[str, Any]:
     """The case dict (without id/description/source/tags) of round 1 of a seeded match."""
     config = rulelang.compile_bundled(variant)
     claims = config.get("claims", "none") != "none"
@@ -39,7 +40,7 @@ def draft(variant: str, players: int, seed: int, miss_rate: float = 0.0) -> dict
     setup = deal_of(rnd)
     bot = greedy_player(seed)
     misses = random.Random(seed)
-    steps: list[dict] = []
+    steps: list[dict[str, Any]] = []
     while not match.over and not match.rounds:
         seat = seat_to_move(match)
         move = bot(match.observation(seat), match.legal_moves())

@@ -1,18 +1,72 @@
 #!/usr/bin/env node
-// An independent, deliberately plain engine for the conformance suite, in JavaScript.
+// An example engine for the conformance suite, in JavaScript (Node.js 18 or later, no dependencies).
 //
-// A faithful port of toy_engine.py (the normal behaviour only: no --break or
-// --misbehave flags) to show that conformance/PROTOCOL.md is language-agnostic.
-// It shares no code with the project: it reads the compiled configuration
-// (docs/config.md, the fields the bundled variants use, and the tier-A fields of
-// docs/design/family.md, and the muggins rule's `claims` with `claim`/`call` steps) and answers JSON lines
-// on stdout, one per request line read from stdin. No dependencies beyond Node.
+// The port of toy_engine.py (its rules, without the --break and --misbehave flags), to
+// show that conformance/PROTOCOL.md is language-agnostic. It shares no code with
+// rulelang: it reads the compiled configuration (docs/config.md) and plays the rules
+// listed in SUPPORTED below. It declares that table at `start`, so the runner skips
+// ("declines") every case whose configuration uses a field or a value outside it: a
+// rule added to rulelang after this file was written is declined, never failed, until
+// someone implements it here and adds its field to the table.
 //
 //     node toy_engine.mjs [--features a,b]
 
 import readline from "node:readline";
 
 const SIDE_ORDER = ["branch-a", "branch-b", "high", "line-a", "line-b", "low"];
+
+// -- what this engine plays (declared at `start`, PROTOCOL.md 1) ---------------------------
+// Every configuration field this engine reads is named here: in ANY_VALUE when it plays
+// every value of the field, in VALUES with the values it plays. The runner skips a case
+// whose configuration holds any other field or value, with the reason in the report.
+
+const ANY_VALUE = [
+  "format", "name", "title", "source", "based_on", "players.counts", "hand_size", "reserve", "draw_limit",
+  "scoring.in_play", "scoring.multiple", "scoring.divisors", "scoring.unit", "scoring.knock_bonus",
+  "target.raw", "target.raw_by_count", "target.entry", "target.rounds", "target.tie_rounds", "score_floor",
+  "settlement.domino.with_last_placement", "settlement.domino.bonus",
+  "settlement.domino.terms.rounding", "settlement.block.terms.rounding", // "none" or "roundN", any N
+];
+const TERMS = { // a settlement term (docs/config.md), the same for a domino and a block
+  kind: ["hands", "differences", "heaviest"], hands: ["opponents", "partner", "own", "everyone"],
+  pooling: ["pooled", "each"], to: ["winner", "owner"], sign: ["credit", "debit"],
+};
+const VALUES = {
+  tiles: [6], // the double-six set only
+  "players.partnerships": [4],
+  drawing: ["until-playable", "none"],
+  draw_while_able: [true],
+  "opener.first_round": ["lottery", "highest-double", "seat-0"],
+  "opener.after_domino": ["dominoer", "lottery", "highest-double", "next-seat", "seat-0"],
+  "opener.after_block": ["lottery", "highest-double", "next-seat", "block-winner", "seat-0"],
+  "opener.lead": ["any", "forced"],
+  "doubles.branching": ["every", "first", "none"],
+  "doubles.branch_sides": ["after-line", "at-once"],
+  "doubles.terminal_count": ["both-halves"], // not "one-half": declined
+  "doubles.spinner_orientation": ["crosswise", "endwise", "choice"],
+  "doubles.spinner_count": ["terminal", "uncovered-sides"],
+  "doubles.branch_length": ["unlimited", "one-tile"],
+  "scoring.formula": ["value", "per-multiple", "face-value"],
+  "scoring.hand_doubles": ["both-halves", "one-half"],
+  "target.mode": ["exact", "at-least", "rounds"],
+  "target.check": ["every-event", "after-settlement"],
+  "target.overshoot": ["discard", "bounce", "none"],
+  "target.ties": ["extra-rounds", "draw", "impossible"],
+  "target.lead_cannot_win": [true],
+  round_end: ["player-out", "side-out"],
+  claims: ["none", "muggins", "forfeit"],
+  "settlement.domino.winner": ["dominoer", "lightest-side"],
+  "settlement.domino.events": ["one", "per-hand"], // not "per-term": declined
+  "settlement.block.events": ["one", "per-hand"],
+  "settlement.block.winner": ["lightest-hand", "none", "fewest-tiles", "lightest-side"],
+  "settlement.block.tie_break": ["fewest-tiles", "none", "lightest-hand", "lightest-tile"],
+  "settlement.block.partners_tie": ["side-wins", "no-winner"],
+};
+for (const end of ["domino", "block"]) {
+  for (const [key, values] of Object.entries(TERMS)) VALUES[`settlement.${end}.terms.${key}`] = values;
+}
+const SUPPORTED = { "@fields": ANY_VALUE, ...VALUES }; // the `configurations` capability
+const STEPS = ["play", "claim", "draw", "pass", "call"]; // the keys of a step it knows; a case with another is skipped
 
 class Illegal extends Error {
   constructor(code) {
@@ -72,7 +126,7 @@ function cmpArr(a, b) {
 class Game {
   // A match from explicit deals; `place()` applies one requested placement.
   constructor(cfg, players, deals) {
-    // family tier B: the target for this player count
+    // a target that depends on the player count
     const byCount = cfg.target.raw_by_count || {};
     const raw = byCount[String(players)] ?? cfg.target.raw;
     cfg = { ...cfg, target: { ...cfg.target, raw } };
@@ -106,7 +160,7 @@ class Game {
     this.pendingPassed = [];
     this.pendingPassDrawn = [];
     let opener = deal.opener ?? null;
-    if (opener === null && this.opening === "seat-0") opener = 0; // family tier B: a fixed opening seat
+    if (opener === null && this.opening === "seat-0") opener = 0; // a fixed opening seat
     if (opener === null && (this.opening === "dominoer" || this.opening === "block-winner")) {
       opener = prevSeat; // whoever dominoed / won the block (a block without winner: the case gives the seat)
     } else if (opener === null && this.opening === "next-seat") {
@@ -158,6 +212,7 @@ class Game {
     return side === "low" || isDouble(t) ? lo(t) : hi(t);
   }
 
+  // every free side a tile may join, with its value, sorted (PROTOCOL.md 3.3, 3.1)
   freeSides() {
     const out = [];
     for (const t of sortedTiles(this.nodes.keys())) {
@@ -172,7 +227,7 @@ class Game {
   }
 
   // The orientations (false: crosswise, true: endwise) a tile may be placed in now: the sniff, the
-  // round's first double, per doubles.spinner_orientation (family tier C); every other tile crosswise.
+  // round's first double, per doubles.spinner_orientation; every other tile crosswise.
   orientations(t) {
     const d = this.cfg.doubles;
     if (!isDouble(t) || d.branching !== "first" || this.firstDoubleDone) return [false];
@@ -180,6 +235,7 @@ class Game {
     return o === "choice" ? [false, true] : [o === "endwise"];
   }
 
+  // the counted ends after a placement: free non-double ends, terminal doubles (PROTOCOL.md 3.4)
   counted() {
     const out = [];
     const uncovered = this.cfg.doubles.spinner_count === "uncovered-sides";
@@ -203,6 +259,7 @@ class Game {
     return out;
   }
 
+  // the moves `seat` may make now, sorted (PROTOCOL.md 3.1); only the drawn tile when it must be placed
   legal(seat) {
     const hand = this.only === null ? this.hands[seat] : new Set([this.only]);
     if (this.nodes.size === 0) {
@@ -230,6 +287,7 @@ class Game {
     return [t, target, side, ew];
   }
 
+  // the parsed move, or Illegal with the first reason code that applies (PROTOCOL.md 3.11)
   checkPlacement(text) {
     const parts = text.split(" on ");
     const t = tile(parts[0]);
@@ -261,9 +319,13 @@ class Game {
 
   // draw_while_able: a draw is offered after the lead, with no drawn tile to place, while tiles can be drawn
   canDraw() {
-    const reserve = this.cfg.reserve[String(this.n)] ?? 0;
     return Boolean(this.cfg.draw_while_able) && this.cfg.drawing === "until-playable"
-      && this.order.length > 0 && this.only === null && this.bone.length > reserve;
+      && this.order.length > 0 && this.only === null && this.drawable() > 0;
+  }
+
+  // how many tiles can still be drawn: the boneyard without its last `reserve` tiles
+  drawable() {
+    return Math.max(0, this.bone.length - (this.cfg.reserve[String(this.n)] ?? 0));
   }
 
   offered() {
@@ -290,6 +352,7 @@ class Game {
     };
   }
 
+  // apply a placement step; its observation's move keys (the table keys are added by `observe`)
   place(text, claim) {
     const [t, target, side, ew] = this.check(text);
     const claims = this.cfg.claims || "none";
@@ -372,6 +435,7 @@ class Game {
     return ew ? `${text} endwise` : text;
   }
 
+  // draw and pass on behalf of seats without a placement until one can place, or block (PROTOCOL.md 3.2)
   advance(s, events) {
     for (;;) {
       if (this.hands[s].size === 0) {
@@ -383,8 +447,8 @@ class Game {
         return;
       }
       const drew = [];
-      const limit = this.cfg.draw_limit ?? null; // family tier B: at most K tiles a turn
-      while (this.bone.length && this.cfg.drawing !== "none" && (limit === null || drew.length < limit)) {
+      const limit = this.cfg.draw_limit ?? null; // at most K tiles a turn
+      while (this.drawable() && this.cfg.drawing !== "none" && (limit === null || drew.length < limit)) {
         const x = this.bone.shift();
         this.hands[s].add(x);
         drew.push(x);
@@ -398,7 +462,7 @@ class Game {
       }
       let anyone = false;
       for (let k = 0; k < this.n; k++) if (this.legal(k).length) anyone = true;
-      if (!anyone && !(limit && this.bone.length)) {
+      if (!anyone && !(limit && this.drawable())) {
         this.block(events);
         return;
       }
@@ -411,12 +475,13 @@ class Game {
 
   // -- scoring ---------------------------------------------------------------------
 
+  // record one scoring event: entry threshold, overshoot, floor, then the target check (PROTOCOL.md 3.5)
   event(side, kind, raw, seat, events) {
     if (!raw) return;
     const tgt = this.cfg.target;
     const old = this.scores[side];
     if (tgt.entry && old === 0 && raw < tgt.entry) {
-      // family tier B: ten to get in, discarded while off the board
+      // N to get in: discarded while off the board
       events.push({ side, kind, raw, accepted: false, score_after: 0, seat });
       return;
     }
@@ -432,7 +497,7 @@ class Game {
     }
     const floor = this.cfg.score_floor;
     if (floor !== undefined && floor !== null && now < floor) now = floor;
-    // family tier B: the opening placement cannot win
+    // the opening placement cannot win
     const leadHit = tgt.mode === "exact" ? now === tgt.raw : now >= tgt.raw;
     if (tgt.lead_cannot_win && kind === "placement" && this.order.length === 1 && accepted && leadHit) {
       accepted = false;
@@ -440,7 +505,7 @@ class Game {
     }
     this.scores[side] = now;
     events.push({ side, kind, raw, accepted, score_after: now, seat });
-    const every = tgt.check === "every-event" && tgt.mode !== "rounds"; // family tier B: rounds have no target
+    const every = tgt.check === "every-event" && tgt.mode !== "rounds"; // a fixed number of rounds has no target
     const reached = tgt.mode === "exact" ? now === tgt.raw : now >= tgt.raw;
     if (accepted && every && reached) {
       this.matchOver = true;
@@ -470,7 +535,7 @@ class Game {
         }
         continue;
       }
-      if (term.kind === "heaviest") { // only the heaviest opponent's hand (family.md reading 12)
+      if (term.kind === "heaviest") { // only the heaviest opponent's hand
         if (winner !== null) {
           let seat = null;
           for (const s of this.clockwise(this.opener)) {
@@ -505,6 +570,7 @@ class Game {
     return out.filter((a) => a[1]);
   }
 
+  // the settlement's events in the order of PROTOCOL.md 3.6 (`one` per side, else hand by hand)
   settle(spec, kind, winner, fold, events, bonus = 0) {
     const amounts = this.amounts(spec, winner);
     let todo;
@@ -528,7 +594,7 @@ class Game {
       const hand = amounts.filter((a) => a[2] !== null);
       hand.sort((a, b) => this.handValue(this.hands[a[2]]) - this.handValue(this.hands[b[2]]) || pos.get(a[2]) - pos.get(b[2]));
       todo = [...hand.map(([sd, a, s]) => [sd, a, s]),
-        ...amounts.filter((a) => a[2] === null).map(([sd, a]) => [sd, a, null])];
+        ...amounts.filter((a) => a[2] === null).map(([sd, a]) => [sd, a, winner])];
       if (bonus && winner !== null) todo.unshift([this.sideOf[winner], bonus, winner]); // the bonus first, as its own event
     }
     for (const [side, raw, seat] of todo) {
@@ -572,7 +638,7 @@ class Game {
   }
 
   houseBlockWinner(rule) {
-    // family tier B: fewest tiles then fewest pips; or the side with the lowest pip total
+    // fewest tiles then fewest pips; or the side with the lowest pip total
     const order = this.clockwise(this.opener);
     if (rule === "fewest-tiles") {
       const key = (s) => this.hands[s].size * 1000 + this.handValue(this.hands[s]);
@@ -603,7 +669,7 @@ class Game {
       tied = tied.filter((s) => this.hands[s].size === fewest);
     }
     if (shared() && spec.tie_break === "lightest-tile") {
-      // brogames: the lightest single tile held breaks the tie
+      // the lightest single tile held breaks the tie
       const smallest = (s) => (this.hands[s].size ? Math.min(...[...this.hands[s]].map((t) => lo(t) + hi(t))) : 0);
       const least = Math.min(...tied.map(smallest));
       tied = tied.filter((s) => smallest(s) === least);
@@ -621,6 +687,7 @@ class Game {
     this.end("blocked", winner);
   }
 
+  // the round is over: its result, then the target check after the settlement (PROTOCOL.md 3.7, 3.8)
   end(kind, seat) {
     this.result = {
       kind,
@@ -636,7 +703,7 @@ class Game {
       if (this.extraLeft > 0) return;
     }
     if (tgt.mode === "rounds") {
-      // family tier B: decided after the last round (or a tie-break round)
+      // decided after the last round (or a tie-break round)
       if (!this.matchOver && (this.tiebreak || this.roundsDone >= tgt.rounds)) this.decideTop(tgt);
       return;
     }
@@ -649,12 +716,15 @@ class Game {
       } else if (tgt.ties === "extra-rounds") {
         this.tiebreak = true;
         this.extraLeft = (tgt.tie_rounds ?? {})[String(this.n)] ?? 0;
+      } else if (tgt.ties === "draw") {
+        this.matchOver = true;
+        this.winner = null;
       }
     }
   }
 
   decideTop(tgt) {
-    // the single highest score wins; a shared one plays on (extra rounds) or draws (family tier B)
+    // the single highest score wins; a shared one plays on (extra rounds) or draws
     const top = Math.max(...this.scores);
     if (this.scores.filter((x) => x === top).length === 1) {
       this.matchOver = true;
@@ -677,6 +747,7 @@ class Game {
     }
   }
 
+  // an applied step's observation (PROTOCOL.md 2): `extra` plus the state of the table
   observe(extra) {
     const unit = this.cfg.scoring.unit;
     const conns = [];
@@ -723,6 +794,14 @@ function callMuggins(g, seat) {
   return { seat, events };
 }
 
+// A key of a requested step this engine does not know (null: it can play every step).
+function unknownStepKey(c) {
+  for (const step of c.steps) {
+    for (const key of Object.keys(step)) if (!STEPS.includes(key)) return key;
+  }
+  return null;
+}
+
 function runCase(c) {
   const g = new Game(c.config, c.players, [c.setup, ...(c.next_rounds || [])]);
   const out = [];
@@ -767,8 +846,7 @@ function main(argv) {
       write({
         version: 1,
         implementation: { name: "toy-js", version: "1", language: "javascript" },
-        // larger sets: this toy plays the double-six set only, and says so
-        capabilities: { ...(features.length ? { features } : {}), configurations: { tiles: [6] } },
+        capabilities: { ...(features.length ? { features } : {}), configurations: SUPPORTED },
       });
     } else if (req.cmd === "stop") {
       rl.close();
@@ -776,7 +854,10 @@ function main(argv) {
       const { seq, case: c } = req;
       let answer;
       try {
-        answer = { seq, result: runCase(c) };
+        const key = unknownStepKey(c);
+        // a kind of step added to the protocol after this engine: declined
+        answer = key === null ? { seq, result: runCase(c) }
+          : { seq, skipped: { reason: `the engine does not play ${JSON.stringify(key)} steps` } };
       } catch (exc) {
         const name = exc && exc.name ? exc.name : "Error";
         const message = exc && exc.message !== undefined ? exc.message : String(exc);

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""An independent, deliberately plain engine for the conformance suite's own tests.
+"""An example engine for the conformance suite: plain Python, standard library only.
 
-It shares no code with `interpreter/`: it reads the compiled configuration
-(docs/config.md, the fields the bundled variants use, and the tier-A fields of
-docs/design/family.md: scoring.formula/divisors, any unit, roundN, the domino
-bonus, round_end side-out, block.partners_tie; the muggins rule's `claims`
-with `claim`/`call` steps) and speaks
-conformance/PROTOCOL.md. The suite passing on both engines checks the cases;
-the `--break` flags give it one rule wrong each, to show the suite catches it;
-the `--misbehave` flags make it a bad protocol citizen.
+It speaks conformance/PROTOCOL.md on stdin/stdout and shares no code with
+rulelang's own engine. It reads the compiled configuration (docs/config.md)
+and plays the rules listed in SUPPORTED below; it declares that table at
+`start`, so the runner skips ("declines") every case whose configuration uses
+a field or a value outside it. A rule added to rulelang after this file was
+written is therefore declined, never failed, until someone implements it here
+and adds its field to the table.
 
-    toy_engine.py [--break NAME]... [--misbehave MODE[:CASE-ID[,CASE-ID...]]]...
+Besides teaching, it is the suite's second opinion: the `--break` flags give it
+one rule wrong each, to show the suite catches it; the `--misbehave` flags make
+it a bad protocol citizen, to test the runner.
+
+    toy_engine.py [--features TAG,...] [--break NAME]... [--misbehave MODE[:CASE-ID[,CASE-ID...]]]...
 
 breakages: internal-double-counts, branch-early, round-2-up, pool-partners,
            target-before-settlement, no-overshoot-discard
@@ -32,6 +35,58 @@ BREAKS: set[str] = set()
 MISBEHAVE: dict[str, str | None] = {}
 
 SIDE_ORDER = ["branch-a", "branch-b", "high", "line-a", "line-b", "low"]
+
+
+# -- what this engine plays (declared at `start`, PROTOCOL.md 1) --------------------------------------
+# Every configuration field this engine reads is named here: in ANY_VALUE when it plays
+# every value of the field, in VALUES with the values it plays. The runner skips a case
+# whose configuration holds any other field or value, with the reason in the report.
+
+ANY_VALUE = [
+    "format", "name", "title", "source", "based_on", "players.counts", "hand_size", "reserve", "draw_limit",
+    "scoring.in_play", "scoring.multiple", "scoring.divisors", "scoring.unit", "scoring.knock_bonus",
+    "target.raw", "target.raw_by_count", "target.entry", "target.rounds", "target.tie_rounds", "score_floor",
+    "settlement.domino.with_last_placement", "settlement.domino.bonus",
+    "settlement.domino.terms.rounding", "settlement.block.terms.rounding",  # "none" or "roundN", any N
+]
+TERMS = {  # a settlement term (docs/config.md), the same for a domino and a block
+    "kind": ["hands", "differences", "heaviest"], "hands": ["opponents", "partner", "own", "everyone"],
+    "pooling": ["pooled", "each"], "to": ["winner", "owner"], "sign": ["credit", "debit"],
+}
+VALUES = {
+    "tiles": [6],  # the double-six set only
+    "players.partnerships": [4],
+    "drawing": ["until-playable", "none"],
+    "draw_while_able": [True],
+    "opener.first_round": ["lottery", "highest-double", "seat-0"],
+    "opener.after_domino": ["dominoer", "lottery", "highest-double", "next-seat", "seat-0"],
+    "opener.after_block": ["lottery", "highest-double", "next-seat", "block-winner", "seat-0"],
+    "opener.lead": ["any", "forced"],
+    "doubles.branching": ["every", "first", "none"],
+    "doubles.branch_sides": ["after-line", "at-once"],
+    "doubles.terminal_count": ["both-halves"],  # not "one-half": declined
+    "doubles.spinner_orientation": ["crosswise", "endwise", "choice"],
+    "doubles.spinner_count": ["terminal", "uncovered-sides"],
+    "doubles.branch_length": ["unlimited", "one-tile"],
+    "scoring.formula": ["value", "per-multiple", "face-value"],
+    "scoring.hand_doubles": ["both-halves", "one-half"],
+    "target.mode": ["exact", "at-least", "rounds"],
+    "target.check": ["every-event", "after-settlement"],
+    "target.overshoot": ["discard", "bounce", "none"],
+    "target.ties": ["extra-rounds", "draw", "impossible"],
+    "target.lead_cannot_win": [True],
+    "round_end": ["player-out", "side-out"],
+    "claims": ["none", "muggins", "forfeit"],
+    "settlement.domino.winner": ["dominoer", "lightest-side"],
+    "settlement.domino.events": ["one", "per-hand"],  # not "per-term": declined
+    "settlement.block.events": ["one", "per-hand"],
+    "settlement.block.winner": ["lightest-hand", "none", "fewest-tiles", "lightest-side"],
+    "settlement.block.tie_break": ["fewest-tiles", "none", "lightest-hand", "lightest-tile"],
+    "settlement.block.partners_tie": ["side-wins", "no-winner"],
+    **{f"settlement.{end}.terms.{key}": values for end in ("domino", "block") for key, values in TERMS.items()},
+}
+SUPPORTED = {"@fields": ANY_VALUE, **VALUES}  # the `configurations` capability
+STEPS = ["play", "claim", "draw", "pass", "call"]  # the keys of a step it knows; a case with another is skipped
 
 
 class Illegal(Exception):
@@ -82,7 +137,7 @@ class Game:
     """A match from explicit deals; `step()` applies one requested step."""
 
     def __init__(self, cfg, players, deals):
-        by_count = cfg["target"].get("raw_by_count", {})  # family tier B: the target for this player count
+        by_count = cfg["target"].get("raw_by_count", {})  # a target that depends on the player count
         cfg = {**cfg, "target": {**cfg["target"], "raw": by_count.get(str(players), cfg["target"]["raw"])}}
         self.cfg = cfg
         self.n = players
@@ -110,7 +165,7 @@ class Game:
         self.window = None  # claims: (placer, caller, amount a call takes) after a placement
         opener = deal.get("opener")
         if opener is None and self.opening == "seat-0":
-            opener = 0  # family tier B: a fixed opening seat
+            opener = 0  # a fixed opening seat
         if opener is None and self.opening in ("dominoer", "block-winner"):
             opener = prev_seat  # whoever dominoed / won the block (a block without winner: the case gives the seat)
         elif opener is None and self.opening == "next-seat":
@@ -148,6 +203,7 @@ class Game:
         return t[0] if side == "low" or t[0] == t[1] else t[1]
 
     def free_sides(self):
+        """Every free side a tile may join, with its value, sorted (PROTOCOL.md 3.3, 3.1)."""
         out = []
         for t in sorted(self.nodes):
             node = self.nodes[t]
@@ -168,6 +224,7 @@ class Game:
             d.get("spinner_orientation", "crosswise")]
 
     def counted(self):
+        """The counted ends after a placement: free non-double ends, terminal doubles (PROTOCOL.md 3.4)."""
         out = []
         for t in sorted(self.nodes):
             occ = self.nodes[t]["occ"]
@@ -190,6 +247,7 @@ class Game:
         return out
 
     def legal(self, seat):
+        """The moves `seat` may make now, sorted (PROTOCOL.md 3.1); only the drawn tile when it must be placed."""
         hand = self.hands[seat] if self.only is None else {self.only}
         if not self.nodes:
             if self.forced is not None:
@@ -214,6 +272,7 @@ class Game:
         return t, target, side, ew
 
     def check_placement(self, text):
+        """The parsed move, or Illegal with the first reason code that applies (PROTOCOL.md 3.11)."""
         parts = text.split(" on ")
         t = tile(parts[0])
         target, side = (None, None)
@@ -248,11 +307,14 @@ class Game:
             raise Illegal("no-match")
         return t, target, side
 
+    def drawable(self):
+        """How many tiles can still be drawn: the boneyard without its last `reserve` tiles."""
+        return max(0, len(self.bone) - self.cfg["reserve"].get(str(self.n), 0))
+
     def can_draw(self):
         """draw_while_able: a draw is offered after the lead, with no drawn tile to place, while tiles can be drawn."""
-        reserve = self.cfg["reserve"].get(str(self.n), 0)
         return (bool(self.cfg.get("draw_while_able")) and self.cfg["drawing"] == "until-playable"
-                and bool(self.nodes) and self.only is None and len(self.bone) > reserve)
+                and bool(self.nodes) and self.only is None and self.drawable() > 0)
 
     def offered(self):
         return [self.move_text(m) for m in self.legal(self.seat)] + (["draw"] if self.can_draw() else [])
@@ -279,6 +341,7 @@ class Game:
                 "points": 0, "shown": 0, "events": []}
 
     def place(self, text, claim=None):
+        """Apply a placement step; its observation's move keys (the table keys are added by `observe`)."""
         t, target, side, ew = self.check(text)
         claims = self.cfg.get("claims", "none")
         if claim is not None and claims == "none":
@@ -367,6 +430,7 @@ class Game:
         return text + " endwise" if ew else text
 
     def advance(self, s, events):
+        """Draw and pass on behalf of seats without a placement until one can place, or block (PROTOCOL.md 3.2)."""
         while True:
             if not self.hands[s]:
                 s = (s + 1) % self.n  # an empty seat (side-out) is skipped: it neither plays nor passes
@@ -375,8 +439,8 @@ class Game:
                 self.seat = s
                 return
             drew = []
-            limit = self.cfg.get("draw_limit")  # family tier B: at most K tiles a turn
-            while self.bone and self.cfg["drawing"] != "none" and (limit is None or len(drew) < limit):
+            limit = self.cfg.get("draw_limit")  # at most K tiles a turn
+            while self.drawable() and self.cfg["drawing"] != "none" and (limit is None or len(drew) < limit):
                 x = self.bone.pop(0)
                 self.hands[s].add(x)
                 drew.append(x)
@@ -387,7 +451,7 @@ class Game:
                 self.seat = s
                 self.only = drew[-1] if drew else None
                 return
-            if not any(self.legal(k) for k in range(self.n)) and not (limit and self.bone):
+            if not any(self.legal(k) for k in range(self.n)) and not (limit and self.drawable()):
                 self.block(events)
                 return
             self.pending_passed.append(s)
@@ -398,11 +462,12 @@ class Game:
     # -- scoring ----------------------------------------------------------------
 
     def event(self, side, kind, raw, seat, events):
+        """Record one scoring event: entry threshold, overshoot, floor, then the target check (PROTOCOL.md 3.5)."""
         if not raw:
             return
         tgt = self.cfg["target"]
         old = self.scores[side]
-        if tgt.get("entry", 0) and old == 0 and raw < tgt["entry"]:  # family tier B: ten to get in, discarded while off the board
+        if tgt.get("entry", 0) and old == 0 and raw < tgt["entry"]:  # N to get in: discarded while off the board
             events.append({"side": side, "kind": kind, "raw": raw, "accepted": False, "score_after": 0, "seat": seat})
             return
         new = old + raw
@@ -416,11 +481,11 @@ class Game:
             new = self.cfg["score_floor"]
         lead_hit = new == tgt["raw"] if tgt["mode"] == "exact" else new >= tgt["raw"]
         if tgt.get("lead_cannot_win") and kind == "placement" and len(self.order) == 1 and accepted and lead_hit:
-            accepted, new = False, old  # family tier B: the opening placement cannot win
+            accepted, new = False, old  # the opening placement cannot win
         self.scores[side] = new
         events.append({"side": side, "kind": kind, "raw": raw, "accepted": accepted, "score_after": new, "seat": seat})
         every = tgt["check"] == "every-event" or "target-before-settlement" in BREAKS
-        every = every and tgt["mode"] != "rounds"  # family tier B: a fixed number of rounds has no target
+        every = every and tgt["mode"] != "rounds"  # a fixed number of rounds has no target
         reached = new == tgt["raw"] if tgt["mode"] == "exact" else new >= tgt["raw"]
         if accepted and every and reached:
             self.match_over, self.winner = True, side
@@ -445,7 +510,7 @@ class Game:
                             if self.side_of[o] != self.side_of[h] and self.hand_value(self.hands[o]) > self.hand_value(self.hands[h]))
                     out.append((self.side_of[h], round_to(d, term["rounding"]), h))
                 continue
-            if term["kind"] == "heaviest":  # only the heaviest opponent's hand (family.md reading 12)
+            if term["kind"] == "heaviest":  # only the heaviest opponent's hand
                 if winner is not None:
                     opp = [s for s in self.clockwise(self.opener) if self.side_of[s] != wside]
                     top = max((self.hand_value(self.hands[s]) for s in opp), default=None)
@@ -476,6 +541,7 @@ class Game:
         return [a for a in out if a[1]]
 
     def settle(self, spec, kind, winner, fold, events, bonus=0):
+        """The settlement's events in the order of PROTOCOL.md 3.6 (`one` per side, else hand by hand)."""
         amounts = self.amounts(spec, winner)
         mode = spec["events"]
         if mode == "one":
@@ -496,7 +562,7 @@ class Game:
             pos = {s: i for i, s in enumerate(self.clockwise(self.opener))}
             hand = [a for a in amounts if a[2] is not None]
             hand.sort(key=lambda a: (self.hand_value(self.hands[a[2]]), pos[a[2]]))
-            todo = [(sd, a, s) for sd, a, s in hand] + [(sd, a, None) for sd, a, s in amounts if s is None]
+            todo = [(sd, a, s) for sd, a, s in hand] + [(sd, a, winner) for sd, a, s in amounts if s is None]
             if bonus and winner is not None:
                 todo.insert(0, (self.side_of[winner], bonus, winner))  # the bonus first, as its own event
         for side, raw, seat in todo:
@@ -530,7 +596,7 @@ class Game:
     def block_winner(self, spec):
         if spec["winner"] == "none":
             return None
-        if spec["winner"] in ("fewest-tiles", "lightest-side"):  # family tier B
+        if spec["winner"] in ("fewest-tiles", "lightest-side"):
             return self.house_block_winner(spec["winner"])
         vals = [self.hand_value(h) for h in self.hands]
         tied = [s for s in range(self.n) if vals[s] == min(vals)]
@@ -541,7 +607,7 @@ class Game:
             fewest = min(len(self.hands[s]) for s in tied)
             tied = [s for s in tied if len(self.hands[s]) == fewest]
         if shared() and spec.get("tie_break") == "lightest-tile":
-            # brogames: the hand holding the lightest single tile wins the tie
+            # the hand holding the lightest single tile wins the tie
             def smallest(s):
                 return min((a + b for a, b in self.hands[s]), default=0)
             least = min(smallest(s) for s in tied)
@@ -551,7 +617,7 @@ class Game:
         return next(s for s in self.clockwise(self.opener) if s in tied)
 
     def house_block_winner(self, rule):
-        """Fewest tiles then fewest pips; or the side with the lowest pip total (family tier B)."""
+        """Fewest tiles then fewest pips; or the side with the lowest pip total."""
         if rule == "fewest-tiles":
             key = {s: (len(self.hands[s]), self.hand_value(self.hands[s])) for s in range(self.n)}
             tied = [s for s in range(self.n) if key[s] == min(key.values())]
@@ -573,6 +639,7 @@ class Game:
         self.end("blocked", winner)
 
     def end(self, kind, seat):
+        """The round is over: its result, then the target check after the settlement (PROTOCOL.md 3.7, 3.8)."""
         self.result = {"kind": kind, "seat": seat, "side": None if seat is None else self.side_of[seat],
                        "hand_pips": [pips(h) for h in self.hands]}
         self.last_kind = kind
@@ -582,7 +649,7 @@ class Game:
             self.extra_left -= 1  # a fixed number of extra rounds after a tie: only the last one decides
             if self.extra_left:
                 return
-        if tgt["mode"] == "rounds":  # family tier B: decided after the last round (or a tie-break round)
+        if tgt["mode"] == "rounds":  # decided after the last round (or a tie-break round)
             if not self.match_over and (self.tiebreak or self.rounds_done >= tgt["rounds"]):
                 self.decide_top(tgt)
             return
@@ -595,9 +662,11 @@ class Game:
             elif tgt["ties"] == "extra-rounds":
                 self.tiebreak = True
                 self.extra_left = tgt.get("tie_rounds", {}).get(str(self.n), 0)
+            elif tgt["ties"] == "draw":
+                self.match_over, self.winner = True, None
 
     def decide_top(self, tgt):
-        """The single highest score wins; a shared one plays on (extra rounds) or draws (family tier B)."""
+        """The single highest score wins; a shared one plays on (extra rounds) or draws."""
         top = max(self.scores)
         if self.scores.count(top) == 1:
             self.match_over, self.winner = True, self.scores.index(top)
@@ -616,6 +685,7 @@ class Game:
             self.new_round(self.deals.pop(0), self.result["seat"])
 
     def observe(self, extra):
+        """An applied step's observation (PROTOCOL.md 2): `extra` plus the state of the table."""
         unit = self.cfg["scoring"]["unit"]
         obs = {"reject": None}
         obs.update(extra)
@@ -637,6 +707,11 @@ class Game:
             "match": {"over": self.match_over, "winner": self.winner},
         })
         return obs
+
+
+def unknown_step_key(case):
+    """A key of a requested step this engine does not know (None: it can play every step)."""
+    return next((key for step in case["steps"] for key in step if key not in STEPS), None)
 
 
 def run_case(case):
@@ -711,9 +786,8 @@ def main(argv):
         if req["cmd"] == "start":
             version = 99 if "version" in MISBEHAVE else 1
             out.write(json.dumps({"version": version, "implementation": {"name": "toy", "version": "1"},
-                                  # larger sets: this toy plays the double-six set only, and says so
                                   "capabilities": {**({"features": FEATURES} if FEATURES else {}),
-                                                   "configurations": {"tiles": [6]}}}) + "\n")
+                                                   "configurations": SUPPORTED}}) + "\n")
         elif req["cmd"] == "stop":
             return 0
         else:
@@ -751,7 +825,11 @@ def main(argv):
             if misbehave("wrongseq", cid):
                 seq += 1
             try:
-                answer = {"seq": seq, "result": run_case(case)}
+                key = unknown_step_key(case)
+                if key is not None:  # a kind of step added to the protocol after this engine: declined
+                    answer = {"seq": seq, "skipped": {"reason": f"the engine does not play {json.dumps(key)} steps"}}
+                else:
+                    answer = {"seq": seq, "result": run_case(case)}
             except Exception as exc:  # noqa: BLE001
                 answer = {"seq": seq, "errored": {"message": f"{type(exc).__name__}: {exc}"}}
             out.write(json.dumps(answer) + "\n")

@@ -4,16 +4,20 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import click
 
 from rulelang.tools.configs import ToolError, load_engine_config, player_count
 
 
-def _run(params, jobs, dask, out, resume, show):
+def _run(params: dict[str, Any], jobs: int, dask: str | None, out: str | None, resume: bool,
+         show: bool) -> tuple[Any, int]:
+    """Play the study's matches not already in OUT (with --resume); the collected parts, and how many were reused."""
     from rulelang.tools import study
 
-    kept = []
+    kept: list[dict[str, Any]] = []
     if out and resume:
         kept = study.read_done(out, params)
     elif out and os.path.exists(out) and os.path.getsize(out) > 0:
@@ -22,34 +26,41 @@ def _run(params, jobs, dask, out, resume, show):
     tasks = study.plan(params, done)
     rows = list(kept)
     sink = study.Sink(out, params, kept) if out else None
+
+    def got(chunk: list[dict[str, Any]]) -> None:
+        rows.extend(chunk)
+        if sink:
+            sink.write(chunk)
+
     total = sum(len(t[3]) for t in tasks)
     try:
         if show and total:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            with Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                          console=Console(stderr=True), transient=True) as prog:
-                bar = prog.add_task("balance", total=total)
-
-                def got(chunk):
-                    rows.extend(chunk)
-                    if sink:
-                        sink.write(chunk)
-                    prog.advance(bar, len(chunk))
-
-                study.execute(tasks, jobs, dask, got)
+            _execute_with_progress(tasks, jobs, dask, got, total)
         else:
-            def got_quiet(chunk):
-                rows.extend(chunk)
-                if sink:
-                    sink.write(chunk)
-
-            study.execute(tasks, jobs, dask, got_quiet)
+            study.execute(tasks, jobs, dask, got)
     finally:
         if sink:
             sink.close()
     return study.collect(params, rows), len(kept)
+
+
+def _execute_with_progress(tasks: Any, jobs: int, dask: str | None, got: Callable[[list[dict[str, Any]]], None],
+                           total: int) -> None:
+    """Run the tasks with a progress bar of matches on standard error."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from rulelang.tools import study
+
+    with Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as prog:
+        bar = prog.add_task("balance", total=total)
+
+        def advance(chunk: list[dict[str, Any]]) -> None:
+            got(chunk)
+            prog.advance(bar, len(chunk))
+
+        study.execute(tasks, jobs, dask, advance)
 
 
 @click.command("balance")
@@ -73,8 +84,16 @@ def _run(params, jobs, dask, out, resume, show):
 @click.option("--html", type=click.Path(dir_okay=False), default=None, metavar="FILE", help="Write an HTML report with plots (inline SVG).")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05, show_default=True,
               help="Family-wise significance level for --vs (Holm).")
-def balance_cmd(variant, other, players, matches, skill_matches, field, strong, seed, jobs, dask, out, resume,
-                as_json, html, alpha):
+@click.option("--ladder", is_flag=True, help="Play a skill ladder instead: chain length, ratings, the coin share of luck.")
+@click.option("--rungs", default=None, metavar="P1,P2,...", help="--ladder: the rungs, weakest first (default random, greedy, then --top halved).")
+@click.option("--top", default="pimc:32", show_default=True, help="--ladder: the top rung; the search rungs double up to it.")
+@click.option("--link-matches", type=click.IntRange(min=2), default=200, show_default=True, help="--ladder: matches per link.")
+@click.option("--bar", type=click.FloatRange(min=0.5, max=1, max_open=True), default=None,
+              help="--ladder: a second bar for the chain length besides 60% (e.g. 0.55).")
+def balance_cmd(variant: str, other: str | None, players: int | None, matches: int, skill_matches: int, field: str,
+                strong: str, seed: int, jobs: int, dask: str | None, out: str | None, resume: bool, as_json: bool,
+                html: str | None, alpha: float, ladder: bool, rungs: str | None, top: str, link_matches: int,
+                bar: float | None) -> None:
     """Measure what RULESET does to the game, with an interval on every figure.
 
     Field matches (--field in every seat) give seat and opener advantage, match
@@ -85,9 +104,40 @@ def balance_cmd(variant, other, players, matches, skill_matches, field, strong, 
     --vs OTHER both rulesets play the same seeds and each difference gets a
     paired test (McNemar for yes/no figures, paired t otherwise, Holm-corrected).
     """
-    from rulelang.outfiles import output_problem
-    from rulelang.players.registry import make_player
     from rulelang.tools import balance_report as br
+    from rulelang.tools.playernames import STRONG, make_player
+
+    _check_outputs(alpha, resume, out, html)
+    data, cfg = load_engine_config(variant)
+    count = player_count(cfg, players)
+    variants, names = _variants(data, cfg, other, count)
+    if ladder:
+        from rulelang.commands import ladder as lc
+
+        lc.run(variants, names, cfg, count, lc.LadderOptions(rungs, top, link_matches, bar, seed, jobs, dask, out,
+                                                             resume, as_json, html, alpha))
+        return
+    for spec in (field, strong):
+        make_player(spec, cfg, 0)  # refuses a bad name before any work
+    params = {"variants": variants, "players": count, "seed": seed, "matches": matches,
+              "skill_matches": skill_matches, "field": field, "strong": STRONG if strong == "strong" else strong}
+    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
+    parts, reused = _run(params, jobs, dask, out, resume, show)
+    sides_of = list(cfg.sides_of(count))
+    rep = br.report(parts, names, sides_of, len(set(sides_of)) != count, alpha)
+    rep["study"] = {k: v for k, v in params.items() if k != "variants"} | {"names": [names[k] for k in sorted(names)]}
+    if out:
+        click.echo(f"results: {out} ({reused} matches reused)" if resume else f"results: {out}", err=True)
+    if html:
+        _write_html(html, rep, parts, names, cfg)
+    if as_json:
+        click.echo(json.dumps(rep, indent=1, sort_keys=True))
+        return
+    _print(rep, names, params)
+
+
+def _check_outputs(alpha: float, resume: bool, out: str | None, html: str | None) -> None:
+    from rulelang.outfiles import output_problem
 
     if alpha != alpha:
         raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")
@@ -96,8 +146,10 @@ def balance_cmd(variant, other, players, matches, skill_matches, field, strong, 
     for opt, path in (("--out", out), ("--html", html)):
         if path is not None and (problem := output_problem(path)):
             raise ToolError(f"{opt} {path}: cannot write there: {problem}")
-    data, cfg = load_engine_config(variant)
-    players = player_count(cfg, players)
+
+
+def _variants(data: dict[str, Any], cfg: Any, other: str | None, players: int) -> tuple[dict[str, Any], dict[str, str]]:
+    """The configurations to play ("a", and "b" for --vs) and their names; refuses rulesets that cannot be compared."""
     variants = {"a": data}
     names = {"a": cfg.name}
     if other:
@@ -108,39 +160,25 @@ def balance_cmd(variant, other, players, matches, skill_matches, field, strong, 
             raise ToolError(f"{cfg.name} and {ocfg.name} seat {players} players in different teams: not comparable")
         variants["b"] = odata
         names["b"] = ocfg.name if ocfg.name != cfg.name else ocfg.name + " (2)"
-    for spec in (field, strong):
-        make_player(spec, cfg, 0)  # refuses a bad name before any work
-    from rulelang.players.registry import STRONG
-
-    params = {"variants": variants, "players": players, "seed": seed, "matches": matches,
-              "skill_matches": skill_matches, "field": field, "strong": STRONG if strong == "strong" else strong}
-    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
-    parts, reused = _run(params, jobs, dask, out, resume, show)
-    sides_of = list(cfg.sides_of(players))
-    rep = br.report(parts, names, sides_of, len(set(sides_of)) != players, alpha)
-    rep["study"] = {k: v for k, v in params.items() if k != "variants"} | {"names": [names[k] for k in sorted(names)]}
-    if out:
-        click.echo(f"results: {out} ({reused} matches reused)" if resume else f"results: {out}", err=True)
-    if html:
-        from rulelang.outfiles import write_atomic
-        from rulelang.tools.balance_html import html_report
-
-        try:
-            write_atomic(html, html_report(rep, parts, names, cfg), newline=None)
-        except OSError as exc:
-            raise ToolError(f"cannot write {html}: {exc.strerror or exc}") from exc
-        click.echo(f"report: {html}", err=True)
-    if as_json:
-        click.echo(json.dumps(rep, indent=1, sort_keys=True))
-        return
-    _print(rep, names, params)
+    return variants, names
 
 
-def _print(rep, names, params) -> None:
+def _write_html(html: str, rep: dict[str, Any], parts: Any, names: dict[str, str], cfg: Any) -> None:
+    from rulelang.outfiles import write_atomic
+    from rulelang.tools.balance_html import html_report
+
+    try:
+        write_atomic(html, html_report(rep, parts, names, cfg), newline=None)
+    except OSError as exc:
+        raise ToolError(f"cannot write {html}: {exc.strerror or exc}") from exc
+    click.echo(f"report: {html}", err=True)
+
+
+def _print(rep: dict[str, Any], names: dict[str, str], params: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from rulelang.cli import pipe_safe
+    from rulelang.commands.console import pipe_safe
     from rulelang.tools import balance_report as br
     from rulelang.tools.stats import format_p
 

@@ -9,7 +9,7 @@ import click
 
 
 @click.group("cases")
-def cases_cmd():
+def cases_cmd() -> None:
     """Conformance cases for your own rulesets."""
 
 
@@ -24,7 +24,7 @@ def cases_cmd():
 @click.option("--seeds", type=click.IntRange(1, 1000), default=40, show_default=True,
               help="Seeds tried per player count to find a domino, a block and a scoring event (and, up to 12 of them, "
                    "the deciding positions).")
-def generate_cmd(ruleset, out_dir, check_cmd, no_check, seeds):
+def generate_cmd(ruleset: str, out_dir: str, check_cmd: str | None, no_check: bool, seeds: int) -> None:
     """Draft cases for RULESET (a bundled name or a .rules file) and keep those an independent engine agrees with.
 
     Complete rounds (one ending in a domino, one in a block) and a target case

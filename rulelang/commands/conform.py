@@ -5,9 +5,17 @@ import math
 import shlex
 import sys
 import time
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from rulelang.conformance.cases import Case, LintReport
+    from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
+    from rulelang.conformance.runner import RunResult
 
 
 def _read_json(path: str, what: str) -> Any:
@@ -37,7 +45,8 @@ def _baseline(path: str) -> dict[str, Any]:
     if not isinstance(cases, list) or not all(
             isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("outcome"), str) for c in cases):
         raise click.BadParameter(f"{path} is not a conformance report (written by --report)", param_hint="--baseline")
-    return doc
+    report: dict[str, Any] = doc
+    return report
 
 
 @click.command("conform")
@@ -73,8 +82,10 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--allow-empty", is_flag=True,
               help="Do not fail a run in which no case passed (e.g. an engine that skips everything).")
 @click.option("-v", "--verbose", is_flag=True, help="Also show skipped cases and expected failures.")
-def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, report_path, junit_path, baseline_path, timeout, start_timeout,
-                deadline, xfail_path, list_only, strict, allow_empty, verbose):
+def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tuple[str, ...], ids: tuple[str, ...],
+                engine_cmd: str | None, example_engines: bool, report_path: str | None, junit_path: str | None,
+                baseline_path: str | None, timeout: float, start_timeout: float, deadline: float | None,
+                xfail_path: str | None, list_only: bool, strict: bool, allow_empty: bool, verbose: bool) -> None:
     """Run the conformance suite against the built-in engine or an external one.
 
     Exit status: 0 when every selected case passes (expected failures honoured;
@@ -85,53 +96,85 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
     """
     from rich.console import Console
 
-    from rulelang.cli import pipe_safe
-    from rulelang.conformance import cases as suite
+    from rulelang.commands.console import pipe_safe
     from rulelang.conformance import report, runner
-    from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
-    from rulelang.outfiles import output_problem, same_file
+    from rulelang.conformance.folders import expected_failure_dirs
 
     started = time.monotonic()
-    console = pipe_safe(Console(highlight=False, soft_wrap=True))
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
     if example_engines:
         from rulelang.conformance.example_engines import listing
 
         click.echo(listing())
         return
-    # 0. options: everything that can be wrong is said before the run, not after it
+    # everything that can be wrong is said before the run, not after it
+    _check_seconds(timeout, start_timeout, deadline)
+    argv = _engine_argv(engine_cmd)
+    _check_outputs(report_path, junit_path)
+    xfails = _expected_failures(xfail_path) if xfail_path else None
+    baseline = _baseline(baseline_path) if baseline_path else None
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    folders = [Path(d) for d in case_dirs]
+    ends_at = None if deadline is None else started + deadline  # the deadline covers linting too
+    lint = _linted(folders, err, ends_at, deadline)
+    selected = _selected(lint, variants, tags, ids, err)
+    if list_only:
+        for c in selected:
+            click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
+        return
+    result = runner.run(_engine(argv, start_timeout), selected, timeout=timeout, expected_failures=xfails,
+                        all_ids=[c.id for c in lint.cases],
+                        deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
+                        xfail_dirs=expected_failure_dirs(folders))
+    console = pipe_safe(Console(highlight=False, soft_wrap=True))
+    report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
+    _write_reports(result, report_path, junit_path, err)
+    sys.exit(_exit_status(result, strict, allow_empty, err))
+
+
+def _check_seconds(timeout: float, start_timeout: float, deadline: float | None) -> None:
     for opt, seconds in (("--timeout", timeout), ("--start-timeout", start_timeout), ("--deadline", deadline or 1)):
         if not math.isfinite(seconds):
             raise click.BadParameter(f"{seconds} is not a number of seconds", param_hint=opt)
-    argv: list[str] | None = None
-    if engine_cmd is not None:
-        try:
-            argv = shlex.split(engine_cmd)
-        except ValueError as exc:
-            raise click.BadParameter(f"cannot split {engine_cmd!r} into words: {exc}", param_hint="--engine") from None
-        if not argv:
-            raise click.BadParameter("an empty command (leave --engine out to run the built-in engine)",
-                                     param_hint="--engine")
-        from rulelang.conformance.example_engines import ExampleError, resolve
 
-        try:
-            argv = resolve(argv)
-        except ExampleError as exc:
-            raise click.BadParameter(str(exc), param_hint="--engine") from None
+
+def _engine_argv(engine_cmd: str | None) -> list[str] | None:
+    """The external engine's command line (an example engine's name resolved), or None: the built-in engine."""
+    if engine_cmd is None:
+        return None
+    try:
+        argv = shlex.split(engine_cmd)
+    except ValueError as exc:
+        raise click.BadParameter(f"cannot split {engine_cmd!r} into words: {exc}", param_hint="--engine") from None
+    if not argv:
+        raise click.BadParameter("an empty command (leave --engine out to run the built-in engine)",
+                                 param_hint="--engine")
+    from rulelang.conformance.example_engines import ExampleError, resolve
+
+    try:
+        resolved: list[str] = resolve(argv)
+    except ExampleError as exc:
+        raise click.BadParameter(str(exc), param_hint="--engine") from None
+    return resolved
+
+
+def _check_outputs(report_path: str | None, junit_path: str | None) -> None:
+    """Both report files can be written, and are not the same file."""
+    from rulelang.outfiles import output_problem, same_file
+
     for opt, path in (("--report", report_path), ("--junit", junit_path)):
         if path is not None and (problem := output_problem(path)):
             raise click.BadParameter(f"cannot write {path}: {problem}", param_hint=opt)
     if report_path and junit_path and same_file(report_path, junit_path):
         raise click.BadParameter(f"{junit_path} is also the --report file", param_hint="--junit")
-    xfails = _expected_failures(xfail_path) if xfail_path else None
-    baseline = _baseline(baseline_path) if baseline_path else None
-    # 1. the suite lints itself: schema, unique ids, known tags
-    from pathlib import Path
 
-    from rulelang.conformance.folders import expected_failure_dirs, lint_folders
 
-    folders = [Path(d) for d in case_dirs]
-    ends_at = None if deadline is None else started + deadline  # the deadline covers linting too
+def _linted(folders: list[Path], err: Console, ends_at: float | None = None,
+            deadline: float | None = None) -> LintReport:
+    """The cases of the folders (or of the shipped suite), which lint themselves: schema, unique ids, known tags.
+    Exit 2 when they do not lint; exit 1 when the run's deadline (`ends_at`) passes while they are linted."""
+    from rulelang.conformance import cases as suite
+    from rulelang.conformance.folders import lint_folders
+
     lint = lint_folders(folders, ends_at) if folders else suite.lint(ends_at=ends_at)
     if lint.unfinished:  # no case was run: the run failed, as when its cases are errors by the deadline
         err.print(f"the run's deadline of {deadline:g} s passed while linting the case files; no case was run",
@@ -143,16 +186,21 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
         what = "the case folders do" if folders else "the conformance suite does"
         err.print(f"[red]{what} not lint ({len(lint.errors)} problems)[/]")
         sys.exit(2)
+    return lint
+
+
+def _selected(lint: LintReport, variants: tuple[str, ...], tags: tuple[str, ...], ids: tuple[str, ...],
+              err: Console) -> list[Case]:
+    """The cases the options select; exit 2 on an unknown tag, variant or id, or when none is selected."""
+    from rulelang.conformance import cases as suite
+
     unknown_tags = [t for t in tags if t not in suite.known_tags()]
     if unknown_tags:
-        err.print(f"unknown tag(s): {', '.join(unknown_tags)} (see conformance/features.json)", markup=False)
-        sys.exit(2)
+        _usage_error(err, f"unknown tag(s): {', '.join(unknown_tags)} (see conformance/features.json)")
     known_variants = sorted({c.variant for c in lint.cases})
     unknown_variants = [v for v in variants if v not in known_variants]
     if unknown_variants:
-        err.print(f"unknown variant(s): {', '.join(unknown_variants)} (the suite has: {', '.join(known_variants)})",
-                  markup=False)
-        sys.exit(2)
+        _usage_error(err, f"unknown variant(s): {', '.join(unknown_variants)} (the suite has: {', '.join(known_variants)})")
     known_ids = {c.id for c in lint.cases}
     unknown_ids = [i for i in ids if i not in known_ids]
     if unknown_ids:
@@ -160,30 +208,33 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
         for i in unknown_ids:
             hint = f" (replaced by {replaced[i]})" if i in replaced else ""
             err.print(f"no case with id {i}{hint}", markup=False)
-        err.print("see `rulelang conform --list` for the case ids", markup=False)
-        sys.exit(2)
+        _usage_error(err, "see `rulelang conform --list` for the case ids")
     selected = suite.select(lint.cases, variants, tags, ids)
     if not selected:
-        err.print("no case selected: no case has all of the given variant(s), tag(s) and id(s)", markup=False)
-        sys.exit(2)
-    if list_only:
-        for c in selected:
-            click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
-        return
-    # 2. the engine
-    engine: SubprocessEngine | InProcessEngine
-    if argv is not None:
-        engine = SubprocessEngine(argv, start_timeout=start_timeout)
-    else:
-        from rulelang.conformance import builtin
+        _usage_error(err, "no case selected: no case has all of the given variant(s), tag(s) and id(s)")
+    return selected
 
-        engine = InProcessEngine(builtin.run_case, builtin.implementation(), builtin.capabilities())
-    # 3. run, compare, report
-    result = runner.run(engine, selected, timeout=timeout, expected_failures=xfails,
-                        all_ids=[c.id for c in lint.cases],
-                        deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
-                        xfail_dirs=expected_failure_dirs(folders))
-    report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids=known_ids)
+
+def _usage_error(err: Console, message: str) -> NoReturn:
+    err.print(message, markup=False)
+    sys.exit(2)
+
+
+def _engine(argv: list[str] | None, start_timeout: float) -> SubprocessEngine | InProcessEngine:
+    """The external engine of ARGV, or the built-in engine in this process."""
+    from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
+
+    if argv is not None:
+        return SubprocessEngine(argv, start_timeout=start_timeout)
+    from rulelang.conformance import builtin
+
+    return InProcessEngine(builtin.run_case, builtin.implementation(), builtin.capabilities())
+
+
+def _write_reports(result: RunResult, report_path: str | None, junit_path: str | None, err: Console) -> None:
+    """The JSON and JUnit reports asked for; exit 1 when one cannot be written."""
+    from rulelang.conformance import report
+
     for path, write in ((report_path, report.write_json), (junit_path, report.write_junit)):
         if path:
             try:
@@ -191,19 +242,23 @@ def conform_cmd(case_dirs, variants, tags, ids, engine_cmd, example_engines, rep
             except OSError as exc:
                 err.print(f"cannot write {path}: {exc.strerror or exc}", markup=False)
                 sys.exit(1)
+
+
+def _exit_status(result: RunResult, strict: bool, allow_empty: bool, err: Console) -> int:
+    """0 when the run passed; 1 (saying why) when a case failed, or was skipped under --strict, or none passed."""
     skipped = result.counts().get("skip", 0)
     if strict and skipped:
         err.print(f"--strict: {skipped} case(s) skipped by the engine count as failures", markup=False)
-        sys.exit(1)
+        return 1
     if not allow_empty and not result.counts().get("pass", 0):
         err.print("no case passed (every selected case was skipped, failed or errored); "
                   "--allow-empty accepts such a run", markup=False)
-        sys.exit(1)
-    sys.exit(0 if result.ok else 1)
+        return 1
+    return 0 if result.ok else 1
 
 
 @click.command("engine-adapter")
-def engine_adapter_cmd():
+def engine_adapter_cmd() -> None:
     """Serve the built-in engine over the conformance protocol (JSON lines on stdin/stdout)."""
     from rulelang.conformance import builtin
     from rulelang.conformance.protocol import serve

@@ -15,7 +15,8 @@ from rulelang.tools.configs import ToolError, load_engine_config, player_count
 @click.option("--tally", is_flag=True, help="Also show the scores as the paper tally.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Save the game's transcript to FILE when it ends (or is stopped).")
-def play_cmd(variant, players, seats, seed, tally, save):
+def play_cmd(variant: str, players: int | None, seats: str | None, seed: int | None, tally: bool,
+             save: str | None) -> None:
     """Play VARIANT in the terminal against bots.
 
     On your turn, enter the number of a legal move (#12 for two digits), a
@@ -69,7 +70,7 @@ def _stdin_closed() -> bool:
 @click.option("--boards", is_flag=True, help="Show the layout after every turn (not only at each round's end).")
 @click.option("--tally", is_flag=True, help="Also show the scores as the paper tally.")
 @click.option("--check-only", is_flag=True, help="Only check the transcript against the rules.")
-def replay_cmd(transcript, boards, tally, check_only):
+def replay_cmd(transcript: str, boards: bool, tally: bool, check_only: bool) -> None:
     """Check a saved game against the rules and print it turn by turn.
 
     A transcript that contradicts the rules is reported with the step where it

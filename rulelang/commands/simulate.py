@@ -3,17 +3,25 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
+if TYPE_CHECKING:
+    from rulelang.tools.simulation import Journal, Summary
 
-def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progress, miss_rate=0.0, journal=None):
+
+def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], seed: int, matches: int, jobs: int,
+         show_progress: bool, miss_rate: float = 0.0, journal: Journal | None = None) -> list[dict[str, Any]]:
+    """The results of the matches, with a progress bar on standard error when it is a terminal."""
     from rulelang.tools.simulation import run_matches
 
     if not show_progress:
-        return run_matches(data, players, bots, seed, matches, jobs, miss_rate=miss_rate, journal=journal)
+        results: list[dict[str, Any]] = run_matches(data, players, bots, seed, matches, jobs, miss_rate=miss_rate,
+                                                    journal=journal)
+        return results
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -21,8 +29,9 @@ def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progres
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, transient=True) as prog:
         task = prog.add_task(f"{spec_label}", total=matches)
-        return run_matches(data, players, bots, seed, matches, jobs,
-                           progress=lambda k: prog.advance(task, k), miss_rate=miss_rate, journal=journal)
+        results = run_matches(data, players, bots, seed, matches, jobs,
+                              progress=lambda k: prog.advance(task, k), miss_rate=miss_rate, journal=journal)
+        return results
 
 
 @click.command("simulate")
@@ -49,8 +58,9 @@ def _run(spec_label, data, cfg, players, bots, seed, matches, jobs, show_progres
                    "the next opponent's bot calls.")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level for --vs.")
-def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as_json, other, plots, alpha,
-                 miss_rate, resume):
+def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, seed: int, jobs: int, out: str | None,
+                 out_alias: str | None, as_json: bool, other: str | None, plots: str | None, alpha: float,
+                 miss_rate: float, resume: bool) -> None:
     """Play MATCHES bot matches of VARIANT and report statistics.
 
     Win rates per seat (or team) with 95% Wilson intervals, rounds per match,
@@ -60,8 +70,48 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as
     or a paired t-test (means), and '*' marks a difference significant at
     alpha after Holm's correction.
     """
-    from rulelang.outfiles import output_problem
     from rulelang.tools import simulation as sim
+
+    out = _check_outputs(alpha, out, out_alias, as_json, plots)
+    data, cfg = load_engine_config(variant)
+    count = player_count(cfg, players)
+    try:
+        bot_names = sim.parse_bots(bots, count)
+    except ToolError as exc:  # a wrong --bots is wrong usage
+        raise ToolUsageError(exc.message) from None
+    if miss_rate and cfg.claims == "none":
+        raise ToolUsageError(f"--miss-rate: in {cfg.name} points are not claimed (the muggins rule is off), "
+                             "so nothing can be missed")
+    other_data, other_cfg = load_engine_config(other) if other else (None, None)
+    if other_cfg is not None and count not in other_cfg.counts:
+        raise ToolError(f"{other_cfg.name} is not played by {count} players")
+    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
+    journal = sim.open_journal(out, count, bot_names, seed, resume)  # each match written to -o FILE as it ends
+    results = _run(cfg.name, data, count, bot_names, seed, matches, jobs, show, miss_rate, journal)
+    runs = [(sim.summarize(results, cfg, count), results)]
+    if other_cfg is not None:
+        assert other_data is not None  # loaded with other_cfg
+        other_results = _run(other_cfg.name, other_data, count, bot_names, seed, matches, jobs, show,
+                             miss_rate if other_cfg.claims != "none" else 0.0, journal)
+        runs.append((sim.summarize(other_results, other_cfg, count), other_results))
+    if journal is not None:
+        journal.close()
+    if as_json:
+        _emit_json(cfg, runs, matches, count, bot_names, seed, alpha)
+    else:
+        _print_tables(cfg, other_cfg, runs[0][0], runs[1][0] if len(runs) > 1 else None, alpha,
+                      head=(f"{cfg.name} ({cfg.title}): {matches} matches, {count} players, "
+                            f"bots {','.join(bot_names)}, seed {seed}"),
+                      to_stderr=out == "-")
+    if out:
+        _write_results(out, [row for _, rows in runs for row in rows])
+    if plots:
+        _write_plots(plots, runs)
+
+
+def _check_outputs(alpha: float, out: str | None, out_alias: str | None, as_json: bool, plots: str | None) -> str | None:
+    """The -o file (or -), once the options and the places to write are known to be right."""
+    from rulelang.outfiles import output_problem
 
     if alpha != alpha:  # NaN passes FloatRange
         raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")
@@ -81,76 +131,58 @@ def simulate_cmd(variant, matches, players, bots, seed, jobs, out, out_alias, as
             raise ToolError(f"--plots {plots}: cannot make the folder: {existing} is a file")
         if not os.access(existing, os.W_OK | os.X_OK):
             raise ToolError(f"--plots {plots}: cannot write in {existing}")
-    data, cfg = load_engine_config(variant)
-    players = player_count(cfg, players)
+    return out
+
+
+def _emit_json(cfg: Any, runs: list[tuple[Summary, list[dict[str, Any]]]], matches: int, players: int,
+               bot_names: list[str], seed: int, alpha: float) -> None:
+    """--json: the statistics (and, with --vs, the other variant's and the tests) as one JSON document."""
+    from rulelang.commands.jsonout import emit
+    from rulelang.tools.simjson import comparison_record, summary_record
+
+    summary = runs[0][0]
+    doc = {"variant": cfg.name, "title": cfg.title, "matches": matches, "players": players, "bots": bot_names,
+           "seed": seed, "summary": summary_record(summary)}
+    if len(runs) > 1:
+        other_summary = runs[1][0]
+        doc["vs"] = summary_record(other_summary)
+        doc["alpha"] = alpha
+        doc["tests"] = comparison_record(summary, other_summary, alpha)
+    emit(doc)
+
+
+def _write_results(out: str, rows: list[dict[str, Any]]) -> None:
+    """-o: the raw per-match results, to a file or (`-`) standard output."""
+    from rulelang.tools import simulation as sim
+
+    if out == "-":
+        _echo_results(rows)
+        return
     try:
-        bot_names = sim.parse_bots(bots, players)
-    except ToolError as exc:  # a wrong --bots is wrong usage
-        raise ToolUsageError(exc.message) from None
-    if miss_rate and cfg.claims == "none":
-        raise ToolUsageError(f"--miss-rate: in {cfg.name} points are not claimed (the muggins rule is off), "
-                             "so nothing can be missed")
-    other_data = other_cfg = None
-    if other:
-        other_data, other_cfg = load_engine_config(other)
-        if players not in other_cfg.counts:
-            raise ToolError(f"{other_cfg.name} is not played by {players} players")
-    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
-    journal = sim.open_journal(out, players, bot_names, seed, resume)  # each match written to -o FILE as it ends
-    results = _run(cfg.name, data, cfg, players, bot_names, seed, matches, jobs, show, miss_rate, journal)
-    summary = sim.summarize(results, cfg, players)
-    other_summary = other_results = None
-    if other:
-        assert other_cfg is not None  # loaded above whenever `other` is given
-        other_results = _run(other_cfg.name, other_data, other_cfg, players, bot_names, seed, matches, jobs, show,
-                             miss_rate if other_cfg.claims != "none" else 0.0, journal)
-        other_summary = sim.summarize(other_results, other_cfg, players)
-    if journal is not None:
-        journal.close()
-    if as_json:
-        from rulelang.commands.jsonout import emit
-        from rulelang.tools.simjson import comparison_record, summary_record
-
-        doc = {"variant": cfg.name, "title": cfg.title, "matches": matches, "players": players, "bots": bot_names,
-               "seed": seed, "summary": summary_record(summary)}
-        if other_summary is not None:
-            doc["vs"] = summary_record(other_summary)
-            doc["alpha"] = alpha
-            doc["tests"] = comparison_record(summary, other_summary, alpha)
-        emit(doc)
-    else:
-        _print_tables(cfg, other_cfg, summary, other_summary, alpha,
-                      head=(f"{cfg.name} ({cfg.title}): {matches} matches, {players} players, "
-                            f"bots {','.join(bot_names)}, seed {seed}"),
-                      to_stderr=out == "-")
-    if out:
-        rows = results + (other_results or [])
-        if out == "-":
-            _echo_results(sim, rows)
-        else:
-            try:
-                sim.write_results(out, rows)
-            except OSError as exc:
-                raise ToolError(f"cannot write {out}: {exc.strerror or exc}") from exc
-            click.echo(f"raw results: {out} ({len(rows)} matches)", err=True)
-    if plots:
-        from rulelang.tools.simplots import write_plots
-
-        try:
-            written = write_plots(plots, [(summary, results)]
-                                  + ([(other_summary, other_results)] if other_summary is not None else []))
-        except OSError as exc:
-            raise ToolError(f"cannot write plots to {plots}: {exc.strerror or exc}") from exc
-        click.echo(f"plots: {', '.join(written)}", err=True)
+        sim.write_results(out, rows)
+    except OSError as exc:
+        raise ToolError(f"cannot write {out}: {exc.strerror or exc}") from exc
+    click.echo(f"raw results: {out} ({len(rows)} matches)", err=True)
 
 
-def _print_tables(cfg, other_cfg, summary, other_summary, alpha, head: str, to_stderr: bool) -> None:
+def _write_plots(plots: str, runs: list[tuple[Summary, list[dict[str, Any]]]]) -> None:
+    from rulelang.tools.simplots import write_plots
+
+    try:
+        written = write_plots(plots, runs)
+    except OSError as exc:
+        raise ToolError(f"cannot write plots to {plots}: {exc.strerror or exc}") from exc
+    click.echo(f"plots: {', '.join(written)}", err=True)
+
+
+def _print_tables(cfg: Any, other_cfg: Any, summary: Summary, other_summary: Summary | None, alpha: float, head: str,
+                  to_stderr: bool) -> None:
     """The statistics table (plain ASCII when not a terminal); on stderr when stdout carries `-o -`."""
     from rich import box
     from rich.console import Console
     from rich.table import Table
 
-    from rulelang.cli import pipe_safe
+    from rulelang.commands.console import pipe_safe
     from rulelang.tools import simulation as sim
 
     console = pipe_safe(Console(width=max(120, min(160, Console().width)), highlight=False, stderr=to_stderr))
@@ -181,7 +213,7 @@ def _print_tables(cfg, other_cfg, summary, other_summary, alpha, head: str, to_s
         console.print(table)
 
 
-def _echo_results(sim, rows) -> None:
+def _echo_results(rows: list[dict[str, Any]]) -> None:
     """`-o -`: the raw results as JSON lines on standard output."""
     import json
 

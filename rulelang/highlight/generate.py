@@ -1,7 +1,7 @@
-"""Regenerate the highlighting data from the grammar: `python -m rulelang.highlight.generate`.
+"""The highlighting data, generated from the grammar's keywords (`python -m rulelang.generate` writes it).
 
-Writes `rulelang/highlight/keywords.json` and, in a checkout, the TextMate
-grammar used by editors (editors/textmate/ and the VS Code extension's copy).
+`rulelang/highlight/keywords.json` and, in a checkout, the TextMate grammar
+used by editors (editors/textmate/ and the VS Code extension's copy).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ EDGE_AFTER = "(?![A-Za-z0-9_'-])"
 
 
 def keywords_document(keywords: list[str]) -> dict[str, Any]:
-    return {"comment": "generated from rulelang/ruleset.lark by python -m rulelang.highlight.generate",
+    return {"comment": "generated from rulelang/ruleset.lark by python -m rulelang.generate",
             "keywords": sorted(keywords)}
 
 
@@ -33,7 +33,7 @@ def textmate_grammar(keywords: list[str]) -> dict[str, Any]:
         "name": "rulelang",
         "scopeName": "source.rulelang",
         "fileTypes": ["rules"],
-        "comment": "generated from rulelang/ruleset.lark by python -m rulelang.highlight.generate",
+        "comment": "generated from rulelang/ruleset.lark by python -m rulelang.generate",
         "patterns": [
             {"name": "comment.line.number-sign.rulelang", "match": "#.*$"},
             {"name": "string.quoted.double.rulelang", "match": '"[^"]*"'},
@@ -49,17 +49,13 @@ def dump(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def main() -> None:
+def outputs() -> dict[Path, str]:
+    """Each generated file (the editors' only in a checkout) and the text it must have."""
     from rulelang.langapi import keywords
 
     words = keywords()
-    KEYWORDS_FILE.write_text(dump(keywords_document(words)), encoding="utf-8")
+    out = {KEYWORDS_FILE: dump(keywords_document(words))}
     for path in TEXTMATE_FILES:
         if path.parent.is_dir():
-            path.write_text(dump(textmate_grammar(words)), encoding="utf-8")
-            print(f"wrote {path}")
-    print(f"wrote {KEYWORDS_FILE} ({len(words)} keywords)")
-
-
-if __name__ == "__main__":
-    main()
+            out[path] = dump(textmate_grammar(words))
+    return out

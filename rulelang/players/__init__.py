@@ -5,9 +5,7 @@
 - `belief`: samples hidden hands and boneyard consistently with that history (a determinization).
 - `pimc`: determinized search (perfect-information Monte Carlo with greedy roll-outs).
 - `ismcts`: single-observer information-set Monte Carlo tree search.
+
+The names the command line gives them (`pimc:12`, `strong`, ...) are read by
+`rulelang.tools.playernames`.
 """
-from __future__ import annotations
-
-from rulelang.players.registry import PLAYER_NAMES, make_player
-
-__all__ = ["PLAYER_NAMES", "make_player"]

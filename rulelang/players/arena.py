@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from rulelang.interpreter import Config, Match, Move, Round, Tile, Turn
+from rulelang.interpreter.players import FastPlayer
 from rulelang.players.tiles import fitting_tiles
-from rulelang.tools.engine import get
 
 MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
 
@@ -21,16 +22,16 @@ MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as 
 class PublicLog:
     """The current round's history as the referee saw it (draws with their tiles); `view(seat)` hides them."""
 
-    def __init__(self, rnd, round_no: int):
+    def __init__(self, rnd: Round, round_no: int):
         obs = rnd.observation(rnd.opener)
         self.head = {"round": round_no, "opener": rnd.opener, "scores": list(rnd.scores),
                      "tiebreak": rnd.tiebreak, "hands": list(obs["hand_counts"]),  # an int k > 1: a fixed extra round
                      "boneyard": obs["boneyard"]}
         self.steps: list[dict[str, Any]] = []
         # after a draw move (issue 9): (seat, passes and draws already recorded, whether they were voluntary)
-        self._done: tuple[int, list, list, bool] | None = None
+        self._done: tuple[int, list[int], list[Tile], bool] | None = None
 
-    def record(self, turn, fits: list, rnd=None) -> None:
+    def record(self, turn: Turn, fits: list[Tile], rnd: Round | None = None) -> None:
         """Add a turn: the passes before it, the mover's draws, the placement (all against `fits`).
 
         A draw move (`a player may draw while able to place`, issue 9) is a `voluntary` draw step: its tile
@@ -44,6 +45,7 @@ class PublicLog:
         if drawn and not (done and done[3]):
             self.steps.append({"seat": turn.seat, "drew": drawn, "fits": fits, "passed": False})
         if turn.move.draw:
+            assert rnd is not None  # a draw move's tile is read from the round
             tile = rnd.drawn_before_move[-1]
             self.steps.append({"seat": turn.seat, "drew": [tile], "fits": [], "passed": False, "voluntary": True})
             self._done = (turn.seat, list(turn.passed), list(turn.drawn) + [tile], True)
@@ -51,7 +53,7 @@ class PublicLog:
         self._done = None
         self.steps.append({"seat": turn.seat, "move": str(turn.move)})
 
-    def view(self, seat: int, rnd) -> dict[str, Any]:
+    def view(self, seat: int, rnd: Round) -> dict[str, Any]:
         """What `seat` knows of the round so far, the draws and passes since the last placement included."""
         pending: list[dict[str, Any]] = []
         if not rnd.over and rnd.layout.tiles:
@@ -71,75 +73,96 @@ class PublicLog:
         return {**self.head, "steps": steps}
 
 
-def _fast_choice(player, rnd, legal):
+def _fast_choice(player: FastPlayer, rnd: Round, legal: list[Move]) -> Move:
     """A bundled player's choice through `pick(round, codes)`, as the engine's fast path asks it."""
     codes = rnd.legal_codes()
     return legal[codes.index(player.pick(rnd, codes))]
 
 
-def play_match(config, players: int, seed: int, seat_players: Sequence[Any], race: bool = False,
-               max_rounds: int = MAX_ROUNDS) -> dict[str, Any]:
-    """Play one match; a JSON-ready record (winner, per-round details, lead changes, optional score race)."""
-    cfg = get("Config").from_dict(config) if isinstance(config, dict) else config
-    match = get("Match")(cfg, players, seed)
-    sides = cfg.sides_of(players)
-    nsides = max(sides) + 1
-    history = any(getattr(p, "wants_history", False) for p in seat_players)
-    rounds: list[dict[str, Any]] = []
-    scores = [0] * nsides
-    leader: int | None = None
-    changes = 0
-    path = [list(scores)] if race else None
-    while not match.over and len(match.rounds) < max_rounds:
-        rnd = match.round
-        start = rnd.scores
-        if not history:
-            match.run(list(seat_players), max_rounds=len(match.rounds) + 1)
+def _play_round_with_history(match: Match, cfg: Config, seat_players: Sequence[Any]) -> None:
+    """Play the match's current round move by move, telling the players that want it the public history."""
+    rnd = match.round
+    log = PublicLog(rnd, len(match.rounds))
+    while not rnd.over:
+        seat = rnd.seat_to_move
+        assert seat is not None  # the round goes on
+        p = seat_players[seat]
+        fits = fitting_tiles(rnd.layout) if rnd.layout.tiles else []
+        if hasattr(p, "pick"):  # the engine's bundled players: the same choice as `Match.run` makes
+            move = _fast_choice(p, rnd, rnd.legal_moves())
         else:
-            log = PublicLog(rnd, len(match.rounds))
-            while not rnd.over:
-                seat = rnd.seat_to_move
-                p = seat_players[seat]
-                fits = fitting_tiles(rnd.layout) if rnd.layout.tiles else []
-                if hasattr(p, "pick"):  # the engine's bundled players: the same choice as `Match.run` makes
-                    move = _fast_choice(p, rnd, rnd.legal_moves())
-                else:
-                    obs = match.observation(seat)
-                    if getattr(p, "wants_history", False):
-                        obs["history"] = log.view(seat, rnd)
-                    move = p(obs, obs["legal"])
-                if move.claim is None and cfg.claims != "none" and not move.draw:
-                    # the muggins rule: players claim all their points (a draw move claims nothing, issue 9)
-                    move = replace(move, claim=rnd.points_of(move) // cfg.unit)
-                log.record(match.play(move), fits, rnd)
-        res = rnd.result
-        play = [0] * nsides
-        settle = [0] * nsides
-        call = [0] * nsides  # the muggins rule: points taken by calls (kept apart from the settlement)
+            obs = match.observation(seat)
+            if getattr(p, "wants_history", False):
+                obs["history"] = log.view(seat, rnd)
+            move = p(obs, obs["legal"])
+        if move.claim is None and cfg.claims != "none" and not move.draw:
+            # the muggins rule: players claim all their points (a draw move claims nothing)
+            move = replace(move, claim=rnd.points_of(move) // cfg.unit)
+        log.record(match.play(move), fits, rnd)
+
+
+class _Scoreboard:
+    """The sides' scores event by event over a match: who leads, how often the lead changed, the race."""
+
+    def __init__(self, nsides: int, race: bool):
+        self.nsides = nsides
+        self.scores = [0] * nsides
+        self.leader: int | None = None
+        self.changes = 0
+        self.path: list[list[int]] | None = [list(self.scores)] if race else None
+
+    def round_points(self, rnd: Round) -> tuple[list[int], list[int], list[int]]:
+        """Follow a played round's accepted events; its raw points per side from play, settlement and calls."""
+        play = [0] * self.nsides
+        settle = [0] * self.nsides
+        call = [0] * self.nsides  # the muggins rule: points taken by calls (kept apart from the settlement)
         for e in rnd.events:
             if not e.accepted:
                 continue
             (play if e.kind == "placement" else call if e.kind == "call" else settle)[e.side] += e.raw
-            scores[e.side] = e.score_after
-            top = max(scores)
-            lead = scores.index(top) if scores.count(top) == 1 else None
-            if lead is not None:
-                if leader is not None and lead != leader:
-                    changes += 1
-                leader = lead
-            if path is not None:
-                path.append(list(scores))
-        detail = {"kind": res.kind if res else "unfinished", "opener": rnd.opener,
-                  "turns": rnd.placements, "play": play, "settle": settle,
-                  "start": start, "end": rnd.scores}
+            self._score(e.side, e.score_after)
+        return play, settle, call
+
+    def _score(self, side: int, score: int) -> None:
+        self.scores[side] = score
+        top = max(self.scores)
+        lead = self.scores.index(top) if self.scores.count(top) == 1 else None
+        if lead is not None:
+            if self.leader is not None and lead != self.leader:
+                self.changes += 1
+            self.leader = lead
+        if self.path is not None:
+            self.path.append(list(self.scores))
+
+
+def play_match(config: Config | dict[str, Any], players: int, seed: int, seat_players: Sequence[Any],
+               race: bool = False, max_rounds: int = MAX_ROUNDS) -> dict[str, Any]:
+    """Play one match; a JSON-ready record (winner, per-round details, lead changes, optional score race)."""
+    cfg = Config.from_dict(config) if isinstance(config, dict) else config
+    match = Match(cfg, players, seed)
+    board = _Scoreboard(max(cfg.sides_of(players)) + 1, race)
+    history = any(getattr(p, "wants_history", False) for p in seat_players)
+    rounds: list[dict[str, Any]] = []
+    while not match.over and len(match.rounds) < max_rounds:
+        rnd = match.round
+        start = rnd.scores
+        if history:
+            _play_round_with_history(match, cfg, seat_players)
+        else:
+            match.run(list(seat_players), max_rounds=len(match.rounds) + 1)
+        res = rnd.result
+        play, settle, call = board.round_points(rnd)
+        detail: dict[str, Any] = {"kind": res.kind if res else "unfinished", "opener": rnd.opener,
+                                  "turns": rnd.placements, "play": play, "settle": settle,
+                                  "start": start, "end": rnd.scores}
         if cfg.claims == "muggins":  # only where opponents may call: other variants' records keep their shape
             detail["call"] = call
         rounds.append(detail)
     out: dict[str, Any] = {
         "finished": bool(match.over), "winner": match.winner if match.over else None,
-        "scores": list(match.scores), "rounds": len(rounds), "lead_changes": changes,
+        "scores": list(match.scores), "rounds": len(rounds), "lead_changes": board.changes,
         "round_details": rounds,
     }
-    if path is not None:
-        out["race"] = path
+    if board.path is not None:
+        out["race"] = board.path
     return out

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from rulelang.interpreter import Config, IllegalMove, Move, Round
 from rulelang.players.tiles import ALL_TILES
-from rulelang.tools.engine import get
 
 Tile = tuple[int, int]
 
@@ -41,9 +41,9 @@ class Knowledge:
         self.players: int = obs["players"]
         self.head = hist
         n = self.players
-        move_parse = get("Move").parse
-        self.moves: list[tuple[int, Any]] = []  # (seat, Move) in order
-        self.events: list[list[tuple[int, frozenset]]] = [[] for _ in range(n)]  # per seat: (time, fits)
+        move_parse = Move.parse
+        self.moves: list[tuple[int, Move]] = []  # (seat, Move) in order
+        self.events: list[list[tuple[int, frozenset[Tile]]]] = [[] for _ in range(n)]  # per seat: (time, fits)
         self.placed: list[list[tuple[int, Tile]]] = [[] for _ in range(n)]  # per seat: (time, tile)
         self.slots: list[Slot] = []
         self.draw_count = 0
@@ -83,7 +83,7 @@ class Knowledge:
         self.hand_counts = list(obs["hand_counts"])
         self.boneyard = obs["boneyard"]
 
-    def forbidden(self, seat: int, start: int, end: int | None) -> frozenset:
+    def forbidden(self, seat: int, start: int, end: int | None) -> frozenset[Tile]:
         """The tiles `seat` cannot have held from step `start` to `end` (exclusive; None: until now)."""
         out: set[Tile] = set()
         for t, fits in self.events[seat]:
@@ -129,14 +129,13 @@ def _assign(k: Knowledge, rng: random.Random) -> tuple[list[Slot], list[Tile]] |
     return slots, pool  # the pool left is the undrawn boneyard, in shuffled order
 
 
-def sample_round(config, obs: dict[str, Any], rng: random.Random, tries: int = 30,
-                 knowledge: Knowledge | None = None, assign_tries: int = 400):
+def sample_round(config: Config, obs: dict[str, Any], rng: random.Random, tries: int = 30,
+                 knowledge: Knowledge | None = None, assign_tries: int = 400) -> Round | None:
     """A Round at the present position whose hidden tiles are sampled consistently; None if none was found.
 
     Up to `tries` replays, and `assign_tries` slot assignments in all (cheap; late in a round the
     constraints are tight and most random assignments fail)."""
     k = knowledge or Knowledge(obs)
-    Round = get("Round")
     replays = 0
     for _ in range(assign_tries):
         if replays >= tries:
@@ -149,20 +148,21 @@ def sample_round(config, obs: dict[str, Any], rng: random.Random, tries: int = 3
         hands: list[list[Tile]] = [[] for _ in range(k.players)]
         draws: list[Tile | None] = [None] * k.draw_count
         for s in slots:
+            assert s.tile is not None  # _assign fills every slot, and there is a slot for every draw
             if s.draw is None:
-                hands[s.seat].append(s.tile)  # type: ignore[arg-type]
+                hands[s.seat].append(s.tile)
             else:
                 draws[s.draw] = s.tile
         mine_drawn = {s.tile for s in slots if s.seat == k.me and s.draw is not None}
         mine_placed = [mv.tile for seat, mv in k.moves if seat == k.me and not mv.draw]
         hands[k.me] = [t for t in k.hand + mine_placed if t not in mine_drawn]
-        rnd = _replay(Round, config, k, hands, list(draws) + rest)
+        rnd = _replay(config, k, hands, [t for t in draws if t is not None] + rest)
         if rnd is not None:
             return rnd
     return None
 
 
-def _replay(Round, config, k: Knowledge, hands, boneyard):
+def _replay(config: Config, k: Knowledge, hands: list[list[Tile]], boneyard: list[Tile]) -> Round | None:
     head = k.head
     try:
         rnd = Round(config, k.players, hands, boneyard, head["opener"], head["scores"],
@@ -171,7 +171,7 @@ def _replay(Round, config, k: Knowledge, hands, boneyard):
             if rnd.seat_to_move != seat:
                 return None
             rnd.play(mv)
-    except (ValueError, get("IllegalMove")):
+    except (ValueError, IllegalMove):
         return None
     if rnd.over or rnd.seat_to_move != k.me:
         return None

@@ -11,8 +11,10 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
+from rulelang.interpreter import Config, Move, Round
 from rulelang.players.belief import Knowledge, sample_round
 from rulelang.players.rollout import rollout_bots, value
 from rulelang.players.searchbase import SearchPlayer
@@ -32,20 +34,20 @@ class _Node:
 class InformationSetMCTS(SearchPlayer):
     """A search player (`SearchPlayer`): needs `observation["history"]` (see arena)."""
 
-    def __init__(self, config, seed: Any = 0, iterations: int = 200, seconds: float | None = None,
+    def __init__(self, config: Config | dict[str, Any], seed: Any = 0, iterations: int = 200, seconds: float | None = None,
                  exploration: float = 0.7, pool: int = 16):
         super().__init__(config, seed, seconds)
         self.iterations = max(1, iterations)
         self.c = exploration
         self.pool = max(1, pool)
 
-    def _search(self, obs: dict[str, Any], legal: list) -> Any:
+    def _search(self, obs: dict[str, Any], legal: list[Move]) -> Move:
         rng = self.rng
         know = Knowledge(obs)
         sides = self.config.sides_of(obs["players"])
         nsides = len(obs["scores"])
         root = _Node(-1)
-        dets: list[Any] = []
+        dets: list[Round] = []
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         it = 0
         while True:
@@ -66,18 +68,20 @@ class InformationSetMCTS(SearchPlayer):
         seat = obs["seat"]
         if not root.children:
             self.failed += 1
-            pts = obs["points"]
+            pts: list[int] = obs["points"]
             return legal[pts.index(max(pts))]
         visits = [(root.children[(seat, mv)].visits if (seat, mv) in root.children else -1) for mv in legal]
         return legal[visits.index(max(visits))]
 
-    def _iterate(self, root: _Node, r, rng: random.Random, sides, nsides: int, players: int) -> None:
+    def _iterate(self, root: _Node, r: Round, rng: random.Random, sides: Sequence[int], nsides: int,
+                 players: int) -> None:
         node = root
         start = r.scores
         path = []
         c = self.c
         while not r.over:
             seat = r.seat_to_move
+            assert seat is not None  # the round goes on
             moves = r.legal_moves()
             untried = []
             for mv in moves:

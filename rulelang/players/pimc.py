@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from rulelang.interpreter import Config, Move
 from rulelang.players.belief import Knowledge, sample_round
 from rulelang.players.rollout import rollout_bots, value
 from rulelang.players.searchbase import SearchPlayer
@@ -18,11 +19,11 @@ from rulelang.players.searchbase import SearchPlayer
 class DeterminizedSearch(SearchPlayer):
     """A search player (`SearchPlayer`): needs `observation["history"]` (see arena)."""
 
-    def __init__(self, config, seed: Any = 0, determinizations: int = 12, seconds: float | None = None):
+    def __init__(self, config: Config | dict[str, Any], seed: Any = 0, determinizations: int = 12, seconds: float | None = None):
         super().__init__(config, seed, seconds)
         self.determinizations = max(1, determinizations)
 
-    def _search(self, obs: dict[str, Any], legal: list) -> Any:
+    def _search(self, obs: dict[str, Any], legal: list[Move]) -> Move:
         rng = self.rng
         know = Knowledge(obs)
         side = obs["side"]
@@ -50,7 +51,7 @@ class DeterminizedSearch(SearchPlayer):
                 break
         if not done:
             self.failed += 1
-            pts = obs["points"]
+            pts: list[int] = obs["points"]
             best = max(pts)
             return legal[pts.index(best)]
         best_total = max(totals)

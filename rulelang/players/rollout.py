@@ -2,18 +2,17 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
-from rulelang.tools.engine import get
+from rulelang.interpreter import Config, Round, greedy_player
+from rulelang.interpreter.players import GreedyPlayer
 
 
-def rollout_bots(rng: random.Random, players: int) -> list[Any]:
+def rollout_bots(rng: random.Random, players: int) -> list[GreedyPlayer]:
     """Greedy players for the roll-outs, seeded from the searcher's generator (so a seed fixes everything)."""
-    greedy = get("greedy_player")
-    return [greedy(rng.getrandbits(32)) for _ in range(players)]
+    return [greedy_player(rng.getrandbits(32)) for _ in range(players)]
 
 
-def value(rnd, start: list[int], nsides: int, scale: float) -> list[float]:
+def value(rnd: Round, start: list[int], nsides: int, scale: float) -> list[float]:
     """Per side, in [-1, 1]: +1 / -1 for a won / lost match, else the round's point lead over the best other side."""
     if rnd.match_over:
         w = rnd.winner
@@ -27,7 +26,7 @@ def value(rnd, start: list[int], nsides: int, scale: float) -> list[float]:
     return out
 
 
-def scale_of(config) -> float:
+def scale_of(config: Config) -> float:
     """Points that count as a large round lead: half the target (raw), at least 10 units."""
     target = config.target if isinstance(config.target, int) else 100
-    return max(target / 2, 10 * config.unit)
+    return max(target / 2, float(10 * config.unit))

@@ -6,8 +6,8 @@ import random
 import time
 from typing import Any
 
+from rulelang.interpreter import Config, Move
 from rulelang.players.rollout import scale_of
-from rulelang.tools.engine import get
 
 
 class SearchPlayer:
@@ -18,8 +18,8 @@ class SearchPlayer:
 
     wants_history = True
 
-    def __init__(self, config: Any, seed: Any = 0, seconds: float | None = None):
-        self.config = get("Config").from_dict(config) if isinstance(config, dict) else config
+    def __init__(self, config: Config | dict[str, Any], seed: Any = 0, seconds: float | None = None):
+        self.config = Config.from_dict(config) if isinstance(config, dict) else config
         self.rng = random.Random(seed)
         self.seconds = seconds
         self.scale = scale_of(self.config)
@@ -27,7 +27,7 @@ class SearchPlayer:
         self.decisions = self.searched = 0  # calls, and calls with a choice to search
         self.busy = 0.0  # CPU seconds spent searching
 
-    def __call__(self, obs: dict[str, Any], legal: list) -> Any:
+    def __call__(self, obs: dict[str, Any], legal: list[Move]) -> Move:
         self.decisions += 1
         if len(legal) == 1:
             return legal[0]
@@ -38,5 +38,5 @@ class SearchPlayer:
             self.searched += 1
             self.busy += time.process_time() - clock
 
-    def _search(self, obs: dict[str, Any], legal: list) -> Any:  # pragma: no cover - abstract
+    def _search(self, obs: dict[str, Any], legal: list[Move]) -> Move:  # pragma: no cover - abstract
         raise NotImplementedError

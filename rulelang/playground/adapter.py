@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelang import compile_bundled
+from rulelang.ast import STATEMENTS
 from rulelang.bundled import bundled_names, bundled_text
 from rulelang.compiler import analyse
-from rulelang.errors import RulesetError
+from rulelang.errors import RulesetCheckError, RulesetError
 from rulelang.explain import diff_configs, explain_config, explain_text
 from rulelang.formatter import format_text
 from rulelang.parser import keywords, parse
@@ -76,8 +77,6 @@ def _confined(text: str, filename: str, root: str) -> RulesetError | None:
     The compiler follows file bases itself; the playground walks the chain first
     so that no path written in a request reaches outside the workspace.
     """
-    from rulelang.errors import RulesetCheckError
-
     top = _base_of(text, filename)[1]
     if top is None:
         return None
@@ -179,8 +178,6 @@ def format_ruleset_text(text: str, filename: str) -> tuple[str | None, list[dict
 
 def language_words() -> dict[str, Any]:
     """The keywords (for highlighting) and the statement starts (for completion)."""
-    from rulelang.ast import STATEMENTS
-
     with _LOCK:
         words = keywords()
     starts = [{"label": s.example, "detail": s.words, "section": s.section} for s in STATEMENTS]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import traceback
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -43,8 +44,6 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 async def _unexpected(request: Request, exc: Exception) -> Response:
     """The last guard: a bug of rulelang becomes a message (RULELANG_DEBUG=1 shows the trace in the server's log)."""
     if os.environ.get("RULELANG_DEBUG"):
-        import traceback
-
         traceback.print_exception(exc)
     return _message(request, 500, f"internal error: {type(exc).__name__} (a bug in rulelang; please report it)")
 

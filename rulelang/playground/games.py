@@ -12,9 +12,10 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
+from rulelang.interpreter import Config, IllegalMove, Match, Move
 from rulelang.playground.limits import GAME_IDLE_SECONDS, MAX_GAMES, ApiError
 from rulelang.tools import textboard as tb
-from rulelang.tools.engine import bot_factories, get
+from rulelang.tools.bots import BOTS
 from rulelang.tools.session import _partner_words
 from rulelang.tools.svg import round_svg
 
@@ -23,14 +24,13 @@ MAX_LOG = 300  # lines of the event log sent back
 
 
 def bot_names() -> list[str]:
-    return sorted(bot_factories())
+    return sorted(BOTS)
 
 
 class Game:
     """One match: the human at seat 0, a bot of the user's choice at every other seat."""
 
     def __init__(self, config: dict[str, Any], players: int, bots: list[str], seed: int) -> None:
-        Config, Match = get("Config"), get("Match")
         try:
             self.cfg = Config.from_dict(config)
         except Exception as exc:  # ConfigError and friends: the configuration does not make a game
@@ -38,13 +38,12 @@ class Game:
         if players not in self.cfg.counts:
             allowed = ", ".join(str(n) for n in self.cfg.counts)
             raise ApiError(400, f"{self.cfg.name} is played by {allowed} players, not {players}")
-        factories = bot_factories()
-        if len(bots) != players - 1 or any(b not in factories for b in bots):
+        if len(bots) != players - 1 or any(b not in BOTS for b in bots):
             raise ApiError(400, f"give one bot per other seat ({players - 1}), each one of: {', '.join(bot_names())}")
         self.players = players
         self.kinds = ["you"] + list(bots)
         self.seed = seed
-        self.bots = [None] + [factories[b](seed * 8 + s) for s, b in enumerate(bots, 1)]
+        self.bots = [None] + [BOTS[b](seed * 8 + s) for s, b in enumerate(bots, 1)]
         self.match = Match(self.cfg, players, seed, record=True)
         self.side_of = list(self.cfg.sides_of(players))
         self.unit = self.cfg.unit
@@ -89,7 +88,7 @@ class Game:
             if isinstance(claim, bool) or not isinstance(claim, int) or not 0 <= claim <= 9999:
                 raise ApiError(400, "`claim` must be a whole number of shown points, 0 or more")
         try:
-            move = get("Move").parse(text)
+            move = Move.parse(text)
         except ValueError as exc:
             raise ApiError(400, f"cannot read the move: {exc}") from None
         if self.claims != "none":
@@ -99,7 +98,7 @@ class Game:
                 move = replace(move, claim=claim or 0)
         try:
             self._play(move)
-        except get("IllegalMove") as exc:
+        except IllegalMove as exc:
             raise ApiError(400, f"illegal move ({exc.code}): {exc.message}") from None
         self._bots_play()
 
@@ -133,7 +132,7 @@ class Game:
     def _call(self, rnd: Any, caller: int, placer: int) -> None:
         try:
             events = self.match.call(caller)
-        except get("IllegalMove") as exc:
+        except IllegalMove as exc:
             self.let_go = self.placements
             self.log.append(f"No muggins ({exc.code}): {exc.message}.")
             return
@@ -149,8 +148,11 @@ class Game:
         m = self.match
         while not m.over and m.seat_to_move != HUMAN and not self._human_may_call():
             seat = m.seat_to_move
+            assert seat is not None  # the match goes on
+            bot = self.bots[seat]
+            assert bot is not None  # every seat but the human's has a bot
             rnd = m.round
-            move = self.bots[seat](rnd.observation(seat), m.legal_moves())
+            move = bot(rnd.observation(seat), m.legal_moves())
             if self.claims != "none":
                 move = replace(move, claim=rnd.points_of(move) // self.unit)  # bots claim all their points
             self._play(move)
@@ -230,7 +232,7 @@ class Game:
         scores = [{"name": name, "raw": raw,
                    "shown": raw if self.unit == 1 else tb.fmt_shown(raw / self.unit)}
                   for name, raw in zip(self.side_names(), m.scores)]
-        raw = self.cfg.rules.for_players(self.players).target  # family tier B: a target per player count
+        raw = self.cfg.target_by_count.get(self.players, self.cfg.target)  # the target of this player count
         target = raw if self.unit == 1 else tb.fmt_shown(raw / self.unit)
         winner = self.side_names()[m.winner] if m.over and m.winner is not None else None
         return {

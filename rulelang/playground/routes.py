@@ -13,20 +13,27 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from rulelang.playground import adapter, diagrams
-from rulelang.playground.games import Game, bot_names
+from rulelang.playground.games import Game, GameStore, bot_names
 from rulelang.playground.limits import MAX_PLAYERS, MAX_TRANSCRIPT, ApiError, int_field, read_json, text_field
 from rulelang.playground.replays import replay_view
 from rulelang.playground.sheet import sheet_html
+from rulelang.playground.workspace import Workspace
 
 
-def _state(request: Request) -> Any:
-    return request.app.state
+def _workspace(request: Request) -> Workspace:
+    workspace: Workspace = request.app.state.workspace
+    return workspace
+
+
+def _games(request: Request) -> GameStore:
+    games: GameStore = request.app.state.games
+    return games
 
 
 def _analyse(request: Request, data: dict[str, Any]) -> adapter.Analysis:
     """The analysis of the request's text, named by its optional workspace `path` (for `based on "FILE"`)."""
     text = text_field(data)
-    ws = _state(request).workspace
+    ws = _workspace(request)
     return adapter.analyse_text(text, ws.text_path(data.get("path")), str(ws.root))
 
 
@@ -57,7 +64,7 @@ async def analyse(request: Request) -> JSONResponse:
 async def fmt(request: Request) -> JSONResponse:
     data = await read_json(request)
     text = text_field(data)
-    path = _state(request).workspace.text_path(data.get("path"))
+    path = _workspace(request).text_path(data.get("path"))
     formatted, diagnostics = await run_in_threadpool(adapter.format_ruleset_text, text, path)
     if formatted is None:
         return JSONResponse({"error": "fix the errors first: fmt cannot format a text with syntax errors",
@@ -66,20 +73,20 @@ async def fmt(request: Request) -> JSONResponse:
 
 
 async def files(request: Request) -> JSONResponse:
-    ws = _state(request).workspace
+    ws = _workspace(request)
     return JSONResponse({"root": ws.root.name, "files": await run_in_threadpool(ws.files)})
 
 
 async def file_read(request: Request) -> JSONResponse:
     name = request.query_params.get("path")
-    text = await run_in_threadpool(_state(request).workspace.read, name)
+    text = await run_in_threadpool(_workspace(request).read, name)
     return JSONResponse({"path": name, "text": text})
 
 
 async def file_write(request: Request) -> JSONResponse:
     data = await read_json(request)
     text = text_field(data)
-    saved = await run_in_threadpool(_state(request).workspace.write, data.get("path"), text)
+    saved = await run_in_threadpool(_workspace(request).write, data.get("path"), text)
     return JSONResponse({"path": saved, "saved": True})
 
 
@@ -106,7 +113,7 @@ def _new_game(request: Request, data: dict[str, Any]) -> Game:
 async def game_new(request: Request) -> JSONResponse:
     data = await read_json(request)
     game = await run_in_threadpool(_new_game, request, data)
-    key = _state(request).games.add(game)
+    key = _games(request).add(game)
     return JSONResponse(game.state(key), status_code=201)
 
 
@@ -114,7 +121,7 @@ async def _game_state_after(request: Request, act: Callable[[Game, dict[str, Any
     """Do ACT (with the request's JSON body) on the game under its lock, then answer the game's state."""
     data = await read_json(request) if act is not None else {}
     key = request.path_params["game"]
-    game = _state(request).games.get(key)
+    game = _games(request).get(key)
 
     def run() -> dict[str, Any]:
         with game.lock:
@@ -140,7 +147,7 @@ async def game_call(request: Request) -> JSONResponse:
 
 async def game_transcript(request: Request) -> Response:
     key = request.path_params["game"]
-    game = _state(request).games.get(key)
+    game = _games(request).get(key)
 
     def transcript() -> str:
         with game.lock:
@@ -165,7 +172,7 @@ def _turn(request: Request) -> int | None:
 async def game_replay(request: Request) -> JSONResponse:
     """The current game's layout after any of its turns."""
     key = request.path_params["game"]
-    game = _state(request).games.get(key)
+    game = _games(request).get(key)
     turn = _turn(request)
 
     def view() -> dict[str, Any]:
@@ -183,7 +190,7 @@ async def replay(request: Request) -> JSONResponse:
 
 
 async def game_delete(request: Request) -> JSONResponse:
-    _state(request).games.remove(request.path_params["game"])
+    _games(request).remove(request.path_params["game"])
     return JSONResponse({"deleted": True})
 
 

@@ -10,9 +10,9 @@ from string import Template
 from typing import Any
 
 from rulelang._version import __version__
+from rulelang.interpreter import Config, Round, greedy_player
 from rulelang.playground.adapter import Analysis
 from rulelang.tools import textboard as tb
-from rulelang.tools.engine import get
 from rulelang.tools.svg import round_svg
 
 EXAMPLE_TILES = 6  # tiles on the layout of the example position
@@ -25,22 +25,24 @@ def _template() -> Template:
 
 def _example(config: dict[str, Any]) -> tuple[str, str]:
     """(SVG, caption) of a position reached by greedy play whose counted ends score, when one is found."""
-    cfg = get("Config").from_dict(config)
+    cfg = Config.from_dict(config)
     players = cfg.counts[0]
-    greedy = get("greedy_player")
-    fallback = None
+    fallback: Round | None = None
     for seed in range(1, 30):
-        rnd = get("Round").deal(cfg, players, random.Random(seed))
-        bot = greedy(seed)
+        rnd = Round.deal(cfg, players, random.Random(seed))
+        bot = greedy_player(seed)
         while not rnd.over and len(rnd.layout.tiles) < EXAMPLE_TILES:
-            if len(rnd.hands[rnd.seat_to_move]) == 1:
+            seat = rnd.seat_to_move
+            assert seat is not None  # the round goes on
+            if len(rnd.hands[seat]) == 1:
                 break  # stop before a hand is emptied: the position stays a position in play
-            rnd.play(bot(rnd.observation(rnd.seat_to_move), rnd.legal_moves()))
+            rnd.play(bot(rnd.observation(seat), rnd.legal_moves()))
         count = rnd.layout.count()
         fallback = fallback or rnd
         if len(rnd.layout.tiles) >= EXAMPLE_TILES - 1 and count > 0 and count % cfg.multiple == 0:
             break
     else:
+        assert fallback is not None  # the loop ran
         rnd = fallback
     count = rnd.layout.count()
     terms = " + ".join(str(v) for _t, _e, v in rnd.layout.counted()) or "0"

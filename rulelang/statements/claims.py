@@ -5,8 +5,8 @@ placements score as they always did, so existing configurations stay the same.
 """
 from __future__ import annotations
 
-from rulelang.config_model import Claims
-from rulelang.statements.table import Config, Doc, Field, Phrase, StatementDef
+from rulelang.config.vocabulary import Claims
+from rulelang.statements.table import Config, Doc, Phrase, StatementDef
 
 __all__ = ["STATEMENTS", "WORDS"]
 
@@ -50,7 +50,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="claims", words="the muggins rule", group=4, rules=("claims_stmt",),
         read=_read, fmt=lambda v: [WORDS[v]],
-        explain=_explain, fields=(Field(("claims",), Claims),), resolve=_set,
+        explain=_explain, resolve=_set,
         from_config=lambda c: c["claims"] if c.get("claims", "none") != "none" else None,
         examples=(WORDS["muggins"], WORDS["forfeit"]),
         docs=(Doc(f"`{WORDS['muggins']}`", "the muggins rule (by prior agreement, Britannica; Foster): a "

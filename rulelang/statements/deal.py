@@ -2,17 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any, NamedTuple
 
-from rulelang.config_model import SET_NAMES, SET_PLAYERS, SET_TILES, Drawing, TileSet
-from rulelang.record import replace
-from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef, choice
+from rulelang.config.vocabulary import SET_NAMES, SET_PLAYERS, SET_TILES, Drawing
+from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef, choice
 from rulelang.statements.values import Counts, PerCount, Players
-
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from rulelang.record import NamedTuple  # typing's, without its costly check of each annotation
 
 ALLOWED_COUNTS = tuple(range(2, 13))  # larger sets: up to 12 players (the set decides, checks.py)
 
@@ -212,7 +207,7 @@ def _explain_tiles(v: str | None, c: Config) -> str:
 TILES_STATEMENT = StatementDef(
     key="tiles", words="the tile set", group=1, rules=("tiles_stmt",),
     read=lambda p: str(p.tokens[1]), fmt=lambda v: [f"tiles {v}"], explain=_explain_tiles,
-    fields=(Field(("tiles",), TileSet),), resolve=_set_tiles,
+    resolve=_set_tiles,
     from_config=lambda c: SET_NAMES[c["tiles"]] if c.get("tiles", 6) != 6 else None, check=_check_tiles,
     examples=("tiles double-nine", "tiles double-six", "tiles double-twelve"),
     docs=(Doc("`tiles double-six` / `tiles double-nine` / `tiles double-twelve`",
@@ -227,7 +222,6 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="players", words="the player counts", group=1, rules=("players_stmt",),
         read=_read_players, fmt=_fmt_players, explain=_explain_players,
-        fields=(Field(("players", "counts"), list), Field(("players", "partnerships"), list)),
         resolve=_set_players, from_config=_players_from_config, check=_check_players,
         examples=("players 2 to 4, partnerships with 4", "players 2 to 4", "players 2 or 4", "players 4",
                   "players 2 to 4, no partnerships"),
@@ -242,7 +236,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="hand", words="the hand size", group=1, rules=("hand_stmt",),
         read=lambda p: p.parts[0], fmt=lambda v: ["hand " + _per_count_text(v)], explain=_explain_hand,
-        fields=(Field(("hand_size",), dict),), resolve=_per_count_resolve("hand_size"),
+        resolve=_per_count_resolve("hand_size"),
         from_config=lambda c: _per_count_value(c["hand_size"]), check=_per_count_check("the hand size", 1),
         examples=("hand 5 tiles", "hand 7 tiles with 2 players, 6 with 3, 5 with 4"),
         docs=(Doc("`hand 5 tiles`", "hand size for every player count", "`hand_size`"),
@@ -254,7 +248,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         read=lambda p: p.parts[0] if p.parts else PerCount(uniform=0),
         fmt=lambda v: ["no reserve" if v.uniform == 0 else "reserve " + _per_count_text(v)],
         explain=_explain_reserve,
-        fields=(Field(("reserve",), dict),), resolve=_per_count_resolve("reserve"),
+        resolve=_per_count_resolve("reserve"),
         from_config=lambda c: _per_count_value(c["reserve"]), check=_per_count_check("the reserve", 0),
         examples=("no reserve", "reserve 2 tiles", "reserve 2 tiles with 3 players, 0 with 4"),
         docs=(Doc("`no reserve`", "every undealt tile can be drawn", "`reserve` all 0"),
@@ -316,7 +310,6 @@ def _with_draw_limit(entry: StatementDef) -> StatementDef:
 
     return replace(
         entry, read=read, fmt=fmt, explain=explain, resolve=resolve, from_config=from_config, check=check,
-        fields=entry.fields + (Field(("draw_limit",), int),),
         examples=entry.examples + ("draw until playable, at most 2 tiles",),
         docs=entry.docs + (Doc("`draw until playable, at most 2 tiles`", "limited drawing: after that many draws "
                                "without a tile that fits, the player passes", "`drawing: until-playable`, "
@@ -346,7 +339,7 @@ STATEMENTS = STATEMENTS + (
     StatementDef(
         key="draw_while_able", words="drawing while able to place", group=1, rules=("draw_while_able_stmt",),
         read=lambda p: True, fmt=lambda v: ["a player may draw while able to place"],
-        explain=_explain_draw_while_able, fields=(Field(("draw_while_able",), bool),),
+        explain=_explain_draw_while_able,
         resolve=_set_draw_while_able,
         from_config=lambda c: True if c.get("draw_while_able") else None,
         examples=("a player may draw while able to place",),

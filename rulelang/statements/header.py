@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
+from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
 from rulelang.statements.values import Based, Named
 
 
@@ -49,7 +49,6 @@ STATEMENTS: tuple[StatementDef, ...] = (
         read=lambda p: Named(str(p.tokens[1]), p.strings[0]),
         fmt=lambda v: [f'ruleset {v.name} "{v.title}"'],
         explain=lambda v, c: f"{v.title} (`{v.name}`).",
-        fields=(Field(("name",), str), Field(("title",), str)),
         resolve=_set_name, from_config=lambda c: Named(c["name"], c["title"]),
         examples=('ruleset my-fives "My Fives"',),
         docs=(Doc('`ruleset NAME "TITLE"`', "the ruleset's name (lower case letters, digits, `-`, starting with "
@@ -59,7 +58,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         key="source", words="the source of the rules", group=0, rules=("source_stmt",),
         read=lambda p: p.strings[0], fmt=lambda v: [f'source "{v}"'],
         explain=lambda v, c: f"Source: {v}.",
-        fields=(Field(("source",), str),), resolve=_set_source, from_config=lambda c: c["source"],
+        resolve=_set_source, from_config=lambda c: c["source"],
         examples=('source "where these rules come from"',),
         docs=(Doc('`source "TEXT"`', "where the rules come from; house variants say so here", "`source`"),),
         tags=("inline-ruleset",), check=_check_source, inherited=False),
@@ -68,7 +67,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         read=_read_based,
         fmt=lambda v: [f'based on "{v.ref}"' if v.kind == "path" else f"based on {v.ref}"],
         explain=lambda v, c: f"Based on {v.ref}.",
-        fields=(Field(("based_on",), str),), resolve=_set_based, from_config=_based_from_config,
+        resolve=_set_based, from_config=_based_from_config,
         examples=("based on allfives", 'based on "house.rules"'),
         docs=(Doc('`based on NAME` / `based on "PATH"`', "start from a bundled ruleset, or from a `.rules` file "
                   "(a path relative to this file's folder)", "`based_on`"),),

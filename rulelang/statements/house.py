@@ -6,16 +6,10 @@ the engine keeps today's behaviour, so existing configurations stay the same.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
-from rulelang.config_model import HandDoubles
 from rulelang.statements.scoring import MEASURE_WORDS, MEASURES, counts_named_twice, with_player_counts
-from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
-
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from rulelang.record import NamedTuple  # typing's, without its costly check of each annotation
+from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
 
 __all__ = ["SCORING", "PHRASES", "Entry"]
 
@@ -216,7 +210,7 @@ SCORING: tuple[StatementDef, ...] = (
     StatementDef(
         key="entry", words="the entry threshold", group=4, rules=("entry_stmt",),
         read=_read_entry, fmt=lambda v: [f"{v.amount} {MEASURE_WORDS[v.measure]} to get in"],
-        explain=_explain_entry, fields=(Field(("target", "entry"), int),), resolve=_set_entry,
+        explain=_explain_entry, resolve=_set_entry,
         from_config=_entry_from_config, check=_check_entry,
         examples=("10 points to get in", "2 shown points to get in", "10 raw points to get in"),
         docs=(Doc("`10 points to get in` / `2 shown points to get in` / `10 raw points to get in`",
@@ -228,7 +222,7 @@ SCORING: tuple[StatementDef, ...] = (
         key="rounds", words="the number of rounds", group=4, rules=("rounds_stmt",),
         read=lambda p: p.numbers[0],
         fmt=lambda v: [f"the match lasts {v} round{'s' if v != 1 else ''}"],
-        explain=_explain_rounds, fields=(Field(("target", "rounds"), int),), resolve=_set_rounds,
+        explain=_explain_rounds, resolve=_set_rounds,
         from_config=lambda c: c["target"]["rounds"] if c["target"]["mode"] == "rounds" else None,
         check=_check_rounds,
         examples=("the match lasts 3 rounds", "the match lasts 1 round"),
@@ -239,7 +233,7 @@ SCORING: tuple[StatementDef, ...] = (
     StatementDef(
         key="lead_cannot_win", words="no winning score on the lead", group=4, rules=("lead_win_stmt",),
         read=lambda p: True, fmt=lambda v: ["the opening placement cannot win"],
-        explain=_explain_lead_win, fields=(Field(("target", "lead_cannot_win"), bool),), resolve=_set_lead_win,
+        explain=_explain_lead_win, resolve=_set_lead_win,
         from_config=lambda c: True if c["target"].get("lead_cannot_win") else None,
         examples=("the opening placement cannot win",),
         docs=(Doc("`the opening placement cannot win`", "the round's opening placement cannot reach the target: "
@@ -250,7 +244,7 @@ SCORING: tuple[StatementDef, ...] = (
         key="knock_bonus", words="the knock bonus", group=4, rules=("knock_stmt",),
         read=lambda p: p.numbers[0],
         fmt=lambda v: [f"the next player to place scores {v} point{'s' if v != 1 else ''} per knock"],
-        explain=_explain_knock, fields=(Field(("scoring", "knock_bonus"), int),), resolve=_set_knock,
+        explain=_explain_knock, resolve=_set_knock,
         from_config=lambda c: c["scoring"].get("knock_bonus"), check=_check_knock,
         examples=("the next player to place scores 1 point per knock",
                   "the next player to place scores 5 points per knock"),
@@ -262,7 +256,7 @@ SCORING: tuple[StatementDef, ...] = (
     StatementDef(
         key="hand_doubles", words="what a double left in hand counts", group=4, rules=("hand_doubles_stmt",),
         read=lambda p: HAND_DOUBLES[p.text], fmt=lambda v: [{x: k for k, x in HAND_DOUBLES.items()}[v]],
-        explain=_explain_hand_doubles, fields=(Field(("scoring", "hand_doubles"), HandDoubles),),
+        explain=_explain_hand_doubles,
         resolve=_set_hand_doubles, from_config=lambda c: c["scoring"].get("hand_doubles", "both-halves"),
         examples=tuple(HAND_DOUBLES),
         docs=(Doc("`a double left in hand counts one half`", "at the end of a round a double in hand counts one "
@@ -274,7 +268,7 @@ SCORING: tuple[StatementDef, ...] = (
     StatementDef(
         key="tie_rounds", words="the number of extra rounds on a tie", group=4, rules=("tie_rounds_stmt",),
         read=_read_tie_rounds, fmt=_fmt_tie_rounds, explain=_explain_tie_rounds,
-        fields=(Field(("target", "tie_rounds"), dict),), resolve=_set_tie_rounds,
+        resolve=_set_tie_rounds,
         from_config=_tie_rounds_from_config, check=_check_tie_rounds,
         examples=("a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4",
                   "a tie at the top plays 3 extra rounds", "a tie at the top plays 1 extra round"),

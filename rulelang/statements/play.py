@@ -1,7 +1,9 @@
 """Statements of opening a round and of doubles."""
 from __future__ import annotations
 
-from rulelang.config_model import (
+from dataclasses import replace
+
+from rulelang.config.vocabulary import (
     Branching,
     BranchSides,
     Lead,
@@ -14,7 +16,6 @@ from rulelang.config_model import (
     SpinnerOrientation,
     TerminalCount,
 )
-from rulelang.record import replace
 from rulelang.statements.table import Config, Doc, StatementDef, choice, get_path
 
 OPENER_WORDS = {

@@ -5,8 +5,8 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
-from rulelang.config_model import Formula, Overshoot, RoundEnd, TargetCheck, TargetMode, Ties, Unit
-from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef, choice
+from rulelang.config.vocabulary import Overshoot, RoundEnd, TargetCheck, Ties
+from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef, choice
 from rulelang.statements.values import Scoring, Target, UnitValue
 
 
@@ -292,8 +292,6 @@ STATEMENTS: tuple[StatementDef, ...] = (
         read=_read_scoring,
         fmt=_fmt_scoring,
         explain=_explain_scoring,
-        fields=(Field(("scoring", "in_play"), bool), Field(("scoring", "multiple"), int),
-                Field(("scoring", "formula"), Formula), Field(("scoring", "divisors"), list)),
         resolve=_set_scoring, check=_check_scoring,
         from_config=_scoring_from_config,
         examples=("placements score multiples of 5", "placements score nothing",
@@ -315,7 +313,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         key="unit", words="the scoring unit", group=4, rules=("unit_stmt",),
         read=lambda p: UnitValue(p.numbers[0], p.numbers[1]) if p.numbers else UnitValue(1, 1),
         fmt=lambda v: ["points are shown raw" if v == (1, 1) else f"{v.raw} raw points make {v.shown} shown point"],
-        explain=_explain_unit, fields=(Field(("scoring", "unit"), Unit),), resolve=_set_unit, check=_check_unit,
+        explain=_explain_unit, resolve=_set_unit, check=_check_unit,
         from_config=lambda c: UnitValue(c["scoring"]["unit"], 1) if c["scoring"]["unit"] > 1 else UnitValue(1, 1),
         examples=("5 raw points make 1 shown point", "points are shown raw", "3 raw points make 1 shown point"),
         docs=(Doc("`5 raw points make 1 shown point`", "scores are shown divided by 5 (any N: "
@@ -327,8 +325,6 @@ STATEMENTS: tuple[StatementDef, ...] = (
         read=_read_target,
         fmt=_fmt_target,
         explain=_explain_target,
-        fields=(Field(("target", "mode"), TargetMode), Field(("target", "raw"), int),
-                Field(("target", "raw_by_count"), dict)),  # family tier B
         resolve=_set_target, from_config=_target_from_config, check=_check_target,
         examples=("target at least 61 shown points", "target exactly 61 shown points", "target at least 150 points",
                   "target at least 305 raw points", "target at least 200 points with 2 players, 150 with 3 or 4"),
@@ -363,7 +359,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         key="floor", words="the score floor", group=4, rules=("floor_stmt",),
         read=lambda p: p.numbers[0] if p.numbers else None,
         fmt=lambda v: ["no score floor" if v is None else f"scores never fall below {v}"],
-        explain=_explain_floor, fields=(Field(("score_floor",), int),), resolve=_set_floor,
+        explain=_explain_floor, resolve=_set_floor,
         from_config=lambda c: c["score_floor"],
         examples=("no score floor", "scores never fall below 0"),
         docs=(Doc("`no score floor` / `scores never fall below 0`", "the lowest score a side can have (raw points)",
@@ -373,7 +369,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="round_end", words="when the round ends", group=4, rules=("round_end_stmt",),
         read=lambda p: ROUND_ENDS[p.text], fmt=lambda v: [ROUND_END_WORDS[v]],
-        explain=_explain_round_end, fields=(Field(("round_end",), RoundEnd),), resolve=_set_round_end,
+        explain=_explain_round_end, resolve=_set_round_end,
         from_config=lambda c: c.get("round_end", "player-out"),
         examples=("the round ends when a player goes out", "the round ends when both partners go out"),
         docs=(Doc("`the round ends when a player goes out`", "the first player to empty their hand dominoes "

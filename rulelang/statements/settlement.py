@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rulelang.config_model import BlockWinner, DominoWinner, Events, PartnersTie, TieBreak
-from rulelang.statements.table import Config, Doc, Field, Issue, Phrase, StatementDef
+from rulelang.config.vocabulary import Events
+from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
 from rulelang.statements.values import EventsValue, Term, Winner
 
 HAND_SETS = {"opponents' hands": "opponents", "partner's hand": "partner", "own hand": "own",
@@ -111,8 +111,6 @@ def _explain_terms(v: tuple[Term, ...], c: Config) -> str:
 
 
 def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]) -> StatementDef:
-    place = ("settlement", section, "terms")
-
     def resolve(v: tuple[Term, ...], c: Config) -> None:
         c["settlement"][section]["terms"] = [t.to_dict() for t in v]
 
@@ -120,7 +118,7 @@ def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]
         key=key, words=words, group=group, section=section,
         rules=("hands_term", "differences_term", "heaviest_term", "nobody_line"), read=_read_terms,
         fmt=lambda v: [term_text(t) for t in v] if v else ["nobody scores"], explain=_explain_terms,
-        fields=(Field(place, list),), resolve=resolve, check=_check_terms,
+        resolve=resolve, check=_check_terms,
         from_config=lambda c: tuple(Term.from_dict(t) for t in c["settlement"][section]["terms"]),
         examples=("credit opponents' hands separately, rounded to 5, to the winner",
                   "debit partner's hand pooled, rounded to 5, from the winner",
@@ -325,7 +323,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         key="domino_winner", words="the winner of a domino", group=5, section="domino",
         rules=("winner_line",), read=_read_domino_winner, fmt=_fmt_domino_winner,
         explain=_explain_domino_winner, check=_check_domino_winner,
-        fields=(Field(("settlement", "domino", "winner"), DominoWinner),), resolve=_set_domino_winner,
+        resolve=_set_domino_winner,
         from_config=lambda c: c["settlement"]["domino"].get("winner", "dominoer"),
         examples=("winner: the lightest side", "winner: the dominoer"),
         docs=(Doc("`winner: the lightest side`", "the side with the lower pip total wins the domino (team totals "
@@ -340,7 +338,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         key="domino_bonus", words="the bonus for going out", group=5, section="domino",
         rules=("bonus_line",), read=lambda p: p.numbers[0],
         fmt=lambda v: [f"bonus {v} point{'' if v == 1 else 's'} to the winner"], explain=_explain_bonus,
-        fields=(Field(("settlement", "domino", "bonus"), int),), resolve=_set_bonus,
+        resolve=_set_bonus,
         from_config=lambda c: c["settlement"]["domino"].get("bonus", 0),
         examples=("bonus 1 point to the winner", "bonus 10 points to the winner"),
         docs=(Doc("`bonus 1 point to the winner` / `bonus N points to the winner`", "the player (or side) that "
@@ -350,8 +348,6 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="domino_events", words="how a domino's settlement makes events", group=5, section="domino",
         rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
-        fields=(Field(("settlement", "domino", "events"), Events),
-                Field(("settlement", "domino", "with_last_placement"), bool)),
         resolve=_set_domino_events,
         from_config=lambda c: EventsValue(c["settlement"]["domino"]["events"],
                                           c["settlement"]["domino"]["with_last_placement"]),
@@ -364,9 +360,6 @@ STATEMENTS: tuple[StatementDef, ...] = (
         key="block_winner", words="the winner of a block", group=6, section="block",
         rules=("winner_line",), read=_read_winner, fmt=_fmt_winner, explain=_explain_winner,
         check=_check_block_winner,
-        fields=(Field(("settlement", "block", "winner"), BlockWinner),
-                Field(("settlement", "block", "tie_break"), TieBreak),
-                Field(("settlement", "block", "partners_tie"), PartnersTie)),
         resolve=_set_winner,
         from_config=lambda c: Winner(c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"],
                                      c["settlement"]["block"].get("partners_tie", "side-wins")),
@@ -397,7 +390,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",
         rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
-        fields=(Field(("settlement", "block", "events"), Events),), resolve=_set_block_events,
+        resolve=_set_block_events,
         check=_check_block_events,
         from_config=lambda c: EventsValue(c["settlement"]["block"]["events"], False),
         examples=("as one event", "one event per term", "one event per hand"), docs=EVENT_DOCS,

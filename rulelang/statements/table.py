@@ -10,11 +10,14 @@ these entries (rulelang/statements/__init__.py lists them in canonical order).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
-from rulelang.config_model import literal_values
-from rulelang.fastparser import Token
-from rulelang.record import field, record
+from lark import Token
+
+from rulelang.config.declared import typed
+from rulelang.config.vocabulary import literal_values
 from rulelang.statements.values import Span
 
 __all__ = ["StatementDef", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "get_path", "set_path",
@@ -34,19 +37,19 @@ GROUPS: dict[int, str] = {
 }
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Field:
     """One place of the configuration a statement sets, and the type of its value."""
 
     path: tuple[str, ...]
-    type: Any  # a Literal type of rulelang.config_model, or int / bool / str / dict / list
+    type: Any  # its declared annotation (rulelang/config/fields.py): a Literal type, int, tuple[...], ...
 
     @property
     def pointer(self) -> str:
         return "/" + "/".join(self.path)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Doc:
     """One row of the statement's table in docs/language.md."""
 
@@ -55,7 +58,7 @@ class Doc:
     config: str
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Issue:
     """A fault of one statement alone (the compiler turns it into a RulesetCheckError)."""
 
@@ -65,7 +68,7 @@ class Issue:
     span: Span | None = None  # a part of the statement (a term line); None: the statement's line
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Words:
     """A phrase without a reader of its own: its canonical words (`the highest double`)."""
 
@@ -125,11 +128,17 @@ def set_path(config: Config, path: tuple[str, ...], value: Any) -> None:
     node[path[-1]] = value
 
 
+@cache
+def fields_set_by(key: str) -> tuple[Field, ...]:
+    """The declared configuration fields the statement `key` sets, with their types."""
+    return tuple(Field(d.spec.path, d.hint) for d in typed() if d.spec.statement == key)
+
+
 def _no_check(value: Any) -> Iterator[Issue]:
     return iter(())
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class StatementDef:
     """Everything about one statement of the language."""
 
@@ -140,7 +149,6 @@ class StatementDef:
     read: Callable[[Phrase], Any]  # parse -> value
     fmt: Callable[[Any], list[str]]  # value -> canonical line(s)
     explain: Callable[[Any, Config], str]  # value (read back from a configuration) -> a sentence
-    fields: tuple[Field, ...]  # the configuration places it sets
     resolve: Callable[[Any, Config], None]  # write the value into the configuration being built
     from_config: Callable[[Config], Any]  # the value that states a configuration's fields
     examples: tuple[str, ...]  # lines that parse to it; the first is the hint for a missing one
@@ -151,6 +159,11 @@ class StatementDef:
     required: bool = True  # must a ruleset without `based on` state it?
     inherited: bool = True  # does a child inherit it from its base?
     meta: Mapping[str, Any] = field(default_factory=dict)  # anything else a statement needs to say
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        """The configuration places it sets: the fields declared with its key (rulelang/config/fields.py)."""
+        return fields_set_by(self.key)
 
     @property
     def example(self) -> str:
@@ -192,6 +205,5 @@ def choice(key: str, words: str, group: int, rule: str, phrases: Mapping[str, An
         examples = (example,) + tuple(e for e in examples if e != example)
     return StatementDef(key=key, words=words, group=group, rules=(rule,), read=read,
                         fmt=lambda v: [values[v]], explain=explain,
-                        fields=(Field(place, allowed if allowed is not None else type_),),
                         resolve=resolve, from_config=from_config, examples=examples, docs=docs, tags=tags,
                         check=check, section=section)

@@ -6,21 +6,16 @@ can prove that the canonical text states the same rules.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
 
-from rulelang.config_model import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
-from rulelang.record import field, record
-
-if TYPE_CHECKING:
-    from typing import NamedTuple
-else:
-    from rulelang.record import NamedTuple  # typing's, without its costly check of each annotation
+from rulelang.config.vocabulary import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
 
 __all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
            "UnitValue", "Target", "EventsValue", "Winner"]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Span:
     """Where a piece of text is: 1-based line and column, end exclusive."""
 
@@ -67,7 +62,7 @@ class Players(NamedTuple):
     partnerships: tuple[int, ...]
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class PerCount:
     """A number of tiles: the same for every player count, or one per count."""
 
@@ -127,7 +122,7 @@ class Winner(NamedTuple):
     partners_tie: str = "side-wins"  # or "no-winner" (`partners' ties too`)
 
 
-@record
+@dataclass(frozen=True, slots=True)
 class Term:
     """One settlement term (docs/config.md, Settlement)."""
 

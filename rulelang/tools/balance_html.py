@@ -1,9 +1,11 @@
 """The HTML report of `rulelang balance --html`: the figures and three plots as inline SVG (no network)."""
 from __future__ import annotations
 
+import math
 from html import escape
 from typing import Any
 
+from rulelang.interpreter import Config
 from rulelang.tools import balance_report as br
 from rulelang.tools.plots import histogram, line_chart
 from rulelang.tools.stats import format_p
@@ -67,7 +69,7 @@ def _table(rep: dict[str, Any], names: dict[str, str]) -> str:
     return "<table>" + "\n".join(rows) + "</table>"
 
 
-def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg) -> str:
+def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg: Config) -> str:
     """A self-contained HTML page."""
     title = " vs ".join(names[k] for k in sorted(names)) + ": balance"
     study = rep["study"]
@@ -99,5 +101,118 @@ def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, A
         bars.append(("first opener's side wins", figs["first opener's side wins the match"]["value"],
                      *figs["first opener's side wins the match"]["ci95"]))
         body.append("<figure>" + advantage_svg(bars, f"{name}: advantage by seat (95% intervals)", 1 / sides) + "</figure>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+# --------------------------------------------------------------------------- the skill ladder
+
+_SERIES = ("#1b4f9c", "#d1495b")
+
+
+def _nice_step(raw: float) -> float:
+    """1, 2 or 5 times a power of ten, at least `raw` (axis ticks people read at a glance)."""
+    power = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1.0
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def interval_svg(labels: list[str], series: list[tuple[str, list[tuple[float, float, float]]]], title: str,
+                 y_label: str, lines: list[tuple[float, str]], fmt: str = "{:.0%}",
+                 span: tuple[float, float] | None = None) -> str:
+    """Points with 95% whiskers over labelled positions, one colour per series, dashed reference lines (`lines`: y, label)."""
+    w, h, left, right, top, bottom = 720, 340, 70, 20, 40, 80
+    values = [v for _n, pts in series for p in pts for v in p if v == v] + [y for y, _l in lines]
+    lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
+    if span is not None:
+        lo, hi = min(lo, span[0]), max(hi, span[1])
+    if hi - lo < 1e-9:
+        lo, hi = lo - 1, hi + 1
+    tick = _nice_step((hi - lo) / 5)
+    lo, hi = math.floor(lo / tick) * tick, math.ceil(hi / tick) * tick
+
+    def sy(v: float) -> float:
+        return top + (hi - v) / (hi - lo) * (h - top - bottom)
+
+    step = (w - left - right) / max(1, len(labels))
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
+           'font-family="sans-serif" font-size="11">', f'<rect width="{w}" height="{h}" fill="#fff"/>',
+           f'<text x="{w / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">{escape(title)}</text>',
+           f'<text x="14" y="{(top + h - bottom) / 2}" transform="rotate(-90 14 {(top + h - bottom) / 2})" '
+           f'text-anchor="middle">{escape(y_label)}</text>']
+    for k in range(round((hi - lo) / tick) + 1):
+        v = lo + k * tick
+        out.append(f'<line x1="{left}" y1="{sy(v):.1f}" x2="{w - right}" y2="{sy(v):.1f}" stroke="#eee"/>')
+        out.append(f'<text x="{left - 6}" y="{sy(v) + 4:.1f}" text-anchor="end">{escape(fmt.format(v))}</text>')
+    for y, label in lines:
+        out.append(f'<line class="bar" x1="{left}" y1="{sy(y):.1f}" x2="{w - right}" y2="{sy(y):.1f}" '
+                   'stroke="#999" stroke-dasharray="5 3"/>')
+        out.append(f'<text x="{w - right - 2}" y="{sy(y) - 3:.1f}" text-anchor="end" fill="#666">{escape(label)}</text>')
+    for i, label in enumerate(labels):
+        x = left + step * (i + 0.5)
+        out.append(f'<text x="{x:.1f}" y="{h - bottom + 16}" text-anchor="middle">{escape(label)}</text>')
+    for s, (name, pts) in enumerate(series):
+        colour = _SERIES[s % len(_SERIES)]
+        shift = (s - (len(series) - 1) / 2) * 10
+        for i, (v, a, b) in enumerate(pts):
+            x = left + step * (i + 0.5) + shift
+            if a == a:
+                out.append(f'<line class="ci" x1="{x:.1f}" y1="{sy(a):.1f}" x2="{x:.1f}" y2="{sy(b):.1f}" stroke="{colour}" stroke-width="2"/>')
+            out.append(f'<circle class="point" cx="{x:.1f}" cy="{sy(v):.1f}" r="4" fill="{colour}"/>')
+        out.append(f'<rect x="{left + 150 * s}" y="{h - 28}" width="10" height="10" fill="{colour}"/>'
+                   f'<text x="{left + 150 * s + 14}" y="{h - 19}">{escape(name)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _ladder_tables(rep: dict[str, Any]) -> list[str]:
+    from rulelang.tools.ladder_text import pct, pct_interval
+
+    body = []
+    for name, v in rep["variants"].items():
+        rows = ["<tr><th>link</th><th>head to head (95% interval)</th><th>matches</th><th>draws</th></tr>"]
+        rows += [f"<tr><td>{escape(link['upper'])} vs {escape(link['lower'])}</td><td>{pct(link['head_to_head'])} "
+                 f"{pct_interval(link['head_to_head_ci95'])}</td><td>{link['matches']}</td><td>{link['draws']}</td></tr>"
+                 for link in v["links"]]
+        rows += ["<tr><th>player</th><th>rating (95% interval)</th><th>Elo (95% interval)</th><th></th></tr>"]
+        rows += [f"<tr><td>{escape(r['player'])}</td><td>{r['rating']:.2f} [{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]</td>"
+                 f"<td>{r['elo']:.0f} [{r['elo_ci95'][0]:.0f}, {r['elo_ci95'][1]:.0f}]</td><td></td></tr>" for r in v["ratings"]]
+        chain = "; ".join(f"chain length at {100 * c['bar']:g}%: {c['length']} ({c['ci95'][0]:.0f} to {c['ci95'][1]:.0f})"
+                          for c in v["chain"])
+        cs = v["coin_share"]
+        body.append(f"<h2>{escape(name)}</h2><p>{escape(chain)}; coin share {pct(cs['value'])} {pct_interval(cs['ci95'])}.</p>"
+                    "<table>" + "\n".join(rows) + "</table>")
+    if "comparison" in rep:
+        from rulelang.tools.ladder_text import verdict
+
+        rows = ["<tr><th>figure</th><th>a</th><th>b</th><th>difference</th><th>test</th><th>p</th><th></th></tr>"]
+        for r in rep["comparison"]["rows"]:
+            rows.append(f"<tr><td>{escape(r['figure'])}</td><td>{r['a']:.3g}</td><td>{r['b']:.3g}</td><td>{r['difference']:+.3g}</td>"
+                        f"<td>{escape(r['test'])}</td><td>{format_p(r['p'])}</td>"
+                        f"<td class=\"sig\">{'significant' if r['significant'] else ''}</td></tr>")
+        body.append(f"<h2>Comparison</h2><p>{escape(verdict(rep))}</p><table>" + "\n".join(rows) + "</table>")
+    return body
+
+
+def ladder_html(rep: dict[str, Any]) -> str:
+    """A self-contained HTML page of a skill ladder: the links' shares against the bars, the ratings, the tables."""
+    st = rep["study"]
+    title = " vs ".join(st["names"]) + ": skill ladder"
+    variants = rep["variants"]
+    longest = max(variants.values(), key=lambda v: len(v["ratings"]))
+    links = [f"{link['upper']} vs {link['lower']}" for link in longest["links"]]
+    shares = [(name, [(link["head_to_head"], *link["head_to_head_ci95"]) for link in v["links"]]) for name, v in variants.items()]
+    bars = [(b, f"bar {100 * b:g}%") for b in st["bars"]] + [(0.5, "even")]
+    players = [r["player"] for r in longest["ratings"]]
+    elo = [(name, [(r["elo"], *r["elo_ci95"]) for r in v["ratings"]]) for name, v in variants.items()]
+    body = [f"<h1>{escape(title)}</h1>",
+            f"<p>{st['players']} players, seed {st['seed']}, {st['link_matches']} matches per link; each rung plays the one "
+            "below it on the same deals, from every side in turn. Shares head to head with 95% Wilson intervals; "
+            "Bradley-Terry ratings (random = 0) with Wald intervals; chain length and coin share with intervals from "
+            f"a bootstrap over deals ({st['bootstrap']} resamples).</p>",
+            "<figure>" + interval_svg(links, shares, "win share of the upper rung per link (95% intervals)",
+                                      "share head to head", bars, span=(0.4, 1.0)) + "</figure>",
+            "<figure>" + interval_svg(players, elo, "ratings (Elo scale, random = 0, 95% intervals)", "Elo",
+                                      [(0.0, "random")], "{:.0f}") + "</figure>"]
+    body += _ladder_tables(rep)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")

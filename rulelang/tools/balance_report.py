@@ -44,10 +44,10 @@ def metrics(sides_of: Sequence[int], partnerships: bool) -> list[Metric]:
     for s in range(nsides):
         out.append(Metric(f"win rate {label} {s}", "field", "rate", wins_of(s), "field bots in every seat"))
 
-    def opener_wins(r):
+    def opener_wins(r: dict[str, Any]) -> bool:
         return r["winner"] is not None and r["winner"] == sides_of[r["round_details"][0]["opener"]]
 
-    def opener_rounds(r):
+    def opener_rounds(r: dict[str, Any]) -> tuple[int, int]:
         won = 0
         for rd in r["round_details"]:
             g = _gain(rd)
@@ -55,8 +55,9 @@ def metrics(sides_of: Sequence[int], partnerships: bool) -> list[Metric]:
             won += g[side] > max(g[x] for x in range(nsides) if x != side)
         return won, len(r["round_details"])
 
-    def focus_side(r):
-        return sides_of[r["focus"]]
+    def focus_side(r: dict[str, Any]) -> int:
+        focus: int = r["focus"]
+        return sides_of[focus]
 
     out += [
         Metric("first opener's side wins the match", "field", "rate", opener_wins),
@@ -96,7 +97,7 @@ def spread(records: Sequence[dict[str, Any]]) -> dict[str, float]:
         return {}
 
     def q(p: float) -> float:
-        return xs[min(len(xs) - 1, int(p * len(xs)))]
+        return float(xs[min(len(xs) - 1, int(p * len(xs)))])
 
     return {"sd": stats.stdev(xs), "min": xs[0], "p10": q(0.1), "median": q(0.5), "p90": q(0.9), "max": xs[-1]}
 

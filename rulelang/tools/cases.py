@@ -5,16 +5,17 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import rulelang
+from rulelang.interpreter import Config, IllegalMove, Match, Round
+from rulelang.readinput import read_json
 from rulelang.tools.configs import ToolError, load_config_dict
-from rulelang.tools.engine import get
 
 CASES_DIR = Path(__file__).parents[1] / "conformance" / "cases"  # rulelang/conformance: the suite, installed or linked
 
 
-def _read(path: Path) -> dict:
-    from rulelang.readinput import read_json
-
+def _read(path: Path) -> dict[str, Any]:
     try:
         data = read_json(path)  # a regular file, bounded in size and nesting
     except FileNotFoundError:
@@ -31,7 +32,7 @@ def _read(path: Path) -> dict:
     return data
 
 
-def _case_problem(case) -> str | None:
+def _case_problem(case: Any) -> str | None:
     """What a case lacks for rendering (its structure only; `rulelang conform` lints the rest), or None."""
     if not isinstance(case, dict):
         return "a case must be an object"
@@ -50,7 +51,7 @@ def _case_problem(case) -> str | None:
     return None
 
 
-def suite_cases() -> Iterator[tuple[dict, dict, Path]]:
+def suite_cases() -> Iterator[tuple[dict[str, Any], dict[str, Any], Path]]:
     """(file data, case, path) of every case of the shipped suite that has an id; unreadable files are passed over."""
     for f in sorted(CASES_DIR.glob("**/*.json")):
         try:
@@ -62,7 +63,7 @@ def suite_cases() -> Iterator[tuple[dict, dict, Path]]:
                 yield data, case, f
 
 
-def find_case(spec: str) -> tuple[dict, dict, Path]:
+def find_case(spec: str) -> tuple[dict[str, Any], dict[str, Any], Path]:
     """(file data, case, path) for CASE_ID, FILE (with one case) or FILE:CASE_ID."""
     file_part, _, id_part = spec.partition(".json:")
     if id_part:
@@ -87,25 +88,22 @@ def find_case(spec: str) -> tuple[dict, dict, Path]:
     raise ToolError(f"no conformance case {spec!r} (give a case id, a case file, or FILE:CASE_ID)")
 
 
-def case_config(data: dict, case: dict) -> dict:
+def case_config(data: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
     ruleset = case.get("ruleset", data.get("ruleset"))
     if isinstance(ruleset, str):
         return load_config_dict(ruleset)
     if isinstance(ruleset, dict) and "text" in ruleset:
         try:
-            import rulelang
-
             return rulelang.compile_text(ruleset["text"], ruleset.get("filename", "<case>"))
         except Exception as exc:
             raise ToolError(f"cannot compile the case's inline ruleset: {exc}") from None
     raise ToolError("the case names no ruleset")
 
 
-def case_round_at(spec: str, step: int | None):
+def case_round_at(spec: str, step: int | None) -> tuple[Round, dict[str, Any], int, list[str]]:
     """(round, case, applied steps, info lines) after the case's first ``step`` steps."""
     data, case, path = find_case(spec)
-    cfg = get("Config").from_dict(case_config(data, case))
-    IllegalMove = get("IllegalMove")
+    cfg = Config.from_dict(case_config(data, case))
     steps = case["steps"]
     if step is None:
         step = len(steps)
@@ -113,11 +111,11 @@ def case_round_at(spec: str, step: int | None):
         raise ToolError(f"--step {step}: case {case['id']} has {len(steps)} steps (0..{len(steps)})")
     deals = [dict(case["setup"])] + [dict(d) for d in case.get("next_rounds", [])]
     try:
-        match = get("Match")(cfg, case["players"], seed=0, record=True, deal=deals)
+        match = Match(cfg, case["players"], seed=0, record=True, deal=deals)
     except (ValueError, KeyError, TypeError) as exc:
         raise ToolError(f"case {case['id']}: invalid setup: {exc}") from None
     rnd = match.round
-    info = []
+    info: list[str] = []
     for k, st in enumerate(steps[:step], 1):
         rnd = match.round
         try:

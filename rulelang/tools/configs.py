@@ -7,6 +7,9 @@ from typing import Any
 
 import click
 
+import rulelang
+from rulelang.interpreter import Config
+
 
 class ToolError(click.ClickException):
     """A user-facing error: click prints 'Error: message' and exits 1."""
@@ -19,15 +22,11 @@ class ToolUsageError(ToolError):
 
 
 def bundled_names() -> list[str]:
-    import rulelang
-
     return rulelang.bundled_names()
 
 
 def load_config_dict(spec: str) -> dict[str, Any]:
     """The compiled configuration for a bundled name, a .rules path or a .json path."""
-    import rulelang
-
     path = Path(spec)
     try:
         return rulelang.load_config_dict(spec)
@@ -44,22 +43,20 @@ def load_config_dict(spec: str) -> dict[str, Any]:
         raise ToolError(f"cannot load variant {spec!r}: {exc}") from exc
 
 
-def load_engine_config(spec: str):
+def load_engine_config(spec: str) -> tuple[dict[str, Any], Config]:
     """(config dict, engine Config) for a spec; a schema failure is a ToolError."""
     data = load_config_dict(spec)
     return data, engine_config(data)
 
 
-def engine_config(data: dict):
-    from rulelang.interpreter import Config
-
+def engine_config(data: dict[str, Any]) -> Config:
     try:
         return Config.from_dict(data)
     except Exception as exc:
         raise ToolError(f"invalid configuration {data.get('name', '?')!r}: {exc}") from exc
 
 
-def player_count(cfg: Any, players: int | None) -> int:
+def player_count(cfg: Config, players: int | None) -> int:
     """The player count a tool plays: the one asked for (a usage error if the variant refuses it), else 2 where
     allowed, else the variant's smallest count."""
     counts = list(cfg.counts)

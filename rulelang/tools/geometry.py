@@ -17,13 +17,18 @@ subtrees further apart with drawn connectors (still without overlap).
 """
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
+
+from rulelang.interpreter import Layout
 
 Tile = tuple[int, int]
 Point = tuple[int, int]
 Dir = tuple[int, int]
+Step = tuple[Tile | None, str | None, Tile, str | None]
+Connection = tuple[Tile, str, Tile, str]  # (parent, parent's side, child, child's side)  # (parent, parent's side, tile, tile's side)
 
 RIGHT: Dir = (1, 0)
 DOWN: Dir = (0, 1)
@@ -44,6 +49,12 @@ def right_of(d: Dir) -> Dir:
 
 def _add(p: Point, d: Dir, k: int = 1) -> Point:
     return (p[0] + d[0] * k, p[1] + d[1] * k)
+
+
+def as_tile(t: Sequence[int]) -> Tile:
+    """A tile written as any pair (a JSON list, a tuple) as the tuple the layout code keys on."""
+    a, b = t
+    return (a, b)
 
 
 def is_double(tile: Tile) -> bool:
@@ -168,7 +179,7 @@ class LayoutTree:
     endwise: frozenset[Tile] = frozenset()  # the sniff laid endwise (family tier C)
 
     @classmethod
-    def from_connections(cls, tiles: Sequence[Tile], connections: Iterable[tuple],
+    def from_connections(cls, tiles: Sequence[Tile], connections: Iterable[Sequence[Any]],
                          spinners: Iterable[Tile] = (), endwise: Iterable[Tile] = ()) -> LayoutTree:
         tiles = [cast(Tile, tuple(t)) for t in tiles]
         if not tiles:
@@ -189,15 +200,15 @@ class LayoutTree:
                    frozenset(cast(Tile, tuple(s)) for s in endwise))
 
     @classmethod
-    def from_layout(cls, layout) -> LayoutTree:
+    def from_layout(cls, layout: Layout) -> LayoutTree:
         """From an engine ``Layout`` (tiles, connections(), spinners(), endwise_spinner)."""
         ew = getattr(layout, "endwise_spinner", None)
         return cls.from_connections(list(layout.tiles), layout.connections(), layout.spinners(),
                                     () if ew is None else (ew,))
 
-    def order(self) -> list[tuple[Tile | None, str | None, Tile, str | None]]:
+    def order(self) -> list[Step]:
         """Depth-first order of (parent, parent_side, tile, child_side)."""
-        out: list[tuple[Tile | None, str | None, Tile, str | None]] = [(None, None, self.root, None)]
+        out: list[Step] = [(None, None, self.root, None)]
         stack = [(self.root, kid) for kid in reversed(self.children[self.root])]
         while stack:
             parent, (pside, child, cside) = stack.pop()
@@ -210,7 +221,7 @@ class LayoutTree:
         return len(self.children)
 
 
-class Placement(dict):
+class Placement(dict[Tile, Placed]):
     """tile -> Placed, plus how the placement was found."""
 
     method: str = "search"
@@ -234,15 +245,13 @@ TURN_PREFERENCE = ("straight", "left", "right")
 
 
 def place_layout(tree: LayoutTree, budget: int = 600, restarts: int = 40,
-                 marker_sides: Iterable[tuple] | None = None) -> Placement:
+                 marker_sides: Iterable[tuple[Tile, str]] | None = None) -> Placement:
     """Place every tile of ``tree`` without overlap.
 
     A backtracking search with a small node budget, restarted with shuffled
     preferences (deterministically seeded) when it runs out; if every restart
     fails, the banded fallback (which cannot fail) is used.
     """
-    import random
-
     total = 0
     for attempt in range(restarts):
         rng = random.Random(attempt) if attempt else None
@@ -257,7 +266,7 @@ def place_layout(tree: LayoutTree, budget: int = 600, restarts: int = 40,
     return result
 
 
-def _crowding(pl: Placed, occupied: dict, radius: int = 4) -> int:
+def _crowding(pl: Placed, occupied: dict[Point, Tile], radius: int = 4) -> int:
     """Occupied cells in the square ahead of the tile's free exits (less is better)."""
     total = 0
     for side, (pt, d) in pl.sides.items():
@@ -300,7 +309,8 @@ def marker_cells(pt: Point, d: Dir) -> tuple[Point, Point]:
 MARKER_PENALTY = 40
 
 
-def _marker_conflicts(cand: Placed, cells: list, occupied: dict, markers: dict, marked: set) -> int:
+def _marker_conflicts(cand: Placed, cells: list[Point], occupied: dict[Point, Tile], markers: dict[Point, int],
+                      marked: set[tuple[Tile, str]]) -> int:
     """Cells of the candidate over placed markers, and its own markers over placed tiles."""
     n = sum(1 for c in cells if c in markers)
     for side, (pt, d) in cand.sides.items():
@@ -309,8 +319,9 @@ def _marker_conflicts(cand: Placed, cells: list, occupied: dict, markers: dict, 
     return n
 
 
-def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict, rng=None,
-                  markers: dict | None = None, marked: set | None = None, endwise: bool = False) -> list:
+def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict[Point, Tile],
+                  rng: random.Random | None = None, markers: dict[Point, int] | None = None,
+                  marked: set[tuple[Tile, str]] | None = None, endwise: bool = False) -> list[tuple[Placed, list[Point]]]:
     """Fitting placements of ``tile``, least crowded first, straight on ties."""
     options = ("straight",) if is_double(tile) else TURN_PREFERENCE
     out = []
@@ -329,73 +340,88 @@ def _rank_options(tile: Tile, cside: str, entry: Point, d: Dir, occupied: dict, 
     return [(cand, cells) for _, _, cand, cells in out]
 
 
-def _search(tree: LayoutTree, budget: int, rng=None, marker_sides=None) -> Placement | None:
-    order = tree.order()
-    placed = Placement()
-    occupied: dict[Point, Tile] = {}
-    marked = {(tuple(t), s) for t, s in marker_sides} if marker_sides else set()
-    markers: dict[Point, int] = {}  # marker cell -> how many markers use it
+class _Search:
+    """The state of one backtracking search: the tiles placed, the cells they cover, the marker cells."""
 
-    def add_markers(pl: Placed, sign: int) -> None:
+    def __init__(self, tree: LayoutTree, rng: random.Random | None, marker_sides: Iterable[tuple[Tile, str]] | None):
+        self.tree = tree
+        self.rng = rng
+        self.placed = Placement()
+        self.occupied: dict[Point, Tile] = {}
+        self.marked: set[tuple[Tile, str]] = {(as_tile(t), s) for t, s in marker_sides} if marker_sides else set()
+        self.markers: dict[Point, int] = {}  # marker cell -> how many markers use it
+
+    def _count_markers(self, pl: Placed, sign: int) -> None:
         for side, (pt, dd) in pl.sides.items():
-            if (pl.tile, side) in marked:
+            if (pl.tile, side) in self.marked:
                 for c in marker_cells(pt, dd):
-                    k = markers.get(c, 0) + sign
+                    k = self.markers.get(c, 0) + sign
                     if k:
-                        markers[c] = k
+                        self.markers[c] = k
                     else:
-                        markers.pop(c, None)
+                        self.markers.pop(c, None)
 
-    root = place_root(tree.root, tree.root in tree.endwise)
-    placed[tree.root] = root
-    for c in root.cells():
-        occupied[c] = tree.root
-    add_markers(root, 1)
-    n = len(order)
-    nodes = 0
-    # choice index per position of the order; iterative backtracking
-    choices = [0] * n
-    ranked: list[list] = [[] for _ in range(n)]
-    i = 1
-    while i < n:
-        parent, pside, tile, cside = order[i]
-        par = placed[parent]
-        entry, d = par.sides[pside]
-        if choices[i] == 0:
-            assert cside is not None  # only the root (position 0) has no child side
-            ranked[i] = _rank_options(tile, cside, entry, d, occupied, rng, markers, marked, tile in tree.endwise)
-            nodes += 1
-        options = ranked[i]
-        ok = False
-        while choices[i] < len(options):
-            cand, cells = options[choices[i]]
-            choices[i] += 1
-            nodes += 1
-            cand.parent, cand.parent_side, cand.child_side = parent, pside, cside
-            placed[tile] = cand
-            for c in cells:
-                occupied[c] = tile
-            add_markers(cand, 1)
-            ok = True
-            break
-        if nodes > budget:
-            return None
-        if ok:
-            i += 1
-            continue
-        # backtrack
-        choices[i] = 0
-        i -= 1
-        if i == 0:
-            return None
-        prev = order[i][2]
-        for c in placed[prev].cells():
-            occupied.pop(c, None)
-        add_markers(placed[prev], -1)
-        del placed[prev]
-    placed.method = "search"
-    placed.nodes = nodes
-    return placed
+    def put(self, tile: Tile, pl: Placed, cells: Iterable[Point]) -> None:
+        self.placed[tile] = pl
+        for c in cells:
+            self.occupied[c] = tile
+        self._count_markers(pl, 1)
+
+    def take_back(self, tile: Tile) -> None:
+        for c in self.placed[tile].cells():
+            self.occupied.pop(c, None)
+        self._count_markers(self.placed[tile], -1)
+        del self.placed[tile]
+
+    def options(self, step: Step) -> list[tuple[Placed, list[Point]]]:
+        parent, pside, tile, cside = step
+        assert parent is not None and pside is not None and cside is not None  # only the root has none
+        entry, d = self.placed[parent].sides[pside]
+        return _rank_options(tile, cside, entry, d, self.occupied, self.rng, self.markers, self.marked,
+                             tile in self.tree.endwise)
+
+    def run(self, budget: int) -> Placement | None:
+        """Place the tiles in the tree's order, backtracking; None when `budget` nodes did not do."""
+        tree = self.tree
+        order = tree.order()
+        root = place_root(tree.root, tree.root in tree.endwise)
+        self.put(tree.root, root, root.cells())
+        n = len(order)
+        nodes = 0
+        # choice index per position of the order; iterative backtracking
+        choices = [0] * n
+        ranked: list[list[tuple[Placed, list[Point]]]] = [[] for _ in range(n)]
+        i = 1
+        while i < n:
+            parent, pside, tile, cside = order[i]
+            if choices[i] == 0:
+                ranked[i] = self.options(order[i])
+                nodes += 1
+            ok = choices[i] < len(ranked[i])
+            if ok:
+                cand, cells = ranked[i][choices[i]]
+                choices[i] += 1
+                nodes += 1
+                cand.parent, cand.parent_side, cand.child_side = parent, pside, cside
+                self.put(tile, cand, cells)
+            if nodes > budget:
+                return None
+            if ok:
+                i += 1
+                continue
+            choices[i] = 0
+            i -= 1
+            if i == 0:
+                return None
+            self.take_back(order[i][2])
+        self.placed.method = "search"
+        self.placed.nodes = nodes
+        return self.placed
+
+
+def _search(tree: LayoutTree, budget: int, rng: random.Random | None = None,
+            marker_sides: Iterable[tuple[Tile, str]] | None = None) -> Placement | None:
+    return _Search(tree, rng, marker_sides).run(budget)
 
 
 def _fallback(tree: LayoutTree) -> Placement:
@@ -447,8 +473,8 @@ def check_no_overlap(placement: Placement) -> list[tuple[Tile, Tile]]:
     return bad
 
 
-def random_layout(rng, branching: str = "every", at_once: bool = True,
-                  max_tiles: int = 28) -> tuple[list[Tile], list[tuple], list[Tile]]:
+def random_layout(rng: random.Random, branching: str = "every", at_once: bool = True,
+                  max_tiles: int = 28) -> tuple[list[Tile], list[Connection], list[Tile]]:
     """A random legal layout of a double-six set (for tests and demos), without the engine.
 
     Returns (tiles in placement order, connections, spinners).
@@ -460,7 +486,7 @@ def random_layout(rng, branching: str = "every", at_once: bool = True,
     spinners: list[Tile] = []
     if is_double(first) and branching != "none":
         spinners.append(first)
-    connections: list[tuple] = []
+    connections: list[Connection] = []
     occupied: set[tuple[Tile, str]] = set()
 
     def free_sides() -> list[tuple[Tile, str, int]]:

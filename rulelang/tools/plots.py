@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape
 
 COLOURS = ("#1b4f9c", "#d1495b", "#2e933c", "#f08a00", "#6a4c93", "#444")
 W, H = 640, 360
 ML, MR, MT, MB = 56, 20, 36, 46
+Scale = Callable[[float], float]  # a data coordinate to its pixel
 
 
 def _nice_ticks(lo: float, hi: float, n: int = 6) -> list[float]:
@@ -31,7 +32,7 @@ def _nice_ticks(lo: float, hi: float, n: int = 6) -> list[float]:
 
 
 def _frame(title: str, xlabel: str, ylabel: str, xt: list[float], yt: list[float],
-           sx, sy) -> list[str]:
+           sx: Scale, sy: Scale) -> list[str]:
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
@@ -67,10 +68,10 @@ def line_chart(series: Sequence[tuple[str, Sequence[float]]], title: str, xlabel
     if y1 == y0:
         y1 = y0 + 1
 
-    def sx(x):
+    def sx(x: float) -> float:
         return ML + (x - x0) / (x1 - x0) * (W - ML - MR)
 
-    def sy(y):
+    def sy(y: float) -> float:
         return H - MB - (y - y0) / (y1 - y0) * (H - MT - MB)
 
     out = _frame(title, xlabel, ylabel, xt, yt, sx, sy)
@@ -108,10 +109,10 @@ def histogram(values: Sequence[float], title: str, xlabel: str, bins: int | None
     xt = [t for t in xt if edges[0] <= t <= edges[-1]]
     yt = _nice_ticks(0, max(counts))
 
-    def sx(x):
+    def sx(x: float) -> float:
         return ML + (x - edges[0]) / (edges[-1] - edges[0]) * (W - ML - MR)
 
-    def sy(y):
+    def sy(y: float) -> float:
         return H - MB - y / max(yt) * (H - MT - MB)
 
     out = _frame(title, xlabel, "matches" if "match" in xlabel else "count", xt, yt, sx, sy)

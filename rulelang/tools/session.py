@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TextIO
 
 import click
 
+from rulelang.interpreter import Config, IllegalMove, Match, Move, Round, Tile, Turn
+from rulelang.interpreter.players import FastPlayer
+from rulelang.outfiles import write_atomic
 from rulelang.tools import textboard as tb
+from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolUsageError
-from rulelang.tools.engine import bot_factories, get
 from rulelang.tools.simulation import _derive
+from rulelang.tools.transcripts import Step, rounds_of, step_transcript
 
 SEAT_KINDS = ("human", "random", "greedy")
 
@@ -41,7 +48,7 @@ def parse_seats(text: str | None, players: int) -> list[str]:
     kinds = ["human"] + ["greedy"] * (players - 1)
     if not text:
         return kinds
-    known = set(SEAT_KINDS) | set(bot_factories())
+    known = set(SEAT_KINDS) | set(BOTS)
     seen = set()
     for part in text.split(","):
         part = part.strip()
@@ -75,16 +82,16 @@ class Quit(Exception):
         super().__init__(reason)
 
 
-def _color_enabled(stream) -> bool:
+def _color_enabled(stream: TextIO) -> bool:
     return stream.isatty() and not os.environ.get("NO_COLOR")
 
 
 class Game:
     """One interactive match in the terminal."""
 
-    def __init__(self, config, players: int, seats: Sequence[str], seed: int, tally: bool = False,
+    def __init__(self, config: Config, players: int, seats: Sequence[str], seed: int, tally: bool = False,
                  save: str | None = None, variant: str = "",
-                 read: Callable[[str], str] = input, out=None):
+                 read: Callable[[str], str] = input, out: TextIO | None = None):
         self.cfg = config
         self.players = players
         self.seats = list(seats)
@@ -98,11 +105,10 @@ class Game:
         self.out = out or sys.stdout
         self.color = _color_enabled(self.out)
         self.unit = config.unit
-        self.match = get("Match")(config, players, seed, record=True)
+        self.match = Match(config, players, seed, record=True)
         self.side_of = list(config.sides_of(players))
         self.partners = max(self.side_of) + 1 != players
-        factories = bot_factories()
-        self.bots = [None if k == "human" else factories[k](_derive("play-bot", seed, s))
+        self.bots: list[FastPlayer | None] = [None if k == "human" else BOTS[k](_derive("play-bot", seed, s))
                      for s, k in enumerate(self.seats)]
         self.humans = [s for s, k in enumerate(self.seats) if k == "human"]
         self.turn_no = 0
@@ -110,7 +116,7 @@ class Game:
 
     # -- output ---------------------------------------------------------------------
 
-    def say(self, text: str = "", **style) -> None:
+    def say(self, text: str = "", **style: Any) -> None:
         if style and self.color:
             text = click.style(text, **style)
         click.echo(text, file=self.out)
@@ -143,7 +149,7 @@ class Game:
                 parts.append(f"{name} {shown} shown ({raw} raw){tally}")
         return "; ".join(parts) + f"  (target {self.target_text()})"
 
-    def show_board(self, rnd) -> None:
+    def show_board(self, rnd: Round) -> None:
         lay = rnd.layout
         self.say(f"Layout ({len(lay)} tile{'' if len(lay) == 1 else 's'}; * branching double, {tb.COUNTED} counted end, "
                  f"{tb.ATTACH} attach point that counts nothing):", bold=True)
@@ -151,14 +157,14 @@ class Game:
             self.say("  " + line)
         self.say("  " + tb.counted_line(lay.counted(), lay.count()))
 
-    def show_hand(self, rnd, seat: int) -> None:
+    def show_hand(self, rnd: Round, seat: int) -> None:
         self.say(f"Your hand (seat {seat}): {tb.hand_line(rnd.hands[seat])}", bold=True)
 
     def target_text(self) -> str:
         cfg = self.cfg
-        if cfg.rules.rounds is not None:  # family tier B: `the match lasts N rounds`
-            return f"none (the match lasts {cfg.rules.rounds} rounds)"
-        raw = cfg.rules.for_players(self.players).target  # family tier B: a target per player count
+        if cfg.rounds is not None:  # `the match lasts N rounds`
+            return f"none (the match lasts {cfg.rounds} rounds)"
+        raw = cfg.target_by_count.get(self.players, cfg.target)  # the target of this player count
         shown = raw // self.unit if raw % self.unit == 0 else raw / self.unit
         mode = "exactly" if cfg.target_mode == "exact" else "at least"
         if self.unit == 1:
@@ -200,11 +206,13 @@ class Game:
                 if round_no == 1:
                     self.show_scores()
             seat = m.seat_to_move
+            assert seat is not None  # the match goes on
             legal = m.legal_moves()
-            if self.seats[seat] == "human":
+            bot = self.bots[seat]
+            if bot is None:
                 move = self._ask(rnd, seat, legal)
             else:
-                move = self.bots[seat](rnd.observation(seat), legal)
+                move = bot(rnd.observation(seat), legal)
             claims = rnd.config.claims != "none"  # the muggins rule (family tier C)
             if claims and move.claim is None and not move.draw:  # (a draw move claims nothing, issue 9)
                 move = self._claim(rnd, seat, move)
@@ -218,10 +226,8 @@ class Game:
 
     # -- the muggins rule (family tier C): claims and calls
 
-    def _claim(self, rnd, seat: int, move):
+    def _claim(self, rnd: Round, seat: int, move: Move) -> Move:
         """The move with its claim: a bot claims its points, a person is asked."""
-        from dataclasses import replace
-
         if self.seats[seat] != "human":
             return replace(move, claim=rnd.points_of(move) // self.unit)  # bots claim all their points
         while True:
@@ -234,7 +240,7 @@ class Game:
                 return replace(move, claim=int(text))
             self.say(f"Cannot read {text!r}: give the points you claim as a number (0 or more).", fg="red")
 
-    def _calls(self, rnd) -> None:
+    def _calls(self, rnd: Round) -> None:
         """After a placement: the first opponent may call muggins (a bot calls when there is something to take)."""
         w = rnd.observation(rnd.seat_to_move if rnd.seat_to_move is not None else 0).get("call")
         if not w:
@@ -257,7 +263,7 @@ class Game:
             return
         try:
             events = rnd.call(caller)
-        except get("IllegalMove") as exc:
+        except IllegalMove as exc:
             self.say(f"  No muggins ({exc.code}): {exc.message}.", fg="red")
             return
         self.say(f"  {self.seat_name(caller)} calls muggins on {self.seat_name(w['placer'])}!", bold=True)
@@ -270,7 +276,7 @@ class Game:
     def _raw(self, raw: int) -> str:
         return f"{raw} raw" + (f", {tb.fmt_shown(raw / self.unit)} shown" if self.unit != 1 else "")
 
-    def _ask(self, rnd, seat: int, legal: list):
+    def _ask(self, rnd: Round, seat: int, legal: list[Move]) -> Move:
         obs = rnd.observation(seat)
         self.say("")
         self.show_board(rnd)
@@ -297,8 +303,6 @@ class Game:
             choice = self._interpret(text, rnd, seat, legal)
             if choice is not None:
                 if claim is not None:
-                    from dataclasses import replace
-
                     return replace(choice, claim=claim)
                 return choice
 
@@ -310,26 +314,10 @@ class Game:
         except KeyboardInterrupt:
             raise Quit("interrupt") from None
 
-    def _interpret(self, text: str, rnd, seat: int, legal: list):
-        Move = get("Move")
-        IllegalMove = get("IllegalMove")
+    def _interpret(self, text: str, rnd: Round, seat: int, legal: list[Move]) -> Move | None:
+        """The move a line of input chooses; None (after saying why, or doing what it asked) otherwise."""
         t = text.strip()
-        low = t.lower()
-        if not t:
-            return None
-        if low in ("q", "quit", "exit"):
-            raise Quit("quit")
-        if low in ("?", "help", "h?"):
-            self.say(HELP)
-            return None
-        if low in ("b", "board"):
-            self.show_board(rnd)
-            return None
-        if low in ("h", "hand"):
-            self.show_hand(rnd, seat)
-            return None
-        if low in ("s", "scores", "score"):
-            self.show_scores()
+        if not t or self._command(t.lower(), rnd, seat):
             return None
         number = _move_number(t)
         if number is not None:
@@ -340,6 +328,38 @@ class Game:
         if t.startswith("#"):
             self.say(f"Cannot read {t!r}: write a move number as #3. Type ? for help.", fg="red")
             return None
+        read = self._read_move(t)
+        if read is None:
+            return None
+        move, tile = read
+        if move is not None and move in legal:
+            return move
+        if tile is not None and (move is None or not rnd.leading):
+            fits = [mv for mv in legal if mv.tile == tile]
+            if fits or move is None:
+                return self._fitting(t, tile, fits, legal)
+        assert move is not None  # a text that is no move names a tile
+        self._refused(move)
+        return None
+
+    def _command(self, low: str, rnd: Round, seat: int) -> bool:
+        """Do what a command word asks (quit, help, board, hand, scores); False when the text is none."""
+        if low in ("q", "quit", "exit"):
+            raise Quit("quit")
+        if low in ("?", "help", "h?"):
+            self.say(HELP)
+        elif low in ("b", "board"):
+            self.show_board(rnd)
+        elif low in ("h", "hand"):
+            self.show_hand(rnd, seat)
+        elif low in ("s", "scores", "score"):
+            self.show_scores()
+        else:
+            return False
+        return True
+
+    def _read_move(self, t: str) -> tuple[Move | None, Tile | None] | None:
+        """(the move written, the tile it names when it names only a tile), or None after saying it is unreadable."""
         try:
             move = Move.parse(t)
         except ValueError as exc:
@@ -348,32 +368,31 @@ class Game:
                 why = str(exc).removeprefix(f"cannot read move {t!r}: ")
                 self.say(f"Cannot read {t!r}: {why}. Type ? for help.", fg="red")
                 return None
-            move = None
+            return None, tile
+        return move, (move.tile if move.target is None and not move.draw else None)
+
+    def _fitting(self, t: str, tile: Tile, fits: list[Move], legal: list[Move]) -> Move | None:
+        """The one legal move of a tile; None, saying why, when it fits in several places or nowhere."""
+        if len(fits) == 1:
+            return fits[0]
+        if fits:
+            nums = ", ".join(f"{legal.index(mv) + 1}) {mv}" for mv in fits)
+            self.say(f"{tb.fmt_tile(tile)} fits in several places: {nums}. Choose one.", fg="red")
         else:
-            tile = move.tile if move.target is None and not move.draw else None
-        if move is not None and move in legal:
-            return move
-        if tile is not None and (move is None or not rnd.leading):
-            fits = [mv for mv in legal if mv.tile == tile]
-            if len(fits) == 1:
-                return fits[0]
-            if len(fits) > 1:
-                nums = ", ".join(f"{legal.index(mv) + 1}) {mv}" for mv in fits)
-                self.say(f"{tb.fmt_tile(tile)} fits in several places: {nums}. Choose one.", fg="red")
-                return None
-            if move is None:
-                also = f" (move number {t} is written #{t})" if t.isdigit() else ""
-                self.say(f"{tb.fmt_tile(tile)} is not playable now{also}. Type ? for help.", fg="red")
-                return None
-        # let the engine say why (the state does not change on an illegal move)
+            also = f" (move number {t} is written #{t})" if t.isdigit() else ""
+            self.say(f"{tb.fmt_tile(tile)} is not playable now{also}. Type ? for help.", fg="red")
+        return None
+
+    def _refused(self, move: Move) -> None:
+        """Let the engine say why a move is not legal (the state does not change on an illegal move)."""
         try:
             self.match.round.play(move)
         except IllegalMove as exc:
             self.say(f"Illegal move ({exc.code}): {exc.message}.", fg="red")
-            return None
+            return
         raise AssertionError("a move outside the legal list was accepted")  # pragma: no cover
 
-    def _report_turn(self, rnd, turn) -> None:
+    def _report_turn(self, rnd: Round, turn: Turn | None) -> None:
         if turn is None:
             return
         for s in turn.passed:
@@ -414,13 +433,15 @@ class Game:
             # "the round ends when both partners go out": a seat out while its partner still plays (issue 9)
             self.say(f"  {self.seat_name(seat)} goes out; {_partner_words(rnd.sides, seat, self.seat_name)}")
 
-    def _report_round(self, rnd, round_no: int) -> None:
+    def _report_round(self, rnd: Round, round_no: int) -> None:
         res = rnd.result
+        assert res is not None  # the round is over
         self.say("")
         if res.kind == "domino":
+            assert res.seat is not None  # a domino has a seat that went out
             what = f"{self.seat_name(res.seat)} dominoes"
         elif res.kind == "blocked":
-            if res.side is None:
+            if res.side is None or res.seat is None:
                 what = "the round is blocked, with no winner"
             else:
                 what = f"the round is blocked; {self.seat_name(res.seat)} has the lightest hand"
@@ -471,15 +492,13 @@ class Game:
             self.say("Transcript not saved.")
         return done
 
-    def transcript(self) -> dict:
+    def transcript(self) -> dict[str, Any]:
         t = self.match.transcript()
         t["x-play"] = {"variant": self.variant, "seats": self.seats, "seed": self.seed}
         return t
 
     def _save(self, path: str) -> bool:
         """Write the transcript atomically; False (and a message) when it cannot be written."""
-        from rulelang.outfiles import write_atomic
-
         try:
             write_atomic(path, json.dumps(self.transcript(), indent=1) + "\n")
         except OSError as exc:
@@ -491,8 +510,6 @@ class Game:
 
 def _split_claim(text: str) -> tuple[int | None, str]:
     """`3 claim 2` -> (2, "3"); text without a claim -> (None, text)."""
-    import re
-
     m = re.fullmatch(r"\s*(.*?)\s+claim\s+(\d+)\s*", text)
     return (None, text) if m is None else (int(m.group(2)), m.group(1))
 
@@ -511,10 +528,8 @@ def _move_number(text: str) -> int | None:
     return int(digits)
 
 
-def _loose_tile(text: str):
+def _loose_tile(text: str) -> Tile | None:
     """'15', '1|5', '1-5', '[5|1]' -> (1, 5); None otherwise."""
-    import re
-
     m = re.fullmatch(r"\[?\s*([0-6])\s*[|/,\- ]?\s*([0-6])\s*\]?", text.strip())
     if not m:  # larger sets: halves up to 12, written with a separator ('9|9', '[10|12]', '10-12')
         m = re.fullmatch(r"\[?\s*(\d|1[0-2])\s*[|/,\- ]\s*(\d|1[0-2])\s*\]?", text.strip())
@@ -527,77 +542,107 @@ def _loose_tile(text: str):
 # ------------------------------------------------------------------------------ replay
 
 
-def print_replay(t: dict, echo=click.echo, boards: bool = False, tally: bool = False) -> None:
-    """Print a (checked) transcript turn by turn."""
-    from rulelang.tools.transcripts import rounds_of, step_transcript
+Echo = Callable[[str], None]
 
-    cfg = get("Config").from_dict(t["config"])
-    unit = cfg.unit
-    rounds = rounds_of(t)
-    players = rounds[0]["deal"]["players"] if rounds else 0
-    side_of = list(cfg.sides_of(players)) if players else []
-    partners = bool(side_of) and max(side_of) + 1 != players
-    nsides = (max(side_of) + 1) if side_of else 0
-    names = [f"team {s}" if partners else f"seat {s}" for s in range(nsides)]
-    meta = t["x-play"] if isinstance(t.get("x-play"), dict) else {}
-    seats = meta.get("seats")
-    echo(f"{cfg.title} ({cfg.name}): {players} players"
-         + (f", seed {t.get('seed')}" if t.get("seed") is not None else "")
-         + (f", seats {', '.join(map(str, seats))}" if isinstance(seats, list) and seats else ""))
-    current = -1
-    last = None
-    seen: tuple[int, int] | None = None  # passes and draws already told, after a draw move (issue 9)
-    for st in step_transcript(t):
-        rnd = st.round
-        if st.round_index != current:
-            if last is not None:
-                _print_round_end(last, rounds, echo, names, unit, tally, boards)
-            current = st.round_index
-            deal = rounds[current]["deal"]
-            echo("")
-            echo(f"=== Round {current + 1} ===  seat {deal['opener']} opens; start scores "
-                 + ", ".join(f"{names[i]} {tb.fmt_shown(s / unit if unit != 1 else s)}"
-                             for i, s in enumerate(deal.get("scores") or [0] * nsides)))
-            for s, h in enumerate(deal["hands"]):
-                echo(f"  seat {s} is dealt {' '.join(h)}")
-        rec = st.record
-        # after a draw move (issue 9) the passes and draws before it are listed again: say only the new ones
+
+@dataclass
+class _Replay:
+    """What printing a transcript needs throughout: how to print, the sides' names, the unit and the options."""
+
+    echo: Echo
+    rounds: list[dict[str, Any]]
+    names: list[str]
+    nsides: int
+    unit: int
+    boards: bool
+    tally: bool
+
+    def round_start(self, index: int) -> None:
+        deal = self.rounds[index]["deal"]
+        unit = self.unit
+        self.echo("")
+        self.echo(f"=== Round {index + 1} ===  seat {deal['opener']} opens; start scores "
+                  + ", ".join(f"{self.names[i]} {tb.fmt_shown(s / unit if unit != 1 else s)}"
+                              for i, s in enumerate(deal.get("scores") or [0] * self.nsides)))
+        for s, h in enumerate(deal["hands"]):
+            self.echo(f"  seat {s} is dealt {' '.join(h)}")
+
+    def round_end(self, st: Step) -> None:
+        _print_round_end(st, self.echo, self.names, self.unit, self.tally, self.boards)
+
+    def turn(self, st: Step, seen: tuple[int, int] | None) -> tuple[int, int] | None:
+        """Print one turn; the passes and draws told so far when it was a draw move (else None)."""
+        echo, unit, rec, rnd = self.echo, self.unit, st.record, st.round
+        # after a draw move the passes and draws before it are listed again: say only the new ones
         seen_passed, seen_drawn = seen or (0, 0)  # (a round never ends on a draw move)
         for s in rec.get("passed", [])[seen_passed:]:
             echo(f"  seat {s} passes")
         if rec.get("drawn", [])[seen_drawn:]:
             echo(f"  seat {rec['seat']} draws {' '.join(rec['drawn'][seen_drawn:])}")
         if rec.get("move") == "draw":
-            seen = (len(rec.get("passed", [])), len(rec.get("drawn", [])))
             echo(f"Turn {st.number}: seat {rec['seat']} draws a tile instead of placing")
-            last = st
-            continue
-        seen = None
+            return (len(rec.get("passed", [])), len(rec.get("drawn", [])))
         counted = " + ".join(str(c[2]) for c in rec.get("counted", [])) or "0"
         pts = rec.get("points", 0)
         gain = f" -> {pts} raw" + (f" ({tb.fmt_shown(pts / unit)} shown)" if unit != 1 else "") if pts else ""
         echo(f"Turn {st.number}: seat {rec['seat']} plays {rec['move']}; ends {counted} = {rec.get('count')}{gain}")
         for ev in st.turn.events:
-            echo(tb.event_line(ev, unit, names))
+            echo(tb.event_line(ev, unit, self.names))
         if not rnd.over and not rnd.hand_masks[rec["seat"]]:  # side-out: out, the partner plays on
             echo(f"  seat {rec['seat']} goes out; {_partner_words(rnd.sides, rec['seat'], lambda p: f'seat {p}')}")
-        if boards:
+        if self.boards:
             for line in tb.layout_lines_of(rnd.layout):
                 echo("    " + line)
-        last = st
-    if last is not None:
-        _print_round_end(last, rounds, echo, names, unit, tally, boards)
-    res = t.get("result") or {}
-    echo("")
-    if "rounds" in t:
+        return None
+
+    def match_end(self, t: dict[str, Any]) -> None:
+        res = t.get("result") or {}
+        self.echo("")
+        if "rounds" not in t:
+            return
         if res.get("over"):
             w = res.get("winner")
-            echo("Match over: " + ("a draw." if w is None else f"{names[w]} wins."))
+            self.echo("Match over: " + ("a draw." if w is None else f"{self.names[w]} wins."))
         else:
-            echo("The match was stopped before its end.")
+            self.echo("The match was stopped before its end.")
         scores = res.get("scores") or []
-        for line in tb.score_lines(scores, unit, names[:len(scores)], tally):
-            echo(line)
+        for line in tb.score_lines(scores, self.unit, self.names[:len(scores)], self.tally):
+            self.echo(line)
+
+
+def _replay_header(t: dict[str, Any], cfg: Config, players: int) -> str:
+    meta = t["x-play"] if isinstance(t.get("x-play"), dict) else {}
+    seats = meta.get("seats")
+    return (f"{cfg.title} ({cfg.name}): {players} players"
+            + (f", seed {t.get('seed')}" if t.get("seed") is not None else "")
+            + (f", seats {', '.join(map(str, seats))}" if isinstance(seats, list) and seats else ""))
+
+
+def print_replay(t: dict[str, Any], echo: Echo = click.echo, boards: bool = False, tally: bool = False) -> None:
+    """Print a (checked) transcript turn by turn."""
+    cfg = Config.from_dict(t["config"])
+    rounds = rounds_of(t)
+    players = rounds[0]["deal"]["players"] if rounds else 0
+    side_of = list(cfg.sides_of(players)) if players else []
+    partners = bool(side_of) and max(side_of) + 1 != players
+    nsides = (max(side_of) + 1) if side_of else 0
+    names = [f"team {s}" if partners else f"seat {s}" for s in range(nsides)]
+    out = _Replay(echo, rounds, names, nsides, cfg.unit, boards, tally)
+    echo(_replay_header(t, cfg, players))
+    current = -1
+    last: Step | None = None
+    seen: tuple[int, int] | None = None  # passes and draws already told, after a draw move
+    for st in step_transcript(t):
+        if st.round_index != current:
+            if last is not None:
+                out.round_end(last)
+            current = st.round_index
+            out.round_start(current)
+        seen = out.turn(st, seen)
+        last = st
+    if last is not None:
+        out.round_end(last)
+    out.match_end(t)
 
 
 def _partner_words(sides: Sequence[int], seat: int, name: Callable[[int], str]) -> str:
@@ -607,7 +652,7 @@ def _partner_words(sides: Sequence[int], seat: int, name: Callable[[int], str]) 
     return f"{who} {'plays' if len(partners) == 1 else 'play'} on (the round ends when both partners go out)"
 
 
-def _print_round_end(st, rounds, echo, names, unit, tally, boards) -> None:
+def _print_round_end(st: Step, echo: Echo, names: list[str], unit: int, tally: bool, boards: bool) -> None:
     rnd = st.round
     if not boards:
         echo("  final layout:")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rulelang.tools import stats
-from rulelang.tools.simulation import Summary
+from rulelang.tools.simulation import Summary, paired_tests, significant
 
 __all__ = ["summary_record", "comparison_record"]
 
@@ -57,8 +57,6 @@ def _test(metric: str, result: stats.TestResult, alpha: float) -> dict[str, Any]
 def comparison_record(a: Summary, b: Summary, alpha: float) -> list[dict[str, Any]]:
     """The tests of `--vs`, match by match on the same seeds: McNemar's exact test for wins, a paired
     t-test on per-match values otherwise; `significant` after Holm's correction over all the tests."""
-    from rulelang.tools.simulation import paired_tests, significant
-
     tests = paired_tests(a, b)
     out = []
     for (metric, result), sig in zip(tests, significant(tests, alpha)):

@@ -2,19 +2,20 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from rulelang.outfiles import write_atomic
 from rulelang.tools.plots import histogram, line_chart
+from rulelang.tools.simulation import Summary
 
 
-def write_plots(directory: str, runs: Sequence[tuple]) -> list[str]:
+def write_plots(directory: str, runs: Sequence[tuple[Summary, Sequence[dict[str, Any]]]]) -> list[str]:
     """Write plots for each (Summary, results); return the file paths."""
     os.makedirs(directory, exist_ok=True)
     written = []
 
     def put(name: str, text: str) -> None:
-        from rulelang.outfiles import write_atomic
-
         path = os.path.join(directory, name)
         write_atomic(path, text, newline=None)
         written.append(path)
@@ -25,7 +26,7 @@ def write_plots(directory: str, runs: Sequence[tuple]) -> list[str]:
         sample = next((r for r in results if "race" in r), None)
         if sample is not None:
             race = sample["race"]
-            label = (lambda s: f"team {s}") if summary.partnerships else (lambda s: f"seat {s}")
+            label: Callable[[int], str] = (lambda s: f"team {s}") if summary.partnerships else (lambda s: f"seat {s}")
             series = [(label(s), [row[s] / unit for row in race]) for s in range(summary.sides)]
             target = summary.target / unit if summary.target else None
             put(f"{v}-score-race.svg", line_chart(

@@ -7,27 +7,38 @@ of worker processes.
 """
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
+import os
+import stat as filestat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from rulelang.interpreter import Config, Event, Match, Round
+from rulelang.interpreter.claims import set_miss_rate
+from rulelang.interpreter.players import FastPlayer
+from rulelang.outfiles import write_atomic
+from rulelang.procs import run_in_workers
+from rulelang.readinput import parse_json, read_text
 from rulelang.tools import stats
+from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError
-from rulelang.tools.engine import bot_factories, get
 
 MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
 SETTLEMENT_KINDS = ("domino", "block")
 CALL_KIND = "call"  # the muggins rule: points an opponent's call takes (missed points, or a claim as a penalty)
 
 
-def has_calls(config) -> bool:
+def has_calls(config: Config) -> bool:
     """Whether opponents may call (the muggins rule, `claims: muggins`): only then do the outputs give the
     points of calls, so that every other variant's results keep their shape."""
     return config.claims == "muggins"
 
 
-def _derive(*parts) -> int:
+def _derive(*parts: Any) -> int:
     h = hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()
     return int(h[:15], 16)
 
@@ -41,7 +52,7 @@ def bot_seed(seed: int, index: int, seat: int) -> int:
 
 
 def parse_bots(text: str | None, players: int) -> list[str]:
-    known = bot_factories()
+    known = BOTS
     if text is not None and not text.strip():
         raise ToolError(f"--bots is empty (bots: {', '.join(sorted(known))})")
     names = [b.strip() for b in (text or "greedy").split(",")]
@@ -57,7 +68,7 @@ def parse_bots(text: str | None, players: int) -> list[str]:
     return names
 
 
-def n_sides(config, players: int) -> int:
+def n_sides(config: Config, players: int) -> int:
     return max(config.sides_of(players)) + 1
 
 
@@ -66,22 +77,21 @@ def n_sides(config, players: int) -> int:
 class _Plan:
     """A configuration and bot line-up prepared for simulate's matches: made once per worker, not per match."""
 
-    def __init__(self, config_dict: dict, players: int, bots: Sequence[str], miss_rate: float = 0.0):
-        self.cfg = get("Config").from_dict(config_dict)
+    def __init__(self, config_dict: dict[str, Any], players: int, bots: Sequence[str], miss_rate: float = 0.0):
+        self.cfg = Config.from_dict(config_dict)
         self.miss_rate = miss_rate  # the muggins rule: how often a bot misses a scoring placement's points
-        self.match = get("Match")
+        self.match = Match
         self.players = players
         self.bots = list(bots)
-        factories = bot_factories()
-        self.factories = [factories[b] for b in self.bots]
+        self.factories = [BOTS[b] for b in self.bots]
         self.sides = n_sides(self.cfg, players)
         self.calls = has_calls(self.cfg)
 
 
-_PLANS: dict[tuple, _Plan] = {}
+_PLANS: dict[tuple[str, int, tuple[str, ...], float], _Plan] = {}
 
 
-def _plan(config_dict: dict, players: int, bots: Sequence[str], miss_rate: float = 0.0) -> _Plan:
+def _plan(config_dict: dict[str, Any], players: int, bots: Sequence[str], miss_rate: float = 0.0) -> _Plan:
     """The plan of a run, compiled on the first call in this process and reused after."""
     key = (json.dumps(config_dict, sort_keys=True), players, tuple(bots), miss_rate)
     plan = _PLANS.get(key)
@@ -90,67 +100,80 @@ def _plan(config_dict: dict, players: int, bots: Sequence[str], miss_rate: float
     return plan
 
 
-def run_match(config_dict: dict, players: int, bots: Sequence[str], seed: int, index: int,
-              history: bool = False) -> dict:
+def run_match(config_dict: dict[str, Any], players: int, bots: Sequence[str], seed: int, index: int,
+              history: bool = False) -> dict[str, Any]:
     """Play match ``index`` of a run seeded ``seed``; a JSON-ready summary."""
     return _play(_plan(config_dict, players, bots), seed, index, history)
 
 
-def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict:
-    """Match ``index`` of a run seeded ``seed``, from a prepared plan."""
-    cfg = plan.cfg
-    players = plan.players
+def _seat_bots(plan: _Plan, seed: int, index: int) -> list[FastPlayer]:
+    """The bots of match `index`, each from its own seed (and, under the muggins rule, its own miss generator)."""
     seat_bots = [make(bot_seed(seed, index, s)) for s, make in enumerate(plan.factories)]
     if plan.miss_rate:  # the muggins rule: bots that miss points, from generators of their own
-        from rulelang.interpreter.claims import set_miss_rate
-
         for s, b in enumerate(seat_bots):
             set_miss_rate(b, plan.miss_rate, _derive("miss", seed, index, s))
+    return seat_bots
+
+
+def _round_detail(rnd: Round, calls: bool) -> dict[str, Any]:
+    """What a played round adds to a match's summary: how it ended and where its points came from."""
+    evs = rnd.events
+    placement = settlement = called = discarded = 0
+    for e in evs:
+        if not e.accepted:
+            discarded += 1
+        elif e.kind == "placement":
+            placement += e.raw
+        elif e.kind in SETTLEMENT_KINDS:
+            settlement += e.raw
+        elif e.kind == CALL_KIND:
+            called += e.raw
+    res = rnd.result
+    detail: dict[str, Any] = {
+        "kind": res.kind if res else "unfinished",
+        "turns": rnd.placements,
+        "events": len(evs),
+        "discarded": discarded,
+        "placement": placement,
+        "settlement": settlement,
+    }
+    if calls:
+        detail["call"] = called
+    return detail
+
+
+def _race_steps(start: list[int], events: Sequence[Event]) -> list[list[int]]:
+    """The scores after each accepted event of a round, from the scores `start` it began with."""
+    steps = []
+    score = list(start)
+    for e in events:
+        if e.accepted:
+            score[e.side] = e.score_after
+            steps.append(list(score))
+    return steps
+
+
+def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict[str, Any]:
+    """Match ``index`` of a run seeded ``seed``, from a prepared plan."""
+    cfg = plan.cfg
+    seat_bots = _seat_bots(plan, seed, index)
     mseed = match_seed(seed, index)
-    match = plan.match(cfg, players, mseed)
-    unit = cfg.unit
-    rounds: list[dict] = []
-    race: list[list[int]] = []
-    if history:
-        race.append([0] * plan.sides)
+    match = plan.match(cfg, plan.players, mseed)
+    rounds: list[dict[str, Any]] = []
+    race: list[list[int]] = [[0] * plan.sides] if history else []
     while not match.over and len(match.rounds) < MAX_ROUNDS:
         rnd = match.round
         match.run(seat_bots, max_rounds=len(match.rounds) + 1)
-        evs = rnd.events
-        placement = settlement = called = discarded = 0
-        for e in evs:
-            if not e.accepted:
-                discarded += 1
-            elif e.kind == "placement":
-                placement += e.raw
-            elif e.kind in SETTLEMENT_KINDS:
-                settlement += e.raw
-            elif e.kind == CALL_KIND:
-                called += e.raw
-        res = rnd.result
-        detail = {
-            "kind": res.kind if res else "unfinished",
-            "turns": rnd.placements,
-            "events": len(evs),
-            "discarded": discarded,
-            "placement": placement,
-            "settlement": settlement,
-        }
-        if plan.calls:
-            detail["call"] = called
-        rounds.append(detail)
+        rounds.append(_round_detail(rnd, plan.calls))
         if history:
-            score = list(race[-1])
-            for e in evs:
-                if e.accepted:
-                    score[e.side] = e.score_after
-                    race.append(list(score))
+            race.extend(_race_steps(race[-1], rnd.events))
     scores = match.scores
-    out = {
+    unit = cfg.unit
+    out: dict[str, Any] = {
         "index": index,
         "seed": mseed,
         "variant": cfg.name,
-        "players": players,
+        "players": plan.players,
         "bots": list(plan.bots),
         "finished": bool(match.over),
         "winner": match.winner if match.over else None,
@@ -164,15 +187,20 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict:
     return out
 
 
-def _run_chunk(args) -> list[dict]:
+Chunk = tuple[dict[str, Any], int, Sequence[str], int, list[int], int | None, float]
+"""A worker's task: (configuration, players, bots, seed, match indices, the index that keeps its history, miss rate)."""
+
+
+def _run_chunk(args: Chunk) -> list[dict[str, Any]]:
     config_dict, players, bots, seed, indices, history_index, miss_rate = args
     plan = _plan(config_dict, players, bots, miss_rate)  # compiled once per worker process (cached across its chunks)
     return [_play(plan, seed, i, i == history_index) for i in indices]
 
 
-def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int, matches: int,
+def run_matches(config_dict: dict[str, Any], players: int, bots: Sequence[str], seed: int, matches: int,
                 jobs: int = 1, progress: Callable[[int], None] | None = None,
-                history_index: int | None = 0, miss_rate: float = 0.0, journal: Journal | None = None) -> list[dict]:
+                history_index: int | None = 0, miss_rate: float = 0.0,
+                journal: Journal | None = None) -> list[dict[str, Any]]:
     """Play ``matches`` matches; results sorted by index (identical for every ``jobs``).
 
     ``miss_rate``: under the muggins rule, each bot misses a scoring placement's points this often.
@@ -180,7 +208,7 @@ def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int,
     if matches < 0:
         raise ToolError("--matches must be at least 0")
     bots = list(bots)
-    results: list[dict] = []
+    results: list[dict[str, Any]] = []
     todo = list(range(matches))
     if journal is not None:
         results = journal.kept_of(config_dict.get("name"), matches, history_index)
@@ -201,9 +229,8 @@ def run_matches(config_dict: dict, players: int, bots: Sequence[str], seed: int,
     chunk = max(1, min(25, len(todo) // (jobs * 4) or 1))
     tasks = [(config_dict, players, bots, seed, todo[a:a + chunk], history_index, miss_rate)
              for a in range(0, len(todo), chunk)]
-    from rulelang.procs import run_in_workers
 
-    def take(part: list[dict]) -> None:
+    def take(part: list[dict[str, Any]]) -> None:
         results.extend(part)
         if journal is not None:
             journal.write(part)
@@ -256,7 +283,7 @@ class Summary:
         return stats.wilson_interval(self.wins[side], self.matches)
 
 
-def summarize(results: Sequence[dict], config, players: int) -> Summary:
+def summarize(results: Sequence[dict[str, Any]], config: Config, players: int) -> Summary:
     sides = n_sides(config, players)
     wins = [0] * sides
     draws = unfinished = 0
@@ -267,7 +294,7 @@ def summarize(results: Sequence[dict], config, players: int) -> Summary:
     blocked = events = discarded = 0
     calls = has_calls(config)
     cl: list[float] = []
-    per_match: dict[str, list] = {k: [] for k in ("winners", "turns", "play", "settle", "call", "blocked",
+    per_match: dict[str, list[Any]] = {k: [] for k in ("winners", "turns", "play", "settle", "call", "blocked",
                                                   "discarded")}
     for r in results:
         details = r["round_details"]
@@ -434,7 +461,7 @@ CSV_FIELDS = ("index", "seed", "variant", "players", "bots", "finished", "winner
 CALL_FIELD = "call_points"  # after settlement_points, only in a file with matches of a variant with calls
 
 
-def flat_row(r: dict) -> dict:
+def flat_row(r: dict[str, Any]) -> dict[str, Any]:
     d = r["round_details"]
     return {
         "index": r["index"], "seed": r["seed"], "variant": r["variant"], "players": r["players"],
@@ -458,17 +485,13 @@ class Journal:
     """
 
     def __init__(self, path: str, players: int, bots: Sequence[str], seed: int, resume: bool):
-        from rulelang.outfiles import write_atomic
-
         self.path = path
         self.kept = self._read(path, players, list(bots), seed) if resume else []
         write_atomic(path, "".join(_line(r) for r in self.kept))  # the kept lines only: a cut-short line goes
         self.fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
 
     @staticmethod
-    def _read(path: str, players: int, bots: list[str], seed: int) -> list[dict]:
-        from rulelang.readinput import parse_json, read_text
-
+    def _read(path: str, players: int, bots: list[str], seed: int) -> list[dict[str, Any]]:
         try:
             text = read_text(path, 1 << 30)
         except FileNotFoundError:
@@ -487,13 +510,13 @@ class Journal:
             rows.append(r)
         return rows
 
-    def kept_of(self, variant: str | None, matches: int, history_index: int | None) -> list[dict]:
+    def kept_of(self, variant: str | None, matches: int, history_index: int | None) -> list[dict[str, Any]]:
         """The kept matches of VARIANT below MATCHES (not the one whose history is wanted: it is not kept)."""
         rows = {r["index"]: r for r in self.kept if r.get("variant") == variant and isinstance(r["index"], int)
                 and 0 <= r["index"] < matches and r["index"] != history_index}
         return list(rows.values())
 
-    def write(self, rows: Sequence[dict]) -> None:
+    def write(self, rows: Sequence[dict[str, Any]]) -> None:
         self.fh.write("".join(_line(r) for r in rows))
         self.fh.flush()
 
@@ -503,15 +526,12 @@ class Journal:
 
 def open_journal(path: str | None, players: int, bots: Sequence[str], seed: int, resume: bool) -> Journal | None:
     """The journal of `simulate -o PATH`: for a JSON-lines file (not `-`, a CSV file, a device or a FIFO); else None."""
-    import os
-    import stat
-
     if resume and (path is None or path == "-" or path.lower().endswith(".csv")):
         raise ToolError("--resume needs -o FILE, a JSON-lines file (not .csv, not -) of an interrupted run")
     if path is None or path == "-" or path.lower().endswith(".csv"):
         return None
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
+        if not filestat.S_ISREG(os.stat(path).st_mode):
             return None  # written at the end, where it is (outfiles never replaces a device or FIFO)
     except FileNotFoundError:
         pass
@@ -523,17 +543,12 @@ def open_journal(path: str | None, players: int, bots: Sequence[str], seed: int,
         raise ToolError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _line(r: dict) -> str:
+def _line(r: dict[str, Any]) -> str:
     """One match as a JSON line of the results file (without the score race, which only plots use)."""
     return json.dumps({k: v for k, v in r.items() if k != "race"}, sort_keys=True) + "\n"
 
 
-def write_results(path: str, results: Sequence[dict]) -> None:
-    import csv
-    import io
-
-    from rulelang.outfiles import write_atomic
-
+def write_results(path: str, results: Sequence[dict[str, Any]]) -> None:
     fh = io.StringIO(newline="")
     if path.lower().endswith(".csv"):
         rows = [flat_row(r) for r in results]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 Z95 = 1.959963984540054
 
@@ -187,7 +188,7 @@ class Estimate:
     hi: float
     n: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"value": self.value, "ci95": [self.lo, self.hi], "n": self.n}
 
 

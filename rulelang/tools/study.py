@@ -12,10 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+from rulelang.interpreter import Config
+from rulelang.outfiles import write_atomic
+from rulelang.players.arena import play_match
+from rulelang.procs import run_in_workers
 from rulelang.tools.configs import ToolError
+from rulelang.tools.playernames import make_player
 
 FORMAT = "rulelang-balance/1"
 PARTS = ("field", "luck", "skill-random", "skill-greedy")
@@ -28,7 +34,8 @@ def derive(*parts: Any) -> int:
 
 
 def part_size(params: dict[str, Any], part: str) -> int:
-    return params["matches"] if part in ("field", "luck") else params["skill_matches"]
+    size: int = params["matches"] if part in ("field", "luck") else params["skill_matches"]
+    return size
 
 
 def seat_specs(params: dict[str, Any], part: str, index: int) -> tuple[list[str], int | None]:
@@ -42,24 +49,19 @@ def seat_specs(params: dict[str, Any], part: str, index: int) -> tuple[list[str]
     return [better if s == focus else worse for s in range(n)], focus
 
 
-_CONFIGS: dict[str, Any] = {}
+_CONFIGS: dict[str, Config] = {}
 
 
-def _config(data: dict[str, Any]):
+def _config(data: dict[str, Any]) -> Config:
     key = json.dumps(data, sort_keys=True)
     cfg = _CONFIGS.get(key)
     if cfg is None:
-        from rulelang.tools.engine import get
-
-        cfg = _CONFIGS[key] = get("Config").from_dict(data)
+        cfg = _CONFIGS[key] = Config.from_dict(data)
     return cfg
 
 
 def play_one(params: dict[str, Any], key: str, part: str, index: int) -> dict[str, Any]:
     """Match `index` of `part` for variant `key` ('a', or 'b' with --vs): a JSON-ready record."""
-    from rulelang.players.arena import play_match
-    from rulelang.players.registry import make_player
-
     cfg = _config(params["variants"][key])
     seed = params["seed"]
     specs, focus = seat_specs(params, part, index)
@@ -94,50 +96,68 @@ def plan(params: dict[str, Any], done: set[tuple[str, str, int]]) -> list[tuple[
 # --------------------------------------------------------------------------- backends
 
 def execute(tasks: Sequence[Any], jobs: int = 1, dask: Any = None,
-            on_result: Callable[[list[dict[str, Any]]], None] | None = None) -> None:
-    """Run the chunks serially, in `jobs` processes, or on Dask (`dask`: "local", an address, or a Client)."""
+            on_result: Callable[[list[dict[str, Any]]], None] | None = None,
+            run: Callable[..., list[dict[str, Any]]] | None = None) -> None:
+    """Run the chunks serially, in `jobs` processes, or on Dask (`dask`: "local", an address, or a Client).
+
+    A chunk is `(params, key, part, indices)`; `run(*chunk)` plays it (default: the balance study's matches).
+    `run` must be a module-level function (it goes to other processes by name)."""
     sink = on_result or (lambda _rows: None)
+    runner = run or _run_parts
     if dask is not None:
-        _dask(tasks, jobs, dask, sink)
+        with dask_client(dask, jobs) as client:
+            _dask(tasks, client, sink, runner)
     elif jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
-            sink(run_task(t))
+            sink(runner(*t))
     else:
-        from rulelang.procs import run_in_workers
+        from functools import partial
 
-        run_in_workers(run_task, tasks, jobs, sink)
+        run_in_workers(partial(_run_with, runner), tasks, jobs, sink)
 
 
-def _dask(tasks: Sequence[Any], jobs: int, where: Any, sink: Callable[[list[dict[str, Any]]], None]) -> None:
+def _run_with(run: Callable[..., list[dict[str, Any]]], task: tuple[Any, ...]) -> list[dict[str, Any]]:
+    return run(*task)
+
+
+@contextmanager
+def dask_client(where: Any, jobs: int) -> Iterator[Any]:
+    """A Dask client for `where` ("local": a local cluster of `jobs` workers; an address; or a Client, kept open)."""
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import Client, LocalCluster
     except ImportError:
         raise ToolError("--dask needs Dask: pip install 'rulelang[cluster]' (dask[distributed])") from None
-    cluster = None
     if isinstance(where, Client):
-        client, own = where, False
-    else:
-        own = True
-        try:
-            if where == "local":
-                cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, dashboard_address=None)
-                client = Client(cluster)
-            else:
-                client = Client(where, timeout="10s")
-        except (OSError, ValueError, TypeError) as exc:
-            raise ToolError(f"--dask {where}: cannot reach the scheduler ({exc}); give an address like "
-                            "tcp://host:8786, or 'local'") from None
+        yield where
+        return
+    cluster = None
     try:
-        # the study (rulesets included) goes to every worker once, not with every chunk
-        shared = client.scatter(tasks[0][0], broadcast=True, hash=False) if tasks else None
-        futures = [client.submit(_run_parts, shared, key, part, indices, pure=False) for _p, key, part, indices in tasks]
-        for fut in as_completed(futures):
-            sink(fut.result())
+        if where == "local":
+            cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(where, timeout="10s")
+    except (OSError, ValueError, TypeError) as exc:
+        raise ToolError(f"--dask {where}: cannot reach the scheduler ({exc}); give an address like "
+                        "tcp://host:8786, or 'local'") from None
+    try:
+        yield client
     finally:
-        if own:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _dask(tasks: Sequence[Any], client: Any, sink: Callable[[list[dict[str, Any]]], None],
+          run: Callable[..., list[dict[str, Any]]]) -> None:
+    from distributed import as_completed
+
+    # the study (rulesets included) goes to every worker once, not with every chunk; in a list, so that
+    # it is one piece of data under a fresh key (a dict would be scattered value by value, keyed by its keys)
+    shared = client.scatter([tasks[0][0]], broadcast=True, hash=False)[0] if tasks else None
+    futures = [client.submit(run, shared, key, part, indices, pure=False) for _p, key, part, indices in tasks]
+    for fut in as_completed(futures):
+        sink(fut.result())
 
 
 # --------------------------------------------------------------------------- results as they come
@@ -179,8 +199,6 @@ class Sink:
     """Appends each finished chunk to the results file, flushed, so an interruption loses at most a chunk."""
 
     def __init__(self, path: str, params: dict[str, Any], kept: Iterable[dict[str, Any]]):
-        from rulelang.outfiles import write_atomic
-
         text = json.dumps(header(params), sort_keys=True) + "\n"
         text += "".join(json.dumps(r, sort_keys=True) + "\n" for r in kept)
         write_atomic(path, text, newline=None)  # the kept lines only: a cut-short line goes

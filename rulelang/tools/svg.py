@@ -8,13 +8,19 @@ Every tile is a ``<g class="tile" data-tile="[a|b]">`` holding one
 """
 from __future__ import annotations
 
+import textwrap
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
+from typing import Any
 from xml.sax.saxutils import escape
 
+from rulelang.interpreter import Layout, Round
 from rulelang.tools.geometry import (
     LayoutTree,
     Placed,
     Placement,
+    Tile,
+    as_tile,
     place_layout,
 )
 
@@ -114,99 +120,104 @@ def _marker_pos(pl: Placed, side: str) -> tuple[float, float] | None:
     return (x + dx * 0.9, y + dy * 0.9)
 
 
-def _double_count_side(pl: Placed, used: set[tuple]) -> str:
+def _double_count_side(pl: Placed, used: set[tuple[Tile, str]]) -> str:
     for s in ("line-b", "line-a", "branch-a", "branch-b"):  # (a crosswise sniff counts its branch sides)
         if (pl.tile, s) not in used and s in pl.sides:
             return s
     return "line-b"
 
 
-def render_svg(
-    tree: LayoutTree | None,
-    counted: Iterable[tuple] = (),
-    attach_points: Iterable[tuple] = (),
-    title: str | None = None,
-    notes: Sequence[str] = (),
-    placement: Placement | None = None,
-) -> str:
-    """SVG text for a layout tree with its counted contributions and attach points."""
-    import textwrap
+Counted = tuple[Tile, str, int]  # a tile, its counted end ("double" for a counted double) and the value
+Attach = tuple[Tile, str, int]  # a tile, a free side and what it would count
 
-    counted = [(tuple(t), e, v) for (t, e, v) in counted]
-    attach_points = [(tuple(t), s, v) for (t, s, v) in attach_points]
-    used: set[tuple] = set()
+
+def _used_sides(tree: LayoutTree | None) -> set[tuple[Tile, str]]:
+    """The (tile, side) pairs where two tiles of the layout join."""
+    used: set[tuple[Tile, str]] = set()
     if tree is not None:
         for parent, kids in tree.children.items():
             for ps, child, cs in kids:
                 used.add((parent, ps))
                 used.add((child, cs))
-    if tree is not None and placement is None:
-        marker_sides = {(t, s) for t, s, _v in attach_points}
-        for t, e, _v in counted:
-            if e == "double":
-                marker_sides.update((t, s) for s in ("line-a", "line-b") if (t, s) not in used)
-            else:
-                marker_sides.add((t, e))
-        placement = place_layout(tree, marker_sides=marker_sides)
-    if placement:
-        bounds = placement.bounds()
-    else:
-        bounds = (-4, -2, 4, 2)
-    cv = _Canvas(bounds)
-    width_u = bounds[2] - bounds[0] + 2 * MARGIN
-    height_u = bounds[3] - bounds[1] + 2 * MARGIN
-    top = 28 if title else 6
-    width = max(width_u * U, 460)
-    notes = [line for note in notes for line in (textwrap.wrap(note, max(30, int((width - 24) / 6.6))) or [""])]
-    height = top + height_u * U + LEGEND_H + 16 * len(notes)
-    body: list[str] = []
-    spinners = tree.spinners if tree is not None else frozenset()
-    # connectors of the fallback layout
-    for pl in (placement or {}).values():
+    return used
+
+
+def _marker_sides(counted: list[Counted], attach_points: list[Attach], used: set[tuple[Tile, str]]) -> set[tuple[Tile, str]]:
+    """The sides the layout must leave room at for a marker (a counted double: both free line sides)."""
+    sides = {(t, s) for t, s, _v in attach_points}
+    for t, e, _v in counted:
+        if e == "double":
+            sides.update((t, s) for s in ("line-a", "line-b") if (t, s) not in used)
+        else:
+            sides.add((t, e))
+    return sides
+
+
+def _connectors(cv: _Canvas, placement: Placement) -> list[str]:
+    """The dashed connectors of the fallback layout."""
+    lines = []
+    for pl in placement.values():
         if pl.connector:
             (ax, ay), (bx, by) = pl.connector
             a, b = cv.px(ax, ay), cv.px(bx, by)
-            body.append(f'<line class="connector" x1="{_num(a[0])}" y1="{_num(a[1])}" x2="{_num(b[0])}" '
-                        f'y2="{_num(b[1])}" stroke="#999" stroke-dasharray="3 2"/>')
-    for pl in (placement or {}).values():
-        body.append(_draw_tile(cv, pl, pl.tile in spinners))
-    # markers: counted contributions (filled numbers) then attach points (hollow)
-    counted_at: dict[tuple, int] = {}
+            lines.append(f'<line class="connector" x1="{_num(a[0])}" y1="{_num(a[1])}" x2="{_num(b[0])}" '
+                         f'y2="{_num(b[1])}" stroke="#999" stroke-dasharray="3 2"/>')
+    return lines
+
+
+def _counted_at(placement: Placement, counted: list[Counted], used: set[tuple[Tile, str]]) -> dict[tuple[Tile, str], int]:
+    """(tile, side) -> value of every counted contribution on a placed tile (a double: on a free side)."""
+    at: dict[tuple[Tile, str], int] = {}
     for tile, end, value in counted:
-        pl = (placement or {}).get(tile)
+        pl = placement.get(tile)
         if pl is None:
             continue
         side = _double_count_side(pl, used) if end == "double" else end
-        counted_at[(tile, side)] = value
+        at[(tile, side)] = value
+    return at
+
+
+def _counted_markers(cv: _Canvas, placement: Placement, counted_at: dict[tuple[Tile, str], int]) -> list[str]:
+    """Filled numbers: the counted contributions."""
+    lines = []
     for (tile, side), value in counted_at.items():
-        assert placement is not None  # counted_at is empty without a placement
         pos = _marker_pos(placement[tile], side)
         if pos is None:
             continue
         px, py = cv.px(*pos)
-        body.append(
+        lines.append(
             f'<g class="marker counted" data-tile="{fmt_tile(tile)}" data-side="{side}" data-value="{value}">'
             f'<circle cx="{_num(px)}" cy="{_num(py)}" r="8.5" fill="#1b4f9c"/>'
             f'<text x="{_num(px)}" y="{_num(py + 4)}" text-anchor="middle" font-size="11" '
             f'font-family="sans-serif" font-weight="bold" fill="#fff">{value}</text></g>'
         )
+    return lines
+
+
+def _attach_markers(cv: _Canvas, placement: Placement, attach_points: list[Attach],
+                    counted_at: dict[tuple[Tile, str], int]) -> list[str]:
+    """Hollow points: the legal attach points that are not counted."""
+    lines = []
     for tile, side, value in attach_points:
         if (tile, side) in counted_at:
             continue
-        pl = (placement or {}).get(tile)
+        pl = placement.get(tile)
         if pl is None:
             continue
         pos = _marker_pos(pl, side)
         if pos is None:
             continue
         px, py = cv.px(*pos)
-        body.append(
+        lines.append(
             f'<g class="marker attach" data-tile="{fmt_tile(tile)}" data-side="{side}" data-value="{value}">'
             f'<circle cx="{_num(px)}" cy="{_num(py)}" r="5" fill="#fff" stroke="#1b4f9c" stroke-width="2"/>'
             f'<title>{fmt_tile(tile)} {side} ({value})</title></g>'
         )
-    # legend
-    ly = top + height_u * U + 8
+    return lines
+
+
+def _legend(ly: float, width: float, counted: list[Counted], notes: list[str]) -> list[str]:
+    """The legend under the drawing, starting at height `ly`: the markers, the counted sum, the notes."""
     total = sum(v for _, _, v in counted)
     terms = " + ".join(str(v) for _, _, v in counted) or "0"
     legend = [
@@ -224,6 +235,11 @@ def render_svg(
     for k, note in enumerate(notes):
         legend.append(f'<text x="12" y="{ly + 90 + 16 * k}">{escape(note)}</text>')
     legend.append("</g>")
+    return legend
+
+
+def _head(width: float, height: float, title: str | None) -> list[str]:
+    """The document's start: the XML declaration, the `<svg>` element, the background and the title."""
     head = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(width)}" height="{_num(height)}" '
@@ -233,13 +249,50 @@ def render_svg(
     if title:
         head.append(f'<text x="12" y="20" font-family="sans-serif" font-size="15" font-weight="bold">'
                     f'{escape(title)}</text>')
+    return head
+
+
+def _layout_body(cv: _Canvas, tree: LayoutTree | None, placement: Placement, counted: list[Counted],
+                 attach_points: list[Attach], used: set[tuple[Tile, str]]) -> list[str]:
+    """The drawing: connectors, tiles, then the counted markers over the attach points."""
+    spinners = tree.spinners if tree is not None else frozenset()
+    body = _connectors(cv, placement)
+    body.extend(_draw_tile(cv, pl, pl.tile in spinners) for pl in placement.values())
+    counted_at = _counted_at(placement, counted, used)
+    return body + _counted_markers(cv, placement, counted_at) + _attach_markers(cv, placement, attach_points, counted_at)
+
+
+def render_svg(
+    tree: LayoutTree | None,
+    counted: Iterable[Sequence[Any]] = (),
+    attach_points: Iterable[Sequence[Any]] = (),
+    title: str | None = None,
+    notes: Sequence[str] = (),
+    placement: Placement | None = None,
+) -> str:
+    """SVG text for a layout tree with its counted contributions and attach points."""
+    counted_list: list[Counted] = [(as_tile(t), e, v) for (t, e, v) in counted]
+    attach_list: list[Attach] = [(as_tile(t), s, v) for (t, s, v) in attach_points]
+    used = _used_sides(tree)
+    if tree is not None and placement is None:
+        placement = place_layout(tree, marker_sides=_marker_sides(counted_list, attach_list, used))
+    bounds = placement.bounds() if placement else (-4, -2, 4, 2)
+    cv = _Canvas(bounds)
+    width_u = bounds[2] - bounds[0] + 2 * MARGIN
+    height_u = bounds[3] - bounds[1] + 2 * MARGIN
+    top = 28 if title else 6
+    width = max(width_u * U, 460)
+    wrapped = [line for note in notes for line in (textwrap.wrap(note, max(30, int((width - 24) / 6.6))) or [""])]
+    height = top + height_u * U + LEGEND_H + 16 * len(wrapped)
+    body = _layout_body(cv, tree, placement or Placement(), counted_list, attach_list, used)
     body_g = [f'<g class="layout" transform="translate(0,{top})">'] + body + ["</g>"]
     if not placement:
         body_g.insert(1, '<text x="12" y="30" font-family="sans-serif" font-size="13">(empty layout)</text>')
-    return "\n".join(head + body_g + legend + ["</svg>"]) + "\n"
+    legend = _legend(top + height_u * U + 8, width, counted_list, wrapped)
+    return "\n".join(_head(width, height, title) + body_g + legend + ["</svg>"]) + "\n"
 
 
-def layout_svg(layout, title: str | None = None, notes: Sequence[str] = ()) -> str:
+def layout_svg(layout: Layout, title: str | None = None, notes: Sequence[str] = ()) -> str:
     """SVG of an engine ``Layout`` (tiles, connections(), spinners(), counted(), attach_points())."""
     tiles = list(layout.tiles)
     if not tiles:
@@ -248,15 +301,13 @@ def layout_svg(layout, title: str | None = None, notes: Sequence[str] = ()) -> s
     return render_svg(tree, layout.counted(), layout.attach_points(), title=title, notes=notes)
 
 
-def round_svg(rnd, title: str | None = None, notes: Sequence[str] = ()) -> str:
+def round_svg(rnd: Round, title: str | None = None, notes: Sequence[str] = ()) -> str:
     """SVG of a live engine ``Round``'s layout."""
     return layout_svg(rnd.layout, title=title, notes=notes)
 
 
 def svg_tile_rects(svg_text: str) -> list[tuple[str, tuple[float, float, float, float]]]:
     """(tile label, (x0, y0, x1, y1)) of every tile drawn in ``svg_text`` (for tests)."""
-    import xml.etree.ElementTree as ET
-
     ns = {"s": "http://www.w3.org/2000/svg"}
     root = ET.fromstring(svg_text)
     out = []
@@ -270,7 +321,7 @@ def svg_tile_rects(svg_text: str) -> list[tuple[str, tuple[float, float, float, 
     return out
 
 
-def render_round(rnd, path: str | None = None, title: str | None = None, notes: Sequence[str] = ()) -> str:
+def render_round(rnd: Round, path: str | None = None, title: str | None = None, notes: Sequence[str] = ()) -> str:
     """Render a live engine ``Round`` (tests, notebooks); also write it to ``path`` if given."""
     text = round_svg(rnd, title=title, notes=notes)
     if path:

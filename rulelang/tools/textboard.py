@@ -9,8 +9,10 @@ terminal count.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from rulelang.tools.geometry import SIDES_ORDER, LayoutTree
+from rulelang.interpreter import Event, Layout
+from rulelang.tools.geometry import SIDES_ORDER, LayoutTree, Tile, as_tile
 from rulelang.tools.tally import tally_compact, tally_lines
 
 COUNTED = "●"
@@ -21,36 +23,36 @@ def fmt_tile(t: Sequence[int]) -> str:
     return f"[{t[0]}|{t[1]}]"
 
 
-def fmt_shown(x) -> str:
+def fmt_shown(x: float) -> str:
     if isinstance(x, float) and x.is_integer():
         x = int(x)
     return str(x)
 
 
-def layout_lines(tiles: Sequence, connections: Iterable[tuple], spinners: Iterable = (),
-                 counted: Iterable[tuple] = (), attach_points: Iterable[tuple] = (),
-                 endwise: Iterable = ()) -> list[str]:
+def layout_lines(tiles: Sequence[Sequence[int]], connections: Iterable[Sequence[Any]],
+                 spinners: Iterable[Tile] = (), counted: Iterable[Sequence[Any]] = (),
+                 attach_points: Iterable[Sequence[Any]] = (), endwise: Iterable[Tile] = ()) -> list[str]:
     """The layout as an indented tree of text lines."""
-    tiles = [tuple(t) for t in tiles]
-    if not tiles:
+    pairs = [as_tile(t) for t in tiles]
+    if not pairs:
         return ["(empty layout: the opener leads)"]
-    tree = LayoutTree.from_connections(tiles, list(connections), spinners, endwise)
-    counted_map: dict[tuple, int] = {}
-    double_count: dict[tuple, int] = {}
+    tree = LayoutTree.from_connections(pairs, list(connections), spinners, endwise)
+    counted_map: dict[tuple[Tile, str], int] = {}
+    double_count: dict[Tile, int] = {}
     for t, end, v in counted:
         if end == "double":
-            double_count[tuple(t)] = v
+            double_count[as_tile(t)] = v
         else:
-            counted_map[(tuple(t), end)] = v
-    free_by_tile: dict[tuple, list[tuple[str, int]]] = {}
+            counted_map[(as_tile(t), end)] = v
+    free_by_tile: dict[Tile, list[tuple[str, int]]] = {}
     for t, side, v in attach_points:
-        free_by_tile.setdefault(tuple(t), []).append((side, v))
+        free_by_tile.setdefault(as_tile(t), []).append((side, v))
     # counted ends that are not attach points (should not happen, but show them)
     for (t, end), v in counted_map.items():
         if (end, v) not in free_by_tile.get(t, []):
             free_by_tile.setdefault(t, []).append((end, v))
 
-    def label(t: tuple) -> str:
+    def label(t: Tile) -> str:
         s = fmt_tile(t)
         if t in tree.spinners:
             s += "*"
@@ -62,8 +64,8 @@ def layout_lines(tiles: Sequence, connections: Iterable[tuple], spinners: Iterab
 
     lines = [label(tree.root)]
 
-    def walk(t: tuple, prefix: str) -> None:
-        entries: list[tuple[str, str, tuple | None]] = []
+    def walk(t: Tile, prefix: str) -> None:
+        entries: list[tuple[str, str, Tile | None]] = []
         for ps, child, _cs in tree.children.get(t, []):
             entries.append((ps, label(child), child))
         for side, v in free_by_tile.get(t, []):
@@ -80,14 +82,14 @@ def layout_lines(tiles: Sequence, connections: Iterable[tuple], spinners: Iterab
     return lines
 
 
-def layout_lines_of(layout) -> list[str]:
+def layout_lines_of(layout: Layout) -> list[str]:
     """Tree lines for an engine ``Layout``."""
     ew = getattr(layout, "endwise_spinner", None)
     return layout_lines(layout.tiles, layout.connections(), layout.spinners(),
                         layout.counted(), layout.attach_points(), () if ew is None else (ew,))
 
 
-def counted_line(counted: Sequence[tuple], total: int | None = None) -> str:
+def counted_line(counted: Sequence[tuple[Tile, str, int]], total: int | None = None) -> str:
     if not counted:
         return "Counted ends: none (0)"
     terms = " + ".join(f"{v}" for _t, _e, v in counted)
@@ -96,7 +98,7 @@ def counted_line(counted: Sequence[tuple], total: int | None = None) -> str:
     return f"Counted ends: {terms} = {s}   ({where})"
 
 
-def hand_line(hand: Sequence) -> str:
+def hand_line(hand: Sequence[Tile]) -> str:
     return " ".join(fmt_tile(t) for t in hand) or "(empty)"
 
 
@@ -123,7 +125,7 @@ def score_lines(raw: Sequence[int], unit: int, names: Sequence[str], tally: bool
     return out
 
 
-def event_line(event, unit: int, names: Sequence[str]) -> str:
+def event_line(event: Event, unit: int, names: Sequence[str]) -> str:
     who = names[event.side] if 0 <= event.side < len(names) else f"side {event.side}"
     raw = event.raw
     shown = fmt_shown(raw / unit) if unit != 1 else str(raw)

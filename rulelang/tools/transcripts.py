@@ -12,17 +12,27 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from rulelang.interpreter import (
+    Config,
+    ConfigError,
+    IllegalMove,
+    Match,
+    Move,
+    Round,
+    TranscriptMismatch,
+    Turn,
+    first_difference,
+    replay,
+)
+from rulelang.readinput import read_json
 from rulelang.tools.configs import ToolError
-from rulelang.tools.engine import get
 
 
 class TranscriptError(ToolError):
     """A transcript that cannot be read or contradicts the rules (exit 1)."""
 
 
-def load_transcript(path: str) -> dict:
-    from rulelang.readinput import read_json
-
+def load_transcript(path: str) -> dict[str, Any]:
     try:
         data = read_json(path)  # a regular file, bounded in size and nesting
     except FileNotFoundError:
@@ -39,7 +49,7 @@ def load_transcript(path: str) -> dict:
     return data
 
 
-def _shape_problem(t: dict) -> str | None:
+def _shape_problem(t: dict[str, Any]) -> str | None:
     """Where the transcript's structure is wrong (a JSON path and what is expected), or None."""
     if not isinstance(t["config"], dict):
         return "/config must be an object (a compiled configuration)"
@@ -69,13 +79,13 @@ def _shape_problem(t: dict) -> str | None:
     return None
 
 
-def rounds_of(t: dict) -> list[dict]:
+def rounds_of(t: dict[str, Any]) -> list[dict[str, Any]]:
     if "rounds" in t:
         return list(t["rounds"])
     return [{"deal": t["deal"], "turns": t.get("turns", []), "result": t.get("result")}]
 
 
-def is_finished(t: dict) -> bool:
+def is_finished(t: dict[str, Any]) -> bool:
     if "rounds" in t:
         return bool((t.get("result") or {}).get("over"))
     return t.get("result") is not None
@@ -88,25 +98,23 @@ class Step:
     number: int  # 1-based turn number over the whole transcript
     round_index: int  # 0-based
     turn_index: int  # 0-based within the round
-    record: dict  # the recorded turn
-    turn: Any  # the engine's Turn
-    round: Any  # the live Round (state after the turn)
+    record: dict[str, Any]  # the recorded turn
+    turn: Turn  # the engine's Turn
+    round: Round  # the live Round (state after the turn)
 
 
-def _mismatch_text(exc) -> str:
+def _mismatch_text(exc: TranscriptMismatch) -> str:
     return (f"transcript contradicts the rules at step {exc.step} "
             f"(turn {exc.step + 1} as `rulelang replay` numbers them; {exc.path}): "
             f"the transcript has {exc.expected!r}, the rules give {exc.got!r}")
 
 
-def check_transcript(t: dict):
+def check_transcript(t: dict[str, Any]) -> Match | Round:
     """Validate a transcript; TranscriptError naming the step if it contradicts the rules."""
-    TranscriptMismatch = get("TranscriptMismatch")
-    ConfigError = get("ConfigError")
     try:
         # the engine's replay checks a match stopped early too (its last round in progress):
         # every round's deal (openers, carried scores) and the match result, not only the turns
-        return get("replay")(t)
+        return replay(t)
     except TranscriptMismatch as exc:
         raise TranscriptError(_mismatch_text(exc)) from None
     except ConfigError as exc:
@@ -115,21 +123,14 @@ def check_transcript(t: dict):
         raise TranscriptError(f"malformed transcript: {exc!r}") from None
 
 
-def new_round(cfg, deal: dict):
-    Round = get("Round")
+def new_round(cfg: Config, deal: dict[str, Any]) -> Round:
     return Round(cfg, deal["players"], deal["hands"], deal["boneyard"], deal["opener"],
                  deal.get("scores"), record=True, opening=deal.get("opening"),
                  tiebreak=deal.get("tiebreak", False))
 
 
-def step_transcript(t: dict, check: bool = False) -> Iterator[Step]:
+def step_transcript(t: dict[str, Any], check: bool = False) -> Iterator[Step]:
     """Yield the state after every recorded turn (rounds rebuilt from their deals)."""
-    Config = get("Config")
-    Move = get("Move")
-    IllegalMove = get("IllegalMove")
-    TranscriptMismatch = get("TranscriptMismatch")
-    from rulelang.interpreter.transcript import first_difference
-
     cfg = Config.from_dict(t["config"])
     number = 0
     for ri, r in enumerate(rounds_of(t)):
@@ -155,21 +156,21 @@ def step_transcript(t: dict, check: bool = False) -> Iterator[Step]:
             number += 1
             yield Step(number, ri, ti, rec, turn, rnd)
         if check and r.get("result") is not None:
-            if not rnd.over:
+            if not rnd.over or rnd.result is None:
                 raise TranscriptMismatch(number, f"{base}/result", r.get("result"), "the round goes on")
             d = first_difference(r["result"], rnd.result.to_dict(), f"{base}/result")
             if d:
                 raise TranscriptMismatch(number, d[0], d[1], d[2])
 
 
-def round_at(t: dict, turn: int | None):
+def round_at(t: dict[str, Any], turn: int | None) -> tuple[Round, Step | None]:
     """The live round after ``turn`` turns (None: the last), and its Step (None before any turn)."""
     if turn is not None and turn < 0:
         raise TranscriptError("--turn must be 0 or more")
     last = None
     if turn == 0:
         r0 = rounds_of(t)[0]
-        return new_round(get("Config").from_dict(t["config"]), r0["deal"]), None
+        return new_round(Config.from_dict(t["config"]), r0["deal"]), None
     for st in step_transcript(t):
         last = st
         if turn is not None and st.number == turn:
@@ -177,7 +178,7 @@ def round_at(t: dict, turn: int | None):
     if last is None:
         if turn is not None:
             raise TranscriptError(f"--turn {turn}: the transcript has no turns (use --turn 0 or leave it out)")
-        return new_round(get("Config").from_dict(t["config"]), rounds_of(t)[0]["deal"]), None
+        return new_round(Config.from_dict(t["config"]), rounds_of(t)[0]["deal"]), None
     if turn is not None:
         raise TranscriptError(f"--turn {turn}: the transcript has only {last.number} turns")
     return last.round, last

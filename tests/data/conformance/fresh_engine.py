@@ -24,7 +24,7 @@ TAGS = [
     "opener-block-winner", "reserve", "terminal-one-half", "events-per-term", "no-rounding", "opener-next-seat",
     "tie-draw", "own-hand",
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
-    "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit",  # family tier B (docs/config.md target.entry, target.mode rounds)
+    "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit",
 ]
 
 
@@ -125,7 +125,7 @@ class Game:
     def __init__(self, case: dict):
         self.cfg = cfg = case["config"]
         self.n = n = case["players"]
-        by_count = cfg["target"].get("raw_by_count", {})  # family tier B: the target for this player count
+        by_count = cfg["target"].get("raw_by_count", {})  # the target for this player count
         self.cfg = cfg = {**cfg, "target": {**cfg["target"], "raw": by_count.get(str(n), cfg["target"]["raw"])}}
         self.teams = n in cfg["players"]["partnerships"]
         self.nsides = 2 if self.teams else n
@@ -276,13 +276,13 @@ class Game:
         rule = self.cfg["settlement"]["block"]
         if rule["winner"] == "none":
             return None
-        if rule["winner"] == "fewest-tiles":  # family tier B: tiles, then pips
+        if rule["winner"] == "fewest-tiles":  # tiles, then pips
             key = [(len(self.hands[s]), v[s]) for s in range(self.n)]
             tied = [s for s in range(self.n) if key[s] == min(key)]
             if len({self.side(s) for s in tied}) > 1:
                 return None
             return min(tied, key=lambda s: (s - self.opener) % self.n)
-        if rule["winner"] == "lightest-side":  # family tier B: pip totals of the sides
+        if rule["winner"] == "lightest-side":  # pip totals of the sides
             total: dict = {}
             for s in range(self.n):
                 total[self.side(s)] = total.get(self.side(s), 0) + v[s]
@@ -491,16 +491,40 @@ def run_case(case: dict) -> dict:
     return {"steps": out}
 
 
+# The configuration fields this engine reads, each with the values it plays (PROTOCOL.md 1,
+# `capabilities.configurations`); "@fields" lists those it plays with any value. The runner
+# declines every case whose configuration holds another field or value.
+ANY_VALUE = [
+    "format", "name", "title", "source", "based_on", "players.counts", "hand_size", "reserve", "draw_limit",
+    "scoring.in_play", "scoring.multiple", "target.raw", "target.raw_by_count", "target.entry", "target.rounds",
+    "score_floor", "settlement.domino.with_last_placement",
+]
+TERM = {"kind": ["hands", "differences"], "hands": ["opponents", "partner", "own", "everyone"],
+        "pooling": ["pooled", "each"], "rounding": ["round5", "none"], "to": ["winner", "owner"],
+        "sign": ["credit", "debit"]}
+VALUES: dict[str, list] = {
+    "tiles": [6], "players.partnerships": [4], "drawing": ["until-playable", "none"],
+    "opener.first_round": ["lottery", "highest-double", "seat-0"],
+    "opener.after_domino": ["dominoer", "lottery", "highest-double", "next-seat", "seat-0"],
+    "opener.after_block": ["lottery", "highest-double", "next-seat", "block-winner", "seat-0"],
+    "opener.lead": ["any", "forced"],
+    "doubles.branching": ["every", "first", "none"], "doubles.branch_sides": ["after-line", "at-once"],
+    "doubles.terminal_count": ["both-halves", "one-half"],
+    "scoring.unit": [1, 5],
+    "target.mode": ["exact", "at-least", "rounds"], "target.check": ["every-event", "after-settlement"],
+    "target.overshoot": ["discard", "bounce", "none"], "target.ties": ["extra-rounds", "draw", "impossible"],
+    "target.lead_cannot_win": [True],
+    "settlement.domino.events": ["one", "per-term", "per-hand"],
+    "settlement.block.events": ["one", "per-term", "per-hand"],
+    "settlement.block.winner": ["lightest-hand", "none", "fewest-tiles", "lightest-side"],
+    "settlement.block.tie_break": ["fewest-tiles", "none", "lightest-hand"],
+    "settlement.block.partners_tie": ["side-wins"],
+    **{f"settlement.{end}.terms.{k}": v for end in ("domino", "block") for k, v in TERM.items()},
+}
+
+
 def main(argv: list[str]) -> int:
-    # written before the family's tier A (docs/design/family.md): it declines configurations using its fields
-    capabilities: dict = {"features": TAGS, "configurations": {
-        "scoring.formula": ["value"], "scoring.unit": [1, 5], "round_end": ["player-out"],
-        "settlement.domino.bonus": [0], "settlement.block.partners_tie": ["side-wins"],
-        "settlement.domino.terms.rounding": ["round5", "none"], "settlement.block.terms.rounding": ["round5", "none"],
-        "tiles": [6],  # larger sets: double-six only
-        # the sniff (family tier C): declined as PROTOCOL.md 3.12 says
-        "doubles.spinner_orientation": ["crosswise"], "doubles.spinner_count": ["terminal"],
-        "doubles.branch_length": ["unlimited"]}}
+    capabilities: dict = {"features": TAGS, "configurations": {"@fields": ANY_VALUE, **VALUES}}
     if "--without-no-drawing" in argv:
         capabilities["features"] = [t for t in TAGS if t != "no-drawing"]
         capabilities["configurations"]["drawing"] = ["until-playable"]

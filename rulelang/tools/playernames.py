@@ -3,14 +3,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from rulelang.interpreter import Config
+from rulelang.players.ismcts import InformationSetMCTS
+from rulelang.players.pimc import DeterminizedSearch
+from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError
-from rulelang.tools.engine import get
 
 PLAYER_NAMES = ("random", "greedy", "pimc", "ismcts", "strong")
 STRONG = "pimc:12"  # what `strong` means (the README's measured player)
 
 
-def make_player(spec: str, config, seed: int) -> Any:
+def make_player(spec: str, config: Config, seed: int) -> Any:
     """A player from its name, e.g. `greedy`, `pimc:24`, `ismcts:300`, `pimc:0.05s`; ToolError if unknown."""
     name, _, arg = spec.strip().partition(":")
     if name == "strong":
@@ -19,7 +22,7 @@ def make_player(spec: str, config, seed: int) -> Any:
     if name in ("random", "greedy"):
         if arg:
             raise ToolError(f"player {spec!r}: {name} takes no strength")
-        return get(f"{name}_player")(seed)
+        return BOTS[name](seed)
     if name not in ("pimc", "ismcts"):
         raise ToolError(f"unknown player {spec!r} (players: {', '.join(PLAYER_NAMES)}; e.g. pimc:12, ismcts:200)")
     seconds = None
@@ -36,9 +39,5 @@ def make_player(spec: str, config, seed: int) -> Any:
     except ValueError:
         raise ToolError(f"player {spec!r}: the strength is a positive count (pimc:12) or seconds per move (pimc:0.05s)") from None
     if name == "pimc":
-        from rulelang.players.pimc import DeterminizedSearch
-
         return DeterminizedSearch(config, seed, determinizations=count or 12, seconds=seconds)
-    from rulelang.players.ismcts import InformationSetMCTS
-
     return InformationSetMCTS(config, seed, iterations=count or 200, seconds=seconds)

@@ -1,28 +1,29 @@
-"""The rules a configuration must follow beyond its schema, shared by the language and the engine.
+"""The rules a configuration must follow beyond its schema: one validator for the language and the engine.
 
 Each rule is small, has one stable code and names the statements it involves
 (`keys`): the compiler points its message at one of them (`at`, the first
 stated in the file being compiled, else the first) and skips a rule when one of
-its statements already has an error of its own; the engine
-(`interpreter.config.Config.from_dict`) runs the same rules through
-`config_problems`, so exactly the same configurations are valid for both.
+its statements already has an error of its own; the engine (`Config.from_dict`)
+runs the same rules through `config_problems`, so exactly the same
+configurations are valid for both. A fault's `path` is the JSON pointer of the
+first field its statement sets (rulelang/config/fields.py).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from rulelang.config_model import SET_NAMES, SET_PLAYERS, SET_TILES, schema_problems
-from rulelang.record import record
-from rulelang.statements import INFO
-from rulelang.statements.values import Term
+from rulelang.config.declared import statement_pointer
+from rulelang.config.validation import schema_problems
+from rulelang.config.vocabulary import SET_NAMES, SET_PLAYERS, SET_TILES
 
-__all__ = ["Problem", "Rule", "RULES", "config_problems"]
+__all__ = ["Problem", "Rule", "RULES", "config_problems", "rule_problems", "mentions_winner"]
 
 Config = dict[str, Any]
 
 
-@record
+@dataclasses.dataclass(frozen=True, slots=True)
 class Problem:
     """One fault of a configuration: its code, words, and where it lies."""
 
@@ -34,7 +35,7 @@ class Problem:
     path: str = ""  # JSON pointer (the engine)
 
 
-@record
+@dataclasses.dataclass(frozen=True, slots=True)
 class Rule:
     """A rule over several statements (or over the configuration they make)."""
 
@@ -55,8 +56,14 @@ def rule(code: str, *keys: str) -> Callable[[Callable[[Config], Iterator[Problem
 
 
 def _p(code: str, message: str, hint: str | None, *at: str, index: int | None = None) -> Problem:
-    path = INFO[at[0]].fields[0].pointer
+    path = statement_pointer(at[0])
     return Problem(code, message, hint, at, index, path + (f"/{index}" if index is not None else ""))
+
+
+def mentions_winner(term: Mapping[str, Any]) -> bool:
+    """Whether a settlement term gives to or takes from the winner (so needs one)."""
+    return bool(term["kind"] == "heaviest" or term["kind"] == "hands" and (
+        term["to"] == "winner" or term["hands"] != "everyone"))
 
 
 def _join(nums: list[int]) -> str:
@@ -64,7 +71,7 @@ def _join(nums: list[int]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-# -- larger sets (family.md 3.7, reading 36): the set bounds the player count and the deal
+# -- the tile set bounds the player count and the deal
 
 def _playable(c: Config) -> list[int]:
     """The allowed counts the set can seat (the others get one `player-count` fault, nothing more)."""
@@ -80,7 +87,6 @@ def _set_players(c: Config) -> Iterator[Problem]:
         yield _p("player-count", f"a {SET_NAMES[top]} set allows at most {SET_PLAYERS[top]} players, not {most}",
                  f"write {bigger} for more" if most <= SET_PLAYERS[12] and top != 12 else
                  f"write `players 2 to {SET_PLAYERS[top]}`", "players", "tiles")
-# -- end larger sets
 
 
 @rule("partnerships-need-4", "players")
@@ -90,12 +96,12 @@ def _partnerships(c: Config) -> Iterator[Problem]:
                  "write `players 2 to 4, partnerships with 4` or `no partnerships`", "players")
 
 
-def _per_count(key: str, place: str) -> None:
+def _per_count(key: str, place: str, words: str) -> None:
     @rule("per-count", "players", key)
     def find(c: Config) -> Iterator[Problem]:
-        counts, given, words = _playable(c), c[place], INFO[key].words  # larger sets: counts the set seats
+        counts, given = _playable(c), c[place]  # the counts the set seats
         for n in sorted(int(k) for k in given):
-            if n not in counts and n in c["players"]["counts"]:  # larger sets: beyond the set, one fault
+            if n not in counts and n in c["players"]["counts"]:  # beyond the set: `player-count` says it
                 continue
             if n not in counts:
                 yield _p("per-count", f"{words} is given for {n} players, who cannot play",
@@ -106,13 +112,13 @@ def _per_count(key: str, place: str) -> None:
                          f"add `, N with {n}` or give one size for every count", key)
 
 
-_per_count("hand", "hand_size")
-_per_count("reserve", "reserve")
+_per_count("hand", "hand_size", "the hand size")
+_per_count("reserve", "reserve", "the reserve")
 
 
 @rule("too-many-tiles", "players", "hand", "reserve")
 def _tiles(c: Config) -> Iterator[Problem]:
-    in_set = SET_TILES[c.get("tiles", 6)]  # larger sets: the set's tiles
+    in_set = SET_TILES[c.get("tiles", 6)]
     for n in _playable(c):
         hand, reserve = c["hand_size"].get(str(n)), c["reserve"].get(str(n))
         if hand is None or reserve is None or n * hand + reserve <= in_set:
@@ -151,7 +157,7 @@ def _target_multiple(c: Config) -> Iterator[Problem]:
 @rule("unit-mismatch", "unit", "scoring")
 def _unit_scoring(c: Config) -> Iterator[Problem]:
     scoring = c["scoring"]
-    unit = scoring["unit"]  # any unit (family tier A): placement points must be multiples of it
+    unit = scoring["unit"]  # placement points must be multiples of the unit
     if scoring.get("formula", "value") != "value":
         return  # `formula-needs-raw-points` says what is wrong
     if unit > 1 and scoring["in_play"] and scoring["multiple"] % unit:
@@ -190,7 +196,7 @@ _unit_terms("domino", "domino_terms")
 _unit_terms("block", "block_terms")
 
 
-# -- family tier A (docs/design/family.md) -----------------------------------------------
+# -- scoring formulas, bonuses and drawing ------------------------------------------------
 
 @rule("formula-needs-raw-points", "unit", "scoring")
 def _formula_unit(c: Config) -> Iterator[Problem]:
@@ -212,14 +218,14 @@ def _unit_bonus(c: Config) -> Iterator[Problem]:
 @rule("unit-mismatch", "unit", "knock_bonus")
 def _unit_knock(c: Config) -> Iterator[Problem]:
     knock, unit = c["scoring"].get("knock_bonus", 0), c["scoring"]["unit"]
-    if knock % unit:  # issue 9: the knock bonus is raw, like the domino bonus
+    if knock % unit:  # the knock bonus is raw, like the domino bonus
         yield _p("unit-mismatch", f"a knock bonus of {knock} raw points is not a whole number of shown points",
                  f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "knock_bonus")
 
 
 @rule("draw-while-able-needs-drawing", "draw_while_able", "drawing")
 def _draw_while_able(c: Config) -> Iterator[Problem]:
-    if c.get("draw_while_able") and c["drawing"] != "until-playable":  # issue 9 (family.md 3.8)
+    if c.get("draw_while_able") and c["drawing"] != "until-playable":
         yield _p("draw-while-able-needs-drawing", "without drawing there is nothing to draw while able to place",
                  "write `draw until playable`, or remove this line", "draw_while_able")
 
@@ -242,7 +248,7 @@ def _at_least(c: Config) -> Iterator[Problem]:
 def _ties(c: Config) -> Iterator[Problem]:
     t = c["target"]
     if t["mode"] == "rounds":
-        return  # family tier B: `rounds-need-ties` says what a fixed number of rounds needs
+        return  # `rounds-need-ties` says what a fixed number of rounds needs
     if t["check"] == "every-event" and t["ties"] != "impossible":
         yield _p("ties-contradict-check", "when the target is checked after every event, the first side to "
                  "reach it wins, so ties at the top are impossible", "write `ties at the top: impossible`", "ties")
@@ -289,7 +295,7 @@ def _terms_winner(c: Config) -> Iterator[Problem]:
     if block["winner"] != "none":
         return
     for i, term in enumerate(block["terms"]):
-        if Term.from_dict(term).mentions_winner():
+        if mentions_winner(term):
             yield _p("terms-need-winner", "a block without a winner gives nothing to this term",
                      "give the block a winner, or settle `everyone's hands separately` with each owner",
                      "block_terms", index=i)
@@ -325,7 +331,7 @@ def _no_scoring(c: Config) -> Iterator[Problem]:
                  "write `placements score multiples of 5` or credit hands in a settlement", "scoring")
 
 
-# -- family tier B (docs/design/family.md): house rules of the match ------------------------
+# -- house rules of the match ----------------------------------------------------------------
 
 @rule("unit-mismatch", "unit", "entry")
 def _unit_entry(c: Config) -> Iterator[Problem]:
@@ -374,7 +380,7 @@ def _target_counts_unit(c: Config) -> Iterator[Problem]:
                  f"with {unit} raw points to 1 shown point, use multiples of {unit}", "target")
 
 
-# -- family tier C (docs/design/family.md): the muggins rule -------------------------------
+# -- the muggins rule ------------------------------------------------------------------------
 
 @rule("claims-need-scoring", "claims", "scoring")
 def _claims_scoring(c: Config) -> Iterator[Problem]:
@@ -383,7 +389,7 @@ def _claims_scoring(c: Config) -> Iterator[Problem]:
                  "to claim", "write `placements score multiples of 5`, or leave out the muggins rule", "claims")
 
 
-# -- the sniff (family tier C, docs/design/family.md) ----------------------------------------
+# -- the sniff: the first double as the only spinner --------------------------------------------
 
 def _sniff_rule(key: str, default: str, what: str) -> None:
     @rule("sniff-needs-first-double", "branching", key)
@@ -400,7 +406,7 @@ _sniff_rule("spinner_count", "terminal", "what the spinner counts")
 _sniff_rule("branch_length", "unlimited", "how long the spinner's branches are")
 
 
-def rule_problems(config: Config, skip: set[str] = frozenset()) -> list[Problem]:  # type: ignore[assignment]
+def rule_problems(config: Config, skip: frozenset[str] | set[str] = frozenset()) -> list[Problem]:
     """The faults of a configuration (that matches the schema), skipping rules that involve `skip`."""
     out: list[Problem] = []
     for r in RULES:

@@ -1,0 +1,116 @@
+"""`rulelang balance RULESET --ladder`: plan the ladder, play it where asked (resuming `--out`), then report."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import click
+
+from rulelang.tools import ladder, study
+from rulelang.tools.configs import ToolError
+
+
+@dataclass(frozen=True)
+class LadderOptions:
+    """What the command line asks of a ladder (beyond the rulesets and player count)."""
+
+    rungs: str | None
+    top: str
+    link_matches: int
+    bar: float | None
+    seed: int
+    jobs: int
+    dask: str | None
+    out: str | None
+    resume: bool
+    as_json: bool
+    html: str | None
+    alpha: float
+
+
+def ladder_params(variants: dict[str, Any], players: int, cfg: Any, opts: LadderOptions) -> dict[str, Any]:
+    """The study (what the results file's header holds), every player name checked first."""
+    from rulelang.tools.playernames import make_player
+
+    rungs = ladder.parse_rungs(opts.rungs) if opts.rungs else ladder.default_rungs(opts.top)
+    for spec in rungs:
+        make_player(spec, cfg, 0)  # refuses a bad name before any work
+    bars = [0.6] + ([opts.bar] if opts.bar is not None and opts.bar != 0.6 else [])
+    return {"mode": "ladder", "variants": variants, "players": players, "seed": opts.seed,
+            "link_matches": opts.link_matches, "rungs": rungs, "bars": bars}
+
+
+def run(variants: dict[str, Any], names: dict[str, str], cfg: Any, players: int, opts: LadderOptions) -> None:
+    """Play (or resume) the ladder and print or write its report."""
+    from rulelang.tools import ladder_report
+
+    params = ladder_params(variants, players, cfg, opts)
+    kept: list[dict[str, Any]] = []
+    if opts.out and opts.resume:
+        kept = study.read_done(opts.out, params)
+    elif opts.out and os.path.exists(opts.out) and os.path.getsize(opts.out) > 0:
+        raise ToolError(f"--out {opts.out} exists: add --resume to go on with that study, or remove the file")
+    sides_of = list(cfg.sides_of(players))
+    sink = study.Sink(opts.out, params, kept) if opts.out else None
+    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
+    try:
+        with _progress(show) as (on_link, on_rows):
+            def got(chunk: list[dict[str, Any]]) -> None:
+                if sink:
+                    sink.write(chunk)
+                on_rows(chunk)
+
+            rows = ladder.climb(params, max(sides_of) + 1, kept, opts.jobs, opts.dask, got, on_link)
+    finally:
+        if sink:
+            sink.close()
+    rep = ladder_report.report(params, rows, names, sides_of, opts.alpha)
+    if opts.out:
+        click.echo(f"results: {opts.out} ({len(kept)} matches reused)" if opts.resume else f"results: {opts.out}", err=True)
+    if opts.html:
+        from rulelang.outfiles import write_atomic
+        from rulelang.tools.balance_html import ladder_html
+
+        try:
+            write_atomic(opts.html, ladder_html(rep), newline=None)
+        except OSError as exc:
+            raise ToolError(f"cannot write {opts.html}: {exc.strerror or exc}") from exc
+        click.echo(f"report: {opts.html}", err=True)
+    if opts.as_json:
+        click.echo(json.dumps(rep, indent=1, sort_keys=True))
+        return
+    from rich.console import Console
+
+    from rulelang.commands.console import pipe_safe
+    from rulelang.tools.ladder_text import show as show_text
+
+    safe: Callable[[Console], Console] = pipe_safe  # ends quietly with exit 141 when the reader leaves (`| head`)
+    show_text(rep, safe(Console(width=max(120, min(160, Console().width)), highlight=False)))
+
+
+@contextmanager
+def _progress(show: bool) -> Iterator[tuple[Callable[[str, int], None], Callable[[list[dict[str, Any]]], None]]]:
+    """(on_link, on_rows) callbacks: a progress bar per link on a terminal's stderr, else nothing."""
+    if not show:
+        yield (lambda _name, _total: None), (lambda _rows: None)
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as prog:
+        bar: list[TaskID] = []
+
+        def on_link(name: str, total: int) -> None:
+            bar[:] = [prog.add_task(name, total=total)]
+
+        def on_rows(rows: list[dict[str, Any]]) -> None:
+            if bar:
+                prog.advance(bar[0], len(rows))
+
+        yield on_link, on_rows

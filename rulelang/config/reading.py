@@ -1,0 +1,65 @@
+"""A valid configuration dict -> the values of the declared fields, as the engine holds them.
+
+Lists become tuples, objects read-only mappings (per-count objects keyed by
+int), an absent optional field its declared default; a field's own `read`
+(e.g. the sorted player counts) comes first.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from types import MappingProxyType
+from typing import Annotated, Any, get_args, get_origin
+
+from rulelang.config.declared import typed
+
+__all__ = ["freeze", "read_fields"]
+
+Reader = Callable[[Any], Any]
+
+
+def freeze(value: Any) -> Any:
+    """JSON data made read-only: dicts as mappings, lists as tuples."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def _by_count(value: Mapping[str, Any]) -> Mapping[int, Any]:
+    return MappingProxyType({int(k): v for k, v in value.items()})
+
+
+def _shape_reader(hint: Any) -> Reader | None:
+    """How the annotation's shape reads a JSON value (None: as it is)."""
+    if get_origin(hint) is Annotated:
+        hint = get_args(hint)[0]
+    origin = get_origin(hint)
+    if origin is tuple:
+        return freeze
+    if origin is Mapping:
+        return _by_count
+    return None
+
+
+@cache
+def _plan() -> tuple[tuple[str, tuple[str, ...], bool, Any, Reader | None], ...]:
+    """Per field: attribute, path, required, the Spec (for its default), reader."""
+    return tuple((d.attr, d.spec.path, d.spec.required, d.spec, d.spec.read or _shape_reader(d.hint))
+                 for d in typed())
+
+
+def read_fields(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's value of every declared field of a valid configuration (attribute -> value)."""
+    out: dict[str, Any] = {}
+    for attr, path, required, spec, read in _plan():
+        node: Any = data
+        for name in path[:-1]:
+            node = node[name]
+        if required or path[-1] in node:
+            value = node[path[-1]]
+        else:
+            value = spec.default_for(data)
+        out[attr] = read(value) if read is not None and value is not None else value
+    return out

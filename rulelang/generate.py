@@ -1,0 +1,111 @@
+"""Regenerate every generated file of the checkout: `python -m rulelang.generate [--check]`.
+
+One list, `GENERATORS`: each returns the files it makes and the text each
+must have. A later generator sees the texts of the earlier ones (the shipped
+copies of docs/ are copied after docs/language.md's tables are rewritten).
+`--check` writes nothing and exits 1 when a file is stale;
+tests/test_generated.py runs the same check.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+Texts = Mapping[Path, str]
+Generator = Callable[[Callable[[Path], str]], dict[Path, str]]
+
+
+def config_schema(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The JSON Schema of the configuration, from rulelang/config/fields.py."""
+    from rulelang.config.schema import dump, generate
+
+    return {ROOT / "rulelang" / "schema" / "config.schema.json": dump(generate())}
+
+
+def config_fields(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The table of every field in docs/config.md, from rulelang/config/fields.py."""
+    from rulelang.config.docs import rewrite
+    from rulelang.statements import INFO
+
+    path = ROOT / "docs" / "config.md"
+    return {path: rewrite(read(path), lambda key: INFO[key].words)}
+
+
+def highlighting(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The highlight keywords and the editors' TextMate grammars, from the grammar."""
+    from rulelang.highlight.generate import outputs
+
+    return outputs()
+
+
+def statement_tables(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The statement tables of docs/language.md, from the statement table."""
+    from rulelang.statements.docs import BEGIN, END, statement_docs
+
+    path = ROOT / "docs" / "language.md"
+    head, _, rest = read(path).partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    return {path: head + statement_docs() + tail}
+
+
+def reference_copies(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The reference documents shipped in the package (`rulelang help TOPIC`): copies of docs/*.md."""
+    return {ROOT / "rulelang" / "reference" / doc.name: read(doc) for doc in sorted((ROOT / "docs").glob("*.md"))}
+
+
+def bundled_index(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The summary of the bundled rulesets that `rulelang list` reads."""
+    from rulelang.bundled_index import INDEX_NAME, build
+
+    return {ROOT / "rulesets" / INDEX_NAME: json.dumps(build(), indent=1, ensure_ascii=False) + "\n"}
+
+
+GENERATORS: tuple[Generator, ...] = (config_schema, config_fields, highlighting, statement_tables, reference_copies,
+                                     bundled_index)
+
+
+def expected() -> dict[Path, str]:
+    """Every generated file and the text it must have."""
+    made: dict[Path, str] = {}
+
+    def read(path: Path) -> str:
+        return made[path] if path in made else path.read_text(encoding="utf-8")
+
+    for generator in GENERATORS:
+        made.update(generator(read))
+    return made
+
+
+def stale(files: Texts) -> list[Path]:
+    """The files whose text differs from the expected (or that are missing)."""
+    return [path for path, text in files.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a generated file is stale")
+    opts = parser.parse_args(argv)
+    if not (ROOT / "pyproject.toml").is_file():
+        print("rulelang.generate: run it in a checkout of rulelang (no pyproject.toml beside the package)",
+              file=sys.stderr)
+        return 2
+    files = expected()
+    old = stale(files)
+    for path in old:
+        where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+        if opts.check:
+            print(f"stale: {where}")
+        else:
+            path.write_text(files[path], encoding="utf-8")
+            print(f"wrote {where}")
+    if not old:
+        print(f"{len(files)} generated files, all up to date")
+    return 1 if opts.check and old else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""The terminal view of `rulelang balance --ladder`: the links, the chain, the ratings and the coin share."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from rulelang.tools.stats import format_p
+
+
+def pct(v: float | None) -> str:
+    return "-" if v is None or v != v else f"{100 * v:.1f}%"
+
+
+def pct_interval(ci: list[float] | None) -> str:
+    return "-" if not ci or ci[0] != ci[0] else f"[{pct(ci[0])}, {pct(ci[1])}]"
+
+
+def _table(*cols: tuple[str, str]) -> Table:
+    t = Table(show_header=True, header_style="bold")
+    for col, just in cols:
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    return t
+
+
+def verdict(rep: dict[str, Any]) -> str:
+    """One sentence on what the second ruleset does to skill, e.g. 'B makes the game more skill-based (...)'."""
+    a, b = rep["study"]["names"]
+    rows = {r["figure"]: r for r in rep["comparison"]["rows"]}
+    coin = rows["coin share"]
+    bar = rep["study"]["bars"][0]
+    chain = rows[f"chain length at {100 * bar:g}%"]
+    figs = f"chain {chain['a']} -> {chain['b']}, coin share {pct(coin['a'])} -> {pct(coin['b'])}"
+    if coin["significant"] or chain["significant"]:
+        more = coin["difference"] < 0 if coin["significant"] else chain["difference"] > 0
+        return f"{b} makes the game {'more' if more else 'less'} skill-based than {a} ({figs})."
+    return f"{b} against {a}: no significant difference in skill at this sample size ({figs})."
+
+
+def show(rep: dict[str, Any], console: Console) -> None:
+    st = rep["study"]
+    who = "teams" if st["partnerships"] else "seats"
+    console.print(f"Skill ladder, {st['players']} players ({st['sides']} {who}), seed {st['seed']}, "
+                  f"{st['link_matches']} matches per link (every deal played from each side in turn)")
+    for name, v in rep["variants"].items():
+        console.print(f"\n[bold]{name}[/bold]")
+        h2h = st["sides"] > 2
+        cols = [("link", "left"), ("upper's share", "right"), ("95% interval", "right")]
+        cols += [("head to head", "right"), ("95% interval", "right")] if h2h else []
+        cols += [("matches", "right"), ("draws", "right")] + [(f">= {100 * b:g}%", "center") for b in st["bars"]]
+        t = _table(*cols)
+        for link in v["links"]:
+            cells = [f"{link['upper']} vs {link['lower']}", pct(link["share"]), pct_interval(link["ci95"])]
+            if h2h:
+                cells += [pct(link["head_to_head"]), pct_interval(link["head_to_head_ci95"])]
+            cells += [str(link["matches"]), str(link["draws"])]
+            cells += ["yes" if link["head_to_head"] >= b else "no" for b in st["bars"]]
+            t.add_row(*cells)
+        console.print(t)
+        stop = ("the top rung was reached" if v["stopped"] == "top"
+                else "the ladder stopped at the first rung that no longer beat the one below")
+        for c in v["chain"]:
+            console.print(f"chain length at {100 * c['bar']:g}%: {c['length']} (95% interval "
+                          f"{c['ci95'][0]:.0f} to {c['ci95'][1]:.0f}); {stop}")
+        t = _table(("player", "left"), ("rating", "right"), ("95% interval", "right"), ("Elo", "right"), ("95% interval", "right"))
+        for r in v["ratings"]:
+            t.add_row(r["player"], f"{r['rating']:.2f}", f"[{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]", f"{r['elo']:.0f}",
+                      f"[{r['elo_ci95'][0]:.0f}, {r['elo_ci95'][1]:.0f}]")
+        console.print(t)
+        cs = v["coin_share"]
+        console.print(f"coin share: {pct(cs['value'])} {pct_interval(cs['ci95'])}: as skill-based as a game the higher "
+                      f"rung always wins with {pct(cs['value'])} of the results decided by a coin "
+                      f"(rating spread {v['spread']['value']:.2f})")
+    console.print("\nIntervals: Wilson over matches for shares; Wald for ratings (Bradley-Terry, random = 0, "
+                  f"one virtual draw per link); a bootstrap over deals ({st['bootstrap']} resamples) for the chain "
+                  "length and the coin share.")
+    if "comparison" in rep:
+        comp = rep["comparison"]
+        a, b = st["names"]
+        t = _table(("figure", "left"), (a, "right"), (b, "right"), ("difference", "right"), ("test", "left"),
+                   ("p", "right"), ("", "left"))
+        for r in comp["rows"]:
+            if r["figure"].startswith("chain"):
+                va, vb, d = str(r["a"]), str(r["b"]), f"{r['difference']:+d}" if isinstance(r["difference"], int) else f"{r['difference']:+g}"
+            else:
+                va, vb, d = pct(r["a"]), pct(r["b"]), f"{100 * r['difference']:+.1f} pts"
+            t.add_row(r["figure"], va, vb, d, r["test"], format_p(r["p"]), "significant" if r["significant"] else "")
+        console.print(t)
+        console.print(f"Paired on deals: McNemar's exact test per link, a paired bootstrap for the chain and the coin "
+                      f"share; 'significant': p below {comp['alpha']:g} after Holm's correction.")
+        console.print(verdict(rep))

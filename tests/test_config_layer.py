@@ -1,0 +1,147 @@
+"""The configuration layer (rulelang/config/): one declaration per field, and what is built from it."""
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.config.declared import declared, statement_pointer
+from rulelang.config.defaults import empty_config, without_defaults
+from rulelang.config.reading import read_fields
+from rulelang.config.rules import config_problems
+from rulelang.config.schema import generate
+from rulelang.config.validation import config_schema
+from rulelang.interpreter.config import Config
+from rulelang.statements import INFO, TABLE
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYER = ROOT / "rulelang" / "config"
+
+
+def _get(config, path):
+    node = config
+    for name in path:
+        node = node[name]
+    return node
+
+
+def test_the_committed_schema_is_the_generated_one():
+    assert config_schema() == generate(), "run `python -m rulelang.generate`"
+    assert config_schema()["$id"] == "urn:rulelang:schema:config:1"
+
+
+def test_the_layer_imports_neither_the_language_nor_the_engine():
+    for path in sorted(LAYER.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            for name in names:
+                assert not name.startswith("rulelang") or name.startswith("rulelang.config"), (path.name, name)
+
+
+def test_every_field_but_the_format_is_set_by_a_statement_of_the_table():
+    unset = [d.spec.dotted for d in declared() if d.spec.statement is None]
+    assert unset == ["format"]
+    assert {d.spec.statement for d in declared() if d.spec.statement} <= set(INFO)
+    assert all(entry.fields for entry in TABLE)  # the table's fields are the declared ones with its key
+
+
+def test_a_fault_points_at_its_statements_first_field():
+    assert statement_pointer("overshoot") == "/target/overshoot"
+    assert statement_pointer("hand") == "/hand_size"
+    assert statement_pointer("domino_terms") == "/settlement/domino/terms"
+
+
+def test_the_empty_configuration_holds_every_required_field_and_nothing_else():
+    empty = empty_config()
+    required = [d.spec.path for d in declared() if d.spec.required]
+    for path in required:
+        _get(empty, path)
+    leaves = []
+
+    def walk(node, path):
+        for key, value in node.items():
+            if isinstance(value, dict) and value and path + (key,) not in required:
+                walk(value, path + (key,))
+            else:
+                leaves.append(path + (key,))
+
+    walk(empty, ())
+    assert sorted(leaves) == sorted(required)
+    assert empty_config() is not empty_config() and empty_config() == empty
+
+
+@pytest.mark.parametrize("name", rulelang.bundled_names())
+def test_the_engine_reads_every_field_of_a_bundled_configuration(name):
+    data = rulelang.compile_bundled(name)
+    config = Config.from_dict(data)
+    for d in declared():
+        value = getattr(config, d.attr)
+        if d.spec.path[-1] not in _get(data, d.spec.path[:-1]):
+            continue  # absent: its default (test below)
+        raw = _get(data, d.spec.path)
+        if isinstance(raw, dict):
+            assert dict(value) == {int(k): v for k, v in raw.items()}, d.attr
+        elif isinstance(raw, list):
+            assert list(value) == (sorted(raw) if d.attr == "counts" else raw), d.attr
+        else:
+            assert value == raw, d.attr
+    assert config.domino == {**data["settlement"]["domino"], "terms": config.domino["terms"]}
+    assert config.to_dict() == data and config == Config.from_dict(json.loads(json.dumps(data)))
+
+
+def test_an_absent_optional_field_reads_as_its_default():
+    config = Config.from_dict(rulelang.compile_bundled("allfives"))
+    assert (config.tiles, config.draw_limit, config.draw_while_able, config.formula, config.divisors) == \
+        (6, None, False, "value", (config.multiple,))
+    assert (config.entry, config.rounds, config.lead_cannot_win, dict(config.target_by_count), dict(config.tie_rounds),
+            config.knock_bonus, config.hand_doubles, config.round_end, config.claims) == \
+        (0, None, False, {}, {}, 0, "both-halves", "player-out", "none")
+    assert (config.domino_winner, config.domino_bonus, config.block_partners_tie) == ("dominoer", 0, "side-wins")
+    assert config.spinner_orientation == "crosswise" and config.branch_length == "unlimited"
+
+
+def test_config_is_frozen_and_hashable_by_content():
+    data = rulelang.compile_bundled("allfives")
+    a, b = Config.from_dict(data), Config.from_dict(data)
+    assert a == b and hash(a) == hash(b) and a is not b
+    with pytest.raises(AttributeError):
+        a.target = 5  # type: ignore[misc]
+    assert not hasattr(a, "rules")
+
+
+def test_without_defaults_drops_what_holds_its_default_and_what_means_nothing():
+    data = rulelang.compile_bundled("allfives")
+    spelled = json.loads(json.dumps(data))
+    spelled["scoring"].update(formula="value", divisors=[3], hand_doubles="both-halves")
+    spelled["target"]["entry"] = 0
+    spelled["settlement"]["domino"].update(bonus=0, winner="dominoer")
+    spelled.update(claims="none", round_end="player-out")
+    assert without_defaults(spelled) == data
+    divided = json.loads(json.dumps(data))
+    divided["scoring"].update(formula="per-multiple", divisors=[data["scoring"]["multiple"]])
+    assert "divisors" not in without_defaults(divided)["scoring"]
+
+
+def test_read_fields_gives_one_value_per_declared_field():
+    values = read_fields(rulelang.compile_bundled("pagat"))
+    assert list(values) == [d.attr for d in declared()]
+
+
+def test_the_engine_refuses_what_the_validator_refuses():
+    from rulelang.interpreter.errors import ConfigError
+
+    data = rulelang.compile_bundled("allfives")
+    data["target"]["overshoot"] = "none"
+    data["target"]["mode"] = "exact"
+    problem = config_problems(data)[0]
+    with pytest.raises(ConfigError) as e:
+        Config.from_dict(data)
+    assert (e.value.code, e.value.message, e.value.path) == (problem.code, problem.message, problem.path)
