@@ -155,6 +155,25 @@ def _lint_deal(where: str, deal: dict[str, Any], players: int, errors: list[str]
         errors.append(f"{where}: no seat {opener} among {players} players")
 
 
+def _valid_file(path: Path, rel: str, validator: Any, errors: list[str]) -> Any:
+    """The document of a case file that is JSON, within the size bounds and valid by the schema; else None
+    (its problems added to ERRORS, as REL: ...)."""
+    try:
+        doc = read_json(path)  # a regular file, bounded in size and nesting: a bad file is that file's error
+    except (OSError, ValueError) as exc:
+        errors.append(f"{rel}: not JSON: {exc}")
+        return None
+    too_large = oversized(doc)  # counted first: jsonschema's cost grows with the file
+    if too_large is not None:
+        errors.append(f"{rel}: {too_large}")
+        return None
+    problems = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    for err in problems:
+        loc = "/".join(str(p) for p in err.absolute_path)
+        errors.append(f"{rel}: /{loc}: {err.message}")
+    return None if problems else doc
+
+
 def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float | None = None) -> LintReport:
     """Validate every case file (of `root`, or the `files` given); return the cases and every problem found.
 
@@ -177,20 +196,8 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float
             rep.unfinished = True
             break
         rel = f"{path.parent.name}/{path.name}"
-        try:
-            doc = read_json(path)  # a regular file, bounded in size and nesting: a bad file is that file's error
-        except (OSError, ValueError) as exc:
-            rep.errors.append(f"{rel}: not JSON: {exc}")
-            continue
-        too_large = oversized(doc)
-        if too_large is not None:
-            rep.errors.append(f"{rel}: {too_large}")
-            continue
-        problems = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
-        for err in problems:
-            loc = "/".join(str(p) for p in err.absolute_path)
-            rep.errors.append(f"{rel}: /{loc}: {err.message}")
-        if problems:
+        doc = _valid_file(path, rel, validator, rep.errors)
+        if doc is None:
             continue
         for c in doc["cases"]:
             where = f"{rel}: {c['id']}"
