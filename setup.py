@@ -17,7 +17,8 @@ from setuptools import setup
 # The modules a round spends its time in (the public path, the fast path, settlement, matches).
 # Not compiled: tiles (Move is a frozen dataclass users construct and extend), config, errors, players
 # (users subclass them and set attributes), transcript (not on a hot path).
-COMPILED = ["claims", "deal", "layout", "legality", "match", "records", "round", "rules", "scoring", "settlement"]
+COMPILED = ["claims", "deal", "hooks", "house", "layout", "legality", "match", "points", "records", "round", "rules", "scoring",
+            "settlement"]
 
 
 def compiled_modules() -> list:

@@ -2,7 +2,7 @@
 
 The two play identically (the test suite runs the source; tests/test_compiled.py
 checks an installed compiled engine against it); the compiled one is faster
-(README, issue 15). Tools print this where speed is reported.
+(README). Tools print this where speed is reported.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The muggins rule (family tier C, family.md 2.3): claims with placements, and the opponent's call.
+"""The muggins rule (family.md 2.3): claims with placements, and the opponent's call.
 
 `claims` (docs/config.md) is "none" (the default: this module is not used),
 "muggins" or "forfeit". With the rule on, a placement's points are credited
@@ -20,24 +20,21 @@ only as far as its player claims them with the move:
    round ends (a domino, a block, or the match won mid-round): a call never
    comes after the round's last placement, so it never meets the settlement.
 
-The round keeps one `Claims` (None with the rule off) and calls it from `_do`
-(`credit`), `play` (`checked`), `call` (`take`) and `run`; its state is the open window.
+The round keeps one `Claims` (None with the rule off): the placement hook
+(interpreter.house.Muggins) calls `credit`, `play` calls `checked`, `call` calls
+`take` and `run` lets bots claim (`bot_claim`); its state is the open window.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import IllegalMove
-from .players import FastPlayer
-from .tiles import Move, move_from_code
+from .tiles import Move
 
-if TYPE_CHECKING:
-    from .round import Player, Round
-
-__all__ = ["CLAIM_ALL", "Claims", "set_miss_rate", "run"]
+__all__ = ["CLAIM_ALL", "Claims", "bot_claim", "set_miss_rate"]
 
 CLAIM_ALL = -1  # the claim of a player who claims exactly its score (bots, search, `play_code`)
 
@@ -113,9 +110,9 @@ class Claims:
         """The move as its player stated it, with the claim."""
         return replace(move, claim=self.last_claim)
 
-    def observe(self, rnd: Round, seat: int) -> dict[str, Any]:
+    def observe(self, over: bool, seat: int) -> dict[str, Any]:
         """What the observation adds: the rule, and the open window (its amount only for the caller)."""
-        w = self.window if not rnd.over else None
+        w = self.window if not over else None
         out: dict[str, Any] = {"claims": self.mode, "call": None}
         if w is not None and self.mode == "muggins":
             out["call"] = {"placer": w[0], "caller": w[1], "amount": w[2] if seat == w[1] else None}
@@ -133,29 +130,10 @@ def set_miss_rate(bot: Any, rate: float, seed: Any = None) -> Any:
     return bot
 
 
-def _bot_claim(bot: Any, pts: int, unit: int) -> int:
+def bot_claim(bot: Any, pts: int, unit: int) -> int:
     """What a bot claims: its whole score, unless it misses (set_miss_rate)."""
     rate = getattr(bot, "miss_rate", 0)
     if pts and rate and bot.miss_rng.random() < rate:
         return 0
     return pts // unit
 
-
-def run(rnd: Round, seats: Sequence[Player], claims: Claims) -> Round:
-    """Round.run under the rule: bots claim their points (or miss some), callers call when there is something."""
-    unit = claims.unit
-    while not rnd.over:
-        seat = rnd.seat_to_move
-        assert seat is not None  # the round is not over
-        bot = seats[seat]
-        if isinstance(bot, FastPlayer):
-            move = move_from_code(bot.pick(rnd, rnd.legal_codes()))
-        else:
-            move = bot(rnd.observation(seat), rnd.legal_moves())
-        if move.claim is None:
-            move = replace(move, claim=_bot_claim(bot, rnd.points_of(move), unit))
-        rnd.play(move)
-        w = claims.window
-        if not rnd.over and w is not None and w[2] and claims.mode == "muggins" and getattr(seats[w[1]], "calls", True):
-            rnd.call(w[1])  # an opponent's bot calls when there is something to take
-    return rnd

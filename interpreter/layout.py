@@ -10,8 +10,9 @@ below are the interface the round, players and tools use.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from .config import Config
 from .tiles import (
     BIT,
     BRANCH_A,
@@ -27,6 +28,8 @@ from .tiles import (
     LOW,
     MASK,
     MASK_ALL,
+    MASK_BY_SET,
+    N_TILES,
     N_VALUES,
     PIPS,
     SETS,
@@ -36,19 +39,45 @@ from .tiles import (
     mask_tiles,
 )
 
-if TYPE_CHECKING:
-    from .rules import Rules
-
 Connection = tuple[tuple[int, int], str, tuple[int, int], str]
+
+
+class Tables:
+    """What the layout reads of its configuration, derived once per configuration (`Rules.layout`)."""
+
+    __slots__ = ("dv", "branch_every", "branch_first", "at_once", "orient", "uncovered", "one_tile", "sniff",
+                 "n_tiles", "mask")
+
+    def __init__(self, cfg: Config):
+        self.n_tiles = SETS[cfg.tiles]  # larger sets: the set is the first n_tiles indices
+        self.mask = MASK_BY_SET[self.n_tiles]  # MASK[v] for this set (double-six: the 28-bit tiles.MASK)
+        extend_shifted(self.n_tiles)
+        # "a terminal double counts both halves" (2p) / "... one half" (p)
+        one_half = cfg.terminal_count == "one-half"
+        self.dv: tuple[int, ...] = tuple(
+            (LO[t] if one_half else PIPS[t]) if IS_DOUBLE[t] else 0 for t in range(N_TILES))
+        # "every double branches" / "only the first double branches" / "no double branches"
+        self.branch_every = cfg.branching == "every"
+        self.branch_first = cfg.branching == "first"
+        # "branches open at once" / "branches open after the line"
+        self.at_once = cfg.branch_sides == "at-once"
+        # the sniff: "the spinner is always laid crosswise" (0) / "... always laid endwise" (1) /
+        # "... laid crosswise or endwise, as its player chooses" (2)
+        self.orient = {"crosswise": 0, "endwise": 1, "choice": 2}[cfg.spinner_orientation]
+        # "the spinner counts each uncovered side" / "the spinner counts while terminal"
+        self.uncovered = cfg.spinner_count == "uncovered-sides"
+        # "each branch of the spinner takes one tile": a tile on a branch side is a dead end that still counts
+        self.one_tile = cfg.branch_length == "one-tile"
+        self.sniff = bool(self.orient or self.uncovered or self.one_tile)  # (the layout's slower, general path)
 
 
 class Layout:
     """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
     __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_in_line", "_r", "_connections",
-                 "orienting", "_sniff", "_mode", "_uncov", "dead")  # the sniff (family tier C)
+                 "orienting", "_sniff", "_mode", "_uncov", "dead")  # the sniff
 
-    def __init__(self, rules: Rules, copy_of: Layout | None = None):
+    def __init__(self, rules: Tables, copy_of: Layout | None = None):
         if copy_of is not None:
             self._copy(copy_of)
             return
@@ -62,7 +91,7 @@ class Layout:
         self._r = rules  # the tables: what a terminal double counts (dv), when branches open
         self._in_line = [0] * rules.n_tiles  # free in-line sides of each double on the layout
         self._connections: list[Connection] = []  # cache of connections(), a prefix of placed
-        # -- the sniff (family tier C): while the spinner is still to be placed under `the spinner is laid
+        # -- the sniff: while the spinner is still to be placed under `the spinner is laid
         # crosswise or endwise, ...` / `... always laid endwise`, its placements carry an orientation
         self.orienting = bool(rules.orient) and self._spin_next
         self._sniff = -1  # the spinner when it counts by its sides, else -1
@@ -97,52 +126,59 @@ class Layout:
     def place(self, code: int) -> int:
         """Place the (legal) move `code` (rules.md 1.1, 1.2); return the new counted sum."""
         ti = code >> 10
-        ew = ti > 0x7F  # the sniff laid endwise (family tier C)
+        ew = ti > 0x7F  # the sniff laid endwise
         if ew:
             ti &= 0x7F
             code ^= ENDWISE
         key = code & 0x3FF
+        if key == LEAD_KEY:
+            return self._lead(ti, ew, code)
         free = self.free
-        if key != LEAD_KEY:
-            v = free.pop(key)
-            t = key >> 3
-            total = self.total
-            dead = False
-            if IS_DOUBLE[t]:
-                # "each branch of the spinner takes one tile": the tile on a branch side is a dead end
-                dead = (key & 7) <= BRANCH_B and self._r.one_tile
-                if t == self._sniff:
-                    total -= self._cover_sniff(t, key & 7, v)  # the sniff counts by its sides
-                elif (key & 7) >= LINE_A:
-                    inline = self._in_line
-                    n = inline[t] - 1
-                    inline[t] = n
-                    if not n:
-                        # both in-line sides occupied: the double is internal, counts nothing
-                        total -= self._r.dv[t]
-                        # "branches open after the line" (branch_sides after-line): they open now
-                        if self.spin & BIT[t] and not self._r.at_once:
-                            free[t << 3 | BRANCH_A] = v
-                            free[t << 3 | BRANCH_B] = v
-                # a branch side counted nothing, so covering it changes nothing here
-            else:
-                total -= v  # the covered end no longer counts
-            if IS_DOUBLE[ti]:
-                # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
-                free[ti << 3 | LINE_B] = v
-                self._in_line[ti] = 1
-                total += self._spinner(ti, v, ew, 1) if self._spin_next else self._r.dv[ti]
-            elif LO[ti] == v:
-                free[ti << 3 | HIGH] = e = HI[ti]  # joins with its low half; the high half counts
-                total += e
-            else:
-                free[ti << 3 | LOW] = e = LO[ti]  # joins with its high half; the low half counts
-                total += e
-            if dead:  # its new free side still counts, but nothing may join it
-                for k in [k for k in free if k >> 3 == ti]:
-                    self.dead[k] = free.pop(k)
-        # the opening tile is placed alone, all its sides free
-        elif IS_DOUBLE[ti]:
+        v = free.pop(key)
+        t = key >> 3
+        total = self.total
+        dead = False
+        if IS_DOUBLE[t]:
+            # "each branch of the spinner takes one tile": the tile on a branch side is a dead end
+            dead = (key & 7) <= BRANCH_B and self._r.one_tile
+            if t == self._sniff:
+                total -= self._cover_sniff(t, key & 7, v)  # the sniff counts by its sides
+            elif (key & 7) >= LINE_A:
+                inline = self._in_line
+                n = inline[t] - 1
+                inline[t] = n
+                if not n:
+                    # both in-line sides occupied: the double is internal, counts nothing
+                    total -= self._r.dv[t]
+                    # "branches open after the line" (branch_sides after-line): they open now
+                    if self.spin & BIT[t] and not self._r.at_once:
+                        free[t << 3 | BRANCH_A] = v
+                        free[t << 3 | BRANCH_B] = v
+            # a branch side counted nothing, so covering it changes nothing here
+        else:
+            total -= v  # the covered end no longer counts
+        if IS_DOUBLE[ti]:
+            # a double joins with line-a; line-b becomes free; terminal: counts 2p (or p)
+            free[ti << 3 | LINE_B] = v
+            self._in_line[ti] = 1
+            total += self._spinner(ti, v, ew, 1) if self._spin_next else self._r.dv[ti]
+        elif LO[ti] == v:
+            free[ti << 3 | HIGH] = e = HI[ti]  # joins with its low half; the high half counts
+            total += e
+        else:
+            free[ti << 3 | LOW] = e = LO[ti]  # joins with its high half; the low half counts
+            total += e
+        if dead:  # its new free side still counts, but nothing may join it
+            for k in [k for k in free if k >> 3 == ti]:
+                self.dead[k] = free.pop(k)
+        self.total = total
+        self.placed.append(code)
+        return total
+
+    def _lead(self, ti: int, ew: bool, code: int) -> int:
+        """Place the opening tile `ti` alone, all its sides free; return the counted sum."""
+        free = self.free
+        if IS_DOUBLE[ti]:
             e = LO[ti]
             free[ti << 3 | LINE_A] = e
             free[ti << 3 | LINE_B] = e
@@ -177,7 +213,7 @@ class Layout:
             # "branches open at once": free as soon as the spinner is placed
             self.free[ti << 3 | BRANCH_A] = p
             self.free[ti << 3 | BRANCH_B] = p
-        # the sniff (family tier C): laid endwise, it lies in the line and counts p per free line side;
+        # the sniff: laid endwise, it lies in the line and counts p per free line side;
         # crosswise under "the spinner counts each uncovered side", p per uncovered branch side (reading 23);
         # otherwise it counts as a terminal double (dv) while terminal, as every spinner did before
         mode = 1 if endwise else 2 if r.uncovered else 0
@@ -189,7 +225,7 @@ class Layout:
         return p * inline if mode == 1 else 2 * p
 
     def _cover_sniff(self, t: int, side: int, v: int) -> int:
-        """A tile joins side `side` of the sniff `t`: what the sniff no longer counts (family tier C)."""
+        """A tile joins side `side` of the sniff `t`: what the sniff no longer counts."""
         if side >= LINE_A:
             inline = self._in_line
             n = inline[t] - 1
@@ -203,7 +239,7 @@ class Layout:
         return v if self._mode == 2 else 0  # crosswise: one uncovered branch side fewer
 
     def oriented(self, codes: list[int]) -> list[int]:
-        """The placements `codes` with each placement of the spinner in the orientations allowed (family tier C).
+        """The placements `codes` with each placement of the spinner in the orientations allowed.
 
         Only while `orienting`: a double placed now is the spinner; under the holder's choice it has two
         moves, crosswise then endwise; under "always laid endwise" only the endwise one."""
@@ -219,18 +255,18 @@ class Layout:
         return out
 
     def orientations(self, ti: int) -> tuple[bool, bool]:
-        """Whether tile `ti` placed now may be laid (crosswise, endwise) (family tier C)."""
+        """Whether tile `ti` placed now may be laid (crosswise, endwise)."""
         if self.orienting and IS_DOUBLE[ti]:
             return self._r.orient == 2, True
         return True, False
 
     @property
     def endwise_spinner(self) -> tuple[int, int] | None:
-        """The spinner laid endwise (family tier C), else None."""
+        """The spinner laid endwise, else None."""
         return TILES[self._sniff] if self._mode == 1 else None
 
     def sniff_entry(self) -> tuple[int, int, bool] | None:
-        """The spinner counted by its sides (family tier C): (tile, what it counts, whether it is listed)."""
+        """The spinner counted by its sides: (tile, what it counts, whether it is listed)."""
         t = self._sniff
         if t < 0:
             return None
@@ -250,7 +286,7 @@ class Layout:
     def points_of(self, codes: Sequence[int], points: Sequence[int]) -> list[int]:
         """`points[s]` for the counted sum s after each legal move code, without placing it (rules.md 1.2)."""
         if self._r.sniff:
-            # the sniff (family tier C) counts by its sides and orientation: place each on a copy
+            # the sniff counts by its sides and orientation: place each on a copy
             return [points[self.copy().place(c)] for c in codes]
         dv = self._r.dv
         free = self.free
@@ -322,7 +358,7 @@ class Layout:
         return counted_ends(self.counted_sides(), self._r.dv, self.sniff_entry())
 
     def counted_sides(self) -> dict[int, int]:
-        """The free sides and the dead ends (family tier C): every side whose value may count."""
+        """The free sides and the dead ends: every side whose value may count."""
         return {**self.free, **self.dead} if self.dead else self.free
 
     def count(self) -> int:
@@ -364,7 +400,7 @@ def counted_ends(free: dict[int, int], dv: Sequence[int],
                  sniff: tuple[int, int, bool] | None = None) -> list[tuple[tuple[int, int], str, int]]:
     """The counted ends of a layout whose free sides are `free` (dv: what a terminal double counts).
 
-    `sniff`: the spinner counted by its sides (Layout.sniff_entry, family tier C): listed once as
+    `sniff`: the spinner counted by its sides (Layout.sniff_entry): listed once as
     `double` with what it counts, while it has a side that counts."""
     out: list[tuple[tuple[int, int], str, int]] = []
     last = -1

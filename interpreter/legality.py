@@ -2,15 +2,17 @@
 
 `play` accepts a move found among the round's legal move codes at once; only a
 move that is not there comes here, to be refused with the first failing check's
-code (docs/engine-api.md). It reads the round through its public interface.
+code (docs/engine-api.md). It reads the round through its public interface
+(`Position`: the members of `Round` it asks about).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn, Protocol
 
+from .config import Config
 from .errors import IllegalMove
-from .rules import rules_of
+from .layout import Layout
 from .tiles import (
     BRANCH_A,
     BRANCH_B,
@@ -25,14 +27,34 @@ from .tiles import (
     MASK_ALL,
     SIDE_CODE,
     Move,
+    Tile,
     format_tile,
 )
 
-if TYPE_CHECKING:
-    from .round import Round
+
+class Position(Protocol):
+    """What the checks read of a round (`Round` has these members)."""
+
+    @property
+    def over(self) -> bool: ...
+    @property
+    def config(self) -> Config: ...
+    @property
+    def seat_to_move(self) -> int | None: ...
+    @property
+    def hands(self) -> list[list[Tile]]: ...
+    @property
+    def layout(self) -> Layout: ...
+    @property
+    def leading(self) -> bool: ...
+    @property
+    def forced_tile(self) -> Tile | None: ...
+    @property
+    def must_play(self) -> Tile | None: ...
+    def legal_moves(self) -> list[Move]: ...
 
 
-def diagnose(rnd: Round, move: Move) -> int:
+def diagnose(rnd: Position, move: Move) -> int:
     """The move's code if the rules allow it; else raise IllegalMove with the stable code."""
     if rnd.over:
         raise IllegalMove("round-over", "the round is over")
@@ -72,7 +94,7 @@ def diagnose(rnd: Round, move: Move) -> int:
     if not exists:
         illegal("no-such-side", f"{format_tile(move.target)} has no side {move.side}")
     if key not in lay.free:
-        if key in lay.dead:  # "each branch of the spinner takes one tile" (family tier C)
+        if key in lay.dead:  # "each branch of the spinner takes one tile"
             illegal("dead-end", f"{move.side} of {format_tile(move.target)} ends a branch of the spinner: it counts, "
                     "but nothing may join it")
         if side in (BRANCH_A, BRANCH_B) and not lay.side_covered(key):
@@ -84,10 +106,10 @@ def diagnose(rnd: Round, move: Move) -> int:
     return _orientation(rnd, move, ti, ti << 10 | key, illegal)
 
 
-def _draw(rnd: Round, seat: int, illegal: Callable[[str, str], NoReturn]) -> NoReturn:
-    """Why the draw move is refused (issue 9): only `a player may draw while able to place` offers it, after
+def _draw(rnd: Position, seat: int, illegal: Callable[[str, str], NoReturn]) -> NoReturn:
+    """Why the draw move is refused: only `a player may draw while able to place` offers it, after
     the lead, with no drawn tile waiting, while the drawable boneyard has tiles."""
-    if not rules_of(rnd.config).draw_while_able:
+    if not rnd.config.draw_while_able:
         illegal("must-place", f"a draw is not allowed: seat {seat} has a placement")
     if rnd.leading:
         illegal("must-lead", "the layout is empty: lead a tile (there is no draw before the lead)")
@@ -97,11 +119,11 @@ def _draw(rnd: Round, seat: int, illegal: Callable[[str, str], NoReturn]) -> NoR
     illegal("boneyard-empty", "nothing is left to draw: place a tile")
 
 
-def _orientation(rnd: Round, move: Move, ti: int, code: int, illegal: Callable[[str, str], NoReturn]) -> int:
-    """The move's code if its orientation is allowed (family tier C: the sniff), else `orientation-not-allowed`."""
+def _orientation(rnd: Position, move: Move, ti: int, code: int, illegal: Callable[[str, str], NoReturn]) -> int:
+    """The move's code if its orientation is allowed (the sniff), else `orientation-not-allowed`."""
     crosswise, endwise = rnd.layout.orientations(ti)
     if move.endwise and not endwise:
-        if rules_of(rnd.config).orient == 0:
+        if rnd.config.spinner_orientation == "crosswise":
             why = "a spinner is always laid crosswise here"
         elif not IS_DOUBLE[ti]:
             why = f"{format_tile(move.tile)} is not a double: only the spinner may be laid endwise"

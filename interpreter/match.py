@@ -7,10 +7,10 @@ from typing import Any
 
 from .config import as_config
 from .deal import deal_tiles
+from .errors import IllegalMove
 from .players import random_player
 from .records import Event, RoundResult, Turn, shown_points
 from .round import Bots, Player, Round, Tiebreak
-from .rules import rules_of
 from .tiles import INDEX, TILES, Move, as_tile, format_tile
 
 # chance as data: one deal (a dict) or a list of deals, one per round
@@ -79,7 +79,7 @@ class Match:
         elif rule == "block-winner" and prev is not None and prev.result is not None and prev.result.seat is not None:
             opener = prev.result.seat  # "opener after a block: the block winner"
         elif rule == "seat-0":
-            opener = 0  # "...: seat 0" (family tier B): a fixed opening seat
+            opener = 0  # "...: seat 0": a fixed opening seat
         elif rule == "highest-double":
             opener = None  # "...: the highest double": the Round finds its holder (else the heaviest tile)
         else:
@@ -90,9 +90,8 @@ class Match:
             opener = given["opener"]
         elif opening == "lottery":
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
-        # "the match lasts N rounds" (family tier B): the last round is decided like a tie-break round
-        rounds = rules_of(cfg).rounds
-        last = rounds is not None and i + 1 >= rounds
+        # "the match lasts N rounds": the last round is decided like a tie-break round
+        last = cfg.rounds is not None and i + 1 >= cfg.rounds
         # (the value as given, False, True or a countdown: round.Tiebreak)
         tiebreak: Tiebreak = self._tiebreak
         if not tiebreak:
@@ -113,7 +112,7 @@ class Match:
             self.over = True
             self.winner = res.winner
             return
-        fixed = rules_of(self.config).tie_rounds.get(self.players)
+        fixed = self.config.tie_rounds.get(self.players)
         if fixed:
             # "a tie at the top plays N extra rounds": N rounds after a tie, only the last one decides
             # (its `tiebreak` is 1; the ones before count down from N)
@@ -156,8 +155,6 @@ class Match:
     def play(self, move: Move | str) -> Turn:
         """Play a move in the current round; start the next round when it ends."""
         if self.over:
-            from .errors import IllegalMove
-
             raise IllegalMove("round-over", "the match is over")
         turn = self.round.play(move)
         if self.round.over:
@@ -167,8 +164,6 @@ class Match:
     def call(self, seat: int | None = None) -> list[Event]:
         """The muggins rule: `seat` calls on the last placement of the current round (Round.call)."""
         if self.over:
-            from .errors import IllegalMove
-
             raise IllegalMove("round-over", "the match is over")
         events = self.round.call(seat)
         if self.round.over:

@@ -3,19 +3,16 @@
 The bundled players also have `pick(round, codes)`, which the engine calls
 instead when it plays them (no observation or Move objects are built). Both
 entry points make the same choice from the same sorted list, so a game plays
-identically either way.
+identically either way. `pick` is given the `Round` itself (typed `Any` here: the
+round calls its players, so this module cannot name it without a cycle).
 """
 from __future__ import annotations
 
 import random as _random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .tiles import DRAW_CODE
-
-if TYPE_CHECKING:
-    from .round import Round
-    from .tiles import Move
+from .tiles import DRAW_CODE, Move
 
 
 class FastPlayer:
@@ -24,7 +21,7 @@ class FastPlayer:
     def __init__(self, seed: Any = None):
         self.rng = _random.Random(seed)
 
-    def pick(self, rnd: Round, codes: list[int]) -> int:  # pragma: no cover - abstract
+    def pick(self, rnd: Any, codes: list[int]) -> int:  # pragma: no cover - abstract
         """The chosen move code among the round's legal `codes`."""
         raise NotImplementedError
 
@@ -35,7 +32,7 @@ class FastPlayer:
 class RandomPlayer(FastPlayer):
     """Picks uniformly among the legal moves."""
 
-    def pick(self, rnd: Round, codes: list[int]) -> int:
+    def pick(self, rnd: Any, codes: list[int]) -> int:
         return codes[int(self.rng.random() * len(codes))]
 
     def __call__(self, observation: dict[str, Any], legal: list[Move]) -> Move:
@@ -51,9 +48,9 @@ class GreedyPlayer(FastPlayer):
     It never draws while able to place (`a player may draw while able to place` offers a draw scoring
     nothing now; the greedy player places)."""
 
-    def pick(self, rnd: Round, codes: list[int]) -> int:
+    def pick(self, rnd: Any, codes: list[int]) -> int:
         if codes[-1] == DRAW_CODE:
-            codes = codes[:-1]  # never the draw move (issue 9): a placement is always offered with it
+            codes = codes[:-1]  # never the draw move: a placement is always offered with it
         if len(codes) == 1:
             self.rng.random()  # a single candidate: the generator advances as `_choose` would make it
             return codes[0]
@@ -63,7 +60,7 @@ class GreedyPlayer(FastPlayer):
         pts = observation.get("points")
         if pts is None or len(pts) != len(legal):
             raise ValueError("greedy_player needs the observation's 'points' for the legal moves")
-        if legal and legal[-1].draw:  # never the draw move (issue 9), always last
+        if legal and legal[-1].draw:  # never the draw move, always last
             legal, pts = legal[:-1], pts[:-1]
         return legal[self._choose(pts)]
 

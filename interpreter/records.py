@@ -2,13 +2,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .layout import counted_ends, placement_codes
+from .rules import Rules
 from .tiles import TILES, Move, Tile, format_tile, in_tile_order, mask_pips, mask_tiles, move_from_code
-
-if TYPE_CHECKING:
-    from .rules import Rules
 
 # A scoring event as the round keeps it: (side, kind, raw, accepted, score_after, seat)
 EventRow = tuple[int, str, int, bool, int, "int | None"]
@@ -75,11 +73,11 @@ class Turn:
     # _d: (seat, pre, offered, move, free, rules, count, points, events, sniff) -- pre: the draws and
     # passes before the move; offered: the legal move codes when the move was made (or what gives
     # them); free: the free sides after the move; rules: what a terminal double counts (dv), the unit;
-    # sniff: the spinner counted by its sides after the move (family tier C), or None
+    # sniff: the spinner counted by its sides after the move, or None
     _d: tuple[int, Pending, Offered, Move, dict[int, int], Rules, int, int, Sequence[EventRow],
               tuple[int, int, bool] | None]
     _codes: list[int]  # the offered move codes, once read
-    # the muggins rule (family tier C): the call that answered this placement, (seat, why, events)
+    # the muggins rule: the call that answered this placement, (seat, why, events)
     call: tuple[int, str, list[EventRow]] | None
 
     def __init__(self, seat: int, pre: Pending, offered: Offered, move: Move, free: dict[int, int],
@@ -139,12 +137,12 @@ class Turn:
     @property
     def counted(self) -> list[tuple[Tile, str, int]]:
         """The counted ends after the move."""
-        return counted_ends(self._d[4], self._d[5].dv, self._d[9])
+        return counted_ends(self._d[4], self._d[5].layout.dv, self._d[9])
 
     @property
     def events(self) -> list[Event]:
         """The events this turn caused (its placement's, and the settlement's when the round ends on it)."""
-        return events_of(self._d[8], self._d[5].unit)
+        return events_of(self._d[8], self._d[5].config.unit)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -162,7 +160,7 @@ class Turn:
         }
         if self.call is not None:  # the muggins rule: only a called placement has the key
             seat, why, events = self.call
-            out["call"] = {"seat": seat, "for": why, "events": [e.to_dict() for e in events_of(events, self._d[5].unit)]}
+            out["call"] = {"seat": seat, "for": why, "events": [e.to_dict() for e in events_of(events, self._d[5].config.unit)]}
         return out
 
     def _key(self) -> tuple[Any, ...]:

@@ -1,30 +1,33 @@
 """One round: its state (hands, boneyard, scores, turn), the questions it answers, and `play`.
 
 Inside, tiles are indices (interpreter.tiles) and hands are bitmasks; the layout
-(interpreter.layout) keeps the free sides and the counted sum; settlement
-(interpreter.settlement) and scores (interpreter.scoring) are pure functions the
-round applies. A move is coded `tile << 10 | key` (a lead: `tile << 10 | 0x3FF`);
-sorting codes sorts moves by tile, then target tile, then side.
+(interpreter.layout) keeps the free sides and the counted sum; the settlement
+(interpreter.settlement) and the scoreboard (interpreter.scoring) are computed from
+tables the round reads once (interpreter.rules), and the optional rules of play are
+hooks called at fixed points (interpreter.hooks, interpreter.house), so the round
+holds its state and the order of a turn, not the house rules. A move is coded
+`tile << 10 | key` (a lead: `tile << 10 | 0x3FF`); sorting codes sorts moves by
+tile, then target tile, then side.
 """
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, NoReturn
 
-from . import claims as _claims  # the muggins rule (family tier C): claims and calls
-from .config import Config as Config  # re-exported (was importable from here)
+from .claims import CLAIM_ALL, Claims, bot_claim
+from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
 from .config import as_config
 from .deal import deal_tiles, deciding_tile, highest_holder, read_deal
 from .errors import IllegalMove
 from .layout import Layout, placement_codes
 from .legality import diagnose
 from .players import FastPlayer, RandomPlayer
+from .points import round5 as round5  # re-exported: interpreter.round.round5 stays importable
 from .records import Event, EventRow, Offered, RoundResult, Turn, events_of, shown_points
 from .rules import Seating, rules_of
-from .rules import round5 as round5  # re-exported: interpreter.round.round5 stays importable
-from .scoring import after_settlement, apply_event
-from .settlement import Plan, hand_counts, payments, winner_of_block, winner_of_domino
+from .settlement import Plan, payments, winner_of_block, winner_of_domino
 from .tiles import (
     BIT,
     DRAW_CODE,
@@ -32,12 +35,12 @@ from .tiles import (
     LEAD_KEY,
     MOVES,
     SETS,
-    SIDES,  # noqa: F401  (re-exported: was importable from here)
+    SIDES,  # noqa: F401  (re-exported: interpreter.round.SIDES stays importable)
     TILES,
     Move,
     format_tile,
     mask_indices,
-    mask_pips,  # noqa: F401  (re-exported: was importable from here)
+    mask_pips,  # noqa: F401  (re-exported: interpreter.round.mask_pips stays importable)
     mask_tiles,
     move_from_code,
 )
@@ -54,18 +57,17 @@ _BARE = object()  # as the configuration: a Round with no state yet (from_indice
 
 
 class _Fixed:
-    """What a round never changes: configuration, seats, opener, the deal (shared by clones)."""
+    """What a round never changes: configuration, seats, opener, the deal (shared by clones), and the
+    tables it reads on every move, found once: the points, the scoreboard, the house rules per point."""
 
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
-                 "initial_hands", "bone", "bend", "start_scores", "forced", "side_out", "partners",
-                 "mask",  # larger sets
-                 "seats",  # what the settlement asks of the seating (interpreter.settlement.Seats)
-                 "knock_bonus", "draw_while_able")  # issue 9, read by every placement: one lookup, not two
+                 "initial_hands", "bone", "bend", "start_scores", "forced", "partners", "mask", "seats", "board",
+                 "draw_until", "on_placement", "on_offered", "on_draws", "on_goes_on")
 
     def __init__(self, cfg: Config, seating: Seating, players: int, opener: int, opening: str, tiebreak: Tiebreak,
                  record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
         self.config = cfg
-        self.rules = r = seating.rules  # family tier B: the target per player count
+        self.rules = r = seating.rules
         self.points = r.points
         self.players = players
         self.sides = seating.sides
@@ -79,14 +81,16 @@ class _Fixed:
         self.bend = max(0, len(bone) - seating.reserve)
         self.start_scores = tuple(scores)
         self.forced = forced  # the tile a forced lead must be, else -1
-        # "the round ends when both partners go out" (family tier A), where partners play:
-        # each seat's partners, whose tiles keep the round going when it goes out
-        self.side_out = seating.side_out
-        self.partners = seating.partners
-        self.seats = seating.seats
-        self.mask = r.mask  # larger sets: the set's masks (placement_codes)
-        self.knock_bonus = r.knock_bonus
-        self.draw_while_able = r.draw_while_able
+        self.partners = seating.partners  # each seat's partners (a hand gone out: HouseRule.goes_on)
+        self.seats = seating.seats  # what the settlement asks of the seating (interpreter.settlement.Seats)
+        self.board = seating.board  # the target rules of this player count (interpreter.scoring.Scoreboard)
+        self.mask = r.layout.mask  # larger sets: the set's masks (placement_codes)
+        self.draw_until = cfg.drawing == "until-playable"  # "draw until playable" / "no drawing"
+        hooks = r.hooks  # the house rules, per fixed point (interpreter.hooks)
+        self.on_placement = hooks.placement
+        self.on_offered = hooks.offered
+        self.on_draws = hooks.draws
+        self.on_goes_on = hooks.goes_on
 
 
 class Round:
@@ -95,7 +99,7 @@ class Round:
     __slots__ = (
         "_f", "turns", "over", "result", "match_over", "winner", "_hands", "_bi", "_scores", "_layout",
         "_seat", "_only", "_events", "_pre", "_legal", "_needs_tiebreak", "_settle_events", "_final_drawn",
-        "_claims",  # the muggins rule: interpreter.claims.Claims, or None when points are not claimed
+        "_claims",  # the muggins rule's open window: interpreter.claims.Claims, or None when points are not claimed
     )
 
     def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
@@ -118,19 +122,18 @@ class Round:
                tiebreak: Tiebreak) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
         seating = rules_of(cfg).seating(players)  # the tables of this player count, found once
-        r = seating.rules
         nsides = seating.nsides
         if scores is None:
             scores = [0] * nsides
         elif len(scores) != nsides:
             raise ValueError(f"{nsides} starting scores expected, got {len(scores)}")
         # 1. The opener, and the tile it must lead under `lead: forced`.
-        opening = opening or r.opener_first
+        opening = opening or cfg.opener_first
         if opener is None:
             if opening == "highest-double":
                 opener = highest_holder(masks)
             elif opening == "seat-0":
-                opener = 0  # "...: seat 0" (family tier B)
+                opener = 0  # "...: seat 0"
             elif rng is not None:
                 opener = int(rng.random() * players)  # "...: lottery": a uniform seat
             else:
@@ -140,7 +143,7 @@ class Round:
         forced = -1
         # opener.lead ("opener leads the deciding tile"): a round opened by the highest double
         # must lead the tile that decided it; "opener leads any tile": no constraint
-        if r.forced_lead and opening == "highest-double":
+        if cfg.lead == "forced" and opening == "highest-double":
             forced = deciding_tile(masks[opener])
         # 2. What the round never changes (shared by its clones)
         self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, masks, bone, scores, forced)
@@ -148,7 +151,7 @@ class Round:
         self._bi = 0  # next tile to draw
         self._scores = list(scores)
         # 3. The layout.
-        self._layout = Layout(r)
+        self._layout = Layout(seating.rules.layout)
         # 4. Turn state.
         self._seat = opener
         self._only = -1  # the tile just drawn, which alone may be placed
@@ -163,8 +166,8 @@ class Round:
         self._settle_events: Sequence[EventRow] = ()
         self._final_drawn: list[tuple[int, list[tuple[int, int]]]] = []
         self.turns: list[Turn] = []
-        # "points must be claimed; ..." (family tier C)
-        self._claims = None if cfg.claims == "none" else _claims.Claims(cfg.claims, r.unit, self._f.sides)
+        # "points must be claimed; ...": the claims of the round (credited by interpreter.house.Muggins)
+        self._claims = None if cfg.claims == "none" else Claims(cfg.claims, cfg.unit, self._f.sides)
 
     # -- construction helpers --------------------------------------------------
 
@@ -305,7 +308,7 @@ class Round:
     @property
     def shown_scores(self) -> list[int | float]:
         """Shown score per side."""
-        u = self._f.rules.unit
+        u = self._f.config.unit
         return [shown_points(s, u) for s in self._scores]
 
     @property
@@ -316,8 +319,7 @@ class Round:
     @property
     def events(self) -> list[Event]:
         """Every scoring event of the round, in order."""
-        u = self._f.rules.unit
-        return events_of(self._events, u)
+        return events_of(self._events, self._f.config.unit)
 
     @property
     def forced_tile(self) -> tuple[int, int] | None:
@@ -354,7 +356,7 @@ class Round:
         """The legal moves of the seat to move, sorted by tile, target tile, side."""
         get = MOVES.get
         moves = [get(c) or move_from_code(c) for c in self.legal_codes()]
-        if self._f.rules.n_tiles > 28 and len(moves) > 1:  # larger sets: index order is not tile order
+        if self._f.rules.layout.n_tiles > 28 and len(moves) > 1:  # larger sets: index order is not tile order
             moves.sort(key=Move.sort_key)
         return moves
 
@@ -373,14 +375,16 @@ class Round:
             else:
                 codes = self._layout.placement_codes(self._hands[self._seat] if self._only < 0 else BIT[self._only])
             if self._layout.orienting:
-                codes = self._layout.oriented(codes)  # the sniff's orientations (family tier C)
-            if self._f.rules.draw_while_able and self._can_draw():
-                codes = codes + [DRAW_CODE]  # "a player may draw while able to place" (issue 9): last
+                codes = self._layout.oriented(codes)  # the sniff's orientations
+            if self._f.on_offered:  # the house rules' moves (`a player may draw while able to place`)
+                can_draw = self._can_draw()
+                for rule in self._f.on_offered:
+                    codes = rule.offered(codes, can_draw)
             self._legal = codes
         return codes
 
     def _can_draw(self) -> bool:
-        """Whether the draw move is offered (`a player may draw while able to place`, issue 9): after the
+        """Whether the seat to move may take a tile now (`a player may draw while able to place`): after the
         lead, with no drawn tile waiting to be placed, while the drawable boneyard has tiles."""
         return bool(self._layout.placed) and self._only < 0 and self._bi < self._f.bend and not self.over
 
@@ -390,12 +394,12 @@ class Round:
             move = Move.parse(move)
         code = move.code() if isinstance(move, Move) else move
         if code == DRAW_CODE:
-            return 0  # a draw scores nothing (issue 9)
+            return 0  # a draw scores nothing
         return self._f.points[self._layout.preview(code)]
 
     def code_points(self, codes: Sequence[int]) -> list[int]:
         """The raw points of each legal move code (what `points_of` gives, for many at once; a draw 0)."""
-        if codes and codes[-1] == DRAW_CODE:  # the draw move, always last (issue 9)
+        if codes and codes[-1] == DRAW_CODE:  # the draw move, always last
             return self._layout.points_of(codes[:-1], self._f.points) + [0]
         return self._layout.points_of(codes, self._f.points)
 
@@ -425,9 +429,9 @@ class Round:
             "seat_to_move": self.seat_to_move,
             "opener": self.opener,
             "players": self.players,
-            "target": self._f.rules.target,
-            "unit": self._f.rules.unit,
-        } | ({} if self._claims is None else self._claims.observe(self, seat))  # the muggins rule
+            "target": self._f.board.target,
+            "unit": self._f.config.unit,
+        } | ({} if self._claims is None else self._claims.observe(self.over, seat))  # the muggins rule
 
     # -- changing it ---------------------------------------------------------------
 
@@ -468,7 +472,7 @@ class Round:
         ti = code >> 10
         lay = self._layout
         if not lay.placed or lay.orienting or code >= ENDWISE:
-            # the lead: its list is short and made once; the sniff's orientations (family tier C) likewise
+            # the lead: its list is short and made once; the sniff's orientations likewise
             return code in self.legal_codes()
         only = self._only
         if (self._hands[self._seat] if only < 0 else BIT[only]) >> ti & 1:
@@ -477,11 +481,9 @@ class Round:
         return False
 
     def draw(self) -> Turn:
-        """The draw move where it is offered (`a player may draw while able to place`, issue 9): its Turn.
+        """The draw move where it is offered (`a player may draw while able to place`): its Turn.
         Elsewhere draws are automatic and asking for one is refused (IllegalMove with the stable code)."""
-        if self._f.rules.draw_while_able:
-            return self.play(move_from_code(DRAW_CODE))
-        self._refuse("a draw")
+        return self.play(move_from_code(DRAW_CODE))
 
     def pass_turn(self) -> None:
         """Passes are automatic; asking for one is always refused."""
@@ -508,15 +510,13 @@ class Round:
             self.turns[-1].call = (seat, why, list(events))
         if ended:
             self._end("target", None, None)  # "check the target after every event": the call wins the match
-        return [Event(*e, unit=self._f.rules.unit) for e in events]
+        return events_of(events, self._f.config.unit)
 
     # -- the one place the state changes ---------------------------------------------
 
-    def _do(self, code: int, want: bool, offered: Offered | None, claim: int | None = _claims.CLAIM_ALL) -> Turn | None:
-        """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`.
-
-        This is the one place a placement changes the state (the fast path and `play` both
-        come here); a draw move goes on to `_draw_move`."""
+    def _do(self, code: int, want: bool, offered: Offered | None, claim: int | None = CLAIM_ALL) -> Turn | None:
+        """Place the (legal) move `code`, score it, and settle or move on; the Turn if `want`. The one place a
+        placement changes the state (the fast path and `play` both come here; a draw move: `_draw_move`)."""
         if code == DRAW_CODE:
             return self._draw_move(want, offered)
         pre = self._pre
@@ -524,54 +524,39 @@ class Round:
             self._pre = None
         if want:
             if offered is None:
-                offered = self._legal
-            if offered is None:
-                if self._layout.placed and not self._layout.orienting and not self._f.draw_while_able:
-                    # (family tier C, issue 9: the list, below)
-                    # what was offered, kept as the free sides and the tiles that could go there:
-                    # the Turn lists the moves only if someone reads them
-                    only = self._only
-                    offered = (self._layout.free.copy(), self._hands[self._seat] if only < 0 else BIT[only],
-                               self._f.mask)  # larger sets: the set's masks
-                else:
-                    offered = self.legal_codes()  # the lead
+                offered = self._offered()
             n_events = len(self._events)
         self._legal = None
         self._only = -1
         seat = self._seat
-        # 1. the tile leaves the hand
         hands = self._hands
-        hands[seat] ^= BIT[code >> 10 & 0x7F]  # (an endwise sniff's code has a bit above the tile)
+        hands[seat] ^= BIT[code >> 10 & 0x7F]  # 1. the tile leaves the hand (an endwise code: a bit above it)
         # 2. the tile joins the layout: free sides and the counted sum
         lay = self._layout
         count = lay.place(code)
-        # 3. the placement's points, a function of the counted sum ("placements score multiples of N")
+        # 3. the placement's points, a function of the counted sum, as the house rules credit them
         f = self._f
-        pts = f.points[count]
-        # "points must be claimed" (family tier C): only the claimed points are credited
-        raw = pts if self._claims is None else self._claims.credit(seat, pts, claim)
-        if pre is not None and pre[1] and f.knock_bonus:
-            # "the next player to place scores N points per knock": each pass since the last placement,
-            # in the placement's event (issue 9; not claimed under the muggins rule)
-            raw += f.knock_bonus * len(pre[1])
-        # 4. domino, or the placement's event and the next seat
-        if not hands[seat] and not (f.side_out and any(hands[p] for p in f.partners[seat])):
-            # the round dominoes on the last tile of a hand (side-out: of the second partner's hand)
+        pts = raw = f.points[count]
+        if f.on_placement:
+            passes = 0 if pre is None else len(pre[1])
+            for rule in f.on_placement:
+                raw = rule.placement(seat, pts, raw, passes, claim, self._claims)
+        # 4. domino on the last tile of a hand, or the placement's event (the target after every event
+        # may end the match), or the next seat: if it has a placement it is to move, and its list is kept
+        if not hands[seat] and not (f.on_goes_on and self._goes_on(seat)):
             self._domino(seat, raw)
         elif raw and self._event(f.sides[seat], "placement", raw, seat):
-            self._end("target", None, None)  # "check the target after every event": the match is won
+            self._end("target", None, None)
         else:
             nxt = seat + 1
             if nxt == f.players:
                 nxt = 0
-            # the next seat's placements: if it has one, it is to move (the usual case), and the
-            # list is kept for the question asked next, which are its legal moves
             codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
             if codes:
                 if lay.orienting:
-                    codes = lay.oriented(codes)  # the sniff's orientations (family tier C)
+                    codes = lay.oriented(codes)  # the sniff's orientations
                 self._seat = nxt
-                self._legal = codes if not f.draw_while_able else None  # (issue 9: with the draw move)
+                self._legal = None if f.on_offered else codes  # (the house rules' moves join the list)
             else:
                 self._advance(nxt)
         if not want:
@@ -581,17 +566,36 @@ class Round:
         mv = MOVES.get(code) or move_from_code(code)
         if self._claims is not None:
             mv = self._claims.stated(mv)  # the muggins rule: the move with its claim
-        # (the sniff's dead ends and counted spinner, family tier C, asked for only where they can be)
         turn = Turn(seat, _NO_PRE if pre is None else pre, offered, mv,
                     lay.counted_sides().copy() if lay.dead else lay.free.copy(), f.rules, count, pts,
                     events[n_events:] if len(events) > n_events else (),
-                    lay.sniff_entry() if f.rules.sniff else None)
+                    lay.sniff_entry() if f.rules.layout.sniff else None)  # (the sniff's, where it can be)
         if f.record:
             self.turns.append(turn)
         return turn
 
+    def _offered(self) -> Offered:
+        """What was offered before a placement, for its Turn: the legal codes, or where they are not listed
+        yet the free sides and the tiles that could go there (the Turn lists the moves only if read)."""
+        offered: Offered | None = self._legal
+        if offered is None:
+            lay = self._layout
+            if lay.placed and not lay.orienting and not self._f.on_offered:
+                only = self._only
+                return lay.free.copy(), self._hands[self._seat] if only < 0 else BIT[only], self._f.mask
+            offered = self.legal_codes()  # the lead, the sniff's orientations, the house rules' moves
+        return offered
+
+    def _goes_on(self, seat: int) -> bool:
+        """Whether the round goes on when `seat` has placed its last tile (HouseRule.goes_on)."""
+        partners = self._f.partners[seat]
+        for rule in self._f.on_goes_on:
+            if rule.goes_on(self._hands, partners):
+                return True
+        return False
+
     def _draw_move(self, want: bool, offered: Offered | None) -> Turn | None:
-        """The draw move (`a player may draw while able to place`, issue 9): the seat to move takes the first
+        """The draw move (`a player may draw while able to place`): the seat to move takes the first
         drawable tile into its hand and is to move again, with its whole hand (the tile need not be the one
         placed). The drawn tile joins the draws since the last placement (`drawn_before_move`, and the next
         placement's `drawn`); the draw's own Turn shows those before it. It never ends the round."""
@@ -623,33 +627,34 @@ class Round:
         hands = self._hands
         ends = self._layout.ends
         n = self.players
+        f = self._f
         while True:
             h = hands[s]
             if h & ends:
                 self._seat = s
                 return
             if not h:
-                # side-out (family tier A): a seat that went out is skipped; it neither plays nor passes
+                # a seat that went out while the round goes on (HouseRule.goes_on) neither plays nor passes
                 s = (s + 1) % n
                 continue
             drawn = None
-            if self._f.rules.draw_until and self._bi < self._f.bend:
-                # "draw until playable": from the front, one at a time, until a tile fits
-                # ("no drawing" skips this: the seat passes at once)
-                bone = self._f.bone
+            if f.draw_until and self._bi < f.bend:
+                # "draw until playable": from the front, one at a time, until a tile fits, or as many as
+                # the house rules allow ("no drawing" skips this: the seat passes at once)
+                bone = f.bone
                 bi = self._bi
-                bend = self._f.bend
+                room = f.bend - bi
+                for rule in f.on_draws:
+                    room = rule.draws(room)
+                stop = bi + room
                 drawn = []
-                limit = self._f.rules.draw_limit  # "..., at most K tiles" (family tier B), else None
-                while bi < bend:
+                while bi < stop:
                     t = bone[bi]
                     bi += 1
                     h |= BIT[t]
                     drawn.append(t)
                     if BIT[t] & ends:
                         break
-                    if limit is not None and len(drawn) >= limit:
-                        break  # "..., at most K tiles": the seat passes
                 hands[s] = h
                 self._bi = bi
                 if h & ends:
@@ -665,11 +670,11 @@ class Round:
                 if x & ends:
                     break
             else:
-                if self._f.rules.draw_limit is None or self._bi >= self._f.bend:
+                if not f.on_draws or self._bi >= f.bend:
                     self._seat = s
                     self._block(s, drawn)
                     return
-                # with limited drawing, tiles are left to draw: the seat passes and the next one draws
+                # a house rule cut the drawing short and tiles are left: the seat passes, the next one draws
             if self._pre is None:
                 self._pre = [(), [], []]
             self._pre[1].append(s)
@@ -679,15 +684,10 @@ class Round:
     # -- scoring and the end of the round ------------------------------------------------
 
     def _event(self, side: int, kind: str, raw: int, seat: int | None) -> bool:
-        """Apply one event per the overshoot rule; True when it ends the match (every-event)."""
+        """Apply one event per the target rules (interpreter.scoring); True when it ends the match (every-event)."""
         if not raw:
             return False  # events of net raw 0 are not recorded
-        new, accepted, ends = apply_event(self._f.rules, self._scores[side], raw)
-        r = self._f.rules
-        if r.lead_cannot_win and accepted and kind == "placement" and len(self._layout.placed) == 1 and (
-                new == r.target if r.exact else new >= r.target):
-            # "the opening placement cannot win" (family tier B): its event reaching the target is discarded
-            new, accepted, ends = self._scores[side], False, False
+        new, accepted, ends = self._f.board.apply(kind, self._scores[side], raw, self._layout.placed)
         self._scores[side] = new
         self._events.append((side, kind, raw, accepted, new, seat))
         if ends:
@@ -703,13 +703,13 @@ class Round:
         if plan.with_last_placement:
             # "as one event with the last placement": the placement folds into the winner side's
             # first settlement event
-            self._settle(plan, "domino", seat, pts, plan.bonus, hand_counts(self._hands, f.rules.half_doubles))
+            self._settle(plan, "domino", seat, pts, plan.bonus, plan.counts(self._hands))
         else:
             # the last placement is an ordinary event; if it ends the match there is no settlement
             if pts and self._event(side, "placement", pts, seat):
                 self._end("domino", seat, side)
                 return
-            pips = hand_counts(self._hands, f.rules.half_doubles)
+            pips = plan.counts(self._hands)
             # "winner: the lightest side" (family.md 3.9): the lighter side wins the settlement, or nobody
             winner = winner_of_domino(plan, f.seats, pips, seat)
             self._settle(plan, "domino", winner, 0, plan.bonus, pips)
@@ -721,7 +721,7 @@ class Round:
             self._final_drawn = [(seat, [TILES[t] for t in drawn])]
         f = self._f
         plan = f.rules.block_plan  # the spec, read once per configuration
-        pips = hand_counts(self._hands, f.rules.half_doubles)  # counted once, for the winner and the payments
+        pips = plan.counts(self._hands)  # counted once, for the winner and the payments
         winner = winner_of_block(plan, f.seats, pips, self._hands, f.opener)
         self._settle(plan, "block", winner, 0, 0, pips)
         self._end("blocked", winner, None if winner is None else f.sides[winner])
@@ -744,10 +744,10 @@ class Round:
         self.over = True
         self._legal = None
         f = self._f
-        if not self.match_over and kind != "target" and not f.rules.every_event and f.tiebreak <= 1:
+        if not self.match_over and kind != "target" and not f.board.every_event and f.tiebreak <= 1:
             # "check the target after settlement" (not at the end of an extra round of a fixed number
             # that is not the last: `tiebreak` > 1, "a tie at the top plays N extra rounds")
-            over, winner, extra = after_settlement(f.rules, self._scores, bool(f.tiebreak))
+            over, winner, extra = f.board.after_settlement(self._scores, bool(f.tiebreak))
             if over:
                 self.match_over = True
                 self.winner = winner
@@ -756,7 +756,7 @@ class Round:
         self.result = RoundResult(
             kind, seat, side, self.match_over, self.winner if self.match_over else None,
             self._needs_tiebreak, self._hands, self._settle_events, list(self._scores),
-            self._final_drawn, f.rules.unit)
+            self._final_drawn, f.config.unit)
 
     # -- playing with players ----------------------------------------------------------
 
@@ -764,7 +764,7 @@ class Round:
         """Play to the end of the round with one player callable per seat (or one for all)."""
         seats: Sequence[Player] = [bots] * self.players if callable(bots) else bots
         if self._claims is not None:
-            return _claims.run(self, seats, self._claims)  # the muggins rule: bots claim, opponents call
+            return self._run_claiming(seats, self._claims)  # the muggins rule: bots claim, opponents call
         rec = self.record
         # the fast path for the bundled players: the same rule code, no Move objects or observations
         rands = [b.rng.random if type(b) is RandomPlayer else None for b in seats]
@@ -785,6 +785,25 @@ class Round:
                 do(bot.pick(self, self.legal_codes()), rec, None)
             else:
                 self.play(seats[seat](self.observation(seat), self.legal_moves()))
+        return self
+
+    def _run_claiming(self, seats: Sequence[Player], claims: Claims) -> Round:
+        """`run` under the muggins rule: bots claim their points (or miss some), callers call when there is
+        something to take (a bot with `calls` false never does)."""
+        unit = self._f.config.unit
+        while not self.over:
+            bot = seats[self._seat]
+            if isinstance(bot, FastPlayer):
+                move = move_from_code(bot.pick(self, self.legal_codes()))
+            else:
+                move = bot(self.observation(self._seat), self.legal_moves())
+            if move.claim is None:
+                move = replace(move, claim=bot_claim(bot, self.points_of(move), unit))
+            self.play(move)
+            w = claims.window
+            if not self.over and w is not None and w[2] and claims.mode == "muggins" and getattr(
+                    seats[w[1]], "calls", True):
+                self.call(w[1])  # an opponent's bot calls when there is something to take
         return self
 
     # -- transcripts ----------------------------------------------------------------------

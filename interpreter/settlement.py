@@ -5,10 +5,11 @@ hands left (bitmasks), the side of each seat, the opener and the round's winner;
 the round applies the payments it returns as scoring events, in order.
 
 A spec is read once per configuration into a `Plan` (`Rules.domino_plan`,
-`Rules.block_plan`) and the sides once per seating into `Seats` (`Seating.seats`);
-the round counts the hands once (`hand_counts`) for both the winner and the
+`Rules.block_plan`), with the house rules that count the hands left
+(`HouseRule.hands`), and the sides once per seating into `Seats` (`Seating.seats`);
+the round counts the hands once (`Plan.counts`) for both the winner and the
 payments (`winner_of_block`, `payments`). `block_winner` and `settle` take the
-spec, the hands and the sides as the configuration and the round give them.
+round's own Plan (or a bare spec), the hands and the sides, so they settle as the round does.
 (Loops, not list comprehensions, on the usual path: in Python 3.11 each comprehension is a call.)
 """
 from __future__ import annotations
@@ -16,16 +17,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .rules import round5
-from .tiles import BIT, IS_DOUBLE, N_TILES, PIPS, mask_indices, mask_pips, masks_pips
+from .hooks import HouseRule
+from .house import HalfDoubles
+from .points import round5
+from .tiles import PIPS, mask_indices, masks_pips
 
 # A payment: (receiving side, raw points, the seat it concerns or None)
 Payment = tuple[int, int, "int | None"]
 # An amount of a term: (receiving side, raw, seat, order key, term index)
 _Amount = tuple[int, int, "int | None", tuple[int, ...], int]
-
-
-_DOUBLES = sum(BIT[t] for t in range(N_TILES) if IS_DOUBLE[t])  # every double of the largest set
 
 
 class Term:
@@ -48,9 +48,9 @@ class Plan:
     """A settlement spec (config.domino or config.block) read once per configuration: the look-ups and
     defaults a settlement would otherwise make on every round's end."""
 
-    __slots__ = ("winner", "tie_break", "alone", "events", "terms", "with_last_placement", "bonus")
+    __slots__ = ("winner", "tie_break", "alone", "events", "terms", "with_last_placement", "bonus", "hand_rules")
 
-    def __init__(self, spec: Mapping[str, Any]):
+    def __init__(self, spec: Mapping[str, Any], hand_rules: tuple[HouseRule, ...] = ()):
         # block.winner: lightest-hand / none / fewest-tiles / lightest-side; domino.winner: dominoer /
         # lightest-side (family.md 3.9)
         self.winner: str = spec.get("winner", "dominoer")
@@ -59,9 +59,17 @@ class Plan:
         self.alone: bool = spec.get("partners_tie", "side-wins") == "no-winner"
         self.events: str = spec["events"]  # one / per-term / per-hand
         self.terms: tuple[Term, ...] = tuple(Term(t) for t in spec["terms"])
-        # domino: "as one event with the last placement"; "bonus N points to the winner" (family tier A)
+        # domino: "as one event with the last placement"; "bonus N points to the winner"
         self.with_last_placement: bool = bool(spec.get("with_last_placement"))  # (a block's spec has none)
         self.bonus: int = spec.get("bonus", 0)
+        self.hand_rules = hand_rules  # how the hands left count ("a double left in hand counts one half")
+
+    def counts(self, hands: Sequence[int]) -> list[int]:
+        """Each hand's count at the end of a round: its pips, as the house rules count them."""
+        counts = masks_pips(hands)
+        for rule in self.hand_rules:
+            counts = rule.hands(hands, counts)
+        return counts
 
 
 class Seats:
@@ -90,41 +98,31 @@ def seats_of(sides: Sequence[int]) -> Seats:
     return got
 
 
-def plan_of(spec: Mapping[str, Any] | Plan) -> Plan:
-    """The spec's Plan (a Plan is its own)."""
-    return spec if isinstance(spec, Plan) else Plan(spec)
+def plan_of(spec: Mapping[str, Any] | Plan, half: bool = False) -> Plan:
+    """The spec's Plan (a Plan is its own); `half`: a bare spec's hands count doubles one half
+    ("a double left in hand counts one half"), as `Rules` would compile it."""
+    if isinstance(spec, Plan):
+        return spec
+    return Plan(spec, (HalfDoubles(),) if half else ())
 
 
-def hand_count(mask: int, half: bool = False) -> int:
-    """A hand's count at the end of a round: its pips, or with `half` (scoring.hand_doubles one-half,
-    "a double left in hand counts one half") each double counting one half ([4|4] counts 4)."""
-    if half:
-        return mask_pips(mask) - mask_pips(mask & _DOUBLES) // 2
-    return mask_pips(mask)
-
-
-def hand_counts(hands: Sequence[int], half: bool) -> list[int]:
-    """Each hand's count (`hand_count`), counted once for the winner and the payments."""
-    if half:
-        return [hand_count(h, True) for h in hands]
-    return masks_pips(hands)
-
-
-def block_winner(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], opener: int,
+def block_winner(plan: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], opener: int,
                  half: bool = False) -> int | None:
-    """The seat winning a blocked round (block.winner: lightest-hand, tie_break fewest-tiles or lightest-tile), or None."""
-    return winner_of_block(plan_of(spec), seats_of(sides), hand_counts(hands, half), hands, opener)
+    """The seat winning a blocked round (block.winner: lightest-hand, tie_break fewest-tiles or lightest-tile),
+    or None: under the round's own Plan (`rules_of(config).block_plan`), or a bare spec."""
+    p = plan_of(plan, half)
+    return winner_of_block(p, seats_of(sides), p.counts(hands), hands, opener)
 
 
 def winner_of_block(p: Plan, t: Seats, pips: Sequence[int], hands: Sequence[int], opener: int) -> int | None:
-    """`block_winner` from the hands' counts (`hand_counts`) and masks."""
+    """`block_winner` from the hands' counts (`Plan.counts`) and masks."""
     if p.winner == "none":
         return None  # "winner: none"
     if p.winner == "lightest-side":
-        return lightest_side(t, pips, opener)  # family tier B
+        return lightest_side(t, pips, opener)  # "winner: the lightest side"
     sides = t.sides
     if p.winner == "fewest-tiles":
-        # "winner: the fewest tiles, ties broken by lightest hand": rank by (tiles, pips) (family tier B)
+        # "winner: the fewest tiles, ties broken by lightest hand": rank by (tiles, pips)
         order = t.clockwise[opener]
         rank = {s: (hands[s].bit_count(), pips[s]) for s in order}
         best = min(rank.values())
@@ -159,12 +157,12 @@ def winner_of_block(p: Plan, t: Seats, pips: Sequence[int], hands: Sequence[int]
 def winner_of_domino(p: Plan, t: Seats, pips: Sequence[int], dominoer: int) -> int | None:
     """The seat winning a domino: the dominoer, or (domino.winner lightest-side, family.md 3.9) the first
     seat clockwise from the dominoer of the side with the lowest pip total (`pips`: the hands' counts,
-    `hand_counts`); equal lowest totals: None."""
+    `Plan.counts`); equal lowest totals: None."""
     return dominoer if p.winner == "dominoer" else lightest_side(t, pips, dominoer)
 
 
 def lightest_side(t: Seats, pips: Sequence[int], opener: int) -> int | None:
-    """"winner: the lightest side" (family tier B): the side with the lowest pip total (both partners' hands
+    """"winner: the lightest side": the side with the lowest pip total (both partners' hands
     with partnerships), its first seat clockwise from `opener`; equal lowest totals: None."""
     sides = t.sides
     totals = [0] * t.nsides
@@ -179,20 +177,22 @@ def lightest_side(t: Seats, pips: Sequence[int], opener: int) -> int | None:
     raise AssertionError("unreachable")
 
 
-def settle(spec: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], opener: int,
+def settle(plan: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], opener: int,
            winner: int | None, fold: int = 0, bonus: int = 0, half: bool = False) -> list[Payment]:
-    """The settlement's payments in the order they apply (settlement.events).
+    """The settlement's payments in the order they apply (settlement.events), under the round's own Plan
+    (`rules_of(config).domino_plan` / `.block_plan`) or a bare spec.
 
     `fold` is a last placement's points folded into the winner side's first event
     ("as one event with the last placement"); `bonus` the domino bonus ("bonus N points
     to the winner"), which joins that event too, or comes first as its own event when
     the settlement makes one event per term or per hand."""
-    return payments(plan_of(spec), seats_of(sides), hand_counts(hands, half), opener, winner, fold, bonus)
+    p = plan_of(plan, half)
+    return payments(p, seats_of(sides), p.counts(hands), opener, winner, fold, bonus)
 
 
 def payments(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | None, fold: int,
              bonus: int) -> list[Payment]:
-    """`settle` from the hands' counts (`hand_counts`)."""
+    """`settle` from the hands' counts (`Plan.counts`)."""
     amounts = _amounts(p, t, pips, opener, winner)
     mode = p.events
     order = t.sides_cw[opener if winner is None else winner]
@@ -248,42 +248,7 @@ def _amounts(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | 
         rounding = term.rounding
         sign = term.sign
         if term.kind == "hands":  # (the usual kind, first)
-            sel = term.hands
-            to_winner = term.to_winner
-            seats: tuple[int, ...]
-            if wside is None:
-                if to_winner or sel != "everyone":
-                    continue  # terms that mention the winner yield nothing without one
-                seats = t.everyone
-            elif sel == "opponents":
-                seats = t.opponents[wside]
-            elif sel == "partner":
-                assert winner is not None
-                seats = t.partners[winner]
-            elif sel == "own":
-                assert winner is not None
-                seats = (winner,)
-            else:
-                seats = t.everyone
-            if term.each:
-                # "... hands separately": each hand rounded by itself
-                for s in seats:
-                    recv = wside if to_winner else sides[s]
-                    assert recv is not None
-                    out.append((recv, sign * _rounded(pips[s], rounding), s, (0, pips[s], rank[s], k), k))
-            elif to_winner:
-                # "... hands pooled ..., to the winner": summed and rounded once
-                assert wside is not None
-                total = 0
-                for s in seats:
-                    total += pips[s]
-                out.append((wside, sign * _rounded(total, rounding), winner, (1, k), k))
-            else:
-                # "... pooled ..., to each owner": each owner side's hands summed and rounded once
-                for sd in t.sides_cw[opener]:
-                    mine = [s for s in seats if sides[s] == sd]
-                    if mine:
-                        out.append((sd, sign * _rounded(sum(pips[s] for s in mine), rounding), None, (1, k, rank[mine[0]]), k))
+            _hand_amounts(out, term, k, t, pips, opener, winner, wside)
         elif term.kind == "differences":
             # "credit each hand the differences to heavier opponents' hands, rounded to 5"
             for h in range(n):
@@ -300,6 +265,52 @@ def _amounts(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | 
         if not a[1]:
             return [a for a in out if a[1]]  # zero amounts are dropped
     return out
+
+
+def _hand_seats(term: Term, t: Seats, winner: int | None, wside: int | None) -> tuple[int, ...] | None:
+    """The seats whose hands a `hands` term counts, or None when it yields nothing (it names a winner,
+    and there is none)."""
+    sel = term.hands
+    if wside is None or winner is None:
+        return None if term.to_winner or sel != "everyone" else t.everyone
+    if sel == "opponents":
+        return t.opponents[wside]
+    if sel == "partner":
+        return t.partners[winner]
+    if sel == "own":
+        return (winner,)
+    return t.everyone
+
+
+def _hand_amounts(out: list[_Amount], term: Term, k: int, t: Seats, pips: Sequence[int], opener: int,
+                  winner: int | None, wside: int | None) -> None:
+    """Append the amounts of the `hands` term `term` (term index `k`) to `out`."""
+    seats = _hand_seats(term, t, winner, wside)
+    if seats is None:
+        return  # terms that mention the winner yield nothing without one
+    sides = t.sides
+    rank = t.rank[opener]
+    rounding = term.rounding
+    sign = term.sign
+    if term.each:
+        # "... hands separately": each hand rounded by itself
+        for s in seats:
+            recv = wside if term.to_winner else sides[s]
+            assert recv is not None
+            out.append((recv, sign * _rounded(pips[s], rounding), s, (0, pips[s], rank[s], k), k))
+    elif term.to_winner:
+        # "... hands pooled ..., to the winner": summed and rounded once
+        assert wside is not None
+        total = 0
+        for s in seats:
+            total += pips[s]
+        out.append((wside, sign * _rounded(total, rounding), winner, (1, k), k))
+    else:
+        # "... pooled ..., to each owner": each owner side's hands summed and rounded once
+        for sd in t.sides_cw[opener]:
+            mine = [s for s in seats if sides[s] == sd]
+            if mine:
+                out.append((sd, sign * _rounded(sum(pips[s] for s in mine), rounding), None, (1, k, rank[mine[0]]), k))
 
 
 def clockwise(players: int, start: int) -> tuple[int, ...]:

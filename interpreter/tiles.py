@@ -65,11 +65,11 @@ SIDES: tuple[str, ...] = ("branch-a", "branch-b", "high", "line-a", "line-b", "l
 BRANCH_A, BRANCH_B, HIGH, LINE_A, LINE_B, LOW = range(6)
 SIDE_CODE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
 LEAD_KEY = 0x3FF  # the "target" part of a lead's move code: sorts after nothing, means no target
-# the sniff (family tier C): a spinner laid endwise has this bit in its move code, above the tile
+# the sniff: a spinner laid endwise has this bit in its move code, above the tile
 # (tile indices are below 128); a code without it is crosswise, as every move was before
 ENDWISE = 1 << 17
 ORIENTATIONS = ("crosswise", "endwise")
-# drawing while able to place (issue 9, family.md 3.8): the draw move's code, above every placement's
+# drawing while able to place (family.md 3.8): the draw move's code, above every placement's
 # (so it sorts last); offered only under `a player may draw while able to place`
 DRAW_CODE = 1 << 18
 
@@ -191,25 +191,25 @@ def masks_pips(masks: Sequence[int]) -> list[int]:
 
 _TILE_RE = re.compile(r"\[\s*(\d|1[0-2])\s*\|\s*(\d|1[0-2])\s*\]")  # larger sets: halves up to 12
 _MOVE_RE = re.compile(r"\s*(\[[^\]]*\])(?:\s+on\s+(\[[^\]]*\])\s+([a-z-]+))?(?:\s+(endwise|crosswise))?\s*")
-_CLAIM_RE = re.compile(r"(.*?)\s+claim\s+(-?\d+)\s*")  # the muggins rule (family tier C): "... claim 2"
+_CLAIM_RE = re.compile(r"(.*?)\s+claim\s+(-?\d+)\s*")  # the muggins rule: "... claim 2"
 
 
 @dataclass(frozen=True, order=True)
 class Move:
     """A lead (`target is None`) or a placement of `tile` on `target`'s free `side`.
 
-    `endwise`: the sniff laid in the line (family tier C); written with the suffix ` endwise`.
-    `draw`: the draw move `draw` (`a player may draw while able to place`, issue 9): one tile from the
+    `endwise`: the sniff laid in the line; written with the suffix ` endwise`.
+    `draw`: the draw move `draw` (`a player may draw while able to place`): one tile from the
     boneyard instead of a placement; its `tile` means nothing (it is [0|0]): read `draw` first."""
 
     tile: tuple[int, int]
     target: tuple[int, int] | None = None
     side: str | None = None
     endwise: bool = False
-    # the muggins rule (family tier C): the points its player claims with it (shown), or None; what a
+    # the muggins rule: the points its player claims with it (shown), or None; what a
     # player says with a move, not which move it is (moves equal without it; `claims.py`)
     claim: int | None = field(default=None, compare=False)
-    draw: bool = False  # the draw move (issue 9)
+    draw: bool = False  # the draw move
     _code: ClassVar[int]  # (an instance attribute, set by `code()`: the engine's code, computed once)
 
     def __post_init__(self) -> None:
@@ -253,7 +253,7 @@ class Move:
         move = _PARSED.get(text)
         if move is not None:
             return move
-        if text.strip() == "draw":  # issue 9: the draw move
+        if text.strip() == "draw":  # the draw move
             return move_from_code(DRAW_CODE)
         said = _CLAIM_RE.fullmatch(text)
         if said is not None:  # the muggins rule: "[1|5] on [1|1] high claim 2"
@@ -311,7 +311,7 @@ def move_from_code(code: int) -> Move:
     if move is None:
         key = code & 0x3FF
         tile = TILES[code >> 10 & 0x7F]
-        ew = code >= ENDWISE  # the sniff laid endwise (family tier C)
+        ew = code >= ENDWISE  # the sniff laid endwise
         move = Move(tile, endwise=ew) if key == LEAD_KEY else Move(tile, TILES[key >> 3], SIDES[key & 7], ew)
         object.__setattr__(move, "_code", code)
         _MOVE_OF[code] = move
@@ -325,7 +325,7 @@ _SIX_KEYS = 28 << 3  # a side key at or past this is a larger set's tile
 
 def _code_key(c: int) -> tuple[int, int, int, int]:
     if c == DRAW_CODE:
-        return (N_TILES, 0, 0, 0)  # the draw move last (issue 9)
+        return (N_TILES, 0, 0, 0)  # the draw move last
     k = c & 0x3FF
     return (SORT_KEY[c >> 10 & 0x7F], -1 if k == LEAD_KEY else SORT_KEY[k >> 3], k & 7, c >> 17)
 

@@ -14,8 +14,7 @@ import re
 
 import pytest
 
-from rulelang.interpreter import Move, Round, format_tile, load_config, round5
-from rulelang.interpreter.rules import rules_of
+from rulelang.interpreter import Move, Round, format_tile, load_config, round5, rules_of
 
 HERE = pathlib.Path(__file__).parent
 CONFIGS = HERE / "data" / "configs"

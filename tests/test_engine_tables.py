@@ -1,30 +1,25 @@
-"""The tables a round reads from its configuration, made once (issue 15): `Rules.seating` per player
-count, the settlement specs as `settlement.Plan`, the seats as `settlement.Seats`."""
+"""The tables a round reads from its configuration, made once: `rules_of(config)`, `Rules.seating` per
+player count, the settlement specs as `settlement.Plan`, the seats as `settlement.Seats`."""
 from __future__ import annotations
 
 import random
 
 import rulelang
-from rulelang.interpreter import Config, Round, random_player
-from rulelang.interpreter.rules import rules_of
+from rulelang.interpreter import Config, Round, random_player, rules_of
 from rulelang.interpreter.settlement import Plan, Seats, seats_of, settle
 
 
 def test_a_player_counts_seating_is_made_once_and_carries_its_target():
     cfg = Config.from_dict(rulelang.compile_bundled("hoyle-muggins"))  # target 200 raw with 2 players, 150 with 3 or 4
     rules = rules_of(cfg)
+    assert rules is rules_of(Config.from_dict(rulelang.compile_bundled("hoyle-muggins")))  # one per configuration
     for players, target in ((2, 200), (3, 150), (4, 150)):
         seating = rules.seating(players)
-        assert seating is rules.seating(players)  # made once
-        assert seating.rules is rules.for_players(players) and seating.rules.target == target
+        assert seating is rules.seating(players) and seating.rules is rules  # made once
+        assert seating.target == target == seating.board.target
         assert seating.sides == cfg.sides_of(players) and seating.nsides == max(seating.sides) + 1
         assert seating.reserve == cfg.reserve(players)
         assert Round.deal(cfg, players, random.Random(players)).observation(0)["target"] == target
-    # the tables for one player count, asked for another count's seating, give that count's
-    fresh = rules_of(Config.from_dict(rulelang.compile_bundled("hoyle-muggins")))
-    two = fresh.for_players(2)
-    assert two.seating(3).rules.target == 150 and two.seating(2).rules is two
-    assert fresh.seating(3).rules.target == 150 and fresh.seating(2).rules is two
 
 
 def test_seats_list_opponents_partners_and_sides_clockwise():

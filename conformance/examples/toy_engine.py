@@ -769,7 +769,8 @@ def _escape():
 FEATURES: list = []  # --features a,b: claim only these feature tags (the runner skips the other cases)
 
 
-def main(argv):
+def read_options(argv):
+    """--break NAME (a deliberate bug), --misbehave MODE[:CASE] (a protocol fault), --features a,b."""
     args = list(argv)
     while args:
         a = args.pop(0)
@@ -780,6 +781,10 @@ def main(argv):
             MISBEHAVE[mode] = cid or None
         elif a == "--features":
             FEATURES.extend(args.pop(0).split(","))
+
+
+def main(argv):
+    read_options(argv)
     out = sys.stdout
     for line in sys.stdin:
         req = json.loads(line)
