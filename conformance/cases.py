@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -33,6 +34,7 @@ FEATURES_PATH = HERE / "features.json"
 EXPECTED_FAILURES_DIR = HERE / "expected-failures"
 
 TILE_RE = re.compile(r"\[(\d{1,2})\|(\d{1,2})\]")  # larger sets: two-digit halves ([10|12])
+MAX_FILE_STEPS = 10_000  # steps of all the cases of one file together (the schema bounds each case's and the cases)
 # "should count" describes a wish; a case states what happens ("counts")
 WISHFUL = re.compile(r"\b(should|must be tested|tests? that|checks? that)\b", re.I)
 
@@ -61,6 +63,7 @@ class Case:
 class LintReport:
     errors: list[str] = field(default_factory=list)
     cases: list[Case] = field(default_factory=list)
+    unfinished: bool = False  # the run's deadline passed before every file was linted
 
     @property
     def ok(self) -> bool:
@@ -76,6 +79,39 @@ def schema() -> dict[str, Any]:
 @cache
 def features() -> dict[str, str]:
     return dict(json.loads(FEATURES_PATH.read_text(encoding="utf-8"))["tags"])
+
+
+@cache
+def size_limits() -> tuple[int, int, int]:
+    """(cases per file, steps per case, next rounds per case): the schema's own bounds, read from it."""
+    sch = schema()
+    case = sch["$defs"]["case"]["properties"]
+    return sch["properties"]["cases"]["maxItems"], case["steps"]["maxItems"], case["next_rounds"]["maxItems"]
+
+
+def oversized(doc: Any) -> str | None:
+    """Why a case file is too large to lint, by counting alone (before jsonschema, whose cost grows with
+    the size), naming the limit; None when within the bounds or not shaped like a case file at all."""
+    max_cases, max_steps, max_rounds = size_limits()
+    cases = doc.get("cases") if isinstance(doc, dict) else None
+    if not isinstance(cases, list):
+        return None
+    if len(cases) > max_cases:
+        return f"/cases: {len(cases):,} cases, more than the limit of {max_cases} per file"
+    total = 0
+    for k, case in enumerate(cases):
+        if not isinstance(case, dict):
+            continue
+        steps, rounds = case.get("steps"), case.get("next_rounds")
+        if isinstance(steps, list):
+            if len(steps) > max_steps:
+                return f"/cases/{k}/steps: {len(steps):,} steps, more than the limit of {max_steps} per case"
+            total += len(steps)
+        if isinstance(rounds, list) and len(rounds) > max_rounds:
+            return f"/cases/{k}/next_rounds: {len(rounds):,} rounds, more than the limit of {max_rounds} per case"
+    if total > MAX_FILE_STEPS:
+        return f"/cases: {total:,} steps in all, more than the limit of {MAX_FILE_STEPS:,} per file"
+    return None
 
 
 def known_tags() -> set[str]:
@@ -120,8 +156,31 @@ def _lint_deal(where: str, deal: dict[str, Any], players: int, errors: list[str]
         errors.append(f"{where}: no seat {opener} among {players} players")
 
 
-def lint(root: Path = CASES_DIR, files: list[Path] | None = None) -> LintReport:
-    """Validate every case file (of `root`, or the `files` given); return the cases and every problem found."""
+def _valid_file(path: Path, rel: str, validator: Any, errors: list[str]) -> Any:
+    """The document of a case file that is JSON, within the size bounds and valid by the schema; else None
+    (its problems added to ERRORS, as REL: ...)."""
+    try:
+        doc = read_json(path)  # a regular file, bounded in size and nesting: a bad file is that file's error
+    except (OSError, ValueError) as exc:
+        errors.append(f"{rel}: not JSON: {exc}")
+        return None
+    too_large = oversized(doc)  # counted first: jsonschema's cost grows with the file
+    if too_large is not None:
+        errors.append(f"{rel}: {too_large}")
+        return None
+    problems = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    for err in problems:
+        loc = "/".join(str(p) for p in err.absolute_path)
+        errors.append(f"{rel}: /{loc}: {err.message}")
+    return None if problems else doc
+
+
+def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float | None = None) -> LintReport:
+    """Validate every case file (of `root`, or the `files` given); return the cases and every problem found.
+
+    `ends_at` (a time.monotonic() value) is a run's deadline: a file not begun
+    by then is not linted, and the report says so.
+    """
     import jsonschema
 
     rep = LintReport()
@@ -132,18 +191,14 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None) -> LintReport:
     files = case_files(root) if files is None else files
     if not files:
         rep.errors.append(f"no case files under {root}")
-    for path in files:
+    for done, path in enumerate(files):
+        if ends_at is not None and time.monotonic() >= ends_at:
+            rep.errors.append(f"the deadline passed while linting: {done} of {len(files)} case files linted")
+            rep.unfinished = True
+            break
         rel = f"{path.parent.name}/{path.name}"
-        try:
-            doc = read_json(path)  # a regular file, bounded in size and nesting: a bad file is that file's error
-        except (OSError, ValueError) as exc:
-            rep.errors.append(f"{rel}: not JSON: {exc}")
-            continue
-        problems = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
-        for err in problems:
-            loc = "/".join(str(p) for p in err.absolute_path)
-            rep.errors.append(f"{rel}: /{loc}: {err.message}")
-        if problems:
+        doc = _valid_file(path, rel, validator, rep.errors)
+        if doc is None:
             continue
         for c in doc["cases"]:
             where = f"{rel}: {c['id']}"

@@ -26,16 +26,17 @@ def files_of(folder: Path) -> list[Path]:
     return nested if nested else sorted(p for p in folder.glob("*.json") if p.is_file())
 
 
-def lint_folders(folders: Iterable[Path]) -> LintReport:
-    """Lint every folder; ids must be unique across all of them."""
+def lint_folders(folders: Iterable[Path], ends_at: float | None = None) -> LintReport:
+    """Lint every folder (until `ends_at`, a time.monotonic() deadline); ids must be unique across all of them."""
     out = LintReport()
     where: dict[str, Path] = {}
     for folder in folders:
         files = files_of(folder)
-        rep = lint(folder, files)
+        rep = lint(folder, files, ends_at)
         if not files:
             rep.errors[:] = [f"no case files under {folder} (expected {folder}/VARIANT/TOPIC.json or {folder}/TOPIC.json)"]
         out.errors.extend(f"{folder}: {e}" for e in rep.errors)
+        out.unfinished = out.unfinished or rep.unfinished
         for c in rep.cases:
             if c.id in where:
                 out.errors.append(f"{folder}: {c.id}: duplicate id (also in {where[c.id]})")

@@ -15,13 +15,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
 from typing import IO, Any
 
 from rulelang.readinput import parse_json
+
+from . import reaper
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 8 * 1024 * 1024  # bytes: a longer answer line is an error ("oversized")
@@ -155,6 +156,43 @@ class InProcessEngine:
 
 REAPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
 CONTAINED = sys.platform.startswith("linux")  # where reaper.py can hold an engine's whole process tree
+_SUPERVISORS: set[int] = set()  # pids of the live reaper.py processes this runner started
+_SUBREAPER: list[bool] = []  # [whether this runner became a child subreaper], once asked
+
+
+def _become_subreaper() -> bool:
+    """Make the runner itself a child subreaper (Linux; elsewhere there is no such thing and this does nothing).
+
+    reaper.py holds an engine's tree only while it lives: an engine that kills
+    it (SIGKILL) would leave its own orphans to init. With the runner a
+    subreaper, they come back to the runner, which kills and reaps them.
+    """
+    if not _SUBREAPER:
+        _SUBREAPER.append(CONTAINED and reaper.become_subreaper())
+    return _SUBREAPER[0]
+
+
+def _kill_orphans(born: int) -> None:
+    """Kill and reap every child of this process that a dead reaper left: started after it (`born`, clock
+    ticks since boot), not another engine's live reaper; their own orphans, which come back here in turn, too."""
+    for _ in range(10_000):
+        orphans = []
+        for pid in reaper.children():
+            started = reaper.start_time(pid)
+            if pid not in _SUPERVISORS and started is not None and started >= born:
+                orphans.append(pid)
+        if not orphans:
+            return
+        for pid in orphans:  # a child of this process: its pid cannot be reused before it is reaped here
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for pid in orphans:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
 
 
 def _executable(argv0: str, cwd: str | None, env: dict[str, str] | None) -> bool:
@@ -163,6 +201,53 @@ def _executable(argv0: str, cwd: str | None, env: dict[str, str] | None) -> bool
         path = os.path.join(cwd or ".", argv0)
         return os.path.isfile(path) and os.access(path, os.X_OK)
     return shutil.which(argv0, path=(env if env is not None else os.environ).get("PATH", os.defpath)) is not None
+
+
+STDERR_KEEP = 64 * 1024  # bytes of an engine's standard error kept (its last ones): the rest is read and dropped
+
+
+class _StderrTail:
+    """The last STDERR_KEEP bytes an engine wrote to its standard error, drained by a thread as they come.
+
+    A chatty engine's output never piles up, in memory or on disk; the thread
+    closes the pipe when the engine's whole tree has closed it.
+    """
+
+    def __init__(self, stream: IO[bytes], keep: int = STDERR_KEEP):
+        self.keep = keep
+        self._buf = bytearray()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        try:
+            while True:
+                chunk = stream.read1(1 << 16)  # type: ignore[attr-defined]
+                if not chunk:
+                    return
+                with self._lock:
+                    self._buf += chunk
+                    if len(self._buf) > self.keep:
+                        del self._buf[:len(self._buf) - self.keep]
+        except (OSError, ValueError):
+            return
+        finally:
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def size(self) -> int:
+        with self._lock:
+            return len(self._buf)
+
+    def tail(self, limit: int, settle: float = 0.0) -> str:
+        """The last LIMIT bytes as text; with SETTLE, first wait that long at most for the pipe's end."""
+        if settle:
+            self._thread.join(settle)
+        with self._lock:
+            return bytes(self._buf[-limit:]).decode("utf-8", "replace")
 
 
 class SubprocessEngine:
@@ -185,7 +270,8 @@ class SubprocessEngine:
         self.restarts = 0
         self.start_error: EngineFailure | None = None
         self._lines: queue.Queue[Any] = queue.Queue()
-        self._stderr: IO[bytes] | None = None
+        self._stderr: _StderrTail | None = None
+        self._born: int | None = None  # when the engine's reaper started (clock ticks since boot)
 
     # -- process management --------------------------------------------------
 
@@ -193,13 +279,18 @@ class SubprocessEngine:
         if CONTAINED and not _executable(self.argv[0], self.cwd, self.env):
             raise EngineFailure("spawn", f"cannot start {self.argv[0]!r}: no such program", restart=False)
         argv = [sys.executable, "-I", "-S", REAPER, str(os.getpid()), "--", *self.argv] if CONTAINED else self.argv
-        self._stderr = tempfile.TemporaryFile()
+        _become_subreaper()
         try:
             self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=self.cwd, env=self.env, start_new_session=True)
         except OSError as exc:
             raise EngineFailure("spawn", f"cannot start {self.argv[0]!r}: {exc}", restart=False) from exc
+        assert self.proc.stderr is not None
+        self._stderr = _StderrTail(self.proc.stderr)
+        if CONTAINED:
+            _SUPERVISORS.add(self.proc.pid)
+            self._born = reaper.start_time(self.proc.pid)
         self._lines = queue.Queue()
         threading.Thread(target=self._reader, args=(self.proc, self._lines), daemon=True).start()
 
@@ -220,16 +311,11 @@ class SubprocessEngine:
             out.put(EOFError(str(exc)))
 
     def _stderr_tail(self, limit: int = 2000) -> str:
-        f = self._stderr
-        if f is None:
+        """The end of what the engine wrote to standard error; once it has exited, all it wrote up to its end."""
+        if self._stderr is None:
             return ""
-        try:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - limit))
-            return f.read().decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return ""
+        ended = self.proc is None or self.proc.poll() is not None
+        return self._stderr.tail(limit, settle=1.0 if ended else 0.0)
 
     def kill(self) -> None:
         """Kill the engine's whole process tree and reap it: no orphans, setsid escapes included."""
@@ -238,29 +324,35 @@ class SubprocessEngine:
         if proc is None:
             return
         if CONTAINED and proc.poll() is None:
-            # the reaper kills the engine and every process left of its tree, then exits
+            # the reaper kills the engine and every process left of its tree, then exits; SIGCONT wakes
+            # a reaper its engine stopped (SIGSTOP) to hear the SIGTERM
             try:
                 proc.send_signal(signal.SIGTERM)
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:  # pragma: no cover - a stuck reaper
+                proc.send_signal(signal.SIGCONT)
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # a reaper kept stopped: killed below, its orphans come back here
                 pass
-        try:  # what is left in the engine's process group (a reaper killed by its engine, say)
+        try:  # what is left in the engine's process group (a reaper killed or stopped by its engine, say)
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
+            pass
+        if CONTAINED:
+            _SUPERVISORS.discard(proc.pid)
+            if _become_subreaper() and self._born is not None and proc.returncode is not None:
+                # what the dead reaper held has come back to this process; killed before the pipes are
+                # closed, since an orphan holding the engine's output would keep the reader thread waiting
+                _kill_orphans(self._born)
         for stream in (proc.stdin, proc.stdout):
             try:
                 if stream:
                     stream.close()
             except OSError:
                 pass
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILL does not fail
-            pass
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+        self._stderr = None  # its thread closes the pipe at its end (every holder is dead by now)
 
     def _send(self, obj: dict[str, Any]) -> None:
         assert self.proc is not None and self.proc.stdin is not None

@@ -35,25 +35,51 @@ def _prctl(option: int, arg: int) -> bool:
         return False
 
 
+def become_subreaper() -> bool:
+    """Make this process a child subreaper: orphans of its descendants come back to it, not to init."""
+    return _prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def _stat_fields(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (state first), or [] when it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return []
+
+
+def start_time(pid: int) -> int | None:
+    """When process PID started, in clock ticks since boot (/proc/PID/stat), or None."""
+    fields = _stat_fields(pid)
+    try:
+        return int(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
+def children(pid: int | None = None) -> list[int]:
+    """The pids of the children of process PID (default: this one), of every thread of it."""
+    me = os.getpid() if pid is None else pid
+    kids: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{me}/task"):
+            with open(f"/proc/{me}/task/{task}/children") as fh:
+                kids += [int(p) for p in fh.read().split()]
+        return kids
+    except OSError:
+        kids = []
+    for name in os.listdir("/proc"):  # no /proc/.../children in this kernel: read every process's parent
+        if name.isdigit():
+            fields = _stat_fields(int(name))
+            if len(fields) > 1 and fields[1] == str(me):
+                kids.append(int(name))
+    return kids
+
+
 def _children() -> list[int]:
     """The pids of this process's children (the engine and every orphan of its tree)."""
-    me = os.getpid()
-    try:
-        with open(f"/proc/{me}/task/{me}/children") as fh:
-            return [int(p) for p in fh.read().split()]
-    except OSError:
-        pass
-    kids = []  # no /proc/.../children in this kernel: read every process's parent
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/stat") as fh:
-                    stat = fh.read()
-                if int(stat.rsplit(")", 1)[1].split()[1]) == me:
-                    kids.append(int(name))
-            except (OSError, ValueError, IndexError):
-                continue
-    return kids
+    return children()
 
 
 def _kill_all() -> None:

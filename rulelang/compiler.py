@@ -186,6 +186,9 @@ def _read_base(ruleset: Ruleset, st: Statement) -> tuple[str, str, str] | _Fault
             return bundled_text(ref), bundled_filename(ref), "bundled:" + ref
         except OSError as exc:  # pragma: no cover - a broken installation
             return _Fault("unknown-base", f"cannot read the bundled ruleset `{ref}`: {exc}", None)
+    if "\0" in ref:  # no file name holds one: the operating system refuses such a path outright
+        shown = ref.replace("\0", "\\0")
+        return _Fault("unknown-base", f"the path `{shown}` holds a NUL byte", "a file name cannot contain a NUL byte")
     here = ruleset.filename
     base_dir = os.path.dirname(here) if not here.startswith("<") else os.getcwd()
     path = os.path.normpath(os.path.join(base_dir, ref))
@@ -213,10 +216,8 @@ def _identity(ruleset: Ruleset) -> str:
 def _base_fault(ref: str, result: Compiled) -> _Fault:
     """How a child reports a base that has errors: never echoing the base's text."""
     first = result.errors[0]
-    if first.code == "base-cycle":
-        return _Fault("base-cycle", f"`{ref}` is based on itself", "remove the cycle of `based on`")
-    if first.code == "base-too-deep":
-        return _Fault("base-too-deep", first.message, first.hint)
+    if first.code in ("base-cycle", "base-too-deep"):
+        return _Fault(first.code, first.message, first.hint)
     if first.layer in ("syntax", "file"):
         return _Fault("base-invalid", f"the base ruleset `{ref}` has errors",
                       f"first: {first.location}: a syntax error (`{first.code}`)")
@@ -232,6 +233,7 @@ def _inherit(ck: _Checker, based: Statement) -> tuple[tuple[Statement, ...], dic
     """
     chain: list[tuple[Ruleset, list[RulesetError], str]] = []  # (base, its syntax errors, how its child named it)
     seen = {_identity(ck.ruleset)}
+    named = [(_identity(ck.ruleset), os.path.basename(ck.ruleset.filename))]  # (identity, name) down the chain
     current, statement = ck.ruleset, based
     fault: _Fault | None = None  # why the deepest ruleset read cannot have its base
     while True:
@@ -245,10 +247,10 @@ def _inherit(ck: _Checker, based: Statement) -> tuple[tuple[Statement, ...], dic
             break
         text, filename, ident = got
         if ident in seen:
-            fault = _Fault("base-cycle", f"`{statement.value.ref}` is based on itself",
-                           "remove the cycle of `based on`")
+            fault = _cycle_fault(named, ident, statement.value.ref)
             break
         seen.add(ident)
+        named.append((ident, statement.value.ref))
         limit = text_error(text, filename)
         base, errors = (None, [limit]) if limit is not None else _parse_base(text, filename)
         chain.append((base or Ruleset(filename, text, ()), [e for e in errors if e is not None],
@@ -274,6 +276,13 @@ def _inherit(ck: _Checker, based: Statement) -> tuple[tuple[Statement, ...], dic
         ck.error(fault.code, fault.message, based.span, fault.hint)
         return None
     return inherited, texts
+
+
+def _cycle_fault(named: list[tuple[str, str]], again: str, ref: str) -> _Fault:
+    """A cycle of `based on`, naming every ruleset in it in order, from the first one back to itself."""
+    start = next(i for i, (ident, _) in enumerate(named) if ident == again)
+    cycle = " -> ".join(f"`{name}`" for _, name in named[start:]) + f" -> `{ref}`"
+    return _Fault("base-cycle", f"a cycle of `based on`: {cycle}", "remove one `based on` of the cycle")
 
 
 @lru_cache(maxsize=64)

@@ -9,13 +9,17 @@ to definition on a `based on` line opens the base ruleset.
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
-from typing import Any
+import sys
+from typing import IO, Any
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from rulelang import langapi
 from rulelang._version import __version__
@@ -23,7 +27,58 @@ from rulelang.bundled import bundled_filename, bundled_names
 
 __all__ = ["server", "serve", "diagnostics_of", "filename_of"]
 
-server = LanguageServer("rulelang", __version__)
+MAX_FRAME = 8 * 1024 * 1024  # bytes of one message: a ruleset text is at most 1 MiB, its JSON a few times that
+MAX_HEADER_LINE = 1024  # bytes of one header line (`Content-Length: N`)
+SKIPPED = b'{"jsonrpc": "2.0", "method": "$/rulelang/skipped"}'  # stands for a refused frame: a notification
+logger = logging.getLogger(__name__)
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls' protocol, answering a request whose params do not fit its method (a negative position, say)
+    with a JSON-RPC error instead of only logging it, so that the client does not wait for ever."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if "jsonrpc" in data and "method" in data and isinstance(data.get("id"), (int, str)):
+                self._send_response(data["id"], None, exc.to_response_error())
+            raise
+
+
+class BoundedInput:
+    """Standard input as pygls reads it, with bounded header lines and frames.
+
+    pygls reads a whole frame of the size its `Content-Length` says: a frame
+    larger than MAX_FRAME is read through and dropped in small pieces instead
+    (the server stays in step with the stream and goes on), with an error logged.
+    """
+
+    def __init__(self, stream: IO[bytes]):
+        self._stream = stream
+
+    def readline(self) -> bytes:
+        return self._stream.readline(MAX_HEADER_LINE)
+
+    def read(self, size: int) -> bytes:
+        if size <= MAX_FRAME:
+            return self._stream.read(size)
+        logger.error("refused a message of %s bytes (at most %s): skipped", f"{size:,}", f"{MAX_FRAME:,}")
+        left = size
+        while left > 0:
+            chunk = self._stream.read(min(left, 1 << 20))
+            if not chunk:
+                return b""  # the input ended inside the frame: the end of the session, as at any end of input
+            left -= len(chunk)
+        return SKIPPED
+
+
+server = LanguageServer("rulelang", __version__, protocol_cls=_Protocol)
+
+
+@server.feature("$/rulelang/skipped")
+def skipped(ls: LanguageServer, params: Any) -> None:
+    """Nothing to do: a refused frame was skipped (and logged)."""
 
 
 def filename_of(uri: str) -> str:
@@ -162,4 +217,6 @@ def _base_path(quoted: str | None, name: str | None, here: str) -> str | None:
 
 def serve() -> None:
     """Answer an editor on standard input and output until it says exit."""
-    server.start_io()
+    if not logging.getLogger().handlers:  # errors (a refused frame) go to standard error, never to the client
+        logging.basicConfig(level=logging.ERROR, stream=sys.stderr, format="rulelang lsp: %(message)s")
+    server.start_io(stdin=BoundedInput(sys.stdin.buffer))  # type: ignore[arg-type]

@@ -112,6 +112,8 @@ def read_bytes(path: str | os.PathLike[str], limit: int = TEXT_LIMIT, allow_stdi
         if len(data) > limit:
             raise TooLargeError(f"larger than the limit of {size_words(limit)}", "-")
         return bytes(data)
+    if "\0" in name:  # os.stat would raise ValueError: no file name holds one
+        raise InputError("the path holds a NUL byte", name)
     mode = os.stat(name).st_mode  # a device or a FIFO is refused before it is even opened
     if stat.S_ISDIR(mode):
         raise FolderError("a folder, not a regular file", name)

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -151,3 +153,93 @@ def test_consecutive_timeouts_are_counted_in_a_row_only(marked):
     hang = ",".join(c.id for c in (picked[0], picked[1], picked[3], picked[4]))
     result = runner.run(_toy("--misbehave", f"hang:{hang}"), picked, timeout=0.5, expected_failures={})
     assert [r.outcome for r in result.results] == ["error", "error", "pass", "error", "error", "pass"]
+
+
+KILLS_ITS_REAPER = """#!/bin/sh
+setsid sh -c 'exec sleep 100004' &
+sleep 0.2
+kill -KILL $PPID
+exec sleep 600
+"""
+STOPS_ITS_REAPER = """#!/bin/sh
+setsid sh -c 'exec sleep 100004' &
+sleep 0.2
+kill -STOP $PPID
+exec sleep 600
+"""
+KEEPS_ITS_REAPER_STOPPED = """#!/bin/sh
+setsid sh -c 'exec sleep 100004' &
+reaper=$PPID
+while :; do kill -STOP $reaper; sleep 0.01; done
+"""
+
+
+def _script(tmp_path, text):
+    path = tmp_path / "engine.sh"
+    path.write_text(text)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize("engine", [KILLS_ITS_REAPER, STOPS_ITS_REAPER, KEEPS_ITS_REAPER_STOPPED],
+                         ids=["kills", "stops", "keeps-stopped"])
+def test_an_engine_that_kills_or_stops_its_reaper_leaves_no_process(engine, marked, tmp_path):
+    """What a dead or stopped reaper held comes back to the runner (a child subreaper), which kills it."""
+    box = {}
+
+    def run():  # in a thread: a runner left blocked on the engine's pipe fails the test instead of hanging it
+        box["result"] = runner.run(SubprocessEngine([str(_script(tmp_path, engine))], start_timeout=2), PICK[:1],
+                                   timeout=2, expected_failures={})
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(60)
+    assert "result" in box, "the runner did not come back from the engine"
+    assert [r.outcome for r in box["result"].results] == ["error"]
+    assert _none_left(marked) == []
+
+
+def test_conform_kills_what_an_engine_that_killed_its_reaper_left(marked, tmp_path):
+    engine = _script(tmp_path, KILLS_ITS_REAPER)
+    res = subprocess.run([sys.executable, "-m", "rulelang", "conform", "--engine", str(engine), "--start-timeout", "3",
+                          "--id", "pagat-diagram-14"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert _none_left(marked) == []
+
+
+CHATTY = """#!/bin/sh
+head -c 40000000 /dev/zero | tr '\\0' x >&2
+echo "the last words" >&2
+exec "$@"
+"""
+
+
+def _open_file_sizes() -> list[int]:
+    """The sizes of the regular files this process holds open (deleted temporary files included)."""
+    sizes = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            info = os.stat(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            sizes.append(info.st_size)
+    return sizes
+
+
+def test_a_chatty_engine_s_stderr_is_kept_bounded_and_its_end_reported(marked, tmp_path):
+    """40 MB of standard error before the engine answers: neither a file nor memory holds more than the bound."""
+    from rulelang.conformance.protocol import STDERR_KEEP
+
+    chatty = _script(tmp_path, CHATTY)
+    engine = SubprocessEngine([str(chatty), sys.executable, str(TOY), "--misbehave", f"crash:{BAD}"])
+    result = runner.run(engine, PICK, timeout=20, expected_failures={})
+    assert _outcomes(result) == {"pagat-diagram-14": "pass", BAD: "error", "pagat-diagram-00": "pass"}
+    crashed = next(r for r in result.results if r.case.id == BAD).error
+    assert crashed["kind"] == "crash" and crashed["context"]["stderr"].endswith("the last words\n")
+    engine.start()
+    try:
+        assert engine._stderr is not None and engine._stderr.size() <= STDERR_KEEP
+        assert max(_open_file_sizes(), default=0) < 1_000_000  # no file piles the output up
+    finally:
+        engine.stop()

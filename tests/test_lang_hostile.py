@@ -1,13 +1,18 @@
 """Hostile input on the language side (issue 10): every one a clean error, never a crash or a hang."""
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 import rulelang
 from rulelang.limits import MAX_BASE_DEPTH, MAX_BYTES, MAX_ERRORS, MAX_LINE
 
+ROOT = Path(__file__).resolve().parent.parent
 HEAD = 'based on allfives\nruleset house "H"\nsource "s"\n'
 
 
@@ -99,7 +104,24 @@ def test_a_cycle_is_reported(tmp_path):
     (tmp_path / "a.rules").write_text('ruleset a "A"\nsource "s"\nbased on "b.rules"\n')
     (tmp_path / "b.rules").write_text('ruleset b "B"\nsource "s"\nbased on "a.rules"\n')
     errors = rulelang.check_text('based on "a.rules"\nruleset house "H"\nsource "s"\n', str(tmp_path / "h.rules"))
-    assert [(e.code, e.message) for e in errors] == [("base-cycle", "`a.rules` is based on itself")]
+    assert [(e.code, e.message) for e in errors] == [
+        ("base-cycle", "a cycle of `based on`: `a.rules` -> `b.rules` -> `a.rules`")]
+
+
+def test_a_cycle_names_every_file_in_it_in_order(tmp_path):
+    for name, base in (("a", "b"), ("b", "c"), ("c", "a")):
+        (tmp_path / f"{name}.rules").write_text(f'ruleset {name} "X"\nsource "s"\nbased on "{base}.rules"\n')
+    errors = rulelang.check_text((tmp_path / "a.rules").read_text(), str(tmp_path / "a.rules"))
+    assert [(e.code, e.message) for e in errors] == [
+        ("base-cycle", "a cycle of `based on`: `a.rules` -> `b.rules` -> `c.rules` -> `a.rules`")]
+
+
+def test_a_nul_byte_in_a_base_path_is_a_ruleset_error(tmp_path):
+    path = tmp_path / "nul.rules"
+    path.write_text('ruleset x "x"\nsource "s"\nbased on "a\0b.rules"\n')
+    errors = rulelang.check_text(path.read_text(), str(path))
+    assert [(e.code, e.line, e.column) for e in errors] == [("unknown-base", 3, 1)]
+    assert "NUL byte" in errors[0].message
 
 
 def test_reading_a_device_as_a_ruleset_file(tmp_path):
@@ -114,3 +136,28 @@ def test_syntax_errors_of_a_long_text_are_looked_for_within_a_budget():
     assert errors[0].code == "unexpected-word"
     assert errors[-1].code == "too-many-errors" and "not looked for" in errors[-1].message
     assert len(errors) < 20
+
+
+@pytest.mark.parametrize("command", [["check"], ["compile"], ["explain"], ["check", "-"]])
+def test_every_command_reports_a_nul_byte_in_a_base_path_as_a_ruleset_error(command, tmp_path):
+    path = tmp_path / "nul.rules"
+    path.write_bytes(b'ruleset x "x"\nsource "s"\nbased on "a\0b.rules"\n')
+    stdin = path.read_bytes() if command[-1] == "-" else None
+    args = command if command[-1] == "-" else [*command, str(path)]
+    res = subprocess.run([sys.executable, "-m", "rulelang", *args], cwd=ROOT, input=stdin, capture_output=True,
+                         timeout=60)
+    out = (res.stdout + res.stderr).decode("utf-8", "replace")
+    assert res.returncode == 1, out
+    assert ":3:1: " in out and "holds a NUL byte" in out and "internal error" not in out
+
+
+def test_check_json_reports_every_file_with_a_nul_byte_in_one(tmp_path):
+    path = tmp_path / "nul.rules"
+    path.write_bytes(b'ruleset x "x"\nsource "s"\nbased on "a\0b.rules"\n')
+    res = subprocess.run([sys.executable, "-m", "rulelang", "check", "--json", "rulesets/pagat.rules", str(path)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 1, res.stderr
+    files = json.loads(res.stdout)["files"]
+    assert [f["ok"] for f in files] == [True, False]
+    [error] = files[1]["errors"]
+    assert (error["line"], error["column"]) == (3, 1) and "NUL byte" in error["message"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -70,7 +71,8 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--start-timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=20.0, show_default=True,
               help="Seconds an external engine may take to answer `start`.")
 @click.option("--deadline", type=click.FloatRange(min=0, max=864000, min_open=True), default=None,
-              help="Seconds for the whole run: cases not run by then are errors (default: no limit).")
+              help="Seconds for the whole run, linting the case files included: cases not run by then are errors "
+                   "(default: no limit).")
 @click.option("--expected-failures", "xfail_path", type=click.Path(exists=True, dir_okay=False),
               help="Expected failures file (default: <engine name>.json looked up in expected-failures/ next to each "
                    "--cases folder and in the working directory, else the suite's own).")
@@ -98,6 +100,7 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     from rulelang.conformance import report, runner
     from rulelang.conformance.folders import expected_failure_dirs
 
+    started = time.monotonic()
     if example_engines:
         from rulelang.conformance.example_engines import listing
 
@@ -111,14 +114,16 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     baseline = _baseline(baseline_path) if baseline_path else None
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     folders = [Path(d) for d in case_dirs]
-    lint = _linted(folders, err)
+    ends_at = None if deadline is None else started + deadline  # the deadline covers linting too
+    lint = _linted(folders, err, ends_at, deadline)
     selected = _selected(lint, variants, tags, ids, err)
     if list_only:
         for c in selected:
             click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
         return
     result = runner.run(_engine(argv, start_timeout), selected, timeout=timeout, expected_failures=xfails,
-                        all_ids=[c.id for c in lint.cases], deadline=deadline,
+                        all_ids=[c.id for c in lint.cases],
+                        deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
                         xfail_dirs=expected_failure_dirs(folders))
     console = pipe_safe(Console(highlight=False, soft_wrap=True))
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
@@ -163,13 +168,18 @@ def _check_outputs(report_path: str | None, junit_path: str | None) -> None:
         raise click.BadParameter(f"{junit_path} is also the --report file", param_hint="--junit")
 
 
-def _linted(folders: list[Path], err: Console) -> LintReport:
+def _linted(folders: list[Path], err: Console, ends_at: float | None = None,
+            deadline: float | None = None) -> LintReport:
     """The cases of the folders (or of the shipped suite), which lint themselves: schema, unique ids, known tags.
-    Exit 2 when they do not lint."""
+    Exit 2 when they do not lint; exit 1 when the run's deadline (`ends_at`) passes while they are linted."""
     from rulelang.conformance import cases as suite
     from rulelang.conformance.folders import lint_folders
 
-    lint = lint_folders(folders) if folders else suite.lint()
+    lint = lint_folders(folders, ends_at) if folders else suite.lint(ends_at=ends_at)
+    if lint.unfinished:  # no case was run: the run failed, as when its cases are errors by the deadline
+        err.print(f"the run's deadline of {deadline:g} s passed while linting the case files; no case was run",
+                  markup=False)
+        sys.exit(1)
     if not lint.ok:
         for e in lint.errors:
             err.print(f"lint: {e}", markup=False)

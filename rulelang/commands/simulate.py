@@ -10,16 +10,17 @@ import click
 from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
 if TYPE_CHECKING:
-    from rulelang.tools.simulation import Summary
+    from rulelang.tools.simulation import Journal, Summary
 
 
 def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], seed: int, matches: int, jobs: int,
-         show_progress: bool, miss_rate: float = 0.0) -> list[dict[str, Any]]:
+         show_progress: bool, miss_rate: float = 0.0, journal: Journal | None = None) -> list[dict[str, Any]]:
     """The results of the matches, with a progress bar on standard error when it is a terminal."""
     from rulelang.tools.simulation import run_matches
 
     if not show_progress:
-        results: list[dict[str, Any]] = run_matches(data, players, bots, seed, matches, jobs, miss_rate=miss_rate)
+        results: list[dict[str, Any]] = run_matches(data, players, bots, seed, matches, jobs, miss_rate=miss_rate,
+                                                    journal=journal)
         return results
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -29,7 +30,7 @@ def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], s
                   TimeRemainingColumn(), console=console, transient=True) as prog:
         task = prog.add_task(f"{spec_label}", total=matches)
         results = run_matches(data, players, bots, seed, matches, jobs,
-                              progress=lambda k: prog.advance(task, k), miss_rate=miss_rate)
+                              progress=lambda k: prog.advance(task, k), miss_rate=miss_rate, journal=journal)
         return results
 
 
@@ -45,6 +46,8 @@ def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], s
 @click.option("-o", "--output", "out", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE",
               help="Write raw per-match results: JSON lines, or CSV if FILE ends in .csv (- for standard output).")
 @click.option("--out", "out_alias", type=click.Path(dir_okay=False, allow_dash=True), default=None, hidden=True)
+@click.option("--resume", is_flag=True,
+              help="Go on with the interrupted run in -o FILE (JSON lines): matches already there are not played again.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON instead of a table.")
 @click.option("--vs", "other", default=None, metavar="OTHER",
               help="Compare with a second variant (same seeds, bots and players).")
@@ -57,7 +60,7 @@ def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], s
               show_default=True, help="Significance level for --vs.")
 def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, seed: int, jobs: int, out: str | None,
                  out_alias: str | None, as_json: bool, other: str | None, plots: str | None, alpha: float,
-                 miss_rate: float) -> None:
+                 miss_rate: float, resume: bool) -> None:
     """Play MATCHES bot matches of VARIANT and report statistics.
 
     Win rates per seat (or team) with 95% Wilson intervals, rounds per match,
@@ -83,13 +86,16 @@ def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, see
     if other_cfg is not None and count not in other_cfg.counts:
         raise ToolError(f"{other_cfg.name} is not played by {count} players")
     show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
-    results = _run(cfg.name, data, count, bot_names, seed, matches, jobs, show, miss_rate)
+    journal = sim.open_journal(out, count, bot_names, seed, resume)  # each match written to -o FILE as it ends
+    results = _run(cfg.name, data, count, bot_names, seed, matches, jobs, show, miss_rate, journal)
     runs = [(sim.summarize(results, cfg, count), results)]
     if other_cfg is not None:
         assert other_data is not None  # loaded with other_cfg
         other_results = _run(other_cfg.name, other_data, count, bot_names, seed, matches, jobs, show,
-                             miss_rate if other_cfg.claims != "none" else 0.0)
+                             miss_rate if other_cfg.claims != "none" else 0.0, journal)
         runs.append((sim.summarize(other_results, other_cfg, count), other_results))
+    if journal is not None:
+        journal.close()
     if as_json:
         _emit_json(cfg, runs, matches, count, bot_names, seed, alpha)
     else:

@@ -19,6 +19,7 @@ from rulelang.errors import RulesetCheckError, RulesetError
 from rulelang.explain import diff_configs, explain_config, explain_text
 from rulelang.formatter import format_text
 from rulelang.parser import keywords, parse
+from rulelang.readinput import TooLargeError, read_text
 
 __all__ = ["Analysis", "analyse_text", "format_ruleset_text", "language_words", "variants", "variant_text",
            "diagnostic", "MAX_BASE_DEPTH"]
@@ -63,7 +64,8 @@ class Analysis:
 
 def _base_of(text: str, filename: str) -> tuple[tuple[str, str] | None, Any]:
     """The (kind, ref) of a text's `based on`, with its statement, or (None, None)."""
-    ruleset, _errors = parse(text, filename)
+    with _LOCK:
+        ruleset, _errors = parse(text, filename)
     st = ruleset.get("based_on") if ruleset is not None else None
     return (tuple(st.value), st) if st is not None else (None, None)
 
@@ -92,8 +94,8 @@ def _confined(text: str, filename: str, root: str) -> RulesetError | None:
     seen: set[str] = set()
     for _depth in range(MAX_BASE_DEPTH):
         ref, _st = _base_of(text, filename)
-        if ref is None or ref[0] == "name":
-            return None
+        if ref is None or ref[0] == "name" or "\0" in ref[1]:
+            return None  # a bundled base reads no file; a path with a NUL byte names none (the compiler says so)
         real = os.path.realpath(os.path.join(os.path.dirname(filename), ref[1]))
         where = "" if not seen else f" (in {os.path.relpath(filename, real_root)})"
         if os.path.isabs(ref[1]) or os.path.commonpath([real_root, real]) != real_root:
@@ -102,13 +104,12 @@ def _confined(text: str, filename: str, root: str) -> RulesetError | None:
         if real in seen:
             return None  # a cycle: the compiler names it
         seen.add(real)
-        try:
-            if os.path.getsize(real) > MAX_BASE_BYTES:
-                return refuse("base-too-large", f"the base file `{ref[1]}`{where} is too large for the playground",
-                              f"a ruleset file has at most {MAX_BASE_BYTES // 1024} KiB here")
-            with open(real, encoding="utf-8") as fh:
-                text, filename = fh.read(), real
-        except (OSError, UnicodeDecodeError):
+        try:  # a regular file only, opened without blocking: a FIFO or device is refused at once
+            text, filename = read_text(real, MAX_BASE_BYTES), real
+        except TooLargeError:
+            return refuse("base-too-large", f"the base file `{ref[1]}`{where} is too large for the playground",
+                          f"a ruleset file has at most {MAX_BASE_BYTES // 1024} KiB here")
+        except (OSError, ValueError):
             return None  # the compiler reports the missing or unreadable base itself
     return refuse("base-too-deep", f"the chain of `based on` files is deeper than {MAX_BASE_DEPTH}",
                   "base the ruleset on a bundled variant or a shorter chain")
@@ -120,22 +121,38 @@ def _base_config(text: str, filename: str) -> dict[str, Any] | None:
     if ref is None:
         return None
     if ref[0] == "name":
-        return compile_bundled(ref[1])
+        with _LOCK:
+            return compile_bundled(ref[1])
     path = os.path.join(os.path.dirname(filename), ref[1])
-    with open(path, encoding="utf-8") as fh:
-        return analyse(fh.read(), path).config
+    try:
+        base_text = read_text(path, MAX_BASE_BYTES)
+    except (OSError, ValueError):
+        return None
+    with _LOCK:
+        return analyse(base_text, path).config
 
 
 def analyse_text(text: str, filename: str, root: str) -> Analysis:
-    """Check a text as `rulelang check` does; when valid, explain it and compare it with its base."""
-    with _LOCK:
-        return _analyse_text(text, filename, root)
+    """Check a text as `rulelang check` does; when valid, explain it and compare it with its base.
 
-
-def _analyse_text(text: str, filename: str, root: str) -> Analysis:
+    The lock is held for language calls only, never while a file of the
+    workspace is read here (the compiler's own reads of base files go through
+    rulelang.readinput: regular files only, opened without blocking).
+    """
     outside = _confined(text, filename, root)
     if outside is not None:
         return Analysis([diagnostic(outside, filename)])
+    with _LOCK:
+        out = _analyse_text(text, filename)
+    if out.config is not None and out.base is not None:
+        base = _base_config(text, filename)
+        if base is not None:
+            with _LOCK:
+                out.diff = [{"what": what, "base": x, "here": y} for what, x, y in diff_configs(base, out.config)]
+    return out
+
+
+def _analyse_text(text: str, filename: str) -> Analysis:
     result = analyse(text, filename)
     if result.errors or result.config is None:
         return Analysis([diagnostic(e, filename) for e in result.errors])
@@ -147,10 +164,6 @@ def _analyse_text(text: str, filename: str, root: str) -> Analysis:
                 for heading, sentences in explained]
     out = Analysis([], config, explain_text(config, inherited), sections, base=result.base_label)
     out.inherited = [s.text for _heading, sentences in explained for s in sentences if s.inherited]
-    if result.base_label:
-        base = _base_config(text, filename)
-        if base is not None:
-            out.diff = [{"what": what, "base": x, "here": y} for what, x, y in diff_configs(base, config)]
     return out
 
 

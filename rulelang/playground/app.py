@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rulelang.playground import routes
 from rulelang.playground.games import GameStore
@@ -47,6 +48,36 @@ async def _unexpected(request: Request, exc: Exception) -> Response:
     return _message(request, 500, f"internal error: {type(exc).__name__} (a bug in rulelang; please report it)")
 
 
+class _LastGuard:
+    """Answers an unexpected exception itself, so that it never reaches the server (uvicorn would print its trace).
+
+    Starlette's own handler for `Exception` answers too, but then raises the
+    exception again for the server to log.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:  # noqa: BLE001 - the last guard
+            if started:
+                raise
+            response = await _unexpected(Request(scope), exc)
+            await response(scope, receive, send)
+
+
 async def index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html", media_type="text/html")
 
@@ -78,7 +109,8 @@ def create_app(workspace: str | os.PathLike[str] = ".", hosts: list[str] | None 
     ]
     app = Starlette(
         routes=api,
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=(hosts or []) + LOCAL_HOSTS)],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=(hosts or []) + LOCAL_HOSTS),
+                    Middleware(_LastGuard)],
         exception_handlers={ApiError: _api_error, HTTPException: _http_error, Exception: _unexpected},
     )
     app.state.workspace = Workspace(workspace)

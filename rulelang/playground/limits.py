@@ -5,10 +5,11 @@ bounded before anything is parsed: an oversized body gets 413 with a message.
 """
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.requests import Request
+
+from rulelang.readinput import parse_json
 
 MAX_BODY = 256 * 1024  # bytes of one request body
 MAX_TRANSCRIPT = 4 * 1024 * 1024  # bytes of an uploaded transcript (a long match)
@@ -48,10 +49,13 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
         body += chunk
         if len(body) > limit:
             raise ApiError(413, f"the request is too large: at most {limit // 1024} KiB")
-    try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    try:  # bounded nesting, as the command line reads JSON: deep brackets are a 400, never a RecursionError
+        data = parse_json(body.decode("utf-8"))
+    except UnicodeDecodeError:
         raise ApiError(400, "the request is not JSON") from None
+    except ValueError as exc:
+        reason = f": {exc}" if "nested" in str(exc) else ""
+        raise ApiError(400, f"the request is not JSON{reason}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request must be a JSON object")
     return data

@@ -7,16 +7,26 @@ file is opened.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from rulelang.outfiles import write_atomic
 from rulelang.playground.limits import MAX_PATH, MAX_TEXT, ApiError
+from rulelang.readinput import TooLargeError, read_text
 
 SUFFIX = ".rules"
 MAX_FILES = 500  # files listed at most
 MAX_DEPTH = 3  # folders below the workspace that are listed
 MAX_FOLDERS = 300  # folders visited at most
 SKIPPED = {"node_modules", "__pycache__", "venv", "site-packages"}
+
+
+def _regular(path: Path) -> bool:
+    """Whether PATH is a regular file (following a symbolic link): the only kind the playground reads or writes."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 class Workspace:
@@ -58,7 +68,8 @@ class Workspace:
                 and Path(dirpath, d).resolve().is_relative_to(self.root))
             for f in sorted(filenames):
                 p = Path(dirpath, f)
-                if f.endswith(SUFFIX) and not f.startswith(".") and p.resolve().is_relative_to(self.root):
+                if (f.endswith(SUFFIX) and not f.startswith(".") and p.resolve().is_relative_to(self.root)
+                        and _regular(p)):
                     out.append(p.relative_to(self.root).as_posix())
                     if len(out) >= MAX_FILES:
                         return sorted(out)
@@ -67,13 +78,13 @@ class Workspace:
     def read(self, name: object) -> str:
         """The text of a workspace file (404 if absent, 413 if too large)."""
         path = self.resolve(name)
-        if not path.is_file():
+        if not path.exists():
             raise ApiError(404, f"no file {name} in the workspace")
-        if path.stat().st_size > MAX_TEXT * 4:
-            raise ApiError(413, f"{name} is too large for the playground")
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+        try:  # a regular file only, opened without blocking (a FIFO is refused, never waited on)
+            text = read_text(path, MAX_TEXT * 4)
+        except TooLargeError:
+            raise ApiError(413, f"{name} is too large for the playground") from None
+        except OSError as exc:
             raise ApiError(400, f"cannot read {name}: {getattr(exc, 'strerror', None) or exc}") from None
         if len(text) > MAX_TEXT:
             raise ApiError(413, f"{name} is too large for the playground")
@@ -86,6 +97,8 @@ class Workspace:
             raise ApiError(400, "that folder does not exist in the workspace")
         if path.is_dir():
             raise ApiError(400, f"{name} is a folder")
+        if path.exists() and not _regular(path):  # writing would wait on a FIFO's reader, or feed a device
+            raise ApiError(400, f"{name} is not a regular file (a FIFO, device or socket)")
         try:
             write_atomic(str(path), text)
         except OSError as exc:

@@ -11,6 +11,8 @@ import csv
 import hashlib
 import io
 import json
+import os
+import stat as filestat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +22,7 @@ from rulelang.interpreter.claims import set_miss_rate
 from rulelang.interpreter.players import FastPlayer
 from rulelang.outfiles import write_atomic
 from rulelang.procs import run_in_workers
+from rulelang.readinput import parse_json, read_text
 from rulelang.tools import stats
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError
@@ -196,27 +199,41 @@ def _run_chunk(args: Chunk) -> list[dict[str, Any]]:
 
 def run_matches(config_dict: dict[str, Any], players: int, bots: Sequence[str], seed: int, matches: int,
                 jobs: int = 1, progress: Callable[[int], None] | None = None,
-                history_index: int | None = 0, miss_rate: float = 0.0) -> list[dict[str, Any]]:
+                history_index: int | None = 0, miss_rate: float = 0.0,
+                journal: Journal | None = None) -> list[dict[str, Any]]:
     """Play ``matches`` matches; results sorted by index (identical for every ``jobs``).
 
-    ``miss_rate``: under the muggins rule, each bot misses a scoring placement's points this often."""
+    ``miss_rate``: under the muggins rule, each bot misses a scoring placement's points this often.
+    ``journal``: each finished match is written to it at once; the matches it already holds are not played."""
     if matches < 0:
         raise ToolError("--matches must be at least 0")
     bots = list(bots)
     results: list[dict[str, Any]] = []
-    if jobs <= 1 or matches <= 1:
+    todo = list(range(matches))
+    if journal is not None:
+        results = journal.kept_of(config_dict.get("name"), matches, history_index)
+        done = {r["index"] for r in results}
+        todo = [i for i in todo if i not in done]
+        if progress and results:
+            progress(len(results))
+    if jobs <= 1 or len(todo) <= 1:
         plan = _plan(config_dict, players, bots, miss_rate)
-        for i in range(matches):
+        for i in todo:
             results.append(_play(plan, seed, i, i == history_index))
+            if journal is not None:
+                journal.write(results[-1:])
             if progress:
                 progress(1)
+        results.sort(key=lambda r: r["index"])
         return results
-    chunk = max(1, min(25, matches // (jobs * 4) or 1))
-    tasks = [(config_dict, players, bots, seed, list(range(a, min(matches, a + chunk))), history_index, miss_rate)
-             for a in range(0, matches, chunk)]
+    chunk = max(1, min(25, len(todo) // (jobs * 4) or 1))
+    tasks = [(config_dict, players, bots, seed, todo[a:a + chunk], history_index, miss_rate)
+             for a in range(0, len(todo), chunk)]
 
     def take(part: list[dict[str, Any]]) -> None:
         results.extend(part)
+        if journal is not None:
+            journal.write(part)
         if progress:
             progress(len(part))
 
@@ -459,6 +476,78 @@ def flat_row(r: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class Journal:
+    """`simulate -o FILE`'s per-match lines (JSON lines), written as each match finishes.
+
+    An interrupted run keeps every finished match in FILE; with `resume`, the
+    matches FILE holds (of the same players, bots and seed) are not played
+    again. The finished run rewrites FILE in match order, as it always did.
+    """
+
+    def __init__(self, path: str, players: int, bots: Sequence[str], seed: int, resume: bool):
+        self.path = path
+        self.kept = self._read(path, players, list(bots), seed) if resume else []
+        write_atomic(path, "".join(_line(r) for r in self.kept))  # the kept lines only: a cut-short line goes
+        self.fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
+
+    @staticmethod
+    def _read(path: str, players: int, bots: list[str], seed: int) -> list[dict[str, Any]]:
+        try:
+            text = read_text(path, 1 << 30)
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            raise ToolError(f"--resume: cannot read {path}: {exc.strerror or exc}") from None
+        rows = []
+        for line in text.splitlines():
+            try:
+                r = parse_json(line)
+                same = (r["players"], r["bots"], r["seed"]) == (players, bots, match_seed(seed, r["index"]))
+            except (ValueError, KeyError, TypeError):
+                continue  # a line cut short by the interruption: that match is played again
+            if not same:
+                raise ToolError(f"--resume: {path} holds matches of another run (players, bots or seed differ)")
+            rows.append(r)
+        return rows
+
+    def kept_of(self, variant: str | None, matches: int, history_index: int | None) -> list[dict[str, Any]]:
+        """The kept matches of VARIANT below MATCHES (not the one whose history is wanted: it is not kept)."""
+        rows = {r["index"]: r for r in self.kept if r.get("variant") == variant and isinstance(r["index"], int)
+                and 0 <= r["index"] < matches and r["index"] != history_index}
+        return list(rows.values())
+
+    def write(self, rows: Sequence[dict[str, Any]]) -> None:
+        self.fh.write("".join(_line(r) for r in rows))
+        self.fh.flush()
+
+    def close(self) -> None:
+        self.fh.close()
+
+
+def open_journal(path: str | None, players: int, bots: Sequence[str], seed: int, resume: bool) -> Journal | None:
+    """The journal of `simulate -o PATH`: for a JSON-lines file (not `-`, a CSV file, a device or a FIFO); else None."""
+    if resume and (path is None or path == "-" or path.lower().endswith(".csv")):
+        raise ToolError("--resume needs -o FILE, a JSON-lines file (not .csv, not -) of an interrupted run")
+    if path is None or path == "-" or path.lower().endswith(".csv"):
+        return None
+    try:
+        if not filestat.S_ISREG(os.stat(path).st_mode):
+            return None  # written at the end, where it is (outfiles never replaces a device or FIFO)
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise ToolError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        return Journal(path, players, bots, seed, resume)
+    except OSError as exc:
+        raise ToolError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _line(r: dict[str, Any]) -> str:
+    """One match as a JSON line of the results file (without the score race, which only plots use)."""
+    return json.dumps({k: v for k, v in r.items() if k != "race"}, sort_keys=True) + "\n"
+
+
 def write_results(path: str, results: Sequence[dict[str, Any]]) -> None:
     fh = io.StringIO(newline="")
     if path.lower().endswith(".csv"):
@@ -471,6 +560,5 @@ def write_results(path: str, results: Sequence[dict[str, Any]]) -> None:
             w.writerow(row)
     else:
         for r in results:
-            r = {k: v for k, v in r.items() if k != "race"}
-            fh.write(json.dumps(r, sort_keys=True) + "\n")
+            fh.write(_line(r))
     write_atomic(path, fh.getvalue())

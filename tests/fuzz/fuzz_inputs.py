@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Fuzz rulelang with hostile inputs and report every internal error, hang and memory peak.
 
-    python tests/fuzz/fuzz_inputs.py --count 100000 [--seed S] [--jobs J] [--kinds mutated,grammar,case,answer]
+    python tests/fuzz/fuzz_inputs.py --count 100000 [--seed S] [--jobs J] [--kinds mutated,grammar,case,answer,hostile]
 
 Each input is made from (seed, index), so any finding can be replayed with
 `--replay INDEX` (same seed and kinds). Inputs are run in-process in worker
-processes (fuzzlib.run_input); every `--cli-every`-th ruleset text also goes
-through the real command line (`rulelang check` and `compile` in a
+processes (fuzzlib.run_input); every `--cli-every`-th ruleset text or hostile
+file also goes through the real command line (`rulelang check` and `compile` in a
 subprocess), whose exit status must be 0, 1 or 2.
 
 Reported: inputs run and their rate; internal errors by crash class (exception
@@ -104,13 +104,13 @@ def run_task(index: int) -> dict[str, Any]:
     if outcome.status != "ok" or (after > _OPTS["memory_bound"] >= before):
         result["input"] = _printable(value)
     cli_every = _OPTS["cli_every"]
-    if kind in ("mutated", "grammar") and cli_every and index % cli_every == 0:
+    if kind in ("mutated", "grammar", "hostile") and cli_every and index % cli_every == 0:
         result["cli"] = _cli_exit(value)
     return result
 
 
 def _size(value: Any) -> int:
-    if isinstance(value, str):
+    if isinstance(value, (str, bytes)):
         return len(value)
     if isinstance(value, tuple):
         return len(value[1])
@@ -118,16 +118,19 @@ def _size(value: Any) -> int:
 
 
 def _printable(value: Any) -> Any:
+    if isinstance(value, bytes):  # a hostile file: its bytes, undecodable ones as \\xNN
+        return value.decode("utf-8", "backslashreplace")
     return list(value) if isinstance(value, tuple) else value
 
 
-def _cli_exit(text: str) -> list[int]:
+def _cli_exit(value: str | bytes) -> list[int]:
     """Exit statuses of `rulelang check FILE` and `rulelang compile FILE` (-1: over the time bound)."""
     codes = []
+    data = value if isinstance(value, bytes) else value.encode("utf-8", "surrogatepass")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "fuzz.rules")
-        with open(path, "w", encoding="utf-8", errors="surrogatepass") as fh:
-            fh.write(text)
+        with open(path, "wb") as fh:
+            fh.write(data)
         for command in ("check", "compile"):
             try:
                 res = subprocess.run([sys.executable, "-m", "rulelang", command, path], cwd=ROOT, capture_output=True,

@@ -9,7 +9,10 @@ reproducible from its seed:
 - case files: the suite's own case files with values replaced, keys dropped
   and nesting deepened, linted and, when still valid, run on the built-in engine;
 - protocol answers: the built-in engine's true answers to cases, mutated, fed
-  to the runner as if an engine had written them.
+  to the runner as if an engine had written them;
+- hostile files: bundled rulesets as raw bytes with NUL bytes (in `based on`
+  paths and names too), invalid UTF-8, confusable and invisible characters, a
+  BOM and lone CRs, read from a file as `rulelang check FILE` reads it.
 
 `run_one(kind, rng)` returns an Outcome: "ok", or "internal" with the exception
 class and the innermost project frame where it was raised (the crash class).
@@ -35,7 +38,7 @@ RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 CASE_FILES = sorted((ROOT / "conformance" / "cases").glob("*/*.json"))
 LANGUAGE_FILES = ("rulelang/parser.py", "rulelang/compiler.py", "rulelang/ast.py", "rulelang/errors.py",
                   "rulelang/formatter.py", "rulelang/explain.py", "rulelang/statements.py")
-KINDS = ("mutated", "grammar", "case", "answer")
+KINDS = ("mutated", "grammar", "case", "answer", "hostile")
 
 
 @dataclass
@@ -183,6 +186,77 @@ def _terminal(rng: random.Random, name: str, pattern: Any) -> str:
 
 
 # ---------------------------------------------------------------------------
+# Hostile files: bytes as an attacker or a careless editor writes them
+
+# letters and marks that look like ASCII or like nothing: Cyrillic and Greek look-alikes, fullwidth forms,
+# a ligature, dashes and quotes, zero-width and direction marks, a no-break space, a combining accent
+CONFUSABLES = ["\u0430", "\u0435", "\u043e", "\u0440", "\u0441", "\u0455", "\u03bf", "\u0391", "\uff45",
+               "\uff10", "\uff02", "\ufb01", "\u2010", "\u2212", "\u201c", "\u201d", "\u200b", "\u200d",
+               "\u2060", "\u202e", "\u2066", "\u00a0", "\u3000", "\u0301", "\u2028", "\u0660", "\U0001d7d3"]
+LOOK_ALIKE = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "p": "\u0440", "c": "\u0441", "s": "\u0455",
+              "i": "\u0456", "0": "\uff10", "5": "\uff15", "-": "\u2010", '"': "\u201c", " ": "\u00a0"}
+BAD_UTF8 = [b"\xff", b"\xfe", b"\xc3", b"\x80", b"\xc0\xaf", b"\xe0\x80\xaf", b"\xed\xa0\x80", b"\xf4\x90\x80\x80",
+            b"\xf8\x88\x80\x80\x80", b"\xe2\x82", b"\xef\xbb"]
+NUL_TARGETS = ['"a\0b.rules"', '"\0"', '"exact61.rules\0"', '"\0/etc/passwd"', '"../\0../x.rules"', "exact\0", "\0allfives"]
+
+
+def hostile_bytes(rng: random.Random) -> bytes:
+    """A bundled ruleset with 1 to 4 hostile edits, as the bytes of a file."""
+    text = rng.choice(_bundled_texts())
+    for _ in range(rng.randint(1, 3)):
+        text = _hostile_text(rng, text)
+    data = text.encode("utf-8", "surrogatepass")
+    if rng.random() < 0.5:  # bytes that are not UTF-8 at all
+        k = rng.randrange(len(data) + 1)
+        data = data[:k] + rng.choice(BAD_UTF8) + data[k:]
+    return data
+
+
+def _hostile_text(rng: random.Random, text: str) -> str:
+    lines = text.split("\n")
+    i = rng.randrange(len(lines))
+    op = rng.randrange(7)
+    if op == 0:  # based on a path or a name holding a NUL byte
+        lines.insert(i, f"based on {rng.choice(NUL_TARGETS)}")
+    elif op == 1:  # a NUL byte anywhere
+        k = rng.randrange(len(text) + 1)
+        return text[:k] + "\0" * rng.randint(1, 3) + text[k:]
+    elif op == 2:  # a letter swapped for its look-alike, in a keyword, a name or a number
+        spots = [m.start() for m in re.finditer("[aeopcsi05 \"-]", lines[i])]
+        if spots:
+            k = rng.choice(spots)
+            lines[i] = lines[i][:k] + LOOK_ALIKE[lines[i][k]] + lines[i][k + 1:]
+    elif op == 3:  # an invisible or confusable character inserted
+        k = rng.randrange(len(lines[i]) + 1)
+        lines[i] = lines[i][:k] + rng.choice(CONFUSABLES) + lines[i][k:]
+    elif op == 4:  # a byte-order mark, at the start or inside
+        k = 0 if rng.random() < 0.5 else rng.randrange(len(text) + 1)
+        return text[:k] + "\ufeff" + text[k:]
+    elif op == 5:  # lone carriage returns
+        return text.replace("\n", "\r", rng.randint(1, 5))
+    else:  # a lone surrogate (an invalid UTF-8 sequence once written)
+        k = rng.randrange(len(text) + 1)
+        return text[:k] + rng.choice(["\ud800", "\udfff"]) + text[k:]
+    return "\n".join(lines)
+
+
+def check_ruleset_file(data: bytes) -> None:
+    """What `rulelang check FILE` and `compile FILE` do with a file's bytes: read, check, compile, explain, format."""
+    from rulelang.errors import RulesetError
+    from rulelang.limits import read_ruleset_file
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "fuzz.rules")
+        with open(path, "wb") as fh:
+            fh.write(data)
+        try:
+            text = read_ruleset_file(path)
+        except RulesetError:
+            return
+        check_ruleset(text, path)
+
+
+# ---------------------------------------------------------------------------
 # Case files and protocol answers
 
 @cache
@@ -295,25 +369,32 @@ def classify(exc: BaseException) -> Outcome:
     return Outcome("internal", f"{type(exc).__name__} at {where}", owner, f"{type(exc).__name__}: {str(exc)[:200]}")
 
 
-def check_ruleset(text: str) -> None:
+def check_ruleset(text: str, path: str | None = None) -> None:
     """What `rulelang check` and `compile` do with a text, in-process (in a temporary folder, for `based on`)."""
-    import rulelang
-    from rulelang.errors import RulesetError
-
+    if path is not None:
+        _check_at(text, path)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "fuzz.rules")
         with open(path, "w", encoding="utf-8", errors="surrogatepass") as fh:
             fh.write(text)
-        errors = rulelang.check_text(text, path)
-        if not errors:
-            try:
-                config = rulelang.compile_text(text, path)
-            except RulesetError:
-                return
-            from rulelang.explain import explain_text
+        _check_at(text, path)
 
-            explain_text(config, set())
-            rulelang.format_text(text, path)
+
+def _check_at(text: str, path: str) -> None:
+    import rulelang
+    from rulelang.errors import RulesetError
+
+    errors = rulelang.check_text(text, path)
+    if not errors:
+        try:
+            config = rulelang.compile_text(text, path)
+        except RulesetError:
+            return
+        from rulelang.explain import explain_text
+
+        explain_text(config, set())
+        rulelang.format_text(text, path)
 
 
 def run_case_file(variant: str, text: str) -> None:
@@ -398,6 +479,8 @@ def make_input(kind: str, rng: random.Random) -> Any:
         return grammar_text(rng)
     if kind == "case":
         return mutate_case_file(rng)
+    if kind == "hostile":
+        return hostile_bytes(rng)
     return rng.random()  # answers are made and run in one go (they need the case)
 
 
@@ -408,6 +491,8 @@ def run_input(kind: str, value: Any, rng: random.Random) -> Outcome:
             check_ruleset(value)
         elif kind == "case":
             run_case_file(*value)
+        elif kind == "hostile":
+            check_ruleset_file(value)
         else:
             run_answer(random.Random(value))
     except (KeyboardInterrupt, SystemExit):
