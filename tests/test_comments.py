@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("rulelang", "interpreter", "conformance")
 SUFFIXES = (".py", ".lark", ".mjs")
-HISTORY_TAG = re.compile(r"family tier|\bissue \d+|\btier [ABC]\b", re.IGNORECASE)
+HISTORY_TAG = re.compile(r"family\stier|\bissue\s\d+|\btier\s[ABC]\b", re.IGNORECASE)
 
 # Files another piece of work is editing; they are swept when it lands, then removed from here.
 NOT_YET_SWEPT = frozenset({
