@@ -117,7 +117,7 @@ def median_ratio(pairs: list[tuple[float, float]]) -> float:
 
 
 def time_paths(cfg, args, yard_us: float, say) -> dict:
-    """Issue 15's paths on the same 2-player games, each per placement against the fast path and the yardstick."""
+    """The paths tools take, on the same 2-player games, each per placement against the fast path and the yardstick."""
     import paths
 
     n = max(10, args.rounds // 3)
@@ -209,7 +209,7 @@ def time_dominoes(cfg, args, say) -> dict | None:
 
 
 def issue15(report: dict, say) -> dict:
-    """Every ratio of issue 15 from this run, with its target and whether it is met."""
+    """Every speed ratio (bench/README.md) from this run, with its target and whether it is met."""
     rows = []
     p = report.get("paths")
     if p:
@@ -221,7 +221,7 @@ def issue15(report: dict, say) -> dict:
         rows.append(("engine public replay vs dominoes, same games (times as fast)", d["ratio"], ">=", 2.0))
     out = {}
     say("")
-    say("issue 15 targets, this run:")
+    say("speed targets, this run:")
     for label, value, op, target in rows:
         met = value <= target if op == "<=" else value < target if op == "<" else value >= target
         say(f"  {label:<62} {value:>5.2f}  target {op} {target:<4g} {'met' if met else 'NOT MET'}")
@@ -247,7 +247,7 @@ def main(argv=None) -> int:
     ap.add_argument("--only-ratio", action="store_true", help="time only the 2-player All Fives ratio")
     ap.add_argument("--no-paths", action="store_true", help="skip the public paths, search, greedy and simulate")
     ap.add_argument("--only-paths", action="store_true",
-                    help="the ratio and the paths (every ratio of issue 15), without the table of variants")
+                    help="the ratio and the paths (every speed ratio), without the table of variants")
     ap.add_argument("--engine-root", type=pathlib.Path, default=REPO,
                     help="time the engine of another checkout (e.g. an older commit), for before/after figures")
     ap.add_argument("--installed", action="store_true",
@@ -320,7 +320,7 @@ def main(argv=None) -> int:
             print(json.dumps(report, indent=1))
         return 0
 
-    # 2. the paths tools take (issue 15), on the same games
+    # 2. the paths tools take, on the same games
     if not args.no_paths and "allfives" in configs:
         base_us = yard_us if yard_us is not None else float("nan")
         report["paths"] = time_paths(configs["allfives"], args, base_us, say)

@@ -1,4 +1,4 @@
-"""The paths users and tools take through the engine, timed on the same games (issue 15).
+"""The paths users and tools take through the engine, timed on the same games.
 
 Each function plays or replays prepared games and returns the number of
 placements it made, so that the caller can divide its time per placement.

@@ -115,7 +115,7 @@ def run_case(request: dict[str, Any]) -> dict[str, Any]:
                 out.append(_observe_call(match, rnd, seat, events))
                 continue
             elif "draw" in step:
-                turn = rnd.draw()  # applied only where a player may draw while able to place (issue 9)
+                turn = rnd.draw()  # applied only where a player may draw while able to place
             else:
                 rnd.pass_turn()
         except IllegalMove as exc:

@@ -28,10 +28,10 @@ class IllegalMove(EngineError):
         "round-over", "not-in-hand", "must-lead", "forced-lead", "not-on-layout",
         "no-such-side", "side-occupied", "branch-closed", "no-match", "must-play-drawn",
         "must-place",
-        # the muggins rule (family tier C, interpreter/claims.py)
+        # the muggins rule (family.md 2.3, interpreter/claims.py)
         "claims-off", "negative-claim", "no-calls", "late-call", "not-caller", "nothing-to-take",
-        "orientation-not-allowed", "dead-end",  # the sniff (family tier C)
-        "boneyard-empty",  # a draw move with nothing left to draw (issue 9)
+        "orientation-not-allowed", "dead-end",  # the sniff
+        "boneyard-empty",  # a draw move with nothing left to draw
     )
 
     def __init__(self, code: str, message: str, legal: Iterable[object] = ()):

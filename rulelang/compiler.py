@@ -92,10 +92,10 @@ def _header_span(ruleset: Ruleset) -> Span | None:
 # ---------------------------------------------------------------------------
 
 MISPLACED = {
-    "domino_bonus": ("a block has nobody who goes out: the bonus is for a domino",  # family tier A
+    "domino_bonus": ("a block has nobody who goes out: the bonus is for a domino",  # `bonus N points to the winner`
                      "move this line under `on domino:`"),
 }
-# family tier A: a section whose own lines include one of these needs no term line (`bonus 1 point ...`)
+# a section whose own lines include one of these needs no term line (`bonus 1 point ...`)
 TERMS_OPTIONAL_WITH = {"domino": ("domino_bonus",)}
 
 

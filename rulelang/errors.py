@@ -190,17 +190,17 @@ CODES: dict[str, tuple[str, str]] = {
     "last-placement-needs-dominoer": ("check", "`with the last placement` with a domino `winner: the lightest "
                                                "side` (another side may win the settlement)"),
     "terms-need-winner": ("check", "block terms that need a winner when a block has none"),
-    # check: family tier B (docs/design/family.md)
+    # check: house rules of the match (docs/design/family.md)
     "rounds-no-overshoot": ("check", "a fixed number of rounds with an overshoot rule"),
     "rounds-need-ties": ("check", "a fixed number of rounds with `ties at the top: impossible`"),
     "partner-needs-partnerships": ("check", "a partner's hand settled without partnerships"),
     "no-scoring": ("check", "no way to score at all"),
-    # check: family tier C (docs/design/family.md)
+    # check: the muggins rule (family.md 2.3)
     "claims-need-scoring": ("check", "points must be claimed, but placements score nothing"),
-    # check: the sniff (family tier C)
+    # check: the sniff
     "sniff-needs-first-double": ("check", "a spinner orientation, spinner count or branch length without `only the "
                                           "first double branches`"),
-    # check: issue 9
+    # check: drawing while able to place (family.md 3.8)
     "draw-while-able-needs-drawing": ("check", "`a player may draw while able to place` with `no drawing`"),
     "tie-rounds-need-extra-rounds": ("check", "a number of extra rounds on a tie without `ties at the top: play "
                                               "extra rounds`"),

@@ -58,7 +58,7 @@ def explain_text(config: dict[str, Any], inherited: set[str] | None = None) -> s
 
 
 def _get(config: dict[str, Any], path: tuple[str, ...]) -> Any:
-    """A field's value, None when an optional field (family tier A) is omitted."""
+    """A field's value, None when an optional field is omitted."""
     try:
         return get_path(config, path)
     except KeyError:

@@ -29,7 +29,7 @@ def config_statements(config: dict[str, Any]) -> list[tuple[str, Any]]:
         if value is None and not entry.required:  # based on, and statements whose default is omitted
             continue
         if "default" in entry.meta and value == entry.meta["default"]:
-            continue  # an optional statement (family tier A) at its default is not written
+            continue  # an optional statement at its default is not written
         out.append((entry.key, value))
     return out
 

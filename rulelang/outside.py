@@ -1,6 +1,6 @@
 """Rules outside the language: what a syntax error says when a line states a rule the language lacks.
 
-Two cases (issue 9, item 2):
+Two cases:
 
 - a known rule of the family (`../shared/spec/family.md`) that the language does
   not state: `KNOWN` recognises its usual phrasing, and the error (code
@@ -61,8 +61,8 @@ def _k(phrasings: tuple[str, ...], rule: str, source: str, closest: str) -> Know
 
 # Known rules of family.md that the language does not state (a line matching one is reported as
 # outside the language when it does not parse). Remove an entry when its statement is added.
-# Empty since issue 9 (drawing while able to place, the heaviest hand only): every rule of family.md
-# has a statement; an entry is `_k(phrasings, rule, where family.md describes it, the closest statement)`.
+# Empty: every rule of family.md has a statement (drawing while able to place and the heaviest hand
+# only were the last); an entry is `_k(phrasings, rule, where family.md describes it, the closest statement)`.
 KNOWN: tuple[Known, ...] = ()
 
 

@@ -23,18 +23,18 @@ def test_the_benchmark_reports_every_variant_and_player_count_as_json():
     assert res.returncode == 0, res.stderr
     report = json.loads(res.stdout)
     seen = {(row["variant"], row["players"]) for row in report["variants"]}
-    # every configuration of tests/data/configs (the family's tier A variants too)
+    # every configuration of tests/data/configs (the family's common variants too)
     names = {p.stem for p in (ROOT / "tests" / "data" / "configs").glob("*.json")}
     assert seen == {(v, n) for v in names for n in (2, 3, 4)}
     for row in report["variants"]:
         assert row["rounds_per_s"] > 0 and row["placements_per_s"] > 0 and row["peak_kib"] > 0
     if YARDSTICK.exists():
         assert report["yardstick"]["ratio"] > 0 and report["yardstick"]["ratio_per_placement"] > 0
-    # the paths tools take, timed on the same games (issue 15)
+    # the paths tools take, timed on the same games
     assert {r["key"] for r in report["paths"]["rows"]} == {"fast", "replay", "clone", "search", "greedy", "harness"}
     assert all(r["us"] > 0 for r in report["paths"]["rows"]) and report["paths"]["harness_vs_bare"] > 0
     assert report["dominoes"] is None or report["dominoes"]["ratio"] > 0 and report["dominoes"]["ratio_listing"] > 0
-    # every ratio of issue 15 in one summary, with its target (the dominoes one when the package is installed)
+    # every speed ratio in one summary, with its target (the dominoes one when the package is installed)
     summary = report["issue15"]
     assert len(summary) == (3 if report["dominoes"] is None else 4)
     assert all(r["value"] > 0 and isinstance(r["met"], bool) for r in summary.values())

@@ -1,4 +1,4 @@
-"""The muggins rule (family tier C, family.md 2.3): statements, the engine's claims and calls, bots, play."""
+"""The muggins rule (family.md 2.3): statements, the engine's claims and calls, bots, play."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""The engine compiled by mypyc (setup.py) plays exactly as its source (issue 15).
+"""The engine compiled by mypyc (setup.py) plays exactly as its source.
 
 The rest of the suite runs the source in this checkout. `pip install .` also
 compiles the engine's hot modules, so here the installed package is run from

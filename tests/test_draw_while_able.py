@@ -1,4 +1,4 @@
-"""Issue 9: the last two rules of family.md the language lacked.
+"""Two rules of family.md the language stated last.
 
 - `a player may draw while able to place` (family.md 3.8, puzzle-place.net Muggins): the draw move `draw`;
 - `credit the heaviest opponent's hand only, ROUNDING, to the winner` (family.md reading 12, Pagat's Muggins).

@@ -1,4 +1,4 @@
-"""The house rules of family.md sections 3 and 4 added by issue 9: language, checks and engine.
+"""The house rules of family.md sections 3 and 4: language, checks and engine.
 
 Each rule is also a conformance case (conformance/cases/muggins/house-statements.json); these
 tests prove the language side (parse, fmt, explain, diff, checks) and the engine's behaviour
@@ -118,8 +118,8 @@ def first_error(line: str):
     return errors[0]
 
 
-# Every rule of family.md has a statement since issue 9 (drawing while able to place, the heaviest hand
-# only), so KNOWN is empty; the mechanism is proved with a rule of our own making.
+# Every rule of family.md has a statement (drawing while able to place and the heaviest hand only
+# were the last), so KNOWN is empty; the mechanism is proved with a rule of our own making.
 _MADE_UP = ("the boneyard is shuffled ... again", "reshuffling the boneyard", "nowhere (a test)", "draw until playable")
 
 

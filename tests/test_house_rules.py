@@ -1,4 +1,4 @@
-"""Issue 9, done when: "a ruleset for each house rule of section 3 checks, compiles, explains and plays".
+"""A ruleset for each house rule of family.md section 3 checks, compiles, explains and plays.
 
 One ruleset per house rule of ../shared/spec/family.md sections 3.1-3.9 (and
 each switch listed in 3.8 and 3.9): a bundled house variant where one states

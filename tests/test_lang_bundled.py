@@ -16,7 +16,7 @@ CONFIGS = Path(__file__).parent / "data" / "configs"
 SOURCE_VARIANTS = ["exact61", "pagat", "allfives"]
 HOUSE_VARIANTS = ["allfives-block", "allfives-draw", "allfives-pooled", "bounce61", "spinners250"]
 FAMILY_VARIANTS = ["allfives-pagat", "muggins"]
-TIER_A_VARIANTS = ["fives-and-threes", "all-threes", "threes-and-fives"]  # docs/design/family.md tier A
+TIER_A_VARIANTS = ["fives-and-threes", "all-threes", "threes-and-fives"]  # the family's common variants (docs/design/family.md)
 
 
 def test_bundled_names():

@@ -1,4 +1,4 @@
-"""Hostile input on the language side (issue 10): every one a clean error, never a crash or a hang."""
+"""Hostile input on the language side: every one a clean error, never a crash or a hang."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""`based on` inherits statements, not a compiled configuration (issue 8, item 2)."""
+"""`based on` inherits statements, not a compiled configuration."""
 from __future__ import annotations
 
 import pytest

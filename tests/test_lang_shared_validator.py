@@ -1,4 +1,4 @@
-"""One validator: the engine accepts exactly the configurations the language can state (issue 8, item 3)."""
+"""One validator: the engine accepts exactly the configurations the language can state."""
 from __future__ import annotations
 
 import copy

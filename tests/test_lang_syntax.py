@@ -1,4 +1,4 @@
-"""Syntax errors decided by the grammar (issue 8, item 6): word boundaries, codes, statement starts, parser cache."""
+"""Syntax errors decided by the grammar: word boundaries, codes, statement starts, parser cache."""
 from __future__ import annotations
 
 import os
@@ -34,7 +34,7 @@ def test_an_unknown_word_has_one_code_whatever_its_spelling(word):
 def test_a_keyword_out_of_place_is_a_token_error():
     e = first("no score tiles")
     assert e.code == "unexpected-token" and e.message.startswith("unexpected word `tiles`")
-    assert "the closest statement is `no score floor`" in e.hint  # issue 9: no statement goes on like this
+    assert "the closest statement is `no score floor`" in e.hint  # no statement goes on like this
 
 
 @pytest.mark.parametrize("line", ["hand 5tiles", "players 2to4"])

@@ -1,4 +1,4 @@
-"""The installed package takes one top-level name, `rulelang` (issue 12, packaging).
+"""The installed package takes one top-level name, `rulelang`.
 
 The repository keeps its top-level folders (`interpreter/`, `conformance/`,
 `rulesets/`), and `rulelang/` links to them, so the wheel installs them as

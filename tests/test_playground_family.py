@@ -170,7 +170,7 @@ def test_a_count_the_ruleset_does_not_allow_is_refused(client):
 
 
 # ---------------------------------------------------------------------------
-# issue 9's house rules in the event log, as `rulelang play` prints them
+# the house rules of family.md sections 3 and 4 in the event log, as `rulelang play` prints them
 # ---------------------------------------------------------------------------
 
 def _rounds_of(client, text: str, seed: int, rounds: int = 2) -> dict:

@@ -1,4 +1,4 @@
-"""The sniff (family tier C): orientation moves, counting by uncovered sides, the language, the tools.
+"""The sniff (family.md, docs/design/family.md): orientation moves, counting by uncovered sides, the language, the tools.
 
 Counts are worked by hand from family.md 2.4 (examples 1-5) and readings 22-23.
 """

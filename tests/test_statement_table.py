@@ -1,4 +1,4 @@
-"""Walks the statement table and proves every statement is whole (issue 8, item 1).
+"""Walks the statement table and proves every statement is whole.
 
 For every statement: the grammar parses its examples, `fmt` round-trips them,
 `explain` says something, the schema has its fields with the values of their

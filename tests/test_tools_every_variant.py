@@ -1,4 +1,4 @@
-"""Issue 9, item 5: `play`, `simulate` and `render` work for every bundled variant, at its fewest and most players.
+"""`play`, `simulate` and `render` work for every bundled variant, at its fewest and most players.
 
 For each: `simulate -n 3` exits 0; a bots-only `play --save` plays the match to its end and `render
 --transcript` draws tiles of an early and of the last layout (double-nine tiles at 10 players, the sniff

@@ -243,7 +243,7 @@ def test_ctrl_d_at_a_terminal_offers_to_save_and_ctrl_c_exits_130(tmp_path):
 
 
 def test_play_and_replay_announce_a_seat_going_out_while_its_partner_plays_on(tmp_path):
-    # issue 9: under "the round ends when both partners go out" the first partner out is announced
+    # under "the round ends when both partners go out" the first partner out is announced
     path = tmp_path / "f3.json"
     res = CliRunner().invoke(main, ["play", "fives-and-threes", "-p", "4", "--seed", "1", "--save", str(path),
                                     "--seat", "0=greedy,1=greedy,2=greedy,3=greedy"])

@@ -86,7 +86,7 @@ def _players(config: dict[str, Any]) -> str:
 def _target(config: dict[str, Any]) -> str:
     t = config["target"]
     how = "exactly" if t["mode"] == "exact" else "at least"
-    unit = config["scoring"]["unit"]  # any unit (family tier A)
+    unit = config["scoring"]["unit"]  # any unit, not only 5
     if unit > 1 and t["raw"] % unit == 0:
         return f"{how} {t['raw'] // unit} shown"
     return f"{how} {t['raw']}"

@@ -28,13 +28,13 @@ class PublicLog:
                      "tiebreak": rnd.tiebreak, "hands": list(obs["hand_counts"]),  # an int k > 1: a fixed extra round
                      "boneyard": obs["boneyard"]}
         self.steps: list[dict[str, Any]] = []
-        # after a draw move (issue 9): (seat, passes and draws already recorded, whether they were voluntary)
+        # after a draw move: (seat, passes and draws already recorded, whether they were voluntary)
         self._done: tuple[int, list[int], list[Tile], bool] | None = None
 
     def record(self, turn: Turn, fits: list[Tile], rnd: Round | None = None) -> None:
         """Add a turn: the passes before it, the mover's draws, the placement (all against `fits`).
 
-        A draw move (`a player may draw while able to place`, issue 9) is a `voluntary` draw step: its tile
+        A draw move (`a player may draw while able to place`) is a `voluntary` draw step: its tile
         (read from `rnd` after the move) says nothing about what fitted; the passes and draws before it are
         recorded with it, and the next placement adds only what came after."""
         done = self._done if self._done is not None and self._done[0] == turn.seat else None
@@ -58,7 +58,7 @@ class PublicLog:
         pending: list[dict[str, Any]] = []
         if not rnd.over and rnd.layout.tiles:
             fits = fitting_tiles(rnd.layout)
-            done = self._done  # after a draw move (issue 9): those steps are recorded already
+            done = self._done  # after a draw move: those steps are recorded already
             skip = len(done[1]) if done else 0
             for s, drew in list(zip(rnd.passed_before_move, rnd.pass_drawn_before_move))[skip:]:
                 pending.append({"seat": s, "drew": list(drew), "fits": fits, "passed": True})

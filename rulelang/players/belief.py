@@ -68,7 +68,7 @@ class Knowledge:
                 self.draw_count += 1
             self.slots.extend(made)
             if st.get("voluntary"):
-                # a draw move (issue 9): replayed as a move; the seat could place, so nothing is learnt
+                # a draw move: replayed as a move; the seat could place, so nothing is learnt
                 self.moves.append((s, move_parse("draw")))
                 continue
             if made and not st["passed"]:

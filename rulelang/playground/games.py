@@ -48,10 +48,10 @@ class Game:
         self.side_of = list(self.cfg.sides_of(players))
         self.unit = self.cfg.unit
         self.log: list[str] = []
-        self._told = (0, 0)  # passes and draws told at a draw move since the last placement (issue 9)
+        self._told = (0, 0)  # passes and draws told at a draw move since the last placement
         self.round_no = 1
         self.last_round: dict[str, Any] | None = None
-        # the muggins rule (family tier C): "none", "muggins" (the next opponent may call) or "forfeit"
+        # the muggins rule (family.md 2.3): "none", "muggins" (the next opponent may call) or "forfeit"
         self.claims: str = self.cfg.claims
         self.placements = 0  # placements so far: a call window is the last one's
         self.let_go = -1  # the placement whose call the human let go
@@ -196,7 +196,7 @@ class Game:
         for ev in turn.events:
             self.log.append(tb.event_line(ev, self.unit, names).strip())
         if not rnd.over and not rnd.hand_masks[turn.seat]:
-            # side-out (issue 9): a seat out while its partner plays on, worded as `rulelang play` words it
+            # side-out: a seat out while its partner plays on, worded as `rulelang play` words it
             self.log.append(f"{self.seat_name(turn.seat)} goes out; {_partner_words(rnd.sides, turn.seat, self.seat_name)}")
 
     def _note_round(self, rnd: Any) -> None:
@@ -241,7 +241,7 @@ class Game:
             "your_turn": bool(legal), "seat_to_move": m.seat_to_move,
             "hand": [tb.fmt_tile(t) for t in obs["hand"]], "hand_counts": obs["hand_counts"],
             "boneyard": obs["boneyard"],
-            "legal": [{"move": str(mv), "tile": None if mv.draw else tb.fmt_tile(mv.tile),  # (issue 9: `draw`)
+            "legal": [{"move": str(mv), "tile": None if mv.draw else tb.fmt_tile(mv.tile),  # (a draw move: `draw`)
                        "target": tb.fmt_tile(mv.target) if mv.target is not None else None,
                        "side": mv.side, "endwise": mv.endwise, "points": p} for mv, p in zip(legal, points)],
             "counted": [{"tile": tb.fmt_tile(t), "end": e, "value": v} for t, e, v in obs["counted"]],

@@ -17,8 +17,8 @@ __all__ = ["TABLE", "INFO", "ORDER", "PHRASES", "GROUPS", "StatementDef", "Field
 
 # Canonical order: the order `fmt` writes and explain tells.
 TABLE: tuple[StatementDef, ...] = (
-    header.STATEMENTS + deal.STATEMENTS + play.STATEMENTS + scoring.STATEMENTS + house.SCORING  # family tier B
-    + claims.STATEMENTS  # family tier C: the muggins rule
+    header.STATEMENTS + deal.STATEMENTS + play.STATEMENTS + scoring.STATEMENTS + house.SCORING  # house rules of the match
+    + claims.STATEMENTS  # the muggins rule
     + settlement.STATEMENTS
 )
 INFO: dict[str, StatementDef] = {s.key: s for s in TABLE}
@@ -26,7 +26,7 @@ ORDER: dict[str, int] = {s.key: i for i, s in enumerate(TABLE)}
 
 # Readers of the phrases that are parts of statements (grammar rule -> reader).
 PHRASES: dict[str, Callable[[Phrase], Any]] = {**deal.PHRASES, **settlement.PHRASES,
-                                                 **house.PHRASES}  # family tier B
+                                                 **house.PHRASES}
 
 _BY_RULE: dict[tuple[str | None, str], StatementDef] = {(s.section, r): s for s in TABLE for r in s.rules}
 

@@ -1,4 +1,4 @@
-"""The muggins rule (family tier C, family.md 2.3; docs/design/family.md "Muggins claims").
+"""The muggins rule (family.md 2.3; docs/design/family.md "Muggins claims").
 
 Optional: not written, `claims` is omitted from the configuration ("none") and
 placements score as they always did, so existing configurations stay the same.

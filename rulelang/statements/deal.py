@@ -264,7 +264,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
 )
 
 
-# -- family tier B: `draw until playable, at most K tiles` (draw_limit, family.md 3.8) ---------------
+# -- `draw until playable, at most K tiles` (draw_limit, family.md 3.8) ---------------
 
 class DrawLimit(NamedTuple):
     """Drawing until playable, at most `limit` tiles a turn; then the player passes."""
@@ -320,7 +320,7 @@ def _with_draw_limit(entry: StatementDef) -> StatementDef:
 STATEMENTS = STATEMENTS[:-1] + (_with_draw_limit(STATEMENTS[-1]),)
 
 
-# -- issue 9: `a player may draw while able to place` (draw_while_able, family.md 3.8, puzzle-place.net) ---
+# -- `a player may draw while able to place` (draw_while_able, family.md 3.8, puzzle-place.net) ---
 
 def _explain_draw_while_able(v: bool | None, c: Config) -> str:
     if c.get("draw_while_able"):

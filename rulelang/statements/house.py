@@ -1,4 +1,4 @@
-"""Statements of the family's house rules of the match (family tier B, docs/design/family.md).
+"""Statements of the family's house rules of the match (family.md 3, docs/design/family.md).
 
 Each is optional: not written, its field is omitted from the configuration and
 the engine keeps today's behaviour, so existing configurations stay the same.
@@ -105,7 +105,7 @@ def _explain_lead_win(v: bool | None, c: Config) -> str:
     return "The opening placement of a round can win like any other."
 
 
-# -- the knock bonus (family.md 3.8, Sadman; issue 9) ------------------------------------------
+# -- the knock bonus (family.md 3.8, Sadman) ------------------------------------------
 
 def _check_knock(v: int) -> Iterator[Issue]:
     if v < 1:
@@ -128,7 +128,7 @@ def _explain_knock(v: int | None, c: Config) -> str:
             "the last placement, in the same event as that placement.")
 
 
-# -- one half of a double left in hand (family.md reading 20, a Trademark Games manual; issue 9) ---------
+# -- one half of a double left in hand (family.md reading 20, a Trademark Games manual) ---------
 
 HAND_DOUBLES = {"a double left in hand counts one half": "one-half",
                 "a double left in hand counts both halves": "both-halves"}
@@ -146,7 +146,7 @@ def _explain_hand_doubles(v: str, c: Config) -> str:
     return "At the end of a round a double left in hand counts both halves ([4|4] counts 8)."
 
 
-# -- a fixed number of extra rounds on a tie (family.md reading 18, dominorules All Fives; issue 9) ---
+# -- a fixed number of extra rounds on a tie (family.md reading 18, dominorules All Fives) ---
 
 class TieRounds(NamedTuple):
     """`a tie at the top plays N extra rounds [with 2 players, M with 3 ...]`: (amount, counts) groups;

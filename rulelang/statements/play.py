@@ -24,7 +24,7 @@ OPENER_WORDS = {
     "dominoer": "the dominoer",
     "next-seat": "the next seat",
     "block-winner": "the block winner",
-    "seat-0": "seat 0",  # family tier B
+    "seat-0": "seat 0",  # a fixed opening seat
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -33,7 +33,7 @@ OPENER_MEANINGS = {
     "dominoer": "the player who dominoed",
     "next-seat": "the seat after the previous round's opener",
     "block-winner": "the winner of the block (a seat drawn by lottery when the block has no winner)",
-    "seat-0": "seat 0, always (a fixed opening seat, family.md 3.9)",  # family tier B
+    "seat-0": "seat 0, always (a fixed opening seat, family.md 3.9)",
 }
 
 
@@ -80,7 +80,7 @@ def _explain_terminal(v: str, c: Config) -> str:
             "sides are occupied it counts nothing itself.")
 
 
-# -- the sniff (family tier C, docs/design/family.md): optional, omitted at today's crosswise spinner
+# -- the sniff (docs/design/family.md, Sniff): optional, omitted at today's crosswise spinner
 # counting while terminal; meaningful only where the first double alone branches (`sniff-needs-first-double`)
 
 ORIENTATIONS = {
@@ -212,4 +212,4 @@ STATEMENTS: tuple[StatementDef, ...] = (
            {"a terminal double counts both halves": "a double at the end of a line counts both halves",
             "a terminal double counts one half": "a double at the end of a line counts one half"},
            tags=("terminal-double",)),
-) + SNIFF  # the sniff (family tier C)
+) + SNIFF

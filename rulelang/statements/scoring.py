@@ -22,7 +22,7 @@ def _read_scoring(p: Phrase) -> Scoring:
     if not p.numbers:
         return Scoring(False, None)
     nums = tuple(p.numbers)
-    # family tier A: `..., one point per multiple` / `... at face value`; several divisors need one of them
+    # `..., one point per multiple` / `... at face value`; several divisors need one of them
     formula = "per-multiple" if p.has("PER") else "face-value" if p.has("FACE") else \
         "ambiguous" if len(nums) > 1 else "value"
     return Scoring(True, nums[0], formula, () if formula == "value" else nums)
@@ -48,7 +48,7 @@ def _set_scoring(v: Scoring, c: Config) -> None:
     c["scoring"]["in_play"] = v.in_play
     if v.multiple is not None:
         c["scoring"]["multiple"] = v.multiple
-    if v.formula not in ("value", "ambiguous"):  # family tier A: omitted when "value" (the default)
+    if v.formula not in ("value", "ambiguous"):  # omitted when "value" (the default)
         old = c["scoring"]
         c["scoring"] = {"in_play": old["in_play"], "formula": v.formula, "multiple": old["multiple"],
                         "divisors": list(v.divisors), "unit": old["unit"]}
@@ -98,7 +98,7 @@ def _explain_scoring(v: Scoring, c: Config) -> str:
 # -- the unit ----------------------------------------------------------------------
 
 def _check_unit(v: UnitValue) -> Iterator[Issue]:
-    if v.shown != 1 or v.raw < 1:  # any N >= 1 (family tier A; was 1 or 5)
+    if v.shown != 1 or v.raw < 1:  # any N >= 1
         yield Issue("bad-unit", f"{v.raw} raw points cannot make {v.shown} shown point",
                     "write `N raw points make 1 shown point` (such as `5 raw points make 1 shown point`) "
                     "or `points are shown raw`")
@@ -124,13 +124,13 @@ MEASURE_WORDS = {v: k for k, v in MEASURES.items()}
 
 def _read_target(p: Phrase) -> Target:
     t = Target("exact" if p.has("EXACTLY") else "at-least", p.numbers[0], MEASURES[p.parts[0].text])
-    if len(p.parts) > 1:  # family tier B: a target per player count
+    if len(p.parts) > 1:  # a target per player count
         later, groups = p.parts[1]  # rulelang.statements.house.PHRASES["target_counts"]
         t = t._replace(by_count=tuple(zip((p.numbers[0],) + later, groups)))
     return t
 
 
-# -- a target per player count (family tier B, family.md 3.6, reading 37) ----------
+# -- a target per player count (family.md 3.6, reading 37) ----------
 
 def with_player_counts(head: str, groups: Sequence[tuple[int, Sequence[int]]]) -> str:
     """`HEAD with 2 players, 150 with 3 or 4`: an amount per player count (the first group's amount is in HEAD)."""
@@ -173,7 +173,7 @@ def _target_by_count_from_config(c: Config, t: Target) -> Target:
 
 def _set_target(v: Target, c: Config) -> None:
     _set_target_one(v, c)
-    if v.by_count:  # family tier B: `raw_by_count` per count, `raw` the smallest count's
+    if v.by_count:  # `raw_by_count` per count, `raw` the smallest count's
         factor = 1 if v.measure == "raw" else c["target"]["raw"] // v.amount
         by = {str(n): amount * factor for amount, counts in v.by_count for n in counts}
         c["target"]["raw_by_count"] = {k: by[k] for k in sorted(by, key=int)}
@@ -203,22 +203,22 @@ def _target_one_from_config(c: Config) -> Target:
 def _check_target(v: Target) -> Iterator[Issue]:
     if v.amount < 1:
         yield Issue("bad-number", "the target must be at least 1 point")
-    yield from _check_target_counts(v)  # family tier B
+    yield from _check_target_counts(v)  # a target per player count
 
 
 def _explain_target(v: Target, c: Config) -> str:
     t = c["target"]
-    if t["mode"] == "rounds":  # family tier B: `the match lasts N rounds`
+    if t["mode"] == "rounds":  # `the match lasts N rounds`
         return f"No target is played to (the match lasts {t['rounds']} rounds); the target stated is not used."
     how = "exactly" if t["mode"] == "exact" else "at least"
-    if t.get("raw_by_count"):  # family tier B
+    if t.get("raw_by_count"):  # a target per player count
         per = "; ".join(f"{_points(raw, c['scoring']['unit'])} with {n} players" for n, raw in t["raw_by_count"].items())
         return f"A side wins by reaching {how} a target that depends on the number of players: {per}."
     return f"A side wins by reaching {how} {_points(t['raw'], c['scoring']['unit'])}."
 
 
 def _explain_check(v: str, c: Config) -> str:
-    if c["target"]["mode"] == "rounds":  # family tier B
+    if c["target"]["mode"] == "rounds":  # `the match lasts N rounds`
         return "No target is checked: the match ends after its last round."
     if v == "every-event":
         return ("The target is checked after every scoring event, in the middle of a round too; "
@@ -256,7 +256,7 @@ def _set_floor(v: int | None, c: Config) -> None:
     c["score_floor"] = v
 
 
-# -- going out (family tier A) -----------------------------------------------------
+# -- going out -----------------------------------------------------
 
 ROUND_ENDS: dict[str, RoundEnd] = {"the round ends when a player goes out": "player-out",
                                    "the round ends when both partners go out": "side-out"}
@@ -365,7 +365,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         docs=(Doc("`no score floor` / `scores never fall below 0`", "the lowest score a side can have (raw points)",
                   "`score_floor`"),),
         tags=("score-floor",)),
-    # -- family tier A: going out
+    # -- going out
     StatementDef(
         key="round_end", words="when the round ends", group=4, rules=("round_end_stmt",),
         read=lambda p: ROUND_ENDS[p.text], fmt=lambda v: [ROUND_END_WORDS[v]],

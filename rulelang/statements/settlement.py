@@ -27,7 +27,7 @@ PHRASES: dict[str, Callable[[Phrase], Any]] = {
     "receiver": lambda p: "winner" if p.has("WINNER") else "owner",
     "event_grouping": lambda p: "per-term" if p.has("TERM") else "per-hand",
     "last_placement": lambda p: True,
-    "partners_tie": lambda p: "no-winner",  # family tier A
+    "partners_tie": lambda p: "no-winner",  # `partners' ties too`
 }
 
 
@@ -40,7 +40,7 @@ def _read_terms(p: Phrase) -> tuple[Term, ...]:
     if p.has("DIFFERENCES"):
         rounding, number = p.parts[-1]
         return (Term("differences", rounding=rounding, span=p.span, rounding_number=number),)
-    if p.has("HEAVIEST"):  # family.md reading 12 (Pagat's Muggins), issue 9
+    if p.has("HEAVIEST"):  # family.md reading 12 (Pagat's Muggins)
         rounding, number = p.parts[0]
         return (Term("heaviest", rounding=rounding, to="winner", span=p.span, rounding_number=number),)
     hands, pooling, (rounding, number), to = p.parts
@@ -66,7 +66,7 @@ def term_text(term: Term) -> str:
 
 def _check_terms(v: tuple[Term, ...]) -> Iterator[Issue]:
     for term in v:
-        if term.rounding != "none" and term.rounding_number < 2:  # any N >= 2 (family tier A)
+        if term.rounding != "none" and term.rounding_number < 2:  # any N >= 2
             yield Issue("bad-rounding", f"hands cannot be rounded to {term.rounding_number}",
                         "write `rounded to N` with N at least 2 (such as `rounded to 5`) or `not rounded`", term.span)
         if term.kind == "hands" and term.pooling == "pooled" and term.to == "owner":
@@ -188,13 +188,13 @@ def _read_winner(p: Phrase) -> Winner:
         return Winner("none", "none")
     if p.has("DOMINOER"):  # `winner: the dominoer` belongs under `on domino:` (the check says so)
         return Winner("dominoer", "none")  # type: ignore[arg-type]
-    # family tier B: `winner: the fewest tiles, ties broken by lightest hand` / `winner: the lightest side`
+    # `winner: the fewest tiles, ties broken by lightest hand` / `winner: the lightest side`
     if p.text.startswith("winner: the fewest tiles"):
         return Winner("fewest-tiles", "lightest-hand")
     if p.has("SIDE"):
         return Winner("lightest-side", "none")
     partners = "no-winner" if "no-winner" in p.parts else "side-wins"
-    if p.has("TILE"):  # `ties broken by lightest tile` (issue 9, family.md reading 21)
+    if p.has("TILE"):  # `ties broken by lightest tile` (family.md reading 21)
         return Winner("lightest-hand", "lightest-tile", partners)
     return Winner("lightest-hand", "none" if p.has("NOT") else "fewest-tiles", partners)
 
@@ -202,9 +202,9 @@ def _read_winner(p: Phrase) -> Winner:
 def _fmt_winner(v: Winner) -> list[str]:
     if v.winner == "none":
         return ["winner: none"]
-    if v.winner == "fewest-tiles":  # family tier B
+    if v.winner == "fewest-tiles":
         return ["winner: the fewest tiles, ties broken by lightest hand"]
-    if v.winner == "lightest-side":  # family tier B
+    if v.winner == "lightest-side":
         return ["winner: the lightest side"]
     partners = ", partners' ties too" if v.partners_tie == "no-winner" else ""
     broken = {"fewest-tiles": "broken by fewest tiles", "lightest-tile": "broken by lightest tile"}
@@ -222,14 +222,14 @@ def _check_block_winner(v: Winner) -> Iterator[Issue]:
 def _explain_winner(v: Winner, c: Config) -> str:
     if v.winner == "none":
         return "A block has no winner."
-    if v.winner == "fewest-tiles":  # family tier B
+    if v.winner == "fewest-tiles":
         return ("The hand with the fewest tiles wins the block; a tie goes to the lighter hand (fewest pips); "
                 "if still tied between sides, the round has no winner.")
-    if v.winner == "lightest-side":  # family tier B
+    if v.winner == "lightest-side":
         return ("The side with the lightest total wins the block (with partners, the sum of both partners' "
                 "pips); its first seat clockwise from the opener is the winner; equal totals: no winner.")
     text = "The lightest hand (fewest pips) wins the block"
-    alone = v.partners_tie == "no-winner"  # family tier A: `partners' ties too`
+    alone = v.partners_tie == "no-winner"  # `partners' ties too`
     if c["players"]["partnerships"] and not alone:
         text += "; partners tied for lightest win together"
     tie = "if opponents tie," if c["players"]["partnerships"] else "on a tie,"
@@ -237,7 +237,7 @@ def _explain_winner(v: Winner, c: Config) -> str:
         tie = "on a tie, even between partners,"
     if v.tie_break == "fewest-tiles":
         return text + f"; {tie} the hand with fewer tiles wins; if still tied, the round has no winner."
-    if v.tie_break == "lightest-tile":  # issue 9
+    if v.tie_break == "lightest-tile":  # family.md reading 21
         return text + (f"; {tie} the hand holding the lightest single tile (fewest pips on one tile) wins; if "
                        "still tied, the round has no winner.")
     return text + f"; {tie} the round has no winner."
@@ -245,7 +245,7 @@ def _explain_winner(v: Winner, c: Config) -> str:
 
 def _set_winner(v: Winner, c: Config) -> None:
     c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"] = v.winner, v.tie_break
-    if v.partners_tie != "side-wins":  # family tier A: omitted when the default
+    if v.partners_tie != "side-wins":  # omitted when the default
         old = c["settlement"]["block"]
         c["settlement"]["block"] = {"winner": old["winner"], "tie_break": old["tie_break"],
                                     "partners_tie": v.partners_tie,
@@ -293,7 +293,7 @@ def _set_domino_winner(v: str, c: Config) -> None:
         c["settlement"]["domino"] = {"winner": v, **c["settlement"]["domino"]}
 
 
-# -- the domino bonus (family tier A) -------------------------------------------------------
+# -- the domino bonus -------------------------------------------------------
 
 def _set_bonus(v: int, c: Config) -> None:
     if v:  # omitted when 0 (the default)
@@ -333,7 +333,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "`settlement.domino.winner: dominoer` (omitted)")),
         tags=("domino-lightest-side",), required=False, meta={"default": "dominoer"}),
     _terms("domino_terms", "domino", 5, "what is settled on a domino", ("settle-pooled", "settle-each", "partner-debit")),
-    # -- family tier A: the bonus for going out
+    # -- the bonus for going out
     StatementDef(
         key="domino_bonus", words="the bonus for going out", group=5, section="domino",
         rules=("bonus_line",), read=lambda p: p.numbers[0],
@@ -378,7 +378,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
               Doc("`winner: none`", "a block has no winner", "`winner: none`, `tie_break: none`"),
               Doc("`..., partners' ties too`", "(after any lightest-hand line) partners sharing the lightest "
                   "hand do not win together", "`partners_tie: no-winner` (default `side-wins`, omitted)"),
-              # family tier B
+              # house rules of the match (family.md 3.4, 3.5)
               Doc("`winner: the fewest tiles, ties broken by lightest hand`", "the hand with the fewest tiles wins "
                   "a block, then the lightest; still shared across sides: no winner",
                   "`winner: fewest-tiles`, `tie_break: lightest-hand`"),

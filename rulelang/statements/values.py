@@ -103,7 +103,7 @@ class Target(NamedTuple):
     mode: TargetMode
     amount: int
     measure: Literal["points", "shown", "raw"]
-    # family tier B: `... with 2 players, 150 with 3 or 4`: (amount, counts) groups, the first amount first
+    # a target per player count, `... with 2 players, 150 with 3 or 4`: (amount, counts) groups, the first amount first
     by_count: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
@@ -144,7 +144,7 @@ class Term:
         """The term as the configuration writes it."""
         if self.kind == "differences":
             return {"kind": "differences", "rounding": self.rounding, "to": "owner", "sign": "credit"}
-        if self.kind == "heaviest":  # family.md reading 12, issue 9
+        if self.kind == "heaviest":  # family.md reading 12
             return {"kind": "heaviest", "rounding": self.rounding, "to": "winner", "sign": "credit"}
         return {"kind": "hands", "hands": self.hands, "pooling": self.pooling, "rounding": self.rounding,
                 "to": self.to, "sign": self.sign}

@@ -4,7 +4,7 @@ The layout is a tree of tiles (root = the opening tile). Units: a tile is 2 x 4
 grid units (a half-tile is a 2 x 2 square). A non-double lies along its line; a
 double is placed crosswise (its long axis across the line) and its branch sides
 leave from its two short edges, perpendicular to the line. A spinner laid
-endwise (the sniff, family tier C) lies along its line like a non-double, and
+endwise (the sniff) lies along its line like a non-double, and
 its branch sides leave from the middles of its long edges.
 
 Each tile is placed from an *entry* (the midpoint of the parent's edge it
@@ -79,7 +79,7 @@ class Placed:
     child_side: str | None = None
     turned: str = "straight"
     connector: tuple[Point, Point] | None = None  # fallback layouts only
-    endwise: bool = False  # a spinner laid in the line (the sniff, family tier C)
+    endwise: bool = False  # a spinner laid in the line (the sniff)
 
     @property
     def crosswise(self) -> bool:
@@ -176,7 +176,7 @@ class LayoutTree:
     root: Tile
     children: dict[Tile, list[tuple[str, Tile, str]]]  # parent -> [(parent_side, child, child_side)]
     spinners: frozenset[Tile] = frozenset()
-    endwise: frozenset[Tile] = frozenset()  # the sniff laid endwise (family tier C)
+    endwise: frozenset[Tile] = frozenset()  # the sniff laid endwise
 
     @classmethod
     def from_connections(cls, tiles: Sequence[Tile], connections: Iterable[Sequence[Any]],

@@ -10,7 +10,7 @@ from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError
 
 PLAYER_NAMES = ("random", "greedy", "pimc", "ismcts", "strong")
-STRONG = "pimc:12"  # what `strong` means (the README's measured player)
+STRONG = "pimc:12"  # what `strong` means (the search player whose strength bench/README.md measures)
 
 
 def make_player(spec: str, config: Config, seed: int) -> Any:

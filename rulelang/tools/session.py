@@ -112,7 +112,7 @@ class Game:
                      for s, k in enumerate(self.seats)]
         self.humans = [s for s, k in enumerate(self.seats) if k == "human"]
         self.turn_no = 0
-        self._drew = 0  # tiles drawn by draw moves since the last placement, reported already (issue 9)
+        self._drew = 0  # tiles drawn by draw moves since the last placement, reported already
 
     # -- output ---------------------------------------------------------------------
 
@@ -213,8 +213,8 @@ class Game:
                 move = self._ask(rnd, seat, legal)
             else:
                 move = bot(rnd.observation(seat), legal)
-            claims = rnd.config.claims != "none"  # the muggins rule (family tier C)
-            if claims and move.claim is None and not move.draw:  # (a draw move claims nothing, issue 9)
+            claims = rnd.config.claims != "none"  # the muggins rule (family.md 2.3)
+            if claims and move.claim is None and not move.draw:  # (a draw move claims nothing)
                 move = self._claim(rnd, seat, move)
             turn = m.play(move)
             self.turn_no += 1
@@ -224,7 +224,7 @@ class Game:
             if rnd.over:
                 self._report_round(rnd, round_no)
 
-    # -- the muggins rule (family tier C): claims and calls
+    # -- the muggins rule (family.md 2.3): claims and calls
 
     def _claim(self, rnd: Round, seat: int, move: Move) -> Move:
         """The move with its claim: a bot claims its points, a person is asked."""
@@ -398,7 +398,7 @@ class Game:
         for s in turn.passed:
             self.say(f"  {self.seat_name(s)} passes (no placement, boneyard empty)")
         seat = turn.seat
-        if turn.move.draw:  # "a player may draw while able to place" (issue 9)
+        if turn.move.draw:  # "a player may draw while able to place"
             self._drew += 1
             tile = rnd.drawn_before_move[-1:] if not rnd.over else []
             if tile and (self.seats[seat] == "human" or not self.humans):
@@ -430,7 +430,7 @@ class Game:
             self.say(tb.event_line(ev, self.unit, names),
                      fg=None if ev.accepted else "yellow")
         if not rnd.over and not rnd.hand_masks[seat]:
-            # "the round ends when both partners go out": a seat out while its partner still plays (issue 9)
+            # "the round ends when both partners go out": a seat out while its partner still plays
             self.say(f"  {self.seat_name(seat)} goes out; {_partner_words(rnd.sides, seat, self.seat_name)}")
 
     def _report_round(self, rnd: Round, round_no: int) -> None:

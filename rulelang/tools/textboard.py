@@ -57,7 +57,7 @@ def layout_lines(tiles: Sequence[Sequence[int]], connections: Iterable[Sequence[
         if t in tree.spinners:
             s += "*"
         if t in tree.endwise:
-            s += " endwise"  # the sniff laid in the line (family tier C)
+            s += " endwise"  # the sniff laid in the line
         if t in double_count:
             s += f" {COUNTED}{double_count[t]}"
         return s
