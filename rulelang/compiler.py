@@ -28,6 +28,7 @@ from rulelang.errors import RulesetCheckError, RulesetError, raise_errors
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
 from rulelang.parser import parse
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
+from rulelang.unit_warnings import inherited_amount_warnings
 
 __all__ = ["Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
            "validate_config", "resolve", "FORMAT", "TILES_IN_SET"]
@@ -51,6 +52,7 @@ class Compiled:
     origins: dict[str, Statement | None] = field(default_factory=dict)
     base_label: str | None = None
     statements: tuple[Statement, ...] = ()  # every statement in force: its own, then the inherited ones
+    warnings: list[RulesetError] = field(default_factory=list)  # the config compiles, but may mislead
 
 
 class _Checker:
@@ -359,7 +361,8 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
     statements = tuple(replace(st, filename=st.filename or ruleset.filename) for st in in_force)
     if ck.errors:
         return Compiled(ruleset, None, _sorted(ck.errors, ruleset.filename), origins, base_label, statements)
-    return Compiled(ruleset, cfg, [], origins, base_label, statements)
+    warnings = inherited_amount_warnings(ruleset, cfg, own, inherited or (), base_label)
+    return Compiled(ruleset, cfg, [], origins, base_label, statements, warnings)
 
 
 def _drop_counts_not_allowed(cfg: Config, own: dict[str, Statement]) -> None:

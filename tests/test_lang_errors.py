@@ -194,7 +194,7 @@ def test_no_message_shows_a_raw_terminal_name(edit):
 
 
 def test_codes_have_layers():
-    assert {layer for layer, _ in CODES.values()} == {"file", "syntax", "check"}
+    assert {layer for layer, _ in CODES.values()} == {"file", "syntax", "check", "warning"}
     assert RulesetSyntaxError("x", "m").layer == "syntax"
     assert RulesetCheckError("x", "m").layer == "check"
 

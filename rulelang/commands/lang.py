@@ -180,6 +180,8 @@ def _clip(text: str, limit: int = 300) -> str:
 
 def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) -> int:
     """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
+    from rulelang.langapi import analyse
+
     if spec.endswith(".json"):
         # a compiled configuration, as `compile` and `explain` accept: check it against the schema
         try:
@@ -192,10 +194,14 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
         return 0
     try:
         text, filename = _source(spec, stdin_name)
-        errors = rulelang.check_text(text, filename)
+        result = analyse(text, filename)
+        errors = result.errors
     except RulesetError as exc:
         _report(exc)
         return 1
+    for warning in result.warnings:  # the ruleset is valid: warnings never change the exit status
+        _report(warning, err=True)
+        click.echo("", err=True)
     if errors:
         for _i, e in enumerate(errors):
             _report(e)
