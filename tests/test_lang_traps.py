@@ -1,0 +1,29 @@
+"""Messages for the slips an author makes when writing a ruleset from a published rule text."""
+from __future__ import annotations
+
+import pytest
+
+import rulelang
+
+HEAD = 'ruleset t "t"\nsource "s"\n'
+
+
+@pytest.mark.parametrize("path", ["club.rules", "../house/club.rules", "house/club"])
+def test_an_unquoted_path_hints_that_a_path_is_quoted(path):
+    (e,) = rulelang.check_text(HEAD + f"based on {path}  # the club's rules\n", "t.rules")
+    assert e.code == "unexpected-character"
+    assert e.hint == f'a bundled name is one word; a file\'s path is quoted: `based on "{path}"`'
+
+
+@pytest.mark.parametrize("quote", ["\u201c", "\u201d", "\u2018", "\u00ab"])
+def test_curly_quotes_are_named_typographic(quote):
+    (e,) = rulelang.check_text(f"ruleset t {quote}t{quote}\nsource \"s\"\nbased on muggins\n", "t.rules")
+    assert e.code == "unexpected-character"
+    assert e.message == f"unexpected typographic quote `{quote}`"
+    assert e.hint is not None and 'straight double quotes `"`' in e.hint
+
+
+def test_a_stray_character_keeps_its_plain_message():
+    (e,) = rulelang.check_text(HEAD + "based on muggins\nhand 5 tiles; x\n", "t.rules")
+    assert e.message.startswith("unexpected")
+    assert "typographic" not in e.message and "quoted" not in (e.hint or "")
