@@ -137,10 +137,14 @@ def _first_of(section: str) -> StatementDef:
 
 
 def check_missing(ck: _Checker, based: bool = False) -> None:
-    """Every required statement must be there; with a base, those that are never inherited."""
+    """Every required statement must be there; with a base, those that are never inherited.
+
+    All that is missing makes one error at the header: a file without `based on` may
+    miss most of the language, and one message naming them all reads better than twenty.
+    """
     present = set(ck.ruleset.keys())
     sections = {name for name, _ in ck.ruleset.sections}
-    where = _header_span(ck.ruleset)
+    missing: list[tuple[str, str, str]] = []  # (what is missing, the one-line message, the line to add)
     reported_sections: set[str] = set()
     for info in TABLE:
         if info.key in present or not info.required or (based and info.inherited):
@@ -151,13 +155,33 @@ def check_missing(ck: _Checker, based: bool = False) -> None:
             if info.section in reported_sections:
                 continue
             reported_sections.add(info.section)
-            ck.error("missing-statement", f"missing section `on {info.section}:`", where,
-                     f"add a section such as `on {info.section}:` followed by lines like "
-                     f"`{_first_of(info.section).example}` and `as one event`")
+            missing.append((f"the section `on {info.section}:`", f"missing section `on {info.section}:`",
+                            f"a section such as `on {info.section}:` followed by lines like "
+                            f"`{_first_of(info.section).example}` and `as one event`"))
             continue
         where_words = f" in `on {info.section}:`" if info.section else ""
-        ck.error("missing-statement", f"missing statement{where_words}: {info.words}", where,
-                 f"add a line such as `{info.example}`")
+        missing.append((f"{info.words}{where_words}", f"missing statement{where_words}: {info.words}",
+                        f"a line such as `{info.example}`"))
+    if not missing:
+        return
+    where = _header_span(ck.ruleset)
+    if len(missing) == 1:
+        ck.error("missing-statement", missing[0][1], where, f"add {missing[0][2]}")
+        return
+    lines = "; ".join(add for _, _, add in missing)
+    if based:
+        start = f"add {lines}"
+    else:
+        start = START_FROM_A_VARIANT
+        if len(missing) <= MISSING_SPELLED_OUT:
+            start += f"; or add {lines}"
+    ck.error("missing-statement", f"missing {len(missing)} statements: " + "; ".join(w for w, _, _ in missing),
+             where, start)
+
+
+MISSING_SPELLED_OUT = 4  # up to this many missing statements, the hint shows a line for each
+START_FROM_A_VARIANT = ("start from a bundled variant with `based on` and its name (such as `based on muggins`; "
+                        "`rulelang list` names them), or `rulelang new`")
 
 
 # ---------------------------------------------------------------------------
