@@ -413,10 +413,26 @@ def _report(ck: _Checker, p: Problem, in_force: dict[str, Statement], own: dict[
     if st is None:  # pragma: no cover - every statement is in force once nothing is missing
         ck.error(p.code, p.message + suffix, _header_span(ck.ruleset), p.hint)
         return
+    based = ck.ruleset.get("based_on")
+    if key not in own and based is not None:
+        # The base's file may be one the author does not have (a bundled variant inside the installed
+        # package): point at this file's `based on` line, and name the base's rule in the hint.
+        ck.error(p.code, p.message + suffix, based.span, _inherited_note(ck, st, base_label, p.hint))
+        return
     span = st.span
     if p.index is not None and isinstance(st.value, tuple) and p.index < len(st.value):
         span = st.value[p.index].span
-    ck.error(p.code, p.message + suffix, span, p.hint, filename=st.filename if key not in own else None)
+    ck.error(p.code, p.message + suffix, span, p.hint)
+
+
+def _inherited_note(ck: _Checker, st: Statement, base_label: str | None, hint: str | None) -> str:
+    """`muggins` states `LINE` (and FILE:N for a file of the author's), then the fix: restate it here."""
+    lines = ck.lines(st.filename) if st.filename else []
+    text = lines[st.span.line - 1].strip() if 0 < st.span.line <= len(lines) else ""
+    bundled = {bundled_filename(name) for name in bundled_names()}  # inside the package: not the author's file
+    where = f" ({st.filename}:{st.span.line})" if st.filename and st.filename not in bundled else ""
+    note = f"`{base_label}` states `{text}`{where}" if text else f"`{base_label}` states this rule{where}"
+    return f"{note}; restate it here to replace it" + (f": {hint}" if hint else "")
 
 
 def _sorted(errors: list[RulesetError], filename: str) -> list[RulesetError]:
