@@ -27,3 +27,15 @@ def test_a_stray_character_keeps_its_plain_message():
     (e,) = rulelang.check_text(HEAD + "based on muggins\nhand 5 tiles; x\n", "t.rules")
     assert e.message.startswith("unexpected")
     assert "typographic" not in e.message and "quoted" not in (e.hint or "")
+
+
+def test_list_shows_every_player_counts_target():
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    result = CliRunner().invoke(main, ["list"])
+    assert result.exit_code == 0
+    rows = {line.split()[0]: line for line in result.output.splitlines() if line.strip()}
+    assert rows["hoyle-muggins"].endswith("at least 40 shown with 2, 30 shown with 3 or 4")
+    assert rows["muggins"].endswith("at least 61 shown")

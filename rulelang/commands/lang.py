@@ -87,9 +87,17 @@ def _target(config: dict[str, Any]) -> str:
     t = config["target"]
     how = "exactly" if t["mode"] == "exact" else "at least"
     unit = config["scoring"]["unit"]  # any unit (family tier A)
-    if unit > 1 and t["raw"] % unit == 0:
-        return f"{how} {t['raw'] // unit} shown"
-    return f"{how} {t['raw']}"
+
+    def amount(raw: int) -> str:
+        return f"{raw // unit} shown" if unit > 1 and raw % unit == 0 else str(raw)
+
+    by_count = t.get("raw_by_count") or {}
+    if len(set(by_count.values())) < 2:
+        return f"{how} {amount(t['raw'])}"
+    groups: dict[int, list[str]] = {}  # each target with the player counts that play to it
+    for count, raw in sorted(by_count.items(), key=lambda kv: int(kv[0])):
+        groups.setdefault(raw, []).append(count)
+    return f"{how} " + ", ".join(f"{amount(raw)} with {' or '.join(counts)}" for raw, counts in groups.items())
 
 
 # ---------------------------------------------------------------------------
