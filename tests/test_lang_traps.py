@@ -39,3 +39,27 @@ def test_list_shows_every_player_counts_target():
     rows = {line.split()[0]: line for line in result.output.splitlines() if line.strip()}
     assert rows["hoyle-muggins"].endswith("at least 40 shown with 2, 30 shown with 3 or 4")
     assert rows["muggins"].endswith("at least 61 shown")
+
+
+def test_explain_says_nothing_irrelevant():
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    muggins = CliRunner().invoke(main, ["explain", "muggins"]).output
+    assert "No double branches" in muggins and "Branches would open" not in muggins
+    block = CliRunner().invoke(main, ["explain", "allfives-block"]).output
+    assert "Nobody draws" in block and "Every undealt tile may be drawn" not in block
+    assert "there is no reserve" in CliRunner().invoke(main, ["explain", "allfives"]).output  # drawing: relevant
+
+
+def test_diff_still_names_a_rule_that_does_not_apply_on_one_side():
+    import copy
+
+    from rulelang.explain import diff_configs
+
+    a = rulelang.compile_bundled("muggins")
+    b = copy.deepcopy(a)
+    b["doubles"]["branch_sides"] = "at-once"
+    ((_what, x, y),) = diff_configs(a, b)
+    assert x.startswith("(does not apply") and y.startswith("(does not apply")
