@@ -202,12 +202,12 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
         return 0
     try:
         text, filename = _source(spec, stdin_name)
-        result = analyse(text, filename)
-        errors = result.errors
+        errors = rulelang.check_text(text, filename)
+        warnings = [] if errors else analyse(text, filename).warnings
     except RulesetError as exc:
         _report(exc)
         return 1
-    for warning in result.warnings:  # the ruleset is valid: warnings never change the exit status
+    for warning in warnings:  # the ruleset is valid: warnings never change the exit status
         _report(warning, err=True)
         click.echo("", err=True)
     if errors:
