@@ -28,6 +28,7 @@ from rulelang.errors import RulesetCheckError, RulesetError, raise_errors
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
 from rulelang.parser import parse
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
+from rulelang.unit_warnings import inherited_amount_warnings
 
 __all__ = ["Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
            "validate_config", "resolve", "FORMAT", "TILES_IN_SET"]
@@ -51,6 +52,7 @@ class Compiled:
     origins: dict[str, Statement | None] = field(default_factory=dict)
     base_label: str | None = None
     statements: tuple[Statement, ...] = ()  # every statement in force: its own, then the inherited ones
+    warnings: list[RulesetError] = field(default_factory=list)  # the config compiles, but may mislead
 
 
 class _Checker:
@@ -135,10 +137,14 @@ def _first_of(section: str) -> StatementDef:
 
 
 def check_missing(ck: _Checker, based: bool = False) -> None:
-    """Every required statement must be there; with a base, those that are never inherited."""
+    """Every required statement must be there; with a base, those that are never inherited.
+
+    All that is missing makes one error at the header: a file without `based on` may
+    miss most of the language, and one message naming them all reads better than twenty.
+    """
     present = set(ck.ruleset.keys())
     sections = {name for name, _ in ck.ruleset.sections}
-    where = _header_span(ck.ruleset)
+    missing: list[tuple[str, str, str]] = []  # (what is missing, the one-line message, the line to add)
     reported_sections: set[str] = set()
     for info in TABLE:
         if info.key in present or not info.required or (based and info.inherited):
@@ -149,13 +155,33 @@ def check_missing(ck: _Checker, based: bool = False) -> None:
             if info.section in reported_sections:
                 continue
             reported_sections.add(info.section)
-            ck.error("missing-statement", f"missing section `on {info.section}:`", where,
-                     f"add a section such as `on {info.section}:` followed by lines like "
-                     f"`{_first_of(info.section).example}` and `as one event`")
+            missing.append((f"the section `on {info.section}:`", f"missing section `on {info.section}:`",
+                            f"a section such as `on {info.section}:` followed by lines like "
+                            f"`{_first_of(info.section).example}` and `as one event`"))
             continue
         where_words = f" in `on {info.section}:`" if info.section else ""
-        ck.error("missing-statement", f"missing statement{where_words}: {info.words}", where,
-                 f"add a line such as `{info.example}`")
+        missing.append((f"{info.words}{where_words}", f"missing statement{where_words}: {info.words}",
+                        f"a line such as `{info.example}`"))
+    if not missing:
+        return
+    where = _header_span(ck.ruleset)
+    if len(missing) == 1:
+        ck.error("missing-statement", missing[0][1], where, f"add {missing[0][2]}")
+        return
+    lines = "; ".join(add for _, _, add in missing)
+    if based:
+        start = f"add {lines}"
+    else:
+        start = START_FROM_A_VARIANT
+        if len(missing) <= MISSING_SPELLED_OUT:
+            start += f"; or add {lines}"
+    ck.error("missing-statement", f"missing {len(missing)} statements: " + "; ".join(w for w, _, _ in missing),
+             where, start)
+
+
+MISSING_SPELLED_OUT = 4  # up to this many missing statements, the hint shows a line for each
+START_FROM_A_VARIANT = ("start from a bundled variant with `based on` and its name (such as `based on muggins`; "
+                        "`rulelang list` names them), or `rulelang new`")
 
 
 # ---------------------------------------------------------------------------
@@ -368,7 +394,8 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
     statements = tuple(replace(st, filename=st.filename or ruleset.filename) for st in in_force)
     if ck.errors:
         return Compiled(ruleset, None, _sorted(ck.errors, ruleset.filename), origins, base_label, statements)
-    return Compiled(ruleset, cfg, [], origins, base_label, statements)
+    warnings = inherited_amount_warnings(ruleset, cfg, own, inherited or (), base_label)
+    return Compiled(ruleset, cfg, [], origins, base_label, statements, warnings)
 
 
 def _drop_counts_not_allowed(cfg: Config, own: dict[str, Statement]) -> None:
@@ -395,10 +422,26 @@ def _report(ck: _Checker, p: Problem, in_force: dict[str, Statement], own: dict[
     if st is None:  # pragma: no cover - every statement is in force once nothing is missing
         ck.error(p.code, p.message + suffix, _header_span(ck.ruleset), p.hint)
         return
+    based = ck.ruleset.get("based_on")
+    if key not in own and based is not None:
+        # The base's file may be one the author does not have (a bundled variant inside the installed
+        # package): point at this file's `based on` line, and name the base's rule in the hint.
+        ck.error(p.code, p.message + suffix, based.span, _inherited_note(ck, st, base_label, p.hint))
+        return
     span = st.span
     if p.index is not None and isinstance(st.value, tuple) and p.index < len(st.value):
         span = st.value[p.index].span
-    ck.error(p.code, p.message + suffix, span, p.hint, filename=st.filename if key not in own else None)
+    ck.error(p.code, p.message + suffix, span, p.hint)
+
+
+def _inherited_note(ck: _Checker, st: Statement, base_label: str | None, hint: str | None) -> str:
+    """`muggins` states `LINE` (and FILE:N for a file of the author's), then the fix: restate it here."""
+    lines = ck.lines(st.filename) if st.filename else []
+    text = lines[st.span.line - 1].strip() if 0 < st.span.line <= len(lines) else ""
+    bundled = {bundled_filename(name) for name in bundled_names()}  # inside the package: not the author's file
+    where = f" ({st.filename}:{st.span.line})" if st.filename and st.filename not in bundled else ""
+    note = f"`{base_label}` states `{text}`{where}" if text else f"`{base_label}` states this rule{where}"
+    return f"{note}; restate it here to replace it" + (f": {hint}" if hint else "")
 
 
 def _sorted(errors: list[RulesetError], filename: str) -> list[RulesetError]:

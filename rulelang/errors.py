@@ -102,6 +102,15 @@ class RulesetCheckError(RulesetError):
     layer = "check"
 
 
+class RulesetWarning(RulesetError):
+    """A valid ruleset that may not say what its author means (it still compiles)."""
+
+    layer = "warning"
+
+    def render(self) -> str:
+        return "warning: " + super().render()
+
+
 class RulesetErrors(RulesetError):
     """Several errors at once; raised when a file has more than one.
 
@@ -204,4 +213,7 @@ CODES: dict[str, tuple[str, str]] = {
     "draw-while-able-needs-drawing": ("check", "`a player may draw while able to place` with `no drawing`"),
     "tie-rounds-need-extra-rounds": ("check", "a number of extra rounds on a tie without `ties at the top: play "
                                               "extra rounds`"),
+    # warning: the ruleset compiles, but may not mean what it says
+    "inherited-amount-unit": ("warning", "a new scoring unit changes the raw value of an inherited amount stated in "
+                                         "shown points (a target, an entry threshold, a bonus, a penalty)"),
 }

@@ -38,7 +38,9 @@ def explain_config(config: dict[str, Any], inherited: set[str] | None = None) ->
         info = INFO[key]
         if info.group == 0:
             continue
-        groups.setdefault(info.group, []).append(Sentence(key, describe(key, value, config), key in inherited))
+        text = describe(key, value, config)
+        if text:  # an empty sentence: the rule does not apply in this game (when branches open, with none)
+            groups.setdefault(info.group, []).append(Sentence(key, text, key in inherited))
     return [(HEADINGS[g], groups[g]) for g in sorted(groups)]
 
 
@@ -75,12 +77,17 @@ def diff_configs(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, s
             continue
         if info.key not in va or info.key not in vb:  # an optional statement at its default in one of them
             if va.get(info.key, info.meta.get("default")) != vb.get(info.key, info.meta.get("default")):
-                out.append((info.words, describe(info.key, va.get(info.key, info.meta.get("default")), a),
-                            describe(info.key, vb.get(info.key, info.meta.get("default")), b)))
+                out.append((info.words, _said(info.key, va.get(info.key, info.meta.get("default")), a),
+                            _said(info.key, vb.get(info.key, info.meta.get("default")), b)))
             continue
         x = [_get(a, f.path) for f in info.fields]
         y = [_get(b, f.path) for f in info.fields]
         if x != y:
             x_v, y_v = (v.get(info.key, info.meta.get("default")) for v in (va, vb))  # an omitted default
-            out.append((info.words, describe(info.key, x_v, a), describe(info.key, y_v, b)))
+            out.append((info.words, _said(info.key, x_v, a), _said(info.key, y_v, b)))
     return out
+
+
+def _said(key: str, v: Any, config: dict[str, Any]) -> str:
+    """`describe` for a diff, which names both sides even where a rule does not apply."""
+    return describe(key, v, config) or f"(does not apply: {INFO[key].words})"

@@ -7,7 +7,7 @@ is a one-line fix here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Analysis", "analyse", "canonical", "keywords", "statement_examples",
@@ -23,6 +23,7 @@ class Analysis:
     statements: list[Any]  # each has .key and .span (line, column, end_line, end_column)
     inherited: set[str]
     base_label: str | None
+    warnings: list[Any] = field(default_factory=list)  # a valid text that may not mean what it says
 
 
 def analyse(text: str, filename: str) -> Analysis:
@@ -32,7 +33,8 @@ def analyse(text: str, filename: str) -> Analysis:
     result = _analyse(text, filename)
     statements = list(result.ruleset.statements) if result.ruleset is not None else []
     inherited = {key for key, st in result.origins.items() if st is None} if result.base_label else set()
-    return Analysis(list(result.errors), result.config, statements, inherited, result.base_label)
+    return Analysis(list(result.errors), result.config, statements, inherited, result.base_label,
+                    list(result.warnings))
 
 
 def canonical(text: str, filename: str) -> tuple[str | None, list[Any]]:

@@ -44,6 +44,9 @@ TERMINAL_WORDS: dict[str, str] = {
 }
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9'\-]*")
+_BASED_ON = re.compile(r"\s*based\s+on\s+(\S.*)$")
+# Curly quotes and other typographic quotation marks (a word processor's), never the language's `"`
+TYPOGRAPHIC_QUOTES = frozenset("\u201c\u201d\u201e\u201f\u2018\u2019\u201a\u201b\u00ab\u00bb\u2039\u203a")
 _NUMBER_RUN_INTO_WORD = re.compile(r"[0-9][A-Za-z0-9'\-]*[A-Za-z][A-Za-z0-9'\-]*")
 
 
@@ -146,9 +149,21 @@ def _characters_error(at: _Place) -> RulesetSyntaxError:
         return at.error("unexpected-word", f"unexpected word `{run.group(0)}`", at.column, at.column + run.end(),
                         "put a space between a number and a word")
     char = at.src[at.column - 1] if at.column - 1 < len(at.src) else ""
+    if char in TYPOGRAPHIC_QUOTES:  # a word processor's quotes, pasted from a rule text
+        return at.error("unexpected-character", f"unexpected typographic quote `{char}`", at.column,
+                        at.column + 1, 'write texts between straight double quotes `"`, like "Five Up"')
     shown = f"`{char}`" if char.strip() else "character"
     return at.error("unexpected-character", f"unexpected character {shown}", at.column, at.column + 1,
-                    at.hint_expected)
+                    _unquoted_path_hint(at) or at.hint_expected)
+
+
+def _unquoted_path_hint(at: _Place) -> str | None:
+    """`based on club.rules`: a name has no `.` or `/`, so a file's path is quoted."""
+    found = _BASED_ON.match(at.src)
+    if found is None or found.group(1).startswith('"'):
+        return None
+    path = found.group(1).split(" #")[0].rstrip()
+    return f'a bundled name is one word; a file\'s path is quoted: `based on "{path}"`'
 
 
 def _token_error(at: _Place, tok: Token) -> RulesetSyntaxError:

@@ -96,7 +96,7 @@ def test_compile_bad_input(run, tmp_path):
     bad.write_text("hand 5 tiles\n", encoding="utf-8")
     result = run("compile", str(bad))
     assert result.exit_code == 1
-    assert "missing statement" in result.output
+    assert "missing 21 statements: the ruleset's name and title;" in result.output
     result = run("compile", str(tmp_path / "none.rules"))
     assert result.exit_code == 1 and "no such file" in result.output
 

@@ -89,14 +89,15 @@ def test_check_error_is_pinned():
     )
 
 
-def test_check_error_on_inherited_rule_points_at_the_line_that_wrote_it():
+def test_check_error_on_inherited_rule_points_at_the_based_on_line_and_names_the_base_rule():
     text = 'based on allfives\nruleset house "H"\nsource "s"\ncheck the target after settlement\n'
     with pytest.raises(RulesetCheckError) as info:
         rulelang.compile_text(text, "h.rules")
     e = info.value
-    base = bundled_text("allfives").split("\n")
-    assert (e.code, e.filename, e.column) == ("ties-contradict-check", "rulesets/allfives.rules", 1)
-    assert base[e.line - 1] == "ties at the top: impossible"
+    assert (e.code, e.filename, e.line, e.column) == ("ties-contradict-check", "h.rules", 1, 1)
+    assert e.source_line == "based on allfives"
+    assert e.hint is not None and e.hint.startswith("`allfives` states `ties at the top: impossible`; restate it here")
+    assert "rulesets/allfives.rules" not in e.hint  # a file inside the installed package, not the author's
     assert e.message == ("when the target is checked after settlement, two sides can tie at the top "
                          "(inherited from `allfives`)")
 
@@ -122,19 +123,34 @@ def test_several_check_errors_at_once():
 
 def test_missing_statements_name_them_and_suggest_syntax():
     errors = rulelang.check_text('ruleset x "X"\nsource "s"\nhand 5 tiles\n', "x.rules")
-    assert all(e.code == "missing-statement" for e in errors)
-    first = errors[0]
-    assert (first.line, first.column) == (1, 1)
-    assert first.message == "missing statement: the player counts"
-    assert first.hint == "add a line such as `players 2 to 4, partnerships with 4`"
-    assert errors[-1].message == "missing section `on block:`"
-    assert len(errors) == 19
+    (only,) = errors  # one error lists everything that is missing
+    assert only.code == "missing-statement"
+    assert (only.line, only.column) == (1, 1)
+    assert only.message.startswith("missing 19 statements: the player counts; ")
+    assert only.message.endswith("; the section `on block:`")
+    assert only.hint is not None and only.hint.startswith("start from a bundled variant with `based on` and its name")
+    assert only.hint.endswith("or `rulelang new`")
+
+
+def test_one_missing_statement_names_it_and_suggests_its_line():
+    text = bundled_text("allfives").replace("no score floor\n", "")
+    (only,) = rulelang.check_text(text, "x.rules")
+    assert only.code == "missing-statement" and only.message == "missing statement: the score floor"
+    assert only.hint == "add a line such as `no score floor`"
+
+
+def test_a_few_missing_statements_show_a_line_for_each():
+    text = bundled_text("allfives").replace("no score floor\n", "").replace("no reserve\n", "")
+    (only,) = rulelang.check_text(text, "x.rules")
+    assert only.message == "missing 2 statements: the reserve; the score floor"
+    assert only.hint is not None and only.hint.endswith("or add a line such as `no reserve`; "
+                                                        "a line such as `no score floor`")
 
 
 def test_empty_text_is_missing_everything():
     errors = rulelang.check_text("", "empty.rules")
-    assert errors[0].code == "missing-statement" and errors[0].line == 1
-    assert str(errors[0]).startswith("empty.rules:1:1: missing statement: the ruleset's name and title")
+    assert len(errors) == 1 and errors[0].code == "missing-statement" and errors[0].line == 1
+    assert str(errors[0]).startswith("empty.rules:1:1: missing 22 statements: the ruleset's name and title; ")
 
 
 def test_file_errors(tmp_path):
@@ -194,7 +210,7 @@ def test_no_message_shows_a_raw_terminal_name(edit):
 
 
 def test_codes_have_layers():
-    assert {layer for layer, _ in CODES.values()} == {"file", "syntax", "check"}
+    assert {layer for layer, _ in CODES.values()} == {"file", "syntax", "check", "warning"}
     assert RulesetSyntaxError("x", "m").layer == "syntax"
     assert RulesetCheckError("x", "m").layer == "check"
 

@@ -19,13 +19,15 @@ def test_the_issue_repro_compiles(tmp_path):
     assert config["based_on"] == "base.rules"
 
 
-def test_an_inherited_statement_error_points_at_the_base_file(tmp_path):
+def test_an_inherited_statement_error_points_at_the_based_on_line_and_names_the_base_line(tmp_path):
     (tmp_path / "base.rules").write_text(BASE.replace("hand 5 tiles", "hand 5 tiles with 2 players, 6 with 3"))
     child = 'ruleset child "Child"\nsource "s"\nbased on "base.rules"\nplayers 2 to 4\n'
     errors = rulelang.check_text(child, str(tmp_path / "child.rules"))
-    assert [(e.code, e.filename, e.line) for e in errors] == [("per-count", str(tmp_path / "base.rules"), 5)]
+    assert [(e.code, e.filename, e.line) for e in errors] == [("per-count", str(tmp_path / "child.rules"), 3)]
     assert errors[0].message == "the hand size for 4 players is not given (inherited from `base.rules`)"
-    assert errors[0].source_line == "hand 5 tiles with 2 players, 6 with 3"
+    assert errors[0].source_line == 'based on "base.rules"'
+    assert errors[0].hint is not None and errors[0].hint.startswith(
+        f"`base.rules` states `hand 5 tiles with 2 players, 6 with 3` ({tmp_path / 'base.rules'}:5); ")
 
 
 def test_a_chain_inherits_from_every_level(tmp_path):

@@ -87,9 +87,17 @@ def _target(config: dict[str, Any]) -> str:
     t = config["target"]
     how = "exactly" if t["mode"] == "exact" else "at least"
     unit = config["scoring"]["unit"]  # any unit, not only 5
-    if unit > 1 and t["raw"] % unit == 0:
-        return f"{how} {t['raw'] // unit} shown"
-    return f"{how} {t['raw']}"
+
+    def amount(raw: int) -> str:
+        return f"{raw // unit} shown" if unit > 1 and raw % unit == 0 else str(raw)
+
+    by_count = t.get("raw_by_count") or {}
+    if len(set(by_count.values())) < 2:
+        return f"{how} {amount(t['raw'])}"
+    groups: dict[int, list[str]] = {}  # each target with the player counts that play to it
+    for count, raw in sorted(by_count.items(), key=lambda kv: int(kv[0])):
+        groups.setdefault(raw, []).append(count)
+    return f"{how} " + ", ".join(f"{amount(raw)} with {' or '.join(counts)}" for raw, counts in groups.items())
 
 
 # ---------------------------------------------------------------------------
@@ -180,6 +188,8 @@ def _clip(text: str, limit: int = 300) -> str:
 
 def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) -> int:
     """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
+    from rulelang.langapi import analyse
+
     if spec.endswith(".json"):
         # a compiled configuration, as `compile` and `explain` accept: check it against the schema
         try:
@@ -193,9 +203,13 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
     try:
         text, filename = _source(spec, stdin_name)
         errors = rulelang.check_text(text, filename)
+        warnings = [] if errors else analyse(text, filename).warnings
     except RulesetError as exc:
         _report(exc)
         return 1
+    for warning in warnings:  # the ruleset is valid: warnings never change the exit status
+        _report(warning, err=True)
+        click.echo("", err=True)
     if errors:
         for _i, e in enumerate(errors):
             _report(e)

@@ -167,7 +167,8 @@ def _explain_hand(v: PerCount, c: Config) -> str:
 def _explain_reserve(v: PerCount, c: Config) -> str:
     d = c["reserve"]
     if not any(d.values()):
-        return "Every undealt tile may be drawn: there is no reserve."
+        # nothing to say when nobody draws: "every undealt tile may be drawn" would contradict it
+        return "" if c["drawing"] == "none" else "Every undealt tile may be drawn: there is no reserve."
     parts = [f"{d[k]} with {k} players" for k in sorted(d, key=int)]  # larger sets: 10 after 9
     return "The last tiles of the boneyard are never drawn: " + ", ".join(parts) + "."
 

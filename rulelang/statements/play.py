@@ -65,8 +65,7 @@ BRANCHING = {
 
 def _explain_branch_sides(v: str, c: Config) -> str:
     if c["doubles"]["branching"] == "none":
-        return "(Branches would open " + ("at once" if v == "at-once" else "after the line") + \
-               ", but no double branches.)"
+        return ""  # no double branches: when branches open says nothing about this game
     if v == "at-once":
         return "A spinner's side branches are open as soon as it is placed."
     return "A spinner's side branches open only once both its in-line sides are occupied."

@@ -24,7 +24,7 @@ TAGS = [
     "opener-block-winner", "reserve", "terminal-one-half", "events-per-term", "no-rounding", "opener-next-seat",
     "tie-draw", "own-hand",
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
-    "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit",
+    "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit", "partners-tie-no-winner",
 ]
 
 
@@ -291,10 +291,15 @@ class Game:
                 return None
             return min((s for s in range(self.n) if total[self.side(s)] == low), key=lambda s: (s - self.opener) % self.n)
         tied = [s for s in range(self.n) if v[s] == min(v)]
-        if len({self.side(s) for s in tied}) > 1 and rule["tie_break"] == "fewest-tiles":
+        alone = rule.get("partners_tie", "side-wins") == "no-winner"  # partners sharing it do not win together
+
+        def shared(seats):
+            return len(seats) > 1 if alone else len({self.side(s) for s in seats}) > 1
+
+        if shared(tied) and rule["tie_break"] == "fewest-tiles":
             fewest = min(len(self.hands[s]) for s in tied)
             tied = [s for s in tied if len(self.hands[s]) == fewest]
-        if len({self.side(s) for s in tied}) > 1:
+        if shared(tied):
             return None
         return min(tied, key=lambda s: (s - self.opener) % self.n)
 
@@ -518,7 +523,7 @@ VALUES: dict[str, list] = {
     "settlement.block.events": ["one", "per-term", "per-hand"],
     "settlement.block.winner": ["lightest-hand", "none", "fewest-tiles", "lightest-side"],
     "settlement.block.tie_break": ["fewest-tiles", "none", "lightest-hand"],
-    "settlement.block.partners_tie": ["side-wins"],
+    "settlement.block.partners_tie": ["side-wins", "no-winner"],
     **{f"settlement.{end}.terms.{k}": v for end in ("domino", "block") for k, v in TERM.items()},
 }
 
