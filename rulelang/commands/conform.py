@@ -120,6 +120,10 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     result = runner.run(_engine(argv, start_timeout), selected, timeout=timeout, expected_failures=xfails,
                         all_ids=[c.id for c in lint.cases], deadline=deadline,
                         xfail_dirs=expected_failure_dirs(folders))
+    if result.engine.get("start_error"):  # every case errs with the same message: say it once
+        _write_reports(result, report_path, junit_path, err)
+        err.print(f"cannot run the suite: {result.engine['start_error']['message']}", markup=False)
+        sys.exit(1)
     console = pipe_safe(Console(highlight=False, soft_wrap=True))
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
     _write_reports(result, report_path, junit_path, err)
