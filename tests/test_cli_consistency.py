@@ -22,3 +22,25 @@ def test_conform_with_an_engine_that_cannot_start_says_so_once_and_exits_1(tmp_p
     assert result.exit_code == 1
     assert result.output.count("cannot start") == 1 and len(result.output.splitlines()) == 1, result.output
     assert json.loads(report.read_text(encoding="utf-8"))["engine"]["start_error"]
+
+
+SMALL = ["--matches", "4", "--skill-matches", "2", "--strong", "pimc:2"]
+
+
+def test_balance_takes_o_output_as_every_writing_command_does(tmp_path):
+    out = tmp_path / "study.jsonl"
+    result = run("balance", "exact61", *SMALL, "--json", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert len(out.read_text(encoding="utf-8").splitlines()) > 1  # a header line, then the matches
+    resumed = run("balance", "exact61", *SMALL, "--json", "--output", str(out), "--resume")
+    assert resumed.exit_code == 0 and "reused" in resumed.output
+    assert run("balance", "exact61", "-o", "-").exit_code == 2  # a study file, not a stream
+    assert run("balance", "exact61", "-o", str(out), "--out", str(out)).exit_code == 2
+
+
+def test_cases_generate_of_an_invalid_ruleset_exits_1_as_every_command(tmp_path):
+    broken = tmp_path / "c.rules"
+    broken.write_text('ruleset c "c"\nsource "s"\nbased on allfives\nhand 0 tiles\n', encoding="utf-8")
+    assert run("check", str(broken)).exit_code == 1
+    result = run("cases", "generate", str(broken), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 1 and "c.rules" in result.output and "Usage" not in result.output

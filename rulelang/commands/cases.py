@@ -32,8 +32,9 @@ def generate_cmd(ruleset: str, out_dir: str, check_cmd: str | None, no_check: bo
     position where it decides: a step that would be observed otherwise if the
     statement were written another way (its other spellings).
 
-    Exit status: 0 when cases were written, 1 when the check engine disagreed
-    with every case (nothing written), 2 for a bad ruleset or option.
+    Exit status: 0 when cases were written, 1 for a ruleset that cannot be
+    read or is invalid, or when the check engine disagreed with every case
+    (nothing written), 2 for a bad option.
     """
     from rulelang.conformance import generate
     from rulelang.conformance.example_engines import ExampleError, resolve
@@ -53,8 +54,9 @@ def generate_cmd(ruleset: str, out_dir: str, check_cmd: str | None, no_check: bo
             raise click.BadParameter(str(exc), param_hint="--check-engine") from None
     try:
         suite = generate.draft(ruleset, seeds=seeds)
-    except generate.GenerateError as exc:
-        raise click.BadParameter(str(exc), param_hint="RULESET") from None
+    except generate.GenerateError as exc:  # an invalid ruleset is a finding (exit 1), as for every command
+        click.echo(str(exc), err=True)
+        sys.exit(1)
     if not suite.cases:
         click.echo(f"no case could be drafted for {suite.name} within {seeds} seeds", err=True)
         sys.exit(1)
