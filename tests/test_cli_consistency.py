@@ -44,3 +44,43 @@ def test_cases_generate_of_an_invalid_ruleset_exits_1_as_every_command(tmp_path)
     assert run("check", str(broken)).exit_code == 1
     result = run("cases", "generate", str(broken), "-o", str(tmp_path / "out"))
     assert result.exit_code == 1 and "c.rules" in result.output and "Usage" not in result.output
+
+
+def _tree(root: Path) -> None:
+    """A project: rulesets in folders, and copies in places a walk must not enter."""
+    good = (ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8")
+    for rel in ("b/two.rules", "a/one.rules", "top.rules", "a/deep/three.rules",
+                ".git/hidden.rules", ".venv/lib/v.rules", "myenv/m.rules", "node_modules/n.rules"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(good, encoding="utf-8")
+    (root / "myenv" / "pyvenv.cfg").write_text("home = /usr\n", encoding="utf-8")
+    (root / "notes.txt").write_text("not a ruleset\n", encoding="utf-8")
+    (root / "a" / "deep" / "three.rules").write_text(good.replace("\n", "  \n"), encoding="utf-8")
+
+
+WALKED = ["a/deep/three.rules", "a/one.rules", "b/two.rules", "top.rules"]
+
+
+def test_check_of_a_folder_checks_every_ruleset_below_it_sorted(tmp_path, monkeypatch):
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = run("check", ".")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [f"{p}: ok" for p in WALKED]
+    assert run("check", "a").output.splitlines() == ["a/deep/three.rules: ok", "a/one.rules: ok"]
+    (tmp_path / "empty").mkdir()
+    empty = run("check", "empty")
+    assert empty.exit_code == 1 and "empty: no ruleset file (*.rules) in this folder" in empty.output
+
+
+def test_fmt_of_a_folder_formats_every_ruleset_below_it_and_check_exits_as_for_files(tmp_path, monkeypatch):
+    _tree(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    would = run("fmt", "--check", ".")
+    assert would.exit_code == 1 and would.output == "would reformat a/deep/three.rules\n"
+    assert run("fmt", ".").output == "reformatted a/deep/three.rules\n"
+    assert run("fmt", "--check", ".").exit_code == 0
+    hidden = (tmp_path / ".git" / "hidden.rules").read_text(encoding="utf-8")
+    assert hidden == (ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8")
+    (tmp_path / "empty").mkdir()  # a folder without rulesets: exit 1 for check and fmt --check alike
+    assert run("fmt", "--check", "empty").exit_code == run("check", "empty").exit_code == 1

@@ -144,10 +144,15 @@ def check_cmd(rulesets: tuple[str, ...], check_all: bool, as_json: bool, stdin_f
               quiet: bool) -> None:
     """Check ruleset files (or bundled names, or - for standard input); print every error found.
 
+    A folder stands for every *.rules file below it (hidden folders and
+    virtual environments skipped), in sorted order.
+
     Exit status 0 when all are valid, 1 otherwise, 2 on wrong usage (70 when
     rulelang met a bug on one of them; every file is still reported).
     """
-    specs = list(rulesets) + (bundled_names() if check_all else [])
+    from rulelang.commands.walk import expand
+
+    specs = expand(list(rulesets)) + (bundled_names() if check_all else [])
     if not specs:
         raise click.UsageError("give at least one ruleset file or bundled name, or --all")
     if specs.count("-") > 1:
@@ -180,6 +185,9 @@ def _clip(text: str, limit: int = 300) -> str:
 
 def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) -> int:
     """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
+    if spec != "-" and os.path.isdir(spec):
+        _say(f"{spec}: no ruleset file (*.rules) in this folder", style="bold red")
+        return 1
     if spec.endswith(".json"):
         # a compiled configuration, as `compile` and `explain` accept: check it against the schema
         try:
@@ -265,8 +273,7 @@ def compile_cmd(ruleset: str, output: str | None) -> None:
 
 
 @click.command("fmt")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True),
-                metavar="FILE...|-")
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True), metavar="FILE|DIR...|-")
 @click.option("--check", "check_only", is_flag=True, help="Change nothing; exit 1 if a file would change.")
 @click.option("--stdin-filename", metavar="NAME", default=None,
               help="With -: the file name that messages give to standard input.")
@@ -276,15 +283,23 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, stdin_filename: str | None
     The canonical form states the same rules: the compiled configuration never
     changes. With --check, list the files that would change and exit 1.
     `fmt -` reads standard input and writes the canonical text to standard
-    output (with --check, it only sets the exit status).
+    output (with --check, it only sets the exit status). A folder stands for
+    every *.rules file below it (hidden folders and virtual environments
+    skipped), in sorted order.
     """
+    from rulelang.commands.walk import expand
+
     if "-" in files:
         if len(files) > 1:
             raise click.UsageError("- (standard input) cannot be mixed with files")
         sys.exit(_fmt_stdin(check_only, stdin_filename or STDIN_NAME))
     failed = False
     changed = []
-    for path in files:
+    for path in expand(list(files)):
+        if os.path.isdir(path):
+            _say(f"{path}: no ruleset file (*.rules) in this folder", err=True)
+            failed = True
+            continue
         try:
             text = read_text(path)
         except FileNotFoundError:
