@@ -84,3 +84,23 @@ def test_fmt_of_a_folder_formats_every_ruleset_below_it_and_check_exits_as_for_f
     assert hidden == (ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8")
     (tmp_path / "empty").mkdir()  # a folder without rulesets: exit 1 for check and fmt --check alike
     assert run("fmt", "--check", "empty").exit_code == run("check", "empty").exit_code == 1
+
+
+def test_fmt_diff_prints_what_would_change_changes_nothing_and_exits_1(tmp_path):
+    good = (ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8")
+    messy = good.replace("players", "players ", 1)
+    (tmp_path / "messy.rules").write_text(messy, encoding="utf-8")
+    (tmp_path / "good.rules").write_text(good, encoding="utf-8")
+    result = run("fmt", "--diff", str(tmp_path))
+    assert result.exit_code == 1
+    path = str(tmp_path / "messy.rules")
+    lines = result.output.splitlines()
+    assert lines[:2] == [f"--- {path}", f"+++ {path}"] and lines[2].startswith("@@ ")
+    assert [x for x in lines if x[:1] in "+-" and x[:3] not in ("---", "+++")] == [
+        "-" + next(x for x in messy.splitlines() if x.startswith("players ")),
+        "+" + next(x for x in good.splitlines() if x.startswith("players"))]
+    assert (tmp_path / "messy.rules").read_text(encoding="utf-8") == messy  # nothing written
+    assert run("fmt", "--diff", str(tmp_path / "good.rules")).output == ""
+    assert run("fmt", "--diff", str(tmp_path / "good.rules")).exit_code == 0
+    piped = run("fmt", "-", "--diff", "--stdin-filename", "club.rules", input=messy)
+    assert piped.exit_code == 1 and piped.output.startswith("--- club.rules\n+++ club.rules\n@@ ")

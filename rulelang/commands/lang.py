@@ -275,15 +275,18 @@ def compile_cmd(ruleset: str, output: str | None) -> None:
 @click.command("fmt")
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True), metavar="FILE|DIR...|-")
 @click.option("--check", "check_only", is_flag=True, help="Change nothing; exit 1 if a file would change.")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Change nothing; print a unified diff of what would change and exit 1 if there is one.")
 @click.option("--stdin-filename", metavar="NAME", default=None,
               help="With -: the file name that messages give to standard input.")
-def fmt_cmd(files: tuple[str, ...], check_only: bool, stdin_filename: str | None) -> None:
+def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_filename: str | None) -> None:
     """Rewrite ruleset files in the canonical form (comments kept).
 
     The canonical form states the same rules: the compiled configuration never
     changes. With --check, list the files that would change and exit 1.
     `fmt -` reads standard input and writes the canonical text to standard
-    output (with --check, it only sets the exit status). A folder stands for
+    output (with --check, it only sets the exit status). With --diff, print
+    the changes as a unified diff instead of making them. A folder stands for
     every *.rules file below it (hidden folders and virtual environments
     skipped), in sorted order.
     """
@@ -292,7 +295,7 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, stdin_filename: str | None
     if "-" in files:
         if len(files) > 1:
             raise click.UsageError("- (standard input) cannot be mixed with files")
-        sys.exit(_fmt_stdin(check_only, stdin_filename or STDIN_NAME))
+        sys.exit(_fmt_stdin(check_only, show_diff, stdin_filename or STDIN_NAME))
     failed = False
     changed = []
     for path in expand(list(files)):
@@ -319,7 +322,9 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, stdin_filename: str | None
         if new == text:
             continue
         changed.append(path)
-        if check_only:
+        if show_diff:
+            click.echo(_unified_diff(text, new, path), nl=False)
+        elif check_only:
             _say(f"would reformat {path}")
         else:
             try:
@@ -329,8 +334,16 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, stdin_filename: str | None
                 failed = True
                 continue
             _say(f"reformatted {path}")
-    if failed or (check_only and changed):
+    if failed or ((check_only or show_diff) and changed):
         sys.exit(1)
+
+
+def _unified_diff(old: str, new: str, path: str) -> str:
+    """What `fmt` would change in `path`, as `diff -u` (and black and ruff) print it."""
+    import difflib
+
+    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                        fromfile=path, tofile=path))
 
 
 def _formatted(text: str, path: str) -> str | None:
@@ -351,8 +364,8 @@ def _formatted(text: str, path: str) -> str | None:
     return None
 
 
-def _fmt_stdin(check_only: bool, name: str) -> int:
-    """`fmt -`: the canonical text of standard input on standard output; the exit status."""
+def _fmt_stdin(check_only: bool, show_diff: bool, name: str) -> int:
+    """`fmt -`: the canonical text of standard input on standard output (or its diff); the exit status."""
     try:
         text = _read_stdin()
     except RulesetError as exc:
@@ -361,6 +374,9 @@ def _fmt_stdin(check_only: bool, name: str) -> int:
     new = _formatted(text, name)
     if new is None:
         return 1
+    if show_diff:
+        click.echo(_unified_diff(text, new, name), nl=False)
+        return int(new != text)
     if check_only:
         if new != text:
             _say(f"would reformat {name}", err=True)
