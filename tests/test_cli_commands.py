@@ -35,7 +35,7 @@ def files(tmp_path: Path) -> Path:
 
 CHECKS = [
     (["check", "good.rules"], 0, "good.rules: ok\n", ""),
-    (["check", "good.rules", "allfives", "pagat"], 0, "good.rules: ok\nrulesets/allfives.rules: ok\n", ""),
+    (["check", "good.rules", "allfives", "pagat"], 0, "good.rules: ok\nallfives (bundled): ok\npagat (bundled): ok\n", ""),
     (["check", "good.rules", "bad.rules"], 1, "good.rules: ok\nbad.rules:4:1: multiples of 3 or 5", ""),
     (["check", "syntax.rules"], 1, "syntax.rules:4:9: unexpected word `banana`\n    4 | players banana\n", ""),
     (["check", "missing.rules"], 1, "missing.rules: no such file: missing.rules", ""),

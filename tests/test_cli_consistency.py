@@ -104,3 +104,12 @@ def test_fmt_diff_prints_what_would_change_changes_nothing_and_exits_1(tmp_path)
     assert run("fmt", "--diff", str(tmp_path / "good.rules")).exit_code == 0
     piped = run("fmt", "-", "--diff", "--stdin-filename", "club.rules", input=messy)
     assert piped.exit_code == 1 and piped.output.startswith("--- club.rules\n+++ club.rules\n@@ ")
+
+
+def test_check_names_a_bundled_ruleset_as_the_user_did_not_by_its_place_in_the_package(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("check", "allfives")
+    assert result.exit_code == 0 and result.output == "allfives (bundled): ok\n"
+    (tmp_path / "allfives.rules").write_text((ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8"),
+                                             encoding="utf-8")
+    assert run("check", "allfives.rules").output == "allfives.rules: ok\n"  # a file of the user's: its path

@@ -204,15 +204,17 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
     except RulesetError as exc:
         _report(exc)
         return 1
+    # a bundled ruleset is named as the user named it: its file lies inside the package, not in their folder
+    shown = f"{spec} (bundled)" if filename != spec and spec in bundled_names() else filename
     if errors:
         for _i, e in enumerate(errors):
             _report(e)
             click.echo("")
         noun = "error" if len(errors) == 1 else "errors"
-        _say(f"{filename}: {len(errors)} {noun}", style="bold red")
+        _say(f"{shown}: {len(errors)} {noun}", style="bold red")
         return 1
     if not quiet:
-        _say(f"{filename}: ok", style="green")
+        _say(f"{shown}: ok", style="green")
     return 0
 
 
