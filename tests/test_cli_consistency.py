@@ -113,3 +113,32 @@ def test_check_names_a_bundled_ruleset_as_the_user_did_not_by_its_place_in_the_p
     (tmp_path / "allfives.rules").write_text((ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8"),
                                              encoding="utf-8")
     assert run("check", "allfives.rules").output == "allfives.rules: ok\n"  # a file of the user's: its path
+
+
+UNICODE_BOX = "━┃│┏┡─┳╇└┘"
+
+
+def _piped_tables_are_ascii_and_whole(output: str) -> None:
+    assert "+---" in output and not any(ch in output for ch in UNICODE_BOX), output
+    assert "…" not in output  # no cell truncated
+
+
+def test_piped_balance_and_ladder_tables_are_ascii_with_every_column_labelled():
+    plain = run("balance", "exact61", *SMALL)
+    assert plain.exit_code == 0, plain.output
+    _piped_tables_are_ascii_and_whole(plain.output)
+    compared = run("balance", "exact61", *SMALL, "--vs", "allfives")
+    assert compared.exit_code == 0, compared.output
+    _piped_tables_are_ascii_and_whole(compared.output)
+    header = next(line for line in compared.output.splitlines() if line.startswith("| figure"))
+    assert all(cell.strip() for cell in header.strip("|").split("|")), header  # no unlabelled column
+    ladder = run("balance", "exact61", "--ladder", "--link-matches", "4", "--rungs", "random,greedy")
+    assert ladder.exit_code == 0, ladder.output
+    _piped_tables_are_ascii_and_whole(ladder.output)
+
+
+def test_piped_conform_table_keeps_long_variant_names_whole():
+    result = run("conform", "--variant", "muggins-three-hands", "--variant", "muggins")  # wider than 80 columns
+    assert result.exit_code == 0, result.output
+    _piped_tables_are_ascii_and_whole(result.output)
+    assert "| muggins-three-hands | complete " in result.output and "| house-statements |" in result.output

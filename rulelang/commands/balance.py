@@ -184,21 +184,20 @@ def _write_html(html: str, rep: dict[str, Any], parts: Any, names: dict[str, str
 
 
 def _print(rep: dict[str, Any], names: dict[str, str], params: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    from rulelang.commands.console import pipe_safe
+    from rulelang.commands.console import table_box, table_console
     from rulelang.tools import balance_report as br
     from rulelang.tools.stats import format_p
 
-    console = pipe_safe(Console(width=max(120, min(160, Console().width)), highlight=False))
+    console = table_console()
     head = (f"{params['players']} players, seed {params['seed']}: {params['matches']} field matches "
             f"({params['field']} in every seat) and greedy vs random; {params['skill_matches']} matches "
             f"of strong ({params['strong']}) vs random and vs greedy")
     a = names["a"]
     if "comparison" not in rep:
         console.print(f"{a}: " + head)
-        t = Table(show_header=True, header_style="bold")
+        t = Table(show_header=True, header_style="bold", box=table_box(console))
         for col, just in (("figure", "left"), ("value", "right"), ("95% interval", "right"), ("matches", "right"), ("note", "left")):
             t.add_column(col, justify=just)  # type: ignore[arg-type]
         ms = br.metrics([0], False)
@@ -216,9 +215,9 @@ def _print(rep: dict[str, Any], names: dict[str, str], params: dict[str, Any]) -
         return
     b = names["b"]
     console.print(f"{a} vs {b}, same seeds: " + head)
-    t = Table(show_header=True, header_style="bold")
+    t = Table(show_header=True, header_style="bold", box=table_box(console))
     for col, just in (("figure", "left"), (a, "right"), (b, "right"), ("difference", "right"), ("test", "left"),
-                      ("p", "right"), ("", "left")):
+                      ("p", "right"), ("significant", "left")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for row in rep["comparison"]["rows"]:
         fa = rep["variants"][a][row["metric"]]
@@ -228,7 +227,7 @@ def _print(rep: dict[str, Any], names: dict[str, str], params: dict[str, Any]) -
         dtext = "-" if diff != diff else (f"{100 * diff:+.1f} pts" if kind in ("rate", "ratio") else f"{diff:+.2f}")
         t.add_row(row["metric"], br.fmt_value(kind, fa["value"]) + " " + br.fmt_interval(kind, *fa["ci95"]),
                   br.fmt_value(kind, fb["value"]) + " " + br.fmt_interval(kind, *fb["ci95"]), dtext, row["test"],
-                  format_p(row["p"]), "significant" if row["significant"] else "")
+                  format_p(row["p"]), "yes" if row["significant"] else "no")
     console.print(t)
     alpha = rep["comparison"]["alpha"]
     sig = [r["metric"] for r in rep["comparison"]["rows"] if r["significant"]]

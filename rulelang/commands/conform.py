@@ -94,7 +94,7 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     """
     from rich.console import Console
 
-    from rulelang.commands.console import pipe_safe
+    from rulelang.commands.console import table_console
     from rulelang.conformance import report, runner
     from rulelang.conformance.folders import expected_failure_dirs
 
@@ -124,7 +124,7 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
         _write_reports(result, report_path, junit_path, err)
         err.print(f"cannot run the suite: {result.engine['start_error']['message']}", markup=False)
         sys.exit(1)
-    console = pipe_safe(Console(highlight=False, soft_wrap=True))
+    console = table_console(soft_wrap=True)
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
     _write_reports(result, report_path, junit_path, err)
     sys.exit(_exit_status(result, strict, allow_empty, err))

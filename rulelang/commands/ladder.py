@@ -84,13 +84,10 @@ def run(variants: dict[str, Any], names: dict[str, str], cfg: Any, players: int,
     if opts.as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
         return
-    from rich.console import Console
-
-    from rulelang.commands.console import pipe_safe
+    from rulelang.commands.console import table_console
     from rulelang.tools.ladder_text import show as show_text
 
-    safe: Callable[[Console], Console] = pipe_safe  # ends quietly with exit 141 when the reader leaves (`| head`)
-    show_text(rep, safe(Console(width=max(120, min(160, Console().width)), highlight=False)))
+    show_text(rep, table_console())  # ends quietly with exit 141 when the reader leaves (`| head`)
 
 
 @contextmanager
