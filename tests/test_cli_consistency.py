@@ -142,3 +142,30 @@ def test_piped_conform_table_keeps_long_variant_names_whole():
     assert result.exit_code == 0, result.output
     _piped_tables_are_ascii_and_whole(result.output)
     assert "| muggins-three-hands | complete " in result.output and "| house-statements |" in result.output
+
+
+def _piped(args: list[str], cwd: Path, **env: str) -> tuple[int, str]:
+    import os
+    import subprocess
+    import sys
+
+    base = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "RULELANG_DEBUG")}
+    base["PYTHONPATH"] = os.pathsep.join([str(ROOT), base.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-m", "rulelang", *args], cwd=cwd, env={**base, **env},
+                          capture_output=True, text=True, timeout=120)
+    return done.returncode, done.stdout
+
+
+GREEN_OK = "\x1b[32mgood.rules: ok\x1b[0m"
+
+
+def test_colour_follows_force_color_no_color_and_the_color_option(tmp_path):
+    (tmp_path / "good.rules").write_text((ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8"),
+                                         encoding="utf-8")
+    assert _piped(["check", "good.rules"], tmp_path) == (0, "good.rules: ok\n")  # piped: plain
+    assert _piped(["check", "good.rules"], tmp_path, FORCE_COLOR="1")[1].strip() == GREEN_OK
+    assert _piped(["--color", "always", "check", "good.rules"], tmp_path)[1].strip() == GREEN_OK
+    assert _piped(["--color", "always", "check", "good.rules"], tmp_path, NO_COLOR="1")[1].strip() == GREEN_OK
+    assert _piped(["--color", "never", "check", "good.rules"], tmp_path, FORCE_COLOR="1")[1] == "good.rules: ok\n"
+    assert _piped(["check", "good.rules"], tmp_path, FORCE_COLOR="1", NO_COLOR="1")[1] == "good.rules: ok\n"
+    assert _piped(["--color", "sometimes", "check", "good.rules"], tmp_path)[0] == 2

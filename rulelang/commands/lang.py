@@ -30,9 +30,10 @@ __all__ = ["list_cmd", "check_cmd", "compile_cmd", "fmt_cmd", "explain_cmd", "di
 # ---------------------------------------------------------------------------
 
 def _console(err: bool = False) -> Any:
-    """A rich console for a terminal, or None when the stream is not one."""
+    """A rich console for a terminal (or for any stream under FORCE_COLOR), or None when the stream is not one."""
     stream = sys.stderr if err else sys.stdout
-    if not (hasattr(stream, "isatty") and stream.isatty()):
+    forced = bool(os.environ.get("FORCE_COLOR")) and not os.environ.get("NO_COLOR")  # force-color.org
+    if not (forced or (hasattr(stream, "isatty") and stream.isatty())):
         return None
     from rich.console import Console
 
