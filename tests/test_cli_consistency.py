@@ -169,3 +169,24 @@ def test_colour_follows_force_color_no_color_and_the_color_option(tmp_path):
     assert _piped(["--color", "never", "check", "good.rules"], tmp_path, FORCE_COLOR="1")[1] == "good.rules: ok\n"
     assert _piped(["check", "good.rules"], tmp_path, FORCE_COLOR="1", NO_COLOR="1")[1] == "good.rules: ok\n"
     assert _piped(["--color", "sometimes", "check", "good.rules"], tmp_path)[0] == 2
+
+
+def _completions(args: list[str], incomplete: str) -> list[tuple[str, str]]:
+    from click.shell_completion import ShellComplete
+
+    items = ShellComplete(main, {}, "rulelang", "_RULELANG_COMPLETE").get_completions(args, incomplete)
+    return [(item.type, item.value) for item in items]
+
+
+def test_shell_completion_offers_bundled_names_where_a_ruleset_is_taken_and_files_too():
+    from rulelang.bundled import bundled_names
+
+    muggins = [("plain", n) for n in bundled_names() if n.startswith("mug")]
+    assert muggins and _completions(["check"], "mug") == [*muggins, ("file", "mug")]
+    for args in (["explain"], ["compile"], ["diff", "exact61"], ["play"], ["simulate"], ["balance"],
+                 ["balance", "exact61", "--vs"], ["cases", "generate"]):
+        assert _completions(args, "mug")[:-1] == muggins, args
+    assert _completions(["show"], "mug") == muggins  # bundled names only: show prints a bundled ruleset
+    assert _completions(["new", "x", "--based-on"], "mug") == muggins
+    script = _piped(["--help"], ROOT, _RULELANG_COMPLETE="bash_source")[1]
+    assert "_rulelang_completion" in script and "complete -o nosort -F" in script

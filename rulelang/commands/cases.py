@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from rulelang.commands.complete import bundled_or_file
+
 
 @click.group("cases")
 def cases_cmd() -> None:
@@ -14,7 +16,7 @@ def cases_cmd() -> None:
 
 
 @cases_cmd.command("generate")
-@click.argument("ruleset")
+@click.argument("ruleset", shell_complete=bundled_or_file)
 @click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder to write DIR/<name>/generated.json into (run it with `rulelang conform --cases DIR`).")
 @click.option("--check-engine", "check_cmd", metavar="CMD",

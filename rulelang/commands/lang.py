@@ -13,6 +13,8 @@ from typing import Any
 
 import click
 
+from rulelang.commands.complete import bundled_or_file
+
 import rulelang
 from rulelang.bundled import bundled_names
 from rulelang.errors import RulesetError
@@ -135,7 +137,7 @@ def list_cmd(as_json: bool) -> None:
 
 
 @click.command("check")
-@click.argument("rulesets", nargs=-1, metavar="FILE|NAME|-...")
+@click.argument("rulesets", nargs=-1, metavar="FILE|NAME|-...", shell_complete=bundled_or_file)
 @click.option("--all", "check_all", is_flag=True, help="Check every bundled ruleset too.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (`rulelang help tools`).")
 @click.option("--stdin-filename", metavar="NAME", default=None,
@@ -243,7 +245,7 @@ def _check_json(specs: list[str], stdin_name: str | None) -> int:
 
 
 @click.command("compile")
-@click.argument("ruleset", metavar="FILE|NAME")
+@click.argument("ruleset", metavar="FILE|NAME", shell_complete=bundled_or_file)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True, allow_dash=True),
               help="Write the JSON here (- for standard output).")
 def compile_cmd(ruleset: str, output: str | None) -> None:
@@ -390,7 +392,7 @@ def _fmt_stdin(check_only: bool, show_diff: bool, name: str) -> int:
 
 
 @click.command("explain")
-@click.argument("ruleset", metavar="FILE|NAME")
+@click.argument("ruleset", metavar="FILE|NAME", shell_complete=bundled_or_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON (`rulelang help tools`).")
 def explain_cmd(ruleset: str, as_json: bool) -> None:
     """Explain a ruleset in plain English, from its compiled configuration.
@@ -434,8 +436,8 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
 
 
 @click.command("diff")
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("a", metavar="A", shell_complete=bundled_or_file)
+@click.argument("b", metavar="B", shell_complete=bundled_or_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON (`rulelang help tools`).")
 def diff_cmd(a: str, b: str, as_json: bool) -> None:
     """Show the rules on which two rulesets differ, in words (each a FILE, NAME or .json).
