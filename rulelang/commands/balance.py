@@ -10,7 +10,6 @@ from typing import Any
 import click
 
 from rulelang.commands.complete import bundled_or_file
-
 from rulelang.tools.configs import ToolError, load_engine_config, player_count
 
 

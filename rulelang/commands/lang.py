@@ -13,10 +13,9 @@ from typing import Any
 
 import click
 
-from rulelang.commands.complete import bundled_or_file
-
 import rulelang
 from rulelang.bundled import bundled_names
+from rulelang.commands.complete import bundled_or_file
 from rulelang.errors import RulesetError
 from rulelang.readinput import processing, read_text
 from rulelang.sources import STDIN_NAME

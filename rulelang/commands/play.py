@@ -4,7 +4,6 @@ from __future__ import annotations
 import click
 
 from rulelang.commands.complete import bundled_or_file
-
 from rulelang.tools.configs import ToolError, load_engine_config, player_count
 
 

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rulelang.commands.complete import bundled_or_file
-
 from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
 if TYPE_CHECKING:
