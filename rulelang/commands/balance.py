@@ -66,7 +66,8 @@ def _execute_with_progress(tasks: Any, jobs: int, dask: str | None, got: Callabl
 
 @click.command("balance")
 @click.argument("variant", metavar="RULESET", shell_complete=bundled_or_file)
-@click.option("--vs", "other", default=None, metavar="OTHER", shell_complete=bundled_or_file, help="Compare with a second ruleset on the same seeds (paired tests).")
+@click.option("--vs", "other", default=None, metavar="OTHER", shell_complete=bundled_or_file,
+              help="Compare with a second ruleset on the same seeds (paired tests).")
 @click.option("--players", "-p", type=int, default=None, help="Players per match (default 2).")
 @click.option("--matches", "-n", type=click.IntRange(min=2), default=400, show_default=True,
               help="Matches of the field (seat, opener, length figures) and of greedy against random.")
