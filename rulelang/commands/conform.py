@@ -122,7 +122,7 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
                         xfail_dirs=expected_failure_dirs(folders))
     if result.engine.get("start_error"):  # every case errs with the same message: say it once
         _write_reports(result, report_path, junit_path, err)
-        err.print(f"cannot run the suite: {result.engine['start_error']['message']}", markup=False)
+        err.print(f"the engine did not start: {result.engine['start_error']['message']}", markup=False)
         sys.exit(1)
     console = table_console(soft_wrap=True)
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
