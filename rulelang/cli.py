@@ -128,9 +128,21 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
+def _set_color(ctx: click.Context, _param: click.Parameter, value: str) -> None:
+    """`--color`: always and never set FORCE_COLOR or NO_COLOR, which every console of rulelang (rich) honours;
+    auto leaves the environment's choice, else colour at a terminal only."""
+    if ctx.resilient_parsing or value == "auto":
+        return
+    os.environ.pop("NO_COLOR" if value == "always" else "FORCE_COLOR", None)
+    os.environ["FORCE_COLOR" if value == "always" else "NO_COLOR"] = "1"
+
+
 @click.group(cls=LazyGroup, lazy_subcommands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
               help="Show the version and which engine is installed, and exit.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              expose_value=False, callback=_set_color,
+              help="Colour: at a terminal only (auto; FORCE_COLOR and NO_COLOR are honoured), always, or never.")
 def main() -> None:
     """rulelang: write, check, play and test All Fives / Five-Up domino variants."""
 

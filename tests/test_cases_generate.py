@@ -49,17 +49,17 @@ def test_a_case_the_check_engine_disagrees_with_is_dropped(tmp_path):
     assert "the check engine disagrees" in res.output
 
 
-def test_bad_rulesets_get_a_message_and_exit_2(tmp_path):
+def test_bad_rulesets_get_a_message_and_exit_1(tmp_path):
     res = run("cases", "generate", str(tmp_path / "nope.rules"), "-o", str(tmp_path))
-    assert res.exit_code == 2 and "cannot read" in res.output
+    assert res.exit_code == 1 and "cannot read" in res.output
     based = tmp_path / "b.rules"
     based.write_text('ruleset b "b"\nsource "s"\nbased on "club.rules"\n', encoding="utf-8")
     res = run("cases", "generate", str(based), "-o", str(tmp_path))
-    assert res.exit_code == 2 and "based only on a bundled ruleset" in res.output
+    assert res.exit_code == 1 and "based only on a bundled ruleset" in res.output
     broken = tmp_path / "c.rules"
     broken.write_text('ruleset c "c"\nsource "s"\nbased on allfives\nhand 0 tiles\n', encoding="utf-8")
     res = run("cases", "generate", str(broken), "-o", str(tmp_path))
-    assert res.exit_code == 2 and "c.rules" in res.output
+    assert res.exit_code == 1 and "c.rules" in res.output
 
 
 # -- targeted positions: one per statement the ruleset states -------------------------------------------------

@@ -90,7 +90,7 @@ def test_check_reports_a_fifo_and_a_device_and_goes_on(fifo):
     assert res.returncode == 1
     assert f"{fifo}: cannot read {fifo}: a FIFO (named pipe), not a regular file" in res.stdout
     assert "/dev/zero: cannot read /dev/zero: a character device, not a regular file" in res.stdout
-    assert "rulesets/exact61.rules: ok" in res.stdout
+    assert "exact61 (bundled): ok" in res.stdout
 
 
 def test_check_goes_on_after_an_internal_error_and_names_the_file(tmp_path, monkeypatch):

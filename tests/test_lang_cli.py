@@ -38,7 +38,7 @@ def test_list(run):
 def test_check_all_bundled(run):
     result = run("check", "--all")
     assert result.exit_code == 0
-    assert "rulesets/exact61.rules: ok" in result.output
+    assert "exact61 (bundled): ok" in result.output
     assert result.output.count(": ok") == len(rulelang.bundled_names())
 
 
@@ -47,7 +47,7 @@ def test_check_files_and_names(run, tmp_path):
     good.write_text(bundled_text("pagat"), encoding="utf-8")
     result = run("check", str(good), "allfives")
     assert result.exit_code == 0
-    assert f"{good}: ok" in result.output and "rulesets/allfives.rules: ok" in result.output
+    assert f"{good}: ok" in result.output and "allfives (bundled): ok" in result.output
 
 
 def test_check_bad_file_prints_every_error(run, tmp_path):
@@ -60,7 +60,7 @@ def test_check_bad_file_prints_every_error(run, tmp_path):
     assert f"{bad}:5:17: unexpected word `partnership`" in result.output
     assert "hint: did you mean `partnerships`?" in result.output
     assert f"{bad}: 2 errors" in result.output
-    assert "rulesets/exact61.rules: ok" in result.output
+    assert "exact61 (bundled): ok" in result.output
     assert "Traceback" not in result.output
 
 

@@ -11,6 +11,8 @@ import sys
 
 import click
 
+from rulelang.commands.complete import bundled_only
+
 __all__ = ["show_cmd", "new_cmd", "help_cmd", "lsp_cmd", "TOPICS"]
 
 # topic -> (package, file, what it is)
@@ -34,7 +36,7 @@ def topic_text(topic: str) -> str:
 
 
 @click.command("show")
-@click.argument("name", metavar="NAME")
+@click.argument("name", metavar="NAME", shell_complete=bundled_only)
 def show_cmd(name: str) -> None:
     """Print the text of a bundled ruleset (a starting point: `rulelang show pagat > club.rules`).
 
@@ -86,7 +88,7 @@ def starting_text(name: str, title: str, base: str | None) -> str:
 
 @click.command("new")
 @click.argument("name", metavar="NAME")
-@click.option("--based-on", "base", metavar="BUNDLED", default=None,
+@click.option("--based-on", "base", metavar="BUNDLED", default=None, shell_complete=bundled_only,
               help="Inherit a bundled ruleset's rules (listed as comments to change).")
 @click.option("--title", default=None, help="The ruleset's title (default: NAME).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE",

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from rulelang.commands.complete import bundled_or_file
 from rulelang.tools.configs import ToolError, load_engine_config, player_count
 
 
@@ -64,8 +65,9 @@ def _execute_with_progress(tasks: Any, jobs: int, dask: str | None, got: Callabl
 
 
 @click.command("balance")
-@click.argument("variant", metavar="RULESET")
-@click.option("--vs", "other", default=None, metavar="OTHER", help="Compare with a second ruleset on the same seeds (paired tests).")
+@click.argument("variant", metavar="RULESET", shell_complete=bundled_or_file)
+@click.option("--vs", "other", default=None, metavar="OTHER", shell_complete=bundled_or_file,
+              help="Compare with a second ruleset on the same seeds (paired tests).")
 @click.option("--players", "-p", type=int, default=None, help="Players per match (default 2).")
 @click.option("--matches", "-n", type=click.IntRange(min=2), default=400, show_default=True,
               help="Matches of the field (seat, opener, length figures) and of greedy against random.")
@@ -77,9 +79,10 @@ def _execute_with_progress(tasks: Any, jobs: int, dask: str | None, got: Callabl
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes (or Dask workers with --dask local).")
 @click.option("--dask", default=None, metavar="ADDRESS|local",
               help="Run on a Dask cluster: a scheduler address, or 'local' for a local cluster of --jobs workers.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl",
+@click.option("-o", "--output", "out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl",
               help="Write each match as it finishes (JSON lines); with --resume, go on with it.")
-@click.option("--resume", is_flag=True, help="Continue the study in --out: matches already there are not played again.")
+@click.option("--out", "out_alias", type=click.Path(dir_okay=False), default=None, hidden=True)
+@click.option("--resume", is_flag=True, help="Continue the study in -o/--output: matches already there are not played again.")
 @click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
 @click.option("--html", type=click.Path(dir_okay=False), default=None, metavar="FILE", help="Write an HTML report with plots (inline SVG).")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05, show_default=True,
@@ -91,7 +94,8 @@ def _execute_with_progress(tasks: Any, jobs: int, dask: str | None, got: Callabl
 @click.option("--bar", type=click.FloatRange(min=0.5, max=1, max_open=True), default=None,
               help="--ladder: a second bar for the chain length besides 60% (e.g. 0.55).")
 def balance_cmd(variant: str, other: str | None, players: int | None, matches: int, skill_matches: int, field: str,
-                strong: str, seed: int, jobs: int, dask: str | None, out: str | None, resume: bool, as_json: bool,
+                strong: str, seed: int, jobs: int, dask: str | None, out: str | None, out_alias: str | None, resume: bool,
+                as_json: bool,
                 html: str | None, alpha: float, ladder: bool, rungs: str | None, top: str, link_matches: int,
                 bar: float | None) -> None:
     """Measure what RULESET does to the game, with an interval on every figure.
@@ -107,7 +111,7 @@ def balance_cmd(variant: str, other: str | None, players: int | None, matches: i
     from rulelang.tools import balance_report as br
     from rulelang.tools.playernames import STRONG, make_player
 
-    _check_outputs(alpha, resume, out, html)
+    out = _check_outputs(alpha, resume, out, out_alias, html)
     data, cfg = load_engine_config(variant)
     count = player_count(cfg, players)
     variants, names = _variants(data, cfg, other, count)
@@ -136,16 +140,23 @@ def balance_cmd(variant: str, other: str | None, players: int | None, matches: i
     _print(rep, names, params)
 
 
-def _check_outputs(alpha: float, resume: bool, out: str | None, html: str | None) -> None:
+def _check_outputs(alpha: float, resume: bool, out: str | None, out_alias: str | None, html: str | None) -> str | None:
+    """The -o file, once the options and the places to write are known to be right."""
     from rulelang.outfiles import output_problem
 
     if alpha != alpha:
         raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")
+    if out is not None and out_alias is not None:
+        raise click.UsageError("give -o/--output once (--out is its old spelling)")
+    out = out if out is not None else out_alias  # --out: the old spelling, kept for scripts
+    if out == "-":
+        raise click.BadParameter("the study is a file (--resume reads it back): give a FILE.jsonl", param_hint="-o/--output")
     if resume and not out:
-        raise ToolError("--resume needs --out FILE.jsonl (the study to go on with)")
-    for opt, path in (("--out", out), ("--html", html)):
+        raise ToolError("--resume needs -o/--output FILE.jsonl (the study to go on with)")
+    for opt, path in (("-o/--output", out), ("--html", html)):
         if path is not None and (problem := output_problem(path)):
             raise ToolError(f"{opt} {path}: cannot write there: {problem}")
+    return out
 
 
 def _variants(data: dict[str, Any], cfg: Any, other: str | None, players: int) -> tuple[dict[str, Any], dict[str, str]]:
@@ -175,21 +186,20 @@ def _write_html(html: str, rep: dict[str, Any], parts: Any, names: dict[str, str
 
 
 def _print(rep: dict[str, Any], names: dict[str, str], params: dict[str, Any]) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    from rulelang.commands.console import pipe_safe
+    from rulelang.commands.console import table_box, table_console
     from rulelang.tools import balance_report as br
     from rulelang.tools.stats import format_p
 
-    console = pipe_safe(Console(width=max(120, min(160, Console().width)), highlight=False))
+    console = table_console()
     head = (f"{params['players']} players, seed {params['seed']}: {params['matches']} field matches "
             f"({params['field']} in every seat) and greedy vs random; {params['skill_matches']} matches "
             f"of strong ({params['strong']}) vs random and vs greedy")
     a = names["a"]
     if "comparison" not in rep:
         console.print(f"{a}: " + head)
-        t = Table(show_header=True, header_style="bold")
+        t = Table(show_header=True, header_style="bold", box=table_box(console))
         for col, just in (("figure", "left"), ("value", "right"), ("95% interval", "right"), ("matches", "right"), ("note", "left")):
             t.add_column(col, justify=just)  # type: ignore[arg-type]
         ms = br.metrics([0], False)
@@ -207,9 +217,9 @@ def _print(rep: dict[str, Any], names: dict[str, str], params: dict[str, Any]) -
         return
     b = names["b"]
     console.print(f"{a} vs {b}, same seeds: " + head)
-    t = Table(show_header=True, header_style="bold")
+    t = Table(show_header=True, header_style="bold", box=table_box(console))
     for col, just in (("figure", "left"), (a, "right"), (b, "right"), ("difference", "right"), ("test", "left"),
-                      ("p", "right"), ("", "left")):
+                      ("p", "right"), ("significant", "left")):
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     for row in rep["comparison"]["rows"]:
         fa = rep["variants"][a][row["metric"]]
@@ -219,7 +229,7 @@ def _print(rep: dict[str, Any], names: dict[str, str], params: dict[str, Any]) -
         dtext = "-" if diff != diff else (f"{100 * diff:+.1f} pts" if kind in ("rate", "ratio") else f"{diff:+.2f}")
         t.add_row(row["metric"], br.fmt_value(kind, fa["value"]) + " " + br.fmt_interval(kind, *fa["ci95"]),
                   br.fmt_value(kind, fb["value"]) + " " + br.fmt_interval(kind, *fb["ci95"]), dtext, row["test"],
-                  format_p(row["p"]), "significant" if row["significant"] else "")
+                  format_p(row["p"]), "yes" if row["significant"] else "no")
     console.print(t)
     alpha = rep["comparison"]["alpha"]
     sig = [r["metric"] for r in rep["comparison"]["rows"] if r["significant"]]

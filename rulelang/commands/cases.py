@@ -7,6 +7,8 @@ from pathlib import Path
 
 import click
 
+from rulelang.commands.complete import bundled_or_file
+
 
 @click.group("cases")
 def cases_cmd() -> None:
@@ -14,7 +16,7 @@ def cases_cmd() -> None:
 
 
 @cases_cmd.command("generate")
-@click.argument("ruleset")
+@click.argument("ruleset", shell_complete=bundled_or_file)
 @click.option("-o", "--out", "out_dir", required=True, type=click.Path(file_okay=False),
               help="Folder to write DIR/<name>/generated.json into (run it with `rulelang conform --cases DIR`).")
 @click.option("--check-engine", "check_cmd", metavar="CMD",
@@ -32,8 +34,9 @@ def generate_cmd(ruleset: str, out_dir: str, check_cmd: str | None, no_check: bo
     position where it decides: a step that would be observed otherwise if the
     statement were written another way (its other spellings).
 
-    Exit status: 0 when cases were written, 1 when the check engine disagreed
-    with every case (nothing written), 2 for a bad ruleset or option.
+    Exit status: 0 when cases were written, 1 for a ruleset that cannot be
+    read or is invalid, or when the check engine disagreed with every case
+    (nothing written), 2 for a bad option.
     """
     from rulelang.conformance import generate
     from rulelang.conformance.example_engines import ExampleError, resolve
@@ -53,8 +56,9 @@ def generate_cmd(ruleset: str, out_dir: str, check_cmd: str | None, no_check: bo
             raise click.BadParameter(str(exc), param_hint="--check-engine") from None
     try:
         suite = generate.draft(ruleset, seeds=seeds)
-    except generate.GenerateError as exc:
-        raise click.BadParameter(str(exc), param_hint="RULESET") from None
+    except generate.GenerateError as exc:  # an invalid ruleset is a finding (exit 1), as for every command
+        click.echo(str(exc), err=True)
+        sys.exit(1)
     if not suite.cases:
         click.echo(f"no case could be drafted for {suite.name} within {seeds} seeds", err=True)
         sys.exit(1)

@@ -96,7 +96,7 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     """
     from rich.console import Console
 
-    from rulelang.commands.console import pipe_safe
+    from rulelang.commands.console import table_console
     from rulelang.conformance import report, runner
     from rulelang.conformance.folders import expected_failure_dirs
 
@@ -125,7 +125,11 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
                         all_ids=[c.id for c in lint.cases],
                         deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
                         xfail_dirs=expected_failure_dirs(folders))
-    console = pipe_safe(Console(highlight=False, soft_wrap=True))
+    if result.engine.get("start_error"):  # every case errs with the same message: say it once
+        _write_reports(result, report_path, junit_path, err)
+        err.print(f"the engine did not start: {result.engine['start_error']['message']}", markup=False)
+        sys.exit(1)
+    console = table_console(soft_wrap=True)
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
     _write_reports(result, report_path, junit_path, err)
     sys.exit(_exit_status(result, strict, allow_empty, err))

@@ -1,4 +1,4 @@
-"""`rulelang balance RULESET --ladder`: plan the ladder, play it where asked (resuming `--out`), then report."""
+"""`rulelang balance RULESET --ladder`: plan the ladder, play it where asked (resuming `-o/--output`), then report."""
 from __future__ import annotations
 
 import json
@@ -54,7 +54,7 @@ def run(variants: dict[str, Any], names: dict[str, str], cfg: Any, players: int,
     if opts.out and opts.resume:
         kept = study.read_done(opts.out, params)
     elif opts.out and os.path.exists(opts.out) and os.path.getsize(opts.out) > 0:
-        raise ToolError(f"--out {opts.out} exists: add --resume to go on with that study, or remove the file")
+        raise ToolError(f"-o/--output {opts.out} exists: add --resume to go on with that study, or remove the file")
     sides_of = list(cfg.sides_of(players))
     sink = study.Sink(opts.out, params, kept) if opts.out else None
     show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
@@ -84,13 +84,10 @@ def run(variants: dict[str, Any], names: dict[str, str], cfg: Any, players: int,
     if opts.as_json:
         click.echo(json.dumps(rep, indent=1, sort_keys=True))
         return
-    from rich.console import Console
-
-    from rulelang.commands.console import pipe_safe
+    from rulelang.commands.console import table_console
     from rulelang.tools.ladder_text import show as show_text
 
-    safe: Callable[[Console], Console] = pipe_safe  # ends quietly with exit 141 when the reader leaves (`| head`)
-    show_text(rep, safe(Console(width=max(120, min(160, Console().width)), highlight=False)))
+    show_text(rep, table_console())  # ends quietly with exit 141 when the reader leaves (`| head`)
 
 
 @contextmanager

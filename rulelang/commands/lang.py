@@ -15,6 +15,7 @@ import click
 
 import rulelang
 from rulelang.bundled import bundled_names
+from rulelang.commands.complete import bundled_or_file
 from rulelang.errors import RulesetError
 from rulelang.readinput import processing, read_text
 from rulelang.sources import STDIN_NAME
@@ -30,9 +31,10 @@ __all__ = ["list_cmd", "check_cmd", "compile_cmd", "fmt_cmd", "explain_cmd", "di
 # ---------------------------------------------------------------------------
 
 def _console(err: bool = False) -> Any:
-    """A rich console for a terminal, or None when the stream is not one."""
+    """A rich console for a terminal (or for any stream under FORCE_COLOR), or None when the stream is not one."""
     stream = sys.stderr if err else sys.stdout
-    if not (hasattr(stream, "isatty") and stream.isatty()):
+    forced = bool(os.environ.get("FORCE_COLOR")) and not os.environ.get("NO_COLOR")  # force-color.org
+    if not (forced or (hasattr(stream, "isatty") and stream.isatty())):
         return None
     from rich.console import Console
 
@@ -142,7 +144,7 @@ def list_cmd(as_json: bool) -> None:
 
 
 @click.command("check")
-@click.argument("rulesets", nargs=-1, metavar="FILE|NAME|-...")
+@click.argument("rulesets", nargs=-1, metavar="FILE|NAME|-...", shell_complete=bundled_or_file)
 @click.option("--all", "check_all", is_flag=True, help="Check every bundled ruleset too.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (`rulelang help tools`).")
 @click.option("--stdin-filename", metavar="NAME", default=None,
@@ -152,10 +154,15 @@ def check_cmd(rulesets: tuple[str, ...], check_all: bool, as_json: bool, stdin_f
               quiet: bool) -> None:
     """Check ruleset files (or bundled names, or - for standard input); print every error found.
 
+    A folder stands for every *.rules file below it (hidden folders and
+    virtual environments skipped), in sorted order.
+
     Exit status 0 when all are valid, 1 otherwise, 2 on wrong usage (70 when
     rulelang met a bug on one of them; every file is still reported).
     """
-    specs = list(rulesets) + (bundled_names() if check_all else [])
+    from rulelang.commands.walk import expand
+
+    specs = expand(list(rulesets)) + (bundled_names() if check_all else [])
     if not specs:
         raise click.UsageError("give at least one ruleset file or bundled name, or --all")
     if specs.count("-") > 1:
@@ -190,6 +197,9 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
     """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
     from rulelang.langapi import analyse
 
+    if spec != "-" and os.path.isdir(spec):
+        _say(f"{spec}: no ruleset file (*.rules) in this folder", style="bold red")
+        return 1
     if spec.endswith(".json"):
         # a compiled configuration, as `compile` and `explain` accept: check it against the schema
         try:
@@ -210,15 +220,17 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
     for warning in warnings:  # the ruleset is valid: warnings never change the exit status
         _report(warning, err=True)
         click.echo("", err=True)
+    # a bundled ruleset is named as the user named it: its file lies inside the package, not in their folder
+    shown = f"{spec} (bundled)" if filename != spec and spec in bundled_names() else filename
     if errors:
         for _i, e in enumerate(errors):
             _report(e)
             click.echo("")
         noun = "error" if len(errors) == 1 else "errors"
-        _say(f"{filename}: {len(errors)} {noun}", style="bold red")
+        _say(f"{shown}: {len(errors)} {noun}", style="bold red")
         return 1
     if not quiet:
-        _say(f"{filename}: ok", style="green")
+        _say(f"{shown}: ok", style="green")
     return 0
 
 
@@ -246,7 +258,7 @@ def _check_json(specs: list[str], stdin_name: str | None) -> int:
 
 
 @click.command("compile")
-@click.argument("ruleset", metavar="FILE|NAME")
+@click.argument("ruleset", metavar="FILE|NAME", shell_complete=bundled_or_file)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True, allow_dash=True),
               help="Write the JSON here (- for standard output).")
 def compile_cmd(ruleset: str, output: str | None) -> None:
@@ -279,26 +291,36 @@ def compile_cmd(ruleset: str, output: str | None) -> None:
 
 
 @click.command("fmt")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True),
-                metavar="FILE...|-")
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True), metavar="FILE|DIR...|-")
 @click.option("--check", "check_only", is_flag=True, help="Change nothing; exit 1 if a file would change.")
+@click.option("--diff", "show_diff", is_flag=True,
+              help="Change nothing; print a unified diff of what would change and exit 1 if there is one.")
 @click.option("--stdin-filename", metavar="NAME", default=None,
               help="With -: the file name that messages give to standard input.")
-def fmt_cmd(files: tuple[str, ...], check_only: bool, stdin_filename: str | None) -> None:
+def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_filename: str | None) -> None:
     """Rewrite ruleset files in the canonical form (comments kept).
 
     The canonical form states the same rules: the compiled configuration never
     changes. With --check, list the files that would change and exit 1.
     `fmt -` reads standard input and writes the canonical text to standard
-    output (with --check, it only sets the exit status).
+    output (with --check, it only sets the exit status). With --diff, print
+    the changes as a unified diff instead of making them. A folder stands for
+    every *.rules file below it (hidden folders and virtual environments
+    skipped), in sorted order.
     """
+    from rulelang.commands.walk import expand
+
     if "-" in files:
         if len(files) > 1:
             raise click.UsageError("- (standard input) cannot be mixed with files")
-        sys.exit(_fmt_stdin(check_only, stdin_filename or STDIN_NAME))
+        sys.exit(_fmt_stdin(check_only, show_diff, stdin_filename or STDIN_NAME))
     failed = False
     changed = []
-    for path in files:
+    for path in expand(list(files)):
+        if os.path.isdir(path):
+            _say(f"{path}: no ruleset file (*.rules) in this folder", err=True)
+            failed = True
+            continue
         try:
             text = read_text(path)
         except FileNotFoundError:
@@ -318,7 +340,9 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, stdin_filename: str | None
         if new == text:
             continue
         changed.append(path)
-        if check_only:
+        if show_diff:
+            click.echo(_unified_diff(text, new, path), nl=False)
+        elif check_only:
             _say(f"would reformat {path}")
         else:
             try:
@@ -328,8 +352,16 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, stdin_filename: str | None
                 failed = True
                 continue
             _say(f"reformatted {path}")
-    if failed or (check_only and changed):
+    if failed or ((check_only or show_diff) and changed):
         sys.exit(1)
+
+
+def _unified_diff(old: str, new: str, path: str) -> str:
+    """What `fmt` would change in `path`, as `diff -u` (and black and ruff) print it."""
+    import difflib
+
+    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                        fromfile=path, tofile=path))
 
 
 def _formatted(text: str, path: str) -> str | None:
@@ -350,8 +382,8 @@ def _formatted(text: str, path: str) -> str | None:
     return None
 
 
-def _fmt_stdin(check_only: bool, name: str) -> int:
-    """`fmt -`: the canonical text of standard input on standard output; the exit status."""
+def _fmt_stdin(check_only: bool, show_diff: bool, name: str) -> int:
+    """`fmt -`: the canonical text of standard input on standard output (or its diff); the exit status."""
     try:
         text = _read_stdin()
     except RulesetError as exc:
@@ -360,6 +392,9 @@ def _fmt_stdin(check_only: bool, name: str) -> int:
     new = _formatted(text, name)
     if new is None:
         return 1
+    if show_diff:
+        click.echo(_unified_diff(text, new, name), nl=False)
+        return int(new != text)
     if check_only:
         if new != text:
             _say(f"would reformat {name}", err=True)
@@ -370,7 +405,7 @@ def _fmt_stdin(check_only: bool, name: str) -> int:
 
 
 @click.command("explain")
-@click.argument("ruleset", metavar="FILE|NAME")
+@click.argument("ruleset", metavar="FILE|NAME", shell_complete=bundled_or_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON (`rulelang help tools`).")
 def explain_cmd(ruleset: str, as_json: bool) -> None:
     """Explain a ruleset in plain English, from its compiled configuration.
@@ -414,8 +449,8 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
 
 
 @click.command("diff")
-@click.argument("a", metavar="A")
-@click.argument("b", metavar="B")
+@click.argument("a", metavar="A", shell_complete=bundled_or_file)
+@click.argument("b", metavar="B", shell_complete=bundled_or_file)
 @click.option("--json", "as_json", is_flag=True, help="Print the differences as JSON (`rulelang help tools`).")
 def diff_cmd(a: str, b: str, as_json: bool) -> None:
     """Show the rules on which two rulesets differ, in words (each a FILE, NAME or .json).

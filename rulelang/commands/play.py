@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import click
 
+from rulelang.commands.complete import bundled_or_file
 from rulelang.tools.configs import ToolError, load_engine_config, player_count
 
 
 @click.command("play")
-@click.argument("variant", metavar="VARIANT|FILE")
+@click.argument("variant", metavar="VARIANT|FILE", shell_complete=bundled_or_file)
 @click.option("--players", "-p", type=int, default=None, help="Number of players (default 2).")
 @click.option("--seat", "seats", default=None, metavar="SPEC",
               help="Who sits where, e.g. 0=human,1=greedy,2=random (default: seat 0 human, others greedy).")

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from rulelang.commands.complete import bundled_or_file
 from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], s
 
 
 @click.command("simulate")
-@click.argument("variant", metavar="VARIANT|FILE")
+@click.argument("variant", metavar="VARIANT|FILE", shell_complete=bundled_or_file)
 @click.option("--matches", "-n", type=click.IntRange(min=1), required=True, help="Number of matches to play.")
 @click.option("--players", "-p", type=int, default=None, help="Players per match (default 2).")
 @click.option("--bots", default="greedy", show_default=True,
@@ -49,7 +50,7 @@ def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], s
 @click.option("--resume", is_flag=True,
               help="Go on with the interrupted run in -o FILE (JSON lines): matches already there are not played again.")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON instead of a table.")
-@click.option("--vs", "other", default=None, metavar="OTHER",
+@click.option("--vs", "other", default=None, metavar="OTHER", shell_complete=bundled_or_file,
               help="Compare with a second variant (same seeds, bots and players).")
 @click.option("--plots", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Write SVG plots (score race of match 0, distributions) into DIR.")

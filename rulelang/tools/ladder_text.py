@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -17,8 +18,9 @@ def pct_interval(ci: list[float] | None) -> str:
     return "-" if not ci or ci[0] != ci[0] else f"[{pct(ci[0])}, {pct(ci[1])}]"
 
 
-def _table(*cols: tuple[str, str]) -> Table:
-    t = Table(show_header=True, header_style="bold")
+def _table(console: Console, *cols: tuple[str, str]) -> Table:
+    """A table with rich lines at a terminal and plain ASCII (`+---+`) when piped."""
+    t = Table(show_header=True, header_style="bold", box=box.HEAVY_HEAD if console.is_terminal else box.ASCII)
     for col, just in cols:
         t.add_column(col, justify=just)  # type: ignore[arg-type]
     return t
@@ -49,7 +51,7 @@ def show(rep: dict[str, Any], console: Console) -> None:
         cols = [("link", "left"), ("upper's share", "right"), ("95% interval", "right")]
         cols += [("head to head", "right"), ("95% interval", "right")] if h2h else []
         cols += [("matches", "right"), ("draws", "right")] + [(f">= {100 * b:g}%", "center") for b in st["bars"]]
-        t = _table(*cols)
+        t = _table(console, *cols)
         for link in v["links"]:
             cells = [f"{link['upper']} vs {link['lower']}", pct(link["share"]), pct_interval(link["ci95"])]
             if h2h:
@@ -63,7 +65,7 @@ def show(rep: dict[str, Any], console: Console) -> None:
         for c in v["chain"]:
             console.print(f"chain length at {100 * c['bar']:g}%: {c['length']} (95% interval "
                           f"{c['ci95'][0]:.0f} to {c['ci95'][1]:.0f}); {stop}")
-        t = _table(("player", "left"), ("rating", "right"), ("95% interval", "right"), ("Elo", "right"), ("95% interval", "right"))
+        t = _table(console, ("player", "left"), ("rating", "right"), ("95% interval", "right"), ("Elo", "right"), ("95% interval", "right"))
         for r in v["ratings"]:
             t.add_row(r["player"], f"{r['rating']:.2f}", f"[{r['ci95'][0]:.2f}, {r['ci95'][1]:.2f}]", f"{r['elo']:.0f}",
                       f"[{r['elo_ci95'][0]:.0f}, {r['elo_ci95'][1]:.0f}]")
@@ -78,7 +80,7 @@ def show(rep: dict[str, Any], console: Console) -> None:
     if "comparison" in rep:
         comp = rep["comparison"]
         a, b = st["names"]
-        t = _table(("figure", "left"), (a, "right"), (b, "right"), ("difference", "right"), ("test", "left"),
+        t = _table(console, ("figure", "left"), (a, "right"), (b, "right"), ("difference", "right"), ("test", "left"),
                    ("p", "right"), ("", "left"))
         for r in comp["rows"]:
             if r["figure"].startswith("chain"):
