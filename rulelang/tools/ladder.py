@@ -15,7 +15,6 @@ top rung.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
 from typing import Any
@@ -75,25 +74,12 @@ def deal_of(index: int, sides: int) -> int:
     return index // sides
 
 
-_CONFIGS: dict[str, Any] = {}
-
-
-def _config(data: dict[str, Any]) -> Any:
-    key = json.dumps(data, sort_keys=True)
-    cfg = _CONFIGS.get(key)
-    if cfg is None:
-        from rulelang.interpreter import Config
-
-        cfg = _CONFIGS[key] = Config.from_dict(data)
-    return cfg
-
-
 def play_one(params: dict[str, Any], key: str, part: str, index: int) -> Row:
     """Match `index` of link `part` for ruleset `key`: who won, from which side the upper rung played."""
     from rulelang.players.arena import play_match
     from rulelang.tools.playernames import make_player
 
-    cfg = _config(params["variants"][key])
+    cfg = study.config_of(params["variants"][key])
     sides_of = list(cfg.sides_of(params["players"]))
     upper, _, lower = part.partition(" vs ")
     specs, focus = seat_specs(sides_of, index, lower, upper)

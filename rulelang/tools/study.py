@@ -52,7 +52,8 @@ def seat_specs(params: dict[str, Any], part: str, index: int) -> tuple[list[str]
 _CONFIGS: dict[str, Config] = {}
 
 
-def _config(data: dict[str, Any]) -> Config:
+def config_of(data: dict[str, Any]) -> Config:
+    """The validated Config of a configuration dict, made once per process (workers receive dicts)."""
     key = json.dumps(data, sort_keys=True)
     cfg = _CONFIGS.get(key)
     if cfg is None:
@@ -62,7 +63,7 @@ def _config(data: dict[str, Any]) -> Config:
 
 def play_one(params: dict[str, Any], key: str, part: str, index: int) -> dict[str, Any]:
     """Match `index` of `part` for variant `key` ('a', or 'b' with --vs): a JSON-ready record."""
-    cfg = _config(params["variants"][key])
+    cfg = config_of(params["variants"][key])
     seed = params["seed"]
     specs, focus = seat_specs(params, part, index)
     seats = [make_player(spec, cfg, derive("player", seed, part, index, s)) for s, spec in enumerate(specs)]
