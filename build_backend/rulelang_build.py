@@ -27,6 +27,9 @@ from typing import Any
 
 # the mypy whose mypyc compiles the engine: the one requirements-dev.txt pins for the lint tests
 MYPYC = "mypy==2.4.1"
+# mypyc type-checks what the engine imports under the project's strict settings: lark's own types
+# must be there (without them the parser's Transformer subclass is an error under strict)
+TYPED_IMPORTS = ["lark>=1.1"]
 SETTING = "pure-python"  # the config setting that asks for the pure Python engine
 ENV = "RULELANG_PURE_PYTHON"  # the environment variable setup.py reads
 YES = {"1", "true", "yes", "on"}
@@ -41,7 +44,7 @@ def wants_pure(config_settings: ConfigSettings = None) -> bool:
 
 
 def _compiler_requires(config_settings: ConfigSettings = None) -> list[str]:
-    return [] if wants_pure(config_settings) else [MYPYC]
+    return [] if wants_pure(config_settings) else [MYPYC, *TYPED_IMPORTS]
 
 
 def _for_setuptools(config_settings: ConfigSettings) -> ConfigSettings:

@@ -101,7 +101,7 @@ def test_the_build_asks_for_mypy_only_when_it_compiles(monkeypatch: pytest.Monke
     backend = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(backend)
     monkeypatch.delenv("RULELANG_PURE_PYTHON", raising=False)
-    assert backend._compiler_requires() == [backend.MYPYC]
+    assert backend._compiler_requires() == [backend.MYPYC, *backend.TYPED_IMPORTS]
     monkeypatch.setenv("RULELANG_PURE_PYTHON", "1")
     assert backend._compiler_requires() == []
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))

@@ -92,10 +92,10 @@ def test_the_build_needs_no_wheel_package():
 def test_the_config_setting_or_the_environment_asks_for_the_pure_engine(monkeypatch: pytest.MonkeyPatch):
     backend = _backend()
     monkeypatch.delenv("RULELANG_PURE_PYTHON", raising=False)
-    assert backend.get_requires_for_build_wheel() == [backend.MYPYC]
+    assert backend.get_requires_for_build_wheel() == [backend.MYPYC, *backend.TYPED_IMPORTS]
     assert backend.get_requires_for_build_wheel({"pure-python": "true"}) == []
     assert backend.get_requires_for_build_editable({"pure-python": "1"}) == []
-    assert backend.get_requires_for_build_wheel({"pure-python": "false"}) == [backend.MYPYC]
+    assert backend.get_requires_for_build_wheel({"pure-python": "false"}) == [backend.MYPYC, *backend.TYPED_IMPORTS]
     with backend._engine_choice({"pure-python": "true"}):
         assert os.environ["RULELANG_PURE_PYTHON"] == "1"  # what setup.py reads
     assert "RULELANG_PURE_PYTHON" not in os.environ
