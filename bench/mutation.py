@@ -1,368 +1,329 @@
-"""How many rule mistakes the conformance suite catches: mutation testing of the engine's rule code.
+"""What rule mistakes the suite and the tests catch: mutation testing of the engine and the language.
 
-    python bench/mutation.py                      # every mutant (long: ~3 s each on one core)
-    python bench/mutation.py --sample 150 --seed 1 --jobs 2
-    python bench/mutation.py --limit 20 --list    # which mutants, without running them
-    python bench/mutation.py --json out.json      # the figures and the survivors, for a record
+    python bench/mutation.py --jobs 2                         # every mutant of every area (long)
+    python bench/mutation.py --sample 400 --seed 1 --jobs 2   # at most 400 mutants of each area, seeded
+    python bench/mutation.py --sample engine=800 --sample statements=200 --jobs 2
+    python bench/mutation.py --area compiler --list           # which mutants, without running them
+    python bench/mutation.py --match interpreter/tiles.py::   # only the mutants whose id holds the text
+    python bench/mutation.py --verify-allowlist --jobs 2      # rerun every allow-list entry
+    python bench/mutation.py --json out.json                  # the figures and the survivors, for a record
 
-The engine's rule code is every module under `interpreter/` (found by walking
-the folder, so a new layout needs no change here) except the ones that are
-not rules (`--skip`, default: configuration loading, errors, players,
-transcripts, dealing from a generator). In every function, one line at a time
-gets one small change (a comparison, an arithmetic or boolean operator, a
-`not`, a number or a truth value), the first the line offers. Each mutant is
-judged by the conformance suite alone, run in a fresh process on the built-in
-engine in-process: killed when a case fails or errors, survived when every
-case passes. Equivalent mutants (no engine behaviour can tell them apart, or
-the protocol cannot observe them) are listed with their reason in
-`bench/mutation-equivalent.json` and left out of the score:
+Areas: `engine` (every module under `interpreter/` that holds rules), `compiler`
+(`rulelang/compiler.py`), `checks` (`rulelang/config/rules.py`, `validation.py`)
+and `statements` (`rulelang/statements/`). Every operator of `bench/mutants.py`
+on every node of every line gives a mutant (mutmut's and cosmic-ray's standard
+operator sets). `bench/judge.py` judges each in a fresh process: an engine
+mutant by the conformance suite, a language mutant by the compiled
+configuration of every ruleset the suite and the tests use (a changed one
+must be killed by a case), then by the language's own tests. A mutant on a
+line that no judge executes (traced once on the unmutated code) survives
+without being run. The allow-list `bench/mutation-equivalent.json` names the
+mutants no judge can kill, each with its reason, the code the reason rests on
+and that code's fingerprint; they are left out of the score:
 
-    score = killed / (mutants - equivalent)
+    score = killed / (mutants judged - listed)
 """
 from __future__ import annotations
 
 import argparse
-import ast
-import importlib.machinery
 import json
-import os
 import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-PACKAGE = "interpreter"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import allowlist  # noqa: E402 - the bench folder is no package
+from mutants import OPERATORS, REPO, Mutant, defaults_of, mutants_of, mutated_source  # noqa: E402
+
+JUDGE = Path(__file__).resolve().parent / "judge.py"
 NOT_RULES = ("__init__", "build", "config", "errors", "players", "transcript", "deal")
-EQUIVALENT = Path(__file__).resolve().parent / "mutation-equivalent.json"
-
-_COMPARE_SWAP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE,
-                 ast.GtE: ast.Gt, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
-_BINOP_SWAP = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
-               ast.Mod: ast.FloorDiv, ast.Div: ast.Mult, ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd,
-               ast.LShift: ast.RShift, ast.RShift: ast.LShift}
+AREAS = ("engine", "compiler", "checks", "statements")
 
 
-@dataclass
-class Mutant:
-    """One change to one line: where, what, and a stable id (independent of line numbers)."""
-
-    path: Path
-    line: int
-    function: str
-    source_line: str
-    label: str
-    node_index: int  # the node's position in ast.walk order of the file
-    occurrence: int = 1  # the same text and change met again in the same function: 2, 3, ...
-
-    @property
-    def id(self) -> str:
-        rel = self.path.relative_to(REPO).as_posix()
-        base = f"{rel}::{self.function}::{self.source_line}::{self.label}"
-        return base if self.occurrence == 1 else f"{base}#{self.occurrence}"
+def area_files(skip: tuple[str, ...] = NOT_RULES) -> dict[str, list[Path]]:
+    """The modules of each area (the engine's found by walking `interpreter/`)."""
+    return {
+        "engine": sorted(p for p in (REPO / "interpreter").rglob("*.py") if p.stem not in skip),
+        "compiler": [REPO / "rulelang" / "compiler.py"],
+        "checks": [REPO / "rulelang" / "config" / "rules.py", REPO / "rulelang" / "config" / "validation.py"],
+        "statements": sorted((REPO / "rulelang" / "statements").glob("*.py")),
+    }
 
 
-# ----------------------------------------------------------------------------- finding mutants
+def all_mutants(skip: tuple[str, ...] = NOT_RULES) -> dict[str, list[Mutant]]:
+    """Every mutant of each area."""
+    files = area_files(skip)
+    defaults = defaults_of([p for ps in files.values() for p in ps])
+    return {area: [m for p in ps for m in mutants_of(p, defaults)] for area, ps in files.items()}
 
 
-def rule_files(skip: tuple[str, ...] = NOT_RULES) -> list[Path]:
-    """Every Python module of the engine package that holds rules (walks subfolders too)."""
-    return sorted(p for p in (REPO / PACKAGE).rglob("*.py") if p.stem not in skip)
+def area_of(m: Mutant) -> str:
+    return "engine" if m.rel.startswith("interpreter/") else (
+        "compiler" if m.rel == "rulelang/compiler.py" else "statements" if "/statements/" in m.rel else "checks")
 
 
-def _label(node: ast.AST) -> str | None:
-    """The change this node offers, or None."""
-    if isinstance(node, ast.Compare) and type(node.ops[0]) in _COMPARE_SWAP:
-        return f"{type(node.ops[0]).__name__}->{_COMPARE_SWAP[type(node.ops[0])].__name__}"
-    if isinstance(node, ast.BoolOp):
-        return "And->Or" if isinstance(node.op, ast.And) else "Or->And"
-    if isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in _BINOP_SWAP:
-        return f"{type(node.op).__name__}->{_BINOP_SWAP[type(node.op)].__name__}"
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return "drop-not"
-    if isinstance(node, ast.Constant) and isinstance(node.value, bool):
-        return f"{node.value}->{not node.value}"
-    if isinstance(node, ast.Constant) and type(node.value) is int:
-        return f"{node.value}->{node.value + 1}"
-    return None
+# ----------------------------------------------------------------------------- the unmutated runs, once
 
 
-_PRIORITY = (ast.Compare, ast.BoolOp, ast.BinOp, ast.AugAssign, ast.UnaryOp, ast.Constant)
+class Context:
+    """What every judge needs, made once per run in a temporary folder: cases, suite, baseline, traces."""
+
+    def __init__(self, folder: Path, files: dict[str, list[Path]], want: set[str]):
+        self.folder = folder
+        self.cases = folder / "cases.json"
+        self.suite = folder / "suite.json"
+        self.baseline = folder / "baseline.json"
+        self._service("cases", str(self.cases))
+        self.executed: dict[str, set[int]] = {}
+        if "engine" in want:
+            self._suite()
+            self._trace("trace-engine", self.suite, files["engine"])
+        if want - {"engine"}:
+            self._service("baseline", str(self.cases), str(self.baseline))
+            self._trace("trace-language", self.cases, [p for a in AREAS[1:] for p in files[a]])
+
+    def _service(self, *args: str) -> None:
+        res = subprocess.run([sys.executable, str(JUDGE), *args], capture_output=True, text=True, cwd=REPO)
+        if res.returncode != 0:
+            raise SystemExit(f"mutation: the unmutated run `{args[0]}` failed:\n{res.stderr[-3000:]}")
+
+    def _suite(self) -> None:
+        sys.path.insert(0, str(REPO))
+        from rulelang.conformance.cases import Case
+        from rulelang.conformance.runner import request_for
+
+        cases = json.loads(self.cases.read_text(encoding="utf-8"))
+        for c in cases:
+            c["request"] = request_for(Case(c["id"], "", "", REPO, c["data"], c["ruleset"]))
+        self.suite.write_text(json.dumps(cases), encoding="utf-8")
+
+    def _trace(self, kind: str, given: Path, files: list[Path]) -> None:
+        out = self.folder / f"{kind}.json"
+        self._service(kind, str(given), str(out), *map(str, files))
+        for rel, lines in json.loads(out.read_text(encoding="utf-8")).items():
+            self.executed[rel] = set(lines)
+
+    def runs(self, m: Mutant) -> bool:
+        """Whether the unmutated judges execute the mutant's statement."""
+        return m.stmt_line in self.executed.get(m.rel, set())
 
 
-def _functions(tree: ast.AST):
-    """(qualified name, function node) for every function, methods as Class.method."""
-    def walk(node, prefix):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                yield f"{prefix}{child.name}", child
-                yield from walk(child, f"{prefix}{child.name}.")
-            elif isinstance(child, ast.ClassDef):
-                yield from walk(child, f"{prefix}{child.name}.")
-    yield from walk(tree, "")
-
-
-def _annotation_nodes(tree: ast.AST) -> set[int]:
-    """Ids of every node inside a type annotation (`str | None` is no rule)."""
-    roots: list[ast.AST] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.arg) and node.annotation is not None:
-            roots.append(node.annotation)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
-            roots.append(node.returns)
-        elif isinstance(node, ast.AnnAssign):
-            roots.append(node.annotation)
-    return {id(n) for r in roots for n in ast.walk(r)}
-
-
-def mutants_of(path: Path) -> list[Mutant]:
-    """One mutant per line of every function: the line's first change in priority order."""
-    text = path.read_text(encoding="utf-8")
-    tree = ast.parse(text)
-    lines = text.splitlines()
-    index = {id(n): i for i, n in enumerate(ast.walk(tree))}
-    docstrings = {id(f.body[0].value) for _, f in _functions(tree)
-                  if f.body and isinstance(f.body[0], ast.Expr) and isinstance(f.body[0].value, ast.Constant)}
-    skipped = docstrings | _annotation_nodes(tree)
-    best: dict[int, tuple[int, int, str, str]] = {}  # line -> (priority, node index, label, function)
-    for name, func in _functions(tree):
-        if name.endswith("__repr__"):
-            continue
-        for node in ast.walk(func):
-            if id(node) in skipped or not hasattr(node, "lineno"):
-                continue
-            label = _label(node)
-            if label is None:
-                continue
-            prio = next(i for i, k in enumerate(_PRIORITY) if isinstance(node, k))
-            cand = (prio, index[id(node)], label, name)
-            if node.lineno not in best or cand < best[node.lineno]:
-                best[node.lineno] = cand
-    out: list[Mutant] = []
-    seen: dict[tuple[str, str, str], int] = {}
-    for line, (_, idx, label, fn) in sorted(best.items()):
-        key = (fn, lines[line - 1].strip(), label)
-        seen[key] = seen.get(key, 0) + 1
-        out.append(Mutant(path, line, fn, key[1], label, idx, seen[key]))
-    return out
-
-
-def mutated_source(m: Mutant) -> str:
-    """The module's source with the mutant's one change applied."""
-    tree = ast.parse(m.path.read_text(encoding="utf-8"))
-    node = list(ast.walk(tree))[m.node_index]
-    if isinstance(node, ast.Compare):
-        node.ops[0] = _COMPARE_SWAP[type(node.ops[0])]()
-    elif isinstance(node, ast.BoolOp):
-        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
-    elif isinstance(node, (ast.BinOp, ast.AugAssign)):
-        node.op = _BINOP_SWAP[type(node.op)]()
-    elif isinstance(node, ast.UnaryOp):
-        node.op = ast.UAdd()  # `not x` -> `+x` would change types; replace below
-    elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
-        node.value = not node.value
-    elif isinstance(node, ast.Constant):
-        node.value = node.value + 1
-    if isinstance(node, ast.UnaryOp):
-        tree = _DropNot(node).visit(tree)
-    return ast.unparse(ast.fix_missing_locations(tree))
-
-
-class _DropNot(ast.NodeTransformer):
-    def __init__(self, target: ast.UnaryOp):
-        self.target = target
-
-    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
-        if node is self.target:
-            return self.generic_visit(node).operand  # type: ignore[attr-defined,no-any-return]
-        return self.generic_visit(node)
-
-
-# ----------------------------------------------------------------------------- judging one mutant
-
-
-class _MutantLoader(importlib.machinery.SourceFileLoader):
-    """Loads one module from the mutated text instead of its file (no bytecode cache)."""
-
-    def __init__(self, fullname: str, path: str, text: str):
-        super().__init__(fullname, path)
-        self.text = text
-
-    def get_code(self, fullname):  # type: ignore[override]
-        return compile(self.text, self.path, "exec")
-
-
-class _MutantFinder:
-    def __init__(self, fullname: str, path: str, text: str):
-        self.fullname, self.path, self.text = fullname, path, text
-
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname != self.fullname:
-            return None
-        import importlib.util
-
-        is_pkg = self.path.endswith("__init__.py")
-        return importlib.util.spec_from_file_location(
-            fullname, self.path, loader=_MutantLoader(fullname, self.path, self.text),
-            submodule_search_locations=[os.path.dirname(self.path)] if is_pkg else None)
-
-
-def suite_file(directory: Path) -> Path:
-    """The suite as the worker needs it (each case's data and its run request), compiled once per run."""
-    sys.path.insert(0, str(REPO))
-    from rulelang.conformance import cases, runner
-
-    path = directory / "suite.json"
-    path.write_text(json.dumps([{"id": c.id, "data": c.data, "request": runner.request_for(c)}
-                                for c in cases.lint().cases]), encoding="utf-8")
-    return path
-
-
-def worker(module_path: str, source_file: str, order_file: str, suite_path: str) -> int:
-    """In a fresh process: load the mutant, run the cases in order, stop at the first that does not pass."""
-    path = Path(module_path)
-    rel = path.relative_to(REPO).with_suffix("")
-    # the engine is imported as rulelang.interpreter (rulelang/interpreter links to the top-level folder)
-    fullname = "rulelang." + ".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts)
-    sys.meta_path.insert(0, _MutantFinder(fullname, str(path), Path(source_file).read_text(encoding="utf-8")))
-    sys.path.insert(0, str(REPO))
-    try:
-        from rulelang.conformance import builtin
-        from rulelang.conformance.compare import compare
-        from rulelang.conformance.protocol import InProcessEngine
-
-        suite = {c["id"]: c for c in json.loads(Path(suite_path).read_text(encoding="utf-8"))}
-        order = json.loads(Path(order_file).read_text(encoding="utf-8"))
-        ids = [i for i in order if i in suite] + sorted(i for i in suite if i not in order)
-        engine = InProcessEngine(builtin.run_case, {}, {})
-        for seq, cid in enumerate(ids):
-            answer = engine.run(seq, suite[cid]["request"], 5.0)
-            if "result" not in answer or compare(suite[cid]["data"], answer["result"]) is not None:
-                print(json.dumps({"killed_by": cid}))
-                return 1
-    except BaseException as exc:  # noqa: BLE001 - a mutant may break anything, even the import: a kill
-        print(json.dumps({"killed_by": f"({type(exc).__name__})"}))
-        return 1
-    print(json.dumps({"killed_by": None}))
-    return 0
-
-
-def judge(m: Mutant, order: list[str], timeout: float, suite: Path) -> tuple[str, str | None]:
-    """('killed', case id) or ('survived', None) for one mutant, in a fresh process."""
+def judge(m: Mutant, ctx: Context, order: list[str], timeout: float) -> tuple[str, str | None, dict]:
+    """('killed', by whom, detail) or ('survived', None, detail) for one mutant, in a fresh process."""
+    if not ctx.runs(m):
+        return "survived", None, {"stage": "not executed"}
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "mutant.py"
-        src.write_text(mutated_source(m), encoding="utf-8")
-        order_file = Path(tmp) / "order.json"
-        order_file.write_text(json.dumps(order), encoding="utf-8")
+        src.write_text(mutated_source(m, ctx_defaults()), encoding="utf-8")
+        if area_of(m) == "engine":
+            order_file = Path(tmp) / "order.json"
+            order_file.write_text(json.dumps(order), encoding="utf-8")
+            args = ["engine", str(m.path), str(src), str(ctx.suite), str(order_file)]
+        else:
+            args = ["language", str(m.path), str(src), str(ctx.cases), str(ctx.baseline)]
         try:
-            res = subprocess.run([sys.executable, __file__, "--worker", str(m.path), str(src), str(order_file),
-                                  str(suite)],
-                                 capture_output=True, text=True, timeout=timeout, cwd=REPO)
+            res = subprocess.run([sys.executable, str(JUDGE), *args], capture_output=True, text=True,
+                                 timeout=timeout, cwd=REPO)
         except subprocess.TimeoutExpired:
-            return "killed", "(timeout)"
-        last = (res.stdout.strip().splitlines() or ["{}"])[-1]
-        try:
-            killer = json.loads(last).get("killed_by", "(crash)")
-        except ValueError:
-            killer = "(crash)"
-        if res.returncode == 0 and killer is None:
-            return "survived", None
-        return "killed", killer or "(crash)"
+            return "killed", "(timeout)", {"stage": "timeout"}
+    last = (res.stdout.strip().splitlines() or ["{}"])[-1]
+    try:
+        detail = json.loads(last)
+    except ValueError:
+        return "killed", "(crash)", {"stage": "crash"}
+    by = detail.get("by")
+    if res.returncode != 0:
+        return "killed", by or "(crash)", detail
+    return ("survived", None, detail) if by is None else ("killed", by, detail)
+
+
+_DEFAULTS: dict = {}
+
+
+def ctx_defaults() -> dict:
+    """The keyword defaults the kwarg operator was found with (computed once)."""
+    if not _DEFAULTS:
+        files = area_files()
+        _DEFAULTS.update(defaults_of([p for ps in files.values() for p in ps]))
+    return _DEFAULTS
 
 
 # ----------------------------------------------------------------------------- the run
 
 
-def load_equivalent(path: Path = EQUIVALENT) -> dict[str, str]:
-    """{mutant id: reason} of the mutants no conformance case can tell from the engine."""
-    if not path.exists():
-        return {}
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    return {e["id"]: e["reason"] for e in doc["equivalent"]}
+def _samples(specs: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for spec in specs:
+        area, _, n = spec.rpartition("=")
+        if area and area not in AREAS or not n.isdigit():
+            raise SystemExit(f"mutation: --sample takes N or AREA=N (areas: {', '.join(AREAS)}), not {spec!r}")
+        for a in ([area] if area else AREAS):
+            out[a] = int(n)
+    return out
+
+
+def select(by_area: dict[str, list[Mutant]], args: argparse.Namespace) -> dict[str, list[Mutant]]:
+    """The mutants to judge: by area and text, then the seeded sample of each area, then the limit."""
+    samples = _samples(args.sample)
+    out: dict[str, list[Mutant]] = {}
+    for area, ms in by_area.items():
+        if args.area and area not in args.area:
+            continue
+        if args.match:
+            ms = [m for m in ms if any(t in m.id for t in args.match)]
+        if area in samples and samples[area] < len(ms):
+            ms = sorted(random.Random(f"{args.seed}:{area}").sample(ms, samples[area]),
+                        key=lambda m: (m.rel, m.line, m.node_index, m.label))
+        if args.limit is not None:
+            ms = ms[: args.limit]
+        out[area] = ms
+    return out
+
+
+def run_all(chosen: list[Mutant], ctx: Context, jobs: int, timeout: float, skip: set[str],
+            quiet: bool = False) -> dict[str, tuple[str, str | None, dict]]:
+    """Judge every chosen mutant (those in `skip` count as listed), `jobs` at a time."""
+    kills: dict[str, int] = {}
+    outcome: dict[str, tuple[str, str | None, dict]] = {}
+    lock = threading.Lock()
+
+    def one(m: Mutant) -> None:
+        if m.id in skip:
+            verdict: tuple[str, str | None, dict] = ("equivalent", None, {})
+        else:
+            with lock:
+                order = sorted(kills, key=lambda c: -kills[c])
+            verdict = judge(m, ctx, order, timeout)
+        with lock:
+            outcome[m.id] = verdict
+            if verdict[1] and not verdict[1].startswith("(") and "::" not in verdict[1]:
+                kills[verdict[1]] = kills.get(verdict[1], 0) + 1
+            n = len(outcome)
+        if not quiet and verdict[0] != "equivalent":
+            print(f"[{n}/{len(chosen)}] {verdict[0]:<9} {m.rel}:{m.line} {m.label}  {m.source_line[:60]}"
+                  f"  {verdict[1] or verdict[2].get('stage', '')}", flush=True)
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(one, chosen))
+    return outcome
+
+
+def summary(by_area: dict[str, list[Mutant]], chosen: dict[str, list[Mutant]],
+            outcome: dict[str, tuple[str, str | None, dict]]) -> dict[str, dict]:
+    """Per area: mutants, judged, killed, survived, equivalent, score."""
+    rows: dict[str, dict] = {}
+    for area, ms in chosen.items():
+        verdicts = [outcome[m.id][0] for m in ms]
+        killed, equiv = verdicts.count("killed"), verdicts.count("equivalent")
+        judged = len(ms) - equiv
+        rows[area] = {"mutants": len(by_area[area]), "judged": len(ms), "killed": killed,
+                      "survived": verdicts.count("survived"), "equivalent": equiv,
+                      "score": killed / judged if judged else 1.0}
+    return rows
+
+
+def verify_allowlist(by_area: dict[str, list[Mutant]], args: argparse.Namespace) -> int:
+    """Rerun every entry: it must name a mutant, match its fingerprint, and survive (or not be executed)."""
+    entries = allowlist.load(args.equivalent)
+    index = {m.id: m for ms in by_area.values() for m in ms}
+    problems = allowlist.check(entries, set(index))
+    listed = [index[e["id"]] for e in entries if e["id"] in index]
+    with tempfile.TemporaryDirectory() as tmp:
+        ctx = Context(Path(tmp), area_files(), {area_of(m) for m in listed})
+        outcome = run_all(listed, ctx, args.jobs, args.timeout, set(), quiet=True)
+    for e in entries:
+        if e["id"] not in outcome:
+            continue
+        verdict, by, detail = outcome[e["id"]]
+        unreachable = e["reason"].startswith("unreachable")
+        if verdict == "killed":
+            problems.append(f"{e['id']}: listed as {e['reason'].split(':')[0]} but killed by {by}")
+        elif unreachable and detail.get("stage") != "not executed":
+            problems.append(f"{e['id']}: listed as unreachable but the unmutated suite executes its line")
+    for p in problems:
+        print(p)
+    print(f"allow-list: {len(entries)} entries, {len(listed)} rerun, {len(problems)} wrong")
+    return 1 if problems else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sample", type=int, help="judge a random sample of this many mutants")
-    ap.add_argument("--seed", type=int, default=1, help="seed of the sample (default 1)")
+    ap.add_argument("--sample", action="append", default=[], metavar="N|AREA=N",
+                    help="judge a seeded random sample of at most N mutants of each area (or of one)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the samples (default 1)")
+    ap.add_argument("--area", action="append", choices=AREAS, help="only this area (repeatable)")
     ap.add_argument("--match", action="append", default=[], metavar="TEXT",
                     help="only mutants whose id contains TEXT (repeatable: any of them)")
-    ap.add_argument("--limit", type=int, help="judge only the first N mutants (after sampling)")
+    ap.add_argument("--limit", type=int, help="judge only the first N mutants of each area (after sampling)")
     ap.add_argument("--jobs", type=int, default=1, help="mutants judged at once (default 1)")
-    ap.add_argument("--timeout", type=float, default=180.0, help="seconds per mutant before it counts as killed")
-    ap.add_argument("--skip", default=",".join(NOT_RULES), help="module stems that are not rule code")
-    ap.add_argument("--equivalent", type=Path, default=EQUIVALENT, help="the allow-list of equivalent mutants")
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per mutant before it counts as killed")
+    ap.add_argument("--skip", default=",".join(NOT_RULES), help="engine module stems that are not rule code")
+    ap.add_argument("--equivalent", type=Path, default=allowlist.PATH, help="the allow-list")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
+    ap.add_argument("--verify-allowlist", action="store_true", help="rerun every allow-list entry and stop")
     ap.add_argument("--json", type=Path, help="write the figures and the survivors here")
-    ap.add_argument("--worker", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    if args.worker:
-        return worker(*args.worker)
-    compiled = sorted(p.name for p in (REPO / PACKAGE).glob("*.so"))
+    compiled = sorted(p.name for p in (REPO / "interpreter").glob("*.so"))
     if compiled and not args.list:
         # a compiled module (setup.py, mypyc) is imported instead of its source: every mutant would survive
-        print(f"mutation: compiled modules in {PACKAGE}/ shadow the source ({', '.join(compiled)}): delete them "
+        print(f"mutation: compiled modules in interpreter/ shadow the source ({', '.join(compiled)}): delete them "
               "(or install with RULELANG_PURE_PYTHON=1) and run again", file=sys.stderr)
         return 2
-    mutants = [m for f in rule_files(tuple(s for s in args.skip.split(",") if s)) for m in mutants_of(f)]
-    total = len(mutants)
-    every_id = {m.id for m in mutants}
-    if args.match:
-        mutants = [m for m in mutants if any(t in m.id for t in args.match)]
-    if args.sample is not None and args.sample < len(mutants):
-        mutants = sorted(random.Random(args.seed).sample(mutants, args.sample), key=lambda m: (str(m.path), m.line))
-    if args.limit is not None:
-        mutants = mutants[: args.limit]
+    try:
+        entries = allowlist.load(args.equivalent)
+    except allowlist.AllowListError as exc:
+        print(f"mutation: {exc}", file=sys.stderr)
+        return 2
+    by_area = all_mutants(tuple(s for s in args.skip.split(",") if s))
+    if args.verify_allowlist:
+        return verify_allowlist(by_area, args)
+    chosen = select(by_area, args)
+    flat = [m for ms in chosen.values() for m in ms]
     if args.list:
-        for m in mutants:
-            print(f"{m.path.relative_to(REPO)}:{m.line}: {m.label}  {m.source_line}")
-        print(f"{len(mutants)} of {total} mutants")
+        for m in flat:
+            print(f"{m.rel}:{m.line}: {m.label}  {m.source_line}")
+        print(f"{len(flat)} of {sum(map(len, by_area.values()))} mutants")
         return 0
-    equivalent = load_equivalent(args.equivalent)
-    # entries whose line changed (or went): they name no mutant any more and must be judged again
-    stale = sorted(i for i in equivalent if i not in every_id)
-    kills: dict[str, int] = {}
-    outcome: dict[str, tuple[str, str | None]] = {}
+    listed = {e["id"] for e in entries}
+    every_id = {m.id for ms in by_area.values() for m in ms}
+    stale = sorted(i for i in listed if i not in every_id)
     t0 = time.monotonic()
-
-    def one(m: Mutant) -> None:
-        if m.id in equivalent:
-            outcome[m.id] = ("equivalent", None)
-            return
-        order = sorted(kills, key=lambda c: -kills[c])
-        verdict = judge(m, order, args.timeout, suite)
-        outcome[m.id] = verdict
-        if verdict[1] and not verdict[1].startswith("("):
-            kills[verdict[1]] = kills.get(verdict[1], 0) + 1
-        print(f"[{len(outcome)}/{len(mutants)}] {verdict[0]:<10} {m.path.relative_to(REPO)}:{m.line} {m.label}"
-              f"  {m.source_line[:70]}", flush=True)
-
-    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        suite = suite_file(Path(tmp))
-        list(pool.map(one, mutants))
-    killed = sum(1 for v in outcome.values() if v[0] == "killed")
-    equiv = sum(1 for v in outcome.values() if v[0] == "equivalent")
-    survivors = [m for m in mutants if outcome[m.id][0] == "survived"]
-    judged = len(mutants) - equiv
-    score = killed / judged if judged else 1.0
+    with tempfile.TemporaryDirectory() as tmp:
+        ctx = Context(Path(tmp), area_files(), {a for a, ms in chosen.items() if ms})
+        outcome = run_all(flat, ctx, args.jobs, args.timeout, listed)
+    rows = summary(by_area, chosen, outcome)
+    survivors = [m for m in flat if outcome[m.id][0] == "survived"]
     print()
     for m in survivors:
-        print(f"SURVIVED {m.path.relative_to(REPO)}:{m.line} [{m.function}] {m.label}: {m.source_line}")
-    print(f"\nmutants: {len(mutants)} judged of {total} ({'sample of ' + str(args.sample) + ', seed ' + str(args.seed) if args.sample else 'all'})"
-          f"; killed {killed}, survived {len(survivors)}, equivalent {equiv}; {time.monotonic() - t0:.0f} s")
-    print(f"score: {score:.1%} ({killed}/{judged})")
+        print(f"SURVIVED [{area_of(m)}] {m.rel}:{m.line} [{m.function}] {m.label}: {m.source_line}"
+              f"  ({outcome[m.id][2].get('stage', '')})")
+    samples = _samples(args.sample)
+    print(f"\n{'area':<11} {'mutants':>7} {'judged':>6} {'killed':>6} {'survived':>8} {'listed':>6}  score")
+    for area, r in rows.items():
+        note = f"  (sample of {samples[area]}, seed {args.seed})" if area in samples else ""
+        print(f"{area:<11} {r['mutants']:>7} {r['judged']:>6} {r['killed']:>6} {r['survived']:>8} "
+              f"{r['equivalent']:>6}  {r['score']:.1%}{note}")
+    print(f"{time.monotonic() - t0:.0f} s; operators: {', '.join(OPERATORS)}")
     if stale:
-        print(f"stale: {len(stale)} entries of {args.equivalent.name} name no mutant of the judged modules "
-              "(their line changed or went): judge the new lines and remove the entries")
+        print(f"stale: {len(stale)} entries of {args.equivalent.name} name no mutant (their line changed or went): "
+              "judge the new lines and remove the entries")
     if args.json:
         args.json.write_text(json.dumps({
-            "total": total, "judged": len(mutants), "killed": killed, "equivalent": equiv, "score": score,
-            "sample": args.sample, "seed": args.seed, "stale": stale,
-            "survivors": [{"id": m.id, "where": f"{m.path.relative_to(REPO)}:{m.line}"} for m in survivors],
+            "areas": rows, "sample": samples, "seed": args.seed, "stale": stale,
+            "total": sum(map(len, by_area.values())), "judged": len(flat),
+            "killed": sum(r["killed"] for r in rows.values()),
+            "equivalent": sum(r["equivalent"] for r in rows.values()),
+            "score": (lambda k, j: k / j if j else 1.0)(sum(r["killed"] for r in rows.values()),
+                                                       sum(r["judged"] - r["equivalent"] for r in rows.values())),
+            "survivors": [{"id": m.id, "area": area_of(m), "where": f"{m.rel}:{m.line}",
+                           "stage": outcome[m.id][2].get("stage"), "changed": outcome[m.id][2].get("changed", [])}
+                          for m in survivors],
         }, indent=2) + "\n", encoding="utf-8")
     return 0
 

@@ -1,0 +1,289 @@
+"""The mutants of a module: every applicable operator on every node of every line.
+
+The operators follow the standard sets of mutmut and cosmic-ray (their
+`operator_mutation`, `comparison_operator_replacement`, `number_replacer`,
+`boolean_replacer`, `remove_not`/`add_not`, `break_continue`,
+`zero_iteration`-free subset): a comparison changed at its boundary or
+negated, an arithmetic, bitwise or boolean operator swapped, a `not` removed
+or added to a condition, a unary minus dropped, a number changed by +1, -1 or
+to 0, a truth value flipped, a returned value replaced by None, a slice bound
+dropped, `min` and `max` swapped, `break` and `continue` swapped, a keyword
+argument removed where the callee has a default for it. Strings are left
+alone (an error message or explain sentence changed is judged by the
+language's golden files, not by mutating every word).
+
+Ids name the file, the function (or `<module>`, or a class body), the line's
+text and the change, with `#N` for the Nth same change of the same text in
+that function: they survive line moves, and a changed line drops out.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+COMPARE_SWAP: dict[type, type] = {
+    ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
+    ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+BINOP_SWAP: dict[type, type] = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult, ast.Mod: ast.FloorDiv,
+    ast.Div: ast.Mult, ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd, ast.LShift: ast.RShift, ast.RShift: ast.LShift,
+    ast.Pow: ast.Mult}
+# keyword arguments of builtins whose removal still runs (the callee has a default)
+BUILTIN_DEFAULTS = {"sorted": {"key", "reverse"}, "sort": {"key", "reverse"}, "min": {"key", "default"},
+                    "max": {"key", "default"}}
+
+OPERATORS = {
+    "compare": "a comparison at its boundary or negated (< <=, > >=, == !=, in / not in, is / is not)",
+    "binop": "an arithmetic or bitwise operator swapped (+ -, * //, % //, / *, & |, << >>, ** *), augmented too",
+    "boolop": "`and` / `or` swapped",
+    "not": "`not` removed, or added to an `if`, `while` or conditional-expression test",
+    "neg": "a unary minus dropped",
+    "number": "an integer +1, -1, or 0",
+    "bool": "True / False flipped",
+    "return": "a returned value replaced by None",
+    "slice": "a slice's lower or upper bound dropped",
+    "minmax": "`min` / `max` swapped",
+    "loop": "`break` / `continue` swapped",
+    "kwarg": "a keyword argument removed where the callee has a default for it",
+}
+
+
+@dataclass
+class Mutant:
+    """One change at one node: where, what, and a stable id."""
+
+    path: Path
+    line: int
+    function: str
+    source_line: str
+    label: str
+    operator: str
+    node_index: int  # the node's position in ast.walk order of the file
+    stmt_line: int  # the first line of the statement holding it (what line tracing sees run)
+    occurrence: int = 1
+
+    @property
+    def rel(self) -> str:
+        return self.path.relative_to(REPO).as_posix()
+
+    @property
+    def id(self) -> str:
+        base = f"{self.rel}::{self.function}::{self.source_line}::{self.label}"
+        return base if self.occurrence == 1 else f"{base}#{self.occurrence}"
+
+
+def scopes(tree: ast.AST) -> Iterator[tuple[str, ast.AST]]:
+    """(qualified name, node) of every function and class, methods as Class.method."""
+    def walk(node: ast.AST, prefix: str) -> Iterator[tuple[str, ast.AST]]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                yield f"{prefix}{child.name}", child
+                yield from walk(child, f"{prefix}{child.name}.")
+    yield from walk(tree, "")
+
+
+def _skipped(tree: ast.AST) -> set[int]:
+    """Ids of the nodes no mutant touches: docstrings and type annotations (`str | None` is no rule)."""
+    roots: list[ast.AST] = []
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and body \
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            roots.append(body[0])
+        if isinstance(node, ast.arg) and node.annotation is not None:
+            roots.append(node.annotation)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
+            roots.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            roots.append(node.annotation)
+    return {id(n) for r in roots for n in ast.walk(r)}
+
+
+def _defaults(trees: list[ast.AST]) -> dict[str, set[str]]:
+    """{function name: its parameters with a default}, over the given modules and the builtins above."""
+    out: dict[str, set[str]] = {k: set(v) for k, v in BUILTIN_DEFAULTS.items()}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                pos = a.posonlyargs + a.args
+                named = {p.arg for p in pos[len(pos) - len(a.defaults):]} if a.defaults else set()
+                named |= {p.arg for p, d in zip(a.kwonlyargs, a.kw_defaults) if d is not None}
+                out.setdefault(node.name, set()).update(named)
+    return out
+
+
+def _callee(call: ast.Call) -> str | None:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+
+
+def changes(node: ast.AST, defaults: dict[str, set[str]]) -> Iterator[tuple[str, str, object]]:
+    """(operator, label, how) for every change this node offers; `how` is read by `apply`."""
+    if isinstance(node, ast.Compare):
+        for i, op in enumerate(node.ops):
+            if type(op) in COMPARE_SWAP:
+                yield "compare", f"{type(op).__name__}->{COMPARE_SWAP[type(op)].__name__}", i
+    elif isinstance(node, ast.BoolOp):
+        yield "boolop", "And->Or" if isinstance(node.op, ast.And) else "Or->And", None
+    elif isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in BINOP_SWAP:
+        yield "binop", f"{type(node.op).__name__}->{BINOP_SWAP[type(node.op)].__name__}", None
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        yield "not", "drop-not", None
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and not isinstance(node.operand, ast.Constant):
+        yield "neg", "drop-neg", None
+    elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        yield "bool", f"{node.value}->{not node.value}", None
+    elif isinstance(node, ast.Constant) and type(node.value) is int:
+        n = node.value
+        for new in dict.fromkeys((n + 1, n - 1, 0)):
+            if new != n:
+                yield "number", f"{n}->{new}", new
+    elif isinstance(node, (ast.If, ast.While, ast.IfExp)) and not (
+            isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not)):
+        yield "not", "add-not", None
+    elif isinstance(node, ast.Return) and node.value is not None and not (
+            isinstance(node.value, ast.Constant) and node.value.value is None):
+        yield "return", "return->None", None
+    elif isinstance(node, ast.Slice):
+        if node.lower is not None:
+            yield "slice", "slice-drop-lower", "lower"
+        if node.upper is not None:
+            yield "slice", "slice-drop-upper", "upper"
+    elif isinstance(node, ast.Break):
+        yield "loop", "break->continue", None
+    elif isinstance(node, ast.Continue):
+        yield "loop", "continue->break", None
+    if isinstance(node, ast.Call):
+        name = _callee(node)
+        if isinstance(node.func, ast.Name) and name in ("min", "max"):
+            yield "minmax", f"{name}->{'max' if name == 'min' else 'min'}", None
+        for i, kw in enumerate(node.keywords):
+            if kw.arg is not None and kw.arg in defaults.get(name or "", ()):
+                yield "kwarg", f"drop-kwarg-{kw.arg}", i
+
+
+class _Replace(ast.NodeTransformer):
+    """Replaces one node (by identity) with another."""
+
+    def __init__(self, target: ast.AST, new: ast.AST):
+        self.target, self.new = target, new
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if node is self.target:
+            return self.new
+        return self.generic_visit(node)
+
+
+def apply(tree: ast.AST, node: ast.AST, label: str, how: object) -> ast.AST:
+    """The tree with one change made at `node` (in place where possible)."""
+    if isinstance(node, ast.Compare):
+        assert isinstance(how, int)
+        node.ops[how] = COMPARE_SWAP[type(node.ops[how])]()
+    elif isinstance(node, ast.BoolOp):
+        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+    elif isinstance(node, (ast.BinOp, ast.AugAssign)) and label.split("->")[0] == type(node.op).__name__:
+        node.op = BINOP_SWAP[type(node.op)]()
+    elif label in ("drop-not", "drop-neg"):
+        assert isinstance(node, ast.UnaryOp)
+        return _Replace(node, node.operand).visit(tree)
+    elif label == "add-not":
+        node.test = ast.UnaryOp(op=ast.Not(), operand=node.test)  # type: ignore[attr-defined]
+    elif isinstance(node, ast.Constant) and isinstance(node.value, bool):
+        node.value = not node.value
+    elif isinstance(node, ast.Constant):
+        node.value = how
+    elif label == "return->None":
+        node.value = ast.Constant(value=None)  # type: ignore[attr-defined]
+    elif isinstance(node, ast.Slice):
+        setattr(node, str(how), None)
+    elif isinstance(node, (ast.Break, ast.Continue)):
+        return _Replace(node, ast.Continue() if isinstance(node, ast.Break) else ast.Break()).visit(tree)
+    elif label.startswith(("min->", "max->")):
+        node.func = ast.Name(id=label.split("->")[1], ctx=ast.Load())  # type: ignore[attr-defined]
+    elif label.startswith("drop-kwarg-"):
+        assert isinstance(node, ast.Call) and isinstance(how, int)
+        del node.keywords[how]
+    return tree
+
+
+def _owner(tree: ast.AST) -> dict[int, str]:
+    """{node id: the name of the innermost function or class holding it}, `<module>` outside them."""
+    owner: dict[int, str] = {id(n): "<module>" for n in ast.walk(tree)}
+    for name, scope in scopes(tree):  # outer scopes first, so inner ones overwrite
+        for n in ast.walk(scope):
+            if n is not scope:
+                owner[id(n)] = name
+    return owner
+
+
+def mutants_of(path: Path, defaults: dict[str, set[str]] | None = None) -> list[Mutant]:
+    """Every mutant of one module, in line order."""
+    text = path.read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    lines = text.splitlines()
+    defaults = _defaults([tree]) if defaults is None else defaults
+    skipped = _skipped(tree)
+    owner = _owner(tree)
+    stmt_of: dict[int, int] = {}
+    for n in ast.walk(tree):  # breadth first: inner statements come later and win
+        if isinstance(n, ast.stmt):
+            for c in ast.walk(n):
+                stmt_of[id(c)] = n.lineno
+    found: list[tuple[int, int, str, str, str, str, int]] = []
+    for idx, node in enumerate(ast.walk(tree)):
+        if id(node) in skipped or not hasattr(node, "lineno") or owner[id(node)].endswith("__repr__"):
+            continue
+        for op, label, _how in changes(node, defaults):
+            found.append((node.lineno, idx, op, label, owner[id(node)], lines[node.lineno - 1].strip(),
+                          stmt_of.get(id(node), node.lineno)))
+    found.sort(key=lambda f: (f[0], f[1]))
+    out: list[Mutant] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    for line, idx, op, label, fn, text_line, stmt_line in found:
+        key = (fn, text_line, label)
+        seen[key] = seen.get(key, 0) + 1
+        out.append(Mutant(path, line, fn, text_line, label, op, idx, stmt_line, seen[key]))
+    return out
+
+
+def mutated_source(m: Mutant, defaults: dict[str, set[str]] | None = None) -> str:
+    """The module's source with the mutant's one change made."""
+    tree = ast.parse(m.path.read_text(encoding="utf-8"))
+    defaults = _defaults([tree]) if defaults is None else defaults
+    node = list(ast.walk(tree))[m.node_index]
+    how = next(h for op, label, h in changes(node, defaults) if label == m.label)
+    return ast.unparse(ast.fix_missing_locations(apply(tree, node, m.label, how)))
+
+
+def defaults_of(paths: list[Path]) -> dict[str, set[str]]:
+    """The keyword defaults of every function of these modules (for the kwarg operator)."""
+    return _defaults([ast.parse(p.read_text(encoding="utf-8")) for p in paths])
+
+
+def fingerprint(rel_names: list[str]) -> str:
+    """A short hash of the source of the named code (`path::Qualname`, or `path::<module>` for the file)."""
+    h = hashlib.sha256()
+    for ref in rel_names:
+        h.update(source_of(ref).encode("utf-8"))
+    return h.hexdigest()[:16]
+
+
+def source_of(ref: str) -> str:
+    """The source of `path::Qualname` (a function or class), raising KeyError when it is gone."""
+    rel, _, name = ref.partition("::")
+    path = REPO / rel
+    if not path.is_file():
+        raise KeyError(ref)
+    text = path.read_text(encoding="utf-8")
+    if name == "<module>":
+        return text
+    for qual, node in scopes(ast.parse(text)):
+        if qual == name:
+            return ast.get_source_segment(text, node) or ""
+    raise KeyError(ref)
