@@ -321,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
             "equivalent": sum(r["equivalent"] for r in rows.values()),
             "score": (lambda k, j: k / j if j else 1.0)(sum(r["killed"] for r in rows.values()),
                                                        sum(r["judged"] - r["equivalent"] for r in rows.values())),
+            "verdicts": [{"id": m.id, "area": area_of(m), "verdict": outcome[m.id][0], "by": outcome[m.id][1],
+                          "stage": outcome[m.id][2].get("stage"), "changed": outcome[m.id][2].get("changed", [])}
+                         for m in flat],
             "survivors": [{"id": m.id, "area": area_of(m), "where": f"{m.rel}:{m.line}",
                            "stage": outcome[m.id][2].get("stage"), "changed": outcome[m.id][2].get("changed", [])}
                           for m in survivors],

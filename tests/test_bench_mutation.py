@@ -1,6 +1,7 @@
-"""The mutation script keeps working as the engine changes (the score itself is measured by running it)."""
+"""The mutation script keeps working as the engine and the language change (the score is measured by running it)."""
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -11,6 +12,9 @@ from conftest import compiled_in_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "bench" / "mutation.py"
+sys.path.insert(0, str(ROOT / "bench"))
+
+import mutants  # noqa: E402 - the bench folder is no package
 # the engine compiled into the checkout (.ci/run's second pass): the script refuses to judge mutants
 COMPILED_IN_TREE = compiled_in_tree()
 
@@ -19,12 +23,34 @@ def _run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
 
 
-def test_it_finds_mutants_in_every_rule_module():
+def test_it_finds_mutants_in_every_rule_module_and_the_language():
     res = _run("--list")
     assert res.returncode == 0, res.stderr
-    files = {line.split(":")[0] for line in res.stdout.splitlines() if line.startswith("interpreter/")}
-    assert {"interpreter/round.py", "interpreter/settlement.py"} <= files
+    files = {line.split(":")[0] for line in res.stdout.splitlines() if line.startswith(("interpreter/", "rulelang/"))}
+    assert {"interpreter/round.py", "interpreter/settlement.py", "rulelang/compiler.py", "rulelang/config/rules.py",
+            "rulelang/config/validation.py", "rulelang/statements/deal.py"} <= files
     assert not any(f.endswith(("transcript.py", "players.py", "errors.py")) for f in files)
+
+
+def test_every_operator_on_every_node_of_a_line(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("def f(a, b, xs):\n"
+                      "    if a < b and not xs[1:3] or min(a, b) == 0:\n"
+                      "        return sorted(xs, reverse=True)\n"
+                      "    for x in xs:\n"
+                      "        break\n"
+                      "    return -a + b\n")
+    found = mutants.mutants_of(module, {"sorted": {"reverse"}})
+    labels = {(m.line, m.label) for m in found}
+    assert {(2, "Lt->LtE"), (2, "Eq->NotEq"), (2, "And->Or"), (2, "Or->And"), (2, "drop-not"), (2, "add-not"),
+            (2, "slice-drop-lower"), (2, "slice-drop-upper"), (2, "min->max"), (2, "0->1"), (2, "0->-1"),
+            (2, "1->2"), (2, "1->0"), (2, "3->4"), (2, "3->2"), (2, "3->0"), (3, "True->False"),
+            (3, "return->None"), (3, "drop-kwarg-reverse"), (5, "break->continue"), (6, "Add->Sub"),
+            (6, "drop-neg")} <= labels
+    assert len({m.id for m in found}) == len(found)
+    for m in found:  # each mutant is one valid change of the module
+        text = mutants.mutated_source(m, {"sorted": {"reverse"}})
+        assert ast.dump(ast.parse(text)) != ast.dump(ast.parse(module.read_text()))
 
 
 def test_a_rule_mistake_is_killed_by_the_suite(tmp_path):
@@ -36,6 +62,7 @@ def test_a_rule_mistake_is_killed_by_the_suite(tmp_path):
     assert res.returncode == 0, res.stdout + res.stderr
     doc = json.loads((tmp_path / "m.json").read_text())
     assert doc["judged"] == 1 and doc["killed"] == 1 and doc["score"] == 1.0
+    assert doc["areas"]["engine"]["killed"] == 1
 
 
 def test_every_listed_equivalent_mutant_has_a_reason_and_a_unique_id():
@@ -43,6 +70,30 @@ def test_every_listed_equivalent_mutant_has_a_reason_and_a_unique_id():
     ids = [e["id"] for e in doc["equivalent"]]
     assert len(ids) == len(set(ids))
     assert all(e["reason"].split(":")[0] in ("equivalent", "unobservable", "unreachable") for e in doc["equivalent"])
+
+
+@pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
+def test_a_language_mistake_that_changes_a_configuration_is_killed_by_a_case(tmp_path):
+    # `placements score multiples of N` no longer sets the multiple: the compiled configurations change
+    res = _run("--match", "rulelang/statements/scoring.py::_set_scoring::if v.multiple is not None:::IsNot->Is",
+               "--json", str(tmp_path / "m.json"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["areas"]["statements"]["judged"] == 1 and doc["areas"]["statements"]["killed"] == 1
+    [verdict] = doc["verdicts"]
+    assert verdict["stage"] == "cases" and verdict["by"] and "bundled:allfives" in verdict["changed"]
+
+
+@pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
+def test_verify_allowlist_reports_an_entry_the_suite_kills(tmp_path):
+    listed = tmp_path / "eq.json"
+    mid = "interpreter/round.py::Round._event::if not raw:::drop-not"
+    code = ["interpreter/round.py::Round._event"]
+    listed.write_text(json.dumps({"description": "", "equivalent": [
+        {"id": mid, "reason": "equivalent: wrongly", "code": code, "fingerprint": mutants.fingerprint(code)}]}))
+    res = _run("--verify-allowlist", "--equivalent", str(listed))
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "listed as equivalent but killed by" in res.stdout and "1 wrong" in res.stdout
 
 
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
