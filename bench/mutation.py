@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -114,8 +115,18 @@ class Context:
         return m.stmt_line in self.executed.get(m.rel, set())
 
 
+def _cpu_limit(seconds: float):
+    """A child's limit of CPU time (not wall time: a busy machine must not turn slow survivors into kills)."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (int(seconds), int(seconds) + 5))
+    return limit
+
+
 def judge(m: Mutant, ctx: Context, order: list[str], timeout: float) -> tuple[str, str | None, dict]:
-    """('killed', by whom, detail) or ('survived', None, detail) for one mutant, in a fresh process."""
+    """('killed', by whom, detail) or ('survived', None, detail) for one mutant, in a fresh process.
+
+    `timeout` is CPU seconds: a mutant that loops past it is killed (`(timeout)`).
+    """
     if not ctx.runs(m):
         return "survived", None, {"stage": "not executed"}
     with tempfile.TemporaryDirectory() as tmp:
@@ -129,8 +140,10 @@ def judge(m: Mutant, ctx: Context, order: list[str], timeout: float) -> tuple[st
             args = ["language", str(m.path), str(src), str(ctx.cases), str(ctx.baseline)]
         try:
             res = subprocess.run([sys.executable, str(JUDGE), *args], capture_output=True, text=True,
-                                 timeout=timeout, cwd=REPO)
+                                 timeout=timeout * 50, cwd=REPO, preexec_fn=_cpu_limit(timeout))
         except subprocess.TimeoutExpired:
+            return "killed", "(timeout)", {"stage": "timeout"}
+        if res.returncode < 0:  # SIGXCPU / SIGKILL: past its CPU time
             return "killed", "(timeout)", {"stage": "timeout"}
     last = (res.stdout.strip().splitlines() or ["{}"])[-1]
     try:
@@ -187,7 +200,7 @@ def select(by_area: dict[str, list[Mutant]], args: argparse.Namespace) -> dict[s
 
 
 def run_all(chosen: list[Mutant], ctx: Context, jobs: int, timeout: float, skip: set[str],
-            quiet: bool = False) -> dict[str, tuple[str, str | None, dict]]:
+            quiet: bool = False, progress: Path | None = None) -> dict[str, tuple[str, str | None, dict]]:
     """Judge every chosen mutant (those in `skip` count as listed), `jobs` at a time."""
     kills: dict[str, int] = {}
     outcome: dict[str, tuple[str, str | None, dict]] = {}
@@ -205,6 +218,10 @@ def run_all(chosen: list[Mutant], ctx: Context, jobs: int, timeout: float, skip:
             if verdict[1] and not verdict[1].startswith("(") and "::" not in verdict[1]:
                 kills[verdict[1]] = kills.get(verdict[1], 0) + 1
             n = len(outcome)
+            if progress is not None:
+                with progress.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps({"id": m.id, "area": area_of(m), "verdict": verdict[0], "by": verdict[1],
+                                        **verdict[2]}) + "\n")
         if not quiet and verdict[0] != "equivalent":
             print(f"[{n}/{len(chosen)}] {verdict[0]:<9} {m.rel}:{m.line} {m.label}  {m.source_line[:60]}"
                   f"  {verdict[1] or verdict[2].get('stage', '')}", flush=True)
@@ -262,7 +279,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="only mutants whose id contains TEXT (repeatable: any of them)")
     ap.add_argument("--limit", type=int, help="judge only the first N mutants of each area (after sampling)")
     ap.add_argument("--jobs", type=int, default=1, help="mutants judged at once (default 1)")
-    ap.add_argument("--timeout", type=float, default=120.0, help="seconds per mutant before it counts as killed")
+    ap.add_argument("--timeout", type=float, default=40.0,
+                    help="CPU seconds per mutant before it counts as killed (default 40; the suite takes about 2)")
+    ap.add_argument("--progress", type=Path, help="append each verdict to this file as a JSON line, as it comes")
     ap.add_argument("--skip", default=",".join(NOT_RULES), help="engine module stems that are not rule code")
     ap.add_argument("--equivalent", type=Path, default=allowlist.PATH, help="the allow-list")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
@@ -296,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         ctx = Context(Path(tmp), area_files(), {a for a, ms in chosen.items() if ms})
-        outcome = run_all(flat, ctx, args.jobs, args.timeout, listed)
+        outcome = run_all(flat, ctx, args.jobs, args.timeout, listed, progress=args.progress)
     rows = summary(by_area, chosen, outcome)
     survivors = [m for m in flat if outcome[m.id][0] == "survived"]
     print()
