@@ -199,14 +199,47 @@ def select(by_area: dict[str, list[Mutant]], args: argparse.Namespace) -> dict[s
     return out
 
 
+def _resumed(progress: Path | None) -> dict[str, tuple[str, str | None, dict]]:
+    """The verdicts an earlier run of the same selection wrote to its progress file (to resume it)."""
+    out: dict[str, tuple[str, str | None, dict]] = {}
+    if progress is None or not progress.exists():
+        return out
+    for line in progress.read_text(encoding="utf-8").splitlines():
+        try:
+            v = json.loads(line)
+        except ValueError:
+            continue  # a line cut short when the run was stopped
+        out[v["id"]] = (v["verdict"], v["by"], {k: v[k] for k in ("stage", "changed") if k in v})
+    return out
+
+
+def interleaved(chosen: dict[str, list[Mutant]]) -> list[Mutant]:
+    """Every area's mutants in turn, so that a run stopped early has judged a part of each area."""
+    lists = [list(ms) for ms in chosen.values()]
+    total = sum(map(len, lists))
+    out: list[Mutant] = []
+    pos = [0.0] * len(lists)
+    while len(out) < total:  # the area furthest behind its share goes next
+        i = min((k for k in range(len(lists)) if pos[k] < len(lists[k])),
+                key=lambda k: pos[k] / len(lists[k]))
+        out.append(lists[i][int(pos[i])])
+        pos[i] += 1
+    return out
+
+
 def run_all(chosen: list[Mutant], ctx: Context, jobs: int, timeout: float, skip: set[str],
             quiet: bool = False, progress: Path | None = None) -> dict[str, tuple[str, str | None, dict]]:
     """Judge every chosen mutant (those in `skip` count as listed), `jobs` at a time."""
     kills: dict[str, int] = {}
     outcome: dict[str, tuple[str, str | None, dict]] = {}
     lock = threading.Lock()
+    done = _resumed(progress)
 
     def one(m: Mutant) -> None:
+        if m.id in done and m.id not in skip:
+            with lock:
+                outcome[m.id] = done[m.id]
+            return
         if m.id in skip:
             verdict: tuple[str, str | None, dict] = ("equivalent", None, {})
         else:
@@ -281,7 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="mutants judged at once (default 1)")
     ap.add_argument("--timeout", type=float, default=40.0,
                     help="CPU seconds per mutant before it counts as killed (default 40; the suite takes about 2)")
-    ap.add_argument("--progress", type=Path, help="append each verdict to this file as a JSON line, as it comes")
+    ap.add_argument("--progress", type=Path,
+                    help="append each verdict to this file as a JSON line, as it comes; a run given the file "
+                         "again resumes (the verdicts in it are kept)")
     ap.add_argument("--skip", default=",".join(NOT_RULES), help="engine module stems that are not rule code")
     ap.add_argument("--equivalent", type=Path, default=allowlist.PATH, help="the allow-list")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
@@ -303,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.verify_allowlist:
         return verify_allowlist(by_area, args)
     chosen = select(by_area, args)
-    flat = [m for ms in chosen.values() for m in ms]
+    flat = interleaved(chosen)
     if args.list:
         for m in flat:
             print(f"{m.rel}:{m.line}: {m.label}  {m.source_line}")
