@@ -80,8 +80,10 @@ class Context:
         self.cases = folder / "cases.json"
         self.suite = folder / "suite.json"
         self.baseline = folder / "baseline.json"
-        self._service("cases", str(self.cases))
         self.executed: dict[str, set[int]] = {}
+        if not want:
+            return
+        self._service("cases", str(self.cases))
         if "engine" in want:
             self._suite()
             self._trace("trace-engine", self.suite, files["engine"])
@@ -348,8 +350,11 @@ def main(argv: list[str] | None = None) -> int:
     every_id = {m.id for ms in by_area.values() for m in ms}
     stale = sorted(i for i in listed if i not in every_id)
     t0 = time.monotonic()
+    done = _resumed(args.progress)
+    todo = {area_of(m) for m in flat if m.id not in listed and m.id not in done}
     with tempfile.TemporaryDirectory() as tmp:
-        ctx = Context(Path(tmp), area_files(), {a for a, ms in chosen.items() if ms})
+        # the unmutated runs only when a mutant is left to judge (a finished run given again only reports)
+        ctx = Context(Path(tmp), area_files(), todo)
         outcome = run_all(flat, ctx, args.jobs, args.timeout, listed, progress=args.progress)
     rows = summary(by_area, chosen, outcome)
     survivors = [m for m in flat if outcome[m.id][0] == "survived"]
