@@ -193,8 +193,8 @@ def select(by_area: dict[str, list[Mutant]], args: argparse.Namespace) -> dict[s
         if args.match:
             ms = [m for m in ms if any(t in m.id for t in args.match)]
         if area in samples and samples[area] < len(ms):
-            ms = sorted(random.Random(f"{args.seed}:{area}").sample(ms, samples[area]),
-                        key=lambda m: (m.rel, m.line, m.node_index, m.label))
+            # in the sample's own random order: a run stopped early has judged a smaller random sample
+            ms = random.Random(f"{args.seed}:{area}").sample(ms, samples[area])
         if args.limit is not None:
             ms = ms[: args.limit]
         out[area] = ms
