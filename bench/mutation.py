@@ -211,7 +211,8 @@ def _resumed(progress: Path | None) -> dict[str, tuple[str, str | None, dict]]:
             v = json.loads(line)
         except ValueError:
             continue  # a line cut short when the run was stopped
-        out[v["id"]] = (v["verdict"], v["by"], {k: v[k] for k in ("stage", "changed") if k in v})
+        if v["verdict"] != "equivalent":  # listed then: the allow-list of this run decides
+            out[v["id"]] = (v["verdict"], v["by"], {k: v[k] for k in ("stage", "changed") if k in v})
     return out
 
 
