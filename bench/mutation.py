@@ -323,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--skip", default=",".join(NOT_RULES), help="engine module stems that are not rule code")
     ap.add_argument("--equivalent", type=Path, default=allowlist.PATH, help="the allow-list")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
+    ap.add_argument("--report-only", action="store_true",
+                    help="with --progress: report the verdicts the file holds for the selection, judge nothing")
     ap.add_argument("--verify-allowlist", action="store_true", help="rerun every allow-list entry and stop")
     ap.add_argument("--json", type=Path, help="write the figures and the survivors here")
     args = ap.parse_args(argv)
@@ -352,6 +354,16 @@ def main(argv: list[str] | None = None) -> int:
     stale = sorted(i for i in listed if i not in every_id)
     t0 = time.monotonic()
     done = _resumed(args.progress)
+    planned = {area: len(ms) for area, ms in chosen.items()}
+    if args.report_only:
+        # what the progress file holds of the selection, judging nothing (a run stopped early)
+        # each area's sample is judged in its random order: its longest judged beginning is a random sample
+        def reached(ms: list[Mutant]) -> list[Mutant]:
+            end = next((i for i, m in enumerate(ms) if m.id not in done and m.id not in listed), len(ms))
+            return ms[:end]
+        chosen = {area: reached(ms) for area, ms in chosen.items()}
+        keep = {m.id for ms in chosen.values() for m in ms}
+        flat = [m for m in flat if m.id in keep]
     todo = {area_of(m) for m in flat if m.id not in listed and m.id not in done}
     with tempfile.TemporaryDirectory() as tmp:
         # the unmutated runs only when a mutant is left to judge (a finished run given again only reports)
@@ -367,6 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{'area':<11} {'mutants':>7} {'judged':>6} {'killed':>6} {'survived':>8} {'listed':>6}  score")
     for area, r in rows.items():
         note = f"  (sample of {samples[area]}, seed {args.seed})" if area in samples else ""
+        if r["judged"] < planned[area]:
+            note += f"  (only {r['judged']} of the {planned[area]} planned judged: the run was stopped)"
         print(f"{area:<11} {r['mutants']:>7} {r['judged']:>6} {r['killed']:>6} {r['survived']:>8} "
               f"{r['equivalent']:>6}  {r['score']:.1%}{note}")
     print(f"{time.monotonic() - t0:.0f} s; operators: {', '.join(OPERATORS)}")
@@ -375,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
               "judge the new lines and remove the entries")
     if args.json:
         args.json.write_text(json.dumps({
-            "areas": rows, "sample": samples, "seed": args.seed, "stale": stale,
+            "areas": rows, "sample": samples, "planned": planned, "seed": args.seed, "stale": stale,
             "total": sum(map(len, by_area.values())), "judged": len(flat),
             "killed": sum(r["killed"] for r in rows.values()),
             "equivalent": sum(r["equivalent"] for r in rows.values()),
