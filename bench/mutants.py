@@ -69,7 +69,8 @@ class Mutant:
 
     @property
     def rel(self) -> str:
-        return self.path.relative_to(REPO).as_posix()
+        """The module's path from the repository (as given when outside it)."""
+        return self.path.relative_to(REPO).as_posix() if self.path.is_relative_to(REPO) else self.path.as_posix()
 
     @property
     def id(self) -> str:

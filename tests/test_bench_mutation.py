@@ -81,7 +81,7 @@ def test_a_language_mistake_that_changes_a_configuration_is_killed_by_a_case(tmp
     doc = json.loads((tmp_path / "m.json").read_text())
     assert doc["areas"]["statements"]["judged"] == 1 and doc["areas"]["statements"]["killed"] == 1
     [verdict] = doc["verdicts"]
-    assert verdict["stage"] == "cases" and verdict["by"] and "bundled:allfives" in verdict["changed"]
+    assert verdict["stage"] == "cases" and verdict["by"] and "bundled:all-threes" in verdict["changed"]
 
 
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
