@@ -15,6 +15,7 @@ SCRIPT = ROOT / "bench" / "mutation.py"
 sys.path.insert(0, str(ROOT / "bench"))
 
 import mutants  # noqa: E402 - the bench folder is no package
+
 # the engine compiled into the checkout (.ci/run's second pass): the script refuses to judge mutants
 COMPILED_IN_TREE = compiled_in_tree()
 
