@@ -45,6 +45,7 @@ from mutants import OPERATORS, REPO, Mutant, defaults_of, mutants_of, mutated_so
 JUDGE = Path(__file__).resolve().parent / "judge.py"
 NOT_RULES = ("__init__", "build", "config", "errors", "players", "transcript", "deal")
 AREAS = ("engine", "compiler", "checks", "statements")
+TRACE_FROM = 50  # mutants to judge from which the unmutated judges are traced first
 
 
 def area_files(skip: tuple[str, ...] = NOT_RULES) -> dict[str, list[Path]]:
@@ -75,21 +76,23 @@ def area_of(m: Mutant) -> str:
 class Context:
     """What every judge needs, made once per run in a temporary folder: cases, suite, baseline, traces."""
 
-    def __init__(self, folder: Path, files: dict[str, list[Path]], want: set[str]):
+    def __init__(self, folder: Path, files: dict[str, list[Path]], want: set[str], trace: bool = True):
         self.folder = folder
         self.cases = folder / "cases.json"
         self.suite = folder / "suite.json"
         self.baseline = folder / "baseline.json"
-        self.executed: dict[str, set[int]] = {}
+        self.executed: dict[str, set[int]] | None = {} if trace else None  # None: judge every mutant
         if not want:
             return
         self._service("cases", str(self.cases))
         if "engine" in want:
             self._suite()
-            self._trace("trace-engine", self.suite, files["engine"])
+            if trace:
+                self._trace("trace-engine", self.suite, files["engine"])
         if want - {"engine"}:
             self._service("baseline", str(self.cases), str(self.baseline))
-            self._trace("trace-language", self.cases, [p for a in AREAS[1:] for p in files[a]])
+            if trace:
+                self._trace("trace-language", self.cases, [p for a in AREAS[1:] for p in files[a]])
 
     def _service(self, *args: str) -> None:
         res = subprocess.run([sys.executable, str(JUDGE), *args], capture_output=True, text=True, cwd=REPO)
@@ -109,12 +112,13 @@ class Context:
     def _trace(self, kind: str, given: Path, files: list[Path]) -> None:
         out = self.folder / f"{kind}.json"
         self._service(kind, str(given), str(out), *map(str, files))
+        assert self.executed is not None
         for rel, lines in json.loads(out.read_text(encoding="utf-8")).items():
             self.executed[rel] = set(lines)
 
     def runs(self, m: Mutant) -> bool:
-        """Whether the unmutated judges execute the mutant's statement."""
-        return m.stmt_line in self.executed.get(m.rel, set())
+        """Whether the unmutated judges execute the mutant's statement (without the traces: assumed)."""
+        return self.executed is None or m.stmt_line in self.executed.get(m.rel, set())
 
 
 def _cpu_limit(seconds: float):
@@ -367,7 +371,9 @@ def main(argv: list[str] | None = None) -> int:
     todo = {area_of(m) for m in flat if m.id not in listed and m.id not in done}
     with tempfile.TemporaryDirectory() as tmp:
         # the unmutated runs only when a mutant is left to judge (a finished run given again only reports)
-        ctx = Context(Path(tmp), area_files(), todo)
+        # tracing costs about as much as judging 50 mutants: a small run judges every mutant instead
+        left = sum(1 for m in flat if m.id not in listed and m.id not in done)
+        ctx = Context(Path(tmp), area_files(), todo, trace=left > TRACE_FROM)
         outcome = run_all(flat, ctx, args.jobs, args.timeout, listed, progress=args.progress)
     rows = summary(by_area, chosen, outcome)
     survivors = [m for m in flat if outcome[m.id][0] == "survived"]
