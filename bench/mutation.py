@@ -40,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import allowlist  # noqa: E402 - the bench folder is no package
-from mutants import OPERATORS, REPO, Mutant, defaults_of, mutants_of, mutated_source  # noqa: E402
+from mutants import OPERATORS, REPO, Mutant, defaults_of, fingerprint, mutants_of, mutated_source  # noqa: E402
 
 JUDGE = Path(__file__).resolve().parent / "judge.py"
 NOT_RULES = ("__init__", "build", "config", "errors", "players", "transcript", "deal")
@@ -303,10 +303,29 @@ def verify_allowlist(by_area: dict[str, list[Mutant]], args: argparse.Namespace)
             problems.append(f"{e['id']}: listed as {e['reason'].split(':')[0]} but killed by {by}")
         elif unreachable and detail.get("stage") != "not executed":
             problems.append(f"{e['id']}: listed as unreachable but the unmutated suite executes its line")
+    if args.update_fingerprints:
+        # the reruns passed for these: take their code's new fingerprint (the reasons are still to be read)
+        wrong = {p.split(": ")[0] for p in problems if "changed (fingerprint" not in p}
+        renewed = [e for e in entries if e["id"] in outcome and e["id"] not in wrong and e.get("code")
+                   and e.get("fingerprint") != _fingerprint_or_none(e["code"])]
+        for e in renewed:
+            e["fingerprint"] = _fingerprint_or_none(e["code"])
+            print(f"renewed: {e['id']} (read its reason again)")
+        problems = [p for p in problems if p.split(": ")[0] not in {e["id"] for e in renewed}]
+        doc = json.loads(args.equivalent.read_text(encoding="utf-8"))
+        doc["equivalent"] = entries
+        args.equivalent.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     for p in problems:
         print(p)
     print(f"allow-list: {len(entries)} entries, {len(listed)} rerun, {len(problems)} wrong")
     return 1 if problems else 0
+
+
+def _fingerprint_or_none(code: list[str]) -> str | None:
+    try:
+        return fingerprint(code)
+    except KeyError:
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -330,6 +349,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--report-only", action="store_true",
                     help="with --progress: report the verdicts the file holds for the selection, judge nothing")
     ap.add_argument("--verify-allowlist", action="store_true", help="rerun every allow-list entry and stop")
+    ap.add_argument("--update-fingerprints", action="store_true",
+                    help="with --verify-allowlist: renew the fingerprint of each entry whose rerun passed "
+                         "(then read the renewed entries' reasons again)")
     ap.add_argument("--json", type=Path, help="write the figures and the survivors here")
     args = ap.parse_args(argv)
     compiled = sorted(p.name for p in (REPO / "interpreter").glob("*.so"))
