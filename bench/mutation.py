@@ -305,13 +305,15 @@ def verify_allowlist(by_area: dict[str, list[Mutant]], args: argparse.Namespace)
             problems.append(f"{e['id']}: listed as unreachable but the unmutated suite executes its line")
     if args.update_fingerprints:
         # the reruns passed for these: take their code's new fingerprint (the reasons are still to be read)
-        wrong = {p.split(": ")[0] for p in problems if "changed (fingerprint" not in p}
+        def about(e: dict) -> list[str]:  # ids hold ": " (annotations): match each problem by its entry's id
+            return [p for p in problems if p.startswith(e["id"] + ": ")]
+        wrong = {e["id"] for e in entries if any("changed (fingerprint" not in p for p in about(e))}
         renewed = [e for e in entries if e["id"] in outcome and e["id"] not in wrong and e.get("code")
                    and e.get("fingerprint") != _fingerprint_or_none(e["code"])]
         for e in renewed:
             e["fingerprint"] = _fingerprint_or_none(e["code"])
             print(f"renewed: {e['id']} (read its reason again)")
-        problems = [p for p in problems if p.split(": ")[0] not in {e["id"] for e in renewed}]
+        problems = [p for p in problems if not any(p.startswith(e["id"] + ": ") for e in renewed)]
         doc = json.loads(args.equivalent.read_text(encoding="utf-8"))
         doc["equivalent"] = entries
         args.equivalent.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
