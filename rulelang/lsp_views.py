@@ -264,23 +264,32 @@ def _raw_amounts(doc: _Doc, views: langapi.Views) -> Iterator[lsp.InlayHint]:
 
 
 def _deal(doc: _Doc, views: langapi.Views) -> Iterator[lsp.InlayHint]:
-    """The hand and the boneyard per player count: on the hand statement, or on the header when it is inherited."""
+    """The hand and the boneyard per player count: on the hand statement, or on the header when it is inherited.
+
+    The label is short (`with 2/3/4 players: hand 7/5/5, boneyard 14/13/8`); the tooltip says it count by count.
+    """
     config = views.config or {}
     tiles = SET_TILES[config.get("tiles", 6)]
-    parts = []
-    for n in config["players"]["counts"]:
-        hand, kept = config["hand_size"][str(n)], config["reserve"].get(str(n), 0)
-        boneyard = tiles - n * hand
-        parts.append(f"{n} players: {hand} each, boneyard {boneyard}"
-                     + (f" ({boneyard - kept} drawable)" if kept else ""))
+    counts = list(config["players"]["counts"])
+    hands = [config["hand_size"][str(n)] for n in counts]
+    kept = [config["reserve"].get(str(n), 0) for n in counts]
+    boneyards = [tiles - n * hand for n, hand in zip(counts, hands)]
     at = next((st for st in views.statements if st.key == "hand"), None)
     where = "" if at is not None else " (the hand size is inherited)"
     at = at or next((st for st in views.statements if st.key == "ruleset"), None)
-    if at is None or not parts:
+    if at is None or not counts:
         return
-    tooltip = (f"Dealt from a set of {tiles} tiles{where}; the reserve is the last tiles of the boneyard, "
-               "never drawn.\n\n" + "\n".join(f"- {p}" for p in parts))
-    yield _hint(doc.line_end(_last_row(doc, at)), " · ".join(parts), tooltip)
+
+    def each(values: list[int]) -> str:  # one value when every count has it
+        return str(values[0]) if len(set(values)) == 1 else "/".join(map(str, values))
+
+    label = f"with {each(counts)} players: hand {each(hands)}, boneyard {each(boneyards)}"
+    if any(kept):
+        label += f", drawable {each([b - k for b, k in zip(boneyards, kept)])}"
+    rows = [f"- {n} players: {hand} tiles each, {b} in the boneyard" + (f", the last {k} never drawn" if k else "")
+            for n, hand, b, k in zip(counts, hands, boneyards, kept)]
+    yield _hint(doc.line_end(_last_row(doc, at)), label,
+                f"Dealt from a set of {tiles} tiles{where}:\n\n" + "\n".join(rows))
 
 
 def _origin(filename: str | None, here: str) -> str:

@@ -27,6 +27,8 @@ CHILD = ('# A club variant of Muggins.\n'
          '\n'
          'target at least 40 points with 2 players, 30 with 3 or 4\n'
          '2 shown points to get in\n')
+BASE = 'ruleset base "Base"\nsource "a base of our own"\nbased on muggins\n\nhand 6 tiles\nreserve 2 tiles\n'
+GRANDCHILD = 'ruleset grandchild "🂡"\nsource "s"\nbased on "base.rules"\n\nno score floor\n'
 BROKEN = 'ruleset club "🂡 club"\nsource "s"\nbased on muggins\n\nhand 5 tils\nno reserve\n\non block:\n  as one event\n'
 
 
@@ -64,7 +66,8 @@ async def _session(tmp_path: Path) -> dict:
         out["capabilities"] = init.capabilities
         client.initialized(lsp.InitializedParams())
         docs = {}
-        for name, text in (("full", FULL), ("child", CHILD), ("broken", BROKEN)):
+        (tmp_path / "base.rules").write_text(BASE, encoding="utf-8")
+        for name, text in (("full", FULL), ("child", CHILD), ("broken", BROKEN), ("grandchild", GRANDCHILD)):
             uri = (tmp_path / f"{name}.rules").as_uri()
             client.text_document_did_open(lsp.DidOpenTextDocumentParams(
                 lsp.TextDocumentItem(uri=uri, language_id="rulelang", version=1, text=text)))
@@ -240,7 +243,9 @@ def test_raw_value_of_a_shown_amount(session):
 def test_hand_and_boneyard_per_player_count(session):
     row = row_of(FULL, "hand 7 tiles")
     label = _labels(session["hints/full"])[(row, len(FULL.split("\n")[row]))]
-    assert label == "2 players: 7 each, boneyard 14 · 3 players: 5 each, boneyard 13 · 4 players: 5 each, boneyard 8"
+    assert label == "with 2/3/4 players: hand 7/5/5, boneyard 14/13/8"
+    tooltip = next(h for h in session["hints/full"] if h.label == label).tooltip.value
+    assert "- 3 players: 5 tiles each, 13 in the boneyard" in tooltip and "set of 28 tiles" in tooltip
 
 
 def test_inherited_hand_is_told_on_the_header_in_utf16(session):
@@ -249,7 +254,7 @@ def test_inherited_hand_is_told_on_the_header_in_utf16(session):
     end = at(CHILD, row, '"🂡🂡 club"', after=True)
     assert end.character == len(CHILD.split("\n")[row]) + 2  # two astral characters: two more UTF-16 units
     hint = next(h for h in hints if h.position == end)
-    assert hint.label.startswith("2 players: 7 each, boneyard 14")
+    assert hint.label == "with 2/3/4 players: hand 7/5/5, boneyard 14/13/8"
     assert "inherited" in hint.tooltip.value
 
 
@@ -260,6 +265,17 @@ def test_based_on_line_tells_what_is_inherited_and_from_where(session):
     assert hint.label == "inherits deal, opening, doubles, scoring, on domino, on block from muggins"
     assert "Each player is dealt 7 tiles with 2 players" in hint.tooltip.value
     assert "(`muggins`)" in hint.tooltip.value and "**Players and the deal**" in hint.tooltip.value
+
+
+def test_a_chain_of_bases_names_each_rule_s_file(session):
+    hints = session["hints/grandchild"]
+    based = next(h for h in hints if h.position.line == row_of(GRANDCHILD, "based on"))
+    assert based.label.endswith(" from base.rules, muggins")
+    assert "(`base.rules`)" in based.tooltip.value and "(`muggins`)" in based.tooltip.value
+    header = next(h for h in hints if h.position.line == 0)
+    assert header.position.character == utf16('ruleset grandchild "🂡"')
+    assert header.label == "with 2/3/4 players: hand 6, boneyard 16/10/4, drawable 14/8/2"
+    assert "the last 2 never drawn" in header.tooltip.value
 
 
 def test_hints_keep_to_the_range_asked_and_need_a_valid_text(session):
