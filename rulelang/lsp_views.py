@@ -118,10 +118,12 @@ def _sections(doc: _Doc, views: langapi.Views) -> list[_Section]:
             runs[-1].last_row = max(runs[-1].last_row, _last_row(doc, st))
         else:
             runs.append(_Section(st.group, st.line - 1, _last_row(doc, st), [st]))
-    for run in runs:  # a settlement section starts at its header
-        above = [line for group, line in views.headers if group == run.group and line - 1 < run.first_row]
-        if above:
-            run.first_row = max(above) - 1
+    previous_end = -1
+    for run in runs:  # a settlement section starts at its header, if one is between it and the section before
+        above = [line - 1 for group, line in views.headers
+                 if group == run.group and previous_end < line - 1 < run.first_row]
+        run.first_row = max(above, default=run.first_row)
+        previous_end = run.last_row
     return runs
 
 
@@ -234,8 +236,9 @@ def inlay_hints(ls: LanguageServer, params: lsp.InlayHintParams) -> list[lsp.Inl
     if views.config is None:
         return []
     hints = [*_raw_amounts(doc, views), *_deal(doc, views), *_inheritance(doc, views)]
-    first, last = params.range.start.line, params.range.end.line
-    return [h for h in hints if first <= h.position.line <= last]
+    start, end = params.range.start, params.range.end
+    return [h for h in hints
+            if (start.line, start.character) <= (h.position.line, h.position.character) <= (end.line, end.character)]
 
 
 def _hint(position: lsp.Position, label: str, tooltip: str) -> lsp.InlayHint:
