@@ -144,7 +144,8 @@ def document_symbols(ls: LanguageServer, params: lsp.DocumentSymbolParams) -> li
             children.append(lsp.DocumentSymbol(
                 name=doc.lines[row].strip() or st.words, detail=st.words, kind=lsp.SymbolKind.Property,
                 range=lsp.Range(start, doc.line_end(last)), selection_range=first_line))
-        head = doc.position(run.first_row, len(doc.lines[run.first_row]) - len(doc.lines[run.first_row].lstrip()))
+        head_line = doc.lines[run.first_row]
+        head = doc.position(run.first_row, len(head_line) - len(head_line.lstrip()))  # after the indent
         symbols.append(lsp.DocumentSymbol(
             name=SECTION_NAMES[run.group], detail=titles.get(run.group, ""), kind=lsp.SymbolKind.Namespace,
             range=lsp.Range(head, doc.line_end(run.last_row)),

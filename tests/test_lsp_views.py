@@ -120,6 +120,13 @@ def test_outline_is_the_sections_in_order(session):
     assert symbols[1].children[1].detail == "the hand size"
 
 
+def test_every_section_has_an_outline_name():
+    from rulelang.langapi import section_titles
+    from rulelang.lsp_views import SECTION_NAMES
+
+    assert sorted(section_titles()) == list(range(len(SECTION_NAMES)))
+
+
 def test_outline_ranges_cover_their_lines_in_utf16(session):
     header = session["symbols/full"][0]
     row = row_of(FULL, "ruleset muggins")
