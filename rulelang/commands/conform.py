@@ -1,10 +1,13 @@
 """`rulelang conform` (run the conformance suite) and `rulelang engine-adapter` (the built-in engine over the protocol)."""
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import shlex
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -121,10 +124,11 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
         for c in selected:
             click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
         return
-    result = runner.run(_engine(argv, start_timeout), selected, timeout=timeout, expected_failures=xfails,
-                        all_ids=[c.id for c in lint.cases],
-                        deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
-                        xfail_dirs=expected_failure_dirs(folders))
+    with _progress(len(selected)) as advance:
+        result = runner.run(_engine(argv, start_timeout), selected, timeout=timeout, expected_failures=xfails,
+                            all_ids=[c.id for c in lint.cases],
+                            deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
+                            xfail_dirs=expected_failure_dirs(folders), progress=advance)
     if result.engine.get("start_error"):  # every case errs with the same message: say it once
         _write_reports(result, report_path, junit_path, err)
         err.print(f"the engine did not start: {result.engine['start_error']['message']}", markup=False)
@@ -133,6 +137,35 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
     _write_reports(result, report_path, junit_path, err)
     sys.exit(_exit_status(result, strict, allow_empty, err))
+
+
+def _show_progress() -> bool:
+    """A progress bar only where a person watches: standard error is a terminal (and RULELANG_NO_PROGRESS unset)."""
+    return sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
+
+
+@contextlib.contextmanager
+def _progress(total: int) -> Iterator[Callable[[Any], None] | None]:
+    """The runner's progress hook: a bar of cases on standard error at a terminal (gone when the run ends, before
+    the table), else None, so that piped output is exactly what it was without the bar."""
+    if not _show_progress():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("conformance"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  TextColumn("{task.fields[failed]}"), console=Console(stderr=True, force_terminal=True),
+                  transient=True) as prog:
+        bar = prog.add_task("cases", total=total, failed="")
+        failed = 0
+
+        def advance(res: Any) -> None:
+            nonlocal failed
+            failed += res.outcome in ("fail", "error", "xpass")
+            prog.update(bar, advance=1, failed=f"{failed} failed" if failed else "")
+
+        yield advance
 
 
 def _check_seconds(timeout: float, start_timeout: float, deadline: float | None) -> None:
