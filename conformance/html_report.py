@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 from html import escape
 from pathlib import Path
@@ -36,7 +36,8 @@ def _template() -> Template:
     return Template(TEMPLATE.read_text(encoding="utf-8"))
 
 
-def group_counts(results: Iterable[CaseResult], keys: Any) -> dict[str, dict[str, int]]:
+def group_counts(results: Iterable[CaseResult],
+                 keys: Callable[[CaseResult], Iterable[str]]) -> dict[str, dict[str, int]]:
     """Outcome counts per group; `keys(result)` names the groups a result belongs to (a variant, its tags)."""
     groups: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(OUTCOMES, 0))
     for r in results:
