@@ -82,6 +82,13 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--allow-empty", is_flag=True,
               help="Do not fail a run in which no case passed (e.g. an engine that skips everything).")
 @click.option("-v", "--verbose", is_flag=True, help="Also show skipped cases and expected failures.")
+# the clause trace: options kept out of the signature (read back by _trace_options)
+@click.option("--trace", is_flag=True, expose_value=False, callback=lambda ctx, _p, v: ctx.meta.__setitem__("trace", v),
+              help="List every clause of the three source texts and family.md with the cases that test it, and the "
+                   "clauses no case tests, then stop (exit 1 when a clause of a bundled variant is untested).")
+@click.option("--json", "trace_json", is_flag=True, expose_value=False,
+              callback=lambda ctx, _p, v: ctx.meta.__setitem__("trace_json", v),
+              help="With --trace: print the trace as JSON (format rulelang-conformance-trace/1).")
 def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tuple[str, ...], ids: tuple[str, ...],
                 engine_cmd: str | None, example_engines: bool, report_path: str | None, junit_path: str | None,
                 baseline_path: str | None, timeout: float, start_timeout: float, deadline: float | None,
@@ -117,6 +124,9 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     ends_at = None if deadline is None else started + deadline  # the deadline covers linting too
     lint = _linted(folders, err, ends_at, deadline)
     selected = _selected(lint, variants, tags, ids, err)
+    trace, trace_json = _trace_options(err)
+    if trace:
+        sys.exit(_print_trace(selected, variants, trace_json))
     if list_only:
         for c in selected:
             click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
@@ -133,6 +143,30 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
     _write_reports(result, report_path, junit_path, err)
     sys.exit(_exit_status(result, strict, allow_empty, err))
+
+
+def _trace_options(err: Console) -> tuple[bool, bool]:
+    """(--trace, --json); exit 2 when --json is given without --trace."""
+    meta = click.get_current_context().meta
+    trace, as_json = bool(meta.get("trace")), bool(meta.get("trace_json"))
+    if as_json and not trace:
+        _usage_error(err, "--json goes with --trace (the run's JSON report is --report FILE)")
+    return trace, as_json
+
+
+def _print_trace(selected: list[Case], variants: tuple[str, ...], as_json: bool) -> int:
+    """Print the clause trace of the selected cases; 1 when a clause of a bundled variant is untested, else 0."""
+    import json
+
+    from rulelang.conformance import clauses
+
+    tr = clauses.trace(selected, variants)
+    if as_json:
+        click.echo(json.dumps(tr.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        for line in clauses.text_lines(tr):
+            click.echo(line)
+    return 1 if tr.untested(required_only=True) else 0
 
 
 def _check_seconds(timeout: float, start_timeout: float, deadline: float | None) -> None:
