@@ -180,11 +180,12 @@ def text_lines(tr: Trace) -> list[str]:
             lines.append("    " + ", ".join(t.cases))
         elif t.status == "exempt":
             lines.append(f"{c['id']}  ({where(c)}) no case needed, {c['untested']['kind']}: \"{excerpt(c, 100)}\"")
+        else:
+            lines.append(f"{c['id']}  ({where(c)}) NO CASE: \"{excerpt(c, 100)}\"")
     untested = tr.untested()
     lines.append(f"untested clauses: {len(untested)}" + ("" if untested else " (none)"))
     for t in untested:
         c = t.clause
-        mark = "  REQUIRED" if t.required(tr.bundled) else ""
-        lines.append(f"  {c['id']}  ({where(c)}) [{', '.join(c['variants']) or 'no bundled variant'}]{mark}: "
-                     f"\"{excerpt(c, 100)}\"")
+        mark = "  REQUIRED: a clause of a bundled variant" if t.required(tr.bundled) else ""
+        lines.append(f"  {c['id']}  [{', '.join(c['variants']) or 'no bundled variant'}]{mark}")
     return lines
