@@ -163,6 +163,16 @@ def test_a_partial_selection_requires_only_its_variants_clauses():
     assert doc["untested_required"] == []  # ...which bind other variants: only pagat's clauses are required
 
 
+def test_a_club_folder_requires_no_clause(tmp_path):
+    src = json.loads((cases.CASES_DIR / "pagat" / "diagrams.json").read_text(encoding="utf-8"))
+    one = {k: v for k, v in src["cases"][0].items() if k != "clauses"}
+    (tmp_path / "club.json").write_text(json.dumps(dict(src, cases=[one])), encoding="utf-8")
+    result = conform("--cases", str(tmp_path), "--trace", "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["bundled"] == [] and doc["untested_required"] == [] and doc["summary"]["tested"] == 0
+
+
 def test_json_without_trace_is_a_usage_error():
     result = conform("--json")
     assert result.exit_code == 2

@@ -83,11 +83,11 @@ def _baseline(path: str) -> dict[str, Any]:
               help="Do not fail a run in which no case passed (e.g. an engine that skips everything).")
 @click.option("-v", "--verbose", is_flag=True, help="Also show skipped cases and expected failures.")
 # the clause trace: options kept out of the signature (read back by _trace_options)
-@click.option("--trace", is_flag=True, expose_value=False, callback=lambda ctx, _p, v: ctx.meta.__setitem__("trace", v),
+@click.option("--trace", is_flag=True, expose_value=False, callback=lambda ctx, _p, v: ctx.meta.__setitem__("conform.trace", v),
               help="List every clause of the three source texts and family.md with the cases that test it, and the "
                    "clauses no case tests, then stop (exit 1 when a clause of a bundled variant is untested).")
 @click.option("--json", "trace_json", is_flag=True, expose_value=False,
-              callback=lambda ctx, _p, v: ctx.meta.__setitem__("trace_json", v),
+              callback=lambda ctx, _p, v: ctx.meta.__setitem__("conform.trace_json", v),
               help="With --trace: print the trace as JSON (format rulelang-conformance-trace/1).")
 def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tuple[str, ...], ids: tuple[str, ...],
                 engine_cmd: str | None, example_engines: bool, report_path: str | None, junit_path: str | None,
@@ -148,19 +148,22 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
 def _trace_options(err: Console) -> tuple[bool, bool]:
     """(--trace, --json); exit 2 when --json is given without --trace."""
     meta = click.get_current_context().meta
-    trace, as_json = bool(meta.get("trace")), bool(meta.get("trace_json"))
+    trace, as_json = bool(meta.get("conform.trace")), bool(meta.get("conform.trace_json"))
     if as_json and not trace:
         _usage_error(err, "--json goes with --trace (the run's JSON report is --report FILE)")
     return trace, as_json
 
 
 def _print_trace(selected: list[Case], variants: tuple[str, ...], as_json: bool) -> int:
-    """Print the clause trace of the selected cases; 1 when a clause of a bundled variant is untested, else 0."""
+    """Print the clause trace of the selected cases; 1 when a clause of a bundled variant is untested, else 0.
+
+    The variants whose clauses must be tested are those of --variant, else those of the selected cases (a case
+    folder of a club's own variant requires none)."""
     import json
 
     from rulelang.conformance import clauses
 
-    tr = clauses.trace(selected, variants)
+    tr = clauses.trace(selected, variants or sorted({c.variant for c in selected}))
     if as_json:
         click.echo(json.dumps(tr.to_dict(), indent=2, ensure_ascii=False))
     else:
