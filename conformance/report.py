@@ -50,7 +50,21 @@ def _short(value: Any, limit: int = 300) -> str:
 
 
 def failure_text(r: CaseResult) -> str:
-    """One failure as text: id, step, path, expected vs got (or the error)."""
+    """One failure as text: step, path, expected vs got (or the error), then the clauses of the rules it breaks."""
+    return _first_difference(r) + _broken_clauses(r)
+
+
+def _broken_clauses(r: CaseResult, shown: int = 3) -> str:
+    """The first clauses the failing case tests, quoted: an engine author reads "this engine breaks this sentence"."""
+    from .clauses import failure_lines
+
+    lines = failure_lines(r.case.clauses)
+    more = f"\n    (and {len(lines) - shown} more clauses: rulelang conform --trace)" if len(lines) > shown else ""
+    return "".join(f"\n    {line}" for line in lines[:shown]) + more
+
+
+def _first_difference(r: CaseResult) -> str:
+    """The first difference as text: step, path, expected vs got (or the error)."""
     if r.difference is not None:
         d = r.difference
         steps = r.case.data["steps"]

@@ -90,11 +90,16 @@ def _baseline(path: str) -> dict[str, Any]:
                    "its case id, clauses and first difference.")
 @click.option("--badge", "badge_path", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write an SVG badge here (conformance | PASSED/JUDGED: green, amber from 90%, red below).")
+@click.option("--trace", is_flag=True,
+              help="List every clause of the three source texts and family.md with the cases that test it, and the "
+                   "clauses no case tests, then stop (exit 1 when a clause of a bundled variant is untested).")
+@click.option("--json", "trace_json", is_flag=True,
+              help="With --trace: print the trace as JSON (format rulelang-conformance-trace/1).")
 def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tuple[str, ...], ids: tuple[str, ...],
                 engine_cmd: str | None, example_engines: bool, report_path: str | None, junit_path: str | None,
                 baseline_path: str | None, timeout: float, start_timeout: float, deadline: float | None,
                 xfail_path: str | None, list_only: bool, strict: bool, allow_empty: bool, verbose: bool,
-                html_path: str | None, badge_path: str | None) -> None:
+                html_path: str | None, badge_path: str | None, trace: bool, trace_json: bool) -> None:
     """Run the conformance suite against the built-in engine or an external one.
 
     Exit status: 0 when every selected case passes (expected failures honoured;
@@ -127,6 +132,9 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     ends_at = None if deadline is None else started + deadline  # the deadline covers linting too
     lint = _linted(folders, err, ends_at, deadline)
     selected = _selected(lint, variants, tags, ids, err)
+    _check_trace_options(err, trace, trace_json)
+    if trace:
+        sys.exit(_print_trace(selected, variants, trace_json))
     if list_only:
         for c in selected:
             click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
@@ -175,6 +183,28 @@ def _progress(total: int) -> Iterator[Callable[[Any], None] | None]:
             prog.update(bar, advance=1, failed=f"{failed} failed" if failed else "")
 
         yield advance
+def _check_trace_options(err: Console, trace: bool, as_json: bool) -> None:
+    """Exit 2 when --json is given without --trace."""
+    if as_json and not trace:
+        _usage_error(err, "--json goes with --trace (the run's JSON report is --report FILE)")
+
+
+def _print_trace(selected: list[Case], variants: tuple[str, ...], as_json: bool) -> int:
+    """Print the clause trace of the selected cases; 1 when a clause of a bundled variant is untested, else 0.
+
+    The variants whose clauses must be tested are those of --variant, else those of the selected cases (a case
+    folder of a club's own variant requires none)."""
+    import json
+
+    from rulelang.conformance import clauses
+
+    tr = clauses.trace(selected, variants or sorted({c.variant for c in selected}))
+    if as_json:
+        click.echo(json.dumps(tr.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        for line in clauses.text_lines(tr):
+            click.echo(line)
+    return 1 if tr.untested(required_only=True) else 0
 
 
 def _check_seconds(timeout: float, start_timeout: float, deadline: float | None) -> None:
