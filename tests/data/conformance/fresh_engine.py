@@ -10,6 +10,7 @@ Standard library only; it speaks the protocol on stdin/stdout by itself.
 """
 from __future__ import annotations
 
+import copy
 import json
 import sys
 
@@ -25,6 +26,7 @@ TAGS = [
     "tie-draw", "own-hand",
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
     "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit", "partners-tie-no-winner",
+    "observation",
 ]
 
 
@@ -401,7 +403,7 @@ class Game:
             "pass_drawn": [[fmt(t) for t in d] for d in pass_drawn],
             "offered": [fmt(t) if tg is None else f"{fmt(t)} on {fmt(tg)} {sd}" for t, tg, sd in offered],
             "points": points, "shown": points // unit, "events": events,
-            "layout": {"tiles": [fmt(t) for t in lay.tiles], "connections": lay.connections,
+            "layout": {"tiles": [fmt(t) for t in lay.tiles], "connections": [list(c) for c in lay.connections],
                        "spinners": [fmt(t) for t in lay.spinners]},
             "attach_points": [[fmt(t), s, x] for t, s, x in lay.attach_points()],
             "counted": [[fmt(t), s, x] for t, s, x in lay.counted()],
@@ -409,6 +411,35 @@ class Game:
             "scores": list(self.scores), "shown_scores": [s // unit for s in self.scores],
             "round": self.result, "match": {"over": self.match_over, "winner": self.winner},
         }
+
+    def sees(self, seat):
+        """What `seat` sees now (PROTOCOL.md 2.1): its own tiles, how many the others and the boneyard hold."""
+        self.refuse_if_over()
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise ValueError(f"no seat {seat!r} in a game of {self.n}")
+        moves = self.moves_for(seat, only=self.must_play) if seat == self.to_move else []
+        table = self.observe(seat, [], [], [], moves, 0, [])  # the table as a placement reports it
+        hidden = self.cfg.get("claims", "none") != "none"  # points must be claimed: no preview
+        return {
+            "reject": None, "seat": seat, "hand": [fmt(t) for t in sorted(self.hands[seat])],
+            "others": [{"seat": (seat + k) % self.n, "partner": self.side((seat + k) % self.n) == self.side(seat),
+                        "tiles": len(self.hands[(seat + k) % self.n])} for k in range(1, self.n)],
+            "boneyard": len(self.boneyard),
+            **{k: table[k] for k in ("layout", "attach_points", "counted", "count", "scores", "shown_scores")},
+            "to_move": self.to_move,
+            "moves": table["offered"],
+            "move_points": None if hidden else [self.points_if(m) for m in moves],
+            "may_call": False,  # this engine plays no claims
+        }
+
+    def points_if(self, move):
+        """The raw points a placement would earn (3.4), worked on a copy of the layout."""
+        t, target, side = move
+        lay = copy.deepcopy(self.layout)
+        lay.place(t, target, side)
+        count = sum(x for _, _, x in lay.counted())
+        sc = self.cfg["scoring"]
+        return count if sc["in_play"] and count > 0 and count % sc["multiple"] == 0 else 0
 
     def refuse_if_over(self):
         if self.match_over or self.no_more_rounds:
@@ -488,6 +519,8 @@ def run_case(case: dict) -> dict:
         try:
             if "play" in step:
                 out.append(game.play(step["play"]))
+            elif "observe" in step:
+                out.append(game.sees(step["observe"]))
             else:
                 game.refuse_if_over()
                 raise Refused("must-place")
@@ -529,7 +562,7 @@ VALUES: dict[str, list] = {
 
 
 def main(argv: list[str]) -> int:
-    capabilities: dict = {"features": TAGS, "configurations": {"@fields": ANY_VALUE, **VALUES}}
+    capabilities: dict = {"features": TAGS, "observe": True, "configurations": {"@fields": ANY_VALUE, **VALUES}}
     if "--without-no-drawing" in argv:
         capabilities["features"] = [t for t in TAGS if t != "no-drawing"]
         capabilities["configurations"]["drawing"] = ["until-playable"]
