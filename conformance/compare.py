@@ -8,6 +8,7 @@ path, what the case expects and what the engine reported.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,7 +88,7 @@ def compare_step(i: int, step: dict[str, Any], obs: Any) -> Difference | None:
     return None
 
 
-def _strings(obj: Any, path: str) -> Any:
+def _strings(obj: Any, path: str) -> Iterator[tuple[str, str]]:
     """Every text in `obj` with its JSON path, keys included."""
     if isinstance(obj, str):
         yield path, obj
@@ -103,8 +104,8 @@ def _strings(obj: Any, path: str) -> Any:
 def leak(i: int, expect: dict[str, Any], obs: dict[str, Any]) -> Difference | None:
     """A seat's observation names no tile but its own hand's and the layout's (PROTOCOL.md 2.1): the first
     other tile found anywhere in it is a hidden tile shown (another hand's, the boneyard's, or out of play)."""
-    hand = expect.get("hand", obs.get("hand"))
-    layout = obs.get("layout")
+    hand = expect.get("hand", obs.get("hand"))  # what the case states, where it states it
+    layout = expect["layout"] if "tiles" in expect.get("layout", {}) else obs.get("layout")
     tiles = layout.get("tiles") if isinstance(layout, dict) else None
     seen = set(hand if isinstance(hand, list) else []) | set(tiles if isinstance(tiles, list) else [])
     for path, text in _strings(obs, f"$.steps[{i}]"):
