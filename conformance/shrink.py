@@ -12,7 +12,8 @@ time, while the candidate stays a correct case. A candidate is kept when
   difference is at the last step, under the same observation key.
 
 Removed tiles are simply out of play (PROTOCOL.md 1: tiles in no hand and not
-in the boneyard), so the shrunk case is tagged `partial-deal`.
+in the boneyard), so the shrunk case is tagged `partial-deal`; it keeps the
+original's other tags (`multi-round` only while it still deals a later round).
 """
 from __future__ import annotations
 
@@ -214,9 +215,10 @@ def _described(case: Case, data: dict[str, Any], diff: Difference) -> dict[str, 
     what = f"{_key(diff)} as the case expects" if _key(diff) else "the observation the case expects"
     text = (f"the smallest part found of {case.id}: after {len(data['steps']) - 1} earlier steps, "
             f"{step_words(step)} gives {what} ({_tile_count(data)} of {_tile_count(case.data)} tiles dealt)")
-    tags = list(dict.fromkeys([*data["tags"], "partial-deal"]))
-    return {"id": cid, "description": text, **{k: v for k, v in data.items() if k not in ("id", "description", "tags")},
-            "tags": tags}
+    tags = [t for t in dict.fromkeys([*data["tags"], "partial-deal"]) if t != "multi-round" or data.get("next_rounds")]
+    source = {**data["source"], "where": f"{data['source']['where']} (shrunk from {case.id} by rulelang conform --shrink)"}
+    rest = {k: v for k, v in data.items() if k not in ("id", "description", "source", "tags")}
+    return {"id": cid, "description": text, "source": source, **rest, "tags": tags}
 
 
 def write(shrunk: Shrunk, folder: Path) -> Path:

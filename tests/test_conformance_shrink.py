@@ -56,7 +56,8 @@ def test_a_broken_engine_is_shrunk_to_a_small_failing_case(tmp_path):
     assert shrunk.id == f"{CASE}-shrunk" and shrunk.ruleset == original.ruleset
     assert len(shrunk.data["steps"]) <= 6 < len(original.data["steps"])
     assert _tiles(shrunk.data) <= 10 < _tiles(original.data)
-    assert "partial-deal" in shrunk.tags
+    assert "partial-deal" in shrunk.tags and ("multi-round" in shrunk.tags) == bool(shrunk.data.get("next_rounds"))
+    assert shrunk.data["source"]["where"].endswith(f"(shrunk from {CASE} by rulelang conform --shrink)")
     # correct: the built-in and the fresh engine pass it; the broken engine still fails it
     assert conform("--cases", str(out)).exit_code == 0
     fresh = " ".join(shlex.quote(x) for x in (sys.executable, str(FRESH)))
