@@ -25,6 +25,8 @@ def step_words(step: dict[str, Any]) -> str:
         return str(step["play"]) + (f" claim {step['claim']}" if "claim" in step else "")
     if "call" in step:
         return f"call by seat {step['call']}"
+    if "observe" in step:
+        return f"what seat {step['observe']} sees"
     return "draw" if "draw" in step else "pass"
 
 HERE = Path(__file__).resolve().parent

@@ -95,11 +95,15 @@ def _baseline(path: str) -> dict[str, Any]:
                    "clauses no case tests, then stop (exit 1 when a clause of a bundled variant is untested).")
 @click.option("--json", "trace_json", is_flag=True,
               help="With --trace: print the trace as JSON (format rulelang-conformance-trace/1).")
+@click.option("--shrink", "shrink_dir", metavar="DIR", type=click.Path(file_okay=False),
+              help="For each failing case, write the smallest case found (fewest moves, fewest tiles) that the engine "
+                   "still fails and the built-in engine passes, as DIR/VARIANT/ID-shrunk.json.")
 def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tuple[str, ...], ids: tuple[str, ...],
                 engine_cmd: str | None, example_engines: bool, report_path: str | None, junit_path: str | None,
                 baseline_path: str | None, timeout: float, start_timeout: float, deadline: float | None,
                 xfail_path: str | None, list_only: bool, strict: bool, allow_empty: bool, verbose: bool,
-                html_path: str | None, badge_path: str | None, trace: bool, trace_json: bool) -> None:
+                html_path: str | None, badge_path: str | None, trace: bool, trace_json: bool,
+                shrink_dir: str | None) -> None:
     """Run the conformance suite against the built-in engine or an external one.
 
     Exit status: 0 when every selected case passes (expected failures honoured;
@@ -139,8 +143,9 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
         for c in selected:
             click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
         return
+    engine = _engine(argv, start_timeout)
     with _progress(len(selected)) as advance:
-        result = runner.run(_engine(argv, start_timeout), selected, timeout=timeout, expected_failures=xfails,
+        result = runner.run(engine, selected, timeout=timeout, expected_failures=xfails,
                             all_ids=[c.id for c in lint.cases],
                             deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
                             xfail_dirs=expected_failure_dirs(folders), progress=advance)
@@ -153,6 +158,8 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
     _write_reports(result, report_path, junit_path, err)
     _write_published(result, html_path, badge_path, err)
+    if shrink_dir is not None:
+        _shrink_failures(result, engine, Path(shrink_dir), timeout, err)
     sys.exit(_exit_status(result, strict, allow_empty, err))
 
 
@@ -183,6 +190,8 @@ def _progress(total: int) -> Iterator[Callable[[Any], None] | None]:
             prog.update(bar, advance=1, failed=f"{failed} failed" if failed else "")
 
         yield advance
+
+
 def _check_trace_options(err: Console, trace: bool, as_json: bool) -> None:
     """Exit 2 when --json is given without --trace."""
     if as_json and not trace:
@@ -205,6 +214,30 @@ def _print_trace(selected: list[Case], variants: tuple[str, ...], as_json: bool)
         for line in clauses.text_lines(tr):
             click.echo(line)
     return 1 if tr.untested(required_only=True) else 0
+
+
+def _shrink_failures(result: RunResult, engine: SubprocessEngine | InProcessEngine, folder: Path, timeout: float,
+                     err: Console) -> None:
+    """--shrink DIR: each failing case shrunk and written to DIR (PROTOCOL.md, "Shrinking a failure")."""
+    from rulelang.conformance.shrink import shrink, write
+
+    failing = [r.case for r in result.results if r.outcome == "fail"]
+    try:
+        for case in failing:
+            shrunk = shrink(case, engine, timeout)
+            if shrunk is None:
+                err.print(f"shrink {case.id}: the engine no longer fails it; nothing written", markup=False)
+                continue
+            try:
+                path = write(shrunk, folder)
+            except (OSError, ValueError) as exc:
+                err.print(f"shrink {case.id}: cannot write the shrunk case: {exc}", markup=False)
+                sys.exit(1)
+            (steps, was_steps), (tiles, was_tiles) = shrunk.steps, shrunk.tiles
+            err.print(f"shrunk {case.id}: {steps} of {was_steps} steps, {tiles} of {was_tiles} tiles -> {path}",
+                      markup=False)
+    finally:
+        engine.stop()
 
 
 def _check_seconds(timeout: float, start_timeout: float, deadline: float | None) -> None:

@@ -10,6 +10,7 @@ Standard library only; it speaks the protocol on stdin/stdout by itself.
 """
 from __future__ import annotations
 
+import copy
 import json
 import sys
 
@@ -25,6 +26,7 @@ TAGS = [
     "tie-draw", "own-hand",
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
     "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit", "partners-tie-no-winner",
+    "observation", "claims",
 ]
 
 
@@ -168,6 +170,7 @@ class Game:
         self.pass_drawn: list[list] = []
         self.round_over = False
         self.result = None
+        self.window = None  # the muggins rule: (caller, what a call takes) after a placement
 
     @staticmethod
     def deciding_tile(hand):
@@ -401,7 +404,7 @@ class Game:
             "pass_drawn": [[fmt(t) for t in d] for d in pass_drawn],
             "offered": [fmt(t) if tg is None else f"{fmt(t)} on {fmt(tg)} {sd}" for t, tg, sd in offered],
             "points": points, "shown": points // unit, "events": events,
-            "layout": {"tiles": [fmt(t) for t in lay.tiles], "connections": lay.connections,
+            "layout": {"tiles": [fmt(t) for t in lay.tiles], "connections": [list(c) for c in lay.connections],
                        "spinners": [fmt(t) for t in lay.spinners]},
             "attach_points": [[fmt(t), s, x] for t, s, x in lay.attach_points()],
             "counted": [[fmt(t), s, x] for t, s, x in lay.counted()],
@@ -410,11 +413,40 @@ class Game:
             "round": self.result, "match": {"over": self.match_over, "winner": self.winner},
         }
 
+    def sees(self, seat):
+        """What `seat` sees now (PROTOCOL.md 2.1): its own tiles, how many the others and the boneyard hold."""
+        self.refuse_if_over()
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise ValueError(f"no seat {seat!r} in a game of {self.n}")
+        moves = self.moves_for(seat, only=self.must_play) if seat == self.to_move else []
+        table = self.observe(seat, [], [], [], moves, 0, [])  # the table as a placement reports it
+        hidden = self.cfg.get("claims", "none") != "none"  # points must be claimed: no preview
+        return {
+            "reject": None, "seat": seat, "hand": [fmt(t) for t in sorted(self.hands[seat])],
+            "others": [{"seat": (seat + k) % self.n, "partner": self.side((seat + k) % self.n) == self.side(seat),
+                        "tiles": len(self.hands[(seat + k) % self.n])} for k in range(1, self.n)],
+            "boneyard": len(self.boneyard),
+            **{k: table[k] for k in ("layout", "attach_points", "counted", "count", "scores", "shown_scores")},
+            "to_move": self.to_move,
+            "moves": table["offered"],
+            "move_points": None if hidden else [self.points_if(m) for m in moves],
+            "may_call": self.window is not None and self.window[0] == seat and self.window[1] != 0,
+        }
+
+    def points_if(self, move):
+        """The raw points a placement would earn (3.4), worked on a copy of the layout."""
+        t, target, side = move
+        lay = copy.deepcopy(self.layout)
+        lay.place(t, target, side)
+        count = sum(x for _, _, x in lay.counted())
+        sc = self.cfg["scoring"]
+        return count if sc["in_play"] and count > 0 and count % sc["multiple"] == 0 else 0
+
     def refuse_if_over(self):
         if self.match_over or self.no_more_rounds:
             raise Refused("round-over")
 
-    def play(self, text):
+    def play(self, text, claim=None):
         self.refuse_if_over()
         words = text.split()
         t = parse_tile(words[0])
@@ -441,6 +473,11 @@ class Game:
                 raise Refused("side-occupied")
             if lay.value(target, side) not in t:
                 raise Refused("no-match")
+        claims = self.cfg.get("claims", "none")
+        if claim is not None and claims == "none":
+            raise Refused("claims-off")
+        if claim is not None and claim < 0:
+            raise Refused("negative-claim")
         # the move is legal: apply it
         offered = self.moves_for(s, only=self.must_play)
         drawn, passed, pass_drawn = self.drawing_now, self.passed, self.pass_drawn
@@ -455,15 +492,21 @@ class Game:
         domino = not self.hands[s]
         folded = domino and self.cfg["settlement"]["domino"]["with_last_placement"]
         self.lead_now = target is None  # the round's opening placement
+        credit = points
+        if claims != "none":  # points must be claimed (3.13): only a claim up to the score is credited
+            said = (claim or 0) * sc["unit"]
+            credit = said if said <= points else 0
+            caller = next((s + k) % self.n for k in range(1, self.n) if self.side((s + k) % self.n) != self.side(s))
+            self.window = (caller, points - said if said <= points else said) if claims == "muggins" else None
         if not folded:
-            self.apply(self.side(s), "placement", points, s, events)
+            self.apply(self.side(s), "placement", credit, s, events)
         self.to_move = (s + 1) % self.n
         if self.match_over:
             kind = "domino" if domino else "target"
             self.end_of_round({"kind": kind, "seat": s if domino else None,
                                "side": self.side(s) if domino else None, "hand_pips": v()})
         elif domino:
-            self.settle("domino", s, points if folded else None, events)
+            self.settle("domino", s, credit if folded else None, events)
             self.end_of_round({"kind": "domino", "seat": s, "side": self.side(s), "hand_pips": v()})
         elif self.advance():
             w = self.block_winner(v())
@@ -471,6 +514,39 @@ class Game:
             self.end_of_round({"kind": "blocked", "seat": w, "side": None if w is None else self.side(w),
                                "hand_pips": v()})
         obs = self.observe(s, drawn, passed, pass_drawn, offered, points, events)
+        self.next_round()
+        return obs
+
+    def call(self, seat):
+        """A call on the last placement (3.13): the caller takes the missed points or the over-claim."""
+        self.refuse_if_over()
+        claims = self.cfg.get("claims", "none")
+        if claims == "none":
+            raise Refused("claims-off")
+        if claims == "forfeit":
+            raise Refused("no-calls")
+        if self.window is None:
+            raise Refused("late-call")
+        caller, take = self.window
+        if seat != caller:
+            raise Refused("not-caller")
+        if take == 0:
+            raise Refused("nothing-to-take")
+        self.window = None
+        events: list[dict] = []
+        self.apply(self.side(seat), "call", take, seat, events)
+        if self.match_over:
+            self.end_of_round({"kind": "target", "seat": None, "side": None, "hand_pips": [pips(h) for h in self.hands]})
+        obs = self.observe(seat, [], [], [], [], 0, events)
+        for key in ("drawn", "passed", "pass_drawn", "offered", "points", "shown"):
+            del obs[key]
+        self.next_round()
+        return obs
+
+    def next_round(self):
+        """After a round has ended: deal the next one, or note that none follows (3.10)."""
+        if self.round_over:
+            self.window = None
         if self.round_over and not self.match_over:
             self.prev = (self.result, self.opener)
             self.round_no += 1
@@ -478,7 +554,6 @@ class Game:
                 self.start_round()
             else:
                 self.no_more_rounds = True
-        return obs
 
 
 def run_case(case: dict) -> dict:
@@ -487,7 +562,11 @@ def run_case(case: dict) -> dict:
     for step in case["steps"]:
         try:
             if "play" in step:
-                out.append(game.play(step["play"]))
+                out.append(game.play(step["play"], step.get("claim")))
+            elif "call" in step:
+                out.append(game.call(step["call"]))
+            elif "observe" in step:
+                out.append(game.sees(step["observe"]))
             else:
                 game.refuse_if_over()
                 raise Refused("must-place")
@@ -508,7 +587,7 @@ TERM = {"kind": ["hands", "differences"], "hands": ["opponents", "partner", "own
         "pooling": ["pooled", "each"], "rounding": ["round5", "none"], "to": ["winner", "owner"],
         "sign": ["credit", "debit"]}
 VALUES: dict[str, list] = {
-    "tiles": [6], "players.partnerships": [4], "drawing": ["until-playable", "none"],
+    "tiles": [6], "players.partnerships": [4], "claims": ["none", "muggins", "forfeit"], "drawing": ["until-playable", "none"],
     "opener.first_round": ["lottery", "highest-double", "seat-0"],
     "opener.after_domino": ["dominoer", "lottery", "highest-double", "next-seat", "seat-0"],
     "opener.after_block": ["lottery", "highest-double", "next-seat", "block-winner", "seat-0"],
@@ -529,7 +608,7 @@ VALUES: dict[str, list] = {
 
 
 def main(argv: list[str]) -> int:
-    capabilities: dict = {"features": TAGS, "configurations": {"@fields": ANY_VALUE, **VALUES}}
+    capabilities: dict = {"features": TAGS, "observe": True, "configurations": {"@fields": ANY_VALUE, **VALUES}}
     if "--without-no-drawing" in argv:
         capabilities["features"] = [t for t in TAGS if t != "no-drawing"]
         capabilities["configurations"]["drawing"] = ["until-playable"]
