@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Literal, get_args
 
 __all__ = [
-    "FORMAT", "TILES_IN_SET", "SET_TILES", "SET_PLAYERS", "SET_NAMES", "TileSet", "PlayerCount", "literal_values",
+    "FORMAT", "TILES_IN_SET", "SET_TILES", "SET_NAMES", "TileSet", "PlayerCount", "literal_values",
     "Format", "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
@@ -20,9 +20,8 @@ __all__ = [
 FORMAT = "rulelang-config/1"
 Format = Literal["rulelang-config/1"]
 TILES_IN_SET = 28
-# The tile sets: highest pip -> tiles in the set, the most players it seats, its name.
+# The tile sets: highest pip -> tiles in the set, its name (a set seats as many players as its tiles deal).
 SET_TILES: dict[int, int] = {6: 28, 9: 55, 12: 91}
-SET_PLAYERS: dict[int, int] = {6: 4, 9: 10, 12: 12}
 SET_NAMES: dict[int, str] = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
 TileSet = Literal[9, 12]  # the sets a configuration may name; double-six (6) is the default, never written
 PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]

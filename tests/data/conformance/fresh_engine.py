@@ -25,6 +25,7 @@ TAGS = [
     "tie-draw", "own-hand",
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
     "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit", "partners-tie-no-winner",
+    "more-players",
 ]
 
 
