@@ -14,7 +14,7 @@ __all__ = [
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
     "Formula", "RoundEnd", "PartnersTie", "SpinnerOrientation", "SpinnerCount", "SpinnerBranches",
-    "DominoWinner", "HandDoubles", "Claims",
+    "DominoWinner", "HandDoubles", "Claims", "DOUBLE_OPENERS", "NoDouble",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -27,10 +27,15 @@ TileSet = Literal[9, 12]  # the sets a configuration may name; double-six (6) is
 PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 Drawing = Literal["until-playable", "none"]
-Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0"]
-OpenerFirst = Literal["lottery", "highest-double", "seat-0"]
-OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0"]
-OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0"]
+Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0", "double-six",
+                 "rotating-double"]
+OpenerFirst = Literal["lottery", "highest-double", "seat-0", "double-six", "rotating-double"]
+OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0", "double-six", "rotating-double"]
+OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0", "double-six",
+                      "rotating-double"]
+# the openers that name a double: who holds it leads (`opener.no_double` says what happens when nobody does)
+DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double")
+NoDouble = Literal["heaviest-tile", "draw", "heaviest-hand", "next-seat", "redeal"]
 Lead = Literal["any", "forced"]
 Branching = Literal["every", "first", "none"]
 BranchSides = Literal["after-line", "at-once"]
