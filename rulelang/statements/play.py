@@ -105,7 +105,7 @@ def _explain_no_double(v: str, c: Config) -> str:
     rounds = _openers_by_double(c)
     if not rounds:
         return "" if v == "heaviest-tile" else "(No round is opened by a double, so nobody holding one changes nothing.)"
-    where = " and ".join(rounds)
+    where = "any round" if len(rounds) == 3 else " and of ".join(rounds)
     said = {
         "heaviest-tile": "the holder of the heaviest tile leads it (most pips, then the larger high half; when the "
                          "round's double is the double six or the rotating double, the highest double held comes "
@@ -119,7 +119,7 @@ def _explain_no_double(v: str, c: Config) -> str:
                      "round), who leads any tile",
         "redeal": "the deal is thrown in and the tiles are dealt again until somebody holds it",
     }[v]
-    return f"If nobody holds the opening double of {where}, {said}."
+    return f"If nobody holds the double that opens {where}, {said}."
 
 
 BRANCHING = {
