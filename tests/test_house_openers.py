@@ -266,3 +266,38 @@ def test_the_engine_refuses_a_configuration_whose_deal_does_not_fit():
     with pytest.raises(ConfigError, match="5 x 6 = 30 tiles") as e:
         Config.from_dict(compiled)
     assert e.value.code == "too-many-tiles"
+
+
+@pytest.mark.parametrize("value", sorted(NO_DOUBLE))
+@pytest.mark.parametrize("opener", ["the highest double", "the double six", "the rotating double"])
+def test_every_opening_leads_a_held_tile_and_draws_from_the_front_of_the_boneyard(value, opener):
+    base = text(value, opener) + "hand 3 tiles\nreserve 4 tiles\n"  # small hands: nobody holding it is common
+    cfg = Config.from_dict(rulelang.compile_text(base, "h.rules"))
+    rng = random.Random(5)
+    for _ in range(60):
+        n = rng.choice([2, 3, 4])
+        tiles = list(range(28))
+        rng.shuffle(tiles)
+        hands = [tiles[k * 3:(k + 1) * 3] for k in range(n)]
+        bone = tiles[n * 3:]
+        if value == "redeal":
+            match = Match(cfg, n, seed=rng.randrange(99), deal=[{"hands": [[INDEX_TILE[t] for t in h] for h in hands],
+                                                                 "boneyard": [INDEX_TILE[t] for t in bone]}])
+            rnd = match.round
+        else:
+            rnd = Round.from_indices(cfg, n, hands, bone, None, None, True, None, None, False,
+                                     rng.randrange(7), rng.choice([None, 0, 1]))
+        drawn = [t for _, t in rnd.opening_draws]
+        if value != "redeal":
+            assert drawn == [INDEX_TILE[t] for t in bone[:len(drawn)]]  # from the front, in turn
+            assert len(drawn) <= len(bone) - 4  # never from the reserve
+        seat, lead = first_lead(rnd)
+        hand = [f"[{a}|{b}]" for a, b in rnd.observation(seat)["hand"]]
+        assert lead and all(move in hand for move in lead)  # the opener leads tiles it holds
+        if opener != "the highest double" and any(round_double(cfg, RULE[opener], rnd.deal_dict().get(
+                "round", 0)) == INDEX[(a, b)] for a, b in rnd.observation(seat)["hand"]):
+            assert len(lead) == 1  # the set double, when its holder leads, is led alone
+
+
+INDEX_TILE = {i: t for t, i in INDEX.items()}
+RULE = {"the double six": "double-six", "the rotating double": "rotating-double"}
