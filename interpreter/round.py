@@ -145,6 +145,8 @@ class Round:
                     raise ValueError("nobody holds the opening double: the tiles are dealt again (a Match deals "
                                      "them; give a deal in which somebody holds it)")
                 opener, forced = op.opener, op.forced
+            elif opening == "highest-double" and op.forced >= 0 and not drawn and 0 <= opener < players:
+                forced = deciding_tile(masks[opener])  # the highest double or heaviest tile: as without the rule
             elif op.forced >= 0 and 0 <= opener < players and masks[opener] & BIT[op.forced]:
                 forced = op.forced  # a given opener leads the rule's tile when it holds it
         elif opener is None:

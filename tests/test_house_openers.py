@@ -301,3 +301,9 @@ def test_every_opening_leads_a_held_tile_and_draws_from_the_front_of_the_boneyar
 
 INDEX_TILE = {i: t for t, i in INDEX.items()}
 RULE = {"the double six": "double-six", "the rotating double": "rotating-double"}
+
+
+def test_a_given_opener_under_the_highest_double_leads_its_own_deciding_tile_as_before():
+    hands = [["[5|5]", "[4|6]"], ["[6|6]", "[1|2]"]]
+    for value in sorted(NO_DOUBLE):
+        assert first_lead(Round(config(value), 2, hands, [], opener=0)) == (0, ["[5|5]"]), value

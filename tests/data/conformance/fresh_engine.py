@@ -176,9 +176,12 @@ class Game:
                 break
             # nobody holds it: this deal is thrown in, the next one is dealt
         if by_double and not (rule == "highest-double" and how == "heaviest-tile"):
+            before = len(self.boneyard)
             chosen, self.forced = self.open_by_double(rule, wanted, held, how)
             if opener is None:
                 opener = chosen
+            elif rule == "highest-double" and self.forced is not None and len(self.boneyard) == before:
+                self.forced = self.deciding_tile(self.hands[opener])  # the given opener's own, as always
             elif self.forced is not None and self.forced not in self.hands[opener]:
                 self.forced = None  # the given opener does not hold the rule's tile: any tile
             self.opener = self.to_move = opener
