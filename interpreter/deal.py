@@ -206,5 +206,6 @@ def open_by_double(cfg: Config, rule: str, masks: list[int], bone: Sequence[int]
             if IS_DOUBLE[t]:
                 return Opening(seat, t, tuple(drawn))
             seat = (seat + 1) % len(masks)
-        return _by_heaviest_tile(cfg, masks)._replace(drawn=tuple(drawn))
+        opener = highest_holder(masks)  # the boneyard ran out first: the heaviest tile
+        return Opening(opener, deciding_tile(masks[opener]) if cfg.lead == "forced" else -1, tuple(drawn))
     return _by_heaviest_tile(cfg, masks)

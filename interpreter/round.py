@@ -136,19 +136,9 @@ class Round:
         forced = -1
         drawn: tuple[tuple[int, int], ...] = ()
         if opening in DOUBLE_OPENERS and (opening != "highest-double" or cfg.no_double != "heaviest-tile"):
-            # a set or rotating double, or "if nobody holds the opening double: ..." (interpreter.deal)
-            masks = list(masks)
-            op = open_by_double(cfg, opening, masks, bone, max(0, len(bone) - seating.reserve), round_no, previous)
-            drawn = op.drawn
-            if opener is None:
-                if op.opener < 0:
-                    raise ValueError("nobody holds the opening double: the tiles are dealt again (a Match deals "
-                                     "them; give a deal in which somebody holds it)")
-                opener, forced = op.opener, op.forced
-            elif opening == "highest-double" and op.forced >= 0 and not drawn and 0 <= opener < players:
-                forced = deciding_tile(masks[opener])  # the highest double or heaviest tile: as without the rule
-            elif op.forced >= 0 and 0 <= opener < players and masks[opener] & BIT[op.forced]:
-                forced = op.forced  # a given opener leads the rule's tile when it holds it
+            masks = list(masks)  # the opening draws join the hands
+            opener, forced, drawn = _open_by_double(cfg, opening, masks, bone, max(0, len(bone) - seating.reserve),
+                                                    opener, players, round_no, previous)
         elif opener is None:
             if opening == "highest-double":
                 opener = highest_holder(masks)
@@ -870,6 +860,25 @@ class Round:
             "turns": [t.to_dict() for t in self.turns],
             "result": self.result.to_dict() if self.result else None,
         }
+
+
+def _open_by_double(cfg: Config, opening: str, masks: list[int], bone: Sequence[int], bend: int,
+                    opener: int | None, players: int, round_no: int,
+                    previous: int | None) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """(opener, forced tile or -1, opening draws) of a round opened by a set or rotating double, or under
+    "if nobody holds the opening double: ..." (interpreter.deal.open_by_double); a given opener is kept."""
+    op = open_by_double(cfg, opening, masks, bone, bend, round_no, previous)
+    if opener is None:
+        if op.opener < 0:
+            raise ValueError("nobody holds the opening double: the tiles are dealt again (a Match deals "
+                             "them; give a deal in which somebody holds it)")
+        return op.opener, op.forced, op.drawn
+    forced = -1
+    if opening == "highest-double" and op.forced >= 0 and not op.drawn and 0 <= opener < players:
+        forced = deciding_tile(masks[opener])  # the highest double or heaviest tile: as without the rule
+    elif op.forced >= 0 and 0 <= opener < players and masks[opener] & BIT[op.forced]:
+        forced = op.forced  # a given opener leads the rule's tile when it holds it
+    return opener, forced, op.drawn
 
 
 def _mask_of(tiles: Sequence[int]) -> int:
