@@ -106,8 +106,9 @@ def _observe_call(match: Match, rnd: Round, seat: int, events: list[Event]) -> d
 
 
 def _past_last_deal(match: Match, dealt: int) -> bool:
-    """True once the last dealt round has ended: the case deals no further round (PROTOCOL.md 3.10)."""
-    return len(match.rounds) >= dealt
+    """True once the last dealt round has ended: the case deals no further round (PROTOCOL.md 3.10; a deal
+    thrown in, `...: the tiles are dealt again`, uses up its entry too)."""
+    return match.deal_index >= dealt
 
 
 def run_case(request: dict[str, Any]) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from rulelang.config.vocabulary import (
     HandDoubles,
     HandSet,
     Lead,
+    NoDouble,
     OpenerBlock,
     OpenerDomino,
     OpenerFirst,
@@ -146,6 +147,8 @@ class Fields:
     opener_after_block: OpenerBlock = declare("opener.after_block", "who opens the round after a block",
                                               "opener_block")
     lead: Lead = declare("opener.lead", "what the opener may lead", "lead")
+    no_double: NoDouble = declare("opener.no_double", "who leads a round opened by a double when nobody holds it",
+                                  "no_double", default="heaviest-tile")
     branching: Branching = declare("doubles.branching", "which doubles are spinners", "branching")
     branch_sides: BranchSides = declare("doubles.branch_sides", "when a spinner's branches open", "branch_sides")
     terminal_count: TerminalCount = declare("doubles.terminal_count", "what a double at an end of the line counts",

@@ -27,6 +27,9 @@ TAGS = [
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
     "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit", "partners-tie-no-winner",
     "observation", "claims",
+    "more-players",
+    "no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal", "opener-double-six",
+    "opener-rotating-double",
 ]
 
 
@@ -138,6 +141,7 @@ class Game:
         self.tiebreak = False
         self.no_more_rounds = False
         self.round_no = 0
+        self.deal_no = 0  # the next deal to use: a deal thrown in (`opener.no_double: redeal`) uses one up
         self.prev = None  # (result dict, opener) of the previous round
         self.start_round()
 
@@ -147,23 +151,49 @@ class Game:
     # -- rounds ------------------------------------------------------------------
 
     def start_round(self):
-        deal = self.deals[self.round_no]
         op = self.cfg["opener"]
         if self.prev is None:
             rule = op["first_round"]
         else:
             rule = op["after_domino"] if self.prev[0]["kind"] == "domino" else op["after_block"]
-        self.hands = [sorted(parse_tile(t) for t in h) for h in deal["hands"]]
-        self.boneyard = [parse_tile(t) for t in deal["boneyard"]]
-        self.reserve = self.cfg["reserve"].get(str(self.n), 0)
-        self.layout = Layout(self.cfg)
-        opener = deal.get("opener")
-        if opener is None:
-            opener = self.opener_by_rule(rule)
-        self.opener = self.to_move = opener
-        self.forced = None
-        if op["lead"] == "forced" and rule == "highest-double":
-            self.forced = self.deciding_tile(self.hands[opener])
+        while True:
+            if self.deal_no >= len(self.deals):
+                self.no_more_rounds = True  # every deal was thrown in: the case deals no round to play
+                return
+            deal = self.deals[self.deal_no]
+            self.deal_no += 1
+            self.hands = [sorted(parse_tile(t) for t in h) for h in deal["hands"]]
+            self.boneyard = [parse_tile(t) for t in deal["boneyard"]]
+            self.reserve = self.cfg["reserve"].get(str(self.n), 0)
+            self.layout = Layout(self.cfg)
+            opener = deal.get("opener")
+            by_double = rule in ("highest-double", "double-six", "rotating-double")
+            how = op.get("no_double", "heaviest-tile")
+            if not by_double or (rule == "highest-double" and how == "heaviest-tile"):
+                break
+            # a round opened by a double (docs/config.md opener.*, opener.no_double)
+            wanted = self.wanted_double(rule)
+            held = any((t in wanted) for h in self.hands for t in h)
+            if held or how != "redeal" or opener is not None:
+                break
+            # nobody holds it: this deal is thrown in, the next one is dealt
+        if by_double and not (rule == "highest-double" and how == "heaviest-tile"):
+            before = len(self.boneyard)
+            chosen, self.forced = self.open_by_double(rule, wanted, held, how)
+            if opener is None:
+                opener = chosen
+            elif rule == "highest-double" and self.forced is not None and len(self.boneyard) == before:
+                self.forced = self.deciding_tile(self.hands[opener])  # the given opener's own, as always
+            elif self.forced is not None and self.forced not in self.hands[opener]:
+                self.forced = None  # the given opener does not hold the rule's tile: any tile
+            self.opener = self.to_move = opener
+        else:
+            if opener is None:
+                opener = self.opener_by_rule(rule)
+            self.opener = self.to_move = opener
+            self.forced = None
+            if op["lead"] == "forced" and rule == "highest-double":
+                self.forced = self.deciding_tile(self.hands[opener])
         self.must_play = None
         self.drawing_now: list = []
         self.passed: list[int] = []
@@ -171,6 +201,47 @@ class Game:
         self.round_over = False
         self.result = None
         self.window = None  # the muggins rule: (caller, what a call takes) after a placement
+
+    def wanted_double(self, rule):
+        """The doubles that open this round: [6|6], the rotating one (top double first, one lower each round, after
+        [0|0] the top again), or every double of the set."""
+        top = self.cfg.get("tiles", 6)
+        if rule == "double-six":
+            return [(6, 6)]
+        if rule == "rotating-double":
+            d = top - self.round_no % (top + 1)
+            return [(d, d)]
+        return [(d, d) for d in range(top + 1)]
+
+    def open_by_double(self, rule, wanted, held, how):
+        """(opener, forced tile or None) of a round opened by a double, drawing the opening draws if the rule
+        says so (they stay in the hands)."""
+        forced_lead = self.cfg["opener"]["lead"] == "forced"
+
+        def heaviest_tile():
+            best = max((self.deciding_key(t), s) for s, h in enumerate(self.hands) for t in h)[1]
+            return best, self.deciding_tile(self.hands[best]) if forced_lead else None
+
+        if held:
+            if rule == "highest-double":
+                return heaviest_tile()
+            tile = wanted[0]
+            return next(s for s, h in enumerate(self.hands) if tile in h), tile
+        if how == "heaviest-hand":
+            key = lambda s: (pips(self.hands[s]), max(self.deciding_key(t) for t in self.hands[s]))  # noqa: E731
+            return max(range(self.n), key=key), None
+        if how == "next-seat":
+            return (0 if self.prev is None else (self.prev[1] + 1) % self.n), None
+        if how == "draw":
+            s = 0
+            while self.drawable() > 0:
+                t = self.boneyard.pop(0)
+                self.hands[s].append(t)
+                self.hands[s].sort()
+                if t[0] == t[1]:
+                    return s, t
+                s = (s + 1) % self.n
+        return heaviest_tile()
 
     @staticmethod
     def deciding_tile(hand):
@@ -550,7 +621,7 @@ class Game:
         if self.round_over and not self.match_over:
             self.prev = (self.result, self.opener)
             self.round_no += 1
-            if self.round_no < len(self.deals):
+            if self.deal_no < len(self.deals):
                 self.start_round()
             else:
                 self.no_more_rounds = True
@@ -588,10 +659,13 @@ TERM = {"kind": ["hands", "differences"], "hands": ["opponents", "partner", "own
         "sign": ["credit", "debit"]}
 VALUES: dict[str, list] = {
     "tiles": [6], "players.partnerships": [4], "claims": ["none", "muggins", "forfeit"], "drawing": ["until-playable", "none"],
-    "opener.first_round": ["lottery", "highest-double", "seat-0"],
-    "opener.after_domino": ["dominoer", "lottery", "highest-double", "next-seat", "seat-0"],
-    "opener.after_block": ["lottery", "highest-double", "next-seat", "block-winner", "seat-0"],
+    "opener.first_round": ["lottery", "highest-double", "seat-0", "double-six", "rotating-double"],
+    "opener.after_domino": ["dominoer", "lottery", "highest-double", "next-seat", "seat-0", "double-six",
+                            "rotating-double"],
+    "opener.after_block": ["lottery", "highest-double", "next-seat", "block-winner", "seat-0", "double-six",
+                           "rotating-double"],
     "opener.lead": ["any", "forced"],
+    "opener.no_double": ["heaviest-tile", "draw", "heaviest-hand", "next-seat", "redeal"],
     "doubles.branching": ["every", "first", "none"], "doubles.branch_sides": ["after-line", "at-once"],
     "doubles.terminal_count": ["both-halves", "one-half"],
     "scoring.unit": [1, 5],
