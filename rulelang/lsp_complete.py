@@ -1,0 +1,71 @@
+"""What the language server offers to complete: what may follow the words already on the line.
+
+The grammar decides: the line up to the cursor (after its section's header,
+for an indented line under `on domino:` or `on block:`) is fed to lark's
+interactive parser, and the terminals it accepts next become the offers (a
+keyword as itself; a name after `based on` as the bundled names, after
+`tiles` as the set names). At the start of a line the offers are whole
+statements, the statement table's examples (those of the section the line is
+in). Each offer replaces the word being typed.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rulelang import langapi
+from rulelang.bundled import bundled_names
+
+__all__ = ["Offer", "offers"]
+
+_PARTIAL = re.compile(r"[A-Za-z0-9'\-]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """One completion: its text, what kind of thing it is, a note, and the column (code points) it starts at."""
+
+    label: str
+    kind: str  # "statement", "keyword", "ruleset", "value"
+    detail: str
+    start: int
+
+
+def _section_of(lines: list[str], row: int) -> str | None:
+    """The header line of the section an indented line is in, or None."""
+    if row >= len(lines) or lines[row][:1] not in (" ", "\t"):
+        return None
+    for above in range(row - 1, -1, -1):
+        text = lines[above]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        if text[:1] in (" ", "\t"):
+            continue
+        return text.split("#")[0].strip() if text.strip().startswith("on ") else None
+    return None
+
+
+def offers(lines: list[str], row: int, column: int) -> list[Offer]:
+    """The completions at a 0-based line and column (code points) of a text given as lines."""
+    before = lines[row][:column] if row < len(lines) else ""
+    partial = _PARTIAL.search(before)
+    start = partial.start() if partial else column
+    done = before[:start]
+    header = _section_of(lines, row)
+    if not done.strip():
+        section = header[len("on "):-1] if header and header.endswith(":") else None
+        return [Offer(example, "statement", words, start) for words, example in langapi.section_examples(section)]
+    accepted = langapi.next_words((header + "\n" if header else "") + done)
+    if not accepted:
+        return []
+    out: list[Offer] = []
+    words = done.split()
+    for terminal in sorted(accepted):
+        keyword = langapi.keyword_of(terminal)
+        if keyword is not None:
+            out.append(Offer(keyword, "keyword", "keyword", start))
+        elif terminal == "NAME" and words[-2:] == ["based", "on"]:
+            out += [Offer(name, "ruleset", "bundled ruleset", start) for name in bundled_names()]
+        elif terminal == "NAME" and words[-1:] == ["tiles"]:
+            out += [Offer(name, "value", "tile set", start) for name in langapi.set_names()]
+    return out
