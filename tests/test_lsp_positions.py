@@ -5,9 +5,8 @@ import pytest
 
 pytest.importorskip("pygls")
 
-from lsprotocol import types as lsp  # noqa: E402
-
 from lsp_session import Session  # noqa: E402
+from lsprotocol import types as lsp  # noqa: E402
 
 HEADER = 'ruleset c "C"\nsource "s"\nbased on allfives\n'
 TEXT = HEADER + "target at least 100 points\nhand 6 tiles\n"
