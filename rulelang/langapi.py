@@ -7,6 +7,7 @@ is a one-line fix here.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,13 +29,22 @@ class Analysis:
     ruleset: Any = None  # the parsed text (what parses of it, when some lines do not), or None
     filename: str = "<string>"
     in_force: tuple[Any, ...] = ()  # every statement in force once compiled: its own, then the inherited ones
+    open_texts: dict[str, str] = field(default_factory=dict)  # the editor's texts it was checked with
 
 
-def analyse(text: str, filename: str) -> Analysis:
-    """Every error of a text, as `rulelang check` reports them, and its configuration when valid."""
+def analyse(text: str, filename: str, open_texts: Mapping[str, str] | None = None) -> Analysis:
+    """Every error of a text, as `rulelang check` reports them, and its configuration when valid.
+
+    OPEN_TEXTS (path -> text) are files open in an editor: a `based on "PATH"` reads them instead of the disk.
+    """
+    from rulelang.compiler import OPEN_TEXTS
     from rulelang.compiler import analyse as _analyse
 
-    result = _analyse(text, filename)
+    token = OPEN_TEXTS.set(dict(open_texts or {}))
+    try:
+        result = _analyse(text, filename)
+    finally:
+        OPEN_TEXTS.reset(token)
     ruleset = result.ruleset if result.ruleset is not None else _lines_that_parse(text, filename)
     statements = list(ruleset.statements) if ruleset is not None else []
     base_label = result.base_label
@@ -42,7 +52,7 @@ def analyse(text: str, filename: str) -> Analysis:
         base_label = ruleset.based_on
     inherited = {key for key, st in result.origins.items() if st is None} if result.base_label else set()
     return Analysis(list(result.errors), result.config, statements, inherited, base_label,
-                    list(result.warnings), ruleset, filename, tuple(result.statements))
+                    list(result.warnings), ruleset, filename, tuple(result.statements), dict(open_texts or {}))
 
 
 def _lines_that_parse(text: str, filename: str) -> Any | None:
@@ -203,10 +213,7 @@ def _lenient_config(analysis: Analysis) -> dict[str, Any] | None:
 
 def base_config(analysis: Analysis) -> dict[str, Any] | None:
     """The configuration of the ruleset a text is `based on` (a bundled one or a file), or None."""
-    import os
-
     from rulelang.bundled import bundled_names
-    from rulelang.compiler import analyse as _analyse
 
     ruleset = analysis.ruleset
     based = ruleset.get("based_on") if ruleset is not None else None
@@ -222,14 +229,14 @@ def base_config(analysis: Analysis) -> dict[str, Any] | None:
     from rulelang.errors import RulesetError
     from rulelang.limits import read_ruleset_file
 
-    here = analysis.filename
-    folder = os.path.dirname(here) if not here.startswith("<") else os.getcwd()
-    path = os.path.normpath(os.path.join(folder, ref))
+    path = based_on_path(analysis)
+    if path is None:
+        return None
     try:
-        text = read_ruleset_file(path)
+        text = analysis.open_texts[path] if path in analysis.open_texts else read_ruleset_file(path)
     except (RulesetError, ValueError, OSError):
         return None
-    config: dict[str, Any] | None = _analyse(text, path).config
+    config: dict[str, Any] | None = analyse(text, path, analysis.open_texts).config
     return config
 
 

@@ -104,13 +104,19 @@ def _document(ls: LanguageServer, uri: str) -> TextDocument | None:
 
 
 def _analysis(document: TextDocument) -> langapi.Analysis:
-    """The analysis of a document's text, kept until the text changes."""
+    """The analysis of a document's text, kept until the text (or a file it is based on) changes."""
     text = document.source
     kept = _analyses.get(document.uri)
     if kept is None or kept[0] != text:
-        kept = (text, langapi.analyse(text, filename_of(document.uri)))
+        kept = (text, langapi.analyse(text, filename_of(document.uri), _open_texts(server)))
         _analyses[document.uri] = kept
     return kept[1]
+
+
+def _open_texts(ls: LanguageServer) -> dict[str, str]:
+    """Path -> text of every open file: a text based on one of them is checked against it as edited."""
+    return {os.path.normpath(filename_of(uri)): document.source
+            for uri, document in ls.workspace.text_documents.items() if uri.startswith("file:")}
 
 
 def _lines(document: TextDocument) -> list[str]:
@@ -171,15 +177,19 @@ def _publish(ls: LanguageServer, uri: str) -> None:
         uri=document.uri, version=document.version, diagnostics=diagnostics_of(document)))
 
 
-def _publish_dependents(ls: LanguageServer, path: str) -> None:
-    """Diagnose again every open document `based on` the file PATH: its rules may have changed."""
+def _publish_dependents(ls: LanguageServer, path: str, seen: set[str] | None = None) -> None:
+    """Diagnose again every open document `based on` the file PATH (and those based on them): its rules may
+    have changed."""
     changed = os.path.normpath(path)
+    seen = seen if seen is not None else {changed}
     for uri, document in list(ls.workspace.text_documents.items()):
-        if filename_of(uri) == changed:
+        here = os.path.normpath(filename_of(uri))
+        if here in seen or langapi.based_on_path(_analysis(document)) != changed:
             continue
+        seen.add(here)
         _analyses.pop(document.uri, None)
-        if langapi.based_on_path(_analysis(document)) == changed:
-            _publish(ls, document.uri)
+        _publish(ls, document.uri)
+        _publish_dependents(ls, here, seen)
 
 
 def _changed(ls: LanguageServer, uri: str) -> None:
