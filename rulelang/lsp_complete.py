@@ -60,11 +60,10 @@ def offers(lines: list[str], row: int, column: int) -> list[Offer]:
         return []
     out: list[Offer] = []
     words = done.split()
+    keywords = sorted(word for word in map(langapi.keyword_of, accepted) if word is not None)
+    out += [Offer(word, "keyword", "keyword", start) for word in keywords]
     for terminal in sorted(accepted):
-        keyword = langapi.keyword_of(terminal)
-        if keyword is not None:
-            out.append(Offer(keyword, "keyword", "keyword", start))
-        elif terminal == "NAME" and words[-2:] == ["based", "on"]:
+        if terminal == "NAME" and words[-2:] == ["based", "on"]:
             out += [Offer(name, "ruleset", "bundled ruleset", start) for name in bundled_names()]
         elif terminal == "NAME" and words[-1:] == ["tiles"]:
             out += [Offer(name, "value", "tile set", start) for name in langapi.set_names()]
