@@ -311,16 +311,27 @@ def canonical_lines(analysis: Analysis) -> dict[int, str]:
     return out
 
 
-def statement_of_line(text: str) -> tuple[str, str | None] | None:
-    """(key, section) of the statement one line of text states (a settlement line in either section), or None."""
+def statement_of_line(text: str) -> list[tuple[str, str | None]]:
+    """(key, section) of the statement one line of text states: a settlement line may read the same in both
+    sections (then both, `on domino:` first); [] when it states none."""
     from rulelang.parser import parse
 
+    out = []
     for header in ("", "on domino:\n", "on block:\n"):
         ruleset, errors = parse(header + "  " * bool(header) + text.strip() + "\n")
-        if ruleset is not None and not errors and len(ruleset.statements) == 1:
+        if ruleset is not None and not errors and len(ruleset.statements) == 1 and not ruleset.statements[0].misplaced:
             st = ruleset.statements[0]
-            return st.key, st.section
-    return None
+            out.append((st.key, st.section))
+            if not header:
+                break
+    return out
+
+
+def code_of(line: str) -> str:
+    """A line without its comment (a `#` inside a quoted text is not one)."""
+    from rulelang.formatter import _split_comment
+
+    return _split_comment(line)[0]
 
 
 def insertion_line(analysis: Analysis, key: str, section: str | None) -> tuple[int, bool]:

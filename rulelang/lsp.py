@@ -346,7 +346,10 @@ def code_action(ls: LanguageServer, params: lsp.CodeActionParams) -> list[lsp.Co
     last, _ = _from_client(document, params.range.end)
     based = analysis.ruleset.get("based_on") if analysis.ruleset is not None else None
     if based is not None and first <= based.span.line - 1 <= last:
+        offered = {action.title for action in actions}
         for text, edit in lsp_actions.restatements(analysis):
+            if f"Restate the inherited rule here: `{text}`" in offered:
+                continue  # a quick fix of a diagnostic says the same
             actions.append(lsp.CodeAction(title=f"Restate the inherited rule here: `{text}`",
                                           kind=lsp.CodeActionKind.RefactorRewrite,
                                           edit=_workspace_edit(document, [edit])))

@@ -21,8 +21,9 @@ Edit = list[Any]  # [line, column, end_line, end_column, new text]: 0-based, cod
 
 _DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
 _QUOTED_BASE = re.compile(r'`(based on "[^`]*")`')
-_RESTATE = re.compile(r"restate it: write `([^`]+)`")
-_INHERITED_LINE = re.compile(r"`[^`]+` states `([^`]+)`")
+_WRITE = re.compile(r"\bwrite ((?:`[^`]+`(?:,? or |, )?)+)")  # `write `A`` or `write `A` or `B``
+_BACKTICKED = re.compile(r"`([^`]+)`")
+_INHERITED_LINE = re.compile(r"`[^`]+` states `([^`]+)`; restate it here")
 _BASE_NAME = re.compile(r"(\s*based\s+on\s+)(\S+)")
 _START_FROM = "start from a bundled variant"
 
@@ -52,11 +53,16 @@ def fixes_of(error: Any, analysis: langapi.Analysis) -> list[dict[str, Any]]:
         at = _after_header(analysis)
         for name in bundled_names():
             out.append(_fix(f"Start from the bundled variant `{name}`", [[at, 0, at, 0, f"based on {name}\n"]]))
-    restated = _RESTATE.search(hint) or (_INHERITED_LINE.search(hint) if "restate it here" in hint else None)
-    if restated:
-        edit = restate_edit(analysis, restated.group(1).split("; "))
+    inherited = _INHERITED_LINE.search(hint)
+    if inherited:
+        edit = restate_edit(analysis, [inherited.group(1)])
         if edit is not None:
-            out.append(_fix(f"Restate `{restated.group(1)}` here", [edit]))
+            out.append(_fix(f"Restate the inherited rule here: `{inherited.group(1)}`", [edit]))
+    written = _WRITE.search(hint)
+    for line in _BACKTICKED.findall(written.group(1)) if written else []:
+        edit = write_edit(analysis, line.split("; "))
+        if edit is not None:
+            out.append(_fix(f"Write `{line}`", [edit]))
     return out
 
 
@@ -70,9 +76,37 @@ def _after_header(analysis: langapi.Analysis) -> int:
     return max(lines) if lines else 0
 
 
-def restate_edit(analysis: langapi.Analysis, texts: list[str]) -> Edit | None:
+def _key_of(analysis: langapi.Analysis, text: str) -> tuple[str, str | None] | None:
+    """(key, section) of the statement a line states; a settlement line, which reads the same in both sections,
+    is taken for the one whose rule the text inherits, else the first."""
+    found = langapi.statement_of_line(text)
+    if not found:
+        return None
+    return next((f for f in found if f[0] in analysis.inherited), found[0])
+
+
+def write_edit(analysis: langapi.Analysis, texts: list[str]) -> Edit | None:
+    """The edit that writes a statement: in place of the text's own one (on one line), else inserted."""
+    found = _key_of(analysis, texts[0])
+    if found is None:
+        return None
+    own = next((st for st in analysis.statements if st.key == found[0] and not st.misplaced), None)
+    if own is None:
+        return restate_edit(analysis, texts, found)
+    lines = langapi.statement_lines(own)
+    if len(lines) != 1 or len(texts) != 1 or analysis.ruleset is None:
+        return None
+    row = lines[0] - 1
+    source = analysis.ruleset.text.split("\n")[row]
+    start = len(source) - len(source.lstrip())
+    end = start + len(langapi.code_of(source[start:]).rstrip())
+    return [row, start, row, end, texts[0].strip()]
+
+
+def restate_edit(analysis: langapi.Analysis, texts: list[str],
+                 found: tuple[str, str | None] | None = None) -> Edit | None:
     """The edit that writes the lines of one statement where `fmt` would put it (its section too)."""
-    found = langapi.statement_of_line(texts[0])
+    found = found or _key_of(analysis, texts[0])
     if found is None:
         return None
     key, section = found
@@ -98,7 +132,7 @@ def restatements(analysis: langapi.Analysis) -> list[tuple[str, Edit]]:
         if st.key not in analysis.inherited:
             continue
         texts = statement_lines(st.key, st.value)
-        edit = restate_edit(analysis, texts)
+        edit = restate_edit(analysis, texts, (st.key, st.section))
         if edit is not None:
             out.append(("; ".join(texts), edit))
     return out
