@@ -10,9 +10,8 @@ import pytest
 
 pytest.importorskip("pygls")
 
-from lsprotocol import types as lsp  # noqa: E402
-
 from lsp_session import Session, apply_edits, whole_line  # noqa: E402
+from lsprotocol import types as lsp  # noqa: E402
 
 HEADER = 'ruleset club "Club"\nsource "ours"\n'
 
