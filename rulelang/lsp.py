@@ -220,6 +220,19 @@ def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams) -> Non
     _publish_dependents(ls, filename_of(params.text_document.uri))
 
 
+@server.feature(lsp.INITIALIZED)
+def initialized(ls: LanguageServer, params: lsp.InitializedParams) -> None:
+    """Ask a client that can watch files to report every change of a `*.rules` file (see below)."""
+    capabilities = ls.client_capabilities.workspace
+    watched = capabilities.did_change_watched_files if capabilities is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    ls.client_register_capability(lsp.RegistrationParams(registrations=[lsp.Registration(
+        id="rulelang-watched-files", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=lsp.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[lsp.FileSystemWatcher(glob_pattern="**/*.rules")]))]))
+
+
 @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched_files(ls: LanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
     """A ruleset file changed on disk (another program wrote it): diagnose the open files based on it."""

@@ -28,6 +28,7 @@ class Session:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.published: dict[str, list[lsp.PublishDiagnosticsParams]] = {}
+        self.registrations: list[lsp.Registration] = []
         self.changed = threading.Condition()
         self.client: LanguageClient = self._run(self._start(root, capabilities or lsp.ClientCapabilities()))
 
@@ -41,6 +42,12 @@ class Session:
         def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
             with self.changed:
                 self.published.setdefault(params.uri, []).append(params)
+                self.changed.notify_all()
+
+        @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+        def on_register(params: lsp.RegistrationParams) -> None:
+            with self.changed:
+                self.registrations.extend(params.registrations)
                 self.changed.notify_all()
 
         env = dict(os.environ, PYTHONPATH=str(ROOT))

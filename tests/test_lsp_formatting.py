@@ -94,3 +94,17 @@ def test_files_based_on_a_changed_file_are_diagnosed_again(session):
     session.notify(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, lsp.DidChangeWatchedFilesParams(
         [lsp.FileEvent(uri=base.as_uri(), type=lsp.FileChangeType.Changed)]))
     assert list(session.diagnostics(child.as_uri(), seen).diagnostics) == []
+
+
+def test_a_client_that_watches_files_is_asked_to_watch_the_rules_files(tmp_path):
+    caps = lsp.ClientCapabilities(workspace=lsp.WorkspaceClientCapabilities(
+        did_change_watched_files=lsp.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)))
+    s = Session(tmp_path, caps)
+    try:
+        with s.changed:
+            assert s.changed.wait_for(lambda: s.registrations, 60)
+        [registration] = s.registrations
+        assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
+        assert [w["globPattern"] for w in registration.register_options["watchers"]] == ["**/*.rules"]
+    finally:
+        s.close()
