@@ -1,11 +1,18 @@
 """`rulelang lsp`: a language server over stdio, so an editor checks a ruleset as it is typed.
 
 Laid out as pygls' example servers are: one feature per decorated function.
-Diagnostics are exactly `rulelang check`'s errors (same codes, positions and
-hints); formatting is `rulelang fmt`; hover is the `explain` sentence of the
-statement under the cursor (and, in a `based on` file, the base's rule it
-replaces); completion offers statement starts, keywords and bundled names; go
-to definition on a `based on` line opens the base ruleset.
+Diagnostics are exactly `rulelang check`'s errors and warnings (same codes,
+positions and hints), each carrying the quick fixes its hint proposes
+(lsp_actions); formatting and range formatting are `rulelang fmt`'s; hover is
+the `explain` sentence of the statement on the line (and, in a `based on`
+file, the base's rule it replaces), even while the text has errors;
+completion offers what the grammar accepts after the words on the line
+(lsp_complete); go to definition on a `based on` line opens the base ruleset.
+An open file that others are `based on` is read as the editor has it, and
+they are diagnosed again when it changes. Every position is in the units the
+client agreed (UTF-16 by default), through pygls' position codec; a request
+about a document the editor has not opened is answered with nothing, never by
+reading the file.
 """
 from __future__ import annotations
 
