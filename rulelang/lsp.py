@@ -106,7 +106,7 @@ _analyses: dict[str, tuple[str, langapi.Analysis]] = {}  # uri -> (the text anal
 
 def _document(ls: LanguageServer, uri: str) -> TextDocument | None:
     """An open document, or None: a request about a file the editor has not opened is not read from disk."""
-    documents = ls.workspace.text_documents
+    documents: dict[str, TextDocument] = ls.workspace.text_documents
     return documents.get(uri) or documents.get(unquote(uri))
 
 

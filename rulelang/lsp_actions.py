@@ -51,8 +51,8 @@ def fixes_of(error: Any, analysis: langapi.Analysis) -> list[dict[str, Any]]:
         out.append(_fix(f"Quote the path: `{quoted.group(1)}`", [[line, start, line, end, quoted.group(1)]]))
     if hint.startswith(_START_FROM):
         at = _after_header(analysis)
-        for name in bundled_names():
-            out.append(_fix(f"Start from the bundled variant `{name}`", [[at, 0, at, 0, f"based on {name}\n"]]))
+        for variant in bundled_names():
+            out.append(_fix(f"Start from the bundled variant `{variant}`", [[at, 0, at, 0, f"based on {variant}\n"]]))
     inherited = _INHERITED_LINE.search(hint)
     if inherited:
         edit = restate_edit(analysis, [inherited.group(1)])
