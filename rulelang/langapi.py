@@ -30,6 +30,8 @@ class Analysis:
     filename: str = "<string>"
     in_force: tuple[Any, ...] = ()  # every statement in force once compiled: its own, then the inherited ones
     open_texts: dict[str, str] = field(default_factory=dict)  # the editor's texts it was checked with
+    text: str = ""
+    read_by_lines: bool = False  # whether a text the parser gave up on was read line by line (_readable)
 
 
 def analyse(text: str, filename: str, open_texts: Mapping[str, str] | None = None) -> Analysis:
@@ -45,14 +47,23 @@ def analyse(text: str, filename: str, open_texts: Mapping[str, str] | None = Non
         result = _analyse(text, filename)
     finally:
         OPEN_TEXTS.reset(token)
-    ruleset = result.ruleset if result.ruleset is not None else _lines_that_parse(text, filename)
+    ruleset = result.ruleset
     statements = list(ruleset.statements) if ruleset is not None else []
-    base_label = result.base_label
-    if base_label is None and ruleset is not None and ruleset.get("based_on") is not None:
-        base_label = ruleset.based_on
     inherited = {key for key, st in result.origins.items() if st is None} if result.base_label else set()
-    return Analysis(list(result.errors), result.config, statements, inherited, base_label,
-                    list(result.warnings), ruleset, filename, tuple(result.statements), dict(open_texts or {}))
+    return Analysis(list(result.errors), result.config, statements, inherited, result.base_label,
+                    list(result.warnings), ruleset, filename, tuple(result.statements), dict(open_texts or {}), text)
+
+
+def _readable(analysis: Analysis) -> Any | None:
+    """The parsed text; for a text the parser gave up on, what parses of it line by line (read once, when a
+    tool asks: `check` never needs it)."""
+    if analysis.ruleset is None and analysis.text and not analysis.read_by_lines:
+        analysis.read_by_lines = True
+        analysis.ruleset = _lines_that_parse(analysis.text, analysis.filename)
+        if analysis.ruleset is not None:
+            analysis.statements = list(analysis.ruleset.statements)
+            analysis.base_label = analysis.ruleset.based_on
+    return analysis.ruleset
 
 
 def _lines_that_parse(text: str, filename: str) -> Any | None:
@@ -137,6 +148,7 @@ def statement_lines(statement: Any) -> list[int]:
 
 def statement_at(analysis: Analysis, line: int) -> Any | None:
     """The statement written on a 1-based line, or None (a blank line, a comment, a section header)."""
+    _readable(analysis)
     for st in analysis.statements:
         if line in statement_lines(st):
             return st
@@ -145,7 +157,7 @@ def statement_at(analysis: Analysis, line: int) -> Any | None:
 
 def section_at(analysis: Analysis, line: int) -> str | None:
     """The section (`domino`, `block`) whose header is on a 1-based line, or None."""
-    ruleset = analysis.ruleset
+    ruleset = _readable(analysis)
     for name, span in (ruleset.sections if ruleset is not None else ()):
         if span.line == line:
             return str(name)
@@ -190,7 +202,7 @@ def _lenient_config(analysis: Analysis) -> dict[str, Any] | None:
 
     from rulelang.compiler import analyse_ruleset, resolve
 
-    ruleset = analysis.ruleset
+    ruleset = _readable(analysis)
     if ruleset is None:
         return None
     bad = {e.line for e in analysis.errors if e.line is not None and e.filename == analysis.filename}
@@ -215,7 +227,7 @@ def base_config(analysis: Analysis) -> dict[str, Any] | None:
     """The configuration of the ruleset a text is `based on` (a bundled one or a file), or None."""
     from rulelang.bundled import bundled_names
 
-    ruleset = analysis.ruleset
+    ruleset = _readable(analysis)
     based = ruleset.get("based_on") if ruleset is not None else None
     if based is None:
         return None
@@ -289,7 +301,8 @@ def canonical_lines(analysis: Analysis) -> dict[int, str]:
     from rulelang.formatter import INDENT, _split_comment
     from rulelang.formatter import statement_lines as canonical_texts
 
-    lines = analysis.ruleset.text.split("\n") if analysis.ruleset is not None else []
+    ruleset = _readable(analysis)
+    lines = ruleset.text.split("\n") if ruleset is not None else []
     out: dict[int, str] = {}
 
     def put(number: int, text: str) -> None:
@@ -306,7 +319,7 @@ def canonical_lines(analysis: Analysis) -> dict[int, str]:
                 continue
         for number, text in zip(numbers, texts):
             put(number, (INDENT if st.section else "") + text)
-    for name, span in (analysis.ruleset.sections if analysis.ruleset is not None else ()):
+    for name, span in (ruleset.sections if ruleset is not None else ()):
         put(span.line, f"on {name}:")
     return out
 
@@ -339,7 +352,7 @@ def insertion_line(analysis: Analysis, key: str, section: str | None) -> tuple[i
     its section header must be written too)."""
     from rulelang.statements import ORDER
 
-    ruleset = analysis.ruleset
+    ruleset = _readable(analysis)
     lines = ruleset.text.split("\n") if ruleset is not None else [""]
     mine = [st for st in analysis.statements if st.section == section and not st.misplaced]
     before = [st for st in mine if ORDER[st.key] < ORDER[key]]
