@@ -325,7 +325,8 @@ def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
 # ---------------------------------------------------------------------------
 
 _KINDS = {"statement": lsp.CompletionItemKind.Snippet, "keyword": lsp.CompletionItemKind.Keyword,
-          "ruleset": lsp.CompletionItemKind.Module, "value": lsp.CompletionItemKind.Value}
+          "ruleset": lsp.CompletionItemKind.Module, "file": lsp.CompletionItemKind.File,
+          "value": lsp.CompletionItemKind.Value}
 
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" "]))
@@ -336,7 +337,8 @@ def completion(ls: LanguageServer, params: lsp.CompletionParams) -> lsp.Completi
     items: list[lsp.CompletionItem] = []
     if document is not None:
         row, column = _from_client(document, params.position)
-        for offer in lsp_complete.offers(_lines(document), row, column):
+        here = filename_of(document.uri)
+        for offer in lsp_complete.offers(_lines(document), row, column, here if os.path.isabs(here) else None):
             edit = lsp.TextEdit(range=_to_client(document, row, offer.start, row, column), new_text=offer.label)
             items.append(lsp.CompletionItem(label=offer.label, kind=_KINDS[offer.kind], detail=offer.detail,
                                             text_edit=edit))

@@ -19,6 +19,8 @@ LINES = [  # the cursor goes at the end of a line (trailing spaces are the point
     "on domino:",
     "  ",
     "  credit ",
+    'based on "',
+    "based on ",
     "",
 ]
 TEXT = "\n".join(LINES)
@@ -29,6 +31,8 @@ def session(tmp_path_factory):
     root = tmp_path_factory.mktemp("lsp")
     s = Session(root)
     s.path = root / "club.rules"
+    for name in ("base.rules", "club.rules", "other.rules", "notes.txt"):
+        (root / name).write_text("", encoding="utf-8")
     s.open(s.path, TEXT)
     yield s
     s.close()
@@ -72,3 +76,11 @@ def test_set_names_after_tiles(session):
 def test_a_section_line_start_offers_the_section_statements(session):
     labels = _labels(session, 9)
     assert "as one event" in labels and "hand 5 tiles" not in labels
+
+
+def test_ruleset_files_beside_the_text_after_based_on(session):
+    items = session.complete(session.path, 11, len(LINES[11]))
+    assert [item.label for item in items] == ['"base.rules"', '"other.rules"']  # not itself, nor notes.txt
+    assert items[0].text_edit.range.start.character == 9  # the quote typed is replaced
+    labels = _labels(session, 12)
+    assert '"base.rules"' in labels and "allfives" in labels
