@@ -108,3 +108,13 @@ def test_a_client_that_watches_files_is_asked_to_watch_the_rules_files(tmp_path)
         assert [w["globPattern"] for w in registration.register_options["watchers"]] == ["**/*.rules"]
     finally:
         s.close()
+
+
+def test_the_whole_text_edit_ends_at_the_end_in_utf16_units(session):
+    path = session.root / "cards.rules"
+    text = 'ruleset cards "Cards"\nbased on allfives\nsource   "\U0001F0A1\U0001F0A1"'  # no line break at the end
+    assert list(session.open(path, text).diagnostics) == []
+    [edit] = session.request(lsp.TEXT_DOCUMENT_FORMATTING, lsp.DocumentFormattingParams(
+        lsp.TextDocumentIdentifier(uri=path.as_uri()), lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert (edit.range.end.line, edit.range.end.character) == (2, len(text.split("\n")[2]) + 2)
+    assert apply_edits(text, [edit]) == 'ruleset cards "Cards"\nsource "\U0001F0A1\U0001F0A1"\nbased on allfives\n'
