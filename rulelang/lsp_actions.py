@@ -59,10 +59,10 @@ def fixes_of(error: Any, analysis: langapi.Analysis) -> list[dict[str, Any]]:
         if edit is not None:
             out.append(_fix(f"Restate the inherited rule here: `{inherited.group(1)}`", [edit]))
     written = _WRITE.search(hint)
-    for line in _BACKTICKED.findall(written.group(1)) if written else []:
-        edit = write_edit(analysis, line.split("; "))
+    for suggested in _BACKTICKED.findall(written.group(1)) if written else []:
+        edit = write_edit(analysis, suggested.split("; "))
         if edit is not None:
-            out.append(_fix(f"Write `{line}`", [edit]))
+            out.append(_fix(f"Write `{suggested}`", [edit]))
     return out
 
 
