@@ -28,6 +28,17 @@ def to_json(run: RunResult) -> dict[str, Any]:
     }
 
 
+def passed_of(counts: dict[str, int]) -> tuple[int, int]:
+    """(passed, judged) of a run's or a group's outcome counts, as the HTML report and the badge show them.
+
+    Judged is every case run but those the engine skipped (features it does not claim); passed is every
+    judged case whose answers were right (an unexpected pass is right answers, though it fails the run:
+    the expected-failures list is stale). An expected failure is judged and not passed.
+    """
+    judged = sum(counts.values()) - counts.get("skip", 0)
+    return counts.get("pass", 0) + counts.get("xpass", 0), judged
+
+
 def write_json(run: RunResult, path: str | Path) -> None:
     """Write the JSON report atomically (an existing file is replaced whole or left as it was)."""
     write_atomic(str(path), json.dumps(to_json(run), indent=2, ensure_ascii=False) + "\n")

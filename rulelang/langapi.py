@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Analysis", "analyse", "canonical", "keywords", "statement_examples", "statement_lines",
-           "statement_at", "statement_words", "sentence_for", "sentence_of", "base_config", "explain_sections", "explain_text",
+           "statement_at", "statement_words", "sentence_for", "sentence_of", "base_config", "explain_sections",
+           "explain_text",
            "diff_configs"]
 
 
@@ -403,3 +404,59 @@ def section_examples(section: str | None) -> list[tuple[str, str]]:
     from rulelang.ast import STATEMENTS
 
     return [(info.words, info.example) for info in STATEMENTS if info.section == section]
+
+
+# -- the editor's views of a text: the language server's outline, folding and inlay hints ----------
+
+@dataclass(frozen=True, slots=True)
+class StatementView:
+    """One statement as an editor shows it: what it is, its section and where it is written (1-based)."""
+
+    key: str
+    words: str  # what it is called: "the hand size"
+    group: int  # its section (`section_titles()`)
+    line: int
+    column: int
+    end_line: int  # its span runs to the next statement (end exclusive)
+    end_column: int
+    filename: str | None  # the file that writes it (an inherited rule's base)
+
+
+@dataclass(slots=True)
+class Views:
+    """A text's statements and settlement headers, and the rules it inherits (once it compiles)."""
+
+    statements: list[StatementView]  # written here, in text order
+    headers: list[tuple[int, int]]  # (group, 1-based line) of each `on domino:` / `on block:`
+    inherited: list[StatementView]  # in force but written in a base (empty unless the text compiles)
+    config: dict[str, Any] | None
+    base_label: str | None
+
+
+def section_titles() -> dict[int, str]:
+    """Each section's heading (`explain`'s), by group number, in canonical order."""
+    from rulelang.statements import GROUPS
+
+    return dict(GROUPS)
+
+
+def views(text: str, filename: str) -> Views:
+    """What an editor's outline, folding ranges and inlay hints show of a text (with or without errors)."""
+    from rulelang.compiler import analyse as _analyse
+    from rulelang.statements import INFO, TABLE
+
+    def view(st: Any) -> StatementView:
+        info = INFO[st.key]
+        s = st.span
+        return StatementView(st.key, info.words, info.group, s.line, s.column, s.end_line, s.end_column,
+                             st.filename)
+
+    result = _analyse(text, filename)
+    ruleset = result.ruleset
+    own = [view(st) for st in ruleset.statements] if ruleset is not None else []
+    group_of = {st.section: st.group for st in TABLE if st.section}
+    headers = [(group_of[name], span.line) for name, span in ruleset.sections] if ruleset is not None else []
+    inherited = []
+    if result.config is not None and result.base_label:
+        inherited = [view(st) for st in result.statements if result.origins.get(st.key) is None]
+    return Views(own, headers, inherited, result.config, result.base_label)

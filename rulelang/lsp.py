@@ -420,3 +420,13 @@ def serve() -> None:
     if not logging.getLogger().handlers:  # errors (a refused frame) go to standard error, never to the client
         logging.basicConfig(level=logging.ERROR, stream=sys.stderr, format="rulelang lsp: %(message)s")
     server.start_io(stdin=BoundedInput(sys.stdin.buffer))  # type: ignore[arg-type]
+
+
+def _register_views() -> None:
+    """The outline, folding, semantic tokens and inlay hints (rulelang/lsp_views.py), added once the server exists."""
+    from rulelang import lsp_views
+
+    lsp_views.register(server)
+
+
+_register_views()

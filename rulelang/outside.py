@@ -16,11 +16,10 @@ Both point at the statement's table in docs/language.md and at
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
-from functools import cache
 
+from rulelang.meaning import closest_example
 from rulelang.statements import GROUPS, TABLE
 from rulelang.statements.docs import SECTION_TITLES
 
@@ -86,32 +85,9 @@ def where(example: str) -> str:
     return "docs/language.md#statements"
 
 
-_TOKEN = re.compile(r"[,:]|[^\s,:]+")
-
-
-def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.split("#", 1)[0].strip().lower())
-
-
-@cache
-def _examples() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    return tuple((ex, tuple(_tokens(ex))) for entry in TABLE for ex in entry.examples)
-
-
 def closest(line: str) -> str:
-    """The example statement nearest to a line: the longest run of leading words in common, then similarity."""
-    words = _tokens(line)
-
-    def score(item: tuple[str, tuple[str, ...]]) -> tuple[int, float]:
-        ex, ex_words = item
-        common = 0
-        for a, b in zip(words, ex_words):
-            if a != b:
-                break
-            common += 1
-        return common, difflib.SequenceMatcher(None, " ".join(words), ex).ratio()
-
-    return max(_examples(), key=score)[0]
+    """The example statement nearest to a line by what it says (rulelang/meaning.py)."""
+    return closest_example(line)
 
 
 def pointer(example: str) -> str:

@@ -91,7 +91,7 @@ class Game:
 
     def __init__(self, config: Config, players: int, seats: Sequence[str], seed: int, tally: bool = False,
                  save: str | None = None, variant: str = "",
-                 read: Callable[[str], str] = input, out: TextIO | None = None):
+                 read: Callable[[str], str] = input, out: TextIO | None = None, show_points: bool | None = None):
         self.cfg = config
         self.players = players
         self.seats = list(seats)
@@ -105,6 +105,8 @@ class Game:
         self.out = out or sys.stdout
         self.color = _color_enabled(self.out)
         self.unit = config.unit
+        # the points preview of each legal move; hidden where points must be claimed (it would claim them)
+        self.show_points = config.claims == "none" if show_points is None else show_points
         self.match = Match(config, players, seed, record=True)
         self.side_of = list(config.sides_of(players))
         self.partners = max(self.side_of) + 1 != players
@@ -259,6 +261,7 @@ class Game:
                     return
                 if answer in ("y", "yes", "muggins"):
                     break
+                self.say(f"Cannot read {answer!r}: answer y to call muggins, n (or Enter) to let it go.", fg="red")
         elif not amount:
             return
         try:
@@ -294,7 +297,7 @@ class Game:
         width = len(str(len(legal)))
         for i, (mv, pts) in enumerate(zip(legal, points), 1):
             gain = ""
-            if pts:
+            if pts and self.show_points:
                 gain = f"  +{pts} raw" + (f" ({tb.fmt_shown(pts / self.unit)} shown)" if self.unit != 1 else "")
             self.say(f"  {i:>{width}}) {mv}{gain}")
         while True:
