@@ -13,8 +13,7 @@ from typing import Any
 
 __all__ = ["Analysis", "analyse", "canonical", "keywords", "statement_examples", "statement_lines",
            "statement_at", "statement_words", "sentence_for", "sentence_of", "base_config", "explain_sections",
-           "explain_text",
-           "diff_configs"]
+           "explain_text", "diff_configs"]
 
 
 @dataclass(slots=True)
