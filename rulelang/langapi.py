@@ -13,7 +13,8 @@ from typing import Any
 
 __all__ = ["Analysis", "analyse", "canonical", "keywords", "statement_examples", "statement_lines",
            "statement_at", "statement_words", "sentence_for", "sentence_of", "base_config", "explain_sections",
-           "explain_text", "diff_configs"]
+           "explain_text", "diff_configs", "section_at", "based_on_path", "canonical_lines", "statement_of_line",
+           "code_of", "insertion_line", "next_words", "keyword_of", "set_names", "section_examples"]
 
 
 @dataclass(slots=True)

@@ -302,7 +302,7 @@ def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
     analysis = _analysis(document)
     statement = langapi.statement_at(analysis, row + 1)
     if statement is None:
-        return None
+        return _section_hover(document, analysis, row)
     sentence = langapi.sentence_of(analysis, statement)
     text = sentence or langapi.statement_words(statement)
     base = analysis.base_label
@@ -317,6 +317,20 @@ def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
             text += f"\n\nThe same as {base}'s rule."
     line = _lines(document)[row]
     return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.PlainText, value=text),
+                     range=_to_client(document, row, len(line) - len(line.lstrip()), row, len(line.rstrip())))
+
+
+def _section_hover(document: TextDocument, analysis: langapi.Analysis, row: int) -> lsp.Hover | None:
+    """On an `on domino:` / `on block:` line: the sentences of the section's statements."""
+    section = langapi.section_at(analysis, row + 1)
+    if section is None:
+        return None
+    said = [langapi.sentence_of(analysis, st) or langapi.statement_words(st)
+            for st in analysis.statements if st.section == section and not st.misplaced]
+    if not said:
+        return None
+    line = _lines(document)[row]
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.PlainText, value="\n".join(said)),
                      range=_to_client(document, row, len(line) - len(line.lstrip()), row, len(line.rstrip())))
 
 

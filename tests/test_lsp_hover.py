@@ -40,7 +40,8 @@ def test_every_line_of_a_based_on_file(session):
     path = session.root / "club.rules"
     assert list(session.open(path, CHILD).diagnostics) == []
     said = _said(session, path, 10)
-    assert said[0] is None and said[4] is None and said[7] is None and said[9] is None
+    assert said[0] is None and said[4] is None and said[9] is None
+    assert said[7] == said[8].split("\n\n")[0]  # `on block:`: the sentences of the section's statements
     assert said[1].startswith("Club (`club`)") and "allfives" not in said[1]
     assert said[2] == "Source: ours."
     assert said[3].startswith("Based on allfives.") and "inherits" in said[3]

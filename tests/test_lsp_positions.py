@@ -47,11 +47,12 @@ def test_hover_skips_blank_lines_comments_and_covers_each_term_line(session):
         "  debit everyone's hands separately, rounded to 5, from each owner\n  as one event\n"
     assert list(session.open(path, text).diagnostics) == []
     said = _hovers(session, path, 12)
-    assert said[3] is None and said[4] is None and said[6] is None and said[7] is None
+    assert said[3] is None and said[4] is None and said[6] is None
     assert said[5].startswith("A side wins by reaching at least 100")
     assert "opponents' remaining pips" in said[8]
     assert said[9] == said[8]  # the second term line is the same statement: the section's terms
     assert said[10].startswith("The amounts form one scoring event")
+    assert said[7] == said[8] + "\n" + said[10]  # `on domino:`: the section's statements
 
 
 def test_hover_works_while_the_text_has_errors(session):
