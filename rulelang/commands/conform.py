@@ -140,8 +140,7 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     if trace:
         sys.exit(_print_trace(selected, variants, trace_json))
     if list_only:
-        for c in selected:
-            click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
+        _list_cases(selected)
         return
     engine = _engine(argv, start_timeout)
     with _progress(len(selected)) as advance:
@@ -150,17 +149,28 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
                             deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
                             xfail_dirs=expected_failure_dirs(folders), progress=advance)
     if result.engine.get("start_error"):  # every case errs with the same message: say it once
-        _write_reports(result, report_path, junit_path, err)
-        _write_published(result, html_path, badge_path, err)
+        _write_all(result, (report_path, junit_path, html_path, badge_path), err)
         err.print(f"the engine did not start: {result.engine['start_error']['message']}", markup=False)
         sys.exit(1)
     console = table_console(soft_wrap=True)
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
-    _write_reports(result, report_path, junit_path, err)
-    _write_published(result, html_path, badge_path, err)
+    _write_all(result, (report_path, junit_path, html_path, badge_path), err)
     if shrink_dir is not None:
         _shrink_failures(result, engine, Path(shrink_dir), timeout, err)
     sys.exit(_exit_status(result, strict, allow_empty, err))
+
+
+def _list_cases(selected: list[Case]) -> None:
+    """--list: a line per selected case (id, variant/topic, description)."""
+    for c in selected:
+        click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
+
+
+def _write_all(result: RunResult, paths: tuple[str | None, str | None, str | None, str | None], err: Console) -> None:
+    """The run's files: --report, --junit, --html, --badge (each only when asked for)."""
+    report_path, junit_path, html_path, badge_path = paths
+    _write_reports(result, report_path, junit_path, err)
+    _write_published(result, html_path, badge_path, err)
 
 
 def _show_progress() -> bool:
