@@ -154,6 +154,8 @@ def config_tags(config: dict[str, Any]) -> set[str]:
     for term in settle["domino"]["terms"] + settle["block"]["terms"]:
         pairs += [(term.get("kind") == "differences", "settle-differences"),
                   (term.get("kind") == "heaviest", "settle-heaviest"),
+                  (term.get("kind") == "tiles", "settle-tiles"), (term.get("kind") == "net", "settle-net"),
+                  (term.get("divisor", 1) != 1, "settle-divided"),
                   (term.get("hands") == "partner", "partner-debit"), (term.get("hands") == "own", "own-hand"),
                   (term.get("kind") == "hands" and term.get("pooling") == "pooled", "settle-pooled"),
                   (term.get("kind") == "hands" and term.get("pooling") == "each", "settle-each"),

@@ -749,7 +749,7 @@ class Round:
         settled: list[EventRow] = []
         self._settle_events = settled
         events = self._events
-        for sd, raw, seat in payments(plan, self._f.seats, pips, self._f.opener, winner, fold, bonus):
+        for sd, raw, seat in payments(plan, self._f.seats, pips, self._f.opener, winner, fold, bonus, self._hands):
             before = len(events)
             ended = self._event(sd, kind, raw, seat)
             if len(events) > before:

@@ -178,6 +178,7 @@ CODES: dict[str, tuple[str, str]] = {
     "bad-opener": ("check", "an opener that does not exist at that moment (e.g. the dominoer of the first round)"),
     "bad-unit": ("check", "a unit of 0 raw points, or raw points to more than 1 shown point"),
     "bad-rounding": ("check", "rounding to a number below 2"),
+    "bad-division": ("check", "a rounded amount divided by 1, or by a number that does not divide the rounding"),
     "ambiguous-formula": ("check", "several multiples without `, one point per multiple` or `at face value`"),
     "pooled-to-owner": ("check", "a pooled amount given to each owner"),
     # check: the base

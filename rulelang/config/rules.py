@@ -62,7 +62,7 @@ def _p(code: str, message: str, hint: str | None, *at: str, index: int | None = 
 
 def mentions_winner(term: Mapping[str, Any]) -> bool:
     """Whether a settlement term gives to or takes from the winner (so needs one)."""
-    return bool(term["kind"] == "heaviest" or term["kind"] == "hands" and (
+    return bool(term["kind"] in ("heaviest", "net") or term["kind"] in ("hands", "tiles") and (
         term["to"] == "winner" or term["hands"] != "everyone"))
 
 
@@ -180,6 +180,20 @@ def _unit_terms(section: str, key: str) -> None:
         if unit == 1:
             return
         for i, term in enumerate(c["settlement"][section]["terms"]):
+            if term["kind"] == "tiles":  # "N points per tile": N must be a multiple of the unit
+                if term["per_tile"] % unit:
+                    yield _p("unit-mismatch", f"{term['per_tile']} points per tile can give raw scores that are not "
+                             f"multiples of {unit}", f"with {unit} raw points to 1 shown point, count a multiple "
+                             f"of {unit} per tile", key, index=i)
+                continue
+            divisor = term.get("divisor", 1)
+            if divisor != 1:  # "rounded to N and divided by D": N / D must be a multiple of the unit
+                n = int(term["rounding"][len("round"):])
+                if (n // divisor) % unit:
+                    yield _p("unit-mismatch", f"a hand rounded to {n} and divided by {divisor} can give raw scores "
+                             f"that are not multiples of {unit}", "a settlement in another unit than play needs "
+                             "play to score raw: write `points are shown raw`", key, index=i)
+                continue
             if term["rounding"] == "none":
                 yield _p("unit-mismatch", f"an unrounded hand can give raw scores that are not multiples of {unit}",
                          f"with {unit} raw points to 1 shown point, write `rounded to {unit}`", key, index=i)

@@ -53,7 +53,7 @@ Pooling = Literal["pooled", "each"]
 Rounding = str  # "none" or "roundN", N >= 2 (the schema's pattern)
 Receiver = Literal["winner", "owner"]
 Sign = Literal["credit", "debit"]
-TermKind = Literal["hands", "differences", "heaviest"]
+TermKind = Literal["hands", "differences", "heaviest", "tiles", "net"]
 Formula = Literal["value", "per-multiple", "face-value"]
 RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]

@@ -30,6 +30,7 @@ TAGS = [
     "more-players",
     "no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal", "opener-double-six",
     "opener-rotating-double",
+    "settle-tiles", "settle-divided", "settle-net",
 ]
 
 
@@ -383,8 +384,22 @@ class Game:
         seats = range(self.n)
         hand_amounts, pooled = [], []  # (term index, hand or None, side, amount)
         for ti, term in enumerate(rule["terms"]):
-            r = round5 if term["rounding"] == "round5" else (lambda x: x)
+            rounded = round5 if term.get("rounding") == "round5" else (lambda x: x)
+            d = term.get("divisor", 1)  # docs/config.md: the rounded amount divided by the divisor
+
+            def r(x, rounded=rounded, d=d):
+                return rounded(x) // d
             sign = 1 if term["sign"] == "credit" else -1
+            if term["kind"] == "net":  # opponents' pips minus the winner's own, rounded once; nothing at 0 or less
+                if w is not None:
+                    net = sum(v[s] for s in seats if self.side(s) != self.side(w)) - v[w]
+                    if net > 0:
+                        pooled.append((ti, None, self.side(w), r(net)))
+                continue
+            if term["kind"] == "tiles":  # each tile counts per_tile points, whatever its pips, never rounded
+                count = [len(h) * term["per_tile"] for h in self.hands]
+            else:
+                count = v
             if term["kind"] == "differences":
                 for h in seats:
                     total = sum(v[o] - v[h] for o in seats if self.side(o) != self.side(h) and v[o] > v[h])
@@ -395,12 +410,14 @@ class Game:
             sel = {"opponents": [s for s in seats if w is not None and self.side(s) != self.side(w)],
                    "partner": [s for s in seats if w is not None and self.side(s) == self.side(w) and s != w],
                    "own": [w], "everyone": list(seats)}[term["hands"]]
+            if term["kind"] == "tiles":
+                r = lambda x: x  # noqa: E731
             if term["pooling"] == "pooled":
-                pooled.append((ti, None, self.side(w), sign * r(sum(v[s] for s in sel))))
+                pooled.append((ti, None, self.side(w), sign * r(sum(count[s] for s in sel))))
             else:
                 for h in sel:
                     to = self.side(w) if term["to"] == "winner" else self.side(h)
-                    hand_amounts.append((ti, h, to, sign * r(v[h])))
+                    hand_amounts.append((ti, h, to, sign * r(count[h])))
         amounts = [a for a in hand_amounts + pooled if a[3] != 0]
         start = w if w is not None else self.opener
         order = []
@@ -653,8 +670,9 @@ ANY_VALUE = [
     "format", "name", "title", "source", "based_on", "players.counts", "hand_size", "reserve", "draw_limit",
     "scoring.in_play", "scoring.multiple", "target.raw", "target.raw_by_count", "target.entry", "target.rounds",
     "score_floor", "settlement.domino.with_last_placement",
+    *[f"settlement.{end}.terms.{k}" for end in ("domino", "block") for k in ("per_tile", "divisor")],
 ]
-TERM = {"kind": ["hands", "differences"], "hands": ["opponents", "partner", "own", "everyone"],
+TERM = {"kind": ["hands", "differences", "tiles", "net"], "hands": ["opponents", "partner", "own", "everyone"],
         "pooling": ["pooled", "each"], "rounding": ["round5", "none"], "to": ["winner", "owner"],
         "sign": ["credit", "debit"]}
 VALUES: dict[str, list] = {
