@@ -62,7 +62,24 @@ def _k(phrasings: tuple[str, ...], rule: str, source: str, closest: str) -> Know
 # outside the language when it does not parse). Remove an entry when its statement is added.
 # Empty: every rule of family.md has a statement (drawing while able to place and the heaviest hand
 # only were the last); an entry is `_k(phrasings, rule, where family.md describes it, the closest statement)`.
-KNOWN: tuple[Known, ...] = ()
+KNOWN: tuple[Known, ...] = (
+    # Tournament penalties for misplays: the engine refuses an illegal move (`illegal-move`), so a misplay
+    # is never made and cannot be scored; a mode accepting misplays would change `play`, the playground
+    # and the protocol's steps (docs/design/family.md, "Penalties for misplays").
+    _k(("(drew|draws?|drawing|pass|passes|passed|passing|knock\\w*) ... (while|when|though|but|and) ... "
+        "(able|can|could) ... (penalt\\w*|costs?|loses?|lose|forfeits?)",
+        "(penalt\\w*|costs?|loses?) ... (drew|draws?|drawing|pass|passes|passed|passing) ... (able|can|could)",
+        "misplay\\w* ... (penali[sz]\\w*|penalt\\w*|costs?|loses?)", "(penali[sz]\\w*|penalt\\w*) ... misplay\\w*",
+        "(wrong|incorrect) (number|count) of (tiles|bones|dominoes) ... (penalt\\w*|costs?|loses?)",
+        "(penalt\\w*|costs?|loses?) ... (wrong|incorrect) (number|count) of (tiles|bones|dominoes)",
+        "(overdraw\\w*|underdraw\\w*|over-draw\\w*|under-draw\\w*) ... (penalt\\w*|costs?|loses?)",
+        "(penalt\\w*|costs?|loses?) ... (overdraw\\w*|underdraw\\w*|over-draw\\w*|under-draw\\w*)"),
+       "penalties for misplays (drawing or passing while able to place, a wrong number of tiles): the engine "
+       "refuses every illegal move instead of scoring it, so no misplay is ever made",
+       "a tournament text, rocoh.org's house rules (7-9: 30 points for drawing or passing while able to play, "
+       "100 for a wrong count; so too the EGO domino tournament: 100 points for a bogus move)",
+       "a player may draw while able to place"),
+)
 
 
 def known_outside(line: str) -> Known | None:
