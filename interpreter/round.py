@@ -819,9 +819,11 @@ class Round:
                 move = replace(move, claim=bot_claim(bot, self.points_of(move), unit))
             self.play(move)
             w = claims.window
-            if not self.over and w is not None and w[2] and claims.mode == "muggins" and getattr(
-                    seats[w[1]], "calls", True):
-                self.call(w[1])  # an opponent's bot calls when there is something to take
+            if not self.over and w is not None and w[2]:
+                for caller in claims.callers_of():  # the caller (any opponent: in turn order, the first who will)
+                    if getattr(seats[caller], "calls", True):
+                        self.call(caller)  # an opponent's bot calls when there is something to take
+                        break
         return self
 
     # -- transcripts ----------------------------------------------------------------------

@@ -13,11 +13,14 @@ __all__ = ["STATEMENTS", "WORDS"]
 WORDS: dict[str, str] = {
     "muggins": "points must be claimed; missed points go to the next opponent",
     "forfeit": "points must be claimed; missed points are lost",
+    "any-opponent": "points must be claimed; missed points go to any opponent who calls",
 }
 
 
 def _read(p: Phrase) -> Claims:
-    return "forfeit" if p.has("LOST") else "muggins"
+    if p.has("LOST"):
+        return "forfeit"
+    return "any-opponent" if p.has("CALLS") else "muggins"
 
 
 def _set(v: Claims, c: Config) -> None:
@@ -41,6 +44,10 @@ def _explain(v: Claims | None, c: Config) -> str:
             "earns nothing.")
     if claims == "forfeit":
         return head + " Points not claimed are lost."
+    if claims == "any-opponent":
+        return (head + " Before the next placement, any opponent may call muggins: his side takes the points not "
+                "claimed, or the whole claim as a penalty when the claim was too high; when several would call, "
+                "the first in turn order after the placer takes it. The chance to call ends with the round.")
     return (head + " Before the next placement, the first opponent clockwise may call muggins: his side takes "
             "the points not claimed, or the whole claim as a penalty when the claim was too high. "
             "The chance to call ends with the round.")
@@ -52,13 +59,16 @@ STATEMENTS: tuple[StatementDef, ...] = (
         read=_read, fmt=lambda v: [WORDS[v]],
         explain=_explain, resolve=_set,
         from_config=lambda c: c["claims"] if c.get("claims", "none") != "none" else None,
-        examples=(WORDS["muggins"], WORDS["forfeit"]),
+        examples=(WORDS["muggins"], WORDS["forfeit"], WORDS["any-opponent"]),
         docs=(Doc(f"`{WORDS['muggins']}`", "the muggins rule (by prior agreement, Britannica; Foster): a "
                   "placement scores only what its player claims with the move, in shown points; the first "
                   "opponent clockwise may call muggins before the next placement and takes the points not "
                   "claimed, or an over-claim as a penalty; not written, points are scored without claims",
                   "`claims: muggins` (omitted when `none`)"),
               Doc(f"`{WORDS['forfeit']}`", "points must be claimed, and points not claimed are simply lost "
-                  "(Wikipedia's Muggins: forfeited); nobody calls", "`claims: forfeit`")),
-        tags=("claims",), required=False, meta={"default": None}),
+                  "(Wikipedia's Muggins: forfeited); nobody calls", "`claims: forfeit`"),
+              Doc(f"`{WORDS['any-opponent']}`", "as the muggins rule, but any opponent may call before the next "
+                  "placement; when several would, the first in turn order after the placer takes the points",
+                  "`claims: any-opponent`")),
+        tags=("claims", "claims-any-opponent"), required=False, meta={"default": None}),
 )
