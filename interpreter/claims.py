@@ -1,8 +1,9 @@
 """The muggins rule (family.md 2.3): claims with placements, and the opponent's call.
 
 `claims` (docs/config.md) is "none" (the default: this module is not used),
-"muggins", "any-opponent" or "forfeit". With the rule on, a placement's points
-are credited only as far as its player claims them with the move:
+"muggins", "any-opponent", "lost-if-called" or "forfeit". With the rule on, a
+placement's points are credited only as far as its player claims them with
+the move:
 
 1. The claim is said in **shown points** (what a player pegs at the table; with
    unit 5 a count of 10 is claimed as 2), so every amount stays a multiple of
@@ -19,6 +20,12 @@ are credited only as far as its player claims them with the move:
    may call; when several would, the first in turn order after the placer takes
    it (the caller of the window, `call()` without a seat, and the bots asked in
    that order); the first call closes the window.
+   "lost-if-called": any opponent may call, as under "any-opponent", but a call
+   takes nothing for the caller: the missed points (after an over-claim, the
+   whole score) are lost. Without a call they stay with the placer: when the
+   chance closes (the next placement, before it scores; the round's end,
+   before the settlement) its side gets them as a `placement` event of the
+   placer (with the round's last placement when it dominoes).
    "forfeit": missed points are lost and nobody calls.
 4. The chance to call closes at the next placement, after a call, and when the
    round ends (a domino, a block, or the match won mid-round): a call never
@@ -38,9 +45,11 @@ from typing import Any
 from .errors import IllegalMove
 from .tiles import Move
 
-__all__ = ["CLAIM_ALL", "Claims", "bot_claim", "set_miss_rate"]
+__all__ = ["ANY_OPPONENT", "CALLING", "CLAIM_ALL", "Claims", "bot_claim", "set_miss_rate"]
 
 CLAIM_ALL = -1  # the claim of a player who claims exactly its score (bots, search, `play_code`)
+CALLING = ("muggins", "any-opponent", "lost-if-called")  # the modes in which opponents call
+ANY_OPPONENT = ("any-opponent", "lost-if-called")  # ... in which every opponent may
 
 
 class Claims:
@@ -50,14 +59,14 @@ class Claims:
 
     def __init__(self, mode: str, unit: int, sides: Sequence[int], callers: tuple[int, ...] | None = None,
                  may_call: tuple[tuple[int, ...], ...] | None = None):
-        self.mode = mode  # "muggins" / "any-opponent" / "forfeit"
+        self.mode = mode  # "muggins" / "any-opponent" / "lost-if-called" / "forfeit"
         self.unit = unit
         n = len(sides)
         # each placer's opponents in turn order after it (given: a copy's); the first is its caller
         if may_call is None:
             may_call = tuple(tuple(s % n for s in range(p + 1, p + n) if sides[s % n] != sides[p]) for p in range(n))
         # the seats that may call on each placer: its caller, or under "any-opponent" every opponent
-        self.may_call = may_call if mode == "any-opponent" else tuple(m[:1] for m in may_call)
+        self.may_call = may_call if mode in ANY_OPPONENT else tuple(m[:1] for m in may_call)
         self.callers = callers if callers is not None else tuple(m[0] for m in may_call)
         # [placer, caller, raw amount a call takes (0: nothing), "missed" / "penalty"]
         self.window: list[Any] | None = None
@@ -87,6 +96,8 @@ class Claims:
         said = claim * self.unit
         if said <= pts:
             credited, amount, why = said, pts - said, "missed"
+        elif self.mode == "lost-if-called":
+            credited, amount, why = 0, pts, "missed"  # the score stays with the placer unless an opponent calls
         else:
             credited, amount, why = 0, said, "penalty"  # an over-claim earns nothing (Foster)
         if self.mode == "forfeit":
@@ -108,13 +119,26 @@ class Claims:
         if seat is None:
             seat = caller
         if seat not in self.may_call[placer]:
-            if self.mode == "any-opponent":
+            if self.mode in ANY_OPPONENT:
                 raise IllegalMove("not-caller", f"only an opponent of seat {placer} may call on its placement")
             raise IllegalMove("not-caller", f"only seat {caller}, the first opponent after seat {placer}, may call")
         if not amount:
             raise IllegalMove("nothing-to-take", f"seat {placer} claimed its points exactly: there is nothing to take")
         self.window = None
+        if self.mode == "lost-if-called":
+            return seat, 0, why  # the points are forfeited: the caller takes nothing
         return seat, amount, why
+
+    def pending(self) -> bool:
+        """Whether missed points wait for a call that may not come ("lost-if-called", an open window)."""
+        return self.mode == "lost-if-called" and self.window is not None and self.window[2] > 0
+
+    def keep(self) -> tuple[int, int]:
+        """The chance to call closed without a call: (placer, raw points it keeps); closes the window."""
+        w = self.window
+        assert w is not None
+        self.window = None
+        return w[0], w[2]
 
     def stated(self, move: Move) -> Move:
         """The move as its player stated it, with the claim."""
@@ -128,7 +152,7 @@ class Claims:
         if w is not None and self.mode != "forfeit":
             may = self.may_call[w[0]]
             out["call"] = {"placer": w[0], "caller": w[1], "amount": w[2] if seat in may else None}
-            if self.mode == "any-opponent":
+            if self.mode in ANY_OPPONENT:
                 out["call"]["callers"] = list(may)
         return out
 

@@ -555,28 +555,31 @@ class Round:
         # 3. the placement's points, a function of the counted sum, as the house rules credit them
         f = self._f
         pts = raw = f.points[count]
-        if f.on_placement:
-            passes = 0 if pre is None else len(pre[1])
-            for rule in f.on_placement:
-                raw = rule.placement(seat, pts, raw, passes, claim, self._claims)
-        # 4. domino on the last tile of a hand, or the placement's event (the target after every event
-        # may end the match), or the next seat: if it has a placement it is to move, and its list is kept
-        if not hands[seat] and not (f.on_goes_on and self._goes_on(seat)):
-            self._domino(seat, raw)
-        elif raw and self._event(f.sides[seat], "placement", raw, seat):
-            self._end("target", None, None)
+        if self._claims is not None and self._claims.pending() and self._keep():
+            self._end("target", None, None)  # the last placer's uncalled points won the match first
         else:
-            nxt = seat + 1
-            if nxt == f.players:
-                nxt = 0
-            codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
-            if codes:
-                if lay.orienting:
-                    codes = lay.oriented(codes)  # the sniff's orientations
-                self._seat = nxt
-                self._legal = None if f.on_offered else codes  # (the house rules' moves join the list)
+            if f.on_placement:
+                passes = 0 if pre is None else len(pre[1])
+                for rule in f.on_placement:
+                    raw = rule.placement(seat, pts, raw, passes, claim, self._claims)
+            # 4. domino on the last tile of a hand, or the placement's event (the target after every event
+            # may end the match), or the next seat: if it has a placement it is to move, and its list is kept
+            if not hands[seat] and not (f.on_goes_on and self._goes_on(seat)):
+                self._domino(seat, raw)
+            elif raw and self._event(f.sides[seat], "placement", raw, seat):
+                self._end("target", None, None)
             else:
-                self._advance(nxt)
+                nxt = seat + 1
+                if nxt == f.players:
+                    nxt = 0
+                codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
+                if codes:
+                    if lay.orienting:
+                        codes = lay.oriented(codes)  # the sniff's orientations
+                    self._seat = nxt
+                    self._legal = None if f.on_offered else codes  # (the house rules' moves join the list)
+                else:
+                    self._advance(nxt)
         if not want:
             return None
         assert offered is not None
@@ -591,6 +594,14 @@ class Round:
         if f.record:
             self.turns.append(turn)
         return turn
+
+    def _keep(self) -> bool:
+        """"missed points are lost only when an opponent calls": the chance to call has closed without a call,
+        so the last placer's side is credited its missed points (a `placement` event of that seat); True
+        when that ends the match."""
+        assert self._claims is not None
+        placer, amount = self._claims.keep()
+        return self._event(self._f.sides[placer], "placement", amount, placer)
 
     def _offered(self) -> Offered:
         """What was offered before a placement, for its Turn: the legal codes, or where they are not listed
@@ -718,6 +729,8 @@ class Round:
         f = self._f
         plan = f.rules.domino_plan  # the spec, read once per configuration
         side = f.sides[seat]
+        if self._claims is not None and self._claims.pending():
+            pts += self._claims.keep()[1]  # lost only when called: no call comes after the round's last placement
         if plan.with_last_placement:
             # "as one event with the last placement": the placement folds into the winner side's
             # first settlement event
@@ -738,6 +751,9 @@ class Round:
         if drawn:
             self._final_drawn = [(seat, [TILES[t] for t in drawn])]
         f = self._f
+        if self._claims is not None and self._claims.pending() and self._keep():
+            self._end("target", None, None)  # the last placer's uncalled points won the match
+            return
         plan = f.rules.block_plan  # the spec, read once per configuration
         pips = plan.counts(self._hands)  # counted once, for the winner and the payments
         winner = winner_of_block(plan, f.seats, pips, self._hands, f.opener)

@@ -122,7 +122,7 @@ class Game:
 
     def _window(self) -> dict[str, Any] | None:
         """The open call window of the muggins rule ({placer, caller}), or None."""
-        if self.claims not in ("muggins", "any-opponent") or self.match.over:
+        if self.claims not in ("muggins", "any-opponent", "lost-if-called") or self.match.over:
             return None
         return self.match.round.observation(HUMAN).get("call")
 

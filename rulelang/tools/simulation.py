@@ -33,7 +33,7 @@ CALL_KIND = "call"  # the muggins rule: points an opponent's call takes (missed 
 
 
 def has_calls(config: Config) -> bool:
-    """Whether opponents may call (the muggins rule, `claims: muggins` or `any-opponent`): only then do the
+    """Whether opponents may call (the muggins rule, `claims: muggins` or `any-opponent`; under `lost-if-called` a call takes nothing): only then do the
     outputs give the points of calls, so that every other variant's results keep their shape."""
     return config.claims in ("muggins", "any-opponent")
 
