@@ -182,8 +182,9 @@ def _unit_terms(section: str, key: str) -> None:
         for i, term in enumerate(c["settlement"][section]["terms"]):
             if term["kind"] == "tiles":  # "N points per tile": N must be a multiple of the unit
                 if term["per_tile"] % unit:
-                    yield _p("unit-mismatch", f"{term['per_tile']} points per tile can give raw scores that are not "
-                             f"multiples of {unit}", f"with {unit} raw points to 1 shown point, count a multiple "
+                    n = term["per_tile"]
+                    yield _p("unit-mismatch", f"{n} point{'' if n == 1 else 's'} per tile can give raw scores that are "
+                             f"not multiples of {unit}", f"with {unit} raw points to 1 shown point, count a multiple "
                              f"of {unit} per tile", key, index=i)
                 continue
             divisor = term.get("divisor", 1)

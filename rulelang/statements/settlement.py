@@ -24,8 +24,8 @@ PHRASES: dict[str, Callable[[Phrase], Any]] = {
     "hand_set": lambda p: HAND_SETS[p.text],
     "pooling": lambda p: "pooled" if p.has("POOLED") else "each",
     # (rounding, N as written, divisor): "rounded to N [and divided by D]" / "not rounded"
-    "rounding": lambda p: (f"round{p.numbers[0]}", p.numbers[0], p.numbers[1] if len(p.numbers) > 1 else 1)
-    if p.numbers else ("none", 5, 1),
+    "rounding": lambda p: (f"round{p.numbers[0]}", p.numbers[0], p.numbers[1] if len(p.numbers) > 1 else None)
+    if p.numbers else ("none", 5, None),
     "receiver": lambda p: "winner" if p.has("WINNER") else "owner",
     "event_grouping": lambda p: "per-term" if p.has("TERM") else "per-hand",
     "last_placement": lambda p: True,
@@ -42,19 +42,22 @@ def _read_terms(p: Phrase) -> tuple[Term, ...]:
     sign = "credit" if p.has("CREDIT") else "debit"
     if p.has("DIFFERENCES"):
         rounding, number, divisor = p.parts[-1]
-        return (Term("differences", rounding=rounding, span=p.span, rounding_number=number, divisor=divisor),)
+        return (Term("differences", rounding=rounding, span=p.span, rounding_number=number, divisor=divisor or 1,
+                     divided_by=divisor),)
     if p.has("HEAVIEST"):  # family.md reading 12 (Pagat's Muggins)
         rounding, number, divisor = p.parts[0]
         return (Term("heaviest", rounding=rounding, to="winner", span=p.span, rounding_number=number,
-                     divisor=divisor),)
+                     divisor=divisor or 1, divided_by=divisor),)
     if p.has("MINUS"):  # "the opponents' hands minus his own, rounded"
         rounding, number, divisor = p.parts[0]
-        return (Term("net", rounding=rounding, to="winner", span=p.span, rounding_number=number, divisor=divisor),)
+        return (Term("net", rounding=rounding, to="winner", span=p.span, rounding_number=number,
+                     divisor=divisor or 1, divided_by=divisor),)
     if p.has("TILE"):  # "5 points for each bone left in the losers' hands"
         hands, pooling, to = p.parts
         return (Term("tiles", hands, pooling, "none", to, sign, p.span, per_tile=p.numbers[0]),)
     hands, pooling, (rounding, number, divisor), to = p.parts
-    return (Term("hands", hands, pooling, rounding, to, sign, p.span, number, divisor=divisor),)
+    return (Term("hands", hands, pooling, rounding, to, sign, p.span, number, divisor=divisor or 1,
+                 divided_by=divisor),)
 
 
 def _rounding_text(term: Term) -> str:
@@ -88,9 +91,10 @@ def _check_terms(v: tuple[Term, ...]) -> Iterator[Issue]:
         if term.rounding != "none" and term.rounding_number < 2:  # any N >= 2
             yield Issue("bad-rounding", f"hands cannot be rounded to {term.rounding_number}",
                         "write `rounded to N` with N at least 2 (such as `rounded to 5`) or `not rounded`", term.span)
-        if term.divisor != 1 and (term.divisor < 2 or term.rounding_number % term.divisor):
+        d = term.divided_by
+        if d is not None and (d < 2 or term.rounding_number % d):
             yield Issue("bad-division", f"hands rounded to {term.rounding_number} cannot be divided by "
-                        f"{term.divisor} into whole points",
+                        f"{d} into whole points",
                         f"divide by a number of at least 2 that divides {term.rounding_number} (such as `rounded to "
                         f"5 and divided by 5`)", term.span)
         if term.kind == "tiles" and term.per_tile < 1:

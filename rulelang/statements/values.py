@@ -136,6 +136,7 @@ class Term:
     rounding_number: int = field(default=5, compare=False)  # as written, for the check
     divisor: int = 1  # "rounded to N and divided by D": D
     per_tile: int = 0  # a `tiles` term: the raw points of each tile
+    divided_by: int | None = field(default=None, compare=False)  # D as written (None: not written), for the check
 
     @property
     def rounds_to(self) -> int | None:

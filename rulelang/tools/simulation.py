@@ -33,8 +33,9 @@ CALL_KIND = "call"  # the muggins rule: points an opponent's call takes (missed 
 
 
 def has_calls(config: Config) -> bool:
-    """Whether opponents may call (the muggins rule, `claims: muggins` or `any-opponent`; under `lost-if-called` a call takes nothing): only then do the
-    outputs give the points of calls, so that every other variant's results keep their shape."""
+    """Whether opponents' calls score (the muggins rule, `claims: muggins` or `any-opponent`; a call under
+    `lost-if-called` takes nothing): only then do the outputs give the points of calls, so that every other
+    variant's results keep their shape."""
     return config.claims in ("muggins", "any-opponent")
 
 
