@@ -3,7 +3,7 @@
 Each statement compiles to its field (and existing configurations stay without
 it), `fmt` gives it back, `explain` says it, the engine plays it as the
 conformance cases of `muggins/house-scoring.json` and
-`muggins-claims/any-opponent.json` work it out, and a bad value gives its
+`muggins/house-claims.json` work it out, and a bad value gives its
 error. Penalties for misplays are outside the language (an `outside-language`
 error naming the rule).
 """
