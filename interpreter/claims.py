@@ -45,11 +45,10 @@ from typing import Any
 from .errors import IllegalMove
 from .tiles import Move
 
-__all__ = ["ANY_OPPONENT", "CALLING", "CLAIM_ALL", "Claims", "bot_claim", "set_miss_rate"]
+__all__ = ["ANY_OPPONENT", "CLAIM_ALL", "Claims", "bot_claim", "set_miss_rate"]
 
 CLAIM_ALL = -1  # the claim of a player who claims exactly its score (bots, search, `play_code`)
-CALLING = ("muggins", "any-opponent", "lost-if-called")  # the modes in which opponents call
-ANY_OPPONENT = ("any-opponent", "lost-if-called")  # ... in which every opponent may
+ANY_OPPONENT = ("any-opponent", "lost-if-called")  # the modes in which every opponent may call
 
 
 class Claims:
@@ -68,7 +67,8 @@ class Claims:
         # the seats that may call on each placer: its caller, or under "any-opponent" every opponent
         self.may_call = may_call if mode in ANY_OPPONENT else tuple(m[:1] for m in may_call)
         self.callers = callers if callers is not None else tuple(m[0] for m in may_call)
-        # [placer, caller, raw amount a call takes (0: nothing), "missed" / "penalty"]
+        # [placer, caller, raw amount a call takes (under "lost-if-called": the missed points a call forfeits,
+        # which the placer keeps without one; 0: nothing), "missed" / "penalty"]
         self.window: list[Any] | None = None
         self.last_claim = 0  # the claim (shown) of the last placement, as stated
 
