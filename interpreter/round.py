@@ -583,6 +583,14 @@ class Round:
         if not want:
             return None
         assert offered is not None
+        return self._turn(seat, pre, offered, code, count, pts, n_events)
+
+    def _turn(self, seat: int, pre: _Pending | None, offered: Offered, code: int, count: int, pts: int,
+              n_events: int) -> Turn:
+        """The Turn of the placement `_do` just made (recorded with `record`): its events are those since
+        `n_events`."""
+        f = self._f
+        lay = self._layout
         events = self._events
         mv = MOVES.get(code) or move_from_code(code)
         if self._claims is not None:

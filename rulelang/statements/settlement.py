@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rulelang.config.vocabulary import Events
+from rulelang.config.vocabulary import Events, Sign
 from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
 from rulelang.statements.values import EventsValue, Term, Winner
 
@@ -39,7 +39,7 @@ def _read_terms(p: Phrase) -> tuple[Term, ...]:
     """One line: a term, or `nobody scores` (no term)."""
     if p.has("NOBODY"):
         return ()
-    sign = "credit" if p.has("CREDIT") else "debit"
+    sign: Sign = "credit" if p.has("CREDIT") else "debit"
     if p.has("DIFFERENCES"):
         rounding, number, divisor = p.parts[-1]
         return (Term("differences", rounding=rounding, span=p.span, rounding_number=number, divisor=divisor or 1,
