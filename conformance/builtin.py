@@ -83,7 +83,7 @@ def _seat_view(match: Match, rnd: Round, seat: int) -> dict[str, Any]:
         "to_move": view["seat_to_move"],
         "moves": [str(m) for m in view["legal"]],
         "move_points": None if "claims" in view else list(view["points"]),  # claimed points are not previewed
-        "may_call": bool(call and call["caller"] == seat and call["amount"]),
+        "may_call": bool(call and seat in call.get("callers", [call["caller"]]) and call["amount"]),  # any-opponent
     }
 
 
