@@ -2,9 +2,9 @@
 
 Two cases:
 
-- a known rule of the family (`../shared/spec/family.md`) that the language does
-  not state: `KNOWN` recognises its usual phrasing, and the error (code
-  `outside-language`) names the rule, where family.md describes it, and the
+- a known rule of the family (family.md, or a published rule text) that the
+  language does not state: `KNOWN` recognises its usual phrasing, and the error (code
+  `outside-language`) names the rule, where it is described, and the
   closest statement the language has;
 - a line that starts like a statement but goes on in a way no statement
   does: the parser's error keeps its code (`unexpected-word` /
@@ -58,10 +58,9 @@ def _k(phrasings: tuple[str, ...], rule: str, source: str, closest: str) -> Know
                        for p in phrasings), rule, source, closest)
 
 
-# Known rules of family.md that the language does not state (a line matching one is reported as
-# outside the language when it does not parse). Remove an entry when its statement is added.
-# Empty: every rule of family.md has a statement (drawing while able to place and the heaviest hand
-# only were the last); an entry is `_k(phrasings, rule, where family.md describes it, the closest statement)`.
+# Rules of family.md and of the published rule texts surveyed for the family that the language does not
+# state (a line matching one is reported as outside the language when it does not parse). Remove an entry
+# when its statement is added. An entry is `_k(phrasings, rule, where it is described, the closest statement)`.
 KNOWN: tuple[Known, ...] = (
     # Tournament penalties for misplays: the engine refuses an illegal move (`illegal-move`), so a misplay
     # is never made and cannot be scored; a mode accepting misplays would change `play`, the playground
