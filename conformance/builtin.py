@@ -17,8 +17,8 @@ PROTOCOL_VERSION = 1
 
 
 def capabilities() -> dict[str, Any]:
-    """What the built-in engine supports: every feature tag."""
-    return {"features": sorted(known_tags())}
+    """What the built-in engine supports: every feature tag, and `observe` steps (PROTOCOL.md 2.1)."""
+    return {"features": sorted(known_tags()), "observe": True}
 
 
 def implementation() -> dict[str, Any]:
@@ -65,6 +65,28 @@ def _observe(match: Match, rnd: Round, turn: Turn | None) -> dict[str, Any]:
     return obs
 
 
+def _seat_view(match: Match, rnd: Round, seat: int) -> dict[str, Any]:
+    """What `seat` sees now (PROTOCOL.md 2.1), from the engine's own per-seat observation (Round.observation):
+    no other hand's tiles, no boneyard tiles; the points of its moves only where points are not claimed."""
+    if type(seat) is not int or not 0 <= seat < rnd.players:
+        raise ValueError(f"an observe step names a seat of the game (0 to {rnd.players - 1}), not {seat!r}")
+    view = rnd.observation(seat)
+    sides = rnd.sides
+    table = _observe(match, rnd, None)
+    call = view.get("call")
+    return {
+        "reject": None, "seat": seat, "hand": [_tile(t) for t in view["hand"]],
+        "others": [{"seat": s, "partner": sides[s] == sides[seat], "tiles": view["hand_counts"][s]}
+                   for s in ((seat + k) % rnd.players for k in range(1, rnd.players))],
+        "boneyard": view["boneyard"],
+        **{key: table[key] for key in ("layout", "attach_points", "counted", "count", "scores", "shown_scores")},
+        "to_move": view["seat_to_move"],
+        "moves": [str(m) for m in view["legal"]],
+        "move_points": None if "claims" in view else list(view["points"]),  # claimed points are not previewed
+        "may_call": bool(call and seat in call.get("callers", [call["caller"]]) and call["amount"]),  # any-opponent
+    }
+
+
 def _claimed(step: dict[str, Any]) -> Any:
     """The step's move, with its `claim` (the muggins rule) when the step has one."""
     if "claim" not in step:
@@ -84,8 +106,9 @@ def _observe_call(match: Match, rnd: Round, seat: int, events: list[Event]) -> d
 
 
 def _past_last_deal(match: Match, dealt: int) -> bool:
-    """True once the last dealt round has ended: the case deals no further round (PROTOCOL.md 3.10)."""
-    return len(match.rounds) >= dealt
+    """True once the last dealt round has ended: the case deals no further round (PROTOCOL.md 3.10; a deal
+    thrown in, `...: the tiles are dealt again`, uses up its entry too)."""
+    return match.deal_index >= dealt
 
 
 def run_case(request: dict[str, Any]) -> dict[str, Any]:
@@ -113,6 +136,9 @@ def run_case(request: dict[str, Any]) -> dict[str, Any]:
                     raise ValueError(f"a call step names a seat (a number), not {seat!r}")
                 events = match.call(seat)
                 out.append(_observe_call(match, rnd, seat, events))
+                continue
+            elif "observe" in step:  # what a seat sees; nothing changes
+                out.append(_seat_view(match, rnd, step["observe"]))
                 continue
             elif "draw" in step:
                 turn = rnd.draw()  # applied only where a player may draw while able to place

@@ -18,6 +18,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+REQUESTS = {"observe": "observe"}  # a step key an engine plays only when its capabilities say so: key -> capability
 FIELDS = "@fields"  # the fields an engine reads with any value; present, every other field is declined
 PLAYERS = "@players"  # the case's player count
 
@@ -90,4 +91,14 @@ def unsupported(supported: Any, request: dict[str, Any]) -> str | None:
             if value not in allowed:
                 return (f"the engine does not support {path} = {json.dumps(value)}"
                         f" (it supports {', '.join(json.dumps(a) for a in allowed) or 'nothing'})")
+    return None
+
+
+def undeclared_request(capabilities: Any, request: dict[str, Any]) -> str | None:
+    """The reason to skip `request` when a step asks what the engine did not declare (`"observe": true`,
+    PROTOCOL.md 2.1), or None; an engine written before such a request was added is never sent it."""
+    for step in request.get("steps", []):
+        for key, capability in REQUESTS.items():
+            if key in step and not (isinstance(capabilities, dict) and capabilities.get(capability) is True):
+                return f"the engine does not support {key} steps (no `\"{capability}\": true` in its capabilities)"
     return None

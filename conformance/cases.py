@@ -25,6 +25,8 @@ def step_words(step: dict[str, Any]) -> str:
         return str(step["play"]) + (f" claim {step['claim']}" if "claim" in step else "")
     if "call" in step:
         return f"call by seat {step['call']}"
+    if "observe" in step:
+        return f"what seat {step['observe']} sees"
     return "draw" if "draw" in step else "pass"
 
 HERE = Path(__file__).resolve().parent
@@ -49,10 +51,16 @@ class Case:
     file: Path
     data: dict[str, Any]
     ruleset: Any  # bundled name or {"text": ...}
+    file_clauses: tuple[str, ...] = ()  # the clauses every case of its file tests
 
     @property
     def tags(self) -> list[str]:
         return list(self.data["tags"])
+
+    @property
+    def clauses(self) -> list[str]:
+        """The clauses of conformance/clauses.json the case tests: its file's, then its own."""
+        return list(dict.fromkeys([*self.file_clauses, *self.data.get("clauses", [])]))
 
     @property
     def description(self) -> str:
@@ -156,6 +164,15 @@ def _lint_deal(where: str, deal: dict[str, Any], players: int, errors: list[str]
         errors.append(f"{where}: no seat {opener} among {players} players")
 
 
+def _lint_clauses(where: str, ids: list[str], errors: list[str]) -> None:
+    """Every clause a case names is in the clause catalogue (conformance/clauses.json)."""
+    from .clauses import unknown
+
+    for cid in unknown(ids):
+        errors.append(f"{where}: unknown clause {cid!r} (not in conformance/clauses.json; "
+                      "see `rulelang conform --trace` for the clause ids)")
+
+
 def _valid_file(path: Path, rel: str, validator: Any, errors: list[str]) -> Any:
     """The document of a case file that is JSON, within the size bounds and valid by the schema; else None
     (its problems added to ERRORS, as REL: ...)."""
@@ -227,7 +244,10 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float
             _lint_deal(f"{where}: setup", c["setup"], c["players"], rep.errors)
             for k, d in enumerate(c.get("next_rounds", [])):
                 _lint_deal(f"{where}: next_rounds[{k}]", d, c["players"], rep.errors)
-            rep.cases.append(Case(c["id"], path.parent.name, path.stem, path, c, c.get("ruleset", doc["ruleset"])))
+            case = Case(c["id"], path.parent.name, path.stem, path, c, c.get("ruleset", doc["ruleset"]),
+                        tuple(doc.get("clauses", [])))
+            _lint_clauses(where, case.clauses, rep.errors)
+            rep.cases.append(case)
     for old, new in replaced.items():
         if old in ids:
             rep.errors.append(f"{new}: replaces {old}, but {old} is still a case (ids are never reused)")

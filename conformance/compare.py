@@ -7,12 +7,15 @@ path, what the case expects and what the engine reported.
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 MISSING = "<missing>"
 ORDER = ["seat", "drawn", "passed", "pass_drawn", "offered", "layout", "attach_points", "counted", "count",
          "points", "shown", "events", "scores", "shown_scores", "round", "match"]
+TILE = re.compile(r"\[\d{1,2}\|\d{1,2}\]")
 
 
 @dataclass
@@ -80,6 +83,35 @@ def compare_step(i: int, step: dict[str, Any], obs: Any) -> Difference | None:
         d = _first(f"{base}.{key}", exp, g)
         if d:
             return Difference(i, *d)
+    if "observe" in step and want is None:
+        return leak(i, expect, obs)
+    return None
+
+
+def _strings(obj: Any, path: str) -> Iterator[tuple[str, str]]:
+    """Every text in `obj` with its JSON path, keys included."""
+    if isinstance(obj, str):
+        yield path, obj
+    elif isinstance(obj, list):
+        for k, x in enumerate(obj):
+            yield from _strings(x, f"{path}[{k}]")
+    elif isinstance(obj, dict):
+        for k, x in obj.items():
+            yield f"{path}.{k}", str(k)
+            yield from _strings(x, f"{path}.{k}")
+
+
+def leak(i: int, expect: dict[str, Any], obs: dict[str, Any]) -> Difference | None:
+    """A seat's observation names no tile but its own hand's and the layout's (PROTOCOL.md 2.1): the first
+    other tile found anywhere in it is a hidden tile shown (another hand's, the boneyard's, or out of play)."""
+    hand = expect.get("hand", obs.get("hand"))  # what the case states, where it states it
+    layout = expect["layout"] if "tiles" in expect.get("layout", {}) else obs.get("layout")
+    tiles = layout.get("tiles") if isinstance(layout, dict) else None
+    seen = set(hand if isinstance(hand, list) else []) | set(tiles if isinstance(tiles, list) else [])
+    for path, text in _strings(obs, f"$.steps[{i}]"):
+        for tile in TILE.findall(text):
+            if tile not in seen:
+                return Difference(i, path, "no tile outside the seat's hand and the layout", tile)
     return None
 
 

@@ -145,6 +145,8 @@ def config_tags(config: dict[str, Any]) -> set[str]:
         (bool(tgt.get("lead_cannot_win")), "lead-cannot-win"), (config.get("score_floor") is not None, "score-floor"),
         (config.get("round_end") == "side-out", "side-out"), (config.get("tiles", 6) != 6, "larger-set"),
         (config.get("claims", "none") != "none", "claims"),  # the muggins rule
+        (config.get("claims") in ("any-opponent", "lost-if-called"), "claims-any-opponent"),
+        (config.get("claims") == "lost-if-called", "claims-lost-if-called"),
         (settle["domino"].get("bonus") is not None, "domino-bonus"),
         (settle["block"]["winner"] == "fewest-tiles", "block-fewest-tiles"),
         (settle["block"]["winner"] == "lightest-side", "block-lightest-side"),
@@ -154,6 +156,8 @@ def config_tags(config: dict[str, Any]) -> set[str]:
     for term in settle["domino"]["terms"] + settle["block"]["terms"]:
         pairs += [(term.get("kind") == "differences", "settle-differences"),
                   (term.get("kind") == "heaviest", "settle-heaviest"),
+                  (term.get("kind") == "tiles", "settle-tiles"), (term.get("kind") == "net", "settle-net"),
+                  (term.get("divisor", 1) != 1, "settle-divided"),
                   (term.get("hands") == "partner", "partner-debit"), (term.get("hands") == "own", "own-hand"),
                   (term.get("kind") == "hands" and term.get("pooling") == "pooled", "settle-pooled"),
                   (term.get("kind") == "hands" and term.get("pooling") == "each", "settle-each"),

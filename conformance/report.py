@@ -28,6 +28,17 @@ def to_json(run: RunResult) -> dict[str, Any]:
     }
 
 
+def passed_of(counts: dict[str, int]) -> tuple[int, int]:
+    """(passed, judged) of a run's or a group's outcome counts, as the HTML report and the badge show them.
+
+    Judged is every case run but those the engine skipped (features it does not claim); passed is every
+    judged case whose answers were right (an unexpected pass is right answers, though it fails the run:
+    the expected-failures list is stale). An expected failure is judged and not passed.
+    """
+    judged = sum(counts.values()) - counts.get("skip", 0)
+    return counts.get("pass", 0) + counts.get("xpass", 0), judged
+
+
 def write_json(run: RunResult, path: str | Path) -> None:
     """Write the JSON report atomically (an existing file is replaced whole or left as it was)."""
     write_atomic(str(path), json.dumps(to_json(run), indent=2, ensure_ascii=False) + "\n")
@@ -39,7 +50,21 @@ def _short(value: Any, limit: int = 300) -> str:
 
 
 def failure_text(r: CaseResult) -> str:
-    """One failure as text: id, step, path, expected vs got (or the error)."""
+    """One failure as text: step, path, expected vs got (or the error), then the clauses of the rules it breaks."""
+    return _first_difference(r) + _broken_clauses(r)
+
+
+def _broken_clauses(r: CaseResult, shown: int = 3) -> str:
+    """The first clauses the failing case tests, quoted: an engine author reads "this engine breaks this sentence"."""
+    from .clauses import failure_lines
+
+    lines = failure_lines(r.case.clauses)
+    more = f"\n    (and {len(lines) - shown} more clauses: rulelang conform --trace)" if len(lines) > shown else ""
+    return "".join(f"\n    {line}" for line in lines[:shown]) + more
+
+
+def _first_difference(r: CaseResult) -> str:
+    """The first difference as text: step, path, expected vs got (or the error)."""
     if r.difference is not None:
         d = r.difference
         steps = r.case.data["steps"]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .capabilities import problems, unsupported
+from .capabilities import problems, undeclared_request, unsupported
 from .cases import Case, load_expected_failures, step_words
 from .compare import Difference, compare
 from .configs import RulesetError, compiled
@@ -76,7 +76,7 @@ def request_for(case: Case) -> dict[str, Any]:
     """What the engine is sent: the compiled configuration, the deal and the moves, never the expectations."""
     steps = []
     for s in case.data["steps"]:
-        steps.append({k: s[k] for k in ("play", "claim", "draw", "pass", "call") if k in s})  # claim, call: claims
+        steps.append({k: s[k] for k in ("play", "claim", "draw", "pass", "call", "observe") if k in s})
     req: dict[str, Any] = {"id": case.id, "config": compiled(case.ruleset), "players": case.data["players"],
                            "setup": case.data["setup"], "steps": steps}
     if case.data.get("next_rounds"):
@@ -165,6 +165,7 @@ class _Sending:
         self.ends_at = ends_at
         self.claimed: list[str] | None = (engine.capabilities or {}).get("features")
         self.supported: Any = (engine.capabilities or {}).get("configurations")
+        self.capabilities: Any = engine.capabilities or {}
         self.seq = 0
         self.timeouts = 0  # consecutive
 
@@ -178,7 +179,7 @@ class _Sending:
             res = _not_run(case, self.claimed, "deadline", f"not run: the run's deadline of {self.deadline:g} s had passed")
         else:
             res = _run_one(self.engine, case, self.seq, self.timeout if left is None else min(self.timeout, left),
-                           self.claimed, self.supported)
+                           self.claimed, self.supported, self.capabilities)
             self.seq += 1
             timed_out = res.outcome == "error" and (res.error or {}).get("kind") == "timeout"
             self.timeouts = self.timeouts + 1 if timed_out else 0
@@ -195,7 +196,7 @@ def _not_run(case: Case, claimed: list[str] | None, kind: str, message: str) -> 
 
 
 def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[str] | None,
-             supported: Any = None) -> CaseResult:
+             supported: Any = None, capabilities: Any = None) -> CaseResult:
     if claimed is not None:
         missing = [t for t in case.tags if t not in claimed]
         if missing:
@@ -204,6 +205,9 @@ def _run_one(engine: Any, case: Case, seq: int, timeout: float, claimed: list[st
         request = request_for(case)
     except RulesetError as exc:
         return CaseResult(case, "error", error={"message": str(exc), "kind": "ruleset"})
+    reason = undeclared_request(capabilities or {}, request)
+    if reason:
+        return CaseResult(case, "skip", skip_reason=reason)
     if supported is not None:
         reason = unsupported(supported, request)
         if reason:

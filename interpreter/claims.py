@@ -1,8 +1,9 @@
 """The muggins rule (family.md 2.3): claims with placements, and the opponent's call.
 
 `claims` (docs/config.md) is "none" (the default: this module is not used),
-"muggins" or "forfeit". With the rule on, a placement's points are credited
-only as far as its player claims them with the move:
+"muggins", "any-opponent", "lost-if-called" or "forfeit". With the rule on, a
+placement's points are credited only as far as its player claims them with
+the move:
 
 1. The claim is said in **shown points** (what a player pegs at the table; with
    unit 5 a count of 10 is claimed as 2), so every amount stays a multiple of
@@ -15,6 +16,16 @@ only as far as its player claims them with the move:
    points, or after an over-claim the whole claim as a penalty (Foster: "his
    adversary marks it"), as one `call` event of his side at the time of the call.
    A penalty needs the call, as missed points do.
+   "any-opponent": as "muggins", but every seat on another side than the placer
+   may call; when several would, the first in turn order after the placer takes
+   it (the caller of the window, `call()` without a seat, and the bots asked in
+   that order); the first call closes the window.
+   "lost-if-called": any opponent may call, as under "any-opponent", but a call
+   takes nothing for the caller: the missed points (after an over-claim, the
+   whole score) are lost. Without a call they stay with the placer: when the
+   chance closes (the next placement, before it scores; the round's end,
+   before the settlement) its side gets them as a `placement` event of the
+   placer (with the round's last placement when it dominoes).
    "forfeit": missed points are lost and nobody calls.
 4. The chance to call closes at the next placement, after a call, and when the
    round ends (a domino, a block, or the match won mid-round): a call never
@@ -34,29 +45,35 @@ from typing import Any
 from .errors import IllegalMove
 from .tiles import Move
 
-__all__ = ["CLAIM_ALL", "Claims", "bot_claim", "set_miss_rate"]
+__all__ = ["ANY_OPPONENT", "CLAIM_ALL", "Claims", "bot_claim", "set_miss_rate"]
 
 CLAIM_ALL = -1  # the claim of a player who claims exactly its score (bots, search, `play_code`)
+ANY_OPPONENT = ("any-opponent", "lost-if-called")  # the modes in which every opponent may call
 
 
 class Claims:
     """The rule's settings for one round, and its open window (or None)."""
 
-    __slots__ = ("mode", "unit", "callers", "window", "last_claim")
+    __slots__ = ("mode", "unit", "callers", "window", "last_claim", "may_call")
 
-    def __init__(self, mode: str, unit: int, sides: Sequence[int], callers: tuple[int, ...] | None = None):
-        self.mode = mode  # "muggins" / "forfeit"
+    def __init__(self, mode: str, unit: int, sides: Sequence[int], callers: tuple[int, ...] | None = None,
+                 may_call: tuple[tuple[int, ...], ...] | None = None):
+        self.mode = mode  # "muggins" / "any-opponent" / "lost-if-called" / "forfeit"
         self.unit = unit
         n = len(sides)
-        # each placer's caller: the first seat clockwise after it on another side (given: a copy's)
-        self.callers = callers if callers is not None else tuple(
-            next(s % n for s in range(p + 1, p + n) if sides[s % n] != sides[p]) for p in range(n))
-        # [placer, caller, raw amount a call takes (0: nothing), "missed" / "penalty"]
+        # each placer's opponents in turn order after it (given: a copy's); the first is its caller
+        if may_call is None:
+            may_call = tuple(tuple(s % n for s in range(p + 1, p + n) if sides[s % n] != sides[p]) for p in range(n))
+        # the seats that may call on each placer: its caller, or under "any-opponent" every opponent
+        self.may_call = may_call if mode in ANY_OPPONENT else tuple(m[:1] for m in may_call)
+        self.callers = callers if callers is not None else tuple(m[0] for m in may_call)
+        # [placer, caller, raw amount a call takes (under "lost-if-called": the missed points a call forfeits,
+        # which the placer keeps without one; 0: nothing), "missed" / "penalty"]
         self.window: list[Any] | None = None
         self.last_claim = 0  # the claim (shown) of the last placement, as stated
 
     def copy(self) -> Claims:
-        o = Claims(self.mode, self.unit, (), self.callers)
+        o = Claims(self.mode, self.unit, (), self.callers, self.may_call)
         o.last_claim = self.last_claim
         o.window = None if self.window is None else list(self.window)
         return o
@@ -79,6 +96,8 @@ class Claims:
         said = claim * self.unit
         if said <= pts:
             credited, amount, why = said, pts - said, "missed"
+        elif self.mode == "lost-if-called":
+            credited, amount, why = 0, pts, "missed"  # the score stays with the placer unless an opponent calls
         else:
             credited, amount, why = 0, said, "penalty"  # an over-claim earns nothing (Foster)
         if self.mode == "forfeit":
@@ -90,7 +109,7 @@ class Claims:
         """A call by `seat` (None: the caller): (caller, raw amount, "missed"/"penalty"); closes the window.
 
         IllegalMove, in this order: no-calls, late-call, not-caller, nothing-to-take (claims-off: the round)."""
-        if self.mode != "muggins":
+        if self.mode == "forfeit":
             raise IllegalMove("no-calls", "missed points are lost in this game: nobody calls")
         w = self.window
         if over or w is None:
@@ -99,24 +118,48 @@ class Claims:
         placer, caller, amount, why = w
         if seat is None:
             seat = caller
-        if seat != caller:
+        if seat not in self.may_call[placer]:
+            if self.mode in ANY_OPPONENT:
+                raise IllegalMove("not-caller", f"only an opponent of seat {placer} may call on its placement")
             raise IllegalMove("not-caller", f"only seat {caller}, the first opponent after seat {placer}, may call")
         if not amount:
             raise IllegalMove("nothing-to-take", f"seat {placer} claimed its points exactly: there is nothing to take")
         self.window = None
+        if self.mode == "lost-if-called":
+            return seat, 0, why  # the points are forfeited: the caller takes nothing
         return seat, amount, why
+
+    def pending(self) -> bool:
+        """Whether missed points wait for a call that may not come ("lost-if-called", an open window)."""
+        return self.mode == "lost-if-called" and self.window is not None and self.window[2] > 0
+
+    def keep(self) -> tuple[int, int]:
+        """The chance to call closed without a call: (placer, raw points it keeps); closes the window."""
+        w = self.window
+        assert w is not None
+        self.window = None
+        return w[0], w[2]
 
     def stated(self, move: Move) -> Move:
         """The move as its player stated it, with the claim."""
         return replace(move, claim=self.last_claim)
 
     def observe(self, over: bool, seat: int) -> dict[str, Any]:
-        """What the observation adds: the rule, and the open window (its amount only for the caller)."""
+        """What the observation adds: the rule, and the open window (its amount only for a seat that may call;
+        under "any-opponent" also `callers`, every seat that may, in turn order)."""
         w = self.window if not over else None
         out: dict[str, Any] = {"claims": self.mode, "call": None}
-        if w is not None and self.mode == "muggins":
-            out["call"] = {"placer": w[0], "caller": w[1], "amount": w[2] if seat == w[1] else None}
+        if w is not None and self.mode != "forfeit":
+            may = self.may_call[w[0]]
+            out["call"] = {"placer": w[0], "caller": w[1], "amount": w[2] if seat in may else None}
+            if self.mode in ANY_OPPONENT:
+                out["call"]["callers"] = list(may)
         return out
+
+    def callers_of(self) -> tuple[int, ...]:
+        """The seats that may call on the open window, in turn order after the placer (none when it is closed)."""
+        w = self.window
+        return () if w is None or self.mode == "forfeit" else self.may_call[w[0]]
 
 
 def set_miss_rate(bot: Any, rate: float, seed: Any = None) -> Any:

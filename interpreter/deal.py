@@ -1,12 +1,27 @@
-"""Dealing, reading an explicit deal, and the highest-double opener: how a round starts, before any rule of play."""
+"""Dealing, reading an explicit deal, and the openers by a double: how a round starts, before any rule of play."""
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .config import Config
-from .tiles import ANY_BIT, ANY_INDEX, BIT, HI, IS_DOUBLE, LO, N_TILES, PIPS, SETS, TILES, format_tile, tile_index
+from .tiles import (
+    ANY_BIT,
+    ANY_INDEX,
+    BIT,
+    HI,
+    INDEX,
+    IS_DOUBLE,
+    LO,
+    N_TILES,
+    PIPS,
+    SETS,
+    TILES,
+    format_tile,
+    mask_pips,
+    tile_index,
+)
 
 # highest-double: doubles from the highest down, then the heaviest non-doubles (equal pips: larger high half)
 _RANK_ORDER = sorted(range(N_TILES), key=lambda t: (IS_DOUBLE[t], PIPS[t] if not IS_DOUBLE[t] else LO[t], HI[t]),
@@ -110,3 +125,87 @@ def _read_deal_slowly(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -
         seen |= BIT[i]
         bone.append(i)
     return masks, bone
+
+
+# -- rounds opened by a double: a set or rotating double, and who leads when nobody holds it
+# ("if nobody holds the opening double: ..."; docs/config.md, opener.no_double)
+
+DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double")
+_SET_DOUBLES = {top: sum(BIT[t] for t in range(n) if IS_DOUBLE[t]) for top, n in SETS.items()}
+_RANK = {t: r for r, t in enumerate(_RANK_ORDER)}  # 0: the highest double
+
+
+class Opening(NamedTuple):
+    """How a round opened by a double starts: who leads (-1: nobody holds it and the deal is thrown in),
+    the tile the lead must be (-1: any), and the opening draws (seat, tile) in draw order."""
+
+    opener: int
+    forced: int
+    drawn: tuple[tuple[int, int], ...]
+
+
+def round_double(cfg: Config, rule: str, round_no: int) -> int:
+    """The double a round opened by `rule` wants: [6|6], the rotating double of round `round_no` (the set's
+    top double first, then one lower each round, after [0|0] the top again), or -1 for any double."""
+    if rule == "double-six":
+        return INDEX[(6, 6)]
+    if rule == "rotating-double":
+        d = cfg.tiles - round_no % (cfg.tiles + 1)
+        return INDEX[(d, d)]
+    return -1
+
+
+def holds_double(cfg: Config, rule: str, masks: Sequence[int], round_no: int) -> bool:
+    """Whether some hand holds the double that opens the round (any double under the highest double)."""
+    want = round_double(cfg, rule, round_no)
+    bits = BIT[want] if want >= 0 else _SET_DOUBLES[cfg.tiles]
+    for m in masks:
+        if m & bits:
+            return True
+    return False
+
+
+def thrown_in(cfg: Config, rule: str, masks: Sequence[int], round_no: int) -> bool:
+    """`...: the tiles are dealt again`: a deal of a round opened by a double that nobody holds."""
+    return cfg.no_double == "redeal" and rule in DOUBLE_OPENERS and not holds_double(cfg, rule, masks, round_no)
+
+
+def _by_heaviest_tile(cfg: Config, masks: Sequence[int]) -> Opening:
+    opener = highest_holder(masks)  # the highest double held, else the heaviest tile
+    return Opening(opener, deciding_tile(masks[opener]) if cfg.lead == "forced" else -1, ())
+
+
+def open_by_double(cfg: Config, rule: str, masks: list[int], bone: Sequence[int], bend: int, round_no: int,
+                   previous: int | None) -> Opening:
+    """Who opens a round opened by a double, and with what; the opening draws (`draw`) join `masks` in place.
+
+    Held: its holder leads it (the highest double: as `opener.lead` says). Held by nobody, `cfg.no_double`:
+    the heaviest tile (the highest double held first, for a set double), draws from seat 0 in turn from the
+    first `bend` tiles of the boneyard until a double turns up (run out: the heaviest tile), the heaviest
+    hand (any tile), the seat after `previous` (seat 0 in the first round; any tile), or thrown in."""
+    want = round_double(cfg, rule, round_no)
+    if holds_double(cfg, rule, masks, round_no):
+        if want < 0:
+            return _by_heaviest_tile(cfg, masks)
+        return Opening(next(s for s, m in enumerate(masks) if m & BIT[want]), want, ())
+    how = cfg.no_double
+    if how == "heaviest-hand":
+        best = max(range(len(masks)), key=lambda s: (mask_pips(masks[s]), -_RANK[deciding_tile(masks[s])]))
+        return Opening(best, -1, ())
+    if how == "next-seat":
+        return Opening(0 if previous is None else (previous + 1) % len(masks), -1, ())
+    if how == "redeal":
+        return Opening(-1, -1, ())
+    if how == "draw":
+        drawn = []
+        seat = 0
+        for k in range(bend):
+            t = bone[k]
+            masks[seat] |= BIT[t]
+            drawn.append((seat, t))
+            if IS_DOUBLE[t]:
+                return Opening(seat, t, tuple(drawn))
+            seat = (seat + 1) % len(masks)
+        opener = highest_holder(masks)  # the boneyard ran out first: the heaviest tile
+        return Opening(opener, deciding_tile(masks[opener]) if cfg.lead == "forced" else -1, tuple(drawn))
+    return _by_heaviest_tile(cfg, masks)

@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from .config import as_config
-from .deal import deal_tiles
+from .deal import DOUBLE_OPENERS, deal_tiles, thrown_in
 from .errors import IllegalMove
 from .players import random_player
 from .records import Event, RoundResult, Turn, shown_points
 from .round import Bots, Player, Round, Tiebreak
-from .tiles import INDEX, TILES, Move, as_tile, format_tile
+from .tiles import BIT, INDEX, TILES, Move, as_tile, format_tile
 
 # chance as data: one deal (a dict) or a list of deals, one per round
 DealSpec = dict[str, Any] | Sequence[dict[str, Any]]
@@ -38,6 +38,9 @@ class Match:
         else:
             deals = list(deal)
         self._deals = deals
+        self._dealt = 0  # deals used so far, thrown-in ones included ("...: the tiles are dealt again")
+        self._thrown: dict[int, list[dict[str, Any]]] = {}  # per round, the deals thrown in before its own
+        self.deal_index = 0
         # trust_openers False (replay): a given opener only settles a lottery; otherwise the rule decides
         self._explicit_openers = trust_openers
         self._sides = cfg.sides_of(players)
@@ -54,18 +57,29 @@ class Match:
     # -- rounds ------------------------------------------------------------------------
 
     def _new_round(self, rule: str, prev: Round | None) -> Round:
-        """1. deal  2. choose the opener by `rule`  3. start the round."""
+        """1. deal (again while the deal is thrown in)  2. choose the opener by `rule`  3. start the round."""
         cfg = self.config
         n = self.players
         i = len(self.rounds)
-        given = self._deals[i] if i < len(self._deals) else None
-        # 1. deal: an explicit deal, else Fisher-Yates from the match's generator
-        if given is not None:
-            hands = [[_idx(t) for t in h] for h in given["hands"]]
-            bone = [_idx(t) for t in given["boneyard"]]
-            _check_deal(n, hands, bone)
-        else:
-            hands, bone = deal_tiles(cfg, n, self.rng)
+        while True:
+            given = self._deals[self._dealt] if self._dealt < len(self._deals) else None
+            self._dealt += 1
+            # 1. deal: an explicit deal, else Fisher-Yates from the match's generator
+            if given is not None:
+                hands = [[_idx(t) for t in h] for h in given["hands"]]
+                bone = [_idx(t) for t in given["boneyard"]]
+                _check_deal(n, hands, bone)
+            else:
+                hands, bone = deal_tiles(cfg, n, self.rng)
+            # "if nobody holds the opening double: the tiles are dealt again": the next deal replaces this one
+            if cfg.no_double != "redeal" or rule not in DOUBLE_OPENERS or (
+                    given is not None and given.get("opener") is not None and self._explicit_openers) or (
+                    not thrown_in(cfg, rule, [sum(BIT[t] for t in h) for h in hands], i)):
+                break
+            self._thrown.setdefault(i, []).append(
+                {"hands": [[format_tile(TILES[t]) for t in sorted(h)] for h in hands],
+                 "boneyard": [format_tile(TILES[t]) for t in bone]})
+        self.deal_index = self._dealt - 1  # which deal the round is played from (thrown-in ones counted)
         # 2. opener
         opening = rule
         # the rules after a domino / a block only come after a finished round (a first round's rule
@@ -80,8 +94,8 @@ class Match:
             opener = prev.result.seat  # "opener after a block: the block winner"
         elif rule == "seat-0":
             opener = 0  # "...: seat 0": a fixed opening seat
-        elif rule == "highest-double":
-            opener = None  # "...: the highest double": the Round finds its holder (else the heaviest tile)
+        elif rule in DOUBLE_OPENERS:
+            opener = None  # "...: the highest double" (or a set double): the Round finds its holder
         else:
             opening = "lottery"  # "...: lottery"; "the block winner" without a winner falls back to it
             opener = None
@@ -97,7 +111,7 @@ class Match:
         if not tiebreak:
             tiebreak = last
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
-                                   opening, tiebreak)
+                                   opening, tiebreak, i, None if prev is None else prev.opener)
 
     def finish_round(self) -> None:
         """After the current round ends: record its result; end the match or start the next round."""
@@ -193,11 +207,19 @@ class Match:
             "config": self.config.to_dict(),
             "players": self.players,
             "seed": self.seed,
-            "rounds": [{"deal": r.deal_dict(), "turns": [t.to_dict() for t in r.turns],
-                        "result": r.result.to_dict() if r.result else None} for r in rounds],
+            "rounds": [_round_record(k, r, self._thrown.get(k)) for k, r in enumerate(rounds)],
             "result": {"over": self.over, "winner": self.winner, "scores": self.scores,
                        "shown_scores": self.shown_scores, "rounds": len(self.rounds)},
         }
+
+
+def _round_record(k: int, rnd: Round, thrown: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """A round of a match transcript: its deal, turns and result, and the deals thrown in before it."""
+    out: dict[str, Any] = {"deal": rnd.deal_dict(), "turns": [t.to_dict() for t in rnd.turns],
+                           "result": rnd.result.to_dict() if rnd.result else None}
+    if thrown:
+        out["thrown_in"] = thrown  # "...: the tiles are dealt again": the deals before this one, in order
+    return out
 
 
 def _check_deal(players: int, hands: list[list[int]], bone: list[int]) -> None:

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from .claims import CLAIM_ALL, Claims, bot_claim
 from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
 from .config import as_config
-from .deal import deal_tiles, deciding_tile, highest_holder, read_deal
+from .deal import DOUBLE_OPENERS, deal_tiles, deciding_tile, highest_holder, open_by_double, read_deal, thrown_in
 from .errors import IllegalMove
 from .layout import Layout, placement_codes
 from .legality import diagnose
@@ -38,6 +38,7 @@ from .tiles import (
     SIDES,  # noqa: F401  (re-exported: interpreter.round.SIDES stays importable)
     TILES,
     Move,
+    Tile,
     format_tile,
     mask_indices,
     mask_pips,  # noqa: F401  (re-exported: interpreter.round.mask_pips stays importable)
@@ -62,7 +63,7 @@ class _Fixed:
 
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
                  "initial_hands", "bone", "bend", "start_scores", "forced", "partners", "mask", "seats", "board",
-                 "draw_until", "on_placement", "on_offered", "on_draws", "on_goes_on")
+                 "draw_until", "on_placement", "on_offered", "on_draws", "on_goes_on", "round_no", "opening_draws")
 
     def __init__(self, cfg: Config, seating: Seating, players: int, opener: int, opening: str, tiebreak: Tiebreak,
                  record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
@@ -91,6 +92,8 @@ class _Fixed:
         self.on_offered = hooks.offered
         self.on_draws = hooks.draws
         self.on_goes_on = hooks.goes_on
+        self.round_no = 0  # the round's number in its match (the rotating double)
+        self.opening_draws: tuple[tuple[int, int], ...] = ()  # (seat, tile) drawn to find the opening double
 
 
 class Round:
@@ -104,7 +107,8 @@ class Round:
 
     def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
                  opener: int | None = None, scores: Sequence[int] | None = None, record: bool = False,
-                 rng: random.Random | None = None, *, opening: str | None = None, tiebreak: Tiebreak = False):
+                 rng: random.Random | None = None, *, opening: str | None = None, tiebreak: Tiebreak = False,
+                 round_no: int = 0, previous: int | None = None):
         if config is _BARE:
             return  # from_indices and clone set the state themselves (a compiled class is made only here)
         cfg = as_config(config)
@@ -115,11 +119,11 @@ class Round:
             raise ValueError(f"{players} hands expected, got {len(hands)}")
         masks, bone = read_deal(hands, boneyard)
         _check_set(cfg, masks, bone)  # larger sets
-        self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
+        self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous)
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
-               tiebreak: Tiebreak) -> None:
+               tiebreak: Tiebreak, round_no: int = 0, previous: int | None = None) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
         seating = rules_of(cfg).seating(players)  # the tables of this player count, found once
         nsides = seating.nsides
@@ -129,7 +133,13 @@ class Round:
             raise ValueError(f"{nsides} starting scores expected, got {len(scores)}")
         # 1. The opener, and the tile it must lead under `lead: forced`.
         opening = opening or cfg.opener_first
-        if opener is None:
+        forced = -1
+        drawn: tuple[tuple[int, int], ...] = ()
+        if opening in DOUBLE_OPENERS and (opening != "highest-double" or cfg.no_double != "heaviest-tile"):
+            masks = list(masks)  # the opening draws join the hands
+            opener, forced, drawn = _open_by_double(cfg, opening, masks, bone, max(0, len(bone) - seating.reserve),
+                                                    opener, players, round_no, previous)
+        elif opener is None:
             if opening == "highest-double":
                 opener = highest_holder(masks)
             elif opening == "seat-0":
@@ -140,15 +150,18 @@ class Round:
                 raise ValueError("no opener given, and no generator for the lottery")
         if not 0 <= opener < players:
             raise ValueError(f"no seat {opener}")
-        forced = -1
         # opener.lead ("opener leads the deciding tile"): a round opened by the highest double
         # must lead the tile that decided it; "opener leads any tile": no constraint
-        if cfg.lead == "forced" and opening == "highest-double":
+        if cfg.lead == "forced" and opening == "highest-double" and not drawn and forced < 0 and (
+                cfg.no_double == "heaviest-tile"):
             forced = deciding_tile(masks[opener])
         # 2. What the round never changes (shared by its clones)
-        self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, masks, bone, scores, forced)
+        dealt = masks if not drawn else [m & ~_drawn_bits(drawn, s) for s, m in enumerate(masks)]
+        self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, dealt, bone, scores, forced)
+        self._f.round_no = round_no
+        self._f.opening_draws = drawn
         self._hands = masks
-        self._bi = 0  # next tile to draw
+        self._bi = len(drawn)  # next tile to draw (after the opening draws)
         self._scores = list(scores)
         # 3. The layout.
         self._layout = Layout(seating.rules.layout)
@@ -175,15 +188,20 @@ class Round:
     def deal(cls, config: Any, players: int, rng: random.Random, scores: Sequence[int] | None = None,
              record: bool = False, opener: int | None = None, opening: str | None = None,
              tiebreak: Tiebreak = False) -> Round:
-        """A round from a random deal: Fisher-Yates over the sorted set with `rng.random()`."""
+        """A round from a random deal: Fisher-Yates over the sorted set with `rng.random()` (dealt again from
+        the same generator while `...: the tiles are dealt again` throws the deal in)."""
         cfg = as_config(config)
         hands, bone = deal_tiles(cfg, players, rng)
+        rule = opening or cfg.opener_first
+        while opener is None and thrown_in(cfg, rule, [_mask_of(h) for h in hands], 0):
+            hands, bone = deal_tiles(cfg, players, rng)
         return cls.from_indices(cfg, players, hands, bone, opener, scores, record, rng, opening, tiebreak)
 
     @classmethod
     def from_indices(cls, cfg: Config, players: int, hands: Sequence[Sequence[int]], bone: list[int],
                      opener: int | None, scores: Sequence[int] | None, record: bool,
-                     rng: random.Random | None, opening: str | None, tiebreak: Tiebreak) -> Round:
+                     rng: random.Random | None, opening: str | None, tiebreak: Tiebreak,
+                     round_no: int = 0, previous: int | None = None) -> Round:
         """A round from hands and boneyard as tile indices, trusted (a deal made by the engine)."""
         obj = cls(_BARE, 0, (), ())
         masks = []
@@ -192,7 +210,7 @@ class Round:
             for i in h:
                 m |= BIT[i]
             masks.append(m)
-        obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
+        obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous)
         return obj
 
     def clone(self) -> Round:
@@ -537,31 +555,42 @@ class Round:
         # 3. the placement's points, a function of the counted sum, as the house rules credit them
         f = self._f
         pts = raw = f.points[count]
-        if f.on_placement:
-            passes = 0 if pre is None else len(pre[1])
-            for rule in f.on_placement:
-                raw = rule.placement(seat, pts, raw, passes, claim, self._claims)
-        # 4. domino on the last tile of a hand, or the placement's event (the target after every event
-        # may end the match), or the next seat: if it has a placement it is to move, and its list is kept
-        if not hands[seat] and not (f.on_goes_on and self._goes_on(seat)):
-            self._domino(seat, raw)
-        elif raw and self._event(f.sides[seat], "placement", raw, seat):
-            self._end("target", None, None)
+        if self._claims is not None and self._claims.pending() and self._keep():
+            self._end("target", None, None)  # the last placer's uncalled points won the match first
         else:
-            nxt = seat + 1
-            if nxt == f.players:
-                nxt = 0
-            codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
-            if codes:
-                if lay.orienting:
-                    codes = lay.oriented(codes)  # the sniff's orientations
-                self._seat = nxt
-                self._legal = None if f.on_offered else codes  # (the house rules' moves join the list)
+            if f.on_placement:
+                passes = 0 if pre is None else len(pre[1])
+                for rule in f.on_placement:
+                    raw = rule.placement(seat, pts, raw, passes, claim, self._claims)
+            # 4. domino on the last tile of a hand, or the placement's event (the target after every event
+            # may end the match), or the next seat: if it has a placement it is to move, and its list is kept
+            if not hands[seat] and not (f.on_goes_on and self._goes_on(seat)):
+                self._domino(seat, raw)
+            elif raw and self._event(f.sides[seat], "placement", raw, seat):
+                self._end("target", None, None)
             else:
-                self._advance(nxt)
+                nxt = seat + 1
+                if nxt == f.players:
+                    nxt = 0
+                codes = placement_codes(lay.free, hands[nxt], f.mask)  # larger sets: the set's masks
+                if codes:
+                    if lay.orienting:
+                        codes = lay.oriented(codes)  # the sniff's orientations
+                    self._seat = nxt
+                    self._legal = None if f.on_offered else codes  # (the house rules' moves join the list)
+                else:
+                    self._advance(nxt)
         if not want:
             return None
         assert offered is not None
+        return self._turn(seat, pre, offered, code, count, pts, n_events)
+
+    def _turn(self, seat: int, pre: _Pending | None, offered: Offered, code: int, count: int, pts: int,
+              n_events: int) -> Turn:
+        """The Turn of the placement `_do` just made (recorded with `record`): its events are those since
+        `n_events`."""
+        f = self._f
+        lay = self._layout
         events = self._events
         mv = MOVES.get(code) or move_from_code(code)
         if self._claims is not None:
@@ -573,6 +602,14 @@ class Round:
         if f.record:
             self.turns.append(turn)
         return turn
+
+    def _keep(self) -> bool:
+        """"missed points are lost only when an opponent calls": the chance to call has closed without a call,
+        so the last placer's side is credited its missed points (a `placement` event of that seat); True
+        when that ends the match."""
+        assert self._claims is not None
+        placer, amount = self._claims.keep()
+        return self._event(self._f.sides[placer], "placement", amount, placer)
 
     def _offered(self) -> Offered:
         """What was offered before a placement, for its Turn: the legal codes, or where they are not listed
@@ -700,6 +737,8 @@ class Round:
         f = self._f
         plan = f.rules.domino_plan  # the spec, read once per configuration
         side = f.sides[seat]
+        if self._claims is not None and self._claims.pending():
+            pts += self._claims.keep()[1]  # lost only when called: no call comes after the round's last placement
         if plan.with_last_placement:
             # "as one event with the last placement": the placement folds into the winner side's
             # first settlement event
@@ -720,6 +759,9 @@ class Round:
         if drawn:
             self._final_drawn = [(seat, [TILES[t] for t in drawn])]
         f = self._f
+        if self._claims is not None and self._claims.pending() and self._keep():
+            self._end("target", None, None)  # the last placer's uncalled points won the match
+            return
         plan = f.rules.block_plan  # the spec, read once per configuration
         pips = plan.counts(self._hands)  # counted once, for the winner and the payments
         winner = winner_of_block(plan, f.seats, pips, self._hands, f.opener)
@@ -731,7 +773,7 @@ class Round:
         settled: list[EventRow] = []
         self._settle_events = settled
         events = self._events
-        for sd, raw, seat in payments(plan, self._f.seats, pips, self._f.opener, winner, fold, bonus):
+        for sd, raw, seat in payments(plan, self._f.seats, pips, self._f.opener, winner, fold, bonus, self._hands):
             before = len(events)
             ended = self._event(sd, kind, raw, seat)
             if len(events) > before:
@@ -801,16 +843,24 @@ class Round:
                 move = replace(move, claim=bot_claim(bot, self.points_of(move), unit))
             self.play(move)
             w = claims.window
-            if not self.over and w is not None and w[2] and claims.mode == "muggins" and getattr(
-                    seats[w[1]], "calls", True):
-                self.call(w[1])  # an opponent's bot calls when there is something to take
+            if not self.over and w is not None and w[2]:
+                for caller in claims.callers_of():  # the caller (any opponent: in turn order, the first who will)
+                    if getattr(seats[caller], "calls", True):
+                        self.call(caller)  # an opponent's bot calls when there is something to take
+                        break
         return self
 
     # -- transcripts ----------------------------------------------------------------------
 
+    @property
+    def opening_draws(self) -> list[tuple[int, Tile]]:
+        """The tiles drawn before the lead to find the opening double (`...: each player in turn draws until a
+        double turns up`): (seat, tile) in draw order; empty otherwise."""
+        return [(seat, TILES[t]) for seat, t in self._f.opening_draws]
+
     def deal_dict(self) -> dict[str, Any]:
-        """The round's deal as JSON-ready data."""
-        return {
+        """The round's deal as JSON-ready data (the hands as dealt, before any opening draws)."""
+        out = {
             "players": self.players,
             "opener": self.opener,
             "opening": self.opening,
@@ -819,6 +869,11 @@ class Round:
             "scores": list(self._f.start_scores),
             "tiebreak": self.tiebreak,
         }
+        if self.opening == "rotating-double":
+            out["round"] = self._f.round_no  # which double opens it
+        if self._f.opening_draws:
+            out["opening_draws"] = [[seat, format_tile(TILES[t])] for seat, t in self._f.opening_draws]
+        return out
 
     def transcript(self) -> dict[str, Any]:
         """The round as a JSON-ready dict (deal, turns, events, result); needs record=True."""
@@ -831,6 +886,37 @@ class Round:
             "turns": [t.to_dict() for t in self.turns],
             "result": self.result.to_dict() if self.result else None,
         }
+
+
+def _open_by_double(cfg: Config, opening: str, masks: list[int], bone: Sequence[int], bend: int,
+                    opener: int | None, players: int, round_no: int,
+                    previous: int | None) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """(opener, forced tile or -1, opening draws) of a round opened by a set or rotating double, or under
+    "if nobody holds the opening double: ..." (interpreter.deal.open_by_double); a given opener is kept."""
+    op = open_by_double(cfg, opening, masks, bone, bend, round_no, previous)
+    if opener is None:
+        if op.opener < 0:
+            raise ValueError("nobody holds the opening double: the tiles are dealt again (a Match deals "
+                             "them; give a deal in which somebody holds it)")
+        return op.opener, op.forced, op.drawn
+    forced = -1
+    if opening == "highest-double" and op.forced >= 0 and not op.drawn and 0 <= opener < players:
+        forced = deciding_tile(masks[opener])  # the highest double or heaviest tile: as without the rule
+    elif op.forced >= 0 and 0 <= opener < players and masks[opener] & BIT[op.forced]:
+        forced = op.forced  # a given opener leads the rule's tile when it holds it
+    return opener, forced, op.drawn
+
+
+def _mask_of(tiles: Sequence[int]) -> int:
+    m = 0
+    for i in tiles:
+        m |= BIT[i]
+    return m
+
+
+def _drawn_bits(drawn: Sequence[tuple[int, int]], seat: int) -> int:
+    """The tiles `seat` drew in the opening draws, as a mask."""
+    return _mask_of([t for s, t in drawn if s == seat])
 
 
 # -- larger sets (family.md 3.7) ------------------------------------------------------------

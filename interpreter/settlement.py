@@ -31,12 +31,15 @@ _Amount = tuple[int, int, "int | None", tuple[int, ...], int]
 class Term:
     """One settlement term (settlement.*.terms[k], docs/config.md) with its fields read and defaulted once."""
 
-    __slots__ = ("kind", "hands", "to_winner", "each", "sign", "rounding")
+    __slots__ = ("kind", "hands", "to_winner", "each", "sign", "rounding", "divisor", "per_tile")
 
     def __init__(self, term: Mapping[str, Any]):
-        self.kind: str = term["kind"]  # hands / differences / heaviest
-        # "rounded to N" (roundN): N; "not rounded": 0
-        self.rounding: int = 0 if term["rounding"] == "none" else int(term["rounding"][len("round"):])
+        self.kind: str = term["kind"]  # hands / differences / heaviest / tiles / net
+        # "rounded to N" (roundN): N; "not rounded" (and a tiles term, never rounded): 0
+        rounding = term.get("rounding", "none")
+        self.rounding: int = 0 if rounding == "none" else int(rounding[len("round"):])
+        self.divisor: int = term.get("divisor", 1)  # "rounded to N and divided by D": D
+        self.per_tile: int = term.get("per_tile", 0)  # a tiles term: "N points per tile": N
         self.sign: int = -1 if term["sign"] == "debit" else 1
         # (kind hands only:) everyone / opponents / partner / own, "... hands separately" or pooled, to whom
         self.hands: str = term.get("hands", "everyone")
@@ -187,13 +190,13 @@ def settle(plan: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence
     to the winner"), which joins that event too, or comes first as its own event when
     the settlement makes one event per term or per hand."""
     p = plan_of(plan, half)
-    return payments(p, seats_of(sides), p.counts(hands), opener, winner, fold, bonus)
+    return payments(p, seats_of(sides), p.counts(hands), opener, winner, fold, bonus, hands)
 
 
 def payments(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | None, fold: int,
-             bonus: int) -> list[Payment]:
-    """`settle` from the hands' counts (`Plan.counts`)."""
-    amounts = _amounts(p, t, pips, opener, winner)
+             bonus: int, hands: Sequence[int] = ()) -> list[Payment]:
+    """`settle` from the hands' counts (`Plan.counts`); `hands` (the masks) for terms counted per tile."""
+    amounts = _amounts(p, t, pips, opener, winner, hands)
     mode = p.events
     order = t.sides_cw[opener if winner is None else winner]
     wside = None if winner is None else t.sides[winner]
@@ -237,15 +240,22 @@ def _rounded(x: int, n: int) -> int:
     return (x + n // 2) // n * n  # remainder r down when 2r < n, else up
 
 
-def _amounts(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | None) -> list[_Amount]:
-    """The settlement terms' amounts: (receiving side, raw, seat, order key, term index), from each hand's pips."""
+def _amount(x: int, term: Term) -> int:
+    """`x` as the term counts it: rounded, then "divided by D" (a settlement in another unit than play)."""
+    x = _rounded(x, term.rounding)
+    return x if term.divisor == 1 else x // term.divisor
+
+
+def _amounts(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | None,
+             hands: Sequence[int] = ()) -> list[_Amount]:
+    """The settlement terms' amounts: (receiving side, raw, seat, order key, term index), from each hand's pips
+    (or, for a term counted per tile, from each hand's tiles)."""
     sides = t.sides
     n = len(sides)
     rank = t.rank[opener]  # position of each seat clockwise from the opener
     wside = None if winner is None else sides[winner]
     out: list[_Amount] = []
     for k, term in enumerate(p.terms):
-        rounding = term.rounding
         sign = term.sign
         if term.kind == "hands":  # (the usual kind, first)
             _hand_amounts(out, term, k, t, pips, opener, winner, wside)
@@ -253,14 +263,25 @@ def _amounts(p: Plan, t: Seats, pips: Sequence[int], opener: int, winner: int | 
             # "credit each hand the differences to heavier opponents' hands, rounded to 5"
             for h in range(n):
                 total = sum(pips[o] - pips[h] for o in range(n) if sides[o] != sides[h] and pips[o] > pips[h])
-                out.append((sides[h], sign * _rounded(total, rounding), h, (0, pips[h], rank[h], k), k))
+                out.append((sides[h], sign * _amount(total, term), h, (0, pips[h], rank[h], k), k))
+        elif term.kind == "tiles":
+            # "credit opponents' hands pooled, 5 points per tile, to the winner": the hands' tiles, not pips
+            # (the order key of a hand stays its pips, as for every term)
+            tiles = [hands[s].bit_count() * term.per_tile for s in range(n)]
+            _hand_amounts(out, term, k, t, tiles, opener, winner, wside, pips)
+        elif term.kind == "net":
+            # "credit opponents' hands minus own hand, rounded to 5, to the winner": the net rounded once
+            if winner is not None and wside is not None:
+                net = sum(pips[s] for s in t.opponents[wside]) - pips[winner]
+                if net > 0:
+                    out.append((wside, _amount(net, term), winner, (1, k), k))
         elif wside is not None:  # heaviest
             # "credit the heaviest opponent's hand only, rounded to 5, to the winner" (family.md reading 12):
             # the winner's side gets the heaviest single opposing hand; on equal ones, the first clockwise
             opp = [s for s in t.clockwise[opener] if sides[s] != wside]
             if opp:
                 h = max(opp, key=lambda s: pips[s])  # (max keeps the first of equal ones)
-                out.append((wside, sign * _rounded(pips[h], rounding), h, (0, pips[h], rank[h], k), k))
+                out.append((wside, sign * _amount(pips[h], term), h, (0, pips[h], rank[h], k), k))
     for a in out:
         if not a[1]:
             return [a for a in out if a[1]]  # zero amounts are dropped
@@ -283,34 +304,36 @@ def _hand_seats(term: Term, t: Seats, winner: int | None, wside: int | None) -> 
 
 
 def _hand_amounts(out: list[_Amount], term: Term, k: int, t: Seats, pips: Sequence[int], opener: int,
-                  winner: int | None, wside: int | None) -> None:
-    """Append the amounts of the `hands` term `term` (term index `k`) to `out`."""
+                  winner: int | None, wside: int | None, order: Sequence[int] | None = None) -> None:
+    """Append the amounts of the `hands` (or `tiles`) term `term` (term index `k`) to `out`; `pips` is what each
+    hand counts, `order` the pips that order the hands' events (when not `pips`)."""
     seats = _hand_seats(term, t, winner, wside)
     if seats is None:
         return  # terms that mention the winner yield nothing without one
+    if order is None:
+        order = pips
     sides = t.sides
     rank = t.rank[opener]
-    rounding = term.rounding
     sign = term.sign
     if term.each:
         # "... hands separately": each hand rounded by itself
         for s in seats:
             recv = wside if term.to_winner else sides[s]
             assert recv is not None
-            out.append((recv, sign * _rounded(pips[s], rounding), s, (0, pips[s], rank[s], k), k))
+            out.append((recv, sign * _amount(pips[s], term), s, (0, order[s], rank[s], k), k))
     elif term.to_winner:
         # "... hands pooled ..., to the winner": summed and rounded once
         assert wside is not None
         total = 0
         for s in seats:
             total += pips[s]
-        out.append((wside, sign * _rounded(total, rounding), winner, (1, k), k))
+        out.append((wside, sign * _amount(total, term), winner, (1, k), k))
     else:
         # "... pooled ..., to each owner": each owner side's hands summed and rounded once
         for sd in t.sides_cw[opener]:
             mine = [s for s in seats if sides[s] == sd]
             if mine:
-                out.append((sd, sign * _rounded(sum(pips[s] for s in mine), rounding), None, (1, k, rank[mine[0]]), k))
+                out.append((sd, sign * _amount(sum(pips[s] for s in mine), term), None, (1, k, rank[mine[0]]), k))
 
 
 def clockwise(players: int, start: int) -> tuple[int, ...]:

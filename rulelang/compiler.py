@@ -13,9 +13,11 @@ Every error found is collected; the caller raises them together.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from rulelang.ast import Ruleset, Span, Statement
@@ -30,10 +32,14 @@ from rulelang.parser import parse
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 from rulelang.unit_warnings import inherited_amount_warnings
 
-__all__ = ["Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
+__all__ = ["OPEN_TEXTS", "Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
            "validate_config", "resolve", "FORMAT", "TILES_IN_SET"]
 
 Config = dict[str, Any]
+
+# Path -> text of the base files open in an editor, read instead of the disk (the language server sets them,
+# so that a text based on a file is checked against that file as it is being edited).
+OPEN_TEXTS: ContextVar[Mapping[str, str]] = ContextVar("OPEN_TEXTS", default=MappingProxyType({}))
 
 
 def validate_config(config: Any) -> list[str]:
@@ -220,7 +226,7 @@ def _read_base(ruleset: Ruleset, st: Statement) -> tuple[str, str, str] | _Fault
     path = os.path.normpath(os.path.join(base_dir, ref))
     where = f"the path is relative to this file's folder ({base_dir or '.'})"
     try:
-        text = read_ruleset_file(path)
+        text = OPEN_TEXTS.get()[path] if path in OPEN_TEXTS.get() else read_ruleset_file(path)
     except RulesetError as exc:
         if exc.code == "file-not-found":
             return _Fault("unknown-base", f"there is no ruleset file `{ref}`", where)

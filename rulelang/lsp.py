@@ -1,11 +1,18 @@
 """`rulelang lsp`: a language server over stdio, so an editor checks a ruleset as it is typed.
 
 Laid out as pygls' example servers are: one feature per decorated function.
-Diagnostics are exactly `rulelang check`'s errors (same codes, positions and
-hints); formatting is `rulelang fmt`; hover is the `explain` sentence of the
-statement under the cursor (and, in a `based on` file, the base's rule it
-replaces); completion offers statement starts, keywords and bundled names; go
-to definition on a `based on` line opens the base ruleset.
+Diagnostics are exactly `rulelang check`'s errors and warnings (same codes,
+positions and hints), each carrying the quick fixes its hint proposes
+(lsp_actions); formatting and range formatting are `rulelang fmt`'s; hover is
+the `explain` sentence of the statement on the line (and, in a `based on`
+file, the base's rule it replaces), even while the text has errors;
+completion offers what the grammar accepts after the words on the line
+(lsp_complete); go to definition on a `based on` line opens the base ruleset.
+An open file that others are `based on` is read as the editor has it, and
+they are diagnosed again when it changes. Every position is in the units the
+client agreed (UTF-16 by default), through pygls' position codec; a request
+about a document the editor has not opened is answered with nothing, never by
+reading the file.
 """
 from __future__ import annotations
 
@@ -20,8 +27,9 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.workspace import TextDocument
 
-from rulelang import langapi
+from rulelang import langapi, lsp_actions, lsp_complete
 from rulelang._version import __version__
 from rulelang.bundled import bundled_filename, bundled_names
 
@@ -89,109 +97,315 @@ def filename_of(uri: str) -> str:
     return uri
 
 
-def _range(error: Any) -> lsp.Range:
+# ---------------------------------------------------------------------------
+# Open documents, their analyses, and positions in the client's units
+# ---------------------------------------------------------------------------
+
+_analyses: dict[str, tuple[str, langapi.Analysis]] = {}  # uri -> (the text analysed, its analysis)
+
+
+def _document(ls: LanguageServer, uri: str) -> TextDocument | None:
+    """An open document, or None: a request about a file the editor has not opened is not read from disk."""
+    documents: dict[str, TextDocument] = ls.workspace.text_documents
+    return documents.get(uri) or documents.get(unquote(uri))
+
+
+def _analysis(document: TextDocument) -> langapi.Analysis:
+    """The analysis of a document's text, kept until the text (or a file it is based on) changes."""
+    text = document.source
+    kept = _analyses.get(document.uri)
+    if kept is None or kept[0] != text:
+        kept = (text, langapi.analyse(text, filename_of(document.uri), _open_texts(server)))
+        _analyses[document.uri] = kept
+    return kept[1]
+
+
+def _open_texts(ls: LanguageServer) -> dict[str, str]:
+    """Path -> text of every open file: a text based on one of them is checked against it as edited."""
+    return {os.path.normpath(filename_of(uri)): document.source
+            for uri, document in ls.workspace.text_documents.items() if uri.startswith("file:")}
+
+
+def _lines(document: TextDocument) -> list[str]:
+    """The document's lines as the language counts them (split at `\\n`), for the position codec."""
+    return document.source.split("\n")
+
+
+def _to_client(document: TextDocument, line: int, start: int, end_line: int, end: int) -> lsp.Range:
+    """A range in code points (0-based) as the client counts (UTF-16 unless another encoding was agreed)."""
+    return document.position_codec.range_to_client_units(
+        _lines(document), lsp.Range(lsp.Position(line, start), lsp.Position(end_line, end)))
+
+
+def _from_client(document: TextDocument, position: lsp.Position) -> tuple[int, int]:
+    """A client position as (0-based line, column in code points)."""
+    at = document.position_codec.position_from_client_units(
+        _lines(document), lsp.Position(position.line, position.character))
+    return at.line, at.character
+
+
+def _error_range(document: TextDocument, error: Any) -> lsp.Range:
     """An error's span in LSP terms (0-based; `check` counts from 1 and its end is exclusive)."""
-    if error.line is None:
-        return lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
+    if error.line is None or error.filename != filename_of(document.uri):
+        return _to_client(document, 0, 0, 0, 0)
     line = error.line - 1
     start = max((error.column or 1) - 1, 0)
     end = (error.end_column - 1) if error.end_column else start + 1
-    return lsp.Range(lsp.Position(line, start), lsp.Position(line, max(end, start + 1)))
+    return _to_client(document, line, start, line, max(end, start + 1))
 
 
-def diagnostics_of(text: str, filename: str) -> list[lsp.Diagnostic]:
-    """`rulelang check`'s errors of a text as diagnostics: code, position, message and hint."""
+# ---------------------------------------------------------------------------
+# Diagnostics, and the files based on the one that changed
+# ---------------------------------------------------------------------------
+
+def diagnostics_of(document: TextDocument) -> list[lsp.Diagnostic]:
+    """`rulelang check`'s errors and warnings of a document as diagnostics: code, position, message, hint, and
+    in `data` the quick fixes the hint proposes."""
+    analysis = _analysis(document)
+    here = filename_of(document.uri)
     out = []
-    for error in langapi.analyse(text, filename).errors:
-        message = error.message + (f"\nhint: {error.hint}" if error.hint else "")
-        out.append(lsp.Diagnostic(range=_range(error), message=message, severity=lsp.DiagnosticSeverity.Error,
-                                  code=error.code, source="rulelang"))
+    for problems, severity in ((analysis.errors, lsp.DiagnosticSeverity.Error),
+                               (analysis.warnings, lsp.DiagnosticSeverity.Warning)):
+        for error in problems:
+            message = error.message + (f"\nhint: {error.hint}" if error.hint else "")
+            if error.line is not None and error.filename != here:
+                message = f"{error.location}: {message}"
+            fixes = lsp_actions.fixes_of(error, analysis) if error.filename == here else []
+            out.append(lsp.Diagnostic(range=_error_range(document, error), message=message, severity=severity,
+                                      code=error.code, source="rulelang", data={"fixes": fixes} if fixes else None))
     return out
 
 
 def _publish(ls: LanguageServer, uri: str) -> None:
-    document = ls.workspace.get_text_document(uri)
+    document = _document(ls, uri)
+    if document is None:
+        return
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-        uri=uri, version=document.version, diagnostics=diagnostics_of(document.source, filename_of(uri))))
+        uri=document.uri, version=document.version, diagnostics=diagnostics_of(document)))
+
+
+def _publish_dependents(ls: LanguageServer, path: str, seen: set[str] | None = None) -> None:
+    """Diagnose again every open document `based on` the file PATH (and those based on them): its rules may
+    have changed."""
+    changed = os.path.normpath(path)
+    seen = seen if seen is not None else {changed}
+    for uri, document in list(ls.workspace.text_documents.items()):
+        here = os.path.normpath(filename_of(uri))
+        if here in seen or langapi.based_on_path(_analysis(document)) != changed:
+            continue
+        seen.add(here)
+        _analyses.pop(document.uri, None)
+        _publish(ls, document.uri)
+        _publish_dependents(ls, here, seen)
+
+
+def _changed(ls: LanguageServer, uri: str) -> None:
+    _publish(ls, uri)
+    _publish_dependents(ls, filename_of(uri))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    _publish(ls, params.text_document.uri)
+    _changed(ls, params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    _publish(ls, params.text_document.uri)
+    _changed(ls, params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    _publish(ls, params.text_document.uri)
+    _changed(ls, params.text_document.uri)
 
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    """A closed document's diagnostics are cleared; the files based on it read it from disk again."""
+    _analyses.pop(params.text_document.uri, None)
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+    _publish_dependents(ls, filename_of(params.text_document.uri))
+
+
+@server.feature(lsp.INITIALIZED)
+def initialized(ls: LanguageServer, params: lsp.InitializedParams) -> None:
+    """Ask a client that can watch files to report every change of a `*.rules` file (see below)."""
+    capabilities = ls.client_capabilities.workspace
+    watched = capabilities.did_change_watched_files if capabilities is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    ls.client_register_capability(lsp.RegistrationParams(registrations=[lsp.Registration(
+        id="rulelang-watched-files", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=lsp.DidChangeWatchedFilesRegistrationOptions(
+            watchers=[lsp.FileSystemWatcher(glob_pattern="**/*.rules")]))]))
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: LanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    """A ruleset file changed on disk (another program wrote it): diagnose the open files based on it."""
+    for change in params.changes:
+        _publish_dependents(ls, filename_of(change.uri))
+
+
+# ---------------------------------------------------------------------------
+# Formatting
+# ---------------------------------------------------------------------------
 
 @server.feature(lsp.TEXT_DOCUMENT_FORMATTING)
 def formatting(ls: LanguageServer, params: lsp.DocumentFormattingParams) -> list[lsp.TextEdit] | None:
     """The whole text replaced by its canonical form; nothing while it has errors (as `fmt`)."""
-    document = ls.workspace.get_text_document(params.text_document.uri)
+    document = _document(ls, params.text_document.uri)
+    if document is None:
+        return None
     text = document.source
     new, _errors = langapi.canonical(text, filename_of(document.uri))
     if new is None or new == text:
         return None
-    lines = text.split("\n")
-    end = lsp.Position(len(lines) - 1, len(lines[-1]))
-    return [lsp.TextEdit(range=lsp.Range(lsp.Position(0, 0), end), new_text=new)]
+    lines = _lines(document)
+    end = len(lines) - 1
+    return [lsp.TextEdit(range=_to_client(document, 0, 0, end, len(lines[end])), new_text=new)]
 
+
+@server.feature(lsp.TEXT_DOCUMENT_RANGE_FORMATTING)
+def range_formatting(ls: LanguageServer, params: lsp.DocumentRangeFormattingParams) -> list[lsp.TextEdit] | None:
+    """Each line of a rule within the range written as `fmt` writes it, in place (no line moves); a line that
+    does not parse is left as it is."""
+    document = _document(ls, params.text_document.uri)
+    if document is None:
+        return None
+    first, _ = _from_client(document, params.range.start)
+    last, last_column = _from_client(document, params.range.end)
+    if last > first and last_column == 0:
+        last -= 1  # a range that ends at the start of a line does not cover that line
+    lines = _lines(document)
+    edits = []
+    for number, text in sorted(langapi.canonical_lines(_analysis(document)).items()):
+        row = number - 1
+        if first <= row <= last and row < len(lines) and lines[row].rstrip("\r") != text:
+            edits.append(lsp.TextEdit(range=_to_client(document, row, 0, row, len(lines[row].rstrip("\r"))),
+                                      new_text=text))
+    return edits or None
+
+
+# ---------------------------------------------------------------------------
+# Hover
+# ---------------------------------------------------------------------------
 
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
-    """What the statement under the cursor means, as `rulelang explain` says it."""
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    analysis = langapi.analyse(document.source, filename_of(document.uri))
-    statement = langapi.statement_at(analysis, params.position.line + 1)
-    if statement is None or analysis.config is None:
+    """What the statement under the cursor means, as `rulelang explain` says it, and, in a `based on` file, the
+    base's rule it replaces (or that it states the base's rule again)."""
+    document = _document(ls, params.text_document.uri)
+    if document is None:
         return None
-    sentence = langapi.sentence_for(analysis.config, statement.key)
-    if sentence is None:
-        return None
-    text = sentence
+    row, _ = _from_client(document, params.position)
+    analysis = _analysis(document)
+    statement = langapi.statement_at(analysis, row + 1)
+    if statement is None:
+        return _section_hover(document, analysis, row)
+    sentence = langapi.sentence_of(analysis, statement)
+    text = sentence or langapi.statement_words(statement)
     base = analysis.base_label
-    if base and base in bundled_names():
-        import rulelang
-
-        before = langapi.sentence_for(rulelang.compile_bundled(base), statement.key)
+    base_config = langapi.base_config(analysis) if base and statement.key not in ("ruleset", "source") else None
+    if statement.key == "based_on" and analysis.inherited:
+        text += f"\n\nThis text inherits {len(analysis.inherited)} rules from {base}."
+    elif base_config is not None and statement.key != "based_on":
+        before = langapi.sentence_for(base_config, statement.key)
         if before and before != sentence:
             text += f"\n\nReplaces {base}'s rule: {before}"
-    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.PlainText, value=text))
+        elif before:
+            text += f"\n\nThe same as {base}'s rule."
+    line = _lines(document)[row]
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.PlainText, value=text),
+                     range=_to_client(document, row, len(line) - len(line.lstrip()), row, len(line.rstrip())))
+
+
+def _section_hover(document: TextDocument, analysis: langapi.Analysis, row: int) -> lsp.Hover | None:
+    """On an `on domino:` / `on block:` line: the sentences of the section's statements."""
+    section = langapi.section_at(analysis, row + 1)
+    if section is None:
+        return None
+    said = [langapi.sentence_of(analysis, st) or langapi.statement_words(st)
+            for st in analysis.statements if st.section == section and not st.misplaced]
+    if not said:
+        return None
+    line = _lines(document)[row]
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.PlainText, value="\n".join(said)),
+                     range=_to_client(document, row, len(line) - len(line.lstrip()), row, len(line.rstrip())))
+
+
+# ---------------------------------------------------------------------------
+# Completion
+# ---------------------------------------------------------------------------
+
+_KINDS = {"statement": lsp.CompletionItemKind.Snippet, "keyword": lsp.CompletionItemKind.Keyword,
+          "ruleset": lsp.CompletionItemKind.Module, "file": lsp.CompletionItemKind.File,
+          "value": lsp.CompletionItemKind.Value}
 
 
 @server.feature(lsp.TEXT_DOCUMENT_COMPLETION, lsp.CompletionOptions(trigger_characters=[" "]))
 def completion(ls: LanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList:
-    """Statement starts at the start of a line, bundled names after `based on`, keywords elsewhere."""
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    lines = document.source.split("\n")
-    row = params.position.line
-    before = lines[row][: params.position.character] if row < len(lines) else ""
+    """What may follow the words already on the line (lsp_complete): statements at a line's start, the
+    keywords the grammar accepts next, bundled names after `based on`."""
+    document = _document(ls, params.text_document.uri)
     items: list[lsp.CompletionItem] = []
-    if re.fullmatch(r"\s*based\s+on\s+\S*", before):
-        items = [lsp.CompletionItem(label=name, kind=lsp.CompletionItemKind.Module, detail="bundled ruleset")
-                 for name in bundled_names()]
-    elif re.fullmatch(r"\s*[\w']*", before):
-        items = [lsp.CompletionItem(label=example, kind=lsp.CompletionItemKind.Snippet, detail=words,
-                                    insert_text=example)
-                 for words, example in langapi.statement_examples()]
-    if not items:
-        items = [lsp.CompletionItem(label=word, kind=lsp.CompletionItemKind.Keyword)
-                 for word in langapi.keywords()]
+    if document is not None:
+        row, column = _from_client(document, params.position)
+        here = filename_of(document.uri)
+        for offer in lsp_complete.offers(_lines(document), row, column, here if os.path.isabs(here) else None):
+            edit = lsp.TextEdit(range=_to_client(document, row, offer.start, row, column), new_text=offer.label)
+            items.append(lsp.CompletionItem(label=offer.label, kind=_KINDS[offer.kind], detail=offer.detail,
+                                            text_edit=edit))
     return lsp.CompletionList(is_incomplete=False, items=items)
+
+
+# ---------------------------------------------------------------------------
+# Code actions
+# ---------------------------------------------------------------------------
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(
+    code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.RefactorRewrite]))
+def code_action(ls: LanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    """The quick fixes the diagnostics carry, and on the `based on` line "restate this inherited rule here"
+    for each rule the text inherits."""
+    document = _document(ls, params.text_document.uri)
+    if document is None:
+        return None
+    actions = []
+    for diagnostic in params.context.diagnostics:
+        data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+        for fix in data.get("fixes") or []:
+            actions.append(lsp.CodeAction(title=fix["title"], kind=lsp.CodeActionKind.QuickFix,
+                                          diagnostics=[diagnostic], edit=_workspace_edit(document, fix["edits"])))
+    analysis = _analysis(document)
+    first, _ = _from_client(document, params.range.start)
+    last, _ = _from_client(document, params.range.end)
+    based = analysis.ruleset.get("based_on") if analysis.ruleset is not None else None
+    if based is not None and first <= based.span.line - 1 <= last:
+        offered = {action.title for action in actions}
+        for text, edit in lsp_actions.restatements(analysis):
+            if f"Restate the inherited rule here: `{text}`" in offered:
+                continue  # a quick fix of a diagnostic says the same
+            actions.append(lsp.CodeAction(title=f"Restate the inherited rule here: `{text}`",
+                                          kind=lsp.CodeActionKind.RefactorRewrite,
+                                          edit=_workspace_edit(document, [edit])))
+    return actions or None
+
+
+def _workspace_edit(document: TextDocument, edits: list[lsp_actions.Edit]) -> lsp.WorkspaceEdit:
+    return lsp.WorkspaceEdit(changes={document.uri: [
+        lsp.TextEdit(range=_to_client(document, line, start, end_line, end), new_text=text)
+        for line, start, end_line, end, text in edits]})
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: LanguageServer, params: lsp.DefinitionParams) -> lsp.Location | None:
     """On a `based on` line: the base ruleset's file (a bundled one or a path in quotes)."""
-    document = ls.workspace.get_text_document(params.text_document.uri)
-    lines = document.source.split("\n")
-    row = params.position.line
+    document = _document(ls, params.text_document.uri)
+    if document is None:
+        return None
+    row, _ = _from_client(document, params.position)
+    lines = _lines(document)
     match = re.match(r'\s*based\s+on\s+(?:"([^"]+)"|(\S+))', lines[row] if row < len(lines) else "")
     if not match:
         return None
@@ -220,3 +434,13 @@ def serve() -> None:
     if not logging.getLogger().handlers:  # errors (a refused frame) go to standard error, never to the client
         logging.basicConfig(level=logging.ERROR, stream=sys.stderr, format="rulelang lsp: %(message)s")
     server.start_io(stdin=BoundedInput(sys.stdin.buffer))  # type: ignore[arg-type]
+
+
+def _register_views() -> None:
+    """The outline, folding, semantic tokens and inlay hints (rulelang/lsp_views.py), added once the server exists."""
+    from rulelang import lsp_views
+
+    lsp_views.register(server)
+
+
+_register_views()

@@ -2,9 +2,9 @@
 
 Two cases:
 
-- a known rule of the family (`../shared/spec/family.md`) that the language does
-  not state: `KNOWN` recognises its usual phrasing, and the error (code
-  `outside-language`) names the rule, where family.md describes it, and the
+- a known rule of the family (family.md, or a published rule text) that the
+  language does not state: `KNOWN` recognises its usual phrasing, and the error (code
+  `outside-language`) names the rule, where it is described, and the
   closest statement the language has;
 - a line that starts like a statement but goes on in a way no statement
   does: the parser's error keeps its code (`unexpected-word` /
@@ -16,11 +16,10 @@ Both point at the statement's table in docs/language.md and at
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass
-from functools import cache
 
+from rulelang.meaning import closest_example
 from rulelang.statements import GROUPS, TABLE
 from rulelang.statements.docs import SECTION_TITLES
 
@@ -59,11 +58,27 @@ def _k(phrasings: tuple[str, ...], rule: str, source: str, closest: str) -> Know
                        for p in phrasings), rule, source, closest)
 
 
-# Known rules of family.md that the language does not state (a line matching one is reported as
-# outside the language when it does not parse). Remove an entry when its statement is added.
-# Empty: every rule of family.md has a statement (drawing while able to place and the heaviest hand
-# only were the last); an entry is `_k(phrasings, rule, where family.md describes it, the closest statement)`.
-KNOWN: tuple[Known, ...] = ()
+# Rules of family.md and of the published rule texts surveyed for the family that the language does not
+# state (a line matching one is reported as outside the language when it does not parse). Remove an entry
+# when its statement is added. An entry is `_k(phrasings, rule, where it is described, the closest statement)`.
+KNOWN: tuple[Known, ...] = (
+    # Tournament penalties for misplays: the engine refuses an illegal move (`illegal-move`), so a misplay
+    # is never made and cannot be scored; a mode accepting misplays would change `play`, the playground
+    # and the protocol's steps (docs/design/family.md, "Penalties for misplays").
+    _k(("(drew|draws?|drawing|pass|passes|passed|passing|knock\\w*) ... (while|when|though|but|and) ... "
+        "(able|can|could) ... (penalt\\w*|costs?|loses?|lose|forfeits?)",
+        "(penalt\\w*|costs?|loses?) ... (drew|draws?|drawing|pass|passes|passed|passing) ... (able|can|could)",
+        "misplay\\w* ... (penali[sz]\\w*|penalt\\w*|costs?|loses?)", "(penali[sz]\\w*|penalt\\w*) ... misplay\\w*",
+        "(wrong|incorrect) (number|count) of (tiles|bones|dominoes) ... (penalt\\w*|costs?|loses?)",
+        "(penalt\\w*|costs?|loses?) ... (wrong|incorrect) (number|count) of (tiles|bones|dominoes)",
+        "(overdraw\\w*|underdraw\\w*|over-draw\\w*|under-draw\\w*) ... (penalt\\w*|costs?|loses?)",
+        "(penalt\\w*|costs?|loses?) ... (overdraw\\w*|underdraw\\w*|over-draw\\w*|under-draw\\w*)"),
+       "penalties for misplays (drawing or passing while able to place, a wrong number of tiles): the engine "
+       "refuses every illegal move instead of scoring it, so no misplay is ever made",
+       "a tournament text, rocoh.org's house rules (7-9: 30 points for drawing or passing while able to play, "
+       "100 for a wrong count; so too the EGO domino tournament: 100 points for a bogus move)",
+       "a player may draw while able to place"),
+)
 
 
 def known_outside(line: str) -> Known | None:
@@ -86,32 +101,9 @@ def where(example: str) -> str:
     return "docs/language.md#statements"
 
 
-_TOKEN = re.compile(r"[,:]|[^\s,:]+")
-
-
-def _tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.split("#", 1)[0].strip().lower())
-
-
-@cache
-def _examples() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    return tuple((ex, tuple(_tokens(ex))) for entry in TABLE for ex in entry.examples)
-
-
 def closest(line: str) -> str:
-    """The example statement nearest to a line: the longest run of leading words in common, then similarity."""
-    words = _tokens(line)
-
-    def score(item: tuple[str, tuple[str, ...]]) -> tuple[int, float]:
-        ex, ex_words = item
-        common = 0
-        for a, b in zip(words, ex_words):
-            if a != b:
-                break
-            common += 1
-        return common, difflib.SequenceMatcher(None, " ".join(words), ex).ratio()
-
-    return max(_examples(), key=score)[0]
+    """The example statement nearest to a line by what it says (rulelang/meaning.py)."""
+    return closest_example(line)
 
 
 def pointer(example: str) -> str:

@@ -13,7 +13,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from multiprocessing.process import BaseProcess
 
 __all__ = ["die_with_parent", "prepare", "run_in_workers"]
 
@@ -63,6 +66,7 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
     The workers ignore SIGINT (Ctrl-C reaches the parent, which stops them: no traceback per worker and
     no wait for the tasks still queued) and die with the parent however it ends (even SIGKILL).
     """
+    import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed  # only with --jobs N: it starts slowly
 
     prepare()
@@ -71,6 +75,7 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
     # The forked workers inherit the blocked mask and unblock it once SIGINT is ignored; the parent takes
     # a Ctrl-C that came meanwhile as soon as the tasks are queued.
     held = _block_sigint()
+    before = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
     try:
         try:
@@ -80,11 +85,24 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
         for fut in as_completed(futures):
             sink(fut.result())
     except BaseException:
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
-            proc.terminate()
+        _terminate_started_since(before)
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+def _terminate_started_since(before: set[BaseProcess]) -> None:
+    """Stop at once the child processes started since `before` was taken: the pool's workers.
+
+    The executor has no public way to stop a worker busy with a task before Python 3.14
+    (`terminate_workers`); `multiprocessing.active_children` lists the workers it started,
+    as children of this process, and `terminate` ends each (SIGTERM) without waiting for its task.
+    """
+    import multiprocessing
+
+    for proc in multiprocessing.active_children():
+        if proc not in before:
+            proc.terminate()
 
 
 def _block_sigint() -> bool:

@@ -17,6 +17,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from rulelang.errors import RulesetSyntaxError
 from rulelang.grammar import keyword_set, keyword_terminals, statement_starts
+from rulelang.meaning import is_slip
 from rulelang.outside import closest, known_outside, pointer
 
 __all__ = ["TERMINAL_WORDS", "describe_terminal", "syntax_error"]
@@ -83,8 +84,8 @@ def _word_at(line_text: str, col0: int) -> tuple[int, str]:
 def _suggest(word: str, expected: Iterable[str]) -> str | None:
     """`did you mean ...` for a misspelt keyword among the expected terminals."""
     kws = [keyword_terminals()[n] for n in expected if n in keyword_terminals()]
-    match = difflib.get_close_matches(word.lower(), kws, n=1, cutoff=0.6)
-    return match[0] if match else None
+    matches = difflib.get_close_matches(word.lower(), kws, n=3, cutoff=0.6)
+    return next((m for m in matches if is_slip(word, m)), None)
 
 
 class _Place:

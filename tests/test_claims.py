@@ -345,3 +345,18 @@ def test_an_engine_without_the_tag_skips_the_claims_cases():
     assert {r.outcome for r in result.results} == {"skip"}
     result = runner.run(SubprocessEngine([sys.executable, toy]), cases, timeout=30)
     assert {r.outcome for r in result.results} == {"pass"}
+
+
+def test_play_hides_the_points_preview_where_points_must_be_claimed():
+    """The preview would claim for the person; `--show-points` brings it back, and a game without claims shows it."""
+    moves = "1 claim 0\nn\nq\n\n"
+    hidden = CliRunner().invoke(main, ["play", "muggins-claims", "--seed", "3"], input=moves)
+    shown = CliRunner().invoke(main, ["play", "muggins-claims", "--seed", "3", "--show-points"], input=moves)
+    assert "2) [1|5] on [1|2] low\n" in hidden.output and "+5 raw" not in hidden.output
+    assert "2) [1|5] on [1|2] low  +5 raw (1 shown)" in shown.output
+
+
+def test_play_says_why_it_asks_again_whether_to_call_muggins():
+    res = CliRunner().invoke(main, ["play", "muggins-claims", "--seed", "3"], input="1 claim 0\nmaybe\nn\nq\n\n")
+    assert "Cannot read 'maybe': answer y to call muggins, n (or Enter) to let it go." in res.output
+    assert res.output.count("Call muggins? [y/N]") == 2

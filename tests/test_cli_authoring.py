@@ -73,7 +73,7 @@ def test_check_json_gives_every_error_with_its_position(tmp_path):
 
 
 def test_list_json():
-    doc = json.loads(run("list", "--json").output)
+    doc = json.loads(run("list", "--json").output)["rulesets"]
     assert [r["name"] for r in doc] == bundled_names()
     exact = next(r for r in doc if r["name"] == "exact61")
     assert exact["title"] == "Exact 61 Five Up" and exact["players"] == [2, 3, 4]

@@ -9,7 +9,9 @@ from its base); `explain` says the rule in words; seeded matches play to the
 end through the public engine and replay from their transcripts; `rulelang
 simulate -n 5` exits 0. A rule the language cannot state must be refused with
 the `outside-language` error (none is left since drawing while able to place,
-3.8, became a statement; the list may hold only that one).
+3.8, became a statement; the list may hold only that one). Rules of published
+texts that family.md does not describe (section `published`) have a file here
+too, whose comment quotes the text.
 """
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ HOUSE = Path(__file__).parent / "data" / "rulesets" / "house"
 
 @dataclass(frozen=True)
 class Rule:
-    section: str  # family.md section
+    section: str  # family.md section, or "published": a public rule text its file's comment quotes
     rule: str  # the house rule, in a few words
     ruleset: str  # a bundled name, or a file name under tests/data/rulesets/house/
     line: str  # the line of the ruleset that states the rule
@@ -116,6 +118,27 @@ RULES = [
          "credit everyone's hands pooled, rounded to 5, to the winner",
          r"Every player's remaining pips, added together",
          (("settlement", "domino", "terms", 0, "hands"), "everyone"), 4),
+    Rule("3.7", "more than four players on a double-six set", "muggins-five-players.rules", "players 2 to 5",
+         r"For 2, 3, 4 and 5 players", (("players", "counts"), [2, 3, 4, 5]), 5),
+    Rule("published", "opening draws when nobody holds a double", "no-double-draw.rules",
+         "if nobody holds the opening double: each player in turn draws until a double turns up",
+         r"each player in turn draws one tile from the boneyard until a double turns up",
+         (("opener", "no_double"), "draw"), 3),
+    Rule("published", "a new deal when nobody holds a double", "no-double-redeal.rules",
+         "if nobody holds the opening double: the tiles are dealt again",
+         r"the deal is thrown in and the tiles are dealt again", (("opener", "no_double"), "redeal"), 3),
+    Rule("published", "the heaviest hand leads when nobody holds a double", "no-double-heaviest-hand.rules",
+         "if nobody holds the opening double: the heaviest hand leads", r"the holder of the heaviest hand leads",
+         (("opener", "no_double"), "heaviest-hand"), 3),
+    Rule("published", "the lead passes on when nobody holds a double", "no-double-next-seat.rules",
+         "if nobody holds the opening double: the lead passes to the next seat",
+         r"the lead passes to the seat after the previous round's opener", (("opener", "no_double"), "next-seat"), 3),
+    Rule("published", "the double six always starts", "double-six-opens.rules",
+         "opener of the first round: the double six", r"opened by the holder of \[6\|6\], who must lead it",
+         (("opener", "first_round"), "double-six")),
+    Rule("published", "a rotating opening double", "rotating-double.rules",
+         "opener of the first round: the rotating double", r"\[6\|6\] in the match's first round, \[5\|5\] in "
+         r"the second", (("opener", "after_block"), "rotating-double"), 3),
 ]
 STATED = [r for r in RULES if not r.outside]
 OUTSIDE = [r for r in RULES if r.outside]
@@ -135,10 +158,12 @@ def _at(config: dict, path: tuple) -> Any:
 
 
 def test_every_house_rule_of_section_3_has_a_ruleset():
-    assert {r.section for r in RULES} == {f"3.{i}" for i in range(1, 10)}
+    assert {r.section for r in RULES} - {"published"} == {f"3.{i}" for i in range(1, 10)}
     for rule in RULES:
         assert rule.line in [line.strip() for line in rule.text.splitlines()], rule  # the ruleset states the rule in that line
-        if rule.ruleset.endswith(".rules"):
+        if rule.ruleset.endswith(".rules") and rule.section == "published":
+            assert re.search(r'^# .*"', rule.text, re.M), rule  # the comment quotes the published text
+        elif rule.ruleset.endswith(".rules"):
             section = re.search(r"^# family\.md (3\.\d)", rule.text, re.M)
             assert section and section.group(1) == rule.section, rule  # the comment cites the section
     files = {r.ruleset for r in RULES if r.ruleset.endswith(".rules")}

@@ -234,7 +234,7 @@ def test_statement_errors_and_cross_checks_are_reported_together():
 
 
 def test_no_cascade_from_a_statement_that_has_its_own_error():
-    text = HEAD + "players 2 to 5, partnerships with 4\n"  # no per-count or too-many-tiles noise for 5
+    text = HEAD + "players 2 to 13, partnerships with 4\n"  # no per-count or too-many-tiles noise for 13
     assert [e.code for e in rulelang.check_text(text, "h.rules")] == ["player-count"]
     text = HEAD + "0 raw points make 1 shown point\ntarget exactly 7 raw points\n"
     assert [e.code for e in rulelang.check_text(text, "h.rules")] == ["bad-unit"]

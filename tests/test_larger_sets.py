@@ -33,11 +33,14 @@ def test_the_default_set_is_omitted_and_larger_sets_compile():
 
 
 def test_the_set_bounds_players_and_tiles():
-    errors = rulelang.check_text(HEAD + "players 2 to 6\n", "x.rules")
-    assert [e.code for e in errors] == ["player-count"]
-    assert "a double-six set allows at most 4 players" in errors[0].message
+    # a set seats as many players as its tiles deal: 6 x 5 = 30 do not fit in 28, 5 x 5 = 25 do
+    errors = rulelang.check_text(HEAD + "players 2 to 6\nhand 5 tiles\n", "x.rules")
+    assert [e.code for e in errors] == ["too-many-tiles"]
+    assert "6 hands of 5 tiles need 6 x 5 = 30 tiles, but a double-six set has 28" in errors[0].message
     assert "tiles double-nine" in (errors[0].hint or "")
-    assert _codes(HEAD + "tiles double-nine\nplayers 2 to 11\nhand 5 tiles\n") == ["player-count"]
+    assert _codes(HEAD + "players 2 to 5\nhand 5 tiles\n") == []
+    assert _codes(HEAD + "tiles double-nine\nplayers 2 to 11\nhand 5 tiles\n") == []  # 11 x 5 = 55
+    assert _codes(HEAD + "tiles double-nine\nplayers 2 to 11\nhand 6 tiles\n") == ["too-many-tiles"] * 2
     assert _codes(HEAD + "tiles double-ten\n") == ["unknown-set"]
     assert _codes(HEAD + "players 2 to 13\n") == ["player-count"]
     # 10 hands of 6 need 60 tiles: a double-nine set has 55

@@ -120,7 +120,8 @@ def _type(drv, text: str) -> None:
 
 def test_type_see_the_diagnostic_fix_it_see_the_explanation(server, driver):
     _open(driver, server)
-    before = _text_of(driver, "#explain")
+    # the first analysis answers after the page starts (later on a loaded machine)
+    before = _wait(driver, lambda d: _text_of(d, "#explain"), "the first explanation")
     assert "150 points" in before  # the starting text is based on allfives, target 150
     _type(driver, (DATA / "club-typo.rules").read_text(encoding="utf-8"))
     mark = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".cm-lintRange-error"), "a diagnostic in the text")

@@ -165,6 +165,8 @@ def test_output_of_a_variant_without_calls_is_unchanged(tmp_path, args, extra, p
     res = CliRunner().invoke(main, ["simulate", *args, *extra], env=PLAIN_ENV)
     assert res.exit_code == 0, res.output
     want = (PINNED / pinned).read_bytes()
+    if "--json" in extra:  # recorded before the document carried its format: every other byte is as recorded
+        want = want.replace(b"{\n", b'{\n  "format": "rulelang-simulate/1",\n', 1)
     if "-o" in extra:
         assert (Path(extra[-1])).read_bytes() == want
     else:

@@ -66,7 +66,7 @@ for (const end of ["domino", "block"]) {
   for (const [key, values] of Object.entries(TERMS)) VALUES[`settlement.${end}.terms.${key}`] = values;
 }
 const SUPPORTED = { "@fields": ANY_VALUE, ...VALUES }; // the `configurations` capability
-const STEPS = ["play", "claim", "draw", "pass", "call"]; // the keys of a step it knows; a case with another is skipped
+const STEPS = ["play", "claim", "draw", "pass", "call", "observe"]; // the keys of a step it knows; a case with another is skipped
 
 class Illegal extends Error {
   constructor(code) {
@@ -368,25 +368,8 @@ class Game {
     this.pendingPassDrawn = [];
     this.hands[seat].delete(t);
     this.only = null;
-    let spin = false;
-    if (isDouble(t)) {
-      const mode = this.cfg.doubles.branching;
-      spin = mode === "every" || (mode === "first" && !this.firstDoubleDone);
-      this.firstDoubleDone = true;
-    }
-    if (target === null) {
-      this.nodes.set(t, { own: null, occ: new Map(), spin, parent: null, endwise: ew });
-    } else {
-      const v = this.value(target, side);
-      const own = isDouble(t) ? "line-a" : lo(t) === v ? "low" : "high";
-      this.nodes.get(target).occ.set(side, t);
-      const dead = side.startsWith("branch") && this.cfg.doubles.branch_length === "one-tile";
-      this.nodes.set(t, { own, occ: new Map([[own, target]]), spin, parent: [target, side], endwise: ew, dead });
-    }
-    this.order.push(t);
-    const count = this.counted().reduce((s, x) => s + x[2], 0);
     const scoring = this.cfg.scoring;
-    const pts = placementPoints(scoring, count);
+    const pts = this.lay(t, target, side, ew);
     let credit = pts;
     if (claims !== "none") {
       // claims: the claim is in shown points; more than the score earns nothing and is a penalty
@@ -418,6 +401,63 @@ class Game {
       points: pts,
       shown: shownOf(pts, scoring.unit),
       events,
+    };
+  }
+
+  // put a tile on the layout (PROTOCOL.md 3.3); the raw points its counted ends earn (3.4)
+  lay(t, target, side, ew) {
+    let spin = false;
+    if (isDouble(t)) {
+      const mode = this.cfg.doubles.branching;
+      spin = mode === "every" || (mode === "first" && !this.firstDoubleDone);
+      this.firstDoubleDone = true;
+    }
+    if (target === null) {
+      this.nodes.set(t, { own: null, occ: new Map(), spin, parent: null, endwise: ew });
+    } else {
+      const v = this.value(target, side);
+      const own = isDouble(t) ? "line-a" : lo(t) === v ? "low" : "high";
+      this.nodes.get(target).occ.set(side, t);
+      const dead = side.startsWith("branch") && this.cfg.doubles.branch_length === "one-tile";
+      this.nodes.set(t, { own, occ: new Map([[own, target]]), spin, parent: [target, side], endwise: ew, dead });
+    }
+    this.order.push(t);
+    return placementPoints(this.cfg.scoring, this.counted().reduce((s, x) => s + x[2], 0));
+  }
+
+  // an observe step (PROTOCOL.md 2.1): what `seat` sees. Only its own tiles: of the other hands and the
+  // boneyard, just how many tiles they hold. Its moves' points are worked out on a copy of the layout.
+  sees(seat) {
+    if (this.roundOver()) throw new Illegal("round-over");
+    if (!Number.isInteger(seat) || seat < 0 || seat >= this.n) throw new Error(`no seat ${seat} in a game of ${this.n}`);
+    const moves = seat === this.seat ? this.legal(seat) : [];
+    const points = [];
+    for (const [t, target, side, ew] of moves) {
+      const nodes = new Map([...this.nodes].map(([k, v]) => [k, { ...v, occ: new Map(v.occ) }]));
+      const order = [...this.order];
+      const first = this.firstDoubleDone;
+      points.push(this.lay(t, target, side, ew));
+      this.nodes = nodes;
+      this.order = order;
+      this.firstDoubleDone = first;
+    }
+    const texts = moves.map((m) => this.moveText(m));
+    if (seat === this.seat && this.canDraw()) {
+      texts.push("draw");
+      points.push(0);
+    }
+    const claims = this.cfg.claims || "none";
+    const others = [];
+    for (let k = 1; k < this.n; k++) {
+      const o = (seat + k) % this.n;
+      others.push({ seat: o, partner: this.sideOf[o] === this.sideOf[seat], tiles: this.hands[o].size });
+    }
+    const w = this.window;
+    return {
+      seat, hand: sortedTiles(this.hands[seat]).map(fmt), others, boneyard: this.bone.length,
+      to_move: this.seat, moves: texts,
+      move_points: claims === "none" ? points : null, // claimed points are not previewed
+      may_call: claims === "muggins" && w !== null && w[1] === seat && Boolean(w[2]),
     };
   }
 
@@ -740,7 +780,7 @@ class Game {
 
   nextRoundIfNeeded() {
     if (this.result !== null && !this.matchOver && this.result.kind !== "target") {
-      if (!this.deals.length) throw new Error("the round ended and the case gives no deal for the next round");
+      if (!this.deals.length) return; // no round follows: every later step is refused round-over (PROTOCOL.md 3.10)
       const kind = this.result.kind;
       this.opening = this.cfg.opener[kind === "domino" ? "after_domino" : "after_block"];
       this.newRound(this.deals.shift(), this.result.seat);
@@ -815,6 +855,8 @@ function runCase(c) {
         extra = g.draw();
       } else if ("call" in step) {
         extra = callMuggins(g, step.call);
+      } else if ("observe" in step) {
+        extra = g.sees(step.observe);
       } else {
         throw new Illegal(g.roundOver() ? "round-over" : "must-place");
       }
@@ -846,7 +888,7 @@ function main(argv) {
       write({
         version: 1,
         implementation: { name: "toy-js", version: "1", language: "javascript" },
-        capabilities: { ...(features.length ? { features } : {}), configurations: SUPPORTED },
+        capabilities: { ...(features.length ? { features } : {}), observe: true, configurations: SUPPORTED },
       });
     } else if (req.cmd === "stop") {
       rl.close();

@@ -25,6 +25,7 @@ misbehaviours: hang, crash, garbage, huge, wrongseq, version, orphan (hang after
 """
 from __future__ import annotations
 
+import copy
 import json
 import os
 import subprocess
@@ -86,7 +87,7 @@ VALUES = {
     **{f"settlement.{end}.terms.{key}": values for end in ("domino", "block") for key, values in TERMS.items()},
 }
 SUPPORTED = {"@fields": ANY_VALUE, **VALUES}  # the `configurations` capability
-STEPS = ["play", "claim", "draw", "pass", "call"]  # the keys of a step it knows; a case with another is skipped
+STEPS = ["play", "claim", "draw", "pass", "call", "observe"]  # the keys of a step it knows; a case with another is skipped
 
 
 class Illegal(Exception):
@@ -354,24 +355,7 @@ class Game:
         self.pending_drawn, self.pending_passed, self.pending_pass_drawn = [], [], []
         self.hands[seat].discard(t)
         self.only = None
-        spin = False
-        if t[0] == t[1]:
-            mode = self.cfg["doubles"]["branching"]
-            spin = mode == "every" or (mode == "first" and not self.first_double_done)
-            self.first_double_done = True
-        if target is None:
-            own = "line-a" if t[0] == t[1] else None
-            self.nodes[t] = {"own": None, "occ": {}, "spin": spin, "parent": None, "endwise": ew}
-        else:
-            v = self.value(target, side)
-            own = "line-a" if t[0] == t[1] else ("low" if t[0] == v else "high")
-            self.nodes[target]["occ"][side] = t
-            self.nodes[t] = {"own": own, "occ": {own: target}, "spin": spin, "parent": (target, side), "endwise": ew,
-                             "dead": side.startswith("branch")
-                             and self.cfg["doubles"].get("branch_length") == "one-tile"}
-        self.order.append(t)
-        count = sum(v for _, _, v in self.counted())
-        pts = placement_points(self.cfg["scoring"], count)
+        pts = self.lay(t, target, side, ew)
         credit = pts
         if claims != "none":  # claims: only the claimed points (shown) count; the next opponent may call
             said = (claim or 0) * self.cfg["scoring"]["unit"]
@@ -394,6 +378,51 @@ class Game:
         return {"seat": seat, "drawn": [fmt(x) for x in drawn], "passed": passed, "pass_drawn": pass_drawn,
                 "offered": offered,
                 "points": pts, "shown": pts // unit if pts % unit == 0 else pts / unit, "events": events}
+
+    def lay(self, t, target, side, ew):
+        """Put a tile on the layout (PROTOCOL.md 3.3); the raw points its counted ends earn (3.4)."""
+        spin = False
+        if t[0] == t[1]:
+            mode = self.cfg["doubles"]["branching"]
+            spin = mode == "every" or (mode == "first" and not self.first_double_done)
+            self.first_double_done = True
+        if target is None:
+            self.nodes[t] = {"own": None, "occ": {}, "spin": spin, "parent": None, "endwise": ew}
+        else:
+            v = self.value(target, side)
+            own = "line-a" if t[0] == t[1] else ("low" if t[0] == v else "high")
+            self.nodes[target]["occ"][side] = t
+            self.nodes[t] = {"own": own, "occ": {own: target}, "spin": spin, "parent": (target, side), "endwise": ew,
+                             "dead": side.startswith("branch")
+                             and self.cfg["doubles"].get("branch_length") == "one-tile"}
+        self.order.append(t)
+        return placement_points(self.cfg["scoring"], sum(v for _, _, v in self.counted()))
+
+    def sees(self, seat):
+        """An observe step (PROTOCOL.md 2.1): what `seat` sees. Only its own tiles: of the other hands and the
+        boneyard, just how many tiles they hold. Its moves' points are worked out on a copy of the layout."""
+        if self.round_over():
+            raise Illegal("round-over")
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise ValueError(f"no seat {seat!r} in a game of {self.n}")
+        moves = self.legal(seat) if seat == self.seat else []
+        claims = self.cfg.get("claims", "none")
+        points = []
+        for t, target, side, ew in moves:
+            table = {"nodes": copy.deepcopy(self.nodes), "order": list(self.order),
+                     "first_double_done": self.first_double_done}
+            points.append(self.lay(t, target, side, ew))
+            self.nodes, self.order, self.first_double_done = table["nodes"], table["order"], table["first_double_done"]
+        texts = [self.move_text(m) for m in moves]
+        if seat == self.seat and self.can_draw():
+            texts, points = texts + ["draw"], points + [0]
+        window = self.window
+        return {"seat": seat, "hand": [fmt(x) for x in sorted(self.hands[seat])],
+                "others": [{"seat": o, "partner": self.side_of[o] == self.side_of[seat], "tiles": len(self.hands[o])}
+                           for o in ((seat + k) % self.n for k in range(1, self.n))],
+                "boneyard": len(self.bone), "to_move": self.seat, "moves": texts,
+                "move_points": None if claims != "none" else points,  # claimed points are not previewed
+                "may_call": claims == "muggins" and window is not None and window[1] == seat and bool(window[2])}
 
     def call(self, seat):
         """claims: `seat` takes what the last placement missed (or its over-claim)."""
@@ -679,7 +708,7 @@ class Game:
     def next_round_if_needed(self):
         if self.result is not None and not self.match_over and self.result["kind"] != "target":
             if not self.deals:
-                raise RuntimeError("the round ended and the case gives no deal for the next round")
+                return  # no round follows: every later step is refused round-over (PROTOCOL.md 3.10)
             kind = self.result["kind"]
             self.opening = self.cfg["opener"]["after_domino" if kind == "domino" else "after_block"]
             self.new_round(self.deals.pop(0), self.result["seat"])
@@ -727,6 +756,8 @@ def run_case(case):
                 extra = g.draw()
             elif "call" in step:
                 extra = g.call(step["call"])
+            elif "observe" in step:
+                extra = g.sees(step["observe"])
             else:
                 raise Illegal("round-over" if g.round_over() else "must-place")
         except Illegal as exc:
@@ -792,6 +823,7 @@ def main(argv):
             version = 99 if "version" in MISBEHAVE else 1
             out.write(json.dumps({"version": version, "implementation": {"name": "toy", "version": "1"},
                                   "capabilities": {**({"features": FEATURES} if FEATURES else {}),
+                                                   "observe": True,  # it answers observe steps
                                                    "configurations": SUPPORTED}}) + "\n")
         elif req["cmd"] == "stop":
             return 0

@@ -1,10 +1,13 @@
 """`rulelang conform` (run the conformance suite) and `rulelang engine-adapter` (the built-in engine over the protocol)."""
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import shlex
 import sys
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -82,10 +85,25 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--allow-empty", is_flag=True,
               help="Do not fail a run in which no case passed (e.g. an engine that skips everything).")
 @click.option("-v", "--verbose", is_flag=True, help="Also show skipped cases and expected failures.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write a self-contained HTML report here: pass rates by variant and feature, every failure with "
+                   "its case id, clauses and first difference.")
+@click.option("--badge", "badge_path", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write an SVG badge here (conformance | PASSED/JUDGED: green, amber from 90%, red below).")
+@click.option("--trace", is_flag=True,
+              help="List every clause of the three source texts and family.md with the cases that test it, and the "
+                   "clauses no case tests, then stop (exit 1 when a clause of a bundled variant is untested).")
+@click.option("--json", "trace_json", is_flag=True,
+              help="With --trace: print the trace as JSON (format rulelang-conformance-trace/1).")
+@click.option("--shrink", "shrink_dir", metavar="DIR", type=click.Path(file_okay=False),
+              help="For each failing case, write the smallest case found (fewest moves, fewest tiles) that the engine "
+                   "still fails and the built-in engine passes, as DIR/VARIANT/ID-shrunk.json.")
 def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tuple[str, ...], ids: tuple[str, ...],
                 engine_cmd: str | None, example_engines: bool, report_path: str | None, junit_path: str | None,
                 baseline_path: str | None, timeout: float, start_timeout: float, deadline: float | None,
-                xfail_path: str | None, list_only: bool, strict: bool, allow_empty: bool, verbose: bool) -> None:
+                xfail_path: str | None, list_only: bool, strict: bool, allow_empty: bool, verbose: bool,
+                html_path: str | None, badge_path: str | None, trace: bool, trace_json: bool,
+                shrink_dir: str | None) -> None:
     """Run the conformance suite against the built-in engine or an external one.
 
     Exit status: 0 when every selected case passes (expected failures honoured;
@@ -110,6 +128,7 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     _check_seconds(timeout, start_timeout, deadline)
     argv = _engine_argv(engine_cmd)
     _check_outputs(report_path, junit_path)
+    _check_published(html_path, badge_path, report_path, junit_path)
     xfails = _expected_failures(xfail_path) if xfail_path else None
     baseline = _baseline(baseline_path) if baseline_path else None
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -117,22 +136,118 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     ends_at = None if deadline is None else started + deadline  # the deadline covers linting too
     lint = _linted(folders, err, ends_at, deadline)
     selected = _selected(lint, variants, tags, ids, err)
+    _check_trace_options(err, trace, trace_json)
+    if trace:
+        sys.exit(_print_trace(selected, variants, trace_json))
     if list_only:
-        for c in selected:
-            click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
+        _list_cases(selected)
         return
-    result = runner.run(_engine(argv, start_timeout), selected, timeout=timeout, expected_failures=xfails,
-                        all_ids=[c.id for c in lint.cases],
-                        deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
-                        xfail_dirs=expected_failure_dirs(folders))
+    engine = _engine(argv, start_timeout)
+    with _progress(len(selected)) as advance:
+        result = runner.run(engine, selected, timeout=timeout, expected_failures=xfails,
+                            all_ids=[c.id for c in lint.cases],
+                            deadline=None if ends_at is None else max(ends_at - time.monotonic(), 0.001),
+                            xfail_dirs=expected_failure_dirs(folders), progress=advance)
     if result.engine.get("start_error"):  # every case errs with the same message: say it once
-        _write_reports(result, report_path, junit_path, err)
+        _write_all(result, (report_path, junit_path, html_path, badge_path), err)
         err.print(f"the engine did not start: {result.engine['start_error']['message']}", markup=False)
         sys.exit(1)
     console = table_console(soft_wrap=True)
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
-    _write_reports(result, report_path, junit_path, err)
+    _write_all(result, (report_path, junit_path, html_path, badge_path), err)
+    if shrink_dir is not None:
+        _shrink_failures(result, engine, Path(shrink_dir), timeout, err)
     sys.exit(_exit_status(result, strict, allow_empty, err))
+
+
+def _list_cases(selected: list[Case]) -> None:
+    """--list: a line per selected case (id, variant/topic, description)."""
+    for c in selected:
+        click.echo(f"{c.id}\t{c.variant}/{c.topic}\t{c.description}")
+
+
+def _write_all(result: RunResult, paths: tuple[str | None, str | None, str | None, str | None], err: Console) -> None:
+    """The run's files: --report, --junit, --html, --badge (each only when asked for)."""
+    report_path, junit_path, html_path, badge_path = paths
+    _write_reports(result, report_path, junit_path, err)
+    _write_published(result, html_path, badge_path, err)
+
+
+def _show_progress() -> bool:
+    """A progress bar only where a person watches: standard error is a terminal (and RULELANG_NO_PROGRESS unset)."""
+    return sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
+
+
+@contextlib.contextmanager
+def _progress(total: int) -> Iterator[Callable[[Any], None] | None]:
+    """The runner's progress hook: a bar of cases on standard error at a terminal (gone when the run ends, before
+    the table), else None, so that piped output is exactly what it was without the bar."""
+    if not _show_progress():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("conformance"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  TextColumn("{task.fields[failed]}"), console=Console(stderr=True, force_terminal=True),
+                  transient=True) as prog:
+        bar = prog.add_task("cases", total=total, failed="")
+        failed = 0
+
+        def advance(res: Any) -> None:
+            nonlocal failed
+            failed += res.outcome in ("fail", "error", "xpass")
+            prog.update(bar, advance=1, failed=f"{failed} failed" if failed else "")
+
+        yield advance
+
+
+def _check_trace_options(err: Console, trace: bool, as_json: bool) -> None:
+    """Exit 2 when --json is given without --trace."""
+    if as_json and not trace:
+        _usage_error(err, "--json goes with --trace (the run's JSON report is --report FILE)")
+
+
+def _print_trace(selected: list[Case], variants: tuple[str, ...], as_json: bool) -> int:
+    """Print the clause trace of the selected cases; 1 when a clause of a bundled variant is untested, else 0.
+
+    The variants whose clauses must be tested are those of --variant, else those of the selected cases (a case
+    folder of a club's own variant requires none)."""
+    import json
+
+    from rulelang.conformance import clauses
+
+    tr = clauses.trace(selected, variants or sorted({c.variant for c in selected}))
+    if as_json:
+        click.echo(json.dumps(tr.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        for line in clauses.text_lines(tr):
+            click.echo(line)
+    return 1 if tr.untested(required_only=True) else 0
+
+
+def _shrink_failures(result: RunResult, engine: SubprocessEngine | InProcessEngine, folder: Path, timeout: float,
+                     err: Console) -> None:
+    """--shrink DIR: each failing case shrunk and written to DIR (PROTOCOL.md, "Shrinking a failure")."""
+    from rulelang.conformance.shrink import shrink, write
+
+    failing = [r.case for r in result.results if r.outcome == "fail"]
+    try:
+        for case in failing:
+            shrunk = shrink(case, engine, timeout)
+            if shrunk is None:
+                err.print(f"shrink {case.id}: the engine no longer fails it; nothing written", markup=False)
+                continue
+            try:
+                path = write(shrunk, folder)
+            except (OSError, ValueError) as exc:
+                err.print(f"shrink {case.id}: cannot write the shrunk case: {exc}", markup=False)
+                sys.exit(1)
+            (steps, was_steps), (tiles, was_tiles) = shrunk.steps, shrunk.tiles
+            err.print(f"shrunk {case.id}: {steps} of {was_steps} steps, {tiles} of {was_tiles} tiles -> {path}",
+                      markup=False)
+    finally:
+        engine.stop()
 
 
 def _check_seconds(timeout: float, start_timeout: float, deadline: float | None) -> None:
@@ -170,6 +285,35 @@ def _check_outputs(report_path: str | None, junit_path: str | None) -> None:
             raise click.BadParameter(f"cannot write {path}: {problem}", param_hint=opt)
     if report_path and junit_path and same_file(report_path, junit_path):
         raise click.BadParameter(f"{junit_path} is also the --report file", param_hint="--junit")
+
+
+def _check_published(html_path: str | None, badge_path: str | None, *others: str | None) -> None:
+    """The HTML report and the badge can be written, and neither is another output file of the run."""
+    from rulelang.outfiles import output_problem, same_file
+
+    for opt, path in (("--html", html_path), ("--badge", badge_path)):
+        if path is None:
+            continue
+        if problem := output_problem(path):
+            raise click.BadParameter(f"cannot write {path}: {problem}", param_hint=opt)
+        if any(other and same_file(path, other) for other in others):
+            raise click.BadParameter(f"{path} is also another output file of the run", param_hint=opt)
+    if html_path and badge_path and same_file(html_path, badge_path):
+        raise click.BadParameter(f"{badge_path} is also the --html file", param_hint="--badge")
+
+
+def _write_published(result: RunResult, html_path: str | None, badge_path: str | None, err: Console) -> None:
+    """The HTML report and the badge asked for; exit 1 when one cannot be written."""
+    from rulelang.conformance.badge import write_badge
+    from rulelang.conformance.html_report import write_html
+
+    for path, write in ((html_path, write_html), (badge_path, write_badge)):
+        if path:
+            try:
+                write(result, path)
+            except OSError as exc:
+                err.print(f"cannot write {path}: {exc.strerror or exc}", markup=False)
+                sys.exit(1)
 
 
 def _linted(folders: list[Path], err: Console, ends_at: float | None = None,

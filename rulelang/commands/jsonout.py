@@ -1,7 +1,10 @@
 """The `--json` shapes of the language commands (documented in docs/tools.md, "Machine-readable output").
 
 Each shape is built here, from the same values the text output prints, so that
-a tool reading JSON sees exactly what a person reads.
+a tool reading JSON sees exactly what a person reads. Every document opens with
+its `format` ("rulelang-check/1", ...: the shape's name and major version, as the
+compiled configuration and the conformance report do), and the shape's JSON
+Schema ships in `rulelang/schema/KIND.schema.json`.
 """
 from __future__ import annotations
 
@@ -10,7 +13,20 @@ from typing import Any
 
 import click
 
-__all__ = ["error_record", "file_record", "emit"]
+__all__ = ["error_record", "file_record", "emit", "versioned", "schema_file", "KINDS"]
+
+KINDS = ("check", "list", "explain", "diff", "simulate")  # the commands whose --json shape has a schema
+VERSION = 1  # the major version of every shape: raised when a field changes meaning or goes away
+
+
+def versioned(kind: str, document: dict[str, Any]) -> dict[str, Any]:
+    """`document` with its format first: `{"format": "rulelang-KIND/1", ...}`."""
+    return {"format": f"rulelang-{kind}/{VERSION}", **document}
+
+
+def schema_file(kind: str) -> str:
+    """The shape's schema, a file of the package `rulelang` (read with importlib.resources)."""
+    return f"schema/{kind}.schema.json"
 
 
 def error_record(error: Any) -> dict[str, Any]:

@@ -114,9 +114,9 @@ def list_cmd(as_json: bool) -> None:
 
     records = summaries()
     if as_json:
-        from rulelang.commands.jsonout import emit
+        from rulelang.commands.jsonout import emit, versioned
 
-        emit(records)
+        emit(versioned("list", {"rulesets": records}))
         return
     rows = []
     for r in records:
@@ -236,7 +236,7 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
 
 def _check_json(specs: list[str], stdin_name: str | None) -> int:
     """`check --json`: one record per file, every error with its position; the exit status."""
-    from rulelang.commands.jsonout import emit, file_record
+    from rulelang.commands.jsonout import emit, file_record, versioned
     from rulelang.langapi import analyse
 
     records = []
@@ -253,7 +253,7 @@ def _check_json(specs: list[str], stdin_name: str | None) -> int:
             continue
         records.append(file_record(filename, analyse(text, filename).errors))
     ok = all(r["ok"] for r in records)
-    emit({"ok": ok, "files": records})
+    emit(versioned("check", {"ok": ok, "files": records}))
     return 0 if ok else 1
 
 
@@ -421,13 +421,14 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
         sys.exit(1)
     base = config.get("based_on")
     if as_json:
-        from rulelang.commands.jsonout import emit
+        from rulelang.commands.jsonout import emit, versioned
 
-        emit({"name": config["name"], "title": config["title"], "source": config["source"], "based_on": base,
-              "sections": [{"heading": heading,
-                            "rules": [{"key": s.key, "text": s.text, "inherited": bool(s.inherited and base)}
-                                      for s in sentences]}
-                           for heading, sentences in explain_sections(config, inherited)]})
+        emit(versioned("explain", {
+            "name": config["name"], "title": config["title"], "source": config["source"], "based_on": base,
+            "sections": [{"heading": heading,
+                          "rules": [{"key": s.key, "text": s.text, "inherited": bool(s.inherited and base)}
+                                    for s in sentences]}
+                         for heading, sentences in explain_sections(config, inherited)]}))
         return
     console = _console()
     if console is None:
@@ -471,10 +472,10 @@ def diff_cmd(a: str, b: str, as_json: bool) -> None:
         la, lb = a, b
     differences = diff_configs(ca, cb)
     if as_json:
-        from rulelang.commands.jsonout import emit
+        from rulelang.commands.jsonout import emit, versioned
 
-        emit({"a": la, "b": lb, "same": not differences,
-              "differences": [{"what": what, "a": x, "b": y} for what, x, y in differences]})
+        emit(versioned("diff", {"a": la, "b": lb, "same": not differences,
+                                "differences": [{"what": what, "a": x, "b": y} for what, x, y in differences]}))
         sys.exit(1 if differences else 0)
     if not differences:
         _say(f"{la} and {lb} state the same rules.")

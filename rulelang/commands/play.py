@@ -16,8 +16,11 @@ from rulelang.tools.configs import ToolError, load_engine_config, player_count
 @click.option("--tally", is_flag=True, help="Also show the scores as the paper tally.")
 @click.option("--save", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Save the game's transcript to FILE when it ends (or is stopped).")
+@click.option("--show-points/--hide-points", default=None,
+              help="Show what each legal move would score (default: shown, except where points must be "
+                   "claimed, as under the muggins rule, when the preview would claim them for you).")
 def play_cmd(variant: str, players: int | None, seats: str | None, seed: int | None, tally: bool,
-             save: str | None) -> None:
+             save: str | None, show_points: bool | None) -> None:
     """Play VARIANT in the terminal against bots.
 
     On your turn, enter the number of a legal move (#12 for two digits), a
@@ -44,7 +47,7 @@ def play_cmd(variant: str, players: int | None, seats: str | None, seed: int | N
                         "give it a terminal or a file, or seat only bots (--seat 0=greedy)")
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
-    game = Game(cfg, players, kinds, seed, tally=tally, save=save, variant=variant)
+    game = Game(cfg, players, kinds, seed, tally=tally, save=save, variant=variant, show_points=show_points)
     raise SystemExit(game.run())
 
 

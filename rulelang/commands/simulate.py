@@ -138,12 +138,12 @@ def _check_outputs(alpha: float, out: str | None, out_alias: str | None, as_json
 def _emit_json(cfg: Any, runs: list[tuple[Summary, list[dict[str, Any]]]], matches: int, players: int,
                bot_names: list[str], seed: int, alpha: float) -> None:
     """--json: the statistics (and, with --vs, the other variant's and the tests) as one JSON document."""
-    from rulelang.commands.jsonout import emit
+    from rulelang.commands.jsonout import emit, versioned
     from rulelang.tools.simjson import comparison_record, summary_record
 
     summary = runs[0][0]
-    doc = {"variant": cfg.name, "title": cfg.title, "matches": matches, "players": players, "bots": bot_names,
-           "seed": seed, "summary": summary_record(summary)}
+    doc = versioned("simulate", {"variant": cfg.name, "title": cfg.title, "matches": matches, "players": players,
+                                 "bots": bot_names, "seed": seed, "summary": summary_record(summary)})
     if len(runs) > 1:
         other_summary = runs[1][0]
         doc["vs"] = summary_record(other_summary)

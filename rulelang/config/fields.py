@@ -32,6 +32,7 @@ from rulelang.config.vocabulary import (
     HandDoubles,
     HandSet,
     Lead,
+    NoDouble,
     OpenerBlock,
     OpenerDomino,
     OpenerFirst,
@@ -54,7 +55,7 @@ from rulelang.config.vocabulary import (
     literal_values,
 )
 
-__all__ = ["Fields", "Term", "HandsTerm", "DifferencesTerm", "HeaviestTerm", "CONSTRAINTS"]
+__all__ = ["Fields", "Term", "HandsTerm", "DifferencesTerm", "HeaviestTerm", "TilesTerm", "NetTerm", "CONSTRAINTS"]
 
 Positive = Annotated[int, Schema({"minimum": 1})]
 Natural = Annotated[int, Schema({"minimum": 0})]
@@ -80,9 +81,16 @@ def _one_multiple(config: Mapping[str, Any]) -> list[int]:
     return [config["scoring"]["multiple"]]
 
 
-# The shapes of a settlement term (an item of `settlement.*.terms`); every key is required.
+# The shapes of a settlement term (an item of `settlement.*.terms`); every key is required but `divisor`
+# ("rounded to N and divided by D": the rounded amount divided by D; omitted when 1).
 
-class HandsTerm(TypedDict):
+class Divided(TypedDict, total=False):
+    """The optional key of a rounded term: "rounded to N and divided by D" divides the rounded amount by D."""
+
+    divisor: Positive
+
+
+class HandsTerm(Divided):
     """Amounts from hands chosen relative to the winner: whose `hands`, `pooling` them or one per hand,
     the `rounding`, who receives them (`to`) and the `sign`."""
 
@@ -94,7 +102,7 @@ class HandsTerm(TypedDict):
     sign: Sign
 
 
-class DifferencesTerm(TypedDict):
+class DifferencesTerm(Divided):
     """Each hand's owner is credited the differences to the heavier opposing hands, rounded."""
 
     kind: Literal["differences"]
@@ -103,7 +111,7 @@ class DifferencesTerm(TypedDict):
     sign: Literal["credit"]
 
 
-class HeaviestTerm(TypedDict):
+class HeaviestTerm(Divided):
     """The winner's side is credited the heaviest opposing hand, rounded."""
 
     kind: Literal["heaviest"]
@@ -112,7 +120,29 @@ class HeaviestTerm(TypedDict):
     sign: Literal["credit"]
 
 
-Term = HandsTerm | DifferencesTerm | HeaviestTerm
+class TilesTerm(TypedDict):
+    """Amounts counted per tile, not per pip ("5 points for each bone left"): `per_tile` raw points for each
+    tile of the hands chosen as a `hands` term chooses them; never rounded."""
+
+    kind: Literal["tiles"]
+    hands: HandSet
+    pooling: Pooling
+    per_tile: Positive
+    to: Receiver
+    sign: Sign
+
+
+class NetTerm(Divided):
+    """The winner's side is credited the opponents' hands minus the winner's own hand, rounded once (a net
+    below 0 gives nothing)."""
+
+    kind: Literal["net"]
+    rounding: RoundingRule
+    to: Literal["winner"]
+    sign: Literal["credit"]
+
+
+Term = HandsTerm | DifferencesTerm | HeaviestTerm | TilesTerm | NetTerm
 
 
 @dataclasses.dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
@@ -146,6 +176,8 @@ class Fields:
     opener_after_block: OpenerBlock = declare("opener.after_block", "who opens the round after a block",
                                               "opener_block")
     lead: Lead = declare("opener.lead", "what the opener may lead", "lead")
+    no_double: NoDouble = declare("opener.no_double", "who leads a round opened by a double when nobody holds it",
+                                  "no_double", default="heaviest-tile")
     branching: Branching = declare("doubles.branching", "which doubles are spinners", "branching")
     branch_sides: BranchSides = declare("doubles.branch_sides", "when a spinner's branches open", "branch_sides")
     terminal_count: TerminalCount = declare("doubles.terminal_count", "what a double at an end of the line counts",

@@ -16,7 +16,7 @@ from typing import Any
 
 from rulelang.config.declared import statement_pointer
 from rulelang.config.validation import schema_problems
-from rulelang.config.vocabulary import SET_NAMES, SET_PLAYERS, SET_TILES
+from rulelang.config.vocabulary import SET_NAMES, SET_TILES
 
 __all__ = ["Problem", "Rule", "RULES", "config_problems", "rule_problems", "mentions_winner"]
 
@@ -62,7 +62,7 @@ def _p(code: str, message: str, hint: str | None, *at: str, index: int | None = 
 
 def mentions_winner(term: Mapping[str, Any]) -> bool:
     """Whether a settlement term gives to or takes from the winner (so needs one)."""
-    return bool(term["kind"] == "heaviest" or term["kind"] == "hands" and (
+    return bool(term["kind"] in ("heaviest", "net") or term["kind"] in ("hands", "tiles") and (
         term["to"] == "winner" or term["hands"] != "everyone"))
 
 
@@ -71,22 +71,11 @@ def _join(nums: list[int]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-# -- the tile set bounds the player count and the deal
+# -- the tile set bounds the deal: as many players as its tiles deal (hands and reserve must fit)
 
 def _playable(c: Config) -> list[int]:
-    """The allowed counts the set can seat (the others get one `player-count` fault, nothing more)."""
-    return [n for n in c["players"]["counts"] if n <= SET_PLAYERS[c.get("tiles", 6)]]
-
-
-@rule("player-count", "players", "tiles")
-def _set_players(c: Config) -> Iterator[Problem]:
-    top = c.get("tiles", 6)
-    most = max(c["players"]["counts"])
-    if most > SET_PLAYERS[top]:
-        bigger = "`tiles double-nine`" if most <= SET_PLAYERS[9] else "`tiles double-twelve`"
-        yield _p("player-count", f"a {SET_NAMES[top]} set allows at most {SET_PLAYERS[top]} players, not {most}",
-                 f"write {bigger} for more" if most <= SET_PLAYERS[12] and top != 12 else
-                 f"write `players 2 to {SET_PLAYERS[top]}`", "players", "tiles")
+    """The allowed counts (a count whose deal does not fit gets one `too-many-tiles` fault, nothing more)."""
+    return list(c["players"]["counts"])
 
 
 @rule("partnerships-need-4", "players")
@@ -99,10 +88,8 @@ def _partnerships(c: Config) -> Iterator[Problem]:
 def _per_count(key: str, place: str, words: str) -> None:
     @rule("per-count", "players", key)
     def find(c: Config) -> Iterator[Problem]:
-        counts, given = _playable(c), c[place]  # the counts the set seats
+        counts, given = _playable(c), c[place]
         for n in sorted(int(k) for k in given):
-            if n not in counts and n in c["players"]["counts"]:  # beyond the set: `player-count` says it
-                continue
             if n not in counts:
                 yield _p("per-count", f"{words} is given for {n} players, who cannot play",
                          f"the ruleset allows {_join(counts)} players", key)
@@ -118,16 +105,27 @@ _per_count("reserve", "reserve", "the reserve")
 
 @rule("too-many-tiles", "players", "hand", "reserve")
 def _tiles(c: Config) -> Iterator[Problem]:
-    in_set = SET_TILES[c.get("tiles", 6)]
+    top = c.get("tiles", 6)
+    in_set = SET_TILES[top]
     for n in _playable(c):
         hand, reserve = c["hand_size"].get(str(n)), c["reserve"].get(str(n))
         if hand is None or reserve is None or n * hand + reserve <= in_set:
             continue
         extra = f" and a reserve of {reserve}" if reserve else ""
         at = ("hand", "reserve") if reserve else ("hand",)
-        yield _p("too-many-tiles", f"{n} hands of {hand} tiles{extra} need {n * hand + reserve} tiles, "
-                 f"but a {SET_NAMES[c.get('tiles', 6)]} set has {in_set}", "deal fewer tiles for this player count",
-                 *at)
+        fit = (in_set - reserve) // n  # the most tiles each of n hands can have
+        most = (in_set - reserve) // hand  # the most hands of this size the set deals
+        hint = (f"deal at most {fit} tiles to each of {n} players ({n} x {fit}"
+                f"{f' + {reserve}' if reserve else ''} = {n * fit + reserve} of {in_set})" if fit >= 1 else
+                "deal fewer tiles for this player count")
+        if 2 <= most < n:
+            hint += f", or allow at most {most} players with {hand} tiles each"
+        if top != 12:
+            hint += ", or write `tiles double-nine` / `tiles double-twelve`" if top == 6 else \
+                ", or write `tiles double-twelve`"
+        yield _p("too-many-tiles", f"{n} hands of {hand} tiles{extra} need {n} x {hand}"
+                 f"{f' + {reserve}' if reserve else ''} = {n * hand + reserve} tiles, "
+                 f"but a {SET_NAMES[top]} set has {in_set}", hint, *at)
 
 
 @rule("per-count", "players", "tie_rounds")
@@ -182,6 +180,21 @@ def _unit_terms(section: str, key: str) -> None:
         if unit == 1:
             return
         for i, term in enumerate(c["settlement"][section]["terms"]):
+            if term["kind"] == "tiles":  # "N points per tile": N must be a multiple of the unit
+                if term["per_tile"] % unit:
+                    n = term["per_tile"]
+                    yield _p("unit-mismatch", f"{n} point{'' if n == 1 else 's'} per tile can give raw scores that are "
+                             f"not multiples of {unit}", f"with {unit} raw points to 1 shown point, count a multiple "
+                             f"of {unit} per tile", key, index=i)
+                continue
+            divisor = term.get("divisor", 1)
+            if divisor != 1:  # "rounded to N and divided by D": N / D must be a multiple of the unit
+                n = int(term["rounding"][len("round"):])
+                if (n // divisor) % unit:
+                    yield _p("unit-mismatch", f"a hand rounded to {n} and divided by {divisor} can give raw scores "
+                             f"that are not multiples of {unit}", "a settlement in another unit than play needs "
+                             "play to score raw: write `points are shown raw`", key, index=i)
+                continue
             if term["rounding"] == "none":
                 yield _p("unit-mismatch", f"an unrounded hand can give raw scores that are not multiples of {unit}",
                          f"with {unit} raw points to 1 shown point, write `rounded to {unit}`", key, index=i)
@@ -260,8 +273,10 @@ def _ties(c: Config) -> Iterator[Problem]:
 @rule("forced-lead-unused", "lead", "opener_first", "opener_domino", "opener_block")
 def _forced(c: Config) -> Iterator[Problem]:
     o = c["opener"]
-    if o["lead"] == "forced" and "highest-double" not in (o["first_round"], o["after_domino"], o["after_block"]):
-        yield _p("forced-lead-unused", "a forced lead needs a round opened by the highest double",
+    if o["lead"] == "forced" and not {"highest-double", "double-six", "rotating-double"} & {
+            o["first_round"], o["after_domino"], o["after_block"]}:
+        yield _p("forced-lead-unused", "a forced lead needs a round opened by a double (the highest double, the "
+                 "double six or the rotating double)",
                  "write `opener leads any tile`", "lead")
 
 

@@ -9,29 +9,33 @@ from __future__ import annotations
 from typing import Any, Literal, get_args
 
 __all__ = [
-    "FORMAT", "TILES_IN_SET", "SET_TILES", "SET_PLAYERS", "SET_NAMES", "TileSet", "PlayerCount", "literal_values",
+    "FORMAT", "TILES_IN_SET", "SET_TILES", "SET_NAMES", "TileSet", "PlayerCount", "literal_values",
     "Format", "Drawing", "Opener", "OpenerFirst", "OpenerDomino", "OpenerBlock", "Lead", "Branching", "BranchSides",
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
     "Formula", "RoundEnd", "PartnersTie", "SpinnerOrientation", "SpinnerCount", "SpinnerBranches",
-    "DominoWinner", "HandDoubles", "Claims",
+    "DominoWinner", "HandDoubles", "Claims", "DOUBLE_OPENERS", "NoDouble",
 ]
 
 FORMAT = "rulelang-config/1"
 Format = Literal["rulelang-config/1"]
 TILES_IN_SET = 28
-# The tile sets: highest pip -> tiles in the set, the most players it seats, its name.
+# The tile sets: highest pip -> tiles in the set, its name (a set seats as many players as its tiles deal).
 SET_TILES: dict[int, int] = {6: 28, 9: 55, 12: 91}
-SET_PLAYERS: dict[int, int] = {6: 4, 9: 10, 12: 12}
 SET_NAMES: dict[int, str] = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
 TileSet = Literal[9, 12]  # the sets a configuration may name; double-six (6) is the default, never written
 PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 Drawing = Literal["until-playable", "none"]
-Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0"]
-OpenerFirst = Literal["lottery", "highest-double", "seat-0"]
-OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0"]
-OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0"]
+Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0", "double-six",
+                 "rotating-double"]
+OpenerFirst = Literal["lottery", "highest-double", "seat-0", "double-six", "rotating-double"]
+OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0", "double-six", "rotating-double"]
+OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0", "double-six",
+                      "rotating-double"]
+# the openers that name a double: who holds it leads (`opener.no_double` says what happens when nobody does)
+DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double")
+NoDouble = Literal["heaviest-tile", "draw", "heaviest-hand", "next-seat", "redeal"]
 Lead = Literal["any", "forced"]
 Branching = Literal["every", "first", "none"]
 BranchSides = Literal["after-line", "at-once"]
@@ -49,11 +53,11 @@ Pooling = Literal["pooled", "each"]
 Rounding = str  # "none" or "roundN", N >= 2 (the schema's pattern)
 Receiver = Literal["winner", "owner"]
 Sign = Literal["credit", "debit"]
-TermKind = Literal["hands", "differences", "heaviest"]
+TermKind = Literal["hands", "differences", "heaviest", "tiles", "net"]
 Formula = Literal["value", "per-multiple", "face-value"]
 RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]
-Claims = Literal["none", "muggins", "forfeit"]
+Claims = Literal["none", "muggins", "forfeit", "any-opponent", "lost-if-called"]
 SpinnerOrientation = Literal["crosswise", "endwise", "choice"]
 SpinnerCount = Literal["terminal", "uncovered-sides"]
 SpinnerBranches = Literal["unlimited", "one-tile"]

@@ -155,7 +155,7 @@ def play_match(config: Config | dict[str, Any], players: int, seed: int, seat_pl
         detail: dict[str, Any] = {"kind": res.kind if res else "unfinished", "opener": rnd.opener,
                                   "turns": rnd.placements, "play": play, "settle": settle,
                                   "start": start, "end": rnd.scores}
-        if cfg.claims == "muggins":  # only where opponents may call: other variants' records keep their shape
+        if cfg.claims in ("muggins", "any-opponent"):  # only where opponents may call: other variants' records keep their shape
             detail["call"] = call
         rounds.append(detail)
     out: dict[str, Any] = {

@@ -107,13 +107,14 @@ class Game:
         if not isinstance(want, bool):
             raise ApiError(400, "`call` must be true (call muggins) or false (let it go)")
         window = self._window()
-        if window is None or window["caller"] != HUMAN or self.let_go == self.placements:
+        if window is None or HUMAN not in _callers(window) or self.let_go == self.placements:
             raise ApiError(409, "there is no placement you may call on now")
         rnd = self.match.round
         if not want:
             self.let_go = self.placements
             amount = rnd.observation(HUMAN)["call"]["amount"]
-            if amount:  # as `rulelang play` says it once the chance is gone
+            if amount and not self._bot_calls(rnd, window, after=HUMAN):  # opponents after the human may call
+                # as `rulelang play` says it once the chance is gone
                 self.log.append(f"{self.seat_name(window['placer'])}'s missed points go uncalled ({self._raw(amount)})")
         else:
             self._call(rnd, HUMAN, window["placer"])
@@ -121,13 +122,13 @@ class Game:
 
     def _window(self) -> dict[str, Any] | None:
         """The open call window of the muggins rule ({placer, caller}), or None."""
-        if self.claims != "muggins" or self.match.over:
+        if self.claims not in ("muggins", "any-opponent", "lost-if-called") or self.match.over:
             return None
         return self.match.round.observation(HUMAN).get("call")
 
     def _human_may_call(self) -> bool:
         w = self._window()
-        return w is not None and w["caller"] == HUMAN and self.let_go != self.placements
+        return w is not None and HUMAN in _callers(w) and self.let_go != self.placements
 
     def _call(self, rnd: Any, caller: int, placer: int) -> None:
         try:
@@ -166,8 +167,20 @@ class Game:
             self._note_round(rnd)
             return
         w = self._window()
-        if w is not None and w["caller"] != HUMAN and rnd.observation(w["caller"])["call"]["amount"]:
-            self._call(rnd, w["caller"], w["placer"])  # a bot calls whenever there is something to take
+        if w is not None:
+            self._bot_calls(rnd, w)
+
+    def _bot_calls(self, rnd: Any, w: dict[str, Any], after: int | None = None) -> bool:
+        """Bots call whenever there is something to take, in turn order after the placer (under `any-opponent`
+        every opponent may), until the human's turn to decide; `after`: only the seats after that one."""
+        callers = _callers(w)
+        for caller in callers[callers.index(after) + 1:] if after is not None else callers:
+            if caller == HUMAN:
+                return False  # the human decides first
+            if rnd.observation(caller)["call"]["amount"]:
+                self._call(rnd, caller, w["placer"])
+                return True
+        return False
 
     def _note_turn(self, rnd: Any, turn: Any) -> None:
         if turn is None:
@@ -297,3 +310,8 @@ class GameStore:
         with self.lock:
             if self.games.pop(key, None) is None:
                 raise ApiError(404, "no such game")
+
+
+def _callers(window: dict[str, Any]) -> list[int]:
+    """The seats that may call on an open window, in turn order after the placer."""
+    return list(window.get("callers", [window["caller"]]))

@@ -5,11 +5,11 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, NamedTuple
 
-from rulelang.config.vocabulary import SET_NAMES, SET_PLAYERS, SET_TILES, Drawing
+from rulelang.config.vocabulary import SET_NAMES, SET_TILES, Drawing
 from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef, choice
 from rulelang.statements.values import Counts, PerCount, Players
 
-ALLOWED_COUNTS = tuple(range(2, 13))  # larger sets: up to 12 players (the set decides, checks.py)
+ALLOWED_COUNTS = tuple(range(2, 13))  # any count whose deal fits in the set (config/rules.py, too-many-tiles)
 
 
 def _n(count: int, word: str) -> str:
@@ -82,8 +82,8 @@ def _check_players(v: Players) -> Iterator[Issue]:
                     f"write `players {nums[1]} to {nums[0]}`")
     for n in nums:
         if n not in ALLOWED_COUNTS:
-            yield Issue("player-count", f"{n} is not a player count: a ruleset allows 2 to 4 players "
-                        "(up to 12 with a larger set)", "write e.g. `players 2 to 4`")
+            yield Issue("player-count", f"{n} is not a player count: a ruleset allows 2 to 12 players "
+                        "(as many as the set's tiles deal)", "write e.g. `players 2 to 4`")
             break
     if v.counts.kind == "list" and len(set(nums)) != len(nums):
         yield Issue("player-count", "a player count is given twice")
@@ -201,8 +201,8 @@ def _set_tiles(v: str, c: Config) -> None:
 
 def _explain_tiles(v: str | None, c: Config) -> str:
     top = c.get("tiles", 6)
-    return (f"Played with a {SET_NAMES[top]} set: {SET_TILES[top]} tiles, halves 0 to {top}, "
-            f"for at most {SET_PLAYERS[top]} players.")
+    return (f"Played with a {SET_NAMES[top]} set: {SET_TILES[top]} tiles, halves 0 to {top}, for as many "
+            f"players as its tiles deal (the hands and the reserve within {SET_TILES[top]}).")
 
 
 TILES_STATEMENT = StatementDef(
@@ -212,7 +212,8 @@ TILES_STATEMENT = StatementDef(
     from_config=lambda c: SET_NAMES[c["tiles"]] if c.get("tiles", 6) != 6 else None, check=_check_tiles,
     examples=("tiles double-nine", "tiles double-six", "tiles double-twelve"),
     docs=(Doc("`tiles double-six` / `tiles double-nine` / `tiles double-twelve`",
-              "the set: 28, 55 or 91 tiles, for at most 4, 10 or 12 players (double-six when not stated)",
+              "the set: 28, 55 or 91 tiles (double-six when not stated); any player count from 2 to 12 whose "
+              "hands and reserve fit in its tiles (five players with five tiles each on double-six: 25 of 28)",
               "`tiles: 9` / `tiles: 12` (omitted for double-six)"),),
     tags=("larger-set",), required=False, meta={"default": "double-six"})
 # -- end larger sets
@@ -227,7 +228,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
         examples=("players 2 to 4, partnerships with 4", "players 2 to 4", "players 2 or 4", "players 4",
                   "players 2 to 4, no partnerships"),
         docs=(Doc("`players 2 to 4` / `players 2 or 4` / `players 4`",
-                  "the player counts allowed (2 to 4; up to 10 or 12 with `tiles double-nine` / `double-twelve`)",
+                  "the player counts allowed (2 to 12, as many as the set's tiles deal: five with five "
+                  "tiles each on double-six)",
                   "`players.counts`"),
               Doc("`players 2 to 4, partnerships with 4`", "at 4 players, seats 0+2 and 1+3 are teams",
                   "`players.partnerships: [4]`"),

@@ -4,9 +4,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rulelang.config.vocabulary import (
+    DOUBLE_OPENERS,
     Branching,
     BranchSides,
     Lead,
+    NoDouble,
     Opener,
     OpenerBlock,
     OpenerDomino,
@@ -25,6 +27,8 @@ OPENER_WORDS = {
     "next-seat": "the next seat",
     "block-winner": "the block winner",
     "seat-0": "seat 0",  # a fixed opening seat
+    "double-six": "the double six",  # a set opening double
+    "rotating-double": "the rotating double",
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -34,6 +38,11 @@ OPENER_MEANINGS = {
     "next-seat": "the seat after the previous round's opener",
     "block-winner": "the winner of the block (a seat drawn by lottery when the block has no winner)",
     "seat-0": "seat 0, always (a fixed opening seat, family.md 3.9)",
+    "double-six": "the holder of [6|6], who must lead it (if nobody holds it, `if nobody holds the opening double` "
+                  "says who leads)",
+    "rotating-double": "the holder of the round's double, who must lead it: [6|6] in the match's first round, [5|5] "
+                       "in the second and so on down to [0|0], then [6|6] again (a larger set starts from its top "
+                       "double; if nobody holds it, `if nobody holds the opening double` says who leads)",
 }
 
 
@@ -53,6 +62,64 @@ def _explain_lead(v: str, c: Config) -> str:
         return ("A round opened by the highest double must lead that double (or that heaviest tile); "
                 "other rounds lead any tile.")
     return "The opener may lead any tile."
+
+
+# -- a round opened by a double that nobody holds: optional, omitted at today's heaviest tile
+
+NO_DOUBLE = {
+    "if nobody holds the opening double: the heaviest tile leads": "heaviest-tile",
+    "if nobody holds the opening double: each player in turn draws until a double turns up": "draw",
+    "if nobody holds the opening double: the heaviest hand leads": "heaviest-hand",
+    "if nobody holds the opening double: the lead passes to the next seat": "next-seat",
+    "if nobody holds the opening double: the tiles are dealt again": "redeal",
+}
+NO_DOUBLE_MEANINGS = {
+    "heaviest-tile": "the holder of the heaviest tile leads (most pips, then the larger high half; under the double "
+                     "six or the rotating double, the highest double held comes first); the default",
+    "draw": "from seat 0, each player in turn draws one tile from the drawable boneyard until a double turns up; "
+            "its drawer leads it (the boneyard run out first: the heaviest tile leads); the drawn tiles stay in "
+            "the hands",
+    "heaviest-hand": "the holder of the heaviest hand (most pips; equal hands: the one holding the heavier "
+                     "deciding tile) leads, any tile",
+    "next-seat": "the seat after the previous round's opener leads, any tile (family.md reading 2's `the next "
+                 "seat`); in the match's first round, seat 0",
+    "redeal": "the deal is thrown in and the tiles are dealt again (from the same generator: a seeded match stays "
+              "reproducible, and its transcript records the thrown-in deals) until somebody holds it",
+}
+
+
+def _openers_by_double(c: Config) -> list[str]:
+    o = c["opener"]
+    return [f"the {w}" for w, v in (("first round", o["first_round"]), ("round after a domino", o["after_domino"]),
+                                     ("round after a block", o["after_block"])) if v in DOUBLE_OPENERS]
+
+
+def _set_no_double(v: str, c: Config) -> None:
+    if v == "heaviest-tile":
+        c["opener"].pop("no_double", None)  # the default is omitted: configurations stay as they were
+    else:
+        c["opener"]["no_double"] = v
+
+
+def _explain_no_double(v: str, c: Config) -> str:
+    rounds = _openers_by_double(c)
+    if not rounds:
+        return "" if v == "heaviest-tile" else "(No round is opened by a double, so nobody holding one changes nothing.)"
+    where = "any round" if len(rounds) == 3 else " and of ".join(rounds)
+    said = {
+        "heaviest-tile": "the holder of the heaviest tile leads it (most pips, then the larger high half; when the "
+                         "round's double is the double six or the rotating double, the highest double held comes "
+                         "before any other tile)",
+        "draw": "from seat 0, each player in turn draws one tile from the boneyard until a double turns up, and its "
+                "drawer leads it; the drawn tiles stay in the hands (if the drawable boneyard runs out first, the "
+                "heaviest tile leads)",
+        "heaviest-hand": "the holder of the heaviest hand leads, any tile (equal hands: the one holding the heavier "
+                         "deciding tile)",
+        "next-seat": "the lead passes to the seat after the previous round's opener (seat 0 in the match's first "
+                     "round), who leads any tile",
+        "redeal": "the deal is thrown in and the tiles are dealt again until somebody holds it",
+    }[v]
+    return f"If nobody holds the double that opens {where}, {said}."
 
 
 BRANCHING = {
@@ -179,7 +246,7 @@ SNIFF: tuple[StatementDef, ...] = (
 
 STATEMENTS: tuple[StatementDef, ...] = (
     _opener("opener_first", "the opener of the first round", "opener of the first round", "first_round",
-            OpenerFirst, "The first round", ("multi-round",), "lottery"),
+            OpenerFirst, "The first round", ("multi-round", "opener-double-six", "opener-rotating-double"), "lottery"),
     _opener("opener_domino", "the opener after a domino", "opener after a domino", "after_domino",
             OpenerDomino, "After a domino, the next round", ("multi-round",), "the dominoer"),
     _opener("opener_block", "the opener after a block", "opener after a block", "after_block",
@@ -190,6 +257,12 @@ STATEMENTS: tuple[StatementDef, ...] = (
            {"opener leads any tile": "the opener leads any tile",
             "opener leads the deciding tile": "a round opened by the highest double leads that tile"},
            tags=("forced-lead",)),
+    replace(choice("no_double", "who leads when nobody holds the opening double", 2, "no_double_stmt", NO_DOUBLE,
+                   ("opener", "no_double"), NoDouble, _explain_no_double,
+                   {p: NO_DOUBLE_MEANINGS[v] for p, v in NO_DOUBLE.items()},
+                   tags=("no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal")),
+            resolve=_set_no_double, from_config=lambda c: c["opener"].get("no_double", "heaviest-tile"),
+            required=False, meta={"default": "heaviest-tile"}),
     choice("branching", "which doubles branch", 3, "branching_stmt",
            {"every double branches": "every", "only the first double branches": "first",
             "no double branches": "none"}, ("doubles", "branching"), Branching,

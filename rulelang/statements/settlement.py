@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from rulelang.config.vocabulary import Events
+from rulelang.config.vocabulary import Events, Sign
 from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
 from rulelang.statements.values import EventsValue, Term, Winner
 
@@ -23,7 +23,9 @@ GROUPINGS = {"one": "as one event", "per-term": "one event per term", "per-hand"
 PHRASES: dict[str, Callable[[Phrase], Any]] = {
     "hand_set": lambda p: HAND_SETS[p.text],
     "pooling": lambda p: "pooled" if p.has("POOLED") else "each",
-    "rounding": lambda p: (f"round{p.numbers[0]}", p.numbers[0]) if p.numbers else ("none", 5),
+    # (rounding, N as written, divisor): "rounded to N [and divided by D]" / "not rounded"
+    "rounding": lambda p: (f"round{p.numbers[0]}", p.numbers[0], p.numbers[1] if len(p.numbers) > 1 else None)
+    if p.numbers else ("none", 5, None),
     "receiver": lambda p: "winner" if p.has("WINNER") else "owner",
     "event_grouping": lambda p: "per-term" if p.has("TERM") else "per-hand",
     "last_placement": lambda p: True,
@@ -37,18 +39,36 @@ def _read_terms(p: Phrase) -> tuple[Term, ...]:
     """One line: a term, or `nobody scores` (no term)."""
     if p.has("NOBODY"):
         return ()
+    sign: Sign = "credit" if p.has("CREDIT") else "debit"
     if p.has("DIFFERENCES"):
-        rounding, number = p.parts[-1]
-        return (Term("differences", rounding=rounding, span=p.span, rounding_number=number),)
+        rounding, number, divisor = p.parts[-1]
+        return (Term("differences", rounding=rounding, span=p.span, rounding_number=number, divisor=divisor or 1,
+                     divided_by=divisor),)
     if p.has("HEAVIEST"):  # family.md reading 12 (Pagat's Muggins)
-        rounding, number = p.parts[0]
-        return (Term("heaviest", rounding=rounding, to="winner", span=p.span, rounding_number=number),)
-    hands, pooling, (rounding, number), to = p.parts
-    return (Term("hands", hands, pooling, rounding, to, "credit" if p.has("CREDIT") else "debit", p.span, number),)
+        rounding, number, divisor = p.parts[0]
+        return (Term("heaviest", rounding=rounding, to="winner", span=p.span, rounding_number=number,
+                     divisor=divisor or 1, divided_by=divisor),)
+    if p.has("MINUS"):  # "the opponents' hands minus his own, rounded"
+        rounding, number, divisor = p.parts[0]
+        return (Term("net", rounding=rounding, to="winner", span=p.span, rounding_number=number,
+                     divisor=divisor or 1, divided_by=divisor),)
+    if p.has("TILE"):  # "5 points for each bone left in the losers' hands"
+        hands, pooling, to = p.parts
+        return (Term("tiles", hands, pooling, "none", to, sign, p.span, per_tile=p.numbers[0]),)
+    hands, pooling, (rounding, number, divisor), to = p.parts
+    return (Term("hands", hands, pooling, rounding, to, sign, p.span, number, divisor=divisor or 1,
+                 divided_by=divisor),)
 
 
 def _rounding_text(term: Term) -> str:
-    return f"rounded to {term.rounds_to}" if term.rounds_to is not None else "not rounded"
+    if term.rounds_to is None:
+        return "not rounded"
+    divided = f" and divided by {term.divisor}" if term.divisor != 1 else ""
+    return f"rounded to {term.rounds_to}{divided}"
+
+
+def _per_tile_text(n: int) -> str:
+    return f"{n} point{'' if n == 1 else 's'} per tile"
 
 
 def term_text(term: Term) -> str:
@@ -57,11 +77,13 @@ def term_text(term: Term) -> str:
         return f"credit each hand the differences to heavier opponents' hands, {_rounding_text(term)}"
     if term.kind == "heaviest":
         return f"credit the heaviest opponent's hand only, {_rounding_text(term)}, to the winner"
+    if term.kind == "net":
+        return f"credit opponents' hands minus own hand, {_rounding_text(term)}, to the winner"
     pooling = "pooled" if term.pooling == "pooled" else "separately"
     receiver = "the winner" if term.to == "winner" else "each owner"
     prep = "to" if term.sign == "credit" else "from"
-    return f"{term.sign} {HAND_SET_WORDS[term.hands or 'opponents']} {pooling}, {_rounding_text(term)}, " \
-           f"{prep} {receiver}"
+    amount = _per_tile_text(term.per_tile) if term.kind == "tiles" else _rounding_text(term)
+    return f"{term.sign} {HAND_SET_WORDS[term.hands or 'opponents']} {pooling}, {amount}, {prep} {receiver}"
 
 
 def _check_terms(v: tuple[Term, ...]) -> Iterator[Issue]:
@@ -69,7 +91,16 @@ def _check_terms(v: tuple[Term, ...]) -> Iterator[Issue]:
         if term.rounding != "none" and term.rounding_number < 2:  # any N >= 2
             yield Issue("bad-rounding", f"hands cannot be rounded to {term.rounding_number}",
                         "write `rounded to N` with N at least 2 (such as `rounded to 5`) or `not rounded`", term.span)
-        if term.kind == "hands" and term.pooling == "pooled" and term.to == "owner":
+        d = term.divided_by
+        if d is not None and (d < 2 or term.rounding_number % d):
+            yield Issue("bad-division", f"hands rounded to {term.rounding_number} cannot be divided by "
+                        f"{d} into whole points",
+                        f"divide by a number of at least 2 that divides {term.rounding_number} (such as `rounded to "
+                        f"5 and divided by 5`)", term.span)
+        if term.kind == "tiles" and term.per_tile < 1:
+            yield Issue("bad-number", "a tile left in hand cannot count 0 points",
+                        "write `1 point per tile` or more, or leave the line out", term.span)
+        if term.kind in ("hands", "tiles") and term.pooling == "pooled" and term.to == "owner":
             yield Issue("pooled-to-owner", "a pooled amount has no single owner",
                         "write `separately` to score each hand for its owner, or `the winner`", term.span)
 
@@ -82,24 +113,47 @@ HANDS = {
 }
 
 
+def _rounded_words(t: Term, once: bool = False) -> str:
+    """How a term's amount is rounded, in plain English (with its division into another unit)."""
+    if not t.rounds_to:
+        return "not rounded"
+    text = f"rounded{' once' if once else ''} to the nearest {t.rounds_to}"
+    if t.divisor != 1:
+        text += f" and then divided by {t.divisor}"
+    return text
+
+
+TILES = {
+    "opponents": "the opponents' hands",
+    "partner": "the partner's hand",
+    "own": "the winner's own hand",
+    "everyone": "every player's hand",
+}
+
+
 def term_sentence(t: Term) -> str:
     """A term in plain English."""
     if t.kind == "differences":
-        rounding = f"rounded once to the nearest {t.rounds_to}" if t.rounds_to else "not rounded"
         return ("Each hand is credited to its owner with the sum of its differences to every heavier "
-                f"opponent's hand, {rounding}; equal, lighter and partner hands give nothing.")
+                f"opponent's hand, {_rounded_words(t, True)}; equal, lighter and partner hands give nothing.")
     if t.kind == "heaviest":
-        rounding = f"rounded to the nearest {t.rounds_to}" if t.rounds_to else "not rounded"
-        return (f"The heaviest single opponent's hand ({rounding}) is credited to the winner's side; the other "
-                "hands give nothing.")
-    if t.pooling == "pooled":
-        how = f"added together and rounded once to the nearest {t.rounds_to}" if t.rounds_to \
-            else "added together, not rounded"
-    else:
-        how = f"each hand rounded separately to the nearest {t.rounds_to}" if t.rounds_to \
-            else "each hand counted as it is, not rounded"
+        return (f"The heaviest single opponent's hand ({_rounded_words(t)}) is credited to the winner's side; the "
+                "other hands give nothing.")
+    if t.kind == "net":
+        return ("The opponents' remaining pips minus the winner's own remaining pips, the net "
+                f"{_rounded_words(t, True)}, are credited to the winner's side (a net below 0 gives nothing).")
     whom = "the winner's side" if t.to == "winner" else "each hand's owner"
     verb = "are credited to" if t.sign == "credit" else "are deducted from"
+    if t.kind == "tiles":
+        amount = "the total is" if t.pooling == "pooled" else "each hand's amount is"
+        verb = verb.replace("are ", "")
+        return (f"Each tile left in {TILES[t.hands or 'opponents']} counts {t.per_tile} "
+                f"point{'' if t.per_tile == 1 else 's'}, whatever its pips; {amount} {verb} {whom}.")
+    if t.pooling == "pooled":
+        how = "added together and " + _rounded_words(t, True) if t.rounds_to else "added together, not rounded"
+    else:
+        how = "each hand " + _rounded_words(t).replace("rounded", "rounded separately", 1) if t.rounds_to \
+            else "each hand counted as it is, not rounded"
     what = HANDS[t.hands or "opponents"]
     return f"{what[0].upper()}{what[1:]}, {how}, {verb} {whom}."
 
@@ -116,7 +170,8 @@ def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]
 
     return StatementDef(
         key=key, words=words, group=group, section=section,
-        rules=("hands_term", "differences_term", "heaviest_term", "nobody_line"), read=_read_terms,
+        rules=("hands_term", "differences_term", "heaviest_term", "tiles_term", "net_term", "nobody_line"),
+        read=_read_terms,
         fmt=lambda v: [term_text(t) for t in v] if v else ["nobody scores"], explain=_explain_terms,
         resolve=resolve, check=_check_terms,
         from_config=lambda c: tuple(Term.from_dict(t) for t in c["settlement"][section]["terms"]),
@@ -125,6 +180,9 @@ def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]
                   "debit everyone's hands separately, rounded to 5, from each owner",
                   "credit each hand the differences to heavier opponents' hands, rounded to 5",
                   "credit the heaviest opponent's hand only, rounded to 5, to the winner",
+                  "credit opponents' hands pooled, 5 points per tile, to the winner",
+                  "credit opponents' hands separately, rounded to 5 and divided by 5, to the winner",
+                  "credit opponents' hands minus own hand, rounded to 5, to the winner",
                   "nobody scores"),
         docs=(Doc("`SIGN HANDS POOLING, ROUNDING, PREP RECEIVER`", "a term (one or more lines, in order)",
                   "a `hands` term"),
@@ -134,6 +192,15 @@ def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]
               Doc("`credit the heaviest opponent's hand only, ROUNDING, to the winner`",
                   "only the heaviest single hand of the winner's opponents, to the winner (family.md reading 12)",
                   "a `heaviest` term"),
+              Doc("`SIGN HANDS POOLING, N points per tile, PREP RECEIVER`", "counted per tile, not per pip: N "
+                  "raw points for each tile left in the hands chosen (\"5 points for each bone left in the losers' "
+                  "hands\"); never rounded", "a `tiles` term, `per_tile: N`"),
+              Doc("`..., rounded to N and divided by D, ...`", "(any rounded term) the rounded amount divided by D: "
+                  "a settlement in another unit than play (\"rounded to the nearest five and then divided by "
+                  "five\"); D divides N", "`divisor: D` (omitted when 1)"),
+              Doc("`credit opponents' hands minus own hand, ROUNDING, to the winner`", "the opponents' hands "
+                  "minus the winner's own, the net rounded once (not each part); a net below 0 gives nothing",
+                  "a `net` term"),
               Doc("`nobody scores`", "the settlement has no terms", "`terms: []`")),
         tags=tags, meta={"merge": True})
 
@@ -332,7 +399,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
               Doc("`winner: the dominoer`", "the player who goes out wins (the default)",
                   "`settlement.domino.winner: dominoer` (omitted)")),
         tags=("domino-lightest-side",), required=False, meta={"default": "dominoer"}),
-    _terms("domino_terms", "domino", 5, "what is settled on a domino", ("settle-pooled", "settle-each", "partner-debit")),
+    _terms("domino_terms", "domino", 5, "what is settled on a domino", ("settle-pooled", "settle-each", "partner-debit",
+                                                                           "settle-tiles", "settle-divided")),
     # -- the bonus for going out
     StatementDef(
         key="domino_bonus", words="the bonus for going out", group=5, section="domino",
@@ -386,7 +454,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "wins; equal totals: no winner", "`winner: lightest-side`, `tie_break: none`")),
         tags=("block-winner", "partners-tie-no-winner", "block-fewest-tiles", "block-lightest-side",
               "block-lightest-tile")),
-    _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block", "settle-heaviest")),
+    _terms("block_terms", "block", 6, "what is settled on a block", ("settle-differences", "block", "settle-heaviest",
+                                                                      "settle-net")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",
         rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,

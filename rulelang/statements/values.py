@@ -134,6 +134,9 @@ class Term:
     sign: Sign = "credit"
     span: Span = field(default=NO_SPAN, compare=False, repr=False)
     rounding_number: int = field(default=5, compare=False)  # as written, for the check
+    divisor: int = 1  # "rounded to N and divided by D": D
+    per_tile: int = 0  # a `tiles` term: the raw points of each tile
+    divided_by: int | None = field(default=None, compare=False)  # D as written (None: not written), for the check
 
     @property
     def rounds_to(self) -> int | None:
@@ -141,23 +144,35 @@ class Term:
         return None if self.rounding == "none" else int(self.rounding[len("round"):])
 
     def to_dict(self) -> dict[str, Any]:
-        """The term as the configuration writes it."""
+        """The term as the configuration writes it (`divisor` only when not 1)."""
+        divided = {"divisor": self.divisor} if self.divisor != 1 else {}
         if self.kind == "differences":
-            return {"kind": "differences", "rounding": self.rounding, "to": "owner", "sign": "credit"}
+            return {"kind": "differences", "rounding": self.rounding, **divided, "to": "owner", "sign": "credit"}
         if self.kind == "heaviest":  # family.md reading 12
-            return {"kind": "heaviest", "rounding": self.rounding, "to": "winner", "sign": "credit"}
+            return {"kind": "heaviest", "rounding": self.rounding, **divided, "to": "winner", "sign": "credit"}
+        if self.kind == "net":
+            return {"kind": "net", "rounding": self.rounding, **divided, "to": "winner", "sign": "credit"}
+        if self.kind == "tiles":
+            return {"kind": "tiles", "hands": self.hands, "pooling": self.pooling, "per_tile": self.per_tile,
+                    "to": self.to, "sign": self.sign}
         return {"kind": "hands", "hands": self.hands, "pooling": self.pooling, "rounding": self.rounding,
-                "to": self.to, "sign": self.sign}
+                **divided, "to": self.to, "sign": self.sign}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Term:
         """A term of a configuration."""
+        divisor = d.get("divisor", 1)
         if d["kind"] == "differences":
-            return cls("differences", rounding=d["rounding"])
+            return cls("differences", rounding=d["rounding"], divisor=divisor)
         if d["kind"] == "heaviest":
-            return cls("heaviest", rounding=d["rounding"], to="winner")
-        return cls("hands", d["hands"], d["pooling"], d["rounding"], d["to"], d["sign"])
+            return cls("heaviest", rounding=d["rounding"], to="winner", divisor=divisor)
+        if d["kind"] == "net":
+            return cls("net", rounding=d["rounding"], to="winner", divisor=divisor)
+        if d["kind"] == "tiles":
+            return cls("tiles", d["hands"], d["pooling"], "none", d["to"], d["sign"], per_tile=d["per_tile"])
+        return cls("hands", d["hands"], d["pooling"], d["rounding"], d["to"], d["sign"], divisor=divisor)
 
     def mentions_winner(self) -> bool:
         """Whether the term gives to or takes from the winner (so needs one)."""
-        return self.kind == "heaviest" or self.kind == "hands" and (self.to == "winner" or self.hands != "everyone")
+        return self.kind in ("heaviest", "net") or self.kind in ("hands", "tiles") and (
+            self.to == "winner" or self.hands != "everyone")

@@ -91,7 +91,7 @@ class Game:
 
     def __init__(self, config: Config, players: int, seats: Sequence[str], seed: int, tally: bool = False,
                  save: str | None = None, variant: str = "",
-                 read: Callable[[str], str] = input, out: TextIO | None = None):
+                 read: Callable[[str], str] = input, out: TextIO | None = None, show_points: bool | None = None):
         self.cfg = config
         self.players = players
         self.seats = list(seats)
@@ -105,6 +105,8 @@ class Game:
         self.out = out or sys.stdout
         self.color = _color_enabled(self.out)
         self.unit = config.unit
+        # the points preview of each legal move; hidden where points must be claimed (it would claim them)
+        self.show_points = config.claims == "none" if show_points is None else show_points
         self.match = Match(config, players, seed, record=True)
         self.side_of = list(config.sides_of(players))
         self.partners = max(self.side_of) + 1 != players
@@ -226,6 +228,20 @@ class Game:
 
     # -- the muggins rule (family.md 2.3): claims and calls
 
+    def _asks_to_call(self, w: dict[str, Any], amount: int | None, last: bool) -> bool:
+        """Whether the human calls muggins (asked again, with the accepted answers, after another answer)."""
+        while True:
+            answer = self._input("Call muggins? [y/N]: ").strip().lower()
+            if answer in ("q", "quit", "exit"):
+                raise Quit("quit")
+            if answer in ("", "n", "no"):
+                if amount and last:
+                    self.say(f"  {self.seat_name(w['placer'])}'s missed points go uncalled ({self._raw(amount)})")
+                return False
+            if answer in ("y", "yes", "muggins"):
+                return True
+            self.say(f"Cannot read {answer!r}: answer y to call muggins, n (or Enter) to let it go.", fg="red")
+
     def _claim(self, rnd: Round, seat: int, move: Move) -> Move:
         """The move with its claim: a bot claims its points, a person is asked."""
         if self.seats[seat] != "human":
@@ -241,25 +257,20 @@ class Game:
             self.say(f"Cannot read {text!r}: give the points you claim as a number (0 or more).", fg="red")
 
     def _calls(self, rnd: Round) -> None:
-        """After a placement: the first opponent may call muggins (a bot calls when there is something to take)."""
+        """After a placement: the first opponent may call muggins (under `any-opponent`, each opponent in turn
+        order until one calls); a bot calls when there is something to take."""
         w = rnd.observation(rnd.seat_to_move if rnd.seat_to_move is not None else 0).get("call")
         if not w:
             return
-        caller = w["caller"]
-        amount = rnd.observation(caller)["call"]["amount"]
-        if self.seats[caller] == "human":
-            while True:
-                answer = self._input("Call muggins? [y/N]: ").strip().lower()
-                if answer in ("q", "quit", "exit"):
-                    raise Quit("quit")
-                if answer in ("", "n", "no"):
-                    if amount:
-                        self.say(f"  {self.seat_name(w['placer'])}'s missed points go uncalled "
-                                 f"({self._raw(amount)})")
-                    return
-                if answer in ("y", "yes", "muggins"):
+        callers = w.get("callers", [w["caller"]])
+        for caller in callers:
+            amount = rnd.observation(caller)["call"]["amount"]
+            if self.seats[caller] == "human":
+                if self._asks_to_call(w, amount, caller == callers[-1]):
                     break
-        elif not amount:
+            elif amount:
+                break
+        else:
             return
         try:
             events = rnd.call(caller)
@@ -294,7 +305,7 @@ class Game:
         width = len(str(len(legal)))
         for i, (mv, pts) in enumerate(zip(legal, points), 1):
             gain = ""
-            if pts:
+            if pts and self.show_points:
                 gain = f"  +{pts} raw" + (f" ({tb.fmt_shown(pts / self.unit)} shown)" if self.unit != 1 else "")
             self.say(f"  {i:>{width}}) {mv}{gain}")
         while True:

@@ -33,9 +33,10 @@ CALL_KIND = "call"  # the muggins rule: points an opponent's call takes (missed 
 
 
 def has_calls(config: Config) -> bool:
-    """Whether opponents may call (the muggins rule, `claims: muggins`): only then do the outputs give the
-    points of calls, so that every other variant's results keep their shape."""
-    return config.claims == "muggins"
+    """Whether opponents' calls score (the muggins rule, `claims: muggins` or `any-opponent`; a call under
+    `lost-if-called` takes nothing): only then do the outputs give the points of calls, so that every other
+    variant's results keep their shape."""
+    return config.claims in ("muggins", "any-opponent")
 
 
 def _derive(*parts: Any) -> int:

@@ -10,6 +10,7 @@ Standard library only; it speaks the protocol on stdin/stdout by itself.
 """
 from __future__ import annotations
 
+import copy
 import json
 import sys
 
@@ -25,6 +26,11 @@ TAGS = [
     "tie-draw", "own-hand",
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
     "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit", "partners-tie-no-winner",
+    "observation", "claims",
+    "more-players",
+    "no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal", "opener-double-six",
+    "opener-rotating-double",
+    "settle-tiles", "settle-divided", "settle-net",
 ]
 
 
@@ -136,6 +142,7 @@ class Game:
         self.tiebreak = False
         self.no_more_rounds = False
         self.round_no = 0
+        self.deal_no = 0  # the next deal to use: a deal thrown in (`opener.no_double: redeal`) uses one up
         self.prev = None  # (result dict, opener) of the previous round
         self.start_round()
 
@@ -145,29 +152,97 @@ class Game:
     # -- rounds ------------------------------------------------------------------
 
     def start_round(self):
-        deal = self.deals[self.round_no]
         op = self.cfg["opener"]
         if self.prev is None:
             rule = op["first_round"]
         else:
             rule = op["after_domino"] if self.prev[0]["kind"] == "domino" else op["after_block"]
-        self.hands = [sorted(parse_tile(t) for t in h) for h in deal["hands"]]
-        self.boneyard = [parse_tile(t) for t in deal["boneyard"]]
-        self.reserve = self.cfg["reserve"].get(str(self.n), 0)
-        self.layout = Layout(self.cfg)
-        opener = deal.get("opener")
-        if opener is None:
-            opener = self.opener_by_rule(rule)
-        self.opener = self.to_move = opener
-        self.forced = None
-        if op["lead"] == "forced" and rule == "highest-double":
-            self.forced = self.deciding_tile(self.hands[opener])
+        while True:
+            if self.deal_no >= len(self.deals):
+                self.no_more_rounds = True  # every deal was thrown in: the case deals no round to play
+                return
+            deal = self.deals[self.deal_no]
+            self.deal_no += 1
+            self.hands = [sorted(parse_tile(t) for t in h) for h in deal["hands"]]
+            self.boneyard = [parse_tile(t) for t in deal["boneyard"]]
+            self.reserve = self.cfg["reserve"].get(str(self.n), 0)
+            self.layout = Layout(self.cfg)
+            opener = deal.get("opener")
+            by_double = rule in ("highest-double", "double-six", "rotating-double")
+            how = op.get("no_double", "heaviest-tile")
+            if not by_double or (rule == "highest-double" and how == "heaviest-tile"):
+                break
+            # a round opened by a double (docs/config.md opener.*, opener.no_double)
+            wanted = self.wanted_double(rule)
+            held = any((t in wanted) for h in self.hands for t in h)
+            if held or how != "redeal" or opener is not None:
+                break
+            # nobody holds it: this deal is thrown in, the next one is dealt
+        if by_double and not (rule == "highest-double" and how == "heaviest-tile"):
+            before = len(self.boneyard)
+            chosen, self.forced = self.open_by_double(rule, wanted, held, how)
+            if opener is None:
+                opener = chosen
+            elif rule == "highest-double" and self.forced is not None and len(self.boneyard) == before:
+                self.forced = self.deciding_tile(self.hands[opener])  # the given opener's own, as always
+            elif self.forced is not None and self.forced not in self.hands[opener]:
+                self.forced = None  # the given opener does not hold the rule's tile: any tile
+            self.opener = self.to_move = opener
+        else:
+            if opener is None:
+                opener = self.opener_by_rule(rule)
+            self.opener = self.to_move = opener
+            self.forced = None
+            if op["lead"] == "forced" and rule == "highest-double":
+                self.forced = self.deciding_tile(self.hands[opener])
         self.must_play = None
         self.drawing_now: list = []
         self.passed: list[int] = []
         self.pass_drawn: list[list] = []
         self.round_over = False
         self.result = None
+        self.window = None  # the muggins rule: (caller, what a call takes) after a placement
+
+    def wanted_double(self, rule):
+        """The doubles that open this round: [6|6], the rotating one (top double first, one lower each round, after
+        [0|0] the top again), or every double of the set."""
+        top = self.cfg.get("tiles", 6)
+        if rule == "double-six":
+            return [(6, 6)]
+        if rule == "rotating-double":
+            d = top - self.round_no % (top + 1)
+            return [(d, d)]
+        return [(d, d) for d in range(top + 1)]
+
+    def open_by_double(self, rule, wanted, held, how):
+        """(opener, forced tile or None) of a round opened by a double, drawing the opening draws if the rule
+        says so (they stay in the hands)."""
+        forced_lead = self.cfg["opener"]["lead"] == "forced"
+
+        def heaviest_tile():
+            best = max((self.deciding_key(t), s) for s, h in enumerate(self.hands) for t in h)[1]
+            return best, self.deciding_tile(self.hands[best]) if forced_lead else None
+
+        if held:
+            if rule == "highest-double":
+                return heaviest_tile()
+            tile = wanted[0]
+            return next(s for s, h in enumerate(self.hands) if tile in h), tile
+        if how == "heaviest-hand":
+            key = lambda s: (pips(self.hands[s]), max(self.deciding_key(t) for t in self.hands[s]))  # noqa: E731
+            return max(range(self.n), key=key), None
+        if how == "next-seat":
+            return (0 if self.prev is None else (self.prev[1] + 1) % self.n), None
+        if how == "draw":
+            s = 0
+            while self.drawable() > 0:
+                t = self.boneyard.pop(0)
+                self.hands[s].append(t)
+                self.hands[s].sort()
+                if t[0] == t[1]:
+                    return s, t
+                s = (s + 1) % self.n
+        return heaviest_tile()
 
     @staticmethod
     def deciding_tile(hand):
@@ -309,8 +384,22 @@ class Game:
         seats = range(self.n)
         hand_amounts, pooled = [], []  # (term index, hand or None, side, amount)
         for ti, term in enumerate(rule["terms"]):
-            r = round5 if term["rounding"] == "round5" else (lambda x: x)
+            rounded = round5 if term.get("rounding") == "round5" else (lambda x: x)
+            d = term.get("divisor", 1)  # docs/config.md: the rounded amount divided by the divisor
+
+            def r(x, rounded=rounded, d=d):
+                return rounded(x) // d
             sign = 1 if term["sign"] == "credit" else -1
+            if term["kind"] == "net":  # opponents' pips minus the winner's own, rounded once; nothing at 0 or less
+                if w is not None:
+                    net = sum(v[s] for s in seats if self.side(s) != self.side(w)) - v[w]
+                    if net > 0:
+                        pooled.append((ti, None, self.side(w), r(net)))
+                continue
+            if term["kind"] == "tiles":  # each tile counts per_tile points, whatever its pips, never rounded
+                count = [len(h) * term["per_tile"] for h in self.hands]
+            else:
+                count = v
             if term["kind"] == "differences":
                 for h in seats:
                     total = sum(v[o] - v[h] for o in seats if self.side(o) != self.side(h) and v[o] > v[h])
@@ -321,12 +410,14 @@ class Game:
             sel = {"opponents": [s for s in seats if w is not None and self.side(s) != self.side(w)],
                    "partner": [s for s in seats if w is not None and self.side(s) == self.side(w) and s != w],
                    "own": [w], "everyone": list(seats)}[term["hands"]]
+            if term["kind"] == "tiles":
+                r = lambda x: x  # noqa: E731
             if term["pooling"] == "pooled":
-                pooled.append((ti, None, self.side(w), sign * r(sum(v[s] for s in sel))))
+                pooled.append((ti, None, self.side(w), sign * r(sum(count[s] for s in sel))))
             else:
                 for h in sel:
                     to = self.side(w) if term["to"] == "winner" else self.side(h)
-                    hand_amounts.append((ti, h, to, sign * r(v[h])))
+                    hand_amounts.append((ti, h, to, sign * r(count[h])))
         amounts = [a for a in hand_amounts + pooled if a[3] != 0]
         start = w if w is not None else self.opener
         order = []
@@ -401,7 +492,7 @@ class Game:
             "pass_drawn": [[fmt(t) for t in d] for d in pass_drawn],
             "offered": [fmt(t) if tg is None else f"{fmt(t)} on {fmt(tg)} {sd}" for t, tg, sd in offered],
             "points": points, "shown": points // unit, "events": events,
-            "layout": {"tiles": [fmt(t) for t in lay.tiles], "connections": lay.connections,
+            "layout": {"tiles": [fmt(t) for t in lay.tiles], "connections": [list(c) for c in lay.connections],
                        "spinners": [fmt(t) for t in lay.spinners]},
             "attach_points": [[fmt(t), s, x] for t, s, x in lay.attach_points()],
             "counted": [[fmt(t), s, x] for t, s, x in lay.counted()],
@@ -410,11 +501,40 @@ class Game:
             "round": self.result, "match": {"over": self.match_over, "winner": self.winner},
         }
 
+    def sees(self, seat):
+        """What `seat` sees now (PROTOCOL.md 2.1): its own tiles, how many the others and the boneyard hold."""
+        self.refuse_if_over()
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise ValueError(f"no seat {seat!r} in a game of {self.n}")
+        moves = self.moves_for(seat, only=self.must_play) if seat == self.to_move else []
+        table = self.observe(seat, [], [], [], moves, 0, [])  # the table as a placement reports it
+        hidden = self.cfg.get("claims", "none") != "none"  # points must be claimed: no preview
+        return {
+            "reject": None, "seat": seat, "hand": [fmt(t) for t in sorted(self.hands[seat])],
+            "others": [{"seat": (seat + k) % self.n, "partner": self.side((seat + k) % self.n) == self.side(seat),
+                        "tiles": len(self.hands[(seat + k) % self.n])} for k in range(1, self.n)],
+            "boneyard": len(self.boneyard),
+            **{k: table[k] for k in ("layout", "attach_points", "counted", "count", "scores", "shown_scores")},
+            "to_move": self.to_move,
+            "moves": table["offered"],
+            "move_points": None if hidden else [self.points_if(m) for m in moves],
+            "may_call": self.window is not None and self.window[0] == seat and self.window[1] != 0,
+        }
+
+    def points_if(self, move):
+        """The raw points a placement would earn (3.4), worked on a copy of the layout."""
+        t, target, side = move
+        lay = copy.deepcopy(self.layout)
+        lay.place(t, target, side)
+        count = sum(x for _, _, x in lay.counted())
+        sc = self.cfg["scoring"]
+        return count if sc["in_play"] and count > 0 and count % sc["multiple"] == 0 else 0
+
     def refuse_if_over(self):
         if self.match_over or self.no_more_rounds:
             raise Refused("round-over")
 
-    def play(self, text):
+    def play(self, text, claim=None):
         self.refuse_if_over()
         words = text.split()
         t = parse_tile(words[0])
@@ -441,6 +561,11 @@ class Game:
                 raise Refused("side-occupied")
             if lay.value(target, side) not in t:
                 raise Refused("no-match")
+        claims = self.cfg.get("claims", "none")
+        if claim is not None and claims == "none":
+            raise Refused("claims-off")
+        if claim is not None and claim < 0:
+            raise Refused("negative-claim")
         # the move is legal: apply it
         offered = self.moves_for(s, only=self.must_play)
         drawn, passed, pass_drawn = self.drawing_now, self.passed, self.pass_drawn
@@ -455,15 +580,21 @@ class Game:
         domino = not self.hands[s]
         folded = domino and self.cfg["settlement"]["domino"]["with_last_placement"]
         self.lead_now = target is None  # the round's opening placement
+        credit = points
+        if claims != "none":  # points must be claimed (3.13): only a claim up to the score is credited
+            said = (claim or 0) * sc["unit"]
+            credit = said if said <= points else 0
+            caller = next((s + k) % self.n for k in range(1, self.n) if self.side((s + k) % self.n) != self.side(s))
+            self.window = (caller, points - said if said <= points else said) if claims == "muggins" else None
         if not folded:
-            self.apply(self.side(s), "placement", points, s, events)
+            self.apply(self.side(s), "placement", credit, s, events)
         self.to_move = (s + 1) % self.n
         if self.match_over:
             kind = "domino" if domino else "target"
             self.end_of_round({"kind": kind, "seat": s if domino else None,
                                "side": self.side(s) if domino else None, "hand_pips": v()})
         elif domino:
-            self.settle("domino", s, points if folded else None, events)
+            self.settle("domino", s, credit if folded else None, events)
             self.end_of_round({"kind": "domino", "seat": s, "side": self.side(s), "hand_pips": v()})
         elif self.advance():
             w = self.block_winner(v())
@@ -471,14 +602,46 @@ class Game:
             self.end_of_round({"kind": "blocked", "seat": w, "side": None if w is None else self.side(w),
                                "hand_pips": v()})
         obs = self.observe(s, drawn, passed, pass_drawn, offered, points, events)
+        self.next_round()
+        return obs
+
+    def call(self, seat):
+        """A call on the last placement (3.13): the caller takes the missed points or the over-claim."""
+        self.refuse_if_over()
+        claims = self.cfg.get("claims", "none")
+        if claims == "none":
+            raise Refused("claims-off")
+        if claims == "forfeit":
+            raise Refused("no-calls")
+        if self.window is None:
+            raise Refused("late-call")
+        caller, take = self.window
+        if seat != caller:
+            raise Refused("not-caller")
+        if take == 0:
+            raise Refused("nothing-to-take")
+        self.window = None
+        events: list[dict] = []
+        self.apply(self.side(seat), "call", take, seat, events)
+        if self.match_over:
+            self.end_of_round({"kind": "target", "seat": None, "side": None, "hand_pips": [pips(h) for h in self.hands]})
+        obs = self.observe(seat, [], [], [], [], 0, events)
+        for key in ("drawn", "passed", "pass_drawn", "offered", "points", "shown"):
+            del obs[key]
+        self.next_round()
+        return obs
+
+    def next_round(self):
+        """After a round has ended: deal the next one, or note that none follows (3.10)."""
+        if self.round_over:
+            self.window = None
         if self.round_over and not self.match_over:
             self.prev = (self.result, self.opener)
             self.round_no += 1
-            if self.round_no < len(self.deals):
+            if self.deal_no < len(self.deals):
                 self.start_round()
             else:
                 self.no_more_rounds = True
-        return obs
 
 
 def run_case(case: dict) -> dict:
@@ -487,7 +650,11 @@ def run_case(case: dict) -> dict:
     for step in case["steps"]:
         try:
             if "play" in step:
-                out.append(game.play(step["play"]))
+                out.append(game.play(step["play"], step.get("claim")))
+            elif "call" in step:
+                out.append(game.call(step["call"]))
+            elif "observe" in step:
+                out.append(game.sees(step["observe"]))
             else:
                 game.refuse_if_over()
                 raise Refused("must-place")
@@ -503,16 +670,20 @@ ANY_VALUE = [
     "format", "name", "title", "source", "based_on", "players.counts", "hand_size", "reserve", "draw_limit",
     "scoring.in_play", "scoring.multiple", "target.raw", "target.raw_by_count", "target.entry", "target.rounds",
     "score_floor", "settlement.domino.with_last_placement",
+    *[f"settlement.{end}.terms.{k}" for end in ("domino", "block") for k in ("per_tile", "divisor")],
 ]
-TERM = {"kind": ["hands", "differences"], "hands": ["opponents", "partner", "own", "everyone"],
+TERM = {"kind": ["hands", "differences", "tiles", "net"], "hands": ["opponents", "partner", "own", "everyone"],
         "pooling": ["pooled", "each"], "rounding": ["round5", "none"], "to": ["winner", "owner"],
         "sign": ["credit", "debit"]}
 VALUES: dict[str, list] = {
-    "tiles": [6], "players.partnerships": [4], "drawing": ["until-playable", "none"],
-    "opener.first_round": ["lottery", "highest-double", "seat-0"],
-    "opener.after_domino": ["dominoer", "lottery", "highest-double", "next-seat", "seat-0"],
-    "opener.after_block": ["lottery", "highest-double", "next-seat", "block-winner", "seat-0"],
+    "tiles": [6], "players.partnerships": [4], "claims": ["none", "muggins", "forfeit"], "drawing": ["until-playable", "none"],
+    "opener.first_round": ["lottery", "highest-double", "seat-0", "double-six", "rotating-double"],
+    "opener.after_domino": ["dominoer", "lottery", "highest-double", "next-seat", "seat-0", "double-six",
+                            "rotating-double"],
+    "opener.after_block": ["lottery", "highest-double", "next-seat", "block-winner", "seat-0", "double-six",
+                           "rotating-double"],
     "opener.lead": ["any", "forced"],
+    "opener.no_double": ["heaviest-tile", "draw", "heaviest-hand", "next-seat", "redeal"],
     "doubles.branching": ["every", "first", "none"], "doubles.branch_sides": ["after-line", "at-once"],
     "doubles.terminal_count": ["both-halves", "one-half"],
     "scoring.unit": [1, 5],
@@ -529,7 +700,7 @@ VALUES: dict[str, list] = {
 
 
 def main(argv: list[str]) -> int:
-    capabilities: dict = {"features": TAGS, "configurations": {"@fields": ANY_VALUE, **VALUES}}
+    capabilities: dict = {"features": TAGS, "observe": True, "configurations": {"@fields": ANY_VALUE, **VALUES}}
     if "--without-no-drawing" in argv:
         capabilities["features"] = [t for t in TAGS if t != "no-drawing"]
         capabilities["configurations"]["drawing"] = ["until-playable"]

@@ -1,0 +1,120 @@
+"""`rulelang lsp`: range formatting, and diagnosing again the files based on one that changed (a client session)."""
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("pygls")
+
+from lsp_session import Session, apply_edits  # noqa: E402
+from lsprotocol import types as lsp  # noqa: E402
+
+TEXT = """ruleset   club "Club"
+source  "\U0001F0A1\U0001F0A1 ours"   # cards
+based on allfives
+target at  least 100 points
+hand 6 tils
+no   reserve
+on   domino :
+    credit opponents' hands separately,  rounded to 5, to the winner
+  as   one event
+"""
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    root = tmp_path_factory.mktemp("lsp")
+    s = Session(root)
+    s.root = root
+    yield s
+    s.close()
+
+
+def _format(session, path, first, last, end_character=0):
+    return session.request(lsp.TEXT_DOCUMENT_RANGE_FORMATTING, lsp.DocumentRangeFormattingParams(
+        lsp.TextDocumentIdentifier(uri=path.as_uri()),
+        lsp.Range(lsp.Position(first, 0), lsp.Position(last, end_character)),
+        lsp.FormattingOptions(tab_size=2, insert_spaces=True))) or []
+
+
+def test_the_server_announces_range_formatting(session):
+    assert session.init.capabilities.document_range_formatting_provider
+
+
+def test_only_the_lines_of_the_range_are_formatted_in_place(session):
+    path = session.root / "club.rules"
+    assert [d.code for d in session.open(path, TEXT).diagnostics] == ["unexpected-word"]
+    edits = _format(session, path, 1, 4)  # lines 1 to 3: the range ends at the start of line 4
+    assert sorted(e.range.start.line for e in edits) == [1, 3]
+    new = apply_edits(TEXT, edits)
+    lines = new.split("\n")
+    assert lines[0] == "ruleset   club \"Club\"" and lines[5] == "no   reserve"  # outside the range
+    assert lines[1] == 'source "\U0001F0A1\U0001F0A1 ours"  # cards' and lines[3] == "target at least 100 points"
+    source_edit = next(e for e in edits if e.range.start.line == 1)
+    assert source_edit.range.end.character == len(TEXT.split("\n")[1]) + 2  # two UTF-16 units per card
+
+
+def test_a_line_that_does_not_parse_is_left_alone_and_a_section_is_indented(session):
+    path = session.root / "club.rules"
+    new = apply_edits(TEXT, _format(session, path, 0, 8, 20))
+    assert new.split("\n")[4] == "hand 6 tils"
+    assert new.split("\n")[6:9] == ["on domino:", "  credit opponents' hands separately, rounded to 5, to the winner",
+                                    "  as one event"]
+
+
+def test_files_based_on_a_changed_file_are_diagnosed_again(session):
+    base = session.root / "base.rules"
+    good = 'ruleset base "Base"\nsource "s"\nbased on allfives\ntarget at least 200 points\n'
+    base.write_text(good, encoding="utf-8")
+    child = session.root / "child.rules"
+    grandchild = session.root / "grandchild.rules"
+    assert list(session.open(child, 'ruleset child "C"\nsource "s"\nbased on "base.rules"\n').diagnostics) == []
+    assert list(session.open(grandchild, 'ruleset g "G"\nsource "s"\nbased on "child.rules"\n').diagnostics) == []
+
+    seen = session.count(child.as_uri()), session.count(grandchild.as_uri())
+    session.open(base, good.replace("200 points", "200 pints"))  # opened and edited, not saved
+    assert [d.code for d in session.diagnostics(child.as_uri(), seen[0]).diagnostics] == ["base-invalid"]
+    assert [d.code for d in session.diagnostics(grandchild.as_uri(), seen[1]).diagnostics] == ["base-invalid"]
+
+    seen = session.count(child.as_uri())
+    session.change(base, good, 2)
+    assert list(session.diagnostics(child.as_uri(), seen).diagnostics) == []
+
+    seen = session.count(child.as_uri())
+    session.notify(lsp.TEXT_DOCUMENT_DID_SAVE, lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(base.as_uri())))
+    assert list(session.diagnostics(child.as_uri(), seen).diagnostics) == []
+
+    seen = session.count(child.as_uri())
+    base.write_text(good.replace("200 points", "200 pints"), encoding="utf-8")  # on disk, while the editor has it
+    session.notify(lsp.TEXT_DOCUMENT_DID_CLOSE, lsp.DidCloseTextDocumentParams(
+        lsp.TextDocumentIdentifier(base.as_uri())))  # closed: the disk's text counts again
+    assert [d.code for d in session.diagnostics(child.as_uri(), seen).diagnostics] == ["base-invalid"]
+
+    seen = session.count(child.as_uri())
+    base.write_text(good, encoding="utf-8")  # another program fixes it
+    session.notify(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, lsp.DidChangeWatchedFilesParams(
+        [lsp.FileEvent(uri=base.as_uri(), type=lsp.FileChangeType.Changed)]))
+    assert list(session.diagnostics(child.as_uri(), seen).diagnostics) == []
+
+
+def test_a_client_that_watches_files_is_asked_to_watch_the_rules_files(tmp_path):
+    caps = lsp.ClientCapabilities(workspace=lsp.WorkspaceClientCapabilities(
+        did_change_watched_files=lsp.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)))
+    s = Session(tmp_path, caps)
+    try:
+        with s.changed:
+            assert s.changed.wait_for(lambda: s.registrations, 60)
+        [registration] = s.registrations
+        assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
+        assert [w["globPattern"] for w in registration.register_options["watchers"]] == ["**/*.rules"]
+    finally:
+        s.close()
+
+
+def test_the_whole_text_edit_ends_at_the_end_in_utf16_units(session):
+    path = session.root / "cards.rules"
+    text = 'ruleset cards "Cards"\nbased on allfives\nsource   "\U0001F0A1\U0001F0A1"'  # no line break at the end
+    assert list(session.open(path, text).diagnostics) == []
+    [edit] = session.request(lsp.TEXT_DOCUMENT_FORMATTING, lsp.DocumentFormattingParams(
+        lsp.TextDocumentIdentifier(uri=path.as_uri()), lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+    assert (edit.range.end.line, edit.range.end.character) == (2, len(text.split("\n")[2]) + 2)
+    assert apply_edits(text, [edit]) == 'ruleset cards "Cards"\nsource "\U0001F0A1\U0001F0A1"\nbased on allfives\n'
