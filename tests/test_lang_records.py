@@ -8,12 +8,13 @@ import pickle
 import pytest
 
 import rulelang
+from rulelang.bundled import package_root
 from rulelang.ast import Statement
 from rulelang.statements.values import Span, Term
 
 
 def _exact61() -> rulelang.Ruleset:
-    path = rulelang.bundled.package_root() / "exact61.rules"
+    path = package_root() / "exact61.rules"
     return rulelang.loads(path.read_text(encoding="utf-8"), "exact61.rules")
 
 
