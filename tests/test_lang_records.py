@@ -8,8 +8,8 @@ import pickle
 import pytest
 
 import rulelang
-from rulelang.bundled import package_root
 from rulelang.ast import Statement
+from rulelang.bundled import package_root
 from rulelang.statements.values import Span, Term
 
 
