@@ -202,6 +202,16 @@ def _publish_dependents(ls: LanguageServer, path: str, seen: set[str] | None = N
 def _changed(ls: LanguageServer, uri: str) -> None:
     _publish(ls, uri)
     _publish_dependents(ls, filename_of(uri))
+    _refresh_inlay_hints(ls)
+
+
+def _refresh_inlay_hints(ls: LanguageServer) -> None:
+    """Ask the client to fetch the inlay hints again (where it can): a file's hints show what it inherits, so
+    an edit of a base changes the hints of the files based on it."""
+    workspace = ls.client_capabilities.workspace
+    inlay = workspace.inlay_hint if workspace is not None else None
+    if inlay is not None and inlay.refresh_support:
+        ls.workspace_inlay_hint_refresh(None)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
@@ -245,6 +255,7 @@ def did_change_watched_files(ls: LanguageServer, params: lsp.DidChangeWatchedFil
     """A ruleset file changed on disk (another program wrote it): diagnose the open files based on it."""
     for change in params.changes:
         _publish_dependents(ls, filename_of(change.uri))
+    _refresh_inlay_hints(ls)
 
 
 # ---------------------------------------------------------------------------

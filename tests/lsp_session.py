@@ -29,6 +29,7 @@ class Session:
         self.thread.start()
         self.published: dict[str, list[lsp.PublishDiagnosticsParams]] = {}
         self.registrations: list[lsp.Registration] = []
+        self.inlay_refreshes = 0  # workspace/inlayHint/refresh requests the server sent
         self.changed = threading.Condition()
         self.client: LanguageClient = self._run(self._start(root, capabilities or lsp.ClientCapabilities()))
 
@@ -48,6 +49,12 @@ class Session:
         def on_register(params: lsp.RegistrationParams) -> None:
             with self.changed:
                 self.registrations.extend(params.registrations)
+                self.changed.notify_all()
+
+        @client.feature(lsp.WORKSPACE_INLAY_HINT_REFRESH)
+        def on_inlay_refresh(params: None) -> None:
+            with self.changed:
+                self.inlay_refreshes += 1
                 self.changed.notify_all()
 
         env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -110,6 +110,19 @@ def test_a_client_that_watches_files_is_asked_to_watch_the_rules_files(tmp_path)
         s.close()
 
 
+def test_a_client_that_can_refresh_inlay_hints_is_asked_to_after_an_edit(tmp_path):
+    """A file's inlay hints show what it inherits, so an edit of its base must refresh them."""
+    caps = lsp.ClientCapabilities(workspace=lsp.WorkspaceClientCapabilities(
+        inlay_hint=lsp.InlayHintWorkspaceClientCapabilities(refresh_support=True)))
+    s = Session(tmp_path, caps)
+    try:
+        s.open(tmp_path / "base.rules", 'ruleset base "Base"\nsource "s"\nbased on allfives\n')
+        with s.changed:
+            assert s.changed.wait_for(lambda: s.inlay_refreshes >= 1, 60)
+    finally:
+        s.close()
+
+
 def test_the_whole_text_edit_ends_at_the_end_in_utf16_units(session):
     path = session.root / "cards.rules"
     text = 'ruleset cards "Cards"\nbased on allfives\nsource   "\U0001F0A1\U0001F0A1"'  # no line break at the end
