@@ -40,6 +40,7 @@ from .tiles import (
     Move,
     Tile,
     format_tile,
+    in_tile_order,
     mask_indices,
     mask_pips,  # noqa: F401  (re-exported: interpreter.round.mask_pips stays importable)
     mask_tiles,
@@ -425,7 +426,7 @@ class Round:
         """What `seat` may see: own hand, layout, counted ends, legal moves on its turn, scores."""
         lay = self._layout
         mine = seat == self.seat_to_move
-        codes = self.legal_codes() if mine else []
+        codes = in_tile_order(self.legal_codes()) if mine else []  # larger sets: index order is not tile order
         return {
             "seat": seat,
             "side": self._f.sides[seat],
