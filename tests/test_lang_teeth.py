@@ -1,0 +1,217 @@
+"""What a ruleset's author sees for statements no golden file shows: fmt lines, explain sentences, error
+messages and spans, and configurations that survive the trip to text and back."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.compiler import analyse
+from rulelang.explain import explain_text
+from rulelang.formatter import config_to_text
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAD = 'ruleset t "t"\nsource "s"\nbased on {base}\n'
+
+
+def _compiled(base: str, extra: str) -> dict:
+    result = analyse(HEAD.format(base=base) + extra, "t.rules")
+    assert result.errors == [], [e.message for e in result.errors]
+    assert result.config is not None
+    return result.config
+
+
+def _errors(text: str) -> list[rulelang.RulesetError]:
+    result = analyse(text, "t.rules")
+    assert result.errors
+    return result.errors
+
+
+def _stated(config: dict) -> list[str]:
+    """The lines `config_to_text` writes for a configuration (what fmt and diff show)."""
+    return config_to_text({**config, "based_on": None}).splitlines()
+
+
+def _explained(config: dict) -> list[str]:
+    return explain_text(config).splitlines()
+
+
+# -- round trips: a configuration written as text compiles back to itself -----------------------------------
+
+def _case_rulesets() -> list[tuple[str, str]]:
+    """The inline rulesets of the conformance cases (house rules the bundled rulesets do not state)."""
+    found: dict[str, str] = {}
+    for path in sorted((ROOT / "conformance" / "cases").glob("*/*.json")):
+        for case in json.loads(path.read_text(encoding="utf-8")).get("cases", []):
+            rs = case.get("ruleset")
+            if isinstance(rs, dict) and "text" in rs:
+                found.setdefault(rs["text"], rs.get("filename", case["id"]))
+    return [(name, text) for text, name in found.items()]
+
+
+def _good_files() -> list[tuple[str, str]]:
+    paths = [p for p in sorted((ROOT / "tests" / "data").rglob("*.rules")) if "bad" not in p.parts]
+    return [(str(p.relative_to(ROOT)), p.read_text(encoding="utf-8")) for p in paths]
+
+
+def test_every_ruleset_the_suite_and_the_tests_use_survives_the_trip_to_text_and_back():
+    checked = 0
+    for name, text in _case_rulesets() + _good_files():
+        result = analyse(text, name if name.endswith(".rules") else name + ".rules")
+        if result.errors or result.config is None:
+            continue  # a file of the tests that needs its neighbours (a base) is checked where it is used
+        config = {**result.config, "based_on": None}
+        again = analyse(config_to_text(config), "again.rules")
+        assert again.errors == [], (name, [e.message for e in again.errors])
+        assert again.config == config, name
+        checked += 1
+    assert checked > 40
+
+
+@pytest.mark.parametrize("base, extra", [
+    ("pagat", "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4\n"),
+    ("pagat", "a tie at the top plays 3 extra rounds\n"),
+    ("pagat", "10 raw points to get in\n"),
+    ("allfives", "10 points to get in\n"),
+    ("muggins", "players 2 or 4\n"),
+    ("muggins", "players 3 to 4\n"),
+    ("allfives", "players 2 to 4\nreserve 2 tiles with 2 players, 1 with 3, 0 with 4\n"),
+])
+def test_house_rules_survive_the_trip_to_text_and_back(base, extra):
+    config = {**_compiled(base, extra), "based_on": None}
+    assert analyse(config_to_text(config), "again.rules").config == config
+
+
+def test_per_count_tie_rounds_are_written_back_per_count():
+    config = _compiled("pagat", "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4\n")
+    assert config["target"]["tie_rounds"] == {"2": 2, "3": 3, "4": 4}
+    assert "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4" in _stated(config)
+    same = _compiled("pagat", "a tie at the top plays 3 extra rounds\n")
+    assert same["target"]["tie_rounds"] == {"2": 3, "3": 3, "4": 3}
+    assert "a tie at the top plays 3 extra rounds" in _stated(same)
+
+
+def test_player_counts_are_written_back_as_a_range_or_a_list():
+    def players(extra: str) -> list[str]:
+        return [line for line in _stated(_compiled("muggins", extra)) if line.startswith("players")]
+    assert players("players 3 to 4\n") == ["players 3 to 4, no partnerships"]
+    assert players("players 2 or 3\n") == ["players 2 to 3"]
+    assert players("players 2 or 4\n") == ["players 2 or 4, no partnerships"]
+    assert players("players 4\n") == ["players 4, no partnerships"]
+
+
+def test_an_entry_threshold_is_written_back_in_the_ruleset_s_points():
+    assert "2 shown points to get in" in _stated(_compiled("pagat", "10 raw points to get in\n"))
+    assert "10 points to get in" in _stated(_compiled("allfives", "10 points to get in\n"))
+
+
+# -- fmt lines and explain sentences ------------------------------------------------------------------------
+
+def test_a_reserve_is_explained_per_player_count():
+    config = _compiled("allfives", "reserve 2 tiles\n")
+    assert "reserve 2 tiles" in _stated(config)
+    assert ("- The last tiles of the boneyard are never drawn: 2 with 2 players, 2 with 3 players, "
+            "2 with 4 players.") in _explained(config)
+
+
+def test_a_draw_limit_says_tile_or_tiles():
+    one = _compiled("allfives", "draw until playable, at most 1 tile\n")
+    assert "draw until playable, at most 1 tile" in _stated(one)
+    assert any("at most 1 tile a turn" in s and "after 1 draw without one" in s for s in _explained(one))
+    two = _compiled("allfives", "draw until playable, at most 2 tiles\n")
+    assert "draw until playable, at most 2 tiles" in _stated(two)
+    assert any("at most 2 tiles a turn" in s and "after 2 draws without one" in s for s in _explained(two))
+
+
+def test_the_number_of_rounds_says_round_or_rounds():
+    assert "the match lasts 1 round" in _stated(_compiled("muggins", "the match lasts 1 round\nties at the top: draw\n"))
+    three = _compiled("muggins", "the match lasts 3 rounds\nties at the top: draw\n")
+    assert "the match lasts 3 rounds" in _stated(three)
+    assert ("- The match lasts 3 rounds, with no target and no overshoot: after the last round the single highest "
+            "score wins; if it is shared, the match is drawn between them.") in _explained(three)
+
+
+def test_a_knock_bonus_is_explained_in_shown_and_raw_points():
+    config = _compiled("pagat", "the next player to place scores 5 points per knock\n")
+    assert "the next player to place scores 5 points per knock" in _stated(config)
+    assert ("- The next player to place after one or more knocks (passes) scores 1 shown point (5 raw) for each "
+            "knock since the last placement, in the same event as that placement.") in _explained(config)
+    ten = _compiled("pagat", "the next player to place scores 10 points per knock\n")
+    assert any("scores 2 shown points (10 raw) for each knock" in s for s in _explained(ten))
+
+
+def test_an_entry_threshold_is_explained_in_the_ruleset_s_points():
+    shown = _compiled("pagat", "2 shown points to get in\n")
+    assert ("- A side whose score is exactly 0 is off the board: every event for it worth less than 2 shown points "
+            "(10 raw) (negative ones too) is discarded; the first event of at least 2 shown points (10 raw) puts it "
+            "on the board.") in _explained(shown)
+    plain = _compiled("allfives", "10 points to get in\n")
+    assert ("- A side whose score is exactly 0 is off the board: every event for it worth less than 10 points "
+            "(negative ones too) is discarded; the first event of at least 10 points puts it on the board."
+            ) in _explained(plain)
+
+
+def test_a_bonus_says_point_or_points():
+    one = _compiled("fives-and-threes", "on domino:\n  bonus 1 point to the winner\n")
+    assert "  bonus 1 point to the winner" in _stated(one)
+    assert any("scores a bonus of 1 point," in s for s in _explained(one))
+    two = _compiled("fives-and-threes", "on domino:\n  bonus 2 points to the winner\n")
+    assert "  bonus 2 points to the winner" in _stated(two)
+    assert any("scores a bonus of 2 points," in s for s in _explained(two))
+
+
+def test_the_scoring_unit_is_written_raw_or_as_a_ratio():
+    assert "5 raw points make 1 shown point" in _stated(_compiled("pagat", "hand 5 tiles\n"))
+    raw = _compiled("pagat", "points are shown raw\ntarget at least 305 points\n")
+    assert "points are shown raw" in _stated(raw)
+    assert not any("raw points make" in line for line in _stated(raw))
+
+
+def test_tie_rounds_are_explained_per_player_count():
+    config = _compiled("pagat", "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4\n")
+    assert any("(2 with 2 players; 3 with 3 players; 4 with 4 players)" in s for s in _explained(config))
+
+
+# -- error messages and where they point ---------------------------------------------------------------------
+
+def test_player_counts_in_a_hint_are_joined_with_commas_and_or():
+    def hint(extra: str) -> str | None:
+        return _errors(HEAD.format(base="muggins") + extra)[0].hint
+    assert hint("players 2 to 4\nhand 5 tiles with 2 players, 5 with 5\n") == "the ruleset allows 2, 3 or 4 players"
+    assert hint("players 2 or 4\nhand 5 tiles with 2 players, 5 with 3, 5 with 4\n") == "the ruleset allows 2 or 4 players"
+    assert hint("players 4\nhand 5 tiles with 3 players, 5 with 4\n") == "the ruleset allows 4 players"
+
+
+def test_too_many_tiles_shows_the_arithmetic():
+    (e,) = _errors(HEAD.format(base="muggins") + "players 3\nhand 9 tiles\nreserve 2 tiles\n")
+    assert e.code == "too-many-tiles"
+    assert e.message == "3 hands of 9 tiles and a reserve of 2 need 3 x 9 + 2 = 29 tiles, but a double-six set has 28"
+    assert e.hint is not None and e.hint.startswith("deal at most 8 tiles to each of 3 players (3 x 8 + 2 = 26 of 28)")
+
+
+def test_a_target_that_is_not_whole_shown_points_names_it():
+    (e,) = _errors(HEAD.format(base="pagat") + "target at least 303 raw points\n")
+    assert (e.code, e.line) == ("target-not-multiple", 4)
+    assert e.message == "a target of 303 raw points is not a whole number of shown points"
+    assert e.hint == "with 5 raw points to 1 shown point, use a multiple of 5"
+
+
+def test_an_error_without_a_statement_points_at_the_first_character():
+    (e,) = _errors("players 2 to 4\n")
+    assert (e.code, e.line, e.column, e.end_column, e.source_line) == ("missing-statement", 1, 1, 2, "players 2 to 4")
+
+
+def test_an_error_on_a_statement_of_several_lines_underlines_its_first_line():
+    errors = _errors(HEAD.format(base="muggins") + "on block:  \n  winner: none\n  one event per hand\n"
+                     "on block:\n  winner: none\n")
+    first = errors[0]
+    assert (first.code, first.line, first.column, first.end_column) == ("duplicate-statement", 7, 1, 10)
+    assert first.source_line == "on block:"
+    assert first.message == "the section `on block:` is given twice (first on line 4)"
+
+
+def test_an_error_on_one_line_underlines_that_statement():
+    errors = _errors(HEAD.format(base="pagat") + "players 2 to 4, partnerships with 4  \nplayers 3\n")
+    assert [(e.code, e.line, e.column, e.end_column) for e in errors][:1] == [("duplicate-statement", 5, 1, 10)]
