@@ -215,3 +215,58 @@ def test_an_error_on_a_statement_of_several_lines_underlines_its_first_line():
 def test_an_error_on_one_line_underlines_that_statement():
     errors = _errors(HEAD.format(base="pagat") + "players 2 to 4, partnerships with 4  \nplayers 3\n")
     assert [(e.code, e.line, e.column, e.end_column) for e in errors][:1] == [("duplicate-statement", 5, 1, 10)]
+
+
+def test_an_error_on_the_last_line_shows_that_line():
+    (e,) = _errors(HEAD.format(base="pagat") + "hand 5 tiles\nhand 6 tiles")
+    assert (e.code, e.line, e.source_line) == ("duplicate-statement", 5, "hand 6 tiles")
+
+
+def test_a_backwards_range_of_players_is_an_error():
+    (e,) = _errors(HEAD.format(base="muggins") + "players 4 to 2\n")
+    assert (e.code, e.message, e.hint) == ("player-count", "`4 to 2` counts backwards", "write `players 2 to 4`")
+
+
+def test_a_target_of_1_point_is_allowed_and_0_is_not():
+    assert _compiled("allfives", "target at least 1 points\n")["target"]["raw"] == 1
+    (e,) = _errors(HEAD.format(base="allfives") + "target at least 0 points\n")
+    assert (e.code, e.message) == ("bad-number", "the target must be at least 1 point")
+
+
+def test_a_target_per_player_count_in_shown_points_is_kept_raw():
+    config = _compiled("pagat", "target at least 61 shown points with 2 players, 41 with 3 or 4\n")
+    assert config["target"]["raw"] == 305
+    assert config["target"]["raw_by_count"] == {"2": 305, "3": 205, "4": 205}
+
+
+def test_one_tile_spinner_branches_are_explained():
+    config = _compiled("allfives", "each branch of the spinner takes one tile\n")
+    assert ("- Each branch side of the spinner takes one tile only: that tile's free end counts for the rest of the "
+            "round, but nothing may join it.") in _explained(config)
+
+
+def test_a_knock_bonus_in_plain_points_says_point_or_points():
+    one = _compiled("allfives", "the next player to place scores 1 point per knock\n")
+    assert any("scores 1 point for each knock" in s for s in _explained(one))
+    two = _compiled("allfives", "the next player to place scores 2 points per knock\n")
+    assert any("scores 2 points for each knock" in s for s in _explained(two))
+
+
+def test_a_block_without_a_winner_refuses_a_term_that_takes_from_opponents():
+    (e,) = _errors(HEAD.format(base="muggins")
+                   + "on block:\n  winner: none\n  debit opponents' hands separately, rounded to 5, from each owner\n")
+    assert (e.code, e.line) == ("terms-need-winner", 6)
+    assert e.message == "a block without a winner gives nothing to this term"
+
+
+def test_the_round_end_is_written_just_before_the_settlement():
+    config = _compiled("pagat", "the round ends when both partners go out\n")
+    keys = list(config)
+    assert keys.index("round_end") == keys.index("settlement") - 1
+    assert keys.index("round_end") > keys.index("score_floor")
+
+
+def test_double_six_stated_compiles_as_the_default():
+    assert _compiled("muggins", "tiles double-six\n") == _compiled("muggins", "no reserve\n")
+    assert "tiles" not in _compiled("muggins", "tiles double-six\n")
+    assert _compiled("muggins", "tiles double-nine\nhand 7 tiles\n")["tiles"] == 9
