@@ -270,3 +270,55 @@ def test_double_six_stated_compiles_as_the_default():
     assert _compiled("muggins", "tiles double-six\n") == _compiled("muggins", "no reserve\n")
     assert "tiles" not in _compiled("muggins", "tiles double-six\n")
     assert _compiled("muggins", "tiles double-nine\nhand 7 tiles\n")["tiles"] == 9
+
+
+# -- a ruleset without a base, and the files a `based on` names ------------------------------------------------
+
+def _muggins_without_block() -> str:
+    from rulelang.bundled import bundled_text
+    return bundled_text("muggins").split("on block:")[0]
+
+
+def test_a_missing_section_is_named_with_a_line_it_could_hold():
+    (e,) = _errors(_muggins_without_block())
+    assert (e.code, e.message) == ("missing-statement", "missing section `on block:`")
+    assert e.hint == ("add a section such as `on block:` followed by lines like "
+                      "`credit opponents' hands separately, rounded to 5, to the winner` and `as one event`")
+
+
+def test_a_domino_section_of_a_bonus_alone_needs_its_events_line_and_the_rest_is_still_checked():
+    import re
+    text = re.sub(r"on domino:\n(  .*\n)+", "on domino:\n  bonus 1 point to the winner\n", _muggins_without_block())
+    (e,) = _errors(text)
+    assert e.message == ("missing 2 statements: how a domino's settlement makes events in `on domino:`; "
+                         "the section `on block:`")
+
+
+def _based_on(tmp_path: Path, ref: str) -> rulelang.RulesetError:
+    (tmp_path / "sub").mkdir(exist_ok=True)
+    (tmp_path / "bad.rules").write_text(HEAD.format(base="muggins") + "hand 9 tiles\ntarget at least 0 points\n",
+                                        encoding="utf-8")
+    (tmp_path / "binary.rules").write_bytes(b"\xff\xfe")
+    result = analyse(f'ruleset t "t"\nsource "s"\nbased on "{ref}"\n', str(tmp_path / "t.rules"))
+    assert result.config is None
+    return result.errors[0]
+
+
+def test_a_base_that_cannot_be_read_says_why(tmp_path):
+    where = f"the path is relative to this file's folder ({tmp_path})"
+    cases = {"sub": "`sub` is a folder, not a ruleset file",
+             "nope.rules": "there is no ruleset file `nope.rules`",
+             "binary.rules": "cannot read the ruleset file `binary.rules`: not UTF-8 text",
+             "/dev/null": "cannot read the ruleset file `/dev/null`: not a regular file (a device, pipe or socket)"}
+    for ref, message in cases.items():
+        if ref.startswith("/dev") and not Path(ref).exists():
+            continue
+        e = _based_on(tmp_path, ref)
+        assert (e.code, e.line, e.message, e.hint) == ("unknown-base", 3, message, where), ref
+
+
+def test_a_base_with_errors_names_its_first_error(tmp_path):
+    e = _based_on(tmp_path, "bad.rules")
+    assert (e.code, e.message) == ("base-invalid", "the base ruleset `bad.rules` has errors")
+    assert e.hint == (f"first: {tmp_path / 'bad.rules'}:4:1: "
+                      "4 hands of 9 tiles need 4 x 9 = 36 tiles, but a double-six set has 28")
