@@ -322,3 +322,21 @@ def test_a_base_with_errors_names_its_first_error(tmp_path):
     assert (e.code, e.message) == ("base-invalid", "the base ruleset `bad.rules` has errors")
     assert e.hint == (f"first: {tmp_path / 'bad.rules'}:4:1: "
                       "4 hands of 9 tiles need 4 x 9 = 36 tiles, but a double-six set has 28")
+
+
+def test_a_file_based_on_itself_is_a_cycle_of_one_step(tmp_path):
+    path = tmp_path / "s.rules"
+    path.write_text('ruleset s "s"\nsource "s"\nbased on "s.rules"\n', encoding="utf-8")
+    (e,) = _errors_at(path.read_text(encoding="utf-8"), str(path))
+    assert (e.code, e.message) == ("base-cycle", "a cycle of `based on`: `s.rules` -> `s.rules`")
+
+
+def test_a_bundled_ruleset_based_on_its_own_name_is_a_cycle():
+    (e,) = _errors_at('ruleset pagat "x"\nsource "s"\nbased on pagat\n', "rulesets/pagat.rules")
+    assert (e.code, e.message) == ("base-cycle", "a cycle of `based on`: `pagat.rules` -> `pagat`")
+
+
+def _errors_at(text: str, filename: str) -> list[rulelang.RulesetError]:
+    result = analyse(text, filename)
+    assert result.errors
+    return result.errors
