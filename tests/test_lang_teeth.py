@@ -340,3 +340,43 @@ def _errors_at(text: str, filename: str) -> list[rulelang.RulesetError]:
     result = analyse(text, filename)
     assert result.errors
     return result.errors
+
+
+def test_a_target_per_count_names_its_first_count_that_is_not_whole_shown_points():
+    (e,) = _errors(HEAD.format(base="pagat") + "target at least 305 raw points with 2 players, 303 with 3, 307 with 4\n")
+    assert (e.code, e.message) == ("target-not-multiple", "a target of 303 raw points is not a whole number of shown points")
+    assert e.hint == "with 5 raw points to 1 shown point, use multiples of 5"
+
+
+def test_a_unit_of_2_refuses_placements_scoring_multiples_of_5():
+    errors = _errors(HEAD.format(base="pagat") + "2 raw points make 1 shown point\ntarget at least 122 shown points\n")
+    assert "placements scoring multiples of 5 can give raw scores that are not multiples of 2 (inherited from `pagat`)" \
+        in [e.message for e in errors]
+
+
+def test_a_configuration_file_breaking_a_rule_is_refused_with_the_rule(tmp_path):
+    import json as _json
+
+    config = rulelang.compile_bundled("muggins")
+    config["hand_size"] = {"2": 9, "3": 9, "4": 9}
+    path = tmp_path / "big.json"
+    path.write_text(_json.dumps(config), encoding="utf-8")
+    with pytest.raises(rulelang.RulesetError) as err:
+        rulelang.load_config(str(path))
+    assert err.value.code == "too-many-tiles"
+    assert err.value.message.startswith("not a rulelang configuration: ")
+    assert "3 hands of 9 tiles need 3 x 9 = 27 tiles" not in err.value.message  # 27 tiles fit in 28
+    assert "4 hands of 9 tiles need 4 x 9 = 36 tiles, but a double-six set has 28" in err.value.message
+
+
+def test_compiling_a_parsed_ruleset_gives_its_configuration_or_raises():
+    from rulelang.compiler import compile_ruleset
+    from rulelang.parser import parse
+
+    ruleset, errors = parse(HEAD.format(base="pagat") + "hand 6 tiles\n", "t.rules")
+    assert errors == [] and ruleset is not None
+    assert compile_ruleset(ruleset) == _compiled("pagat", "hand 6 tiles\n")
+    bad, _ = parse(HEAD.format(base="pagat") + "hand 9 tiles\n", "t.rules")
+    assert bad is not None
+    with pytest.raises(rulelang.RulesetError):
+        compile_ruleset(bad)
