@@ -380,3 +380,13 @@ def test_compiling_a_parsed_ruleset_gives_its_configuration_or_raises():
     assert bad is not None
     with pytest.raises(rulelang.RulesetError):
         compile_ruleset(bad)
+
+
+def test_a_missing_domino_section_is_named_with_a_settlement_line_it_could_hold():
+    import re
+    from rulelang.bundled import bundled_text
+    text = re.sub(r"on domino:\n(  .*\n)+", "", bundled_text("muggins"))
+    (e,) = _errors(text)
+    assert (e.code, e.message) == ("missing-statement", "missing section `on domino:`")
+    assert e.hint == ("add a section such as `on domino:` followed by lines like "
+                      "`credit opponents' hands separately, rounded to 5, to the winner` and `as one event`")
