@@ -384,9 +384,19 @@ def test_compiling_a_parsed_ruleset_gives_its_configuration_or_raises():
 
 def test_a_missing_domino_section_is_named_with_a_settlement_line_it_could_hold():
     import re
+
     from rulelang.bundled import bundled_text
     text = re.sub(r"on domino:\n(  .*\n)+", "", bundled_text("muggins"))
     (e,) = _errors(text)
     assert (e.code, e.message) == ("missing-statement", "missing section `on domino:`")
     assert e.hint == ("add a section such as `on domino:` followed by lines like "
                       "`credit opponents' hands separately, rounded to 5, to the winner` and `as one event`")
+
+
+def test_a_partner_term_without_partnerships_is_pointed_at_on_its_own_line():
+    (e,) = _errors(HEAD.format(base="muggins") + "on domino:\n"
+                   "  credit opponents' hands separately, rounded to 5, to the winner\n"
+                   "  debit partner's hand pooled, rounded to 5, from the winner\n  as one event\n")
+    assert (e.code, e.line, e.column) == ("partner-needs-partnerships", 6, 3)
+    assert (e.message, e.hint) == ("there is no partner without partnerships",
+                                   "remove this line or play `partnerships with 4`")
