@@ -100,6 +100,8 @@ def test_player_counts_are_written_back_as_a_range_or_a_list():
     assert players("players 2 or 3\n") == ["players 2 to 3"]
     assert players("players 2 or 4\n") == ["players 2 or 4, no partnerships"]
     assert players("players 4\n") == ["players 4, no partnerships"]
+    assert players("players 2 to 5\nhand 5 tiles\n") == ["players 2 to 5, no partnerships"]  # 4 inside the range
+    assert players("players 4 to 5\nhand 5 tiles\n") == ["players 4 to 5, no partnerships"]  # 4 its first count
 
 
 def test_an_entry_threshold_is_written_back_in_the_ruleset_s_points():
