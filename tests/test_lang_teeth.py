@@ -402,3 +402,12 @@ def test_a_partner_term_without_partnerships_is_pointed_at_on_its_own_line():
     assert (e.code, e.line, e.column) == ("partner-needs-partnerships", 6, 3)
     assert (e.message, e.hint) == ("there is no partner without partnerships",
                                    "remove this line or play `partnerships with 4`")
+
+
+def test_an_entry_threshold_with_2_raw_points_to_a_shown_one_is_explained_in_both():
+    config = _compiled("pagat", "2 raw points make 1 shown point\nplacements score multiples of 2\n"
+                       "target at least 150 shown points\n2 shown points to get in\n"
+                       "on domino:\n  debit everyone's hands separately, rounded to 2, from each owner\n"
+                       "  one event per hand\non block:\n  winner: none\n"
+                       "  debit everyone's hands separately, rounded to 2, from each owner\n  one event per hand\n")
+    assert any("worth less than 2 shown points (4 raw)" in s for s in _explained(config))
