@@ -128,7 +128,9 @@ def test_a_draw_limit_says_tile_or_tiles():
 
 
 def test_the_number_of_rounds_says_round_or_rounds():
-    assert "the match lasts 1 round" in _stated(_compiled("muggins", "the match lasts 1 round\nties at the top: draw\n"))
+    one = _compiled("muggins", "the match lasts 1 round\nties at the top: draw\n")
+    assert "the match lasts 1 round" in _stated(one)
+    assert "- No target is played to (the match lasts 1 round); the target stated is not used." in _explained(one)
     three = _compiled("muggins", "the match lasts 3 rounds\nties at the top: draw\n")
     assert "the match lasts 3 rounds" in _stated(three)
     assert ("- The match lasts 3 rounds, with no target and no overshoot: after the last round the single highest "
