@@ -413,3 +413,10 @@ def test_an_entry_threshold_with_2_raw_points_to_a_shown_one_is_explained_in_bot
                        "  one event per hand\non block:\n  winner: none\n"
                        "  debit everyone's hands separately, rounded to 2, from each owner\n  one event per hand\n")
     assert any("worth less than 2 shown points (4 raw)" in s for s in _explained(config))
+
+
+def test_a_knock_bonus_of_1_raw_point_under_a_unit_of_5_says_point():
+    (e,) = _errors(HEAD.format(base="pagat") + "the next player to place scores 1 point per knock\n")
+    assert (e.code, e.message) == ("unit-mismatch", "a knock bonus of 1 raw point is not a whole number of shown points")
+    (e,) = _errors(HEAD.format(base="pagat") + "the next player to place scores 2 points per knock\n")
+    assert e.message == "a knock bonus of 2 raw points is not a whole number of shown points"
