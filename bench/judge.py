@@ -34,7 +34,8 @@ REPO = Path(__file__).resolve().parent.parent
 RULESET_DATA = REPO / "tests" / "data" / "rulesets"
 # golden errors and fmt of the examples, error rendering, explain and the statement table, warnings
 LANGUAGE_TESTS = ["tests/test_lang_examples.py", "tests/test_lang_errors.py", "tests/test_family_statements.py",
-                  "tests/test_statement_table.py", "tests/test_lang_unit_warnings.py"]
+                  "tests/test_statement_table.py", "tests/test_lang_unit_warnings.py",
+                  "tests/test_lang_teeth.py"]
 
 
 def module_name(path: Path) -> str:

@@ -224,7 +224,7 @@ def _formula_unit(c: Config) -> Iterator[Problem]:
 def _unit_bonus(c: Config) -> Iterator[Problem]:
     bonus, unit = c["settlement"]["domino"].get("bonus", 0), c["scoring"]["unit"]
     if bonus % unit:
-        yield _p("unit-mismatch", f"a bonus of {bonus} raw points is not a whole number of shown points",
+        yield _p("unit-mismatch", f"a bonus of {bonus} raw point{'s' if bonus != 1 else ''} is not a whole number of shown points",
                  f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "domino_bonus")
 
 
@@ -232,7 +232,7 @@ def _unit_bonus(c: Config) -> Iterator[Problem]:
 def _unit_knock(c: Config) -> Iterator[Problem]:
     knock, unit = c["scoring"].get("knock_bonus", 0), c["scoring"]["unit"]
     if knock % unit:  # the knock bonus is raw, like the domino bonus
-        yield _p("unit-mismatch", f"a knock bonus of {knock} raw points is not a whole number of shown points",
+        yield _p("unit-mismatch", f"a knock bonus of {knock} raw point{'s' if knock != 1 else ''} is not a whole number of shown points",
                  f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "knock_bonus")
 
 

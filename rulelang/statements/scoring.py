@@ -209,7 +209,8 @@ def _check_target(v: Target) -> Iterator[Issue]:
 def _explain_target(v: Target, c: Config) -> str:
     t = c["target"]
     if t["mode"] == "rounds":  # `the match lasts N rounds`
-        return f"No target is played to (the match lasts {t['rounds']} rounds); the target stated is not used."
+        n = t["rounds"]
+        return f"No target is played to (the match lasts {n} round{'s' if n != 1 else ''}); the target stated is not used."
     how = "exactly" if t["mode"] == "exact" else "at least"
     if t.get("raw_by_count"):  # a target per player count
         per = "; ".join(f"{_points(raw, c['scoring']['unit'])} with {n} players" for n, raw in t["raw_by_count"].items())
