@@ -491,6 +491,15 @@ def test_sheet_of_the_editor_text_marks_inherited_rules(client):
     assert "Based on allfives" in res.text and 'class="inherited"' in res.text and "at least 100 points" in res.text
 
 
+def test_sheet_scores_as_the_engine_does_whatever_the_formula(client):
+    """Fives and Threes scores a count per multiple of 5 and of 3: 15 is 3 + 5 = 8 points, 6 is 2."""
+    html = client.get("/sheet", params={"variant": "fives-and-threes"}).text
+    assert "<tr><td>15</td><td>8</td></tr>" in html and "<tr><td>6</td><td>2</td></tr>" in html
+    assert "it must be a multiple of 5 or 3" in html
+    face = client.get("/sheet", params={"variant": "threes-and-fives"}).text  # face value: 15 counts twice
+    assert "<tr><td>15</td><td>30</td></tr>" in face
+
+
 def test_sheet_of_a_game_without_scoring_in_play(client):
     res = client.get("/sheet", params={"variant": "allfives-draw"})
     assert res.status_code == 200 and "Placements score nothing" in res.text

@@ -11,6 +11,7 @@ from typing import Any
 
 from rulelang._version import __version__
 from rulelang.interpreter import Config, Round, greedy_player
+from rulelang.interpreter.points import placement_scoring
 from rulelang.playground.adapter import Analysis
 from rulelang.tools import textboard as tb
 from rulelang.tools.svg import round_svg
@@ -26,6 +27,7 @@ def _template() -> Template:
 def _example(config: dict[str, Any]) -> tuple[str, str]:
     """(SVG, caption) of a position reached by greedy play whose counted ends score, when one is found."""
     cfg = Config.from_dict(config)
+    score = placement_scoring(cfg)  # the engine's own: per multiple and face value are not "a multiple of N"
     players = cfg.counts[0]
     fallback: Round | None = None
     for seed in range(1, 30):
@@ -39,17 +41,17 @@ def _example(config: dict[str, Any]) -> tuple[str, str]:
             rnd.play(bot(rnd.observation(seat), rnd.legal_moves()))
         count = rnd.layout.count()
         fallback = fallback or rnd
-        if len(rnd.layout.tiles) >= EXAMPLE_TILES - 1 and count > 0 and count % cfg.multiple == 0:
+        if len(rnd.layout.tiles) >= EXAMPLE_TILES - 1 and score(count) > 0:
             break
     else:
         assert fallback is not None  # the loop ran
         rnd = fallback
     count = rnd.layout.count()
     terms = " + ".join(str(v) for _t, _e, v in rnd.layout.counted()) or "0"
-    if cfg.in_play and count > 0 and count % cfg.multiple == 0:
-        what = f"a placement making this layout would score {_points(count, cfg.unit)}"
+    if cfg.in_play and score(count) > 0:
+        what = f"a placement making this layout would score {_points(score(count), cfg.unit)}"
     elif cfg.in_play:
-        what = f"{count} is not a multiple of {cfg.multiple}: a placement making it scores nothing"
+        what = f"{count} is not a count that scores: a placement making it scores nothing"
     else:
         what = "placements score nothing in this game"
     caption = f"The counted ends: {terms} = {count}; {what}."
@@ -67,12 +69,15 @@ def _scoring_table(config: dict[str, Any]) -> str:
     if not sc["in_play"]:
         return "<p>Placements score nothing; points come from the settlement of each round.</p>"
     unit = sc["unit"]
+    score = placement_scoring(Config.from_dict(config))  # the engine's own, whatever the formula
     head = "<tr><th>counted ends</th><th>points</th>" + ("<th>shown</th>" if unit != 1 else "") + "</tr>"
     rows = []
-    for count in range(sc["multiple"], 45, sc["multiple"]):
-        shown = f"<td>{tb.fmt_shown(count / unit)}</td>" if unit != 1 else ""
-        rows.append(f"<tr><td>{count}</td><td>{count}</td>{shown}</tr>")
-    note = f"<p>Any other count scores nothing (it must be a multiple of {sc['multiple']}).</p>"
+    for count in (c for c in range(1, 45) if score(c) > 0):
+        shown = f"<td>{tb.fmt_shown(score(count) / unit)}</td>" if unit != 1 else ""
+        rows.append(f"<tr><td>{count}</td><td>{score(count)}</td>{shown}</tr>")
+    what = (f"a multiple of {sc['multiple']}" if sc.get("formula", "value") == "value"
+            else "a multiple of " + " or ".join(str(d) for d in sc["divisors"]))
+    note = f"<p>Any other count scores nothing (it must be {what}).</p>"
     return f'<table class="scoring">{head}{"".join(rows)}</table>{note}'
 
 
