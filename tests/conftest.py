@@ -7,7 +7,9 @@ would test old code while the source looks right: stop at once and say so.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,3 +36,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     if stale:
         pytest.exit(f"compiled modules older than their source in interpreter/ ({', '.join(stale)}): rebuild them "
                     "(python setup.py build_ext --inplace) or delete them (rm interpreter/*.so)", returncode=4)
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One `rulelang lsp` server with a test client for a whole test module (tests/lsp_session.py); a module
+    that needs another set-up defines its own `session`."""
+    pytest.importorskip("pygls")
+    from lsp_session import Session
+
+    s = Session(tmp_path_factory.mktemp("lsp"))
+    yield s
+    s.close()

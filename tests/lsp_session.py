@@ -24,6 +24,7 @@ class Session:
     """`rulelang lsp` in a subprocess, with a client that records every publication of diagnostics."""
 
     def __init__(self, root: Path, capabilities: lsp.ClientCapabilities | None = None) -> None:
+        self.root = root  # the workspace folder the tests write their files in
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -120,6 +121,11 @@ class Session:
             lsp.TextDocumentIdentifier(uri=path.as_uri()), rng, lsp.CodeActionContext(diagnostics=diagnostics or [])))
         return list(answer or [])
 
+    def hover_texts(self, path: Path, rows: int, character: int) -> list[str | None]:
+        """The hover text at `character` of each of the first `rows` lines (None where there is none)."""
+        answers = [self.hover(path, row, character) for row in range(rows)]
+        return [a.contents.value if a is not None else None for a in answers]  # type: ignore[union-attr]
+
     def close(self) -> None:
         async def stop() -> None:
             await self.client.shutdown_async(None)
@@ -153,3 +159,4 @@ def apply_edits(text: str, edits: list[lsp.TextEdit]) -> str:
 
 def whole_line(line: int) -> lsp.Range:
     return lsp.Range(lsp.Position(line, 0), lsp.Position(line, 0))
+

@@ -20,7 +20,6 @@ HEADER = 'ruleset club "Club"\nsource "ours"\n'
 def session(tmp_path_factory):
     root = tmp_path_factory.mktemp("lsp")
     s = Session(root)
-    s.root = root
     s.version = 1
     yield s
     s.close()

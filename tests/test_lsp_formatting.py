@@ -20,15 +20,6 @@ on   domino :
 """
 
 
-@pytest.fixture(scope="module")
-def session(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lsp")
-    s = Session(root)
-    s.root = root
-    yield s
-    s.close()
-
-
 def _format(session, path, first, last, end_character=0):
     return session.request(lsp.TEXT_DOCUMENT_RANGE_FORMATTING, lsp.DocumentRangeFormattingParams(
         lsp.TextDocumentIdentifier(uri=path.as_uri()),

@@ -5,8 +5,6 @@ import pytest
 
 pytest.importorskip("pygls")
 
-from lsp_session import Session  # noqa: E402
-
 CHILD = """# a house variant
 ruleset club "Club"
 source "ours"
@@ -19,27 +17,10 @@ on block:
 """
 
 
-@pytest.fixture(scope="module")
-def session(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lsp")
-    s = Session(root)
-    s.root = root
-    yield s
-    s.close()
-
-
-def _said(session, path, rows):
-    out = []
-    for row in range(rows):
-        answer = session.hover(path, row, 3)
-        out.append(answer.contents.value if answer is not None else None)
-    return out
-
-
 def test_every_line_of_a_based_on_file(session):
     path = session.root / "club.rules"
     assert list(session.open(path, CHILD).diagnostics) == []
-    said = _said(session, path, 10)
+    said = session.hover_texts(path, 10, 3)
     assert said[0] is None and said[4] is None and said[9] is None
     assert said[7] == said[8].split("\n\n")[0]  # `on block:`: the sentences of the section's statements
     assert said[1].startswith("Club (`club`)") and "allfives" not in said[1]

@@ -12,27 +12,10 @@ HEADER = 'ruleset c "C"\nsource "s"\nbased on allfives\n'
 TEXT = HEADER + "target at least 100 points\nhand 6 tiles\n"
 
 
-@pytest.fixture(scope="module")
-def session(tmp_path_factory):
-    root = tmp_path_factory.mktemp("lsp")
-    s = Session(root)
-    s.root = root
-    yield s
-    s.close()
-
-
-def _hovers(session, path, lines):
-    out = []
-    for row in range(lines):
-        answer = session.hover(path, row, 1)
-        out.append(answer.contents.value if answer is not None else None)
-    return out
-
-
 def test_hover_explains_the_statement_on_its_own_line(session):
     path = session.root / "club.rules"
     assert list(session.open(path, TEXT).diagnostics) == []
-    said = _hovers(session, path, 6)
+    said = session.hover_texts(path, 6, 1)
     assert said[0].startswith("C (`c`)") and said[1].startswith("Source: s")
     assert said[2].startswith("Based on allfives") and "inherits" in said[2]
     assert said[3].startswith("A side wins by reaching at least 100 points")
@@ -46,7 +29,7 @@ def test_hover_skips_blank_lines_comments_and_covers_each_term_line(session):
         "  credit opponents' hands separately, rounded to 5, to the winner\n" \
         "  debit everyone's hands separately, rounded to 5, from each owner\n  as one event\n"
     assert list(session.open(path, text).diagnostics) == []
-    said = _hovers(session, path, 12)
+    said = session.hover_texts(path, 12, 1)
     assert said[3] is None and said[4] is None and said[6] is None
     assert said[5].startswith("A side wins by reaching at least 100")
     assert "opponents' remaining pips" in said[8]
@@ -60,7 +43,7 @@ def test_hover_works_while_the_text_has_errors(session):
     text = HEADER + "target at least 100 points\nhand 6 tils\nno reserve\n"
     [error] = session.open(path, text).diagnostics
     assert error.code == "unexpected-word"
-    said = _hovers(session, path, 6)
+    said = session.hover_texts(path, 6, 1)
     assert said[3].startswith("A side wins by reaching at least 100 points")
     assert said[4] is None  # the broken line itself
     assert said[5].startswith("Every undealt tile may be drawn")
@@ -71,7 +54,7 @@ def test_hover_where_the_parser_gives_up_reads_the_lines_that_parse(session):
     broken = "hand 6 tils\n" * 21  # more syntax errors than the parser looks for: it gives up on the text
     text = 'ruleset c "C"\nhand 6 tiles\n' + broken + "target at least 100 points\n"
     assert session.open(path, text).diagnostics
-    said = _hovers(session, path, 24)
+    said = session.hover_texts(path, 24, 1)
     assert said[0].startswith("C (`c`)")
     # a hand size is explained per player count, which the text does not state yet: what it states instead
     assert said[1] == "The hand size: `hand 6 tiles`."

@@ -173,6 +173,18 @@ def _write_all(result: RunResult, paths: tuple[str | None, str | None, str | Non
     _write_published(result, html_path, badge_path, err)
 
 
+def _write_each(result: RunResult, writers: tuple[tuple[str | None, Callable[[RunResult, str], None]], ...],
+                err: Console) -> None:
+    """Each file asked for (its path set), by its writer; exit 1 when one cannot be written."""
+    for path, write in writers:
+        if path:
+            try:
+                write(result, path)
+            except OSError as exc:
+                err.print(f"cannot write {path}: {exc.strerror or exc}", markup=False)
+                sys.exit(1)
+
+
 def _show_progress() -> bool:
     """A progress bar only where a person watches: standard error is a terminal (and RULELANG_NO_PROGRESS unset)."""
     return sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
@@ -307,13 +319,7 @@ def _write_published(result: RunResult, html_path: str | None, badge_path: str |
     from rulelang.conformance.badge import write_badge
     from rulelang.conformance.html_report import write_html
 
-    for path, write in ((html_path, write_html), (badge_path, write_badge)):
-        if path:
-            try:
-                write(result, path)
-            except OSError as exc:
-                err.print(f"cannot write {path}: {exc.strerror or exc}", markup=False)
-                sys.exit(1)
+    _write_each(result, ((html_path, write_html), (badge_path, write_badge)), err)
 
 
 def _linted(folders: list[Path], err: Console, ends_at: float | None = None,
@@ -383,13 +389,7 @@ def _write_reports(result: RunResult, report_path: str | None, junit_path: str |
     """The JSON and JUnit reports asked for; exit 1 when one cannot be written."""
     from rulelang.conformance import report
 
-    for path, write in ((report_path, report.write_json), (junit_path, report.write_junit)):
-        if path:
-            try:
-                write(result, path)
-            except OSError as exc:
-                err.print(f"cannot write {path}: {exc.strerror or exc}", markup=False)
-                sys.exit(1)
+    _write_each(result, ((report_path, report.write_json), (junit_path, report.write_junit)), err)
 
 
 def _exit_status(result: RunResult, strict: bool, allow_empty: bool, err: Console) -> int:
