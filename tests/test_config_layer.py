@@ -145,3 +145,18 @@ def test_the_engine_refuses_what_the_validator_refuses():
     with pytest.raises(ConfigError) as e:
         Config.from_dict(data)
     assert (e.value.code, e.value.message, e.value.path) == (problem.code, problem.message, problem.path)
+
+
+
+def test_the_divisor_formulas_keep_multiple_at_five_whichever_divisor_comes_first():
+    # `scoring.multiple` means nothing when the divisors decide what scores: the compiler writes the
+    # fixed value, and the validator refuses another (a dead field no case could ever check)
+    text = ('ruleset house "House"\nsource "s"\nbased on fives-and-threes\n'
+            "placements score multiples of 3 or 5, one point per multiple\n")
+    scoring = rulelang.compile_text(text)["scoring"]
+    assert (scoring["multiple"], scoring["divisors"], scoring["formula"]) == (5, [3, 5], "per-multiple")
+    data = rulelang.compile_bundled("fives-and-threes")
+    data["scoring"]["multiple"] = 3
+    assert [p.path for p in config_problems(data)] == ["/scoring/multiple"]
+    zero = rulelang.check_text(text.replace("of 3 or 5", "of 0 or 5"))
+    assert [e.code for e in zero] == ["bad-number"]

@@ -72,6 +72,10 @@ def _sorted_tuple(value: list[int]) -> tuple[int, ...]:
     return tuple(sorted(value))
 
 
+# `scoring.multiple` under the divisor formulas: the divisors say what scores, and the field keeps this value
+DIVIDED_MULTIPLE = 5
+
+
 def _formula_divides(config: Mapping[str, Any]) -> bool:
     return bool(config.get("scoring", {}).get("formula", "value") != "value")
 
@@ -191,7 +195,8 @@ class Fields:
     in_play: bool = declare("scoring.in_play", "whether placements score", "scoring")
     formula: Formula = declare("scoring.formula", "what a placement whose count divides earns", "scoring",
                                default="value")
-    multiple: Positive = declare("scoring.multiple", "the multiple a placement's count must be to score", "scoring",
+    multiple: Positive = declare("scoring.multiple", "the multiple a placement's count must be to score "
+                                 f"(under the divisor formulas, {DIVIDED_MULTIPLE}: the divisors decide)", "scoring",
                                  empty=5)
     divisors: Annotated[tuple[Positive, ...], Schema({"minItems": 1, "uniqueItems": True})] = declare(
         "scoring.divisors", "the divisors of the per-multiple and face-value formulas", "scoring",
@@ -245,9 +250,12 @@ class Fields:
 CONSTRAINTS: dict[str, dict[str, Any]] = {
     "": {"if": {"required": ["draw_limit"]},
          "then": {"properties": {"drawing": {"const": "until-playable"}}}},
-    "scoring": {"if": {"properties": {"in_play": {"const": False}}},
-                "then": {"properties": {"multiple": {"const": 5}, "formula": {"const": "value"},
-                                        "divisors": {"const": [5]}}}},
+    "scoring": {"allOf": [
+        {"if": {"properties": {"in_play": {"const": False}}},
+         "then": {"properties": {"multiple": {"const": 5}, "formula": {"const": "value"},
+                                 "divisors": {"const": [5]}}}},
+        {"if": {"required": ["formula"], "properties": {"formula": {"enum": ["per-multiple", "face-value"]}}},
+         "then": {"properties": {"multiple": {"const": DIVIDED_MULTIPLE}}}}]},
     "target": {"if": {"properties": {"mode": {"const": "rounds"}}},
                "then": {"required": ["rounds"]},
                "else": {"not": {"required": ["rounds"]}}},

@@ -5,6 +5,7 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import Literal
 
+from rulelang.config.fields import DIVIDED_MULTIPLE
 from rulelang.config.vocabulary import Overshoot, RoundEnd, TargetCheck, Ties
 from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef, choice
 from rulelang.statements.values import Scoring, Target, UnitValue
@@ -25,11 +26,13 @@ def _read_scoring(p: Phrase) -> Scoring:
     # `..., one point per multiple` / `... at face value`; several divisors need one of them
     formula = "per-multiple" if p.has("PER") else "face-value" if p.has("FACE") else \
         "ambiguous" if len(nums) > 1 else "value"
-    return Scoring(True, nums[0], formula, () if formula == "value" else nums)
+    if formula == "value":
+        return Scoring(True, nums[0], formula)
+    return Scoring(True, None, formula, nums)  # the divisors say it all: `multiple` keeps its fixed 5
 
 
 def _check_scoring(v: Scoring) -> Iterator[Issue]:
-    if v.in_play and v.multiple is not None and min((v.multiple,) + v.divisors) < 1:
+    if v.in_play and min(v.divisors if v.multiple is None else (v.multiple,)) < 1:
         yield Issue("bad-number", "placements cannot score multiples of 0", "write `placements score multiples of 5`")
     elif v.formula == "ambiguous":
         spelled = " or ".join(str(d) for d in v.divisors)
@@ -50,9 +53,9 @@ def _set_scoring(v: Scoring, c: Config) -> None:
         c["scoring"]["multiple"] = v.multiple
     if v.formula not in ("value", "ambiguous"):  # omitted when "value" (the default)
         old = c["scoring"]
-        c["scoring"] = {"in_play": old["in_play"], "formula": v.formula, "multiple": old["multiple"],
+        c["scoring"] = {"in_play": old["in_play"], "formula": v.formula, "multiple": DIVIDED_MULTIPLE,
                         "divisors": list(v.divisors), "unit": old["unit"]}
-        if list(v.divisors) == [old["multiple"]]:
+        if list(v.divisors) == [DIVIDED_MULTIPLE]:
             del c["scoring"]["divisors"]  # the default: `[multiple]`
 
 
@@ -61,7 +64,9 @@ def _scoring_from_config(c: Config) -> Scoring:
     if not sc["in_play"]:
         return Scoring(False, None)
     formula = sc.get("formula", "value")
-    return Scoring(True, sc["multiple"], formula, () if formula == "value" else tuple(sc.get("divisors", [sc["multiple"]])))
+    if formula == "value":
+        return Scoring(True, sc["multiple"], formula)
+    return Scoring(True, None, formula, tuple(sc.get("divisors", [sc["multiple"]])))
 
 
 def _fmt_scoring(v: Scoring) -> list[str]:
