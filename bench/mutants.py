@@ -1,16 +1,18 @@
 """The mutants of a module: every applicable operator on every node of every line.
 
-The operators follow the standard sets of mutmut and cosmic-ray (their
-`operator_mutation`, `comparison_operator_replacement`, `number_replacer`,
-`boolean_replacer`, `remove_not`/`add_not`, `break_continue`,
-`zero_iteration`-free subset): a comparison changed at its boundary or
-negated, an arithmetic, bitwise or boolean operator swapped, a `not` removed
-or added to a condition, a unary minus dropped, a number changed by +1, -1 or
-to 0, a truth value flipped, a returned value replaced by None, a slice bound
-dropped, `min` and `max` swapped, `break` and `continue` swapped, a keyword
-argument removed where the callee has a default for it. Strings are left
-alone (an error message or explain sentence changed is judged by the
-language's golden files, not by mutating every word).
+The operators follow the standard sets of mutmut, cosmic-ray and PIT: a
+comparison changed at its boundary, negated or turned round, an arithmetic,
+bitwise or boolean operator swapped, a `not` removed or added to a condition,
+a condition made True and False (PIT's "remove conditionals"), a unary minus
+dropped, a number changed by +1, -1 or to 0, a truth value flipped, a
+returned or assigned value replaced by None (mutmut), a `for` loop over
+nothing (cosmic-ray's zero iteration), a call made as a statement removed
+(PIT's void calls), `x += y` made `x = y`, a slice bound dropped, `min` and
+`max` swapped, `break` and `continue` swapped, a keyword argument removed
+where the callee has a default for it, and a string that a comparison looks
+for changed (mutmut's `XX` strings, only there: an error message or explain
+sentence changed is judged by the language's golden files, not by mutating
+every word).
 
 Ids name the file, the function (or `<module>`, or a class body), the line's
 text and the change, with `#N` for the Nth same change of the same text in
@@ -29,6 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 COMPARE_SWAP: dict[type, type] = {
     ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt,
     ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+COMPARE_FLIP: dict[type, type] = {ast.Lt: ast.Gt, ast.LtE: ast.GtE, ast.Gt: ast.Lt, ast.GtE: ast.LtE}
 BINOP_SWAP: dict[type, type] = {
     ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult, ast.Mod: ast.FloorDiv,
     ast.Div: ast.Mult, ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd, ast.LShift: ast.RShift, ast.RShift: ast.LShift,
@@ -50,6 +53,13 @@ OPERATORS = {
     "minmax": "`min` / `max` swapped",
     "loop": "`break` / `continue` swapped",
     "kwarg": "a keyword argument removed where the callee has a default for it",
+    "flip": "a comparison turned round (< >, <= >=)",
+    "condition": "an `if` or conditional-expression test replaced by True, and by False",
+    "zero-iteration": "a `for` loop over an empty list",
+    "assign": "an assigned value replaced by None",
+    "aug-assign": "an augmented assignment made plain (`x += y` -> `x = y`)",
+    "call": "a call made as a statement removed (`xs.append(x)` -> `pass`)",
+    "string": "a string compared with, or listed in a comparison, changed (`'exact'` -> `'XXexactXX'`)",
 }
 
 
@@ -124,12 +134,31 @@ def _callee(call: ast.Call) -> str | None:
     return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
 
 
+def _compared_strings(node: ast.Compare) -> Iterator[tuple[tuple[int, int | None], str]]:
+    """((operand, element or None), text) of every string an operand of the comparison is or lists."""
+    for i, operand in enumerate([node.left, *node.comparators]):
+        if isinstance(operand, ast.Constant) and isinstance(operand.value, str):
+            yield (i, None), operand.value
+        elif isinstance(operand, (ast.Tuple, ast.List, ast.Set)):
+            for j, e in enumerate(operand.elts):
+                if isinstance(e, ast.Constant) and isinstance(e.value, str):
+                    yield (i, j), e.value
+
+
+def _plain_value(node: ast.AST) -> bool:
+    return not (isinstance(node, ast.Constant) and node.value is None)
+
+
 def changes(node: ast.AST, defaults: dict[str, set[str]]) -> Iterator[tuple[str, str, object]]:
     """(operator, label, how) for every change this node offers; `how` is read by `apply`."""
     if isinstance(node, ast.Compare):
         for i, op in enumerate(node.ops):
             if type(op) in COMPARE_SWAP:
                 yield "compare", f"{type(op).__name__}->{COMPARE_SWAP[type(op)].__name__}", i
+            if type(op) in COMPARE_FLIP:
+                yield "flip", f"flip-{type(op).__name__}->{COMPARE_FLIP[type(op)].__name__}", i
+        for where, text in _compared_strings(node):
+            yield "string", f"{text!r}->'XX{text}XX'", where
     elif isinstance(node, ast.BoolOp):
         yield "boolop", "And->Or" if isinstance(node.op, ast.And) else "Or->And", None
     elif isinstance(node, (ast.BinOp, ast.AugAssign)) and type(node.op) in BINOP_SWAP:
@@ -160,6 +189,18 @@ def changes(node: ast.AST, defaults: dict[str, set[str]]) -> Iterator[tuple[str,
         yield "loop", "break->continue", None
     elif isinstance(node, ast.Continue):
         yield "loop", "continue->break", None
+    elif isinstance(node, (ast.For, ast.AsyncFor)):
+        yield "zero-iteration", "for-over-nothing", None
+    elif isinstance(node, ast.Assign) and _plain_value(node.value) or \
+            isinstance(node, ast.AnnAssign) and node.value is not None and _plain_value(node.value):
+        yield "assign", "assign->None", None
+    elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        yield "call", "drop-call", None
+    if isinstance(node, (ast.If, ast.IfExp)):
+        yield "condition", "if->True", True
+        yield "condition", "if->False", False
+    if isinstance(node, ast.AugAssign):
+        yield "aug-assign", "aug->assign", None
     if isinstance(node, ast.Call):
         name = _callee(node)
         if isinstance(node.func, ast.Name) and name in ("min", "max"):
@@ -183,7 +224,26 @@ class _Replace(ast.NodeTransformer):
 
 def apply(tree: ast.AST, node: ast.AST, label: str, how: object) -> ast.AST:
     """The tree with one change made at `node` (in place where possible)."""
-    if isinstance(node, ast.Compare):
+    if label.startswith("flip-"):
+        assert isinstance(node, ast.Compare) and isinstance(how, int)
+        node.ops[how] = COMPARE_FLIP[type(node.ops[how])]()
+    elif isinstance(node, ast.Compare) and isinstance(how, tuple):
+        operand_at, element = how
+        operand = [node.left, *node.comparators][operand_at]
+        target = operand if element is None else operand.elts[element]  # type: ignore[attr-defined]
+        target.value = f"XX{target.value}XX"
+    elif label in ("if->True", "if->False"):
+        node.test = ast.Constant(value=how)  # type: ignore[attr-defined]
+    elif label == "for-over-nothing":
+        node.iter = ast.List(elts=[], ctx=ast.Load())  # type: ignore[attr-defined]
+    elif label == "assign->None":
+        node.value = ast.Constant(value=None)  # type: ignore[attr-defined]
+    elif label == "drop-call":
+        return _Replace(node, ast.Pass()).visit(tree)
+    elif label == "aug->assign":
+        assert isinstance(node, ast.AugAssign)
+        return _Replace(node, ast.Assign(targets=[node.target], value=node.value, lineno=node.lineno)).visit(tree)
+    elif isinstance(node, ast.Compare):
         assert isinstance(how, int)
         node.ops[how] = COMPARE_SWAP[type(node.ops[how])]()
     elif isinstance(node, ast.BoolOp):

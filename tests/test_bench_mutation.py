@@ -54,6 +54,29 @@ def test_every_operator_on_every_node_of_a_line(tmp_path):
         assert ast.dump(ast.parse(text)) != ast.dump(ast.parse(module.read_text()))
 
 
+def test_the_operators_beyond_the_boundary_ones(tmp_path):
+    # the comparison turned round, a test made constant, a loop that never runs, a value dropped, a call
+    # removed, a plain assignment for an augmented one, and a string a comparison looks for
+    module = tmp_path / "m.py"
+    module.write_text("def f(mode, xs):\n"
+                      "    total = 0\n"
+                      "    for x in xs:\n"
+                      "        total += x\n"
+                      "    xs.append(total)\n"
+                      "    if mode in ('exact', 'at-least') and total < 5:\n"
+                      "        return total\n"
+                      "    return 0\n")
+    found = mutants.mutants_of(module, {})
+    labels = {(m.line, m.label) for m in found}
+    assert {(2, "assign->None"), (3, "for-over-nothing"), (4, "aug->assign"), (5, "drop-call"), (6, "if->True"),
+            (6, "if->False"), (6, "flip-Lt->Gt"), (6, "'exact'->'XXexactXX'"),
+            (6, "'at-least'->'XXat-leastXX'")} <= labels
+    mutated = {m.label: mutants.mutated_source(m, {}) for m in found}
+    assert "for x in []:" in mutated["for-over-nothing"] and "total = x" in mutated["aug->assign"]
+    assert "xs.append" not in mutated["drop-call"] and "'XXexactXX'" in mutated["'exact'->'XXexactXX'"]
+    assert "if True:" in mutated["if->True"] and "total > 5" in mutated["flip-Lt->Gt"]
+
+
 def test_a_rule_mistake_is_killed_by_the_suite(tmp_path):
     # "events of net raw 0 are not recorded" turned around: a case sees it at once
     res = _run("--match", "Round._event::if not raw:", "--json", str(tmp_path / "m.json"))
