@@ -11,8 +11,8 @@
 Areas: `engine` (every module under `interpreter/` that holds rules), `compiler`
 (`rulelang/compiler.py`), `checks` (`rulelang/config/rules.py`, `validation.py`)
 and `statements` (`rulelang/statements/`). Every operator of `bench/mutants.py`
-on every node of every line gives a mutant (mutmut's and cosmic-ray's standard
-operator sets). `bench/judge.py` judges each in a fresh process: an engine
+on every node of every line gives a mutant (the standard operator sets of
+mutmut, cosmic-ray and PIT). `bench/judge.py` judges each in a fresh process: an engine
 mutant by the conformance suite, a language mutant by the compiled
 configuration of every ruleset the suite and the tests use (a changed one
 must be killed by a case), then by the language's own tests. A mutant on a
