@@ -79,18 +79,29 @@ class LazyGroup(click.Group):
         try:
             forget()
             return super().invoke(ctx)
-        except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+        except (click.exceptions.Abort, click.exceptions.Exit):
+            raise
+        except click.exceptions.ClickException as exc:
+            if interrupt.during_interrupt(exc):
+                _interrupted(ctx)
             raise
         except KeyboardInterrupt:  # Ctrl-C: stop as shells expect of an interrupted command (rulelang/interrupt.py)
-            interrupt.report()
-            ctx.exit(interrupt.EXIT_STATUS)
+            _interrupted(ctx)
         except BrokenPipeError:  # `rulelang ... | head`: the reader left; stop quietly as Unix tools do
             _quiet_stdout()
             ctx.exit(141)
-        except OSError as exc:
-            _system_refused(ctx, exc)
         except Exception as exc:  # noqa: BLE001 - the last guard by design
+            if interrupt.during_interrupt(exc):
+                _interrupted(ctx)
+            if isinstance(exc, OSError):
+                _system_refused(ctx, exc)
             _internal_error(ctx, exc)
+
+
+def _interrupted(ctx: click.Context) -> NoReturn:
+    """Ctrl-C, or an error it caused: the line of rulelang/interrupt.py and exit 130."""
+    interrupt.report()
+    ctx.exit(interrupt.EXIT_STATUS)
 
 
 def _quiet_stdout() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-__all__ = ["EXIT_STATUS", "MESSAGE", "forget", "redeliver_lost", "report"]
+__all__ = ["EXIT_STATUS", "MESSAGE", "during_interrupt", "forget", "redeliver_lost", "report"]
 
 EXIT_STATUS = 130
 MESSAGE = "rulelang: interrupted"
@@ -36,12 +36,35 @@ def forget() -> None:
     exec("")  # resets the flag described above; runs nothing
 
 
+def during_interrupt(exc: BaseException) -> bool:
+    """Whether `exc` was raised while a KeyboardInterrupt was on its way (its cause or context, at any depth):
+    a Ctrl-C that lands inside a lock's wait, an import or a cleanup can come out as another error
+    ("release unlocked lock"), which is the Ctrl-C's doing, not a bug or a bad input."""
+    seen: set[int] = set()
+    link: BaseException | None = exc
+    while link is not None and id(link) not in seen:
+        if isinstance(link, KeyboardInterrupt):
+            return True
+        seen.add(id(link))
+        link = link.__cause__ or link.__context__
+    return False
+
+
 def redeliver_lost(unraisable: Any, previous: Any = sys.__unraisablehook__) -> None:
     """`sys.unraisablehook`: a Ctrl-C that landed in a finaliser or a weakref callback, where Python prints the
-    KeyboardInterrupt and drops it, is delivered again to the main thread instead of being lost."""
-    if isinstance(unraisable.exc_value, KeyboardInterrupt):
-        import _thread
+    KeyboardInterrupt and drops it, is delivered again to the main thread instead of being lost.
 
-        _thread.interrupt_main()  # does nothing where SIGINT is not Python's (ignored, default)
+    It is delivered a moment later from another thread: delivered from here, it would be raised in this
+    hook, where Python drops it again."""
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+        previous(unraisable)
         return
-    previous(unraisable)
+    import _thread
+    import threading
+
+    later = threading.Timer(0.05, _thread.interrupt_main)  # does nothing where SIGINT is not Python's
+    later.daemon = True
+    try:
+        later.start()
+    except RuntimeError:  # the interpreter is shutting down: the command has ended anyway
+        pass
