@@ -4,13 +4,15 @@ engine's validator of a compiled `.json`, and texts the parser gives up on."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import rulelang
 from rulelang import langapi
-from rulelang.compiler import analyse, validate_config
+from rulelang.compiler import analyse, compile_ruleset, validate_config
+from rulelang.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "tests" / "data" / "rulesets" / "bad" / "deep"
@@ -121,6 +123,15 @@ def test_the_authoring_tools_analyse_a_child_whose_base_cannot_be_read(tmp_path)
     analysis = langapi.analyse(_header("t", '"gone.rules"'), str(tmp_path / "t.rules"))
     assert [(e.code, e.message) for e in analysis.errors] == [("unknown-base", "there is no ruleset file `gone.rules`")]
     assert analysis.config is None and analysis.inherited == set() and analysis.base_label == "gone.rules"
+
+
+def test_a_parsed_ruleset_without_its_text_still_gets_its_errors():
+    # a tool may compile a parsed ruleset whose text it did not keep: the error has no source line to show
+    ruleset, _ = parse(_header("t", "allfives") + "target at least 150 points\ntarget at least 200 points\n", "t.rules")
+    assert ruleset is not None
+    with pytest.raises(rulelang.RulesetError) as err:
+        compile_ruleset(replace(ruleset, text=""))
+    assert [(e.code, e.line, e.source_line) for e in err.value.errors] == [("duplicate-statement", 5, "")]
 
 
 # -- configuration rules: messages an author reads ----------------------------------------------------------
