@@ -408,6 +408,11 @@ def main(argv: list[str] | None = None) -> int:
     for m in survivors:
         print(f"SURVIVED [{area_of(m)}] {m.rel}:{m.line} [{m.function}] {m.label}: {m.source_line}"
               f"  ({outcome[m.id][2].get('stage', '')})")
+    # a configuration a case uses changed, every case passed, a test failed: killed, but not by a case
+    for m in flat:
+        if outcome[m.id][0] == "killed" and outcome[m.id][2].get("stage") == "cases, then tests":
+            print(f"NO CASE SAW [{area_of(m)}] {m.rel}:{m.line} [{m.function}] {m.label}: {m.source_line}"
+                  f"  (killed by {outcome[m.id][1]})")
     samples = _samples(args.sample)
     print(f"\n{'area':<11} {'mutants':>7} {'judged':>6} {'killed':>6} {'survived':>8} {'listed':>6}  score")
     for area, r in rows.items():

@@ -116,7 +116,7 @@ def test_a_configuration_change_no_case_sees_is_judged_by_the_language_tests(tmp
     assert res.returncode == 0, res.stdout + res.stderr
     [verdict] = json.loads((tmp_path / "m.json").read_text())["verdicts"]
     assert verdict["verdict"] == "killed" and verdict["stage"] == "cases, then tests" and verdict["by"].startswith("tests/")
-    assert "bundled:muggins-claims" in verdict["changed"]
+    assert "bundled:muggins-claims" in verdict["changed"] and "NO CASE SAW [compiler]" in res.stdout
 
 
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
