@@ -132,3 +132,14 @@ def test_a_settlement_term_prints_the_same_wherever_it_is_written():
     def terms(ruleset):
         return [repr(s.value) for s in ruleset.statements if s.key.endswith("_terms")]
     assert terms(first) and terms(first) == terms(moved)
+
+
+def test_a_hand_larger_than_the_largest_set_names_its_size():
+    (e,) = _errors(HEAD.format(base="allfives") + "tiles double-twelve\nplayers 2\nhand 92 tiles\n")
+    assert (e.code, e.message) == ("too-many-tiles", "a double-twelve set, the largest, has only 91 tiles")
+
+
+def test_a_round_ending_when_both_partners_go_out_is_explained_without_partners_too():
+    config = _compiled("allfives", "players 2 to 4, no partnerships\nthe round ends when both partners go out\n")
+    assert ("- The round ends when a player goes out (without partners, both partners out means the same)."
+            in _explained(config))
