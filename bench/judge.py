@@ -38,7 +38,6 @@ RULESET_DATA = REPO / "tests" / "data" / "rulesets"
 LANGUAGE_TESTS = ["tests/test_lang_examples.py", "tests/test_lang_errors.py", "tests/test_family_statements.py",
                   "tests/test_statement_table.py", "tests/test_lang_unit_warnings.py",
                   "tests/test_lang_teeth.py",
-                  "tests/test_lang_teeth.py",
                   "tests/test_lang_teeth_compiler.py",
                   "tests/test_lang_teeth_statements.py"]
 
