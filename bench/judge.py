@@ -10,9 +10,11 @@ in-process, every case, stopping at the first that fails). A language mutant
    rendered errors) is compared with the unmutated one;
 2. if the configuration of a ruleset a case uses changes, the cases of those
    rulesets run with the mutated configurations: killed when one fails;
-3. otherwise the project's own tests of explain, fmt, diagnostics and the
-   statement table (`LANGUAGE_TESTS`, a fixed fast subset) run in-process:
-   killed when one fails.
+3. otherwise (no configuration a case uses changed, or no case failed) the
+   project's own tests of explain, fmt, diagnostics and the statement table
+   (`LANGUAGE_TESTS`, a fixed fast subset) run in-process: killed when one
+   fails (a change no case can see, such as a configuration's `based_on`, is
+   judged by the tests).
 
 `executed` traces which lines the unmutated code runs (sys.settrace) so the
 caller need not run a mutant no judge ever executes.
@@ -35,7 +37,8 @@ RULESET_DATA = REPO / "tests" / "data" / "rulesets"
 # golden errors and fmt of the examples, error rendering, explain and the statement table, warnings
 LANGUAGE_TESTS = ["tests/test_lang_examples.py", "tests/test_lang_errors.py", "tests/test_family_statements.py",
                   "tests/test_statement_table.py", "tests/test_lang_unit_warnings.py",
-                  "tests/test_lang_teeth.py"]
+                  "tests/test_lang_teeth.py",
+                  "tests/test_lang_teeth_compiler.py"]
 
 
 def module_name(path: Path) -> str:
@@ -197,7 +200,11 @@ def language_worker(cases_path: str, baseline_path: str) -> dict[str, Any]:
     configs = [k for k in changed if k in used]  # a case's ruleset compiled otherwise (or not at all)
     if configs:
         hit = [c for c in cases if ruleset_key(c["ruleset"]) in configs]
-        return {"by": run_cases(hit), "stage": "cases", "changed": changed}
+        killer = run_cases(hit)
+        if killer is not None:
+            return {"by": killer, "stage": "cases", "changed": changed}
+        # a change no case sees (the configuration's metadata, a field no engine reads) is still judged
+        return {"by": run_tests(LANGUAGE_TESTS), "stage": "cases, then tests", "changed": changed}
     return {"by": run_tests(LANGUAGE_TESTS), "stage": "tests", "changed": changed}
 
 

@@ -1,4 +1,4 @@
-"""`python -m rulelang` runs the command line (rulelang/cli.py)."""
-from rulelang.cli import main
+"""`python -m rulelang` runs the command line (rulelang/launch.py starts rulelang/cli.py)."""
+from rulelang.launch import main
 
 main(prog_name="rulelang")

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 import click
 
+from rulelang import interrupt
 from rulelang._version import __version__
 from rulelang.readinput import forget, input_of
 
@@ -62,24 +63,45 @@ class LazyGroup(click.Group):
             raise TypeError(f"{self.lazy_subcommands[cmd_name]} is not a click command")
         return command
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        """Read the group's options; a Ctrl-C meanwhile (`--version` loads the engine) ends as one in a command
+        does, not with click's "Aborted!" and status 1."""
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except KeyboardInterrupt:
+            interrupt.report()
+            raise click.exceptions.Exit(interrupt.EXIT_STATUS) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         """Run the subcommand; an unexpected exception becomes a one-line message and an exit status, never a
         traceback (every expected bad input has its own message in its command: this is the last guard)."""
-        forget()
         try:
+            forget()
             return super().invoke(ctx)
-        except (click.exceptions.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+        except (click.exceptions.Abort, click.exceptions.Exit):
             raise
-        except KeyboardInterrupt:  # Ctrl-C: stop as shells expect of an interrupted command (128 + SIGINT)
-            click.echo("\nrulelang: interrupted", err=True)
-            ctx.exit(130)
+        except click.exceptions.ClickException as exc:
+            if interrupt.during_interrupt(exc):
+                _interrupted(ctx)
+            raise
+        except KeyboardInterrupt:  # Ctrl-C: stop as shells expect of an interrupted command (rulelang/interrupt.py)
+            _interrupted(ctx)
         except BrokenPipeError:  # `rulelang ... | head`: the reader left; stop quietly as Unix tools do
             _quiet_stdout()
             ctx.exit(141)
-        except OSError as exc:
-            _system_refused(ctx, exc)
         except Exception as exc:  # noqa: BLE001 - the last guard by design
+            if interrupt.during_interrupt(exc):
+                _interrupted(ctx)
+            if isinstance(exc, OSError):
+                _system_refused(ctx, exc)
             _internal_error(ctx, exc)
+
+
+def _interrupted(ctx: click.Context) -> NoReturn:
+    """Ctrl-C, or an error it caused: the line of rulelang/interrupt.py and exit 130."""
+    interrupt.report()
+    ctx.exit(interrupt.EXIT_STATUS)
 
 
 def _quiet_stdout() -> None:

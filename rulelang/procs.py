@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
     from multiprocessing.process import BaseProcess
 
 __all__ = ["die_with_parent", "prepare", "run_in_workers"]
@@ -74,9 +75,13 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
     # ignores SIGINT would die half-started, and the pool's queues could be left locked (a hang at exit).
     # The forked workers inherit the blocked mask and unblock it once SIGINT is ignored; the parent takes
     # a Ctrl-C that came meanwhile as soon as the tasks are queued.
-    held = _block_sigint()
     before = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
+    held = _block_sigint()
+    try:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
+    except BaseException:
+        _unblock_sigint(held)
+        raise
     try:
         try:
             futures = [pool.submit(fn, t) for t in tasks]
@@ -85,14 +90,33 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
         for fut in as_completed(futures):
             sink(fut.result())
     except BaseException:
-        _terminate_started_since(before)
-        pool.shutdown(wait=False, cancel_futures=True)
+        _stop_at_once(pool, before)
         raise
     pool.shutdown()
 
 
-def _terminate_started_since(before: set[BaseProcess]) -> None:
-    """Stop at once the child processes started since `before` was taken: the pool's workers.
+def _stop_at_once(pool: ProcessPoolExecutor, before: set[BaseProcess]) -> None:
+    """Stop the pool's workers without waiting for their tasks, and its thread with them.
+
+    A worker stopped while it sends a result leaves half a message in the result pipe; the pool's thread
+    would wait for the rest forever, and Python waits for that thread at exit (a run that never ends).
+    Once the workers are gone, closing this process's copy of the pipe's writing end ends that wait (the
+    pool takes it as a broken pool and winds up), so the pool is shut down and its thread joined here:
+    none is left for Python's exit to join while it closes its pipes (an EBADF traceback).
+    """
+    workers = _started_since(before)
+    for proc in workers:
+        proc.terminate()
+    for proc in workers:
+        proc.join()
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)  # the executor has no public handle
+    if writer is not None:
+        writer.close()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _started_since(before: set[BaseProcess]) -> list[BaseProcess]:
+    """The child processes started since `before` was taken: the pool's workers.
 
     The executor has no public way to stop a worker busy with a task before Python 3.14
     (`terminate_workers`); `multiprocessing.active_children` lists the workers it started,
@@ -100,9 +124,7 @@ def _terminate_started_since(before: set[BaseProcess]) -> None:
     """
     import multiprocessing
 
-    for proc in multiprocessing.active_children():
-        if proc not in before:
-            proc.terminate()
+    return [proc for proc in multiprocessing.active_children() if proc not in before]
 
 
 def _block_sigint() -> bool:

@@ -79,7 +79,7 @@ def test_the_operators_beyond_the_boundary_ones(tmp_path):
 
 def test_a_rule_mistake_is_killed_by_the_suite(tmp_path):
     # "events of net raw 0 are not recorded" turned around: a case sees it at once
-    res = _run("--match", "Round._event::if not raw:", "--json", str(tmp_path / "m.json"))
+    res = _run("--match", "Round._event::if not raw:::drop-not", "--json", str(tmp_path / "m.json"))
     if COMPILED_IN_TREE:  # the mutants would not be run: the script says so
         assert res.returncode == 2 and "shadow the source" in res.stderr
         return
@@ -109,6 +109,17 @@ def test_a_language_mistake_that_changes_a_configuration_is_killed_by_a_case(tmp
 
 
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
+def test_a_configuration_change_no_case_sees_is_judged_by_the_language_tests(tmp_path):
+    # `based_on` (metadata no engine reads) set to None: every child's configuration changes, every case passes
+    res = _run("--match", 'rulelang/compiler.py::resolve::config["based_on"] = based_on::assign->None',
+               "--json", str(tmp_path / "m.json"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    [verdict] = json.loads((tmp_path / "m.json").read_text())["verdicts"]
+    assert verdict["verdict"] == "killed" and verdict["stage"] == "cases, then tests" and verdict["by"].startswith("tests/")
+    assert "bundled:muggins-claims" in verdict["changed"] and "NO CASE SAW [compiler]" in res.stdout
+
+
+@pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
 def test_verify_allowlist_reports_an_entry_the_suite_kills(tmp_path):
     listed = tmp_path / "eq.json"
     mid = "interpreter/round.py::Round._event::if not raw:::drop-not"
@@ -118,6 +129,20 @@ def test_verify_allowlist_reports_an_entry_the_suite_kills(tmp_path):
     res = _run("--verify-allowlist", "--equivalent", str(listed))
     assert res.returncode == 1, res.stdout + res.stderr
     assert "listed as equivalent but killed by" in res.stdout and "1 wrong" in res.stdout
+
+
+@pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
+def test_verify_allowlist_with_match_reruns_only_the_matching_entries(tmp_path):
+    listed = tmp_path / "eq.json"
+    kept = "interpreter/round.py::Round._event::if not raw:::drop-not"
+    code = ["interpreter/round.py::Round._event"]
+    listed.write_text(json.dumps({"description": "", "equivalent": [
+        {"id": kept, "reason": "equivalent: wrongly", "code": code, "fingerprint": mutants.fingerprint(code)},
+        {"id": "interpreter/round.py::Round.gone::x = 1::1->2", "reason": "equivalent: test"}]}))
+    res = _run("--verify-allowlist", "--equivalent", str(listed), "--match", "Round.gone")
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "names no mutant" in res.stdout and "allow-list: 1 entries, 0 rerun, 1 wrong" in res.stdout
+    assert kept not in res.stdout
 
 
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")

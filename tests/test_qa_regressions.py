@@ -2,6 +2,7 @@
 traceback or an internal error, and nothing already written is lost."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -351,11 +352,27 @@ def test_play_unreadable_move_message_says_it_once():
     assert "cannot read move" not in res.output
 
 
+def _workers_of(pid: int) -> list[str] | None:
+    """The child processes of `pid` (Linux's /proc), or None where they cannot be seen."""
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return None
+
+
 def _sigint_after(args, seconds):
+    """Ctrl-C to `rulelang ARGS` once its workers run (within 60 s), or after `seconds` where they cannot be seen."""
     p = subprocess.Popen([sys.executable, "-m", "rulelang", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          start_new_session=True, env={**os.environ, "RULELANG_NO_PROGRESS": "1"})
-    time.sleep(seconds)
-    os.killpg(p.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
+    if _workers_of(p.pid) is None:
+        time.sleep(seconds)
+    else:
+        deadline = time.monotonic() + 60
+        while not _workers_of(p.pid) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.2)  # the workers are playing
+    with contextlib.suppress(ProcessLookupError):  # (it ended already: its status says how)
+        os.killpg(p.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
     try:
         _out, err = p.communicate(timeout=20)
     except subprocess.TimeoutExpired:

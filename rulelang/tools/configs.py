@@ -32,6 +32,8 @@ def load_config_dict(spec: str) -> dict[str, Any]:
         return rulelang.load_config_dict(spec)
     except FileNotFoundError as exc:
         raise ToolError(f"no such file: {spec}") from exc
+    except ImportError as exc:  # a module of rulelang or of a dependency is missing: no variant could load
+        raise ToolError(f"the installation of rulelang is broken: {exc} (reinstall it)") from exc
     except Exception as exc:  # the language's own errors carry a readable message
         code = getattr(exc, "code", None)
         if code == "file-not-found" or (path.suffix in (".rules", ".json") and not path.exists()):

@@ -26,7 +26,7 @@ TAGS = [
     "tie-draw", "own-hand",
     "entry-threshold", "fixed-rounds", "block-fewest-tiles", "block-lightest-side",
     "target-by-count", "lead-cannot-win", "opener-seat-0", "draw-limit", "partners-tie-no-winner",
-    "observation", "claims",
+    "observation", "claims", "claims-any-opponent",
     "more-players",
     "no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal", "opener-double-six",
     "opener-rotating-double",
@@ -201,7 +201,7 @@ class Game:
         self.pass_drawn: list[list] = []
         self.round_over = False
         self.result = None
-        self.window = None  # the muggins rule: (caller, what a call takes) after a placement
+        self.window = None  # the muggins rule: (the seats that may call, what a call takes) after a placement
 
     def wanted_double(self, rule):
         """The doubles that open this round: [6|6], the rotating one (top double first, one lower each round, after
@@ -518,7 +518,7 @@ class Game:
             "to_move": self.to_move,
             "moves": table["offered"],
             "move_points": None if hidden else [self.points_if(m) for m in moves],
-            "may_call": self.window is not None and self.window[0] == seat and self.window[1] != 0,
+            "may_call": self.window is not None and seat in self.window[0] and self.window[1] != 0,
         }
 
     def points_if(self, move):
@@ -584,8 +584,10 @@ class Game:
         if claims != "none":  # points must be claimed (3.13): only a claim up to the score is credited
             said = (claim or 0) * sc["unit"]
             credit = said if said <= points else 0
-            caller = next((s + k) % self.n for k in range(1, self.n) if self.side((s + k) % self.n) != self.side(s))
-            self.window = (caller, points - said if said <= points else said) if claims == "muggins" else None
+            # "muggins": the first opponent after the placer may call; "any-opponent": every opponent
+            opponents = [(s + k) % self.n for k in range(1, self.n) if self.side((s + k) % self.n) != self.side(s)]
+            callers = opponents if claims == "any-opponent" else opponents[:1]
+            self.window = (callers, points - said if said <= points else said) if claims != "forfeit" else None
         if not folded:
             self.apply(self.side(s), "placement", credit, s, events)
         self.to_move = (s + 1) % self.n
@@ -615,8 +617,8 @@ class Game:
             raise Refused("no-calls")
         if self.window is None:
             raise Refused("late-call")
-        caller, take = self.window
-        if seat != caller:
+        callers, take = self.window
+        if seat not in callers:
             raise Refused("not-caller")
         if take == 0:
             raise Refused("nothing-to-take")
@@ -676,7 +678,7 @@ TERM = {"kind": ["hands", "differences", "tiles", "net"], "hands": ["opponents",
         "pooling": ["pooled", "each"], "rounding": ["round5", "none"], "to": ["winner", "owner"],
         "sign": ["credit", "debit"]}
 VALUES: dict[str, list] = {
-    "tiles": [6], "players.partnerships": [4], "claims": ["none", "muggins", "forfeit"], "drawing": ["until-playable", "none"],
+    "tiles": [6], "players.partnerships": [4], "claims": ["none", "muggins", "any-opponent", "forfeit"], "drawing": ["until-playable", "none"],
     "opener.first_round": ["lottery", "highest-double", "seat-0", "double-six", "rotating-double"],
     "opener.after_domino": ["dominoer", "lottery", "highest-double", "next-seat", "seat-0", "double-six",
                             "rotating-double"],
