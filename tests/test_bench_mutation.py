@@ -20,6 +20,23 @@ import mutants  # noqa: E402 - the bench folder is no package
 COMPILED_IN_TREE = compiled_in_tree()
 
 
+# a mutant the suite kills: "events of net raw 0 are not recorded" turned around
+RAW_DROP_NOT = "interpreter/round.py::Round._event::if not raw:::drop-not"
+
+
+def _wrong_entry(mutant_id: str) -> dict:
+    """An allow-list entry for a mutant of `Round._event`, listed as equivalent, its fingerprint current."""
+    code = ["interpreter/round.py::Round._event"]
+    return {"id": mutant_id, "reason": "equivalent: wrongly", "code": code, "fingerprint": mutants.fingerprint(code)}
+
+
+def _allowlist(tmp_path: Path, *entries: dict) -> Path:
+    """An allow-list file holding these entries."""
+    path = tmp_path / "eq.json"
+    path.write_text(json.dumps({"description": "", "equivalent": list(entries)}))
+    return path
+
+
 def _run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
 
@@ -79,7 +96,7 @@ def test_the_operators_beyond_the_boundary_ones(tmp_path):
 
 def test_a_rule_mistake_is_killed_by_the_suite(tmp_path):
     # "events of net raw 0 are not recorded" turned around: a case sees it at once
-    res = _run("--match", "Round._event::if not raw:::drop-not", "--json", str(tmp_path / "m.json"))
+    res = _run("--match", RAW_DROP_NOT, "--json", str(tmp_path / "m.json"))
     if COMPILED_IN_TREE:  # the mutants would not be run: the script says so
         assert res.returncode == 2 and "shadow the source" in res.stderr
         return
@@ -121,11 +138,7 @@ def test_a_configuration_change_no_case_sees_is_judged_by_the_language_tests(tmp
 
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
 def test_verify_allowlist_reports_an_entry_the_suite_kills(tmp_path):
-    listed = tmp_path / "eq.json"
-    mid = "interpreter/round.py::Round._event::if not raw:::drop-not"
-    code = ["interpreter/round.py::Round._event"]
-    listed.write_text(json.dumps({"description": "", "equivalent": [
-        {"id": mid, "reason": "equivalent: wrongly", "code": code, "fingerprint": mutants.fingerprint(code)}]}))
+    listed = _allowlist(tmp_path, _wrong_entry(RAW_DROP_NOT))
     res = _run("--verify-allowlist", "--equivalent", str(listed))
     assert res.returncode == 1, res.stdout + res.stderr
     assert "listed as equivalent but killed by" in res.stdout and "1 wrong" in res.stdout
@@ -133,12 +146,9 @@ def test_verify_allowlist_reports_an_entry_the_suite_kills(tmp_path):
 
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
 def test_verify_allowlist_with_match_reruns_only_the_matching_entries(tmp_path):
-    listed = tmp_path / "eq.json"
-    kept = "interpreter/round.py::Round._event::if not raw:::drop-not"
-    code = ["interpreter/round.py::Round._event"]
-    listed.write_text(json.dumps({"description": "", "equivalent": [
-        {"id": kept, "reason": "equivalent: wrongly", "code": code, "fingerprint": mutants.fingerprint(code)},
-        {"id": "interpreter/round.py::Round.gone::x = 1::1->2", "reason": "equivalent: test"}]}))
+    kept = RAW_DROP_NOT  # listed wrongly, but not matched: not rerun
+    listed = _allowlist(tmp_path, _wrong_entry(kept),
+                        {"id": "interpreter/round.py::Round.gone::x = 1::1->2", "reason": "equivalent: test"})
     res = _run("--verify-allowlist", "--equivalent", str(listed), "--match", "Round.gone")
     assert res.returncode == 1, res.stdout + res.stderr
     assert "names no mutant" in res.stdout and "allow-list: 1 entries, 0 rerun, 1 wrong" in res.stdout
@@ -148,9 +158,8 @@ def test_verify_allowlist_with_match_reruns_only_the_matching_entries(tmp_path):
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
 def test_entries_naming_no_mutant_are_reported_as_stale(tmp_path):
     # an entry whose line changed names no mutant: the run says so, so that it is judged again
-    listed = tmp_path / "eq.json"
     gone = "interpreter/round.py::Round.gone::x = 1::1->2"
-    listed.write_text(json.dumps({"description": "", "equivalent": [{"id": gone, "reason": "equivalent: test"}]}))
+    listed = _allowlist(tmp_path, {"id": gone, "reason": "equivalent: test"})
     res = _run("--match", "no such mutant", "--equivalent", str(listed), "--json", str(tmp_path / "m.json"))
     assert res.returncode == 0, res.stdout + res.stderr
     assert "stale: 1 entries" in res.stdout

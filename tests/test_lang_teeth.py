@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from ruleset_text import HEAD, compiled, refused
 
 import rulelang
 from rulelang.compiler import analyse
@@ -13,22 +14,6 @@ from rulelang.explain import explain_text
 from rulelang.formatter import config_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD = 'ruleset t "t"\nsource "s"\nbased on {base}\n'
-
-
-def _compiled(base: str, extra: str) -> dict:
-    result = analyse(HEAD.format(base=base) + extra, "t.rules")
-    assert result.errors == [], [e.message for e in result.errors]
-    assert result.config is not None
-    return result.config
-
-
-def _errors(text: str) -> list[rulelang.RulesetError]:
-    result = analyse(text, "t.rules")
-    assert result.errors
-    return result.errors
-
-
 def _stated(config: dict) -> list[str]:
     """The lines `config_to_text` writes for a configuration (what fmt and diff show)."""
     return config_to_text({**config, "based_on": None}).splitlines()
@@ -80,22 +65,22 @@ def test_every_ruleset_the_suite_and_the_tests_use_survives_the_trip_to_text_and
     ("allfives", "players 2 to 4\nreserve 2 tiles with 2 players, 1 with 3, 0 with 4\n"),
 ])
 def test_house_rules_survive_the_trip_to_text_and_back(base, extra):
-    config = {**_compiled(base, extra), "based_on": None}
+    config = {**compiled(base, extra), "based_on": None}
     assert analyse(config_to_text(config), "again.rules").config == config
 
 
 def test_per_count_tie_rounds_are_written_back_per_count():
-    config = _compiled("pagat", "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4\n")
+    config = compiled("pagat", "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4\n")
     assert config["target"]["tie_rounds"] == {"2": 2, "3": 3, "4": 4}
     assert "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4" in _stated(config)
-    same = _compiled("pagat", "a tie at the top plays 3 extra rounds\n")
+    same = compiled("pagat", "a tie at the top plays 3 extra rounds\n")
     assert same["target"]["tie_rounds"] == {"2": 3, "3": 3, "4": 3}
     assert "a tie at the top plays 3 extra rounds" in _stated(same)
 
 
 def test_player_counts_are_written_back_as_a_range_or_a_list():
     def players(extra: str) -> list[str]:
-        return [line for line in _stated(_compiled("muggins", extra)) if line.startswith("players")]
+        return [line for line in _stated(compiled("muggins", extra)) if line.startswith("players")]
     assert players("players 3 to 4\n") == ["players 3 to 4, no partnerships"]
     assert players("players 2 or 3\n") == ["players 2 to 3"]
     assert players("players 2 or 4\n") == ["players 2 or 4, no partnerships"]
@@ -105,76 +90,76 @@ def test_player_counts_are_written_back_as_a_range_or_a_list():
 
 
 def test_an_entry_threshold_is_written_back_in_the_ruleset_s_points():
-    assert "2 shown points to get in" in _stated(_compiled("pagat", "10 raw points to get in\n"))
-    assert "10 points to get in" in _stated(_compiled("allfives", "10 points to get in\n"))
+    assert "2 shown points to get in" in _stated(compiled("pagat", "10 raw points to get in\n"))
+    assert "10 points to get in" in _stated(compiled("allfives", "10 points to get in\n"))
 
 
 # -- fmt lines and explain sentences ------------------------------------------------------------------------
 
 def test_a_reserve_is_explained_per_player_count():
-    config = _compiled("allfives", "reserve 2 tiles\n")
+    config = compiled("allfives", "reserve 2 tiles\n")
     assert "reserve 2 tiles" in _stated(config)
     assert ("- The last tiles of the boneyard are never drawn: 2 with 2 players, 2 with 3 players, "
             "2 with 4 players.") in _explained(config)
 
 
 def test_a_draw_limit_says_tile_or_tiles():
-    one = _compiled("allfives", "draw until playable, at most 1 tile\n")
+    one = compiled("allfives", "draw until playable, at most 1 tile\n")
     assert "draw until playable, at most 1 tile" in _stated(one)
     assert any("at most 1 tile a turn" in s and "after 1 draw without one" in s for s in _explained(one))
-    two = _compiled("allfives", "draw until playable, at most 2 tiles\n")
+    two = compiled("allfives", "draw until playable, at most 2 tiles\n")
     assert "draw until playable, at most 2 tiles" in _stated(two)
     assert any("at most 2 tiles a turn" in s and "after 2 draws without one" in s for s in _explained(two))
 
 
 def test_the_number_of_rounds_says_round_or_rounds():
-    one = _compiled("muggins", "the match lasts 1 round\nties at the top: draw\n")
+    one = compiled("muggins", "the match lasts 1 round\nties at the top: draw\n")
     assert "the match lasts 1 round" in _stated(one)
     assert "- No target is played to (the match lasts 1 round); the target stated is not used." in _explained(one)
-    three = _compiled("muggins", "the match lasts 3 rounds\nties at the top: draw\n")
+    three = compiled("muggins", "the match lasts 3 rounds\nties at the top: draw\n")
     assert "the match lasts 3 rounds" in _stated(three)
     assert ("- The match lasts 3 rounds, with no target and no overshoot: after the last round the single highest "
             "score wins; if it is shared, the match is drawn between them.") in _explained(three)
 
 
 def test_a_knock_bonus_is_explained_in_shown_and_raw_points():
-    config = _compiled("pagat", "the next player to place scores 5 points per knock\n")
+    config = compiled("pagat", "the next player to place scores 5 points per knock\n")
     assert "the next player to place scores 5 points per knock" in _stated(config)
     assert ("- The next player to place after one or more knocks (passes) scores 1 shown point (5 raw) for each "
             "knock since the last placement, in the same event as that placement.") in _explained(config)
-    ten = _compiled("pagat", "the next player to place scores 10 points per knock\n")
+    ten = compiled("pagat", "the next player to place scores 10 points per knock\n")
     assert any("scores 2 shown points (10 raw) for each knock" in s for s in _explained(ten))
 
 
 def test_an_entry_threshold_is_explained_in_the_ruleset_s_points():
-    shown = _compiled("pagat", "2 shown points to get in\n")
+    shown = compiled("pagat", "2 shown points to get in\n")
     assert ("- A side whose score is exactly 0 is off the board: every event for it worth less than 2 shown points "
             "(10 raw) (negative ones too) is discarded; the first event of at least 2 shown points (10 raw) puts it "
             "on the board.") in _explained(shown)
-    plain = _compiled("allfives", "10 points to get in\n")
+    plain = compiled("allfives", "10 points to get in\n")
     assert ("- A side whose score is exactly 0 is off the board: every event for it worth less than 10 points "
             "(negative ones too) is discarded; the first event of at least 10 points puts it on the board."
             ) in _explained(plain)
 
 
 def test_a_bonus_says_point_or_points():
-    one = _compiled("fives-and-threes", "on domino:\n  bonus 1 point to the winner\n")
+    one = compiled("fives-and-threes", "on domino:\n  bonus 1 point to the winner\n")
     assert "  bonus 1 point to the winner" in _stated(one)
     assert any("scores a bonus of 1 point," in s for s in _explained(one))
-    two = _compiled("fives-and-threes", "on domino:\n  bonus 2 points to the winner\n")
+    two = compiled("fives-and-threes", "on domino:\n  bonus 2 points to the winner\n")
     assert "  bonus 2 points to the winner" in _stated(two)
     assert any("scores a bonus of 2 points," in s for s in _explained(two))
 
 
 def test_the_scoring_unit_is_written_raw_or_as_a_ratio():
-    assert "5 raw points make 1 shown point" in _stated(_compiled("pagat", "hand 5 tiles\n"))
-    raw = _compiled("pagat", "points are shown raw\ntarget at least 305 points\n")
+    assert "5 raw points make 1 shown point" in _stated(compiled("pagat", "hand 5 tiles\n"))
+    raw = compiled("pagat", "points are shown raw\ntarget at least 305 points\n")
     assert "points are shown raw" in _stated(raw)
     assert not any("raw points make" in line for line in _stated(raw))
 
 
 def test_tie_rounds_are_explained_per_player_count():
-    config = _compiled("pagat", "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4\n")
+    config = compiled("pagat", "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4\n")
     assert any("(2 with 2 players; 3 with 3 players; 4 with 4 players)" in s for s in _explained(config))
 
 
@@ -182,33 +167,33 @@ def test_tie_rounds_are_explained_per_player_count():
 
 def test_player_counts_in_a_hint_are_joined_with_commas_and_or():
     def hint(extra: str) -> str | None:
-        return _errors(HEAD.format(base="muggins") + extra)[0].hint
+        return refused(HEAD.format(base="muggins") + extra)[0].hint
     assert hint("players 2 to 4\nhand 5 tiles with 2 players, 5 with 5\n") == "the ruleset allows 2, 3 or 4 players"
     assert hint("players 2 or 4\nhand 5 tiles with 2 players, 5 with 3, 5 with 4\n") == "the ruleset allows 2 or 4 players"
     assert hint("players 4\nhand 5 tiles with 3 players, 5 with 4\n") == "the ruleset allows 4 players"
 
 
 def test_too_many_tiles_shows_the_arithmetic():
-    (e,) = _errors(HEAD.format(base="muggins") + "players 3\nhand 9 tiles\nreserve 2 tiles\n")
+    (e,) = refused(HEAD.format(base="muggins") + "players 3\nhand 9 tiles\nreserve 2 tiles\n")
     assert e.code == "too-many-tiles"
     assert e.message == "3 hands of 9 tiles and a reserve of 2 need 3 x 9 + 2 = 29 tiles, but a double-six set has 28"
     assert e.hint is not None and e.hint.startswith("deal at most 8 tiles to each of 3 players (3 x 8 + 2 = 26 of 28)")
 
 
 def test_a_target_that_is_not_whole_shown_points_names_it():
-    (e,) = _errors(HEAD.format(base="pagat") + "target at least 303 raw points\n")
+    (e,) = refused(HEAD.format(base="pagat") + "target at least 303 raw points\n")
     assert (e.code, e.line) == ("target-not-multiple", 4)
     assert e.message == "a target of 303 raw points is not a whole number of shown points"
     assert e.hint == "with 5 raw points to 1 shown point, use a multiple of 5"
 
 
 def test_an_error_without_a_statement_points_at_the_first_character():
-    (e,) = _errors("players 2 to 4\n")
+    (e,) = refused("players 2 to 4\n")
     assert (e.code, e.line, e.column, e.end_column, e.source_line) == ("missing-statement", 1, 1, 2, "players 2 to 4")
 
 
 def test_an_error_on_a_statement_of_several_lines_underlines_its_first_line():
-    errors = _errors(HEAD.format(base="muggins") + "on block:  \n  winner: none\n  one event per hand\n"
+    errors = refused(HEAD.format(base="muggins") + "on block:  \n  winner: none\n  one event per hand\n"
                      "on block:\n  winner: none\n")
     first = errors[0]
     assert (first.code, first.line, first.column, first.end_column) == ("duplicate-statement", 7, 1, 10)
@@ -217,63 +202,63 @@ def test_an_error_on_a_statement_of_several_lines_underlines_its_first_line():
 
 
 def test_an_error_on_one_line_underlines_that_statement():
-    errors = _errors(HEAD.format(base="pagat") + "players 2 to 4, partnerships with 4  \nplayers 3\n")
+    errors = refused(HEAD.format(base="pagat") + "players 2 to 4, partnerships with 4  \nplayers 3\n")
     assert [(e.code, e.line, e.column, e.end_column) for e in errors][:1] == [("duplicate-statement", 5, 1, 10)]
 
 
 def test_an_error_on_the_last_line_shows_that_line():
-    (e,) = _errors(HEAD.format(base="pagat") + "hand 5 tiles\nhand 6 tiles")
+    (e,) = refused(HEAD.format(base="pagat") + "hand 5 tiles\nhand 6 tiles")
     assert (e.code, e.line, e.source_line) == ("duplicate-statement", 5, "hand 6 tiles")
 
 
 def test_a_backwards_range_of_players_is_an_error():
-    (e,) = _errors(HEAD.format(base="muggins") + "players 4 to 2\n")
+    (e,) = refused(HEAD.format(base="muggins") + "players 4 to 2\n")
     assert (e.code, e.message, e.hint) == ("player-count", "`4 to 2` counts backwards", "write `players 2 to 4`")
 
 
 def test_a_target_of_1_point_is_allowed_and_0_is_not():
-    assert _compiled("allfives", "target at least 1 points\n")["target"]["raw"] == 1
-    (e,) = _errors(HEAD.format(base="allfives") + "target at least 0 points\n")
+    assert compiled("allfives", "target at least 1 points\n")["target"]["raw"] == 1
+    (e,) = refused(HEAD.format(base="allfives") + "target at least 0 points\n")
     assert (e.code, e.message) == ("bad-number", "the target must be at least 1 point")
 
 
 def test_a_target_per_player_count_in_shown_points_is_kept_raw():
-    config = _compiled("pagat", "target at least 61 shown points with 2 players, 41 with 3 or 4\n")
+    config = compiled("pagat", "target at least 61 shown points with 2 players, 41 with 3 or 4\n")
     assert config["target"]["raw"] == 305
     assert config["target"]["raw_by_count"] == {"2": 305, "3": 205, "4": 205}
 
 
 def test_one_tile_spinner_branches_are_explained():
-    config = _compiled("allfives", "each branch of the spinner takes one tile\n")
+    config = compiled("allfives", "each branch of the spinner takes one tile\n")
     assert ("- Each branch side of the spinner takes one tile only: that tile's free end counts for the rest of the "
             "round, but nothing may join it.") in _explained(config)
 
 
 def test_a_knock_bonus_in_plain_points_says_point_or_points():
-    one = _compiled("allfives", "the next player to place scores 1 point per knock\n")
+    one = compiled("allfives", "the next player to place scores 1 point per knock\n")
     assert any("scores 1 point for each knock" in s for s in _explained(one))
-    two = _compiled("allfives", "the next player to place scores 2 points per knock\n")
+    two = compiled("allfives", "the next player to place scores 2 points per knock\n")
     assert any("scores 2 points for each knock" in s for s in _explained(two))
 
 
 def test_a_block_without_a_winner_refuses_a_term_that_takes_from_opponents():
-    (e,) = _errors(HEAD.format(base="muggins")
+    (e,) = refused(HEAD.format(base="muggins")
                    + "on block:\n  winner: none\n  debit opponents' hands separately, rounded to 5, from each owner\n")
     assert (e.code, e.line) == ("terms-need-winner", 6)
     assert e.message == "a block without a winner gives nothing to this term"
 
 
 def test_the_round_end_is_written_just_before_the_settlement():
-    config = _compiled("pagat", "the round ends when both partners go out\n")
+    config = compiled("pagat", "the round ends when both partners go out\n")
     keys = list(config)
     assert keys.index("round_end") == keys.index("settlement") - 1
     assert keys.index("round_end") > keys.index("score_floor")
 
 
 def test_double_six_stated_compiles_as_the_default():
-    assert _compiled("muggins", "tiles double-six\n") == _compiled("muggins", "no reserve\n")
-    assert "tiles" not in _compiled("muggins", "tiles double-six\n")
-    assert _compiled("muggins", "tiles double-nine\nhand 7 tiles\n")["tiles"] == 9
+    assert compiled("muggins", "tiles double-six\n") == compiled("muggins", "no reserve\n")
+    assert "tiles" not in compiled("muggins", "tiles double-six\n")
+    assert compiled("muggins", "tiles double-nine\nhand 7 tiles\n")["tiles"] == 9
 
 
 # -- a ruleset without a base, and the files a `based on` names ------------------------------------------------
@@ -284,7 +269,7 @@ def _muggins_without_block() -> str:
 
 
 def test_a_missing_section_is_named_with_a_line_it_could_hold():
-    (e,) = _errors(_muggins_without_block())
+    (e,) = refused(_muggins_without_block())
     assert (e.code, e.message) == ("missing-statement", "missing section `on block:`")
     assert e.hint == ("add a section such as `on block:` followed by lines like "
                       "`credit opponents' hands separately, rounded to 5, to the winner` and `as one event`")
@@ -293,7 +278,7 @@ def test_a_missing_section_is_named_with_a_line_it_could_hold():
 def test_a_domino_section_of_a_bonus_alone_needs_its_events_line_and_the_rest_is_still_checked():
     import re
     text = re.sub(r"on domino:\n(  .*\n)+", "on domino:\n  bonus 1 point to the winner\n", _muggins_without_block())
-    (e,) = _errors(text)
+    (e,) = refused(text)
     assert e.message == ("missing 2 statements: how a domino's settlement makes events in `on domino:`; "
                          "the section `on block:`")
 
@@ -347,13 +332,13 @@ def _errors_at(text: str, filename: str) -> list[rulelang.RulesetError]:
 
 
 def test_a_target_per_count_names_its_first_count_that_is_not_whole_shown_points():
-    (e,) = _errors(HEAD.format(base="pagat") + "target at least 305 raw points with 2 players, 303 with 3, 307 with 4\n")
+    (e,) = refused(HEAD.format(base="pagat") + "target at least 305 raw points with 2 players, 303 with 3, 307 with 4\n")
     assert (e.code, e.message) == ("target-not-multiple", "a target of 303 raw points is not a whole number of shown points")
     assert e.hint == "with 5 raw points to 1 shown point, use multiples of 5"
 
 
 def test_a_unit_of_2_refuses_placements_scoring_multiples_of_5():
-    errors = _errors(HEAD.format(base="pagat") + "2 raw points make 1 shown point\ntarget at least 122 shown points\n")
+    errors = refused(HEAD.format(base="pagat") + "2 raw points make 1 shown point\ntarget at least 122 shown points\n")
     assert "placements scoring multiples of 5 can give raw scores that are not multiples of 2 (inherited from `pagat`)" \
         in [e.message for e in errors]
 
@@ -379,7 +364,7 @@ def test_compiling_a_parsed_ruleset_gives_its_configuration_or_raises():
 
     ruleset, errors = parse(HEAD.format(base="pagat") + "hand 6 tiles\n", "t.rules")
     assert errors == [] and ruleset is not None
-    assert compile_ruleset(ruleset) == _compiled("pagat", "hand 6 tiles\n")
+    assert compile_ruleset(ruleset) == compiled("pagat", "hand 6 tiles\n")
     bad, _ = parse(HEAD.format(base="pagat") + "hand 9 tiles\n", "t.rules")
     assert bad is not None
     with pytest.raises(rulelang.RulesetError):
@@ -391,14 +376,14 @@ def test_a_missing_domino_section_is_named_with_a_settlement_line_it_could_hold(
 
     from rulelang.bundled import bundled_text
     text = re.sub(r"on domino:\n(  .*\n)+", "", bundled_text("muggins"))
-    (e,) = _errors(text)
+    (e,) = refused(text)
     assert (e.code, e.message) == ("missing-statement", "missing section `on domino:`")
     assert e.hint == ("add a section such as `on domino:` followed by lines like "
                       "`credit opponents' hands separately, rounded to 5, to the winner` and `as one event`")
 
 
 def test_a_partner_term_without_partnerships_is_pointed_at_on_its_own_line():
-    (e,) = _errors(HEAD.format(base="muggins") + "on domino:\n"
+    (e,) = refused(HEAD.format(base="muggins") + "on domino:\n"
                    "  credit opponents' hands separately, rounded to 5, to the winner\n"
                    "  debit partner's hand pooled, rounded to 5, from the winner\n  as one event\n")
     assert (e.code, e.line, e.column) == ("partner-needs-partnerships", 6, 3)
@@ -407,7 +392,7 @@ def test_a_partner_term_without_partnerships_is_pointed_at_on_its_own_line():
 
 
 def test_an_entry_threshold_with_2_raw_points_to_a_shown_one_is_explained_in_both():
-    config = _compiled("pagat", "2 raw points make 1 shown point\nplacements score multiples of 2\n"
+    config = compiled("pagat", "2 raw points make 1 shown point\nplacements score multiples of 2\n"
                        "target at least 150 shown points\n2 shown points to get in\n"
                        "on domino:\n  debit everyone's hands separately, rounded to 2, from each owner\n"
                        "  one event per hand\non block:\n  winner: none\n"
@@ -416,7 +401,7 @@ def test_an_entry_threshold_with_2_raw_points_to_a_shown_one_is_explained_in_bot
 
 
 def test_a_knock_bonus_of_1_raw_point_under_a_unit_of_5_says_point():
-    (e,) = _errors(HEAD.format(base="pagat") + "the next player to place scores 1 point per knock\n")
+    (e,) = refused(HEAD.format(base="pagat") + "the next player to place scores 1 point per knock\n")
     assert (e.code, e.message) == ("unit-mismatch", "a knock bonus of 1 raw point is not a whole number of shown points")
-    (e,) = _errors(HEAD.format(base="pagat") + "the next player to place scores 2 points per knock\n")
+    (e,) = refused(HEAD.format(base="pagat") + "the next player to place scores 2 points per knock\n")
     assert e.message == "a knock bonus of 2 raw points is not a whole number of shown points"

@@ -6,27 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from ruleset_text import HEAD, compiled, refused
 
 import rulelang
 from rulelang.compiler import analyse
 from rulelang.explain import explain_text
 from rulelang.formatter import config_to_text
 from rulelang.parser import parse
-
-HEAD = 'ruleset t "t"\nsource "s"\nbased on {base}\n'
-
-
-def _compiled(base: str, extra: str) -> dict:
-    result = analyse(HEAD.format(base=base) + extra, "t.rules")
-    assert result.errors == [], [e.message for e in result.errors]
-    assert result.config is not None
-    return result.config
-
-
-def _errors(text: str) -> list[rulelang.RulesetError]:
-    result = analyse(text, "t.rules")
-    assert result.errors
-    return result.errors
 
 
 def _stated(config: dict) -> list[str]:
@@ -55,21 +41,21 @@ def test_a_ruleset_whose_placements_score_nothing_is_written_so():
 
 
 def test_a_target_per_player_count_in_plain_points_is_written_as_stated():
-    config = _compiled("allfives", "target at least 100 points with 2 players, 150 with 3 or 4\n")
+    config = compiled("allfives", "target at least 100 points with 2 players, 150 with 3 or 4\n")
     assert "target at least 100 points with 2 players, 150 with 3 or 4" in _stated(config)
 
 
 def test_a_target_per_player_count_is_written_from_the_smallest_count_up_past_9():
-    config = _compiled("allfives", "tiles double-twelve\nplayers 9 to 10\nhand 5 tiles\n"
+    config = compiled("allfives", "tiles double-twelve\nplayers 9 to 10\nhand 5 tiles\n"
                                    "target at least 100 points with 9 players, 150 with 10\n")
     assert "target at least 100 points with 9 players, 150 with 10" in _stated(config)
 
 
 def test_one_point_per_tile_is_singular_and_more_are_plural():
-    one = _compiled("allfives", "on domino:\n  credit opponents' hands pooled, 1 point per tile, to the winner\n"
+    one = compiled("allfives", "on domino:\n  credit opponents' hands pooled, 1 point per tile, to the winner\n"
                                 "  as one event\n")
     assert "credit opponents' hands pooled, 1 point per tile, to the winner" in _stated(one)
-    five = _compiled("allfives", "on domino:\n  credit opponents' hands pooled, 5 points per tile, to the winner\n"
+    five = compiled("allfives", "on domino:\n  credit opponents' hands pooled, 5 points per tile, to the winner\n"
                                  "  as one event\n")
     assert "credit opponents' hands pooled, 5 points per tile, to the winner" in _stated(five)
 
@@ -77,7 +63,7 @@ def test_one_point_per_tile_is_singular_and_more_are_plural():
 # -- explain sentences ----------------------------------------------------------------------------------------
 
 def _bonus(amount: int) -> dict:
-    return _compiled("muggins", f"on domino:\n  bonus {amount} points to the winner\n"
+    return compiled("muggins", f"on domino:\n  bonus {amount} points to the winner\n"
                                 "  credit opponents' hands pooled, rounded to 5, to the winner\n  as one event\n")
 
 
@@ -92,7 +78,7 @@ def test_a_bonus_of_two_units_is_explained_as_2_shown_points():
 
 
 def test_a_spinner_always_laid_endwise_is_explained_so():
-    config = _compiled("sniff", "the spinner is always laid endwise\n")
+    config = compiled("sniff", "the spinner is always laid endwise\n")
     assert ("- The spinner is always laid endwise: it lies in the line like a non-double and counts its half for "
             "each free in-line side; its branches open after the line.") in _explained(config)
 
@@ -100,14 +86,14 @@ def test_a_spinner_always_laid_endwise_is_explained_so():
 # -- errors -----------------------------------------------------------------------------------------------------
 
 def test_a_tile_left_in_hand_cannot_count_0_points():
-    (e,) = _errors(HEAD.format(base="allfives") + "on domino:\n  credit opponents' hands pooled, 0 points per "
+    (e,) = refused(HEAD.format(base="allfives") + "on domino:\n  credit opponents' hands pooled, 0 points per "
                    "tile, to the winner\n  as one event\n")
     assert (e.code, e.message, e.hint) == ("bad-number", "a tile left in hand cannot count 0 points",
                                            "write `1 point per tile` or more, or leave the line out")
 
 
 def test_a_child_must_still_name_itself():
-    (e,) = _errors('source "s"\nbased on allfives\n')
+    (e,) = refused('source "s"\nbased on allfives\n')
     assert (e.code, e.message, e.hint) == ("missing-statement", "missing statement: the ruleset's name and title",
                                            'add a line such as `ruleset my-fives "My Fives"`')
 
@@ -115,7 +101,7 @@ def test_a_child_must_still_name_itself():
 def test_a_missing_opener_after_a_domino_suggests_the_dominoer():
     text = config_to_text({**rulelang.compile_bundled("allfives"), "based_on": None})
     without = "\n".join(line for line in text.splitlines() if not line.startswith("opener after a domino"))
-    (e,) = _errors(without + "\n")
+    (e,) = refused(without + "\n")
     assert (e.code, e.message, e.hint) == ("missing-statement", "missing statement: the opener after a domino",
                                            "add a line such as `opener after a domino: the dominoer`")
 
@@ -135,11 +121,11 @@ def test_a_settlement_term_prints_the_same_wherever_it_is_written():
 
 
 def test_a_hand_larger_than_the_largest_set_names_its_size():
-    (e,) = _errors(HEAD.format(base="allfives") + "tiles double-twelve\nplayers 2\nhand 92 tiles\n")
+    (e,) = refused(HEAD.format(base="allfives") + "tiles double-twelve\nplayers 2\nhand 92 tiles\n")
     assert (e.code, e.message) == ("too-many-tiles", "a double-twelve set, the largest, has only 91 tiles")
 
 
 def test_a_round_ending_when_both_partners_go_out_is_explained_without_partners_too():
-    config = _compiled("allfives", "players 2 to 4, no partnerships\nthe round ends when both partners go out\n")
+    config = compiled("allfives", "players 2 to 4, no partnerships\nthe round ends when both partners go out\n")
     assert ("- The round ends when a player goes out (without partners, both partners out means the same)."
             in _explained(config))
