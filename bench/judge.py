@@ -1,7 +1,9 @@
 """Judging one mutant, in a fresh process that loads the mutated module in place of its file.
 
 An engine mutant is judged by the conformance suite (the built-in engine
-in-process, every case, stopping at the first that fails). A language mutant
+in-process, every case, stopping at the first that fails); one that survives
+is then run against the probe (bench/probe.py), which says whether the
+protocol can see it at all (`seen`), without making it a kill. A language mutant
 (compiler, checks, statements) is judged in three stages:
 
 1. every ruleset the suite and the tests use (the bundled ones, every file
@@ -182,13 +184,23 @@ def run_tests(tests: list[str]) -> str | None:
 # ----------------------------------------------------------------------------- the workers
 
 
-def engine_worker(suite_path: str, order_file: str) -> dict[str, Any]:
-    """The engine (already mutated by `install`) against the suite, cases that killed before first."""
+def engine_worker(suite_path: str, order_file: str, probe_path: str | None = None) -> dict[str, Any]:
+    """The engine (already mutated by `install`) against the suite, cases that killed before first; a survivor
+    then against the probe (bench/probe.py), with the suite's verdict printed first (the probe may time out)."""
     suite = {c["id"]: c for c in json.loads(Path(suite_path).read_text(encoding="utf-8"))}
     order = json.loads(Path(order_file).read_text(encoding="utf-8"))
     ids = [i for i in order if i in suite] + sorted(i for i in suite if i not in order)
     killer = run_cases([suite[i] for i in ids], {i: suite[i]["request"] for i in ids})
-    return {"by": killer, "stage": "cases"}
+    if killer is not None or probe_path is None:
+        return {"by": killer, "stage": "cases"}
+    print(json.dumps({"by": None, "stage": "cases", "seen": "(the probe did not finish)"}), flush=True)
+    import probe
+
+    return {"by": None, "stage": "cases", "seen": probe.first_seen(_load_probe(probe_path))}
+
+
+def _load_probe(path: str) -> list[dict[str, Any]]:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
 def language_worker(cases_path: str, baseline_path: str) -> dict[str, Any]:
@@ -247,28 +259,53 @@ def _service(kind: str, args: list[str]) -> Any:
     if kind == "baseline":
         return snapshot(cases)
     files = args[2:]
+    if kind == "probe":
+        import probe
+
+        entries, _ = probe.build(cases)
+        return entries
     if kind == "trace-engine":
+        # the lines the suite runs, and those the probe runs (given after the files as `--probe PATH`)
         suite = json.loads(Path(args[0]).read_text(encoding="utf-8"))
-        return executed(files, lambda: run_cases(suite, {c["id"]: c["request"] for c in suite}))
+        probe_path = files[files.index("--probe") + 1] if "--probe" in files else None
+        files = [f for f in files if f != "--probe" and f != probe_path]
+
+        def both() -> None:
+            run_cases(suite, {c["id"]: c["request"] for c in suite})
+            if probe_path is not None:
+                import probe
+
+                probe.first_seen(_load_probe(probe_path))
+        return executed(files, both)
     return executed(files, lambda: (snapshot(cases), run_tests(LANGUAGE_TESTS)))
 
 
 def main(argv: list[str]) -> int:
-    """`judge.py engine|language MODULE SOURCE ARG ARG`: prints the verdict as the last line of JSON.
+    """`judge.py engine|language MODULE SOURCE ARG ARG [PROBE]`: prints the verdict as the last line of JSON.
 
-    `judge.py cases|baseline|trace-engine|trace-language IN OUT [FILES]`: writes an unmutated run's result to OUT.
+    `judge.py cases|baseline|probe|trace-engine|trace-language IN OUT [FILES]`: writes an unmutated run's result
+    to OUT. `judge.py serve MODULE SOURCE`: the mutated built-in engine as a protocol engine on stdin/stdout.
     """
-    argv = [argv[0], *(os.path.abspath(a) for a in argv[1:])]
+    argv = [argv[0], *(a if a == "--probe" else os.path.abspath(a) for a in argv[1:])]
     sys.path.insert(0, str(REPO))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     os.chdir(REPO)
+    if argv[0] == "serve":
+        install(argv[1], argv[2])
+        from rulelang.conformance import builtin
+        from rulelang.conformance.protocol import serve
+
+        about = builtin.implementation()
+        return serve(builtin.run_case, {**about, "name": f"{about.get('name', 'rulelang')} (a mutant)"},
+                     builtin.capabilities())
     if argv[0] not in ("engine", "language"):
         out = _service(argv[0], argv[1:])
         Path(argv[2] if argv[0] != "cases" else argv[1]).write_text(json.dumps(out), encoding="utf-8")
         return 0
-    kind, module_path, source_file, a, b = argv
+    kind, module_path, source_file, a, b, *rest = argv
     try:
         install(module_path, source_file)
-        result = engine_worker(a, b) if kind == "engine" else language_worker(a, b)
+        result = engine_worker(a, b, *rest) if kind == "engine" else language_worker(a, b)
     except BaseException as exc:  # noqa: BLE001 - a mutant may break anything, even the import: a kill
         result = {"by": f"({type(exc).__name__})", "stage": "import"}
     print(json.dumps(result))

@@ -38,6 +38,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -81,19 +82,25 @@ def area_of(m: Mutant) -> str:
 class Context:
     """What every judge needs, made once per run in a temporary folder: cases, suite, baseline, traces."""
 
-    def __init__(self, folder: Path, files: dict[str, list[Path]], want: set[str], trace: bool = True):
+    def __init__(self, folder: Path, files: dict[str, list[Path]], want: set[str], trace: bool = True,
+                 probe: bool = True):
         self.folder = folder
         self.cases = folder / "cases.json"
         self.suite = folder / "suite.json"
         self.baseline = folder / "baseline.json"
+        # the probe of what the protocol can see (bench/probe.py), for the engine's survivors
+        self.probe: Path | None = folder / "probe.json" if probe and "engine" in want else None
         self.executed: dict[str, set[int]] | None = {} if trace else None  # None: judge every mutant
         if not want:
             return
         self._service("cases", str(self.cases))
         if "engine" in want:
             self._suite()
+            if self.probe is not None:
+                self._service("probe", str(self.cases), str(self.probe))
             if trace:
-                self._trace("trace-engine", self.suite, files["engine"])
+                extra = [] if self.probe is None else ["--probe", str(self.probe)]
+                self._trace("trace-engine", self.suite, [*files["engine"], *extra])
         if want - {"engine"}:
             self._service("baseline", str(self.cases), str(self.baseline))
             if trace:
@@ -114,7 +121,7 @@ class Context:
             c["request"] = request_for(Case(c["id"], "", "", REPO, c["data"], c["ruleset"]))
         self.suite.write_text(json.dumps(cases), encoding="utf-8")
 
-    def _trace(self, kind: str, given: Path, files: list[Path]) -> None:
+    def _trace(self, kind: str, given: Path, files: list[Any]) -> None:
         out = self.folder / f"{kind}.json"
         self._service(kind, str(given), str(out), *map(str, files))
         assert self.executed is not None
@@ -136,7 +143,9 @@ def _cpu_limit(seconds: float):
 def judge(m: Mutant, ctx: Context, order: list[str], timeout: float) -> tuple[str, str | None, dict]:
     """('killed', by whom, detail) or ('survived', None, detail) for one mutant, in a fresh process.
 
-    `timeout` is CPU seconds: a mutant that loops past it is killed (`(timeout)`).
+    `timeout` is CPU seconds: a mutant that loops past it is killed (`(timeout)`), unless it had
+    survived the suite already and only the probe was left (then the probe did not finish: seen).
+    A survivor of the engine's has `seen` in its detail: where the probe saw it, or None.
     """
     if not ctx.runs(m):
         return "survived", None, {"stage": "not executed"}
@@ -146,16 +155,17 @@ def judge(m: Mutant, ctx: Context, order: list[str], timeout: float) -> tuple[st
         if area_of(m) == "engine":
             order_file = Path(tmp) / "order.json"
             order_file.write_text(json.dumps(order), encoding="utf-8")
-            args = ["engine", str(m.path), str(src), str(ctx.suite), str(order_file)]
+            args = ["engine", str(m.path), str(src), str(ctx.suite), str(order_file),
+                    *([str(ctx.probe)] if ctx.probe is not None else [])]
         else:
             args = ["language", str(m.path), str(src), str(ctx.cases), str(ctx.baseline)]
         try:
             res = subprocess.run([sys.executable, str(JUDGE), *args], capture_output=True, text=True,
                                  timeout=timeout * 50, cwd=REPO, preexec_fn=_cpu_limit(timeout))
-        except subprocess.TimeoutExpired:
-            return "killed", "(timeout)", {"stage": "timeout"}
+        except subprocess.TimeoutExpired as exc:
+            return _stopped(exc.stdout)
         if res.returncode < 0:  # SIGXCPU / SIGKILL: past its CPU time
-            return "killed", "(timeout)", {"stage": "timeout"}
+            return _stopped(res.stdout)
     last = (res.stdout.strip().splitlines() or ["{}"])[-1]
     try:
         detail = json.loads(last)
@@ -165,6 +175,19 @@ def judge(m: Mutant, ctx: Context, order: list[str], timeout: float) -> tuple[st
     if res.returncode != 0:
         return "killed", by or "(crash)", detail
     return ("survived", None, detail) if by is None else ("killed", by, detail)
+
+
+def _stopped(out: str | bytes | None) -> tuple[str, str | None, dict]:
+    """The verdict of a judge stopped past its time: killed, unless the suite's verdict (a survivor) was out."""
+    text = out.decode(errors="replace") if isinstance(out, bytes) else (out or "")
+    for line in text.strip().splitlines():
+        try:
+            first = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(first, dict) and first.get("by") is None and "seen" in first:
+            return "survived", None, first
+    return "killed", "(timeout)", {"stage": "timeout"}
 
 
 _DEFAULTS: dict = {}
@@ -221,7 +244,7 @@ def _resumed(progress: Path | None) -> dict[str, tuple[str, str | None, dict]]:
         except ValueError:
             continue  # a line cut short when the run was stopped
         if v["verdict"] != "equivalent":  # listed then: the allow-list of this run decides
-            out[v["id"]] = (v["verdict"], v["by"], {k: v[k] for k in ("stage", "changed") if k in v})
+            out[v["id"]] = (v["verdict"], v["by"], {k: v[k] for k in ("stage", "changed", "seen") if k in v})
     return out
 
 
@@ -269,16 +292,22 @@ def run_all(chosen: list[Mutant], ctx: Context, jobs: int, timeout: float, skip:
                                         **verdict[2]}) + "\n")
         if not quiet and verdict[0] != "equivalent":
             print(f"[{n}/{len(chosen)}] {verdict[0]:<9} {m.rel}:{m.line} {m.label}  {m.source_line[:60]}"
-                  f"  {verdict[1] or verdict[2].get('stage', '')}", flush=True)
+                  f"  {verdict[1] or verdict[2].get('stage', '')}{'  SEEN' if seen(verdict) else ''}", flush=True)
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(one, chosen))
     return outcome
 
 
+def seen(verdict: tuple[str, str | None, dict]) -> str | None:
+    """Where the probe saw a survivor (None: not seen, or not probed)."""
+    return verdict[2].get("seen") if verdict[0] == "survived" else None
+
+
 def summary(by_area: dict[str, list[Mutant]], chosen: dict[str, list[Mutant]],
             outcome: dict[str, tuple[str, str | None, dict]]) -> dict[str, dict]:
-    """Per area: mutants, judged, killed, survived, equivalent, score."""
+    """Per area: mutants, judged, killed, survived, equivalent, score; for the engine with the probe, the
+    survivors the probe saw and the score over the mutants the protocol can see (killed and seen)."""
     rows: dict[str, dict] = {}
     for area, ms in chosen.items():
         verdicts = [outcome[m.id][0] for m in ms]
@@ -287,6 +316,10 @@ def summary(by_area: dict[str, list[Mutant]], chosen: dict[str, list[Mutant]],
         rows[area] = {"mutants": len(by_area[area]), "judged": len(ms), "killed": killed,
                       "survived": verdicts.count("survived"), "equivalent": equiv,
                       "score": killed / judged if judged else 1.0}
+        probed = [m for m in ms if outcome[m.id][0] == "survived" and "seen" in outcome[m.id][2]]
+        if probed or (area == "engine" and any("seen" in outcome[m.id][2] for m in ms)):
+            n_seen = sum(1 for m in probed if seen(outcome[m.id]))
+            rows[area].update(seen=n_seen, visible_score=killed / (killed + n_seen) if killed + n_seen else 1.0)
     return rows
 
 
@@ -299,7 +332,7 @@ def verify_allowlist(by_area: dict[str, list[Mutant]], args: argparse.Namespace)
     problems = allowlist.check(entries, set(index))
     listed = [index[e["id"]] for e in entries if e["id"] in index]
     with tempfile.TemporaryDirectory() as tmp:
-        ctx = Context(Path(tmp), area_files(), {area_of(m) for m in listed})
+        ctx = Context(Path(tmp), area_files(), {area_of(m) for m in listed}, probe=not args.no_probe)
         outcome = run_all(listed, ctx, args.jobs, args.timeout, set(), quiet=True)
     for e in entries:
         if e["id"] not in outcome:
@@ -309,7 +342,10 @@ def verify_allowlist(by_area: dict[str, list[Mutant]], args: argparse.Namespace)
         if verdict == "killed":
             problems.append(f"{e['id']}: listed as {e['reason'].split(':')[0]} but killed by {by}")
         elif unreachable and detail.get("stage") != "not executed":
-            problems.append(f"{e['id']}: listed as unreachable but the unmutated suite executes its line")
+            problems.append(f"{e['id']}: listed as unreachable but the unmutated suite or probe executes its line")
+        elif detail.get("seen"):
+            problems.append(f"{e['id']}: listed as {e['reason'].split(':')[0]} but the probe sees it: "
+                            f"{detail['seen']}")
     if args.update_fingerprints:
         # the reruns passed for these: take their code's new fingerprint (the reasons are still to be read)
         def about(e: dict) -> list[str]:  # ids hold ": " (annotations): match each problem by its entry's id
@@ -328,6 +364,18 @@ def verify_allowlist(by_area: dict[str, list[Mutant]], args: argparse.Namespace)
         print(p)
     print(f"allow-list: {len(entries)} entries, {len(listed)} rerun, {len(problems)} wrong")
     return 1 if problems else 0
+
+
+def serve(by_area: dict[str, list[Mutant]], mutant_id: str) -> int:
+    """The mutated built-in engine as a protocol engine (judge.py serve), until its input ends."""
+    m = next((m for ms in by_area.values() for m in ms if m.id == mutant_id), None)
+    if m is None or area_of(m) != "engine":
+        print(f"mutation: --serve takes the id of an engine mutant (see --list), not {mutant_id!r}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "mutant.py"
+        src.write_text(mutated_source(m, ctx_defaults()), encoding="utf-8")
+        return subprocess.run([sys.executable, str(JUDGE), "serve", str(m.path), str(src)], cwd=REPO).returncode
 
 
 def _fingerprint_or_none(code: list[str]) -> str | None:
@@ -365,8 +413,17 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --verify-allowlist: renew the fingerprint of each entry whose rerun passed "
                          "(then read the renewed entries' reasons again)")
     ap.add_argument("--json", type=Path, help="write the figures and the survivors here")
+    ap.add_argument("--no-probe", action="store_true",
+                    help="do not run the engine's survivors against the probe of what the protocol can see "
+                         "(bench/probe.py; it costs about 5 s per survivor)")
+    ap.add_argument("--serve", metavar="ID",
+                    help="run the built-in engine with this one mutant as a protocol engine on stdin/stdout, "
+                         "for `rulelang conform --engine` (to shrink a probe's game against it, say)")
+    ap.add_argument("--survivors-of", type=Path, metavar="PROGRESS",
+                    help="judge only the mutants an earlier run's progress file has as survivors (after new "
+                         "cases, or to probe them)")
     args = ap.parse_args(argv)
-    if not (args.sample or args.match or args.all or args.list or args.verify_allowlist):
+    if not (args.sample or args.match or args.all or args.list or args.verify_allowlist or args.survivors_of):
         args.sample = [f"{area}={n}" for area, n in DEFAULT_SAMPLE.items()]
     compiled = sorted(p.name for p in (REPO / "interpreter").glob("*.so"))
     if compiled and not args.list:
@@ -380,9 +437,17 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mutation: {exc}", file=sys.stderr)
         return 2
     by_area = all_mutants(tuple(s for s in args.skip.split(",") if s))
+    if args.serve is not None:
+        return serve(by_area, args.serve)
     if args.verify_allowlist:
         return verify_allowlist(by_area, args)
     chosen = select(by_area, args)
+    if args.survivors_of is not None:
+        earlier = _resumed(args.survivors_of)
+        if not earlier:
+            print(f"mutation: no verdicts in {args.survivors_of}", file=sys.stderr)
+            return 2
+        chosen = {a: [m for m in ms if earlier.get(m.id, ("",))[0] == "survived"] for a, ms in chosen.items()}
     flat = interleaved(chosen)
     if args.list:
         for m in flat:
@@ -409,27 +474,35 @@ def main(argv: list[str] | None = None) -> int:
         # the unmutated runs only when a mutant is left to judge (a finished run given again only reports)
         # tracing costs about as much as judging 50 mutants: a small run judges every mutant instead
         left = sum(1 for m in flat if m.id not in listed and m.id not in done)
-        ctx = Context(Path(tmp), area_files(), todo, trace=left > TRACE_FROM)
+        ctx = Context(Path(tmp), area_files(), todo, trace=left > TRACE_FROM, probe=not args.no_probe)
         outcome = run_all(flat, ctx, args.jobs, args.timeout, listed, progress=args.progress)
     rows = summary(by_area, chosen, outcome)
     survivors = [m for m in flat if outcome[m.id][0] == "survived"]
     print()
     for m in survivors:
+        where = seen(outcome[m.id])
+        probe = "" if "seen" not in outcome[m.id][2] else f"; SEEN by the probe: {where}" if where else \
+            "; the probe does not see it"
         print(f"SURVIVED [{area_of(m)}] {m.rel}:{m.line} [{m.function}] {m.label}: {m.source_line}"
-              f"  ({outcome[m.id][2].get('stage', '')})")
+              f"  ({outcome[m.id][2].get('stage', '')}{probe})")
     # a configuration a case uses changed, every case passed, a test failed: killed, but not by a case
     for m in flat:
         if outcome[m.id][0] == "killed" and outcome[m.id][2].get("stage") == "cases, then tests":
             print(f"NO CASE SAW [{area_of(m)}] {m.rel}:{m.line} [{m.function}] {m.label}: {m.source_line}"
                   f"  (killed by {outcome[m.id][1]})")
     samples = _samples(args.sample)
-    print(f"\n{'area':<11} {'mutants':>7} {'judged':>6} {'killed':>6} {'survived':>8} {'listed':>6}  score")
+    print(f"\n{'area':<11} {'mutants':>7} {'judged':>6} {'killed':>6} {'survived':>8} {'seen':>5} {'listed':>6}"
+          f"  score  {'of seen':>7}")
     for area, r in rows.items():
         note = f"  (sample of {samples[area]}, seed {args.seed})" if area in samples else ""
         if r["judged"] < planned[area]:
             note += f"  (only {r['judged']} of the {planned[area]} planned judged: the run was stopped)"
-        print(f"{area:<11} {r['mutants']:>7} {r['judged']:>6} {r['killed']:>6} {r['survived']:>8} "
-              f"{r['equivalent']:>6}  {r['score']:.1%}{note}")
+        n_seen, of_seen = (f"{r['seen']}", f"{r['visible_score']:.1%}") if "seen" in r else ("-", "-")
+        print(f"{area:<11} {r['mutants']:>7} {r['judged']:>6} {r['killed']:>6} {r['survived']:>8} {n_seen:>5} "
+              f"{r['equivalent']:>6}  {r['score']:.1%}  {of_seen:>7}{note}")
+    if any("seen" in r for r in rows.values()):
+        print("seen: survivors the probe (bench/probe.py) answers otherwise; of seen: killed / (killed + seen), "
+              "the score over the mutants the protocol can be shown to see")
     print(f"{time.monotonic() - t0:.0f} s; operators: {', '.join(OPERATORS)}")
     if stale:
         print(f"stale: {len(stale)} entries of {args.equivalent.name} name no mutant (their line changed or went): "
@@ -443,10 +516,12 @@ def main(argv: list[str] | None = None) -> int:
             "score": (lambda k, j: k / j if j else 1.0)(sum(r["killed"] for r in rows.values()),
                                                        sum(r["judged"] - r["equivalent"] for r in rows.values())),
             "verdicts": [{"id": m.id, "area": area_of(m), "verdict": outcome[m.id][0], "by": outcome[m.id][1],
-                          "stage": outcome[m.id][2].get("stage"), "changed": outcome[m.id][2].get("changed", [])}
+                          "stage": outcome[m.id][2].get("stage"), "changed": outcome[m.id][2].get("changed", []),
+                          "seen": seen(outcome[m.id])}
                          for m in flat],
             "survivors": [{"id": m.id, "area": area_of(m), "where": f"{m.rel}:{m.line}",
-                           "stage": outcome[m.id][2].get("stage"), "changed": outcome[m.id][2].get("changed", [])}
+                           "stage": outcome[m.id][2].get("stage"), "changed": outcome[m.id][2].get("changed", []),
+                           "seen": seen(outcome[m.id])}
                           for m in survivors],
         }, indent=2) + "\n", encoding="utf-8")
     return 0

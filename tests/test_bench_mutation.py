@@ -96,7 +96,7 @@ def test_the_operators_beyond_the_boundary_ones(tmp_path):
 
 def test_a_rule_mistake_is_killed_by_the_suite(tmp_path):
     # "events of net raw 0 are not recorded" turned around: a case sees it at once
-    res = _run("--match", RAW_DROP_NOT, "--json", str(tmp_path / "m.json"))
+    res = _run("--match", RAW_DROP_NOT, "--json", str(tmp_path / "m.json"), "--no-probe")
     if COMPILED_IN_TREE:  # the mutants would not be run: the script says so
         assert res.returncode == 2 and "shadow the source" in res.stderr
         return
@@ -139,7 +139,7 @@ def test_a_configuration_change_no_case_sees_is_judged_by_the_language_tests(tmp
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
 def test_verify_allowlist_reports_an_entry_the_suite_kills(tmp_path):
     listed = _allowlist(tmp_path, _wrong_entry(RAW_DROP_NOT))
-    res = _run("--verify-allowlist", "--equivalent", str(listed))
+    res = _run("--verify-allowlist", "--equivalent", str(listed), "--no-probe")
     assert res.returncode == 1, res.stdout + res.stderr
     assert "listed as equivalent but killed by" in res.stdout and "1 wrong" in res.stdout
 
@@ -149,7 +149,7 @@ def test_verify_allowlist_with_match_reruns_only_the_matching_entries(tmp_path):
     kept = RAW_DROP_NOT  # listed wrongly, but not matched: not rerun
     listed = _allowlist(tmp_path, _wrong_entry(kept),
                         {"id": "interpreter/round.py::Round.gone::x = 1::1->2", "reason": "equivalent: test"})
-    res = _run("--verify-allowlist", "--equivalent", str(listed), "--match", "Round.gone")
+    res = _run("--verify-allowlist", "--equivalent", str(listed), "--match", "Round.gone", "--no-probe")
     assert res.returncode == 1, res.stdout + res.stderr
     assert "names no mutant" in res.stdout and "allow-list: 1 entries, 0 rerun, 1 wrong" in res.stdout
     assert kept not in res.stdout
@@ -164,3 +164,26 @@ def test_entries_naming_no_mutant_are_reported_as_stale(tmp_path):
     assert res.returncode == 0, res.stdout + res.stderr
     assert "stale: 1 entries" in res.stdout
     assert json.loads((tmp_path / "m.json").read_text())["stale"] == [gone]
+
+
+@pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
+def test_an_engine_survivor_is_run_against_the_probe(tmp_path):
+    # the bots' claim (the muggins rule): no case and no probe game can see it; the table says so
+    bot_claim = "interpreter/claims.py::bot_claim::return 0::0->1"
+    res = _run("--match", bot_claim, "--json", str(tmp_path / "m.json"), "--equivalent", str(_allowlist(tmp_path)))
+    assert res.returncode == 0, res.stdout + res.stderr
+    doc = json.loads((tmp_path / "m.json").read_text())
+    [verdict] = doc["verdicts"]
+    assert verdict["verdict"] == "survived" and verdict["seen"] is None
+    assert doc["areas"]["engine"]["seen"] == 0 and "the probe does not see it" in res.stdout
+
+
+@pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
+def test_a_mutant_served_as_an_engine_fails_the_cases_it_breaks(tmp_path):
+    # `--serve ID`: the mutated engine over the protocol, for `rulelang conform --engine` (and --shrink)
+    engine = f"{sys.executable} {SCRIPT} --serve '{RAW_DROP_NOT}'"
+    res = subprocess.run([sys.executable, "-m", "rulelang", "conform", "--variant", "allfives", "--engine", engine,
+                          "--tag", "placement-score"], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert res.returncode == 1 and "FAILED" in res.stdout and "breaks seed:004" in res.stdout, res.stdout + res.stderr
+    bad = _run("--serve", "interpreter/round.py::nowhere::x::1->2")
+    assert bad.returncode == 2 and "--serve takes the id of an engine mutant" in bad.stderr

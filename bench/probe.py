@@ -1,0 +1,280 @@
+"""A held-out probe of what the protocol can see, to tell a surviving mutant that matters from one that cannot.
+
+The probe is a set of protocol requests: for every ruleset the suite uses and
+every player count it allows, a seeded match of random and greedy players
+(starting near the target in half of them), with a seat's view (`observe`)
+after every turn, illegal attempts (a tile the seat does not hold, a tile
+that does not match, a pass or a draw while able to place), wrong claims and
+calls under the muggins rule, over up to `MAX_ROUNDS` rounds with the later
+deals' openers left to the rules. The unmutated built-in engine answers it
+once; a mutated engine is *seen* when it answers any step otherwise, compared
+as a case would compare it (`conformance/compare.py`, hidden tiles included).
+
+A mutant the suite does not kill but the probe sees is a gap of the suite: a
+rule mistake an engine author could make and the suite would pass. One the
+probe does not see is *presumed* unobservable: the probe plays many states,
+not every state, so the presumption is only as good as the probe's reach.
+
+The probe shares no game with the suite (its seeds are `PROBE_SEEDS`, its
+players random), so it is an independent witness. Its requests are never
+cases: a gap it finds is closed by a case worked by hand or checked by an
+independent engine (`python bench/probe.py witness ...` prints the game).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+PROBE_SEEDS = (9001,)  # one match per ruleset and player count: disjoint from every seed the suite's cases use
+MAX_ROUNDS = 3
+MAX_STEPS = 300  # steps of one match at most (observations and attempts included)
+ILLEGAL = 0.15  # chance of an illegal attempt before a turn
+CALL = 0.35  # chance of a call after a placement, under the muggins rule
+WRONG_CLAIM = 0.3  # chance that a claim is off by one unit
+GLANCE = 0.3  # chance that a seat other than the one to move is observed after a turn
+
+
+def _step(move: str) -> dict[str, Any]:
+    """A `play` step; a claim (the muggins rule) in its own field."""
+    text, said, claim = move.partition(" claim ")
+    return {"play": text, "claim": int(claim)} if said else {"play": move}
+
+
+def _illegal(rng: random.Random, match: Any, seat: int, legal: list[Any]) -> dict[str, Any] | None:
+    """A step the seat to move may not make now, or None when none is at hand."""
+    from rulelang.interpreter import format_tile
+    from rulelang.interpreter.tiles import SIDES
+
+    obs = match.observation(seat)
+    hand = [format_tile(t) for t in obs["hand"]]
+    placements = [m for m in legal if not m.draw]
+    held = {format_tile(m.tile) for m in placements}
+    others = [format_tile(t) for s, h in enumerate(match.round.hands) if s != seat for t in h]
+    kinds = ["pass", "other-hand", "wrong-side"]
+    if not match.config.draw_while_able:
+        kinds.append("draw")
+    if [t for t in hand if t not in held]:
+        kinds.append("not-matching")
+    kind = rng.choice(kinds)
+    if kind == "pass":
+        return {"pass": True} if placements else None
+    if kind == "draw":
+        return {"draw": True} if placements else None
+    if not placements:
+        return None
+    target = rng.choice(placements)
+    where = "" if target.target is None else f" on {format_tile(target.target)} {target.side}"
+    if kind == "other-hand" and others:
+        return {"play": rng.choice(others) + where}
+    if kind == "not-matching":
+        return {"play": rng.choice([t for t in hand if t not in held]) + where}
+    if target.target is not None:
+        return {"play": f"{format_tile(target.tile)} on {format_tile(target.target)} {rng.choice(SIDES)}"}
+    return None
+
+
+def _apply(match: Any, step: dict[str, Any]) -> bool:
+    """Make the step as the built-in engine's protocol side makes it; whether it was accepted."""
+    from rulelang.interpreter import IllegalMove
+
+    rnd = match.round
+    try:
+        if "play" in step:
+            text = step["play"] if "claim" not in step else f"{step['play']} claim {step['claim']}"
+            match.play(text)
+        elif "call" in step:
+            match.call(step["call"])
+        elif "draw" in step:
+            rnd.draw()
+        else:
+            rnd.pass_turn()
+    except IllegalMove:
+        return False
+    return True
+
+
+def game(config: dict[str, Any], players: int, seed: int, name: str) -> tuple[dict[str, Any], list[bool]]:
+    """One probe match: (its request, whether each of its steps was accepted), played by the engine now loaded."""
+    from rulelang.interpreter import Match, as_config, greedy_player, random_player
+
+    cfg = as_config(config)
+    rng = random.Random(f"probe:{name}:{players}:{seed}")
+    first = Match(cfg, players, seed=seed)
+    deal0 = first.round.deal_dict()
+    setup: dict[str, Any] = {"hands": deal0["hands"], "boneyard": deal0["boneyard"],
+                             "opener": deal0["opener"] if deal0["opening"] == "lottery" else None}
+    nsides = max(cfg.sides_of(players)) + 1
+    target = config["target"]
+    if rng.random() < 0.5 and target.get("mode") != "rounds" and target.get("raw"):
+        unit = config["scoring"]["unit"]
+        setup["scores"] = [max(0, target["raw"] - unit * rng.randint(1, 6)) for _ in range(nsides)]
+    match = Match(cfg, players, seed=seed, record=True, deal=[setup], trust_openers=False)
+    bots = [(random_player if rng.random() < 0.5 else greedy_player)(f"{seed}:{s}") for s in range(players)]
+    claims = config.get("claims", "none") != "none"
+    steps: list[dict[str, Any]] = [{"observe": s} for s in range(players)]
+    accepted = [True] * players
+
+    def add(step: dict[str, Any]) -> bool:
+        ok = True if "observe" in step else _apply(match, step)
+        steps.append(step)
+        accepted.append(ok)
+        return ok
+
+    while not match.over and len(match.rounds) < MAX_ROUNDS and len(steps) < MAX_STEPS:
+        seat = match.seat_to_move
+        legal = match.legal_moves()
+        if rng.random() < ILLEGAL:
+            bad = _illegal(rng, match, seat, legal)
+            if bad is not None and add(bad):
+                continue  # it was legal after all: it was the turn
+        move = bots[seat](match.observation(seat), legal)
+        if claims and not move.draw:
+            claim = match.round.points_of(move) // config["scoring"]["unit"]
+            if rng.random() < WRONG_CLAIM:
+                claim = max(0, claim + rng.choice((-1, 1)))
+            move = replace(move, claim=claim)
+        add(_step(str(move)))
+        if claims and not match.over and rng.random() < CALL:
+            add({"call": rng.randrange(players)})
+        if not match.over:
+            add({"observe": match.seat_to_move})
+            if rng.random() < GLANCE:
+                add({"observe": rng.randrange(players)})
+    return _request(match, first, setup, steps, name, players, seed), accepted
+
+
+def _request(match: Any, first: Any, setup: dict[str, Any], steps: list[dict[str, Any]], name: str,
+             players: int, seed: int) -> dict[str, Any]:
+    """The protocol request replaying the match: every deal (thrown-in ones too), openers left to the rules."""
+    rounds = list(match.round_log)
+    if not match.over and match.round not in rounds:
+        rounds.append(match.round)
+    deals: list[dict[str, Any]] = []
+    for k, rnd in enumerate(rounds):
+        thrown = (first._thrown.get(0, []) + match._thrown.get(0, [])) if k == 0 else match._thrown.get(k, [])
+        deals += [dict(t, opener=None) for t in thrown]
+        d = rnd.deal_dict()
+        deals.append({"hands": d["hands"], "boneyard": d["boneyard"],
+                      "opener": d["opener"] if d["opening"] == "lottery" else None})
+    if "scores" in setup:
+        deals[0]["scores"] = setup["scores"]
+    return {"id": f"probe-{name}-{players}p-{seed}", "config": match.config.to_dict(), "players": players,
+            "setup": deals[0], "next_rounds": deals[1:], "steps": steps}
+
+
+def rulesets(cases: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    """(name, ruleset) of every ruleset the suite's cases use, once each, in a fixed order."""
+    import hashlib
+
+    seen: dict[str, Any] = {}
+    for c in cases:
+        r = c["ruleset"]
+        key = r if isinstance(r, str) else "inline-" + hashlib.sha256(
+            json.dumps(r, sort_keys=True).encode()).hexdigest()[:10]
+        seen.setdefault(key, r)
+    return sorted(seen.items())
+
+
+def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS) -> tuple[list[dict[str, Any]], list[str]]:
+    """The probe for the suite's rulesets: [{"request", "answer"}] from the engine now loaded (unmutated),
+    and the matches left out (a replay that does not accept what the match accepted)."""
+    from rulelang.conformance.builtin import run_case
+    from rulelang.conformance.configs import compiled
+
+    entries: list[dict[str, Any]] = []
+    dropped: list[str] = []
+    for name, ruleset in rulesets(cases):
+        try:
+            config = compiled(ruleset)
+        except Exception:  # noqa: BLE001 - a case ruleset that does not compile is the suite's business
+            continue
+        for players in config["players"]["counts"]:
+            for seed in seeds:
+                request, accepted = game(config, players, seed, name)
+                answer = run_case(request)
+                replayed = [s.get("reject") is None for s in answer["steps"]]
+                if replayed != accepted:
+                    dropped.append(request["id"])
+                    continue
+                entries.append({"request": request, "answer": answer})
+    return entries, dropped
+
+
+def as_case(entry: dict[str, Any]) -> dict[str, Any]:
+    """The probe match as a case: each step expects everything the unmutated engine answered to it."""
+    steps = []
+    for step, ans in zip(entry["request"]["steps"], entry["answer"]["steps"], strict=True):
+        s = dict(step)
+        if ans.get("reject") is not None:
+            s["reject"] = ans["reject"]
+        s["expect"] = {k: v for k, v in ans.items() if k != "reject"}
+        steps.append(s)
+    return {"steps": steps}
+
+
+def first_seen(entries: list[dict[str, Any]]) -> str | None:
+    """Where the engine now loaded first answers the probe otherwise (`ID step N PATH: expected X, got Y`)."""
+    from rulelang.conformance.builtin import run_case
+    from rulelang.conformance.compare import compare
+
+    for entry in entries:
+        request = entry["request"]
+        try:
+            result = run_case(request)
+        except Exception as exc:  # noqa: BLE001 - a mutant may break anything: its crash is seen
+            return f"{request['id']}: {type(exc).__name__}: {str(exc)[:120]}"
+        if result == entry["answer"]:
+            continue  # the same answer (the fast way; a case compares only what it expects)
+        diff = compare(as_case(entry), result)
+        if diff is not None:
+            return (f"{request['id']} step {diff.step} {diff.path}: expected {json.dumps(diff.expected)[:80]}, "
+                    f"got {json.dumps(diff.got)[:80]}")
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`probe.py build OUT`: write the probe; `probe.py witness PROBE ID [--upto N]`: print one match's request
+    (its steps up to N) as a starting point for a hand-worked case."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="write the probe (requests and the unmutated answers) to OUT")
+    b.add_argument("out", type=Path)
+    w = sub.add_parser("witness", help="print one probe match as a case draft")
+    w.add_argument("probe", type=Path)
+    w.add_argument("id")
+    w.add_argument("--upto", type=int, help="keep the steps up to this one (the step the mutant answers otherwise)")
+    args = ap.parse_args(argv)
+    sys.path.insert(0, str(REPO))
+    if args.cmd == "build":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import judge
+
+        entries, dropped = build(judge.case_list())
+        args.out.write_text(json.dumps(entries), encoding="utf-8")
+        print(f"probe: {len(entries)} matches, {sum(len(e['request']['steps']) for e in entries)} steps"
+              + (f"; left out (the replay differs): {', '.join(dropped)}" if dropped else ""))
+        return 0
+    try:
+        entries = json.loads(args.probe.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"probe: cannot read {args.probe}: {exc}", file=sys.stderr)
+        return 2
+    entry = next((e for e in entries if e["request"]["id"] == args.id), None)
+    if entry is None:
+        print(f"probe: no match {args.id!r} in {args.probe}", file=sys.stderr)
+        return 2
+    case = as_case(entry)
+    request = dict(entry["request"])
+    request["steps"] = case["steps"][: None if args.upto is None else args.upto + 1]
+    print(json.dumps(request, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

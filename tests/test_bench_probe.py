@@ -1,0 +1,78 @@
+"""The probe of what the protocol can see (bench/probe.py): its games replay exactly, and a mutated engine that
+answers them otherwise is seen, one that cannot be told apart through the protocol is not."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import compiled_in_tree
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import mutants  # noqa: E402 - the bench folder is no package
+import probe  # noqa: E402
+
+# "events of net raw 0 are not recorded" turned around: every scoring event changes
+RAW_DROP_NOT = "interpreter/round.py::Round._event::if not raw:::drop-not"
+# the bots' claim under the muggins rule: a case (and the probe) gives every claim itself
+BOT_CLAIM = "interpreter/claims.py::bot_claim::return 0::0->1"
+SMALL = [{"ruleset": "allfives"}, {"ruleset": "muggins-claims"}, {"ruleset": "exact61"}]
+
+
+@pytest.fixture(scope="module")
+def small_probe():
+    entries, dropped = probe.build(SMALL)
+    return entries, dropped
+
+
+def test_every_probe_game_replays_as_it_was_played(small_probe):
+    entries, dropped = small_probe
+    assert dropped == []
+    assert {e["request"]["id"].split("-")[1] for e in entries} == {"allfives", "muggins", "exact61"}
+    steps = [(s, a) for e in entries for s, a in zip(e["request"]["steps"], e["answer"]["steps"], strict=True)]
+    kinds = {next(iter(s)) for s, _ in steps}
+    assert {"play", "observe", "call"} <= kinds
+    rejected = [s for s, a in steps if a.get("reject")]
+    assert rejected and any("play" in s for s in rejected)  # the illegal attempts are refused, and kept
+    assert probe.first_seen(entries) is None  # the unmutated engine answers its own probe the same
+
+
+def test_later_deals_leave_the_opener_to_the_rules(small_probe):
+    # a given opener would hide an engine's mistake in "opener after a domino / a block"
+    entries, _ = small_probe
+    ruled = [e for e in entries if "lottery" not in (e["request"]["config"]["opener"]["after_domino"],
+                                                     e["request"]["config"]["opener"]["after_block"])]
+    later = [d for e in ruled for d in e["request"]["next_rounds"]]
+    assert later and all(d["opener"] is None for d in later)
+
+
+def _judge(tmp_path: Path, mutant_id: str, entries: list) -> dict:
+    """The judge's verdict on one engine mutant with an empty suite and the small probe."""
+    [m] = [m for m in mutants.mutants_of(ROOT / mutant_id.split("::")[0]) if m.id == mutant_id]
+    src = tmp_path / "mutant.py"
+    src.write_text(mutants.mutated_source(m), encoding="utf-8")
+    (tmp_path / "suite.json").write_text("[]")
+    (tmp_path / "order.json").write_text("[]")
+    (tmp_path / "probe.json").write_text(json.dumps(entries))
+    res = subprocess.run([sys.executable, str(ROOT / "bench" / "judge.py"), "engine", str(m.path), str(src),
+                          str(tmp_path / "suite.json"), str(tmp_path / "order.json"), str(tmp_path / "probe.json")],
+                         capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(compiled_in_tree(), reason="the engine is compiled into the checkout: a mutant would not load")
+def test_a_rule_mistake_no_case_kills_is_seen_by_the_probe(tmp_path, small_probe):
+    verdict = _judge(tmp_path, RAW_DROP_NOT, small_probe[0])
+    assert verdict["by"] is None  # no case: the suite is empty
+    assert verdict["seen"] and verdict["seen"].startswith("probe-")
+
+
+@pytest.mark.skipif(compiled_in_tree(), reason="the engine is compiled into the checkout: a mutant would not load")
+def test_a_change_the_protocol_cannot_see_is_not_seen(tmp_path, small_probe):
+    verdict = _judge(tmp_path, BOT_CLAIM, small_probe[0])
+    assert verdict["by"] is None and verdict["seen"] is None
