@@ -184,15 +184,24 @@ def run_tests(tests: list[str]) -> str | None:
 # ----------------------------------------------------------------------------- the workers
 
 
-def engine_worker(suite_path: str, order_file: str, probe_path: str | None = None) -> dict[str, Any]:
+def engine_worker(suite_path: str, order_file: str, probe_path: str | None = None,
+                  killed_too: str | None = None) -> dict[str, Any]:
     """The engine (already mutated by `install`) against the suite, cases that killed before first; a survivor
-    then against the probe (bench/probe.py), with the suite's verdict printed first (the probe may time out)."""
+    then against the probe (bench/probe.py), with the suite's verdict printed first (the probe may time out).
+    With `killed_too` ("killed-too"), a killed mutant is run against the probe as well: how much of what the
+    suite sees the probe sees (its recall)."""
     suite = {c["id"]: c for c in json.loads(Path(suite_path).read_text(encoding="utf-8"))}
     order = json.loads(Path(order_file).read_text(encoding="utf-8"))
     ids = [i for i in order if i in suite] + sorted(i for i in suite if i not in order)
     killer = run_cases([suite[i] for i in ids], {i: suite[i]["request"] for i in ids})
-    if killer is not None or probe_path is None:
+    if probe_path is None:
         return {"by": killer, "stage": "cases"}
+    if killer is not None:
+        if killed_too is None:
+            return {"by": killer, "stage": "cases"}
+        import probe
+
+        return {"by": killer, "stage": "cases", "seen": probe.first_seen(_load_probe(probe_path))}
     print(json.dumps({"by": None, "stage": "cases", "seen": "(the probe did not finish)"}), flush=True)
     import probe
 

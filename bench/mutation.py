@@ -90,6 +90,7 @@ class Context:
         self.baseline = folder / "baseline.json"
         # the probe of what the protocol can see (bench/probe.py), for the engine's survivors
         self.probe: Path | None = folder / "probe.json" if probe and "engine" in want else None
+        self.probe_killed = False  # the killed mutants against the probe too (--probe-killed: its recall)
         self.executed: dict[str, set[int]] | None = {} if trace else None  # None: judge every mutant
         if not want:
             return
@@ -156,7 +157,8 @@ def judge(m: Mutant, ctx: Context, order: list[str], timeout: float) -> tuple[st
             order_file = Path(tmp) / "order.json"
             order_file.write_text(json.dumps(order), encoding="utf-8")
             args = ["engine", str(m.path), str(src), str(ctx.suite), str(order_file),
-                    *([str(ctx.probe)] if ctx.probe is not None else [])]
+                    *([str(ctx.probe)] if ctx.probe is not None else []),
+                    *(["killed-too"] if ctx.probe is not None and ctx.probe_killed else [])]
         else:
             args = ["language", str(m.path), str(src), str(ctx.cases), str(ctx.baseline)]
         try:
@@ -304,6 +306,15 @@ def seen(verdict: tuple[str, str | None, dict]) -> str | None:
     return verdict[2].get("seen") if verdict[0] == "survived" else None
 
 
+def probe_recall(flat: list[Mutant], outcome: dict[str, tuple[str, str | None, dict]]) -> tuple[int, int] | None:
+    """(killed engine mutants the probe sees, killed engine mutants probed), or None when none was probed."""
+    probed = [outcome[m.id] for m in flat if outcome[m.id][0] == "killed" and "seen" in outcome[m.id][2]
+              and not (outcome[m.id][1] or "").startswith("(")]
+    if not probed:
+        return None
+    return sum(1 for v in probed if v[2]["seen"]), len(probed)
+
+
 def summary(by_area: dict[str, list[Mutant]], chosen: dict[str, list[Mutant]],
             outcome: dict[str, tuple[str, str | None, dict]]) -> dict[str, dict]:
     """Per area: mutants, judged, killed, survived, equivalent, score; for the engine with the probe, the
@@ -416,6 +427,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-probe", action="store_true",
                     help="do not run the engine's survivors against the probe of what the protocol can see "
                          "(bench/probe.py; it costs about 5 s per survivor)")
+    ap.add_argument("--probe-killed", action="store_true",
+                    help="run the killed engine mutants against the probe too, and report how many of them it "
+                         "sees (the probe's recall: how far its 'not seen' can be trusted)")
     ap.add_argument("--serve", metavar="ID",
                     help="run the built-in engine with this one mutant as a protocol engine on stdin/stdout, "
                          "for `rulelang conform --engine` (to shrink a probe's game against it, say)")
@@ -475,6 +489,7 @@ def main(argv: list[str] | None = None) -> int:
         # tracing costs about as much as judging 50 mutants: a small run judges every mutant instead
         left = sum(1 for m in flat if m.id not in listed and m.id not in done)
         ctx = Context(Path(tmp), area_files(), todo, trace=left > TRACE_FROM, probe=not args.no_probe)
+        ctx.probe_killed = args.probe_killed
         outcome = run_all(flat, ctx, args.jobs, args.timeout, listed, progress=args.progress)
     rows = summary(by_area, chosen, outcome)
     survivors = [m for m in flat if outcome[m.id][0] == "survived"]
@@ -503,6 +518,10 @@ def main(argv: list[str] | None = None) -> int:
     if any("seen" in r for r in rows.values()):
         print("seen: survivors the probe (bench/probe.py) answers otherwise; of seen: killed / (killed + seen), "
               "the score over the mutants the protocol can be shown to see")
+    recall = probe_recall(flat, outcome)
+    if recall is not None:
+        print(f"probe recall: it sees {recall[0]} of the {recall[1]} engine mutants the suite killed "
+              f"({recall[0] / recall[1]:.1%}): a survivor it does not see is presumed unobservable with that reach")
     print(f"{time.monotonic() - t0:.0f} s; operators: {', '.join(OPERATORS)}")
     if stale:
         print(f"stale: {len(stale)} entries of {args.equivalent.name} name no mutant (their line changed or went): "

@@ -202,7 +202,7 @@ def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS) -> 
                 if replayed != accepted:
                     dropped.append(request["id"])
                     continue
-                entries.append({"request": request, "answer": answer})
+                entries.append({"ruleset": ruleset, "request": request, "answer": answer})
     return entries, dropped
 
 
@@ -212,8 +212,9 @@ def as_case(entry: dict[str, Any]) -> dict[str, Any]:
     for step, ans in zip(entry["request"]["steps"], entry["answer"]["steps"], strict=True):
         s = dict(step)
         if ans.get("reject") is not None:
-            s["reject"] = ans["reject"]
-        s["expect"] = {k: v for k, v in ans.items() if k != "reject"}
+            s["reject"] = ans["reject"]  # a refused step is answered by its code alone
+        else:
+            s["expect"] = {k: v for k, v in ans.items() if k != "reject"}
         steps.append(s)
     return {"steps": steps}
 
@@ -238,17 +239,46 @@ def first_seen(entries: list[dict[str, Any]]) -> str | None:
     return None
 
 
+def witness(entry: dict[str, Any], upto: int | None) -> dict[str, Any]:
+    """One probe match as a draft case file (steps up to `upto`, each expecting what the unmutated engine
+    answered): to run against a mutant (`rulelang conform --cases DIR --engine "python bench/mutation.py
+    --serve ID" --shrink OUT`) and then to work by hand. A draft, never a case: its expectations are the
+    built-in engine's, and its source says so."""
+    from rulelang.conformance.generate import _tags
+
+    request = entry["request"]
+    steps = as_case(entry)["steps"][: None if upto is None else upto + 1]
+    config = request["config"]
+    tags = set(_tags(config, request["players"], [s for s in steps if "expect" in s],
+                     not isinstance(entry["ruleset"], str)))
+    if any("observe" in s for s in steps):
+        tags.add("observation")
+    if any(s.get("reject") for s in steps):
+        tags.add("illegal-move")
+    if request["next_rounds"]:
+        tags.add("multi-round")
+    case = {"id": request["id"], "description": "a probe match (bench/probe.py), cut after the step a mutant "
+            "answers otherwise: a DRAFT whose expectations are the built-in engine's, to be worked by hand",
+            "source": {"text": "generated", "where": "bench/probe.py witness: the built-in engine's answers, "
+                       "not checked; replace by the clause the case tests once worked by hand"},
+            "tags": sorted(tags), "players": request["players"], "setup": request["setup"],
+            **({"next_rounds": request["next_rounds"]} if request["next_rounds"] else {}), "steps": steps}
+    return {"description": f"a draft from the probe match {request['id']}", "ruleset": entry["ruleset"],
+            "cases": [case]}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """`probe.py build OUT`: write the probe; `probe.py witness PROBE ID [--upto N]`: print one match's request
-    (its steps up to N) as a starting point for a hand-worked case."""
+    """`probe.py build OUT`: write the probe; `probe.py witness PROBE ID [--upto N] [-o FILE]`: one match as a
+    draft case file (its steps up to N), a starting point for a hand-worked case."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="write the probe (requests and the unmutated answers) to OUT")
     b.add_argument("out", type=Path)
-    w = sub.add_parser("witness", help="print one probe match as a case draft")
+    w = sub.add_parser("witness", help="write one probe match as a draft case file")
     w.add_argument("probe", type=Path)
     w.add_argument("id")
     w.add_argument("--upto", type=int, help="keep the steps up to this one (the step the mutant answers otherwise)")
+    w.add_argument("-o", "--out", type=Path, help="the case file to write (default: standard output)")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(REPO))
     if args.cmd == "build":
@@ -269,10 +299,15 @@ def main(argv: list[str] | None = None) -> int:
     if entry is None:
         print(f"probe: no match {args.id!r} in {args.probe}", file=sys.stderr)
         return 2
-    case = as_case(entry)
-    request = dict(entry["request"])
-    request["steps"] = case["steps"][: None if args.upto is None else args.upto + 1]
-    print(json.dumps(request, indent=1))
+    if "ruleset" not in entry:
+        print(f"probe: {args.probe} was written by an older probe.py: build it again", file=sys.stderr)
+        return 2
+    text = json.dumps(witness(entry, args.upto), indent=2) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text, encoding="utf-8")
     return 0
 
 
