@@ -76,3 +76,22 @@ def test_a_rule_mistake_no_case_kills_is_seen_by_the_probe(tmp_path, small_probe
 def test_a_change_the_protocol_cannot_see_is_not_seen(tmp_path, small_probe):
     verdict = _judge(tmp_path, BOT_CLAIM, small_probe[0])
     assert verdict["by"] is None and verdict["seen"] is None
+
+
+def test_a_witness_is_a_draft_case_file_the_runner_reads(tmp_path, small_probe):
+    entries, _ = small_probe
+    path = tmp_path / "probe.json"
+    path.write_text(json.dumps(entries))
+    out = tmp_path / "draft" / "allfives" / "draft.json"
+    res = subprocess.run([sys.executable, str(ROOT / "bench" / "probe.py"), "witness", str(path),
+                          "probe-allfives-2p-9001", "--upto", "25", "-o", str(out)],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert res.returncode == 0, res.stderr
+    [case] = json.loads(out.read_text())["cases"]
+    assert len(case["steps"]) == 26 and "DRAFT" in case["description"]
+    run = subprocess.run([sys.executable, "-m", "rulelang", "conform", "--cases", str(tmp_path / "draft")],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0 and "OK" in run.stdout, run.stdout + run.stderr
+    missing = subprocess.run([sys.executable, str(ROOT / "bench" / "probe.py"), "witness", str(path), "probe-nope"],
+                             capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert missing.returncode == 2 and "no match 'probe-nope'" in missing.stderr
