@@ -536,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
                                                        sum(r["judged"] - r["equivalent"] for r in rows.values())),
             "verdicts": [{"id": m.id, "area": area_of(m), "verdict": outcome[m.id][0], "by": outcome[m.id][1],
                           "stage": outcome[m.id][2].get("stage"), "changed": outcome[m.id][2].get("changed", []),
-                          "seen": seen(outcome[m.id])}
+                          "seen": outcome[m.id][2].get("seen")}
                          for m in flat],
             "survivors": [{"id": m.id, "area": area_of(m), "where": f"{m.rel}:{m.line}",
                            "stage": outcome[m.id][2].get("stage"), "changed": outcome[m.id][2].get("changed", []),
