@@ -32,6 +32,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 PROBE_SEEDS = (9001,)  # one match per ruleset and player count: disjoint from every seed the suite's cases use
+# and one more whose first round is dealt short (a few tiles a hand, the rest out of play): blocks, pip ties
+# and settlements of small hands come often there, and rarely in full deals
+SHORT_SEEDS = (9002,)
 MAX_ROUNDS = 3
 MAX_STEPS = 300  # steps of one match at most (observations and attempts included)
 ILLEGAL = 0.15  # chance of an illegal attempt before a turn
@@ -99,8 +102,10 @@ def _apply(match: Any, step: dict[str, Any]) -> bool:
     return True
 
 
-def game(config: dict[str, Any], players: int, seed: int, name: str) -> tuple[dict[str, Any], list[bool]]:
-    """One probe match: (its request, whether each of its steps was accepted), played by the engine now loaded."""
+def game(config: dict[str, Any], players: int, seed: int, name: str,
+         short: bool = False) -> tuple[dict[str, Any], list[bool]]:
+    """One probe match: (its request, whether each of its steps was accepted), played by the engine now loaded;
+    `short`: its first round dealt 2 to 4 tiles a hand and at most 3 in the boneyard."""
     from rulelang.interpreter import Match, as_config, greedy_player, random_player
 
     cfg = as_config(config)
@@ -109,6 +114,9 @@ def game(config: dict[str, Any], players: int, seed: int, name: str) -> tuple[di
     deal0 = first.round.deal_dict()
     setup: dict[str, Any] = {"hands": deal0["hands"], "boneyard": deal0["boneyard"],
                              "opener": deal0["opener"] if deal0["opening"] == "lottery" else None}
+    if short:
+        setup["hands"] = [rng.sample(h, min(len(h), rng.randint(2, 4))) for h in setup["hands"]]
+        setup["boneyard"] = setup["boneyard"][: rng.randint(0, 3)]
     nsides = max(cfg.sides_of(players)) + 1
     target = config["target"]
     if rng.random() < 0.5 and target.get("mode") != "rounds" and target.get("raw"):
@@ -181,7 +189,8 @@ def rulesets(cases: list[dict[str, Any]]) -> list[tuple[str, Any]]:
     return sorted(seen.items())
 
 
-def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS) -> tuple[list[dict[str, Any]], list[str]]:
+def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS,
+          short_seeds: tuple[int, ...] = SHORT_SEEDS) -> tuple[list[dict[str, Any]], list[str]]:
     """The probe for the suite's rulesets: [{"request", "answer"}] from the engine now loaded (unmutated),
     and the matches left out (a replay that does not accept what the match accepted)."""
     from rulelang.conformance.builtin import run_case
@@ -195,8 +204,8 @@ def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS) -> 
         except Exception:  # noqa: BLE001 - a case ruleset that does not compile is the suite's business
             continue
         for players in config["players"]["counts"]:
-            for seed in seeds:
-                request, accepted = game(config, players, seed, name)
+            for seed, short in [(s, False) for s in seeds] + [(s, True) for s in short_seeds]:
+                request, accepted = game(config, players, seed, name, short)
                 answer = run_case(request)
                 replayed = [s.get("reject") is None for s in answer["steps"]]
                 if replayed != accepted:
