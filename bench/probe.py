@@ -44,7 +44,9 @@ GLANCE = 0.3  # chance that a seat other than the one to move is observed after 
 
 
 def _step(move: str) -> dict[str, Any]:
-    """A `play` step; a claim (the muggins rule) in its own field."""
+    """A `play` step, a claim (the muggins rule) in its own field; the draw move is a `draw` step."""
+    if move == "draw":
+        return {"draw": True}  # (PROTOCOL.md: a step's `play` is a placement or a lead, never "draw")
     text, said, claim = move.partition(" claim ")
     return {"play": text, "claim": int(claim)} if said else {"play": move}
 
