@@ -83,8 +83,9 @@ def test_every_engine_of_the_project_passes_the_observation_cases(engine):
     result = _run(made[engine]())
     # every case but those on a larger set, which only the built-in engine claims (the others decline it),
     # for the example engines those where any opponent may call (they play the muggins rule's first caller), and
-    # for the fresh engine those drawing while able to place (it declines that house rule)
-    declined = {"fresh": {"larger-set", "draw-while-able"}, "toy": {"larger-set", "claims-any-opponent"},
+    # for the fresh engine those drawing while able to place and those losing missed points only when called
+    # (it declines both house rules)
+    declined = {"fresh": {"larger-set", "draw-while-able", "claims-lost-if-called"}, "toy": {"larger-set", "claims-any-opponent"},
                 "toy-js": {"larger-set", "claims-any-opponent"}}.get(engine, set())
     played = [c for c in OBSERVATION if not declined & set(c.tags)]
     assert result.counts()["pass"] == len(played), {r.case.id: (r.outcome, r.difference, r.error, r.skip_reason)
@@ -134,7 +135,7 @@ def test_points_previewed_where_they_must_be_claimed_fail():
 
 def test_a_wrong_seat_told_it_may_call_fails():
     def everyone_may_call(request, answer):
-        if request["config"].get("claims") in ("muggins", "any-opponent"):
+        if request["config"].get("claims") in ("muggins", "any-opponent", "lost-if-called"):
             answer["may_call"] = True
 
     assert set(_failed(_run(_builtin(everyone_may_call)))) == {c.id for c in OBSERVATION if "claims" in c.tags}
