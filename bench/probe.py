@@ -112,7 +112,7 @@ def game(config: dict[str, Any], players: int, seed: int, name: str,
 
     cfg = as_config(config)
     rng = random.Random(f"probe:{name}:{players}:{seed}")
-    first = Match(cfg, players, seed=seed)
+    first = Match(cfg, players, seed=seed, record=True)
     deal0 = first.round.deal_dict()
     setup: dict[str, Any] = {"hands": deal0["hands"], "boneyard": deal0["boneyard"],
                              "opener": deal0["opener"] if deal0["opening"] == "lottery" else None}
@@ -156,20 +156,19 @@ def game(config: dict[str, Any], players: int, seed: int, name: str,
             add({"observe": match.seat_to_move})
             if rng.random() < GLANCE:
                 add({"observe": rng.randrange(players)})
-    return _request(match, first, setup, steps, name, players, seed), accepted
+    thrown0 = first.transcript()["rounds"][0].get("thrown_in", [])  # the deals thrown in before the first
+    return _request(match, thrown0, setup, steps, name, players, seed), accepted
 
 
-def _request(match: Any, first: Any, setup: dict[str, Any], steps: list[dict[str, Any]], name: str,
-             players: int, seed: int) -> dict[str, Any]:
-    """The protocol request replaying the match: every deal (thrown-in ones too), openers left to the rules."""
-    rounds = list(match.round_log)
-    if not match.over and match.round not in rounds:
-        rounds.append(match.round)
+def _request(match: Any, thrown0: list[dict[str, Any]], setup: dict[str, Any], steps: list[dict[str, Any]],
+             name: str, players: int, seed: int) -> dict[str, Any]:
+    """The protocol request replaying the match: every deal (thrown-in ones too, from its transcript), openers
+    left to the rules."""
     deals: list[dict[str, Any]] = []
-    for k, rnd in enumerate(rounds):
-        thrown = (first._thrown.get(0, []) + match._thrown.get(0, [])) if k == 0 else match._thrown.get(k, [])
+    for k, rnd in enumerate(match.transcript()["rounds"]):
+        thrown = (thrown0 if k == 0 else []) + rnd.get("thrown_in", [])
         deals += [dict(t, opener=None) for t in thrown]
-        d = rnd.deal_dict()
+        d = rnd["deal"]
         deals.append({"hands": d["hands"], "boneyard": d["boneyard"],
                       "opener": d["opener"] if d["opening"] == "lottery" else None})
     if "scores" in setup:
