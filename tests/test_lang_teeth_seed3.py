@@ -17,6 +17,7 @@ from rulelang.ast import Term
 from rulelang.compiler import analyse
 from rulelang.config.rules import config_problems, mentions_winner
 from rulelang.explain import explain_text
+from rulelang.formatter import config_to_text
 from rulelang.statements import docs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,6 +122,15 @@ def test_a_score_floor_in_shown_points_must_be_a_multiple_of_the_unit():
     assert _errors("muggins", "scores never fall below -7\n") == [
         ("unit-mismatch", 4, 1, "a score floor of -7 is not a multiple of 5",
          "with 5 raw points to 1 shown point, use a multiple of 5")]
+
+
+def test_a_hand_rounded_to_one_number_and_divided_by_another_keeps_both():
+    config = compiled("allfives", "on domino:\n  credit opponents' hands separately, rounded to 10 and divided by 5, "
+                                  "to the winner\n  as one event\n")
+    [term] = config["settlement"]["domino"]["terms"]
+    assert (term["rounding"], term["divisor"]) == ("round10", 5)
+    assert "credit opponents' hands separately, rounded to 10 and divided by 5, to the winner" in \
+        config_to_text({**config, "based_on": None})
 
 
 def test_a_target_per_player_count_must_name_exactly_the_allowed_counts():
