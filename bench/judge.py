@@ -41,7 +41,8 @@ LANGUAGE_TESTS = ["tests/test_lang_examples.py", "tests/test_lang_errors.py", "t
                   "tests/test_statement_table.py", "tests/test_lang_unit_warnings.py",
                   "tests/test_lang_teeth.py",
                   "tests/test_lang_teeth_compiler.py",
-                  "tests/test_lang_teeth_statements.py"]
+                  "tests/test_lang_teeth_statements.py",
+                  "tests/test_lang_teeth_seed3.py"]
 
 
 def module_name(path: Path) -> str:
