@@ -195,18 +195,13 @@ def engine_worker(suite_path: str, order_file: str, probe_path: str | None = Non
     order = json.loads(Path(order_file).read_text(encoding="utf-8"))
     ids = [i for i in order if i in suite] + sorted(i for i in suite if i not in order)
     killer = run_cases([suite[i] for i in ids], {i: suite[i]["request"] for i in ids})
-    if probe_path is None:
+    if probe_path is None or (killer is not None and killed_too is None):
         return {"by": killer, "stage": "cases"}
-    if killer is not None:
-        if killed_too is None:
-            return {"by": killer, "stage": "cases"}
-        import probe
-
-        return {"by": killer, "stage": "cases", "seen": probe.first_seen(_load_probe(probe_path))}
-    print(json.dumps({"by": None, "stage": "cases", "seen": "(the probe did not finish)"}), flush=True)
+    if killer is None:  # a survivor: if the probe does not finish in the CPU time, it is seen
+        print(json.dumps({"by": None, "stage": "cases", "seen": "(the probe did not finish)"}), flush=True)
     import probe
 
-    return {"by": None, "stage": "cases", "seen": probe.first_seen(_load_probe(probe_path))}
+    return {"by": killer, "stage": "cases", "seen": probe.first_seen(_load_probe(probe_path))}
 
 
 def _load_probe(path: str) -> list[dict[str, Any]]:
@@ -296,7 +291,7 @@ def main(argv: list[str]) -> int:
     `judge.py cases|baseline|probe|trace-engine|trace-language IN OUT [FILES]`: writes an unmutated run's result
     to OUT. `judge.py serve MODULE SOURCE`: the mutated built-in engine as a protocol engine on stdin/stdout.
     """
-    argv = [argv[0], *(a if a == "--probe" else os.path.abspath(a) for a in argv[1:])]
+    argv = [argv[0], *(a if a in ("--probe", "killed-too") else os.path.abspath(a) for a in argv[1:])]
     sys.path.insert(0, str(REPO))
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     os.chdir(REPO)
