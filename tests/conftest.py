@@ -1,4 +1,4 @@
-"""Refuse to test a stale compiled engine.
+"""Refuse to test a stale compiled engine (and give SIGINT back to a run started in the background).
 
 `pip install -e .` (without RULELANG_PURE_PYTHON=1) and `.ci/run`'s second pass
 build the engine's compiled modules into the checkout, where Python imports
@@ -7,6 +7,7 @@ would test old code while the source looks right: stop at once and say so.
 """
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,12 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# A test run started in the background by a script (`pytest &`) inherits SIGINT ignored, and so would every
+# process a test starts: the Ctrl-C tests could not interrupt them. Children of a Python handler get SIGINT's
+# default back at exec.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def compiled_in_tree() -> bool:
