@@ -62,14 +62,6 @@ def test_without_a_reserve_an_inherited_hand_is_reported_at_the_based_on_line_no
     assert hint is not None and hint.startswith("`double-nine-six` states `hand 10 tiles with 2 players, 10 with 3,")
 
 
-def test_a_hand_too_large_for_two_players_offers_no_smaller_player_count():
-    # 28 // 20 = 1 hand of 20 tiles: fewer players cannot help, so the hint does not offer "at most 1 players"
-    assert _errors("allfives", "players 2\nhand 20 tiles\n") == [(
-        "too-many-tiles", 5, 1, "2 hands of 20 tiles need 2 x 20 = 40 tiles, but a double-six set has 28",
-        "deal at most 14 tiles to each of 2 players (2 x 14 = 28 of 28), or write `tiles double-nine` / "
-        "`tiles double-twelve`")]
-
-
 def test_an_inherited_deal_quotes_the_hand_line_of_the_base_even_when_the_reserve_is_inherited_too(tmp_path):
     (tmp_path / "b.rules").write_text('ruleset b "b"\nsource "s"\nbased on allfives\ntiles double-nine\n'
                                       "hand 10 tiles\nreserve 4 tiles\n", encoding="utf-8")
@@ -93,35 +85,51 @@ def test_an_inherited_rule_on_the_first_line_of_its_base_is_quoted(tmp_path):
     assert hint is not None and hint.startswith(f"`b.rules` states `hand 10 tiles` ({tmp_path / 'b.rules'}:1); ")
 
 
+# a bad ruleset and the one error it gets: (code, line, column, message, hint)
+SINGLE_ERRORS = [
+    # 28 // 20 = 1 hand of 20 tiles: fewer players cannot help, so the hint does not offer "at most 1 players"
+    pytest.param("allfives", "players 2\nhand 20 tiles\n",
+                 [(
+        "too-many-tiles", 5, 1, "2 hands of 20 tiles need 2 x 20 = 40 tiles, but a double-six set has 28",
+        "deal at most 14 tiles to each of 2 players (2 x 14 = 28 of 28), or write `tiles double-nine` / "
+        "`tiles double-twelve`")],
+                 id="a_hand_too_large_for_two_players_offers_no_smaller_player_count"),
+    pytest.param("allfives", "overshoot bounces back\n",
+                 [("overshoot-needs-exact", 4, 1, "an at-least target cannot be overshot",
+                   "write `no overshoot rule`, or `target exactly ...`")],
+                 id="an_at_least_target_cannot_bounce_back"),
+    pytest.param("allfives", ("5 raw points make 1 shown point\non domino:\n"
+                  "  credit opponents' hands separately, rounded to 5, to the winner\n"
+                  "  credit opponents' hands pooled, 1 point per tile, to the winner\n  as one event\n"),
+                 [("unit-mismatch", 7, 3, "1 point per tile can give raw scores that are not multiples of 5",
+                   "with 5 raw points to 1 shown point, count a multiple of 5 per tile")],
+                 id="one_point_per_tile_in_shown_points_is_singular_and_points_at_its_term_line"),
+    pytest.param("allfives", ("5 raw points make 1 shown point\non domino:\n"
+                  "  credit opponents' hands separately, rounded to 3, to the winner\n  as one event\n"),
+                 [("unit-mismatch", 6, 3, "a hand rounded to 3 can give raw scores that are not multiples of 5",
+                   "with 5 raw points to 1 shown point, write `rounded to 5`")],
+                 id="a_hand_rounded_to_other_than_the_unit_cannot_be_shown"),
+    pytest.param("muggins", "scores never fall below -7\n",
+                 [("unit-mismatch", 4, 1, "a score floor of -7 is not a multiple of 5",
+                   "with 5 raw points to 1 shown point, use a multiple of 5")],
+                 id="a_score_floor_in_shown_points_must_be_a_multiple_of_the_unit"),
+    pytest.param("allfives", "players 2 to 3\ntarget at least 100 points with 2 players, 150 with 3 or 4\n",
+                 [("per-count", 5, 1, "the target is not given for exactly the allowed player counts",
+                   "give a target for each of 2, 3 players")],
+                 id="a_target_per_player_count_must_name_exactly_the_allowed_counts"),
+    pytest.param("allfives", ("ties at the top: play extra rounds\ncheck the target after settlement\n"
+                  "a tie at the top plays 2 extra rounds with 2 players, 3 with 2\n"),
+                 [("per-count", 6, 1, "a player count is given two numbers of extra rounds",
+                   "name each player count once")],
+                 id="a_tie_rounds_line_naming_a_count_twice_is_refused"),
+]
+
+
+@pytest.mark.parametrize(("base", "text", "expected"), SINGLE_ERRORS)
+def test_a_bad_ruleset_gets_its_one_error(base, text, expected):
+    assert _errors(base, text) == expected
+
 # -- configuration rules an author breaks ------------------------------------------------------------------
-
-def test_an_at_least_target_cannot_bounce_back():
-    assert _errors("allfives", "overshoot bounces back\n") == [
-        ("overshoot-needs-exact", 4, 1, "an at-least target cannot be overshot",
-         "write `no overshoot rule`, or `target exactly ...`")]
-
-
-def test_one_point_per_tile_in_shown_points_is_singular_and_points_at_its_term_line():
-    text = ("5 raw points make 1 shown point\non domino:\n"
-            "  credit opponents' hands separately, rounded to 5, to the winner\n"
-            "  credit opponents' hands pooled, 1 point per tile, to the winner\n  as one event\n")
-    assert _errors("allfives", text) == [
-        ("unit-mismatch", 7, 3, "1 point per tile can give raw scores that are not multiples of 5",
-         "with 5 raw points to 1 shown point, count a multiple of 5 per tile")]
-
-
-def test_a_hand_rounded_to_other_than_the_unit_cannot_be_shown():
-    text = ("5 raw points make 1 shown point\non domino:\n"
-            "  credit opponents' hands separately, rounded to 3, to the winner\n  as one event\n")
-    assert _errors("allfives", text) == [
-        ("unit-mismatch", 6, 3, "a hand rounded to 3 can give raw scores that are not multiples of 5",
-         "with 5 raw points to 1 shown point, write `rounded to 5`")]
-
-
-def test_a_score_floor_in_shown_points_must_be_a_multiple_of_the_unit():
-    assert _errors("muggins", "scores never fall below -7\n") == [
-        ("unit-mismatch", 4, 1, "a score floor of -7 is not a multiple of 5",
-         "with 5 raw points to 1 shown point, use a multiple of 5")]
 
 
 def test_a_hand_rounded_to_one_number_and_divided_by_another_keeps_both():
@@ -131,20 +139,6 @@ def test_a_hand_rounded_to_one_number_and_divided_by_another_keeps_both():
     assert (term["rounding"], term["divisor"]) == ("round10", 5)
     assert "credit opponents' hands separately, rounded to 10 and divided by 5, to the winner" in \
         config_to_text({**config, "based_on": None})
-
-
-def test_a_target_per_player_count_must_name_exactly_the_allowed_counts():
-    text = "players 2 to 3\ntarget at least 100 points with 2 players, 150 with 3 or 4\n"
-    assert _errors("allfives", text) == [
-        ("per-count", 5, 1, "the target is not given for exactly the allowed player counts",
-         "give a target for each of 2, 3 players")]
-
-
-def test_a_tie_rounds_line_naming_a_count_twice_is_refused():
-    text = ("ties at the top: play extra rounds\ncheck the target after settlement\n"
-            "a tie at the top plays 2 extra rounds with 2 players, 3 with 2\n")
-    assert _errors("allfives", text) == [
-        ("per-count", 6, 1, "a player count is given two numbers of extra rounds", "name each player count once")]
 
 
 def test_an_entry_threshold_of_one_point_compiles():
