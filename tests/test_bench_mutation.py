@@ -187,3 +187,11 @@ def test_a_mutant_served_as_an_engine_fails_the_cases_it_breaks(tmp_path):
     assert res.returncode == 1 and "FAILED" in res.stdout and "breaks seed:004" in res.stdout, res.stdout + res.stderr
     bad = _run("--serve", "interpreter/round.py::nowhere::x::1->2")
     assert bad.returncode == 2 and "--serve takes the id of an engine mutant" in bad.stderr
+
+
+@pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
+def test_survivors_of_a_file_with_no_verdicts_is_refused(tmp_path):
+    empty = tmp_path / "run.progress"
+    empty.write_text("")
+    res = _run("--survivors-of", str(empty))
+    assert res.returncode == 2 and f"no verdicts in {empty}" in res.stderr
