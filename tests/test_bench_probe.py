@@ -50,6 +50,16 @@ def test_later_deals_leave_the_opener_to_the_rules(small_probe):
     assert later and all(d["opener"] is None for d in later)
 
 
+def test_the_tied_deals_block_with_the_lightest_hands_tied(small_probe):
+    # a block's tie-breaks decide only when the lightest hands tie, which full random deals seldom reach
+    entries, _ = small_probe
+    tied = [e for e in entries if e["request"]["id"].endswith(tuple(f"-{s}" for s in probe.TIED_SEEDS))]
+    assert tied and all(not e["request"]["setup"]["boneyard"] for e in tied)
+    blocks = [s["round"]["hand_pips"] for e in tied for s in e["answer"]["steps"]
+              if s.get("round") and s["round"]["kind"] == "blocked"]
+    assert any(pips.count(min(pips)) > 1 for pips in blocks)
+
+
 def _judge(tmp_path: Path, mutant_id: str, entries: list) -> dict:
     """The judge's verdict on one engine mutant with an empty suite and the small probe."""
     [m] = [m for m in mutants.mutants_of(ROOT / mutant_id.split("::")[0]) if m.id == mutant_id]
