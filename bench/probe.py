@@ -3,7 +3,8 @@
 The probe is a set of protocol requests: for every ruleset the suite uses and
 every player count it allows, seeded matches of random and greedy players
 (starting near the target in half of them; the first round dealt in full, dealt
-short, or dealt tied so that a block's tie-breaks decide), with a seat's view (`observe`)
+short, or dealt so that it blocks at once, its hands often tied, so that a
+block's winner and tie-breaks decide), with a seat's view (`observe`)
 after every turn, illegal attempts (a tile the seat does not hold, a tile
 that does not match, a pass or a draw while able to place), wrong claims and
 calls under the muggins rule, over up to `MAX_ROUNDS` rounds with the later
@@ -36,10 +37,13 @@ PROBE_SEEDS = (9001,)  # one match per ruleset and player count: disjoint from e
 # and one more whose first round is dealt short (a few tiles a hand, the rest out of play): blocks, pip ties
 # and settlements of small hands come often there, and rarely in full deals
 SHORT_SEEDS = (9002,)
-# and one more whose first round is dealt tied: 2 or 3 tiles a hand, every hand of the same pip total, no
-# boneyard, so that the round blocks with hands tied on pips and the block's tie-break decides (a state the
-# other matches reach about once in a few hundred rounds)
-TIED_SEEDS = (9003, 9004)
+# and one more whose first round is dealt tied: no boneyard, hands whose pip totals tie (doubles that block
+# at once, or 2 or 3 random tiles of equal totals), so that the round blocks with the lightest hands tied and
+# the block's tie-break decides (a state the other matches reach about once in a hundred rounds)
+TIED_SEEDS = (9003,)
+# and one more whose first round is dealt doubles only (1 to 3 a hand, no boneyard): it blocks after the lead,
+# and the seat with the fewest tiles is often not the one with the lightest hand
+DOUBLES_SEEDS = (9004,)
 TIED_TRIES = 400  # random attempts at a tied deal before the match falls back to a short one
 MAX_ROUNDS = 3
 MAX_STEPS = 300  # steps of one match at most (observations and attempts included)
@@ -114,36 +118,40 @@ def _pips(tile: str) -> int:
     return sum(int(half) for half in tile.strip("[]").split("|"))
 
 
-def _tied_hands(rng: random.Random, tiles: list[str], players: int) -> list[list[str]] | None:
-    """`players` disjoint hands of `tiles` (a full set, as text) whose pip totals tie, or None when random
-    attempts find none. Half the time the hands hold only doubles (1 to 3 a hand, so that a tie of pips can
-    be broken by tile counts or the lightest tile), which match nothing in another hand: the round blocks
-    after the lead, the lightest hands tied once the heaviest double has led; otherwise 2 or 3 random tiles a hand, every
-    hand of the same total."""
-    if rng.random() < 0.5:
-        doubles = [t for t in tiles if len(set(t.strip("[]").split("|"))) == 1]
-        best: list[list[str]] | None = None
-        best_tied = 1
-        for _ in range(TIED_TRIES):
-            pool = rng.sample(doubles, len(doubles))
-            sizes = [rng.choice((1, 2, 3)) for _seat in range(players)]
-            if sum(sizes) > len(pool):
-                continue
-            hands, k = [], 0
-            for size in sizes:
-                hands.append(pool[k: k + size])
-                k += size
-            # the seat with the heaviest double most often leads it (the usual openers): the others' hands,
-            # and its own after the lead, are what the block counts
-            lead = max((t for h in hands for t in h), key=_pips)
-            after = [sum(_pips(t) for t in h if t != lead) for h in hands]
-            tied = after.count(min(after))
-            if tied == players:
-                return hands
-            if tied > best_tied:
-                best, best_tied = hands, tied
-        if best is not None:
-            return best
+def _doubles_hands(rng: random.Random, tiles: list[str], players: int, tied: bool) -> list[list[str]] | None:
+    """`players` disjoint hands of 1 to 3 doubles of `tiles` (a full set, as text), or None when the set has
+    too few. Doubles match nothing in another hand, so the round blocks after the lead. `tied`: the lightest
+    hands tie once the heaviest double has led (the usual openers lead it), half the time with as many tiles
+    each (so that a tie of pips is one of tile counts too); otherwise the sizes are random, and the fewest
+    tiles and the lightest hand are often different seats."""
+    doubles = [t for t in tiles if len(set(t.strip("[]").split("|"))) == 1]
+    same_size = rng.random() < 0.5
+    best: list[list[str]] | None = None
+    best_tied = 1
+    for _ in range(TIED_TRIES):
+        pool = rng.sample(doubles, len(doubles))
+        sizes = [rng.choice((1, 2, 3))] * players if same_size else [rng.choice((1, 2, 3)) for _ in range(players)]
+        if sum(sizes) > len(pool):
+            continue
+        hands, k = [], 0
+        for size in sizes:
+            hands.append(pool[k: k + size])
+            k += size
+        if not tied:
+            return hands
+        lead = max((t for h in hands for t in h), key=_pips)
+        after = [sum(_pips(t) for t in h if t != lead) for h in hands]
+        count = after.count(min(after))
+        if count == players:
+            return hands
+        if count > best_tied:
+            best, best_tied = hands, count
+    return best
+
+
+def _equal_total_hands(rng: random.Random, tiles: list[str], players: int) -> list[list[str]] | None:
+    """`players` disjoint hands of 2 or 3 random tiles of `tiles`, every hand of the same pip total, or None
+    when random attempts find none."""
     for _ in range(TIED_TRIES):
         pool = rng.sample(tiles, len(tiles))
         first = pool[: rng.choice((2, 3))]
@@ -164,11 +172,24 @@ def _tied_hands(rng: random.Random, tiles: list[str], players: int) -> list[list
     return None
 
 
+def _blocking_hands(rng: random.Random, tiles: list[str], players: int, deal: str) -> list[list[str]] | None:
+    """The hands of a "tied" deal (half of them doubles, half random tiles of equal totals) or of a "doubles"
+    deal (doubles of random sizes), or None."""
+    if deal == "doubles":
+        return _doubles_hands(rng, tiles, players, tied=False)
+    if rng.random() < 0.5:
+        got = _doubles_hands(rng, tiles, players, tied=True)
+        if got is not None:
+            return got
+    return _equal_total_hands(rng, tiles, players)
+
+
 def game(config: dict[str, Any], players: int, seed: int, name: str,
          deal: str = "full") -> tuple[dict[str, Any], list[bool]]:
     """One probe match: (its request, whether each of its steps was accepted), played by the engine now loaded;
     `deal`: "full" as the rules deal it, "short" (its first round dealt 2 to 4 tiles a hand and at most 3 in
-    the boneyard) or "tied" (2 or 3 tiles a hand, every hand of the same pip total, no boneyard)."""
+    the boneyard), "tied" (no boneyard, hands whose pip totals tie) or "doubles" (no boneyard, 1 to 3
+    doubles a hand); a deal the set cannot give falls back to a short one."""
     from rulelang.interpreter import Match, as_config, greedy_player, random_player
 
     cfg = as_config(config)
@@ -177,10 +198,10 @@ def game(config: dict[str, Any], players: int, seed: int, name: str,
     deal0 = first.round.deal_dict()
     setup: dict[str, Any] = {"hands": deal0["hands"], "boneyard": deal0["boneyard"],
                              "opener": deal0["opener"] if deal0["opening"] == "lottery" else None}
-    tied = _tied_hands(rng, [t for h in deal0["hands"] for t in h] + deal0["boneyard"], players) \
-        if deal == "tied" else None
-    if tied is not None:
-        setup["hands"], setup["boneyard"] = tied, []
+    blocking = _blocking_hands(rng, [t for h in deal0["hands"] for t in h] + deal0["boneyard"], players, deal) \
+        if deal in ("tied", "doubles") else None
+    if blocking is not None:
+        setup["hands"], setup["boneyard"] = blocking, []
     elif deal != "full":
         setup["hands"] = [rng.sample(h, min(len(h), rng.randint(2, 4))) for h in setup["hands"]]
         setup["boneyard"] = setup["boneyard"][: rng.randint(0, 3)]
@@ -257,7 +278,8 @@ def rulesets(cases: list[dict[str, Any]]) -> list[tuple[str, Any]]:
 
 def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS,
           short_seeds: tuple[int, ...] = SHORT_SEEDS,
-          tied_seeds: tuple[int, ...] = TIED_SEEDS) -> tuple[list[dict[str, Any]], list[str]]:
+          tied_seeds: tuple[int, ...] = TIED_SEEDS,
+          doubles_seeds: tuple[int, ...] = DOUBLES_SEEDS) -> tuple[list[dict[str, Any]], list[str]]:
     """The probe for the suite's rulesets: [{"request", "answer"}] from the engine now loaded (unmutated),
     and the matches left out (a replay that does not accept what the match accepted)."""
     from rulelang.conformance.builtin import run_case
@@ -272,7 +294,7 @@ def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS,
             continue
         for players in config["players"]["counts"]:
             plan = [(s, "full") for s in seeds] + [(s, "short") for s in short_seeds] \
-                + [(s, "tied") for s in tied_seeds]
+                + [(s, "tied") for s in tied_seeds] + [(s, "doubles") for s in doubles_seeds]
             for seed, deal in plan:
                 request, accepted = game(config, players, seed, name, deal)
                 answer = run_case(request)
