@@ -37,13 +37,13 @@ PROBE_SEEDS = (9001,)  # one match per ruleset and player count: disjoint from e
 # and one more whose first round is dealt short (a few tiles a hand, the rest out of play): blocks, pip ties
 # and settlements of small hands come often there, and rarely in full deals
 SHORT_SEEDS = (9002,)
-# and one more whose first round is dealt tied: no boneyard, hands whose pip totals tie (doubles that block
+# and two more (one round each) whose first round is dealt tied: no boneyard, hands whose pip totals tie (doubles that block
 # at once, or 2 or 3 random tiles of equal totals), so that the round blocks with the lightest hands tied and
 # the block's tie-break decides (a state the other matches reach about once in a hundred rounds)
-TIED_SEEDS = (9003,)
-# and one more whose first round is dealt doubles only (1 to 3 a hand, no boneyard): it blocks after the lead,
+TIED_SEEDS = (9003, 9005)
+# and two more (one round each) whose first round is dealt doubles only (1 to 3 a hand, no boneyard): it blocks after the lead,
 # and the seat with the fewest tiles is often not the one with the lightest hand
-DOUBLES_SEEDS = (9004,)
+DOUBLES_SEEDS = (9004, 9006)
 TIED_TRIES = 400  # random attempts at a tied deal before the match falls back to a short one
 MAX_ROUNDS = 3
 MAX_STEPS = 300  # steps of one match at most (observations and attempts included)
@@ -222,7 +222,8 @@ def game(config: dict[str, Any], players: int, seed: int, name: str,
         accepted.append(ok)
         return ok
 
-    while not match.over and len(match.rounds) < MAX_ROUNDS and len(steps) < MAX_STEPS:
+    rounds = 1 if blocking is not None else MAX_ROUNDS  # a blocking deal is there for its own round
+    while not match.over and len(match.rounds) < rounds and len(steps) < MAX_STEPS:
         seat = match.seat_to_move
         legal = match.legal_moves()
         if rng.random() < ILLEGAL:
