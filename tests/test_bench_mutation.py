@@ -195,3 +195,16 @@ def test_survivors_of_a_file_with_no_verdicts_is_refused(tmp_path):
     empty.write_text("")
     res = _run("--survivors-of", str(empty))
     assert res.returncode == 2 and f"no verdicts in {empty}" in res.stderr
+
+
+def test_a_judge_stopped_past_its_time_is_killed_unless_the_suite_had_passed():
+    # a judge prints the suite's verdict before it runs the probe: stopped in the probe, the mutant survived the
+    # suite and counts as seen; stopped before any verdict (an endless loop in a case), it is killed
+    sys.path.insert(0, str(ROOT / "bench"))
+    import mutation
+
+    survivor = json.dumps({"by": None, "stage": "cases", "seen": "(the probe did not finish)"})
+    verdict, by, detail = mutation._stopped(("noise\n" + survivor + "\n").encode())
+    assert (verdict, by, detail["seen"]) == ("survived", None, "(the probe did not finish)")
+    for out in (None, b"", "not json\n", json.dumps({"by": "some-case", "stage": "cases"})):
+        assert mutation._stopped(out)[:2] == ("killed", "(timeout)")
