@@ -115,6 +115,7 @@ def _apply(match: Any, step: dict[str, Any]) -> bool:
 
 
 def _pips(tile: str) -> int:
+    """The pips of a tile written as text (`[2|5]`: 7)."""
     return sum(int(half) for half in tile.strip("[]").split("|"))
 
 
