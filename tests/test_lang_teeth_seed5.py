@@ -165,6 +165,11 @@ def test_a_target_per_player_count_may_be_1_point_but_not_0():
         ("bad-number", 5, 1, "the target must be at least 1 point", None)]
 
 
+def test_a_target_of_0_points_for_the_first_player_count_is_reported_once():
+    assert _errors("allfives", "players 2 to 3\ntarget at least 0 points with 2 players, 150 with 3\n") == [
+        ("bad-number", 5, 1, "the target must be at least 1 point", None)]
+
+
 # -- bases and missing statements -------------------------------------------------------------------------------
 
 def test_a_base_path_of_a_text_without_a_file_is_relative_to_the_working_folder(tmp_path, monkeypatch):
