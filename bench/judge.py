@@ -42,7 +42,8 @@ LANGUAGE_TESTS = ["tests/test_lang_examples.py", "tests/test_lang_errors.py", "t
                   "tests/test_lang_teeth.py",
                   "tests/test_lang_teeth_compiler.py",
                   "tests/test_lang_teeth_statements.py",
-                  "tests/test_lang_teeth_seed3.py"]
+                  "tests/test_lang_teeth_seed3.py",
+                  "tests/test_lang_teeth_seed5.py"]
 
 
 def module_name(path: Path) -> str:

@@ -206,7 +206,7 @@ def _target_one_from_config(c: Config) -> Target:
 
 
 def _check_target(v: Target) -> Iterator[Issue]:
-    if v.amount < 1:
+    if v.amount < 1 and not v.by_count:  # per player count, the amount is the first group's: checked below
         yield Issue("bad-number", "the target must be at least 1 point")
     yield from _check_target_counts(v)  # a target per player count
 
