@@ -3,7 +3,7 @@
 The probe is a set of protocol requests: for every ruleset the suite uses and
 every player count it allows, seeded matches of random and greedy players
 (starting near the target in half of them; the first round dealt in full, dealt
-short, or dealt so that it blocks at once, its hands often tied, so that a
+short, or dealt so that it blocks at once, its hands often tied (partners too), so that a
 block's winner and tie-breaks decide), with a seat's view (`observe`)
 after every turn, illegal attempts (a tile the seat does not hold, a tile
 that does not match, a pass or a draw while able to place), wrong claims and
@@ -44,6 +44,9 @@ TIED_SEEDS = (9003, 9005)
 # and two more (one round each) whose first round is dealt doubles only (1 to 3 a hand, no boneyard): it blocks after the lead,
 # and the seat with the fewest tiles is often not the one with the lightest hand
 DOUBLES_SEEDS = (9004, 9006)
+# and, where partners play, three more (one round each) dealt doubles so that partners share the lightest hand
+# after the lead, now and then with an opponent too: "partners' ties", which decide a block only there
+PARTNERS_SEEDS = (9007, 9008, 9009)
 TIED_TRIES = 400  # random attempts at a tied deal before the match falls back to a short one
 MAX_ROUNDS = 3
 MAX_STEPS = 300  # steps of one match at most (observations and attempts included)
@@ -150,6 +153,36 @@ def _doubles_hands(rng: random.Random, tiles: list[str], players: int, tied: boo
     return best
 
 
+def _partners_tied_hands(rng: random.Random, tiles: list[str], sides: tuple[int, ...],
+                         opener: int | None) -> list[list[str]] | None:
+    """Hands of 1 to 3 doubles of `tiles` a seat where two partners (`sides`: the side of each seat) hold the
+    lightest hands, equal, whatever the leader leads: the leader (`opener`, or the holder of the heaviest double,
+    who leads it under the usual openers) is not one of them and keeps more than them after any lead; or None
+    when random attempts find none."""
+    doubles = [t for t in tiles if len(set(t.strip("[]").split("|"))) == 1]
+    for _ in range(10 * TIED_TRIES):  # a rarer deal than a tie of any two hands
+        pool = rng.sample(doubles, len(doubles))
+        sizes = [rng.choice((1, 2, 3)) for _seat in sides]
+        if sum(sizes) > len(pool):
+            continue
+        hands, k = [], 0
+        for size in sizes:
+            hands.append(pool[k: k + size])
+            k += size
+        heaviest = max((t for h in hands for t in h), key=_pips)
+        leader = opener if opener is not None else next(s for s, h in enumerate(hands) if heaviest in h)
+        totals = [sum(_pips(t) for t in h) for h in hands]
+        left = [x - (max(_pips(t) for t in hands[s]) if s == leader else 0) for s, x in enumerate(totals)]
+        for pa in range(len(sides)):
+            for pb in range(pa + 1, len(sides)):
+                if sides[pa] != sides[pb] or leader in (pa, pb) or totals[pa] != totals[pb]:
+                    continue
+                if len(hands[leader]) > 1 and all(left[s] >= totals[pa] if s != leader else left[s] > totals[pa]
+                                                  for s in range(len(sides)) if s not in (pa, pb)):
+                    return hands
+    return None
+
+
 def _equal_total_hands(rng: random.Random, tiles: list[str], players: int) -> list[list[str]] | None:
     """`players` disjoint hands of 2 or 3 random tiles of `tiles`, every hand of the same pip total, or None
     when random attempts find none."""
@@ -189,8 +222,9 @@ def game(config: dict[str, Any], players: int, seed: int, name: str,
          deal: str = "full") -> tuple[dict[str, Any], list[bool]]:
     """One probe match: (its request, whether each of its steps was accepted), played by the engine now loaded;
     `deal`: "full" as the rules deal it, "short" (its first round dealt 2 to 4 tiles a hand and at most 3 in
-    the boneyard), "tied" (no boneyard, hands whose pip totals tie) or "doubles" (no boneyard, 1 to 3
-    doubles a hand); a deal the set cannot give falls back to a short one."""
+    the boneyard), "tied" (no boneyard, hands whose pip totals tie), "doubles" (no boneyard, 1 to 3
+    doubles a hand) or "partners" (doubles where two partners share the lightest hand); a deal the set cannot
+    give falls back to a short one."""
     from rulelang.interpreter import Match, as_config, greedy_player, random_player
 
     cfg = as_config(config)
@@ -199,8 +233,11 @@ def game(config: dict[str, Any], players: int, seed: int, name: str,
     deal0 = first.round.deal_dict()
     setup: dict[str, Any] = {"hands": deal0["hands"], "boneyard": deal0["boneyard"],
                              "opener": deal0["opener"] if deal0["opening"] == "lottery" else None}
-    blocking = _blocking_hands(rng, [t for h in deal0["hands"] for t in h] + deal0["boneyard"], players, deal) \
-        if deal in ("tied", "doubles") else None
+    tiles = [t for h in deal0["hands"] for t in h] + deal0["boneyard"]
+    if deal == "partners":
+        blocking = _partners_tied_hands(rng, tiles, cfg.sides_of(players), setup["opener"])
+    else:
+        blocking = _blocking_hands(rng, tiles, players, deal) if deal in ("tied", "doubles") else None
     if blocking is not None:
         setup["hands"], setup["boneyard"] = blocking, []
     elif deal != "full":
@@ -281,11 +318,13 @@ def rulesets(cases: list[dict[str, Any]]) -> list[tuple[str, Any]]:
 def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS,
           short_seeds: tuple[int, ...] = SHORT_SEEDS,
           tied_seeds: tuple[int, ...] = TIED_SEEDS,
-          doubles_seeds: tuple[int, ...] = DOUBLES_SEEDS) -> tuple[list[dict[str, Any]], list[str]]:
+          doubles_seeds: tuple[int, ...] = DOUBLES_SEEDS,
+          partners_seeds: tuple[int, ...] = PARTNERS_SEEDS) -> tuple[list[dict[str, Any]], list[str]]:
     """The probe for the suite's rulesets: [{"request", "answer"}] from the engine now loaded (unmutated),
     and the matches left out (a replay that does not accept what the match accepted)."""
     from rulelang.conformance.builtin import run_case
     from rulelang.conformance.configs import compiled
+    from rulelang.interpreter import as_config
 
     entries: list[dict[str, Any]] = []
     dropped: list[str] = []
@@ -297,6 +336,8 @@ def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS,
         for players in config["players"]["counts"]:
             plan = [(s, "full") for s in seeds] + [(s, "short") for s in short_seeds] \
                 + [(s, "tied") for s in tied_seeds] + [(s, "doubles") for s in doubles_seeds]
+            if players in as_config(config).partnerships:
+                plan += [(s, "partners") for s in partners_seeds]
             for seed, deal in plan:
                 request, accepted = game(config, players, seed, name, deal)
                 answer = run_case(request)

@@ -60,6 +60,17 @@ def test_the_tied_deals_block_with_the_lightest_hands_tied(small_probe):
     assert any(pips.count(min(pips)) > 1 for pips in blocks)
 
 
+def test_where_partners_play_a_blocking_deal_leaves_two_partners_sharing_the_lightest_hand():
+    # partners' ties decide a block only where partners play: reading 29, and the side that wins together
+    entries, dropped = probe.build([{"ruleset": "allfives-pagat"}], seeds=(), short_seeds=(), tied_seeds=(),
+                                   doubles_seeds=())
+    assert dropped == [] and entries
+    assert {e["request"]["players"] for e in entries} == {4}  # the only count with partnerships
+    blocks = [s["round"]["hand_pips"] for e in entries for s in e["answer"]["steps"]
+              if s.get("round") and s["round"]["kind"] == "blocked"]
+    assert any(pips[0] == pips[2] == min(pips) or pips[1] == pips[3] == min(pips) for pips in blocks)
+
+
 def _judge(tmp_path: Path, mutant_id: str, entries: list) -> dict:
     """The judge's verdict on one engine mutant with an empty suite and the small probe."""
     [m] = [m for m in mutants.mutants_of(ROOT / mutant_id.split("::")[0]) if m.id == mutant_id]
