@@ -147,9 +147,26 @@ def judge(m: Mutant, ctx: Context, order: list[str], timeout: float) -> tuple[st
     `timeout` is CPU seconds: a mutant that loops past it is killed (`(timeout)`), unless it had
     survived the suite already and only the probe was left (then the probe did not finish: seen).
     A survivor of the engine's has `seen` in its detail: where the probe saw it, or None.
+
+    An engine mutant meets the cases that killed most so far first (`order`), which finds a kill sooner;
+    one that survives them is judged again in a fresh process in the suite's own order, with the probe:
+    the cases share the engine's module state, and a mutant's mistake can be hidden by what an earlier case
+    left there (a table a larger set extends, say), so the order alone must not make a survivor.
     """
     if not ctx.runs(m):
         return "survived", None, {"stage": "not executed"}
+    if area_of(m) == "engine" and order:
+        first = _judge_once(m, ctx, order, timeout, ctx.probe_killed)
+        if first[0] == "killed":
+            return first
+    return _judge_once(m, ctx, [], timeout, True)
+
+
+def _judge_once(m: Mutant, ctx: Context, order: list[str], timeout: float,
+                probe: bool) -> tuple[str, str | None, dict]:
+    """One judge process for `m`: an engine mutant's cases in `order` first, then the rest by id; `probe`: a
+    survivor (or, with `--probe-killed`, any engine mutant) is run against the probe too."""
+    probe_path = ctx.probe if probe else None
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "mutant.py"
         src.write_text(mutated_source(m, ctx_defaults()), encoding="utf-8")
@@ -157,8 +174,8 @@ def judge(m: Mutant, ctx: Context, order: list[str], timeout: float) -> tuple[st
             order_file = Path(tmp) / "order.json"
             order_file.write_text(json.dumps(order), encoding="utf-8")
             args = ["engine", str(m.path), str(src), str(ctx.suite), str(order_file),
-                    *([str(ctx.probe)] if ctx.probe is not None else []),
-                    *(["killed-too"] if ctx.probe is not None and ctx.probe_killed else [])]
+                    *([str(probe_path)] if probe_path is not None else []),
+                    *(["killed-too"] if probe_path is not None and ctx.probe_killed else [])]
         else:
             args = ["language", str(m.path), str(src), str(ctx.cases), str(ctx.baseline)]
         try:

@@ -208,3 +208,21 @@ def test_a_judge_stopped_past_its_time_is_killed_unless_the_suite_had_passed():
     assert (verdict, by, detail["seen"]) == ("survived", None, "(the probe did not finish)")
     for out in (None, b"", "not json\n", json.dumps({"by": "some-case", "stage": "cases"})):
         assert mutation._stopped(out)[:2] == ("killed", "(timeout)")
+
+
+# the six-set table of tiles sharing a half, built without the 6s: a larger set's case, run earlier in the same
+# process, extends the table (extend_shifted) and so hides the mistake from every later case
+SHIFTED_SIX = ("interpreter/layout.py::_shifted_table::for v in range(7):  # the double-six set; larger sets' "
+               "subsets are added by _shifted_more::7->6")
+
+
+@pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: a mutant would not load")
+def test_a_mutant_hidden_by_the_order_of_the_cases_is_judged_again_in_the_suites_order(tmp_path):
+    import mutation
+
+    ctx = mutation.Context(tmp_path, {}, {"engine"}, trace=False, probe=False)
+    [m] = [m for m in mutants.mutants_of(ROOT / "interpreter" / "layout.py") if m.id == SHIFTED_SIX]
+    larger_first = [c["id"] for c in json.loads(ctx.suite.read_text()) if c["id"].startswith("double-nine-six")]
+    assert mutation._judge_once(m, ctx, larger_first, 40, False)[0] == "survived"  # hidden in that order
+    verdict, by, _ = mutation.judge(m, ctx, larger_first, 40)
+    assert verdict == "killed" and not by.startswith("double-nine-six")
