@@ -3,8 +3,8 @@
 The probe is a set of protocol requests: for every ruleset the suite uses and
 every player count it allows, seeded matches of random and greedy players
 (starting near the target in half of them; the first round dealt in full, dealt
-short, or dealt so that it blocks at once, its hands often tied (partners too), so that a
-block's winner and tie-breaks decide), with a seat's view (`observe`)
+short, or dealt so that it blocks at once, its hands often tied, partners'
+too, so that a block's winner and tie-breaks decide), with a seat's view (`observe`)
 after every turn, illegal attempts (a tile the seat does not hold, a tile
 that does not match, a pass or a draw while able to place), wrong claims and
 calls under the muggins rule, over up to `MAX_ROUNDS` rounds with the later
@@ -37,15 +37,15 @@ PROBE_SEEDS = (9001,)  # one match per ruleset and player count: disjoint from e
 # and one more whose first round is dealt short (a few tiles a hand, the rest out of play): blocks, pip ties
 # and settlements of small hands come often there, and rarely in full deals
 SHORT_SEEDS = (9002,)
-# and two more (one round each) whose first round is dealt tied: no boneyard, hands whose pip totals tie (doubles that block
-# at once, or 2 or 3 random tiles of equal totals), so that the round blocks with the lightest hands tied and
-# the block's tie-break decides (a state the other matches reach about once in a hundred rounds)
+# and two more, of one round each, dealt tied: no boneyard, hands whose pip totals tie (doubles that block at
+# once, or 2 or 3 random tiles of equal totals), so that the round blocks with the lightest hands tied and the
+# block's tie-break decides (a state the other matches reach about once in a few hundred rounds)
 TIED_SEEDS = (9003, 9005)
-# and two more (one round each) whose first round is dealt doubles only (1 to 3 a hand, no boneyard): it blocks after the lead,
-# and the seat with the fewest tiles is often not the one with the lightest hand
+# and two more, of one round each, dealt doubles only (1 to 3 a hand, no boneyard): the round blocks after the
+# lead, and the seat with the fewest tiles is often not the one with the lightest hand
 DOUBLES_SEEDS = (9004, 9006)
-# and, where partners play, three more (one round each) dealt doubles so that partners share the lightest hand
-# after the lead, now and then with an opponent too: "partners' ties", which decide a block only there
+# and, where partners play, three more, of one round each, dealt doubles so that two partners share the lightest
+# hand after the lead (now and then with an opponent too): partners' ties, which decide a block only there
 PARTNERS_SEEDS = (9007, 9008, 9009)
 TIED_TRIES = 400  # random attempts at a tied deal before the match falls back to a short one
 MAX_ROUNDS = 3
