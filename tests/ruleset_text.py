@@ -20,3 +20,9 @@ def refused(text: str) -> list[rulelang.RulesetError]:
     result = analyse(text, "t.rules")
     assert result.errors
     return result.errors
+
+
+def child_errors(base: str, extra: str) -> list[tuple[str, int | None, int | None, str, str | None]]:
+    """(code, line, column, message, hint) of each error of a child of `base` stating `extra` (which must not
+    compile)."""
+    return [(e.code, e.line, e.column, e.message, e.hint) for e in refused(HEAD.format(base=base) + extra)]

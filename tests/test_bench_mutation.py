@@ -200,7 +200,6 @@ def test_survivors_of_a_file_with_no_verdicts_is_refused(tmp_path):
 def test_a_judge_stopped_past_its_time_is_killed_unless_the_suite_had_passed():
     # a judge prints the suite's verdict before it runs the probe: stopped in the probe, the mutant survived the
     # suite and counts as seen; stopped before any verdict (an endless loop in a case), it is killed
-    sys.path.insert(0, str(ROOT / "bench"))
     import mutation
 
     survivor = json.dumps({"by": None, "stage": "cases", "seen": "(the probe did not finish)"})

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ruleset_text import HEAD, compiled, refused
+from ruleset_text import HEAD, child_errors, compiled
 
 import rulelang
 import rulelang.compiler
@@ -21,11 +21,6 @@ from rulelang.formatter import config_to_text
 from rulelang.statements import docs
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _errors(base: str, extra: str) -> list[tuple[str, int | None, int | None, str, str | None]]:
-    """(code, line, column, message, hint) of each error of a child of `base` stating `extra`."""
-    return [(e.code, e.line, e.column, e.message, e.hint) for e in refused(HEAD.format(base=base) + extra)]
 
 
 def _file_errors(tmp_path: Path, base: str, extra: str = "") -> list[tuple[str, int | None, str, str | None]]:
@@ -44,7 +39,7 @@ def _explained(config: dict[str, Any], start: str) -> str:
 
 def test_a_reserve_that_overflows_the_set_is_reported_at_the_reserve_line():
     # allfives deals 5 tiles to each of 4 players: 4 x 5 + 10 = 30 of 28; the hand is inherited, the reserve not
-    assert _errors("allfives", "reserve 10 tiles\n") == [(
+    assert child_errors("allfives", "reserve 10 tiles\n") == [(
         "too-many-tiles", 4, 1,
         "4 hands of 5 tiles and a reserve of 10 need 4 x 5 + 10 = 30 tiles, but a double-six set has 28",
         # at most (28 - 10) // 4 = 4 tiles each, or (28 - 10) // 5 = 3 hands of 5
@@ -54,7 +49,7 @@ def test_a_reserve_that_overflows_the_set_is_reported_at_the_reserve_line():
 
 def test_without_a_reserve_an_inherited_hand_is_reported_at_the_based_on_line_not_at_no_reserve():
     # double-nine-six deals 10 tiles to each of 3 players: 30 of a double-six set's 28
-    errors = _errors("double-nine-six", "tiles double-six\nno reserve\n")
+    errors = child_errors("double-nine-six", "tiles double-six\nno reserve\n")
     assert {line for _, line, _, _, _ in errors} == {3}
     code, _, _, message, hint = errors[0]
     assert (code, message) == ("too-many-tiles", "3 hands of 10 tiles need 3 x 10 = 30 tiles, but a double-six set "
@@ -127,7 +122,7 @@ SINGLE_ERRORS = [
 
 @pytest.mark.parametrize(("base", "text", "expected"), SINGLE_ERRORS)
 def test_a_bad_ruleset_gets_its_one_error(base, text, expected):
-    assert _errors(base, text) == expected
+    assert child_errors(base, text) == expected
 
 # -- configuration rules an author breaks ------------------------------------------------------------------
 
@@ -147,7 +142,7 @@ def test_an_entry_threshold_of_one_point_compiles():
 
 def test_a_bad_number_of_rounds_does_not_hide_the_overshoot_error_of_the_target_in_force():
     # the bad `the match lasts 0 rounds` is left out of the configuration: the at-least target stays in force
-    assert [(code, line) for code, line, _, _, _ in _errors("allfives", "overshoot bounces back\n"
+    assert [(code, line) for code, line, _, _, _ in child_errors("allfives", "overshoot bounces back\n"
                                                                          "the match lasts 0 rounds\n")] == [
         ("overshoot-needs-exact", 4), ("bad-number", 5)]
 
@@ -182,7 +177,7 @@ def test_a_base_path_with_a_nul_byte_is_refused_with_the_byte_shown(tmp_path):
 
 
 def test_an_unknown_bundled_base_like_no_name_lists_the_bundled_ones():
-    [(code, line, _, message, hint)] = _errors("zzzzqqqq", "")
+    [(code, line, _, message, hint)] = child_errors("zzzzqqqq", "")
     assert (code, line, message) == ("unknown-base", 3, "there is no bundled ruleset `zzzzqqqq`")
     assert hint == f"bundled rulesets: {', '.join(rulelang.bundled_names())}; or give a file path in quotes"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from ruleset_text import HEAD, compiled, refused
+from ruleset_text import HEAD, child_errors, compiled, refused
 
 import rulelang
 from rulelang.ast import Term
@@ -16,11 +16,6 @@ from rulelang.compiler import analyse
 from rulelang.config.rules import config_problems
 from rulelang.explain import diff_configs, explain_text, term_sentence
 from rulelang.formatter import config_statements
-
-
-def _errors(base: str, extra: str) -> list[tuple[str, int | None, int | None, str, str | None]]:
-    """(code, line, column, message, hint) of each error of a child of `base` stating `extra`."""
-    return [(e.code, e.line, e.column, e.message, e.hint) for e in refused(HEAD.format(base=base) + extra)]
 
 
 def _sentences(config: dict) -> list[str]:
@@ -111,13 +106,13 @@ POOLED_TO_OWNER = ("pooled-to-owner", 5, 3, "a pooled amount has no single owner
 
 
 def test_a_pooled_amount_to_each_owner_is_refused_at_its_term():
-    assert _errors("allfives", "on domino:\n  credit opponents' hands pooled, rounded to 5, to each owner\n"
+    assert child_errors("allfives", "on domino:\n  credit opponents' hands pooled, rounded to 5, to each owner\n"
                                "  as one event\n") == [POOLED_TO_OWNER]
 
 
 def test_a_pooled_amount_to_each_owner_is_refused_beside_another_fault_of_the_same_terms():
     # the terms statement has a fault of its own (a rounding to 1): it is not compiled, yet both are reported
-    assert _errors("allfives", "on domino:\n  credit opponents' hands pooled, rounded to 5, to each owner\n"
+    assert child_errors("allfives", "on domino:\n  credit opponents' hands pooled, rounded to 5, to each owner\n"
                                "  credit opponents' hands separately, rounded to 1, to the winner\n"
                                "  as one event\n") == [
         POOLED_TO_OWNER,
@@ -139,34 +134,34 @@ def test_a_term_built_with_the_defaults_is_rounded_to_5():
 
 def test_a_deal_too_large_for_a_double_twelve_set_offers_no_larger_set():
     # 2 x 50 = 100 of 91: double-twelve is the largest set, so the hint names no other
-    assert _errors("allfives", "tiles double-twelve\nplayers 2\nhand 50 tiles\n") == [(
+    assert child_errors("allfives", "tiles double-twelve\nplayers 2\nhand 50 tiles\n") == [(
         "too-many-tiles", 6, 1, "2 hands of 50 tiles need 2 x 50 = 100 tiles, but a double-twelve set has 91",
         "deal at most 45 tiles to each of 2 players (2 x 45 = 90 of 91)")]
 
 
 def test_a_reserve_per_player_count_must_name_exactly_the_allowed_counts():
-    assert _errors("allfives", "players 2 to 3\nreserve 4 tiles with 2 players, 2 with 3, 1 with 4\n") == [
+    assert child_errors("allfives", "players 2 to 3\nreserve 4 tiles with 2 players, 2 with 3, 1 with 4\n") == [
         ("per-count", 5, 1, "the reserve is given for 4 players, who cannot play", "the ruleset allows 2 or 3 players")]
-    assert _errors("allfives", "reserve 4 tiles with 2 players, 2 with 3\n") == [
+    assert child_errors("allfives", "reserve 4 tiles with 2 players, 2 with 3\n") == [
         ("per-count", 4, 1, "the reserve for 4 players is not given",
          "add `, N with 4` or give one size for every count")]
 
 
 def test_a_hand_of_1_tile_is_allowed_and_of_0_tiles_refused():
     assert compiled("allfives", "hand 1 tiles\n")["hand_size"] == {"2": 1, "3": 1, "4": 1}
-    assert _errors("allfives", "hand 0 tiles\n") == [
+    assert child_errors("allfives", "hand 0 tiles\n") == [
         ("bad-number", 4, 1, "a hand needs at least 1 tile", "write e.g. `hand 5 tiles`")]
 
 
 def test_a_target_per_player_count_may_be_1_point_but_not_0():
     config = compiled("allfives", "players 2 to 3\ntarget at least 150 points with 2 players, 1 with 3\n")
     assert config["target"]["raw_by_count"] == {"2": 150, "3": 1}
-    assert _errors("allfives", "players 2 to 3\ntarget at least 150 points with 2 players, 0 with 3\n") == [
+    assert child_errors("allfives", "players 2 to 3\ntarget at least 150 points with 2 players, 0 with 3\n") == [
         ("bad-number", 5, 1, "the target must be at least 1 point", None)]
 
 
 def test_a_target_of_0_points_for_the_first_player_count_is_reported_once():
-    assert _errors("allfives", "players 2 to 3\ntarget at least 0 points with 2 players, 150 with 3\n") == [
+    assert child_errors("allfives", "players 2 to 3\ntarget at least 0 points with 2 players, 150 with 3\n") == [
         ("bad-number", 5, 1, "the target must be at least 1 point", None)]
 
 
