@@ -28,6 +28,7 @@ import argparse
 import json
 import random
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -122,25 +123,43 @@ def _pips(tile: str) -> int:
     return sum(int(half) for half in tile.strip("[]").split("|"))
 
 
+def _doubles_of(tiles: list[str]) -> list[str]:
+    """The doubles among `tiles` (as text)."""
+    return [t for t in tiles if len(set(t.strip("[]").split("|"))) == 1]
+
+
+def _deal_doubles(rng: random.Random, doubles: list[str], sizes: Callable[[], list[int]]) -> list[list[str]] | None:
+    """Hands of the given sizes (`sizes()`, drawn after the shuffle) cut from a shuffle of `doubles`, or None
+    when there are too few."""
+    pool = rng.sample(doubles, len(doubles))
+    cut = sizes()
+    if sum(cut) > len(pool):
+        return None
+    hands, k = [], 0
+    for size in cut:
+        hands.append(pool[k: k + size])
+        k += size
+    return hands
+
+
 def _doubles_hands(rng: random.Random, tiles: list[str], players: int, tied: bool) -> list[list[str]] | None:
     """`players` disjoint hands of 1 to 3 doubles of `tiles` (a full set, as text), or None when the set has
     too few. Doubles match nothing in another hand, so the round blocks after the lead. `tied`: the lightest
     hands tie once the heaviest double has led (the usual openers lead it), half the time with as many tiles
     each (so that a tie of pips is one of tile counts too); otherwise the sizes are random, and the fewest
     tiles and the lightest hand are often different seats."""
-    doubles = [t for t in tiles if len(set(t.strip("[]").split("|"))) == 1]
+    doubles = _doubles_of(tiles)
     same_size = rng.random() < 0.5
+
+    def sizes() -> list[int]:
+        return [rng.choice((1, 2, 3))] * players if same_size else [rng.choice((1, 2, 3)) for _ in range(players)]
+
     best: list[list[str]] | None = None
     best_tied = 1
     for _ in range(TIED_TRIES):
-        pool = rng.sample(doubles, len(doubles))
-        sizes = [rng.choice((1, 2, 3))] * players if same_size else [rng.choice((1, 2, 3)) for _ in range(players)]
-        if sum(sizes) > len(pool):
+        hands = _deal_doubles(rng, doubles, sizes)
+        if hands is None:
             continue
-        hands, k = [], 0
-        for size in sizes:
-            hands.append(pool[k: k + size])
-            k += size
         if not tied:
             return hands
         lead = max((t for h in hands for t in h), key=_pips)
@@ -159,16 +178,11 @@ def _partners_tied_hands(rng: random.Random, tiles: list[str], sides: tuple[int,
     lightest hands, equal, whatever the leader leads: the leader (`opener`, or the holder of the heaviest double,
     who leads it under the usual openers) is not one of them and keeps more than them after any lead; or None
     when random attempts find none."""
-    doubles = [t for t in tiles if len(set(t.strip("[]").split("|"))) == 1]
+    doubles = _doubles_of(tiles)
     for _ in range(10 * TIED_TRIES):  # a rarer deal than a tie of any two hands
-        pool = rng.sample(doubles, len(doubles))
-        sizes = [rng.choice((1, 2, 3)) for _seat in sides]
-        if sum(sizes) > len(pool):
+        hands = _deal_doubles(rng, doubles, lambda: [rng.choice((1, 2, 3)) for _seat in sides])
+        if hands is None:
             continue
-        hands, k = [], 0
-        for size in sizes:
-            hands.append(pool[k: k + size])
-            k += size
         heaviest = max((t for h in hands for t in h), key=_pips)
         leader = opener if opener is not None else next(s for s, h in enumerate(hands) if heaviest in h)
         totals = [sum(_pips(t) for t in h) for h in hands]
@@ -333,10 +347,11 @@ def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS,
             config = compiled(ruleset)
         except Exception:  # noqa: BLE001 - a case ruleset that does not compile is the suite's business
             continue
+        partnerships = as_config(config).partnerships
         for players in config["players"]["counts"]:
             plan = [(s, "full") for s in seeds] + [(s, "short") for s in short_seeds] \
                 + [(s, "tied") for s in tied_seeds] + [(s, "doubles") for s in doubles_seeds]
-            if players in as_config(config).partnerships:
+            if players in partnerships:
                 plan += [(s, "partners") for s in partners_seeds]
             for seed, deal in plan:
                 request, accepted = game(config, players, seed, name, deal)
