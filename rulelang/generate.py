@@ -64,8 +64,18 @@ def bundled_index(read: Callable[[Path], str]) -> dict[Path, str]:
     return {ROOT / "rulesets" / INDEX_NAME: json.dumps(build(), indent=1, ensure_ascii=False) + "\n"}
 
 
+def parser_tables(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The parser's JSON tables, shipped beside the grammar; rebuilt only when the grammar or lark changed (lark
+    numbers the states differently from one build to the next: tables of the same grammar and lark are current)."""
+    from rulelang.grammar import TABLES_FILE, tables_current, tables_text
+
+    path = ROOT / "rulelang" / TABLES_FILE
+    old = read(path) if path.is_file() else ""
+    return {path: old if tables_current(old) else tables_text()}
+
+
 GENERATORS: tuple[Generator, ...] = (config_schema, config_fields, highlighting, statement_tables, reference_copies,
-                                     bundled_index)
+                                     bundled_index, parser_tables)
 
 
 def expected() -> dict[Path, str]:
