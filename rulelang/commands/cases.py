@@ -35,8 +35,8 @@ def generate_cmd(ruleset: str, out_dir: str, check_cmd: str | None, no_check: bo
     statement were written another way (its other spellings).
 
     Exit status: 0 when cases were written, 1 for a ruleset that cannot be
-    read or is invalid, or when the check engine disagreed with every case
-    (nothing written), 2 for a bad option.
+    read or is invalid, when the check engine could not start or disagreed
+    with every case (nothing written), 2 for a bad option.
     """
     from rulelang.conformance import generate
     from rulelang.conformance.example_engines import ExampleError, resolve
@@ -66,7 +66,11 @@ def generate_cmd(ruleset: str, out_dir: str, check_cmd: str | None, no_check: bo
         click.echo(f"note: {note}", err=True)
     if not no_check:
         drafted = len(suite.cases)
-        suite = generate.cross_check(suite, SubprocessEngine(argv))
+        try:
+            suite = generate.cross_check(suite, SubprocessEngine(argv))
+        except generate.CheckEngineError as exc:  # said once, not as a disagreement per case
+            click.echo(f"the check engine could not start: {exc}; no case was checked, nothing written", err=True)
+            sys.exit(1)
         for cid, why in suite.dropped:
             click.echo(f"dropped {cid}: the check engine disagrees: {why}", err=True)
         click.echo(f"{len(suite.cases)} of {drafted} drafted cases agreed on by the check engine")
