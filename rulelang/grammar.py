@@ -23,8 +23,8 @@ from typing import Any
 import lark
 from lark import Lark
 
-__all__ = ["GRAMMAR_FILE", "KEYWORD_BOUNDARY", "grammar", "grammar_source", "TABLES_FILE", "tables_current", "tables_text", "keyword_terminals",
-           "keywords", "keyword_set", "statement_starts"]
+__all__ = ["GRAMMAR_FILE", "KEYWORD_BOUNDARY", "TABLES_FILE", "grammar", "grammar_source", "keyword_terminals",
+           "keywords", "keyword_set", "statement_starts", "tables_current", "tables_text"]
 
 GRAMMAR_FILE = "ruleset.lark"
 TABLES_FILE = "parser-tables.json"
@@ -67,7 +67,7 @@ def _build(grammar_text: str) -> Lark:
 def tables_text() -> str:
     """The JSON tables of the parser built from the grammar (what parser-tables.json holds).
 
-    Raises AssertionError when JSON does not give lark's tables back exactly (tuples aside, which lark reads
+    Raises RuntimeError when JSON does not give lark's tables back exactly (tuples aside, which lark reads
     as lists), so that a later lark cannot make the shipped tables wrong unnoticed."""
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
@@ -76,7 +76,8 @@ def tables_text() -> str:
     data, memo = _build(text).memo_serialize([TerminalDef, Rule])
     doc = {**_stamp(text), "data": data, "memo": memo}
     out = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
-    assert json.loads(out, object_pairs_hook=_int_keys) == _as_lists(doc), "lark's tables do not survive JSON"
+    if json.loads(out, object_pairs_hook=_int_keys) != _as_lists(doc):
+        raise RuntimeError(f"lark {lark.__version__}'s parser tables do not survive JSON: rulelang.grammar needs work")
     return out
 
 

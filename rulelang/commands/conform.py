@@ -261,7 +261,7 @@ def _shrink_failures(result: RunResult, engine: SubprocessEngine | InProcessEngi
                 err.print(f"shrink {case.id}: the engine gave no result for it ({exc}); not shrunk", markup=False)
                 continue
             except Stopped as exc:
-                err.print(f"shrink {case.id}: {why_over[exc.reason]} before it was run; not shrunk", markup=False)
+                err.print(f"shrink {case.id}: {why_over[exc.reason]}; not shrunk", markup=False)
                 continue
             if shrunk is None:
                 err.print(f"shrink {case.id}: the engine no longer fails it; nothing written", markup=False)
