@@ -190,3 +190,21 @@ def test_shell_completion_offers_bundled_names_where_a_ruleset_is_taken_and_file
     assert _completions(["new", "x", "--based-on"], "mug") == muggins
     script = _piped(["--help"], ROOT, _RULELANG_COMPLETE="bash_source")[1]
     assert "_rulelang_completion" in script and "complete -o nosort -F" in script
+
+
+def test_color_is_taken_after_the_command_too(tmp_path):
+    (tmp_path / "good.rules").write_text((ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8"),
+                                         encoding="utf-8")
+    assert _piped(["check", "--color", "always", "good.rules"], tmp_path)[1].strip() == GREEN_OK
+    assert _piped(["check", "good.rules", "--color=never"], tmp_path, FORCE_COLOR="1")[1] == "good.rules: ok\n"
+    assert _piped(["cases", "generate", "--color", "sometimes"], tmp_path)[0] == 2  # a subgroup's command too
+
+
+def test_a_mistyped_command_gets_a_did_you_mean():
+    result = CliRunner().invoke(main, ["chek", "allfives"])
+    assert result.exit_code == 2
+    assert "No such command 'chek'" in result.output and "Did you mean 'check'?" in result.output
+    result = CliRunner().invoke(main, ["cases", "genrate"])
+    assert result.exit_code == 2 and "Did you mean 'generate'?" in result.output
+    result = CliRunner().invoke(main, ["zzzzzz"])  # nothing close: no suggestion
+    assert result.exit_code == 2 and "Did you mean" not in result.output
