@@ -70,8 +70,10 @@ class RulesetError(Exception):
             start = max((self.column or 1) - 1, 0)
             end = self.end_column - 1 if self.end_column else start + 1
             end = max(min(end, len(text)), start + 1)
+            from rich.cells import cell_len  # the display width (wide characters take two columns): errors only
+
             out.append(f"    {number} | {text}".rstrip())
-            out.append(f"    {pad} | {' ' * start}{'^' * (end - start)}")
+            out.append(f"    {pad} | {' ' * cell_len(text[:start])}{'^' * max(cell_len(text[start:end]), 1)}")
         if self.hint:
             out.append(f"hint: {self.hint}")
         return "\n".join(out)
