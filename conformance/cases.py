@@ -239,6 +239,10 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float
                     msg = f"{where}: tile {t} is not in the case's set (halves 0 to {top})"
                     if b > top and msg not in rep.errors:
                         rep.errors.append(msg)
+            for k, step in enumerate(c["steps"]):
+                if "observe" in step and "reject" not in step and "hand" not in (step.get("expect") or {}):
+                    # the runner's check of what a seat sees starts from the hand the case states (PROTOCOL.md 2.1)
+                    rep.errors.append(f"{where}: step {k} observes seat {step['observe']} without stating its hand")
             if WISHFUL.search(c["description"]):
                 rep.errors.append(f"{where}: the description should state the behaviour, not a wish or a test")
             _lint_deal(f"{where}: setup", c["setup"], c["players"], rep.errors)

@@ -175,9 +175,11 @@ def test_an_observe_step_of_no_seat_is_that_cases_error():
 
 
 def test_compare_reads_the_leak_from_the_whole_answer():
-    step = {"observe": 0, "expect": {"hand": ["[1|2]"]}}
+    # seat 1 leads [3|4]; seat 0 sees its hand and the layout the case's moves made
+    steps = [{"play": "[3|4]", "expect": {}}, {"observe": 0, "expect": {"hand": ["[1|2]"]}}]
+    lead = {"reject": None}
     clean = {"reject": None, "hand": ["[1|2]"], "layout": {"tiles": ["[3|4]"]}, "moves": ["[1|2] on [3|4] low"]}
-    assert compare({"steps": [step]}, {"steps": [clean]}) is None
+    assert compare({"steps": steps}, {"steps": [lead, clean]}) is None
     leaky = {**clean, "note": "seat 1 holds [5|6]"}
-    diff = compare({"steps": [step]}, {"steps": [leaky]})
-    assert diff is not None and (diff.path, diff.got) == ("$.steps[0].note", "[5|6]")
+    diff = compare({"steps": steps}, {"steps": [lead, leaky]})
+    assert diff is not None and (diff.path, diff.got) == ("$.steps[1].note", "[5|6]")
