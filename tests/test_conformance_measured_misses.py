@@ -15,12 +15,12 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from ruleset_text import compiled
 
 from rulelang.conformance import builtin, cases, runner
 from rulelang.conformance.protocol import InProcessEngine
 from rulelang.interpreter import deal, legality, settlement, tiles
 from rulelang.statements import settlement as settlement_statements
-from ruleset_text import compiled
 
 LINT = cases.lint()
 BY_ID = {c.id: c for c in LINT.cases}
