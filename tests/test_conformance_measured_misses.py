@@ -29,7 +29,7 @@ ROTATING = ["muggins-rotating-double-wraps-after-double-blank",
             "double-nine-six-rotating-double-wraps-after-double-blank"]
 DRAW_OUT = ["allfives-no-double-draw-boneyard-runs-out"]
 HIGHEST = ["double-nine-six-highest-double-opens", "double-nine-six-highest-double-heaviest-tile",
-           "muggins-double-twelve-highest-double-opens", "muggins-double-twelve-highest-double-heaviest-tile"]
+           "double-nine-six-d12-highest-double-opens", "double-nine-six-d12-highest-double-heaviest-tile"]
 PIPS = ["double-nine-six-domino-hand-pips-above-six"]
 NO_MATCH = ["allfives-illegal-no-match-on-the-spinner-and-an-end"]
 NO_WINNER = ["muggins-house-block-shared-lightest-pays-nothing-to-the-winner"]
