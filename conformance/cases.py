@@ -164,6 +164,14 @@ def _lint_deal(where: str, deal: dict[str, Any], players: int, errors: list[str]
         errors.append(f"{where}: no seat {opener} among {players} players")
 
 
+def _lint_views(where: str, steps: list[dict[str, Any]], errors: list[str]) -> None:
+    """Every applied `observe` step states the seat's hand: the runner's check of what a seat sees starts
+    from the hand the case states (PROTOCOL.md 2.1), never from the engine's answer."""
+    for k, step in enumerate(steps):
+        if "observe" in step and "reject" not in step and "hand" not in (step.get("expect") or {}):
+            errors.append(f"{where}: step {k} observes seat {step['observe']} without stating its hand")
+
+
 def _lint_clauses(where: str, ids: list[str], errors: list[str]) -> None:
     """Every clause a case names is in the clause catalogue (conformance/clauses.json)."""
     from .clauses import unknown
@@ -226,9 +234,7 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float
                 if old in replaced:
                     rep.errors.append(f"{where}: replaces {old}, already replaced by {replaced[old]}")
                 replaced[old] = c["id"]
-            for t in c["tags"]:
-                if t not in tags:
-                    rep.errors.append(f"{where}: unknown tag {t!r} (not in features.json)")
+            rep.errors.extend(f"{where}: unknown tag {t!r} (not in features.json)" for t in c["tags"] if t not in tags)
             top = None  # larger sets: the highest pip the case's set allows, read only when a half is above 6
             for t in _tiles_in(c):
                 a, b = map(int, TILE_RE.fullmatch(t).groups())  # type: ignore[union-attr]
@@ -239,6 +245,7 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float
                     msg = f"{where}: tile {t} is not in the case's set (halves 0 to {top})"
                     if b > top and msg not in rep.errors:
                         rep.errors.append(msg)
+            _lint_views(where, c["steps"], rep.errors)
             if WISHFUL.search(c["description"]):
                 rep.errors.append(f"{where}: the description should state the behaviour, not a wish or a test")
             _lint_deal(f"{where}: setup", c["setup"], c["players"], rep.errors)

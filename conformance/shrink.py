@@ -207,7 +207,9 @@ def _cut(data: dict[str, Any], diff: Difference) -> dict[str, Any]:
     if key == "reject":  # applied where a refusal is expected, or refused where it is not: no value is needed
         last.pop("expect", None)
     elif key in (last.get("expect") or {}):
-        last["expect"] = {key: last["expect"][key]}
+        # a view keeps the hand it states too: what the seat may know starts from it (PROTOCOL.md 2.1)
+        kept = (key, "hand") if "observe" in last else (key,)
+        last["expect"] = {k: v for k, v in last["expect"].items() if k in kept}
     last.pop("note", None)
     return {**data, "steps": [*steps, last]}
 
