@@ -121,8 +121,8 @@ def _kind_errors(kind: str, case: cases.Case) -> list[dict[str, Any]]:
         return _errors(SubprocessEngine([str(ROOT / "no-such-engine")]), [case])
     if kind == "abandoned":  # the case after MAX_CONSECUTIVE_TIMEOUTS timeouts in a row is not sent
         return _errors(_misbehaving("hang"), [case] * (runner.MAX_CONSECUTIVE_TIMEOUTS + 1), timeout=0.2)[-1:]
-    if kind == "deadline":
-        return _errors(_misbehaving("errored"), [case], deadline=1e-9)
+    if kind == "deadline":  # started in time, the first case hangs past the run's deadline: the second is not sent
+        return _errors(_misbehaving("hang"), [case, case], timeout=30, deadline=2.0)[-1:]
     if kind == "ruleset":  # a ruleset the runner cannot compile is that case's error
         text = f"ruleset broken \"broken\"\nsource \"s\"\nbased on {case.ruleset if isinstance(case.ruleset, str) else 'muggins'}\nnonsense\n"
         broken = cases.Case(case.id, case.variant, case.topic, case.file, case.data, {"text": text})
