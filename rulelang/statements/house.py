@@ -245,7 +245,7 @@ SCORING: tuple[StatementDef, ...] = (
         read=lambda p: p.numbers[0],
         fmt=lambda v: [f"the next player to place scores {v} point{'s' if v != 1 else ''} per knock"],
         explain=_explain_knock, resolve=_set_knock,
-        from_config=lambda c: c["scoring"].get("knock_bonus"), check=_check_knock,
+        from_config=lambda c: c["scoring"].get("knock_bonus") or None, check=_check_knock,  # 0: not written
         examples=("the next player to place scores 1 point per knock",
                   "the next player to place scores 5 points per knock"),
         docs=(Doc("`the next player to place scores 1 point per knock`", "the knock bonus (Sadman): the player "
