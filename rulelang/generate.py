@@ -35,11 +35,19 @@ def config_fields(read: Callable[[Path], str]) -> dict[Path, str]:
     return {path: rewrite(read(path), lambda key: INFO[key].words)}
 
 
-def highlighting(read: Callable[[Path], str]) -> dict[Path, str]:
-    """The highlight keywords and the editors' TextMate grammars, from the grammar."""
-    from rulelang.highlight.generate import outputs
+def grammar_file(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The grammar (rulelang/ruleset.lark), from the phrases of the statement table."""
+    from rulelang.statements.grammar_file import GRAMMAR, grammar_text
 
-    return outputs()
+    return {GRAMMAR: grammar_text()}
+
+
+def highlighting(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The highlight keywords and the editors' TextMate grammars, from the grammar's keywords."""
+    from rulelang.highlight.generate import outputs
+    from rulelang.statements.grammar_file import GRAMMAR, keywords_in
+
+    return outputs(keywords_in(read(GRAMMAR)))
 
 
 def statement_tables(read: Callable[[Path], str]) -> dict[Path, str]:
@@ -64,7 +72,7 @@ def bundled_index(read: Callable[[Path], str]) -> dict[Path, str]:
     return {ROOT / "rulesets" / INDEX_NAME: json.dumps(build(), indent=1, ensure_ascii=False) + "\n"}
 
 
-GENERATORS: tuple[Generator, ...] = (config_schema, config_fields, highlighting, statement_tables, reference_copies,
+GENERATORS: tuple[Generator, ...] = (grammar_file, config_schema, config_fields, highlighting, statement_tables, reference_copies,
                                      bundled_index)
 
 

@@ -45,7 +45,7 @@ def _set_based(v: Any, c: Config) -> None:
 
 STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
-        key="ruleset", words="the ruleset's name and title", group=0, rules=("ruleset_stmt",),
+        key="ruleset", words="the ruleset's name and title", group=0, phrases={"ruleset_stmt": ("ruleset {NAME} {TEXT}",)},
         read=lambda p: Named(str(p.tokens[1]), p.strings[0]),
         fmt=lambda v: [f'ruleset {v.name} "{v.title}"'],
         explain=lambda v, c: f"{v.title} (`{v.name}`).",
@@ -55,7 +55,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "a letter) and title", "`name`, `title`"),),
         tags=("inline-ruleset",), check=_check_name, inherited=False),
     StatementDef(
-        key="source", words="the source of the rules", group=0, rules=("source_stmt",),
+        key="source", words="the source of the rules", group=0, phrases={"source_stmt": ("source {TEXT}",)},
         read=lambda p: p.strings[0], fmt=lambda v: [f'source "{v}"'],
         explain=lambda v, c: f"Source: {v}.",
         resolve=_set_source, from_config=lambda c: c["source"],
@@ -63,7 +63,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         docs=(Doc('`source "TEXT"`', "where the rules come from; house variants say so here", "`source`"),),
         tags=("inline-ruleset",), check=_check_source, inherited=False),
     StatementDef(
-        key="based_on", words="the base ruleset", group=0, rules=("based_stmt",),
+        key="based_on", words="the base ruleset", group=0, phrases={"based_stmt": ("based on ({NAME} | {TEXT})",)},
         read=_read_based,
         fmt=lambda v: [f'based on "{v.ref}"' if v.kind == "path" else f"based on {v.ref}"],
         explain=lambda v, c: f"Based on {v.ref}.",

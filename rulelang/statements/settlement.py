@@ -5,11 +5,12 @@ together are one statement (the section's list of terms).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from rulelang.config.vocabulary import Events, Sign
-from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
+from rulelang.statements.phrase import fill
+from rulelang.statements.scoring import points_text
+from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, number
 from rulelang.statements.values import EventsValue, Term, Winner
 
 HAND_SETS = {"opponents' hands": "opponents", "partner's hand": "partner", "own hand": "own",
@@ -20,17 +21,46 @@ GROUPINGS = {"one": "as one event", "per-term": "one event per term", "per-hand"
 
 # -- phrases ---------------------------------------------------------------------
 
-PHRASES: dict[str, Callable[[Phrase], Any]] = {
-    "hand_set": lambda p: HAND_SETS[p.text],
-    "pooling": lambda p: "pooled" if p.has("POOLED") else "each",
-    # (rounding, N as written, divisor): "rounded to N [and divided by D]" / "not rounded"
-    "rounding": lambda p: (f"round{p.numbers[0]}", p.numbers[0], p.numbers[1] if len(p.numbers) > 1 else None)
-    if p.numbers else ("none", 5, None),
-    "receiver": lambda p: "winner" if p.has("WINNER") else "owner",
-    "event_grouping": lambda p: "per-term" if p.has("TERM") else "per-hand",
-    "last_placement": lambda p: True,
-    "partners_tie": lambda p: "no-winner",  # `partners' ties too`
+def _read_rounding(p: Phrase) -> tuple[str, int, int | None]:
+    """(rounding, N as written, divisor): "rounded to N [and divided by D]" / "not rounded"."""
+    if p.numbers:
+        return f"round{p.numbers[0]}", p.numbers[0], p.numbers[1] if len(p.numbers) > 1 else None
+    return "none", 5, None
+
+
+PARTS: tuple[Part, ...] = (
+    Part("hand_set", tuple(HAND_SETS), lambda p: HAND_SETS[p.text]),
+    Part("pooling", ("pooled", "separately"), lambda p: "pooled" if p.has("POOLED") else "each"),
+    Part("rounding", ("rounded to {N}", "rounded to {N} and divided by {N}",  # the rounded amount in another unit
+                      "not rounded"), _read_rounding),
+    Part("receiver", ("the winner", "each owner"), lambda p: "winner" if p.has("WINNER") else "owner"),
+    Part("event_grouping", ("per term", "per hand"), lambda p: "per-term" if p.has("TERM") else "per-hand"),
+    Part("last_placement", ("with the last placement",), lambda p: True),
+    # partners sharing the lightest hand do not win
+    Part("partners_tie", (", partners' ties too",), lambda p: "no-winner"),
+)
+TERMS = {
+    "hands_term": ("credit {hand_set} {pooling}, {rounding}, to {receiver}",
+                   "debit {hand_set} {pooling}, {rounding}, from {receiver}"),
+    "differences_term": ("credit each hand the differences to heavier opponents' hands, {rounding}",),
+    "heaviest_term": ("credit the heaviest opponent's hand only, {rounding}, to the winner",),  # family.md reading 12
+    # counted per tile ("5 points for each bone left in the losers' hands"), and a net rounded once
+    "tiles_term": ("credit {hand_set} {pooling}, {N} point[s] per tile, to {receiver}",
+                   "debit {hand_set} {pooling}, {N} point[s] per tile, from {receiver}"),
+    "net_term": ("credit opponents' hands minus own hand, {rounding}, to the winner",),
+    "nobody_line": ("nobody scores",),
 }
+_LIGHTEST = "winner: the lightest hand, ties"
+WINNERS = ("winner_line", (
+    f"{_LIGHTEST} broken by fewest tiles", f"{_LIGHTEST} not broken",
+    f"{_LIGHTEST} broken by fewest tiles {{partners_tie}}", f"{_LIGHTEST} not broken {{partners_tie}}",
+    "winner: none",
+    "winner: the fewest tiles, ties broken by lightest hand",  # family.md 3.4
+    "winner: the lightest side",  # team totals (family.md 3.5)
+    "winner: the dominoer",  # on domino: (the default)
+    f"{_LIGHTEST} broken by lightest tile", f"{_LIGHTEST} broken by lightest tile {{partners_tie}}",  # reading 21
+))
+EVENTS = {"events_line": ("as? one event {event_grouping}? {last_placement}?",)}
 
 
 # -- terms -------------------------------------------------------------------------
@@ -68,7 +98,7 @@ def _rounding_text(term: Term) -> str:
 
 
 def _per_tile_text(n: int) -> str:
-    return f"{n} point{'' if n == 1 else 's'} per tile"
+    return fill("{N} point[s] per tile", n)
 
 
 def term_text(term: Term) -> str:
@@ -170,7 +200,7 @@ def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]
 
     return StatementDef(
         key=key, words=words, group=group, section=section,
-        rules=("hands_term", "differences_term", "heaviest_term", "tiles_term", "net_term", "nobody_line"),
+        phrases=TERMS,
         read=_read_terms,
         fmt=lambda v: [term_text(t) for t in v] if v else ["nobody scores"], explain=_explain_terms,
         resolve=resolve, check=_check_terms,
@@ -368,7 +398,7 @@ def _set_bonus(v: int, c: Config) -> None:
 
 
 def _explain_bonus(v: int, c: Config) -> str:
-    points = _shown(v, c["scoring"]["unit"])
+    points = points_text(v, c["scoring"]["unit"])
     if c.get("round_end") == "side-out" and c["players"]["partnerships"]:
         who = "The player who goes out (with partners, the side of the second partner to go out)"
     else:
@@ -378,17 +408,12 @@ def _explain_bonus(v: int, c: Config) -> str:
     return f"{who} scores a bonus of {points}{joined}."
 
 
-def _shown(raw: int, unit: int) -> str:
-    if unit > 1 and raw % unit == 0:
-        return f"{raw // unit} shown point{'s' if raw // unit != 1 else ''} ({raw} raw)"
-    return f"{raw} point{'s' if raw != 1 else ''}"
-
 
 STATEMENTS: tuple[StatementDef, ...] = (
     # family.md 3.9 (OpenSpiel): team totals decide a domino; equal hands score nothing
     StatementDef(
         key="domino_winner", words="the winner of a domino", group=5, section="domino",
-        rules=("winner_line",), read=_read_domino_winner, fmt=_fmt_domino_winner,
+        phrases=dict([WINNERS]), read=_read_domino_winner, fmt=_fmt_domino_winner,
         explain=_explain_domino_winner, check=_check_domino_winner,
         resolve=_set_domino_winner,
         from_config=lambda c: c["settlement"]["domino"].get("winner", "dominoer"),
@@ -402,20 +427,18 @@ STATEMENTS: tuple[StatementDef, ...] = (
     _terms("domino_terms", "domino", 5, "what is settled on a domino", ("settle-pooled", "settle-each", "partner-debit",
                                                                            "settle-tiles", "settle-divided")),
     # -- the bonus for going out
-    StatementDef(
-        key="domino_bonus", words="the bonus for going out", group=5, section="domino",
-        rules=("bonus_line",), read=lambda p: p.numbers[0],
-        fmt=lambda v: [f"bonus {v} point{'' if v == 1 else 's'} to the winner"], explain=_explain_bonus,
+    number(
+        "domino_bonus", "the bonus for going out", 5, "bonus_line", "bonus {N:1,10} point[s] to the winner",
+        section="domino", explain=_explain_bonus,
         resolve=_set_bonus,
         from_config=lambda c: c["settlement"]["domino"].get("bonus", 0),
-        examples=("bonus 1 point to the winner", "bonus 10 points to the winner"),
         docs=(Doc("`bonus 1 point to the winner` / `bonus N points to the winner`", "the player (or side) that "
                   "goes out scores N raw points more, in the winner side's settlement event; a section with a "
                   "bonus line needs no term line", "`settlement.domino.bonus: N` (0, omitted, when not stated)"),),
         tags=("domino-bonus",), required=False, meta={"default": 0}),
     StatementDef(
         key="domino_events", words="how a domino's settlement makes events", group=5, section="domino",
-        rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
+        phrases=EVENTS, read=_read_events, fmt=_fmt_events, explain=_explain_events,
         resolve=_set_domino_events,
         from_config=lambda c: EventsValue(c["settlement"]["domino"]["events"],
                                           c["settlement"]["domino"]["with_last_placement"]),
@@ -426,7 +449,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         tags=("domino",)),
     StatementDef(
         key="block_winner", words="the winner of a block", group=6, section="block",
-        rules=("winner_line",), read=_read_winner, fmt=_fmt_winner, explain=_explain_winner,
+        phrases=dict([WINNERS]), read=_read_winner, fmt=_fmt_winner, explain=_explain_winner,
         check=_check_block_winner,
         resolve=_set_winner,
         from_config=lambda c: Winner(c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"],
@@ -458,7 +481,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
                                                                       "settle-net")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",
-        rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
+        phrases=EVENTS, read=_read_events, fmt=_fmt_events, explain=_explain_events,
         resolve=_set_block_events,
         check=_check_block_events,
         from_config=lambda c: EventsValue(c["settlement"]["block"]["events"], False),
