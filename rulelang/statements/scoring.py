@@ -7,7 +7,7 @@ from typing import Literal
 
 from rulelang.config.fields import DIVIDED_MULTIPLE
 from rulelang.config.vocabulary import Overshoot, RoundEnd, TargetCheck, Ties
-from rulelang.statements.phrase import fill
+from rulelang.statements.phrase import examples, fill
 from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice
 from rulelang.statements.values import Scoring, Target, UnitValue
 
@@ -103,6 +103,9 @@ def _explain_scoring(v: Scoring, c: Config) -> str:
 
 
 # -- the unit ----------------------------------------------------------------------
+
+UNIT = "{N:5,3} raw points make {N:1} shown point"  # the shown point is 1: `bad-unit` refuses another
+UNIT_RAW = "points are shown raw"
 
 def _check_unit(v: UnitValue) -> Iterator[Issue]:
     if v.shown != 1 or v.raw < 1:  # any N >= 1
@@ -258,6 +261,8 @@ TIES = {
 
 # -- the floor -------------------------------------------------------------------
 
+NO_FLOOR, FLOOR = "no score floor", "scores never fall below {SIGNED:0}"
+
 def _explain_floor(v: int | None, c: Config) -> str:
     unit = c["scoring"]["unit"]
     if v is None:
@@ -331,12 +336,12 @@ STATEMENTS: tuple[StatementDef, ...] = (
         tags=("placement-score", "no-placement-score", "multiple-3", "formula-per-multiple", "formula-face-value")),
     StatementDef(
         key="unit", words="the scoring unit", group=4,
-        phrases={"unit_stmt": ("{N} raw points make {N} shown point", "points are shown raw")},
+        phrases={"unit_stmt": (UNIT, UNIT_RAW)},
         read=lambda p: UnitValue(p.numbers[0], p.numbers[1]) if p.numbers else UnitValue(1, 1),
-        fmt=lambda v: ["points are shown raw" if v == (1, 1) else f"{v.raw} raw points make {v.shown} shown point"],
+        fmt=lambda v: [UNIT_RAW if v == (1, 1) else fill(UNIT, v.raw, v.shown)],
         explain=_explain_unit, resolve=_set_unit, check=_check_unit,
         from_config=lambda c: UnitValue(c["scoring"]["unit"], 1) if c["scoring"]["unit"] > 1 else UnitValue(1, 1),
-        examples=("5 raw points make 1 shown point", "points are shown raw", "3 raw points make 1 shown point"),
+        examples=(examples(UNIT)[0], UNIT_RAW, examples(UNIT)[1]),
         docs=(Doc("`5 raw points make 1 shown point`", "scores are shown divided by 5 (any N: "
                   "`3 raw points make 1 shown point`)", "`scoring.unit: 5`"),
               Doc("`points are shown raw`", "scores are shown as counted", "`scoring.unit: 1`")),
@@ -382,12 +387,12 @@ STATEMENTS: tuple[StatementDef, ...] = (
            tags=("tie-extra-rounds", "target-every-event"), example="ties at the top: impossible"),
     StatementDef(
         key="floor", words="the score floor", group=4,
-        phrases={"floor_stmt": ("no score floor", "scores never fall below {SIGNED}")},
+        phrases={"floor_stmt": (NO_FLOOR, FLOOR)},
         read=lambda p: p.numbers[0] if p.numbers else None,
-        fmt=lambda v: ["no score floor" if v is None else f"scores never fall below {v}"],
+        fmt=lambda v: [NO_FLOOR if v is None else fill(FLOOR, v)],
         explain=_explain_floor, resolve=_set_floor,
         from_config=lambda c: c["score_floor"],
-        examples=("no score floor", "scores never fall below 0"),
+        examples=(NO_FLOOR,) + examples(FLOOR),
         docs=(Doc("`no score floor` / `scores never fall below 0`", "the lowest score a side can have (raw points)",
                   "`score_floor`"),),
         tags=("score-floor",)),
