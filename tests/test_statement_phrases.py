@@ -24,8 +24,10 @@ def test_a_phrase_is_its_grammar_its_spelling_and_its_examples():
     assert lark('"seat 0"') == "SEAT_ZERO"
     with pytest.raises(ValueError, match="cannot read"):
         items("scores {N} point[s] per Knock!")
-    with pytest.raises(ValueError, match="own `fmt`"):
-        fill("players {player_counts}", 2)
+    assert fill('ruleset {NAME} {TEXT}', "my-fives", "My Fives") == 'ruleset my-fives "My Fives"'
+    assert fill("winner: none {partners_tie}", ", partners' ties too") == "winner: none, partners' ties too"
+    with pytest.raises(ValueError, match="has a group"):
+        fill("players {player_counts} (, {partnership})?", "2 to 4")
 
 
 def test_a_keyword_terminal_is_named_after_its_word():
@@ -96,3 +98,11 @@ def test_completion_offers_the_form_the_number_needs():
 
     assert [o.label for o in offers(["hand 1 "], 0, 7)] == ["tile"]
     assert [o.label for o in offers(["hand 5 "], 0, 7)] == ["tiles"]
+
+
+def test_fmt_keeps_a_misplaced_winner_line_as_written():
+    """`winner: the dominoer` under `on block:` is an error of its own; fmt once wrote another rule in its place."""
+    text = "on block:\n  winner: the dominoer\n"
+    assert rulelang.format_text(text) == text
+    assert [e.code for e in rulelang.check_text('based on allfives\nruleset x "X"\nsource "s"\n' + text)] == \
+        ["misplaced-line"]

@@ -23,6 +23,9 @@ def _and(words: list[str]) -> str:
 
 # -- phrases shared by several statements -----------------------------------
 
+PLAYERS, PARTNERS = "players {player_counts}", "players {player_counts}, {partnership}"
+PARTNERED, UNPARTNERED = "partnerships with {N}", "no partnerships"
+
 def _count_range(p: Phrase) -> Counts:
     return Counts("range", tuple(p.numbers))
 
@@ -41,7 +44,7 @@ def _per_count(p: Phrase) -> PerCount:
 PARTS = (
     Part("player_counts", ("{N} to {N} -> count_range", "{N} (or {N})* -> count_list"),
          named={"count_range": _count_range, "count_list": _count_list}),
-    Part("partnership", ("partnerships with {N} -> partnered", "no partnerships -> unpartnered"),
+    Part("partnership", (f"{PARTNERED} -> partnered", f"{UNPARTNERED} -> unpartnered"),
          named={"partnered": lambda p: ("with", p.numbers[0]), "unpartnered": lambda p: ("none",)}),
     Part("per_count", ("{N} tile[s] (with {N} players? (, {N} tile[s]? with {N} players?)*)?",), _per_count),
 )
@@ -68,12 +71,12 @@ def _counts_text(c: Counts) -> str:
 
 
 def _fmt_players(v: Players) -> list[str]:
-    text = "players " + _counts_text(v.counts)
+    counts = _counts_text(v.counts)
     if v.partnerships:
-        text += ", " + ", ".join(f"partnerships with {n}" for n in v.partnerships)
-    elif _allows(v.counts, 4):
-        text += ", no partnerships"  # said aloud, so the reader sees it
-    return [text]
+        return [fill(PARTNERS, counts, ", ".join(fill(PARTNERED, n) for n in v.partnerships))]
+    if _allows(v.counts, 4):
+        return [fill(PARTNERS, counts, UNPARTNERED)]  # said aloud, so the reader sees it
+    return [fill(PLAYERS, counts)]
 
 
 def _check_players(v: Players) -> Iterator[Issue]:
@@ -120,6 +123,8 @@ def _explain_players(v: Players, c: Config) -> str:
 
 
 # -- hand and reserve ------------------------------------------------------------
+
+HAND, RESERVE, NO_RESERVE = "hand {per_count}", "reserve {per_count}", "no reserve"
 
 def _per_count_text(v: PerCount) -> str:
     if v.uniform is not None:
@@ -184,6 +189,7 @@ def _explain_drawing(v: str, c: Config) -> str:
 # -- larger sets (family.md 3.7): `tiles double-six` (default) / `tiles double-nine` / `tiles double-twelve`
 
 _SET_OF_NAME = {name: top for top, name in SET_NAMES.items()}
+TILES = "tiles {NAME}"
 
 
 def _check_tiles(v: str) -> Iterator[Issue]:
@@ -207,8 +213,8 @@ def _explain_tiles(v: str | None, c: Config) -> str:
 
 
 TILES_STATEMENT = StatementDef(
-    key="tiles", words="the tile set", group=1, phrases={"tiles_stmt": ("tiles {NAME}",)},
-    read=lambda p: str(p.tokens[1]), fmt=lambda v: [f"tiles {v}"], explain=_explain_tiles,
+    key="tiles", words="the tile set", group=1, phrases={"tiles_stmt": (TILES,)},
+    read=lambda p: str(p.tokens[1]), fmt=lambda v: [fill(TILES, v)], explain=_explain_tiles,
     resolve=_set_tiles,
     from_config=lambda c: SET_NAMES[c["tiles"]] if c.get("tiles", 6) != 6 else None, check=_check_tiles,
     examples=("tiles double-nine", "tiles double-six", "tiles double-twelve"),
@@ -224,7 +230,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     TILES_STATEMENT,  # larger sets
     StatementDef(
         key="players", words="the player counts", group=1,
-        phrases={"players_stmt": ("players {player_counts} (, {partnership})?",)},
+        phrases={"players_stmt": (PLAYERS, PARTNERS)},
         read=_read_players, fmt=_fmt_players, explain=_explain_players,
         resolve=_set_players, from_config=_players_from_config, check=_check_players,
         examples=("players 2 to 4, partnerships with 4", "players 2 to 4", "players 2 or 4", "players 4",
@@ -239,8 +245,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "`players.partnerships: []`")),
         tags=("two-players", "three-players", "four-players", "partnerships")),
     StatementDef(
-        key="hand", words="the hand size", group=1, phrases={"hand_stmt": ("hand {per_count}",)},
-        read=lambda p: p.parts[0], fmt=lambda v: ["hand " + _per_count_text(v)], explain=_explain_hand,
+        key="hand", words="the hand size", group=1, phrases={"hand_stmt": (HAND,)},
+        read=lambda p: p.parts[0], fmt=lambda v: [fill(HAND, _per_count_text(v))], explain=_explain_hand,
         resolve=_per_count_resolve("hand_size"),
         from_config=lambda c: _per_count_value(c["hand_size"]), check=_per_count_check("the hand size", 1),
         examples=("hand 5 tiles", "hand 7 tiles with 2 players, 6 with 3, 5 with 4"),
@@ -250,9 +256,9 @@ STATEMENTS: tuple[StatementDef, ...] = (
         tags=("partial-deal", "draw"), meta={"per_count": "hand_size"}),
     StatementDef(
         key="reserve", words="the reserve", group=1,
-        phrases={"reserve_stmt": ("reserve {per_count}", "no reserve -> no_reserve")},
+        phrases={"reserve_stmt": (RESERVE, f"{NO_RESERVE} -> no_reserve")},
         read=lambda p: p.parts[0] if p.parts else PerCount(uniform=0),
-        fmt=lambda v: ["no reserve" if v.uniform == 0 else "reserve " + _per_count_text(v)],
+        fmt=lambda v: [NO_RESERVE if v.uniform == 0 else fill(RESERVE, _per_count_text(v))],
         explain=_explain_reserve,
         resolve=_per_count_resolve("reserve"),
         from_config=lambda c: _per_count_value(c["reserve"]), check=_per_count_check("the reserve", 0),

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import NamedTuple
 
-__all__ = ["Item", "items", "lark", "keywords", "terminal_name", "fill", "examples", "fills"]
+__all__ = ["Item", "items", "lark", "keywords", "terminal_name", "fill", "examples"]
 
 _TOKEN = re.compile(r"""\s*(?:
     (?P<slot>\{(?P<name>[A-Za-z_]+)(?::(?P<ex>[0-9,]+))?\})
@@ -123,17 +123,24 @@ def lark(template: str, end: str = "") -> str:
     return (f"{text} {end}" if end else text) + alias
 
 
-def fill(template: str, *numbers: int) -> str:
-    """The canonical words of a template with its numbers: a plural word agrees with the number before it."""
+def fill(template: str, *values: int | str) -> str:
+    """The canonical words of a template with the values of its slots, in order: a number (`{N}`), a name, a
+    text (quoted here) or the words of a part; a plural word agrees with the number before it."""
     out: list[str] = []
-    given = list(numbers)
+    given = list(values)
     last: int | None = None
     for item in items(template):
-        if item.kind == "slot" and item.text in ("N", "SIGNED"):
+        if item.kind == "slot" and item.text != "NL":
             if not given:
-                raise ValueError(f"{template!r} needs more numbers than {numbers}")
-            last = given.pop(0)
-            out.append(str(last))
+                raise ValueError(f"{template!r} needs more values than {values}")
+            value = given.pop(0)
+            if item.text in ("N", "SIGNED"):
+                last = int(value)
+            text = f'"{value}"' if item.text == "TEXT" else str(value)
+            if text.startswith(",") and out:  # a part that starts with its comma: `, partners' ties too`
+                out[-1] += text
+            else:
+                out.append(text)
         elif item.kind == "plural":
             out.append(item.text if last == 1 else item.text + "s")
         elif item.kind in ("word", "quoted"):
@@ -141,16 +148,10 @@ def fill(template: str, *numbers: int) -> str:
         elif item.kind == "punct":
             out[-1] += item.text
         else:
-            raise ValueError(f"{template!r} has a part or a group: it is spelt by its statement's own `fmt`")
+            raise ValueError(f"{template!r} has a group: write each alternative as a phrase of its own")
     if given:
-        raise ValueError(f"{template!r} has fewer numbers than {numbers}")
+        raise ValueError(f"{template!r} has fewer values than {values}")
     return " ".join(out)
-
-
-def fills(template: str) -> bool:
-    """Whether `fill` can spell the template (words, numbers and punctuation only)."""
-    return all(i.kind in ("word", "plural", "quoted", "punct") or i.kind == "slot" and i.text in ("N", "SIGNED")
-               for i in items(template))
 
 
 def examples(template: str) -> tuple[str, ...]:

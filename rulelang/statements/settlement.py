@@ -28,16 +28,19 @@ def _read_rounding(p: Phrase) -> tuple[str, int, int | None]:
     return "none", 5, None
 
 
+POOLINGS = {"pooled": "pooled", "each": "separately"}
+RECEIVERS = {"winner": "the winner", "owner": "each owner"}
+# "rounded to N", "rounded to N and divided by D" (the rounded amount in another unit), "not rounded"
+ROUNDED, DIVIDED, NOT_ROUNDED = "rounded to {N}", "rounded to {N} and divided by {N}", "not rounded"
+PARTNERS_TIE = ", partners' ties too"  # partners sharing the lightest hand do not win
 PARTS: tuple[Part, ...] = (
     Part("hand_set", tuple(HAND_SETS), lambda p: HAND_SETS[p.text]),
-    Part("pooling", ("pooled", "separately"), lambda p: "pooled" if p.has("POOLED") else "each"),
-    Part("rounding", ("rounded to {N}", "rounded to {N} and divided by {N}",  # the rounded amount in another unit
-                      "not rounded"), _read_rounding),
-    Part("receiver", ("the winner", "each owner"), lambda p: "winner" if p.has("WINNER") else "owner"),
+    Part("pooling", tuple(POOLINGS.values()), lambda p: "pooled" if p.has("POOLED") else "each"),
+    Part("rounding", (ROUNDED, DIVIDED, NOT_ROUNDED), _read_rounding),
+    Part("receiver", tuple(RECEIVERS.values()), lambda p: "winner" if p.has("WINNER") else "owner"),
     Part("event_grouping", ("per term", "per hand"), lambda p: "per-term" if p.has("TERM") else "per-hand"),
     Part("last_placement", ("with the last placement",), lambda p: True),
-    # partners sharing the lightest hand do not win
-    Part("partners_tie", (", partners' ties too",), lambda p: "no-winner"),
+    Part("partners_tie", (PARTNERS_TIE,), lambda p: "no-winner"),
 )
 TERMS = {
     "hands_term": ("credit {hand_set} {pooling}, {rounding}, to {receiver}",
@@ -50,16 +53,16 @@ TERMS = {
     "net_term": ("credit opponents' hands minus own hand, {rounding}, to the winner",),
     "nobody_line": ("nobody scores",),
 }
-_LIGHTEST = "winner: the lightest hand, ties"
-WINNERS = ("winner_line", (
-    f"{_LIGHTEST} broken by fewest tiles", f"{_LIGHTEST} not broken",
-    f"{_LIGHTEST} broken by fewest tiles {{partners_tie}}", f"{_LIGHTEST} not broken {{partners_tie}}",
-    "winner: none",
-    "winner: the fewest tiles, ties broken by lightest hand",  # family.md 3.4
-    "winner: the lightest side",  # team totals (family.md 3.5)
-    "winner: the dominoer",  # on domino: (the default)
-    f"{_LIGHTEST} broken by lightest tile", f"{_LIGHTEST} broken by lightest tile {{partners_tie}}",  # reading 21
-))
+# A winner line: the lightest hand's, by how a tie is broken (each may end with `{partners_tie}`), and the others
+LIGHTEST_LINES = {"fewest-tiles": "winner: the lightest hand, ties broken by fewest tiles",
+                  "none": "winner: the lightest hand, ties not broken",
+                  "lightest-tile": "winner: the lightest hand, ties broken by lightest tile"}  # family.md reading 21
+WINNER_LINES = {"none": "winner: none",
+                "fewest-tiles": "winner: the fewest tiles, ties broken by lightest hand",  # family.md 3.4
+                "lightest-side": "winner: the lightest side",  # team totals (family.md 3.5)
+                "dominoer": "winner: the dominoer"}  # on domino: (the default)
+WINNERS = ("winner_line", tuple(line + tie for line in LIGHTEST_LINES.values() for tie in ("", " {partners_tie}"))
+           + tuple(WINNER_LINES.values()))
 EVENTS = {"events_line": ("as? one event {event_grouping}? {last_placement}?",)}
 
 
@@ -92,28 +95,18 @@ def _read_terms(p: Phrase) -> tuple[Term, ...]:
 
 def _rounding_text(term: Term) -> str:
     if term.rounds_to is None:
-        return "not rounded"
-    divided = f" and divided by {term.divisor}" if term.divisor != 1 else ""
-    return f"rounded to {term.rounds_to}{divided}"
-
-
-def _per_tile_text(n: int) -> str:
-    return fill("{N} point[s] per tile", n)
+        return NOT_ROUNDED
+    return fill(DIVIDED, term.rounds_to, term.divisor) if term.divisor != 1 else fill(ROUNDED, term.rounds_to)
 
 
 def term_text(term: Term) -> str:
     """A settlement term as its line."""
-    if term.kind == "differences":
-        return f"credit each hand the differences to heavier opponents' hands, {_rounding_text(term)}"
-    if term.kind == "heaviest":
-        return f"credit the heaviest opponent's hand only, {_rounding_text(term)}, to the winner"
-    if term.kind == "net":
-        return f"credit opponents' hands minus own hand, {_rounding_text(term)}, to the winner"
-    pooling = "pooled" if term.pooling == "pooled" else "separately"
-    receiver = "the winner" if term.to == "winner" else "each owner"
-    prep = "to" if term.sign == "credit" else "from"
-    amount = _per_tile_text(term.per_tile) if term.kind == "tiles" else _rounding_text(term)
-    return f"{term.sign} {HAND_SET_WORDS[term.hands or 'opponents']} {pooling}, {amount}, {prep} {receiver}"
+    if term.kind in ("differences", "heaviest", "net"):
+        return fill(TERMS[f"{term.kind}_term"][0], _rounding_text(term))
+    line = TERMS[f"{term.kind}_term"][term.sign == "debit"]  # `credit ... to`, `debit ... from`
+    amount: int | str = term.per_tile if term.kind == "tiles" else _rounding_text(term)
+    return fill(line, HAND_SET_WORDS[term.hands or "opponents"], POOLINGS.get(term.pooling or "", "separately"),
+                amount, RECEIVERS[term.to])
 
 
 def _check_terms(v: tuple[Term, ...]) -> Iterator[Issue]:
@@ -297,15 +290,10 @@ def _read_winner(p: Phrase) -> Winner:
 
 
 def _fmt_winner(v: Winner) -> list[str]:
-    if v.winner == "none":
-        return ["winner: none"]
-    if v.winner == "fewest-tiles":
-        return ["winner: the fewest tiles, ties broken by lightest hand"]
-    if v.winner == "lightest-side":
-        return ["winner: the lightest side"]
-    partners = ", partners' ties too" if v.partners_tie == "no-winner" else ""
-    broken = {"fewest-tiles": "broken by fewest tiles", "lightest-tile": "broken by lightest tile"}
-    return ["winner: the lightest hand, ties " + broken.get(v.tie_break, "not broken") + partners]
+    if v.winner != "lightest-hand":
+        return [WINNER_LINES[v.winner]]
+    line = LIGHTEST_LINES.get(v.tie_break, LIGHTEST_LINES["none"])
+    return [fill(line + " {partners_tie}", PARTNERS_TIE) if v.partners_tie == "no-winner" else line]
 
 
 def _check_block_winner(v: Winner) -> Iterator[Issue]:
@@ -369,7 +357,7 @@ def _check_domino_winner(v: str | Winner) -> Iterator[Issue]:
 def _fmt_domino_winner(v: str | Winner) -> list[str]:
     if isinstance(v, Winner):
         return _fmt_winner(v)
-    return ["winner: the lightest side" if v == "lightest-side" else "winner: the dominoer"]
+    return [WINNER_LINES["lightest-side" if v == "lightest-side" else "dominoer"]]
 
 
 def _explain_domino_winner(v: str, c: Config) -> str:
