@@ -319,7 +319,7 @@ def _with_draw_limit(entry: StatementDef) -> StatementDef:
         if isinstance(v, DrawLimit):
             if v.limit < 1:
                 yield Issue("bad-number", "a player must be able to draw at least 1 tile",
-                            "write `draw until playable, at most 2 tiles`")
+                            f"write `{fill(DRAW_LIMIT, 2)}`")
             return
         yield from entry.check(v)
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from rulelang.statements.phrase import fill
-from rulelang.statements.scoring import MEASURES, amount_text, counts_named_twice, points_text, with_player_counts
+from rulelang.statements.scoring import MEASURES, counts_named_twice, measure_words, points_text, with_player_counts
 from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, flag, number
 
 __all__ = ["SCORING", "PARTS", "Entry"]
@@ -38,13 +38,15 @@ PARTS = (
 
 # -- the entry threshold (family.md 3.1, reading 26) ---------------------------------
 
+ENTRY = "{N} {target_measure} to get in"
+
 def _read_entry(p: Phrase) -> Entry:
     return Entry(p.numbers[0], MEASURES[p.parts[0].text])
 
 
 def _check_entry(v: Entry) -> Iterator[Issue]:
     if v.amount < 1:
-        yield Issue("bad-number", "the entry threshold must be at least 1 point", "write `10 points to get in`")
+        yield Issue("bad-number", "the entry threshold must be at least 1 point", f"write `{fill(ENTRY, 10, 'points')}`")
 
 
 def _set_entry(v: Entry, c: Config) -> None:
@@ -72,9 +74,11 @@ def _explain_entry(v: Entry | None, c: Config) -> str:
 
 # -- a fixed number of rounds (family.md 3.3, reading 27) ----------------------------
 
+ROUNDS = "the match lasts {N:3,1} round[s]"
+
 def _check_rounds(v: int) -> Iterator[Issue]:
     if v < 1:
-        yield Issue("bad-number", "the match must last at least 1 round", "write `the match lasts 3 rounds`")
+        yield Issue("bad-number", "the match must last at least 1 round", f"write `{fill(ROUNDS, 3)}`")
 
 
 def _set_rounds(v: int, c: Config) -> None:
@@ -108,10 +112,12 @@ def _explain_lead_win(v: bool | None, c: Config) -> str:
 
 # -- the knock bonus (family.md 3.8, Sadman) ------------------------------------------
 
+KNOCK = "the next player to place scores {N:1,5} point[s] per knock"
+
 def _check_knock(v: int) -> Iterator[Issue]:
     if v < 1:
         yield Issue("bad-number", "a knock must score at least 1 point",
-                    "write `the next player to place scores 1 point per knock`")
+                    f"write `{fill(KNOCK, 1)}`")
 
 
 def _set_knock(v: int, c: Config) -> None:
@@ -177,7 +183,7 @@ def _check_tie_rounds(v: TieRounds) -> Iterator[Issue]:
         yield Issue("per-count", "a player count is given two numbers of extra rounds", "name each player count once")
     if any(amount < 1 for amount, _ in v.groups):
         yield Issue("bad-number", "a tie must play at least 1 extra round",
-                    "write `a tie at the top plays 2 extra rounds`")
+                    f"write `{fill(TIE_ROUNDS, 2)}`")
 
 
 def _set_tie_rounds(v: TieRounds, c: Config) -> None:
@@ -213,8 +219,8 @@ def _explain_tie_rounds(v: TieRounds | None, c: Config) -> str:
 SCORING: tuple[StatementDef, ...] = (
     StatementDef(
         key="entry", words="the entry threshold", group=4,
-        phrases={"entry_stmt": ("{N} {target_measure} to get in",)},
-        read=_read_entry, fmt=lambda v: [f"{amount_text(v.amount, v.measure)} to get in"],
+        phrases={"entry_stmt": (ENTRY,)},
+        read=_read_entry, fmt=lambda v: [fill(ENTRY, v.amount, measure_words(v.amount, v.measure))],
         explain=_explain_entry, resolve=_set_entry,
         from_config=_entry_from_config, check=_check_entry,
         examples=("10 points to get in", "2 shown points to get in", "10 raw points to get in"),
@@ -224,7 +230,7 @@ SCORING: tuple[StatementDef, ...] = (
                   "`target.entry` (raw; omitted when 0)"),),
         tags=("entry-threshold",), required=False, meta={"default": None}),
     number(
-        "rounds", "the number of rounds", 4, "rounds_stmt", "the match lasts {N:3,1} round[s]",
+        "rounds", "the number of rounds", 4, "rounds_stmt", ROUNDS,
         explain=_explain_rounds, resolve=_set_rounds,
         from_config=lambda c: c["target"]["rounds"] if c["target"]["mode"] == "rounds" else None,
         check=_check_rounds,
@@ -241,7 +247,7 @@ SCORING: tuple[StatementDef, ...] = (
                   "(omitted when false)"),),
         tags=("lead-cannot-win",), required=False, meta={"default": None}),
     number(
-        "knock_bonus", "the knock bonus", 4, "knock_stmt", "the next player to place scores {N:1,5} point[s] per knock",
+        "knock_bonus", "the knock bonus", 4, "knock_stmt", KNOCK,
         explain=_explain_knock, resolve=_set_knock,
         from_config=lambda c: c["scoring"].get("knock_bonus") or None, check=_check_knock,  # 0: not written
         docs=(Doc("`the next player to place scores 1 point per knock`", "the knock bonus (Sadman): the player "

@@ -140,6 +140,14 @@ def amount_text(amount: int, measure: Literal["points", "shown", "raw"]) -> str:
     return fill("{N} " + MEASURE_PHRASES[measure], amount)
 
 
+def measure_words(amount: int, measure: Literal["points", "shown", "raw"]) -> str:
+    """The words of the part `{target_measure}` after AMOUNT: `shown points`, `point`."""
+    return amount_text(amount, measure).split(" ", 1)[1]
+
+
+TARGETS = {"exact": "target exactly {N} {target_measure}", "at-least": "target at least {N} {target_measure}"}
+
+
 def _read_target(p: Phrase) -> Target:
     t = Target("exact" if p.has("EXACTLY") else "at-least", p.numbers[0], MEASURES[p.parts[0].text])
     if len(p.parts) > 1:  # a target per player count
@@ -164,7 +172,8 @@ def counts_named_twice(groups: Sequence[tuple[int, Sequence[int]]]) -> bool:
 
 
 def _fmt_target(v: Target) -> list[str]:
-    head = f"target {'exactly' if v.mode == 'exact' else 'at least'} {amount_text(v.amount, v.measure)}"
+    phrase = TARGETS["exact" if v.mode == "exact" else "at-least"]  # a match of fixed rounds keeps an at-least one
+    head = fill(phrase, v.amount, measure_words(v.amount, v.measure))
     return [with_player_counts(head, v.by_count)] if v.by_count else [head]
 
 
@@ -348,10 +357,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
         tags=("unit-5", "unit-1", "unit-3")),
     StatementDef(
         key="target", words="the target", group=4,
-        phrases={"target_stmt": ("target exactly {N} {target_measure}", "target at least {N} {target_measure}",
-                                 # a target per player count (family.md 3.6)
-                                 "target exactly {N} {target_measure} {target_counts}",
-                                 "target at least {N} {target_measure} {target_counts}")},
+        phrases={"target_stmt": tuple(TARGETS.values())  # and a target per player count (family.md 3.6)
+                 + tuple(phrase + " {target_counts}" for phrase in TARGETS.values())},
         read=_read_target,
         fmt=_fmt_target,
         explain=_explain_target,
