@@ -232,7 +232,7 @@ def choice(key: str, words: str, group: int, rule: str, phrases: Mapping[str, An
 
 def number(key: str, words: str, group: int, rule: str, phrase: str, **rest: Any) -> StatementDef:
     """A statement that is one phrase with one number: its reader, `fmt` and examples come from the phrase
-    (`the match lasts {N:3,1} round[s]`: `the match lasts 1 round`, `the match lasts 3 rounds`)."""
+    (`the match lasts {N:3,1} round[s]`: `the match lasts 3 rounds`, then `the match lasts 1 round`)."""
     if [i.text for i in items(phrase) if i.kind == "slot"] != ["N"]:
         raise ValueError(f"{phrase!r}: a number statement's phrase has one number, `{{N}}`, and no part")
     return StatementDef(key=key, words=words, group=group, phrases={rule: (phrase,)}, read=lambda p: p.numbers[0],
