@@ -39,9 +39,9 @@ _KEYWORD_LINE = re.compile(r'^([A-Z][A-Z_]*): "([a-z\']+)"$', re.M)
 
 
 @cache
-def grammar_source() -> tuple[str, dict[str, str]]:
-    """The grammar text with bounded keywords, and terminal name -> keyword."""
-    text = (resources.files("rulelang") / GRAMMAR_FILE).read_text(encoding="utf-8")
+def grammar_source(raw: str | None = None) -> tuple[str, dict[str, str]]:
+    """The grammar text (RAW, else the shipped ruleset.lark) with bounded keywords, and terminal name -> keyword."""
+    text = raw if raw is not None else (resources.files("rulelang") / GRAMMAR_FILE).read_text(encoding="utf-8")
     keywords = {m.group(1): m.group(2) for m in _KEYWORD_LINE.finditer(text)}
     text = _KEYWORD_LINE.sub(lambda m: f"{m.group(1)}: /{re.escape(m.group(2))}{KEYWORD_BOUNDARY}/", text)
     text = text.replace("NUMBER: /[0-9]+/", f"NUMBER: /[0-9]+{KEYWORD_BOUNDARY}/")
@@ -64,7 +64,7 @@ def _build(grammar_text: str) -> Lark:
     return Lark(grammar_text, **_OPTIONS)
 
 
-def tables_text() -> str:
+def tables_text(raw: str | None = None) -> str:
     """The JSON tables of the parser built from the grammar (what parser-tables.json holds).
 
     Raises RuntimeError when JSON does not give lark's tables back exactly (tuples aside, which lark reads
@@ -72,7 +72,7 @@ def tables_text() -> str:
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
 
-    text, _ = grammar_source()
+    text, _ = grammar_source(raw)
     data, memo = _build(text).memo_serialize([TerminalDef, Rule])
     doc = {**_stamp(text), "data": data, "memo": memo}
     out = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
@@ -98,16 +98,16 @@ def _current(raw: str, grammar_text: str) -> dict[str, Any] | None:
     return doc
 
 
-def tables_current(raw: str) -> bool:
-    """RAW (a parser-tables.json) was built from the grammar (lark numbers the states differently from one build
+def tables_current(tables: str, raw: str | None = None) -> bool:
+    """TABLES (a parser-tables.json) were built from the grammar (RAW, else the shipped one; lark numbers the states differently from one build
     to the next, so the text of two builds differs: the stamp says whether they are current). Another lark's
     tables count as current here, so that `generate --check` does not fail where a newer lark is installed; that
     lark never loads them (`_shipped`), it builds the parser from the grammar."""
     try:
-        doc = json.loads(raw)
+        doc = json.loads(tables)
     except ValueError:
         return False
-    stamp = _stamp(grammar_source()[0])
+    stamp = _stamp(grammar_source(raw)[0])
     return isinstance(doc, dict) and all(doc.get(k) == stamp[k] for k in ("format", "grammar"))
 
 

@@ -212,8 +212,9 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
         return 0
     try:
         text, filename = _source(spec, stdin_name)
-        errors = rulelang.check_text(text, filename)
-        warnings = [] if errors else analyse(text, filename).warnings
+        analysis = analyse(text, filename)  # one analysis: its errors, else its warnings
+        errors = analysis.errors
+        warnings = [] if errors else analysis.warnings
     except RulesetError as exc:
         _report(exc)
         return 1
