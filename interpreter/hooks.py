@@ -179,16 +179,17 @@ def overrides(rule: type[HouseRule], point: str) -> bool:
 class Hooks:
     """A configuration's house rules, listed per fixed point of `POINTS` (an empty tuple: nothing to call)."""
 
-    __slots__ = ("rules", "_at")
+    __slots__ = ("rules", "by_point")
 
     def __init__(self, rules: Sequence[HouseRule]):
         self.rules = tuple(rules)
-        self._at: dict[str, tuple[HouseRule, ...]] = {
+        # each point's name -> the rules listening there, in order (read it; `at` says which names exist)
+        self.by_point: dict[str, tuple[HouseRule, ...]] = {
             p.name: tuple(r for r in self.rules if overrides(type(r), p.name)) for p in POINTS}
 
     def at(self, point: str) -> tuple[HouseRule, ...]:
         """The rules listening at `point` (a name of `POINTS`), in the order they are called."""
-        got = self._at.get(point)
+        got = self.by_point.get(point)
         if got is None:
             raise ValueError(f"no fixed point {point!r} (points: {', '.join(p.name for p in POINTS)})")
         return got

@@ -36,6 +36,7 @@ from .tiles import (
     DRAW_CODE,
     ENDWISE,
     KEY_BITS,
+    LEAD_KEY,
     MOVES,
     SETS,
     SIDES,  # noqa: F401  (re-exported: interpreter.round.SIDES stays importable)
@@ -94,11 +95,11 @@ class _Fixed:
         self.board = seating.board  # the target rules of this player count (interpreter.scoring.Scoreboard)
         self.mask = r.layout.mask  # larger sets: the set's masks (placement_codes)
         self.draw_until = cfg.drawing == "until-playable"  # "draw until playable" / "no drawing"
-        hooks = r.hooks  # the house rules, per fixed point (interpreter.hooks.POINTS)
-        self.on_placement = hooks.at("placement")
-        self.on_offered = hooks.at("offered")
-        self.on_draws = hooks.at("draws")
-        self.on_goes_on = hooks.at("goes_on")
+        on = r.hooks.by_point  # the house rules, per fixed point (interpreter.hooks.POINTS)
+        self.on_placement = on["placement"]
+        self.on_offered = on["offered"]
+        self.on_draws = on["draws"]
+        self.on_goes_on = on["goes_on"]
         self.round_no = 0  # the round's number in its match (the rotating double)
         self.opening_draws: tuple[tuple[int, int], ...] = ()  # (seat, tile) drawn to find the opening double
 
@@ -396,7 +397,8 @@ class Round:
                 if self._f.forced >= 0:
                     codes = [lead_code(self._f.forced)]
                 else:
-                    codes = [lead_code(i) for i in mask_indices(self._hands[self._seat])]
+                    # (lead_code, inline: a code per tile of the hand, once a round)
+                    codes = [i << TILE_SHIFT | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
             else:
                 codes = self._layout.placement_codes(self._hands[self._seat] if self._only < 0 else BIT[self._only])
             if self._layout.orienting:

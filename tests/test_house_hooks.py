@@ -82,7 +82,8 @@ def test_the_points_are_declared_once_and_each_method_takes_its_record() -> None
         hints = typing.get_type_hints(getattr(HouseRule, p.name))
         assert hints["at"] is p.record, p.name
         assert typing.NamedTuple in getattr(p.record, "__orig_bases__", ()), p.name  # immutable
-    assert Hooks.__slots__ == ("rules", "_at")  # no attribute written out per point
+    assert Hooks.__slots__ == ("rules", "by_point")  # no attribute written out per point
+    assert list(Hooks([]).by_point) == NAMES
     with pytest.raises(ValueError, match="no fixed point 'nope'"):
         Hooks([]).at("nope")
 
@@ -230,3 +231,34 @@ def test_move_codes_are_read_and_made_by_name(path: Path) -> None:
         assert len(bad) == 2 and all(b.endswith("0x3FF") for b in bad), bad
     else:
         assert not bad, bad
+
+
+def test_the_engine_api_lists_every_point_and_rule_from_the_code() -> None:
+    """docs/engine-api.md's lists are generated (interpreter/hook_docs.py): each point with every field of its
+    record, and each house rule with its points; tests/test_generated.py keeps the file in step."""
+    from rulelang.interpreter.hook_docs import hook_docs
+
+    doc = (ROOT / "docs" / "engine-api.md").read_text(encoding="utf-8")
+    made = hook_docs()
+    assert made in doc
+    for p in POINTS:
+        row = next(line for line in made.splitlines() if line.startswith(f"| `{p.name}` |"))
+        assert all(f"`{field}`: " in row for field in vars(p.record)["_fields"]), p.name
+    for rule in HOUSE_RULES:
+        assert f"| `{rule.__name__}` |" in made
+
+
+def test_a_record_must_say_what_each_field_means() -> None:
+    from rulelang.interpreter.hook_docs import record_fields
+
+    class Bare(typing.NamedTuple):
+        """A moment.
+
+        seat: the seat
+        """
+
+        seat: int
+        tile: int
+
+    with pytest.raises(ValueError, match="does not say what tile mean"):
+        record_fields(Bare)
