@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from .config import Config
-from .tiles import LEAD_KEY, SIDES, TILES, Tile, code_key, code_tile, key_side, key_tile
+from .tiles import MOVES, Tile, move_from_code
 
 
 class Placed(NamedTuple):
@@ -196,9 +196,13 @@ class Hooks:
 
 
 def placed(seat: int, code: int, counted: int, points: int, passes: int, goes_out: bool, claim: int | None) -> Placed:
-    """The record of the placement of move code `code` (made only where a rule listens)."""
-    key = code_key(code)
-    if key == LEAD_KEY:
-        return Placed(seat, TILES[code_tile(code)], None, None, counted, points, passes, goes_out, claim)
-    return Placed(seat, TILES[code_tile(code)], TILES[key_tile(key)], SIDES[key_side(key)], counted, points, passes,
-                  goes_out, claim)
+    """The record of the placement of move code `code` (made only where a rule listens; its tile, target and
+    side those of the interned Move, and the tuple made without the named tuple's Python-level `__new__`)."""
+    mv = MOVES.get(code) or move_from_code(code)
+    return tuple.__new__(Placed, (seat, mv.tile, mv.target, mv.side, counted, points, passes, goes_out, claim))
+
+
+def event_offered(kind: str, side: int, seat: int | None, old: int, raw: int, placed: int, accepted: bool,
+                  reached: bool) -> EventOffered:
+    """The record of an event offered to the scoreboard (made only where a rule listens, as `placed`)."""
+    return tuple.__new__(EventOffered, (kind, side, seat, old, raw, placed, accepted, reached))

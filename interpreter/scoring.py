@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .config import Config
-from .hooks import EventOffered, HouseRule
+from .hooks import HouseRule, event_offered
 
 
 class Scoreboard:
@@ -46,7 +46,7 @@ class Scoreboard:
             new = floor  # "scores never fall below N"
         reached = new == self.target if self.exact else new >= self.target
         if self.accepts:
-            at = EventOffered(kind, side, seat, old, raw, len(layout), accepted, reached)
+            at = event_offered(kind, side, seat, old, raw, len(layout), accepted, reached)
             for rule in self.accepts:
                 if not rule.accepts(at):
                     return old, False, False
