@@ -177,11 +177,22 @@ def test_a_rule_at_every_point_sees_each_moment_and_a_neutral_one_changes_nothin
 def test_a_configuration_without_house_rules_builds_no_record(monkeypatch: pytest.MonkeyPatch) -> None:
     """Records are made only at a point some rule listens to: without rules, none is made."""
     made: list[object] = []
-    for record in (Placed, TurnBegun, Drawing, GoneOut, HandsLeft, EventOffered):
+    for record in (TurnBegun, Drawing, GoneOut, HandsLeft):  # made by their constructors
         monkeypatch.setattr(record, "__new__", lambda cls, *a, **k: made.append(cls) or tuple.__new__(cls, a))
-    cfg = Config.from_dict(rulelang.compile_bundled("allfives"))
-    Round.deal(cfg, 2, random.Random(1)).run(random_player(1))
+    from rulelang.interpreter import round as round_module
+    from rulelang.interpreter import scoring as scoring_module
+
+    real_placed, real_offered = round_module.placed, scoring_module.event_offered
+    monkeypatch.setattr(round_module, "placed", lambda *a: made.append(Placed) or real_placed(*a))
+    monkeypatch.setattr(scoring_module, "event_offered", lambda *a: made.append(EventOffered) or real_offered(*a))
+    for variant in ("allfives", "muggins-claims", "pagat"):
+        cfg = Config.from_dict(rulelang.compile_bundled(variant))
+        for seed in range(3):
+            Round.deal(cfg, 2, random.Random(seed)).run(random_player(seed))
     assert made == []
+    knock = _config(RULES["KnockBonus"][0])  # (the spies see records where a rule listens)
+    Round.deal(knock, 2, random.Random(1)).run(random_player(1))
+    assert set(made) == {Placed}
 
 
 def test_the_settlement_functions_settle_as_the_round_with_its_plan() -> None:
