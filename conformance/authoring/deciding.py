@@ -32,12 +32,17 @@ PLAYER_TAGS = {2: "two-players", 3: "three-players", 4: "four-players"}
 ID_MAX = 80
 
 
+def _request(data: dict[str, Any]) -> dict[str, Any]:
+    """What an engine is sent of a case DATA (its configuration aside)."""
+    return {**{k: data[k] for k in ("players", "setup")},
+            **({"next_rounds": data["next_rounds"]} if data.get("next_rounds") else {}),
+            "steps": [{k: s[k] for k in ("play", "claim", "draw", "pass", "call", "observe") if k in s}
+                      for s in data["steps"]]}
+
+
 def _fails_under(data: dict[str, Any], config: dict[str, Any]) -> bool:
     try:
-        result = run_case({"config": config, **{k: data[k] for k in ("players", "setup") },
-                           **({"next_rounds": data["next_rounds"]} if data.get("next_rounds") else {}),
-                           "steps": [{k: s[k] for k in ("play", "claim", "draw", "pass", "call", "observe") if k in s}
-                                     for s in data["steps"]]})
+        result = run_case({"config": config, **_request(data)})
     except Exception:  # noqa: BLE001 - a twin that cannot play it differs
         return True
     return compare(data, result) is not None
@@ -111,15 +116,59 @@ def _write(by_base: dict[str, list[dict[str, Any]]]) -> list[Path]:
     return written
 
 
+def recheck() -> int:
+    """Every deciding case of the suite again: `against` keeps the values whose twin is valid, seats every round it
+    would draw lots for, and fails the case; a case left with none, or one an independent engine that plays it
+    disagrees with, is removed (its pairs are searched again by the next run)."""
+    report = lint()
+    changed: dict[Path, dict[str, Any]] = {}
+    for case in report.cases:
+        dec = case.data.get("decides")
+        if not dec:
+            continue
+        from rulelang.conformance.configs import compiled
+
+        config = compiled(case.ruleset)
+        ends = deciding.round_ends(run_case({"config": config, **_request(case.data)})["steps"])
+        keep = []
+        for c in dec["against"]:
+            made = deciding.twin(config, dec["field"], c)
+            if made is not None and not deciding.draws_lots_unseated(made[0], case.data, ends) and _fails_under(case.data, made[0]):
+                keep.append(c)
+        _, disagree = deciding_search.check(config, case.data)
+        doc = changed.setdefault(case.file, json.loads(case.file.read_text(encoding="utf-8")))
+        entry = next(c for c in doc["cases"] if c["id"] == case.id)
+        if not keep or disagree:
+            print(f"removed {case.id}: " + (f"{', '.join(disagree)} disagree" if disagree else "it decides nothing"))
+            doc["cases"].remove(entry)
+        elif keep != dec["against"]:
+            print(f"{case.id}: against {dec['against']} -> {keep}")
+            entry["decides"]["against"] = keep
+            others = " or ".join(json.dumps(v) for v in keep)
+            old = " or ".join(json.dumps(v) for v in dec["against"])
+            entry["description"] = entry["description"].replace(old, others)
+            entry["source"]["where"] = entry["source"]["where"].replace(old, others)
+    for path, doc in changed.items():
+        if doc["cases"]:
+            path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        else:
+            path.unlink()
+    return 0
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--field", action="append", default=[])
     ap.add_argument("--tries", type=int, default=25, help="seeded matches per base ruleset")
     ap.add_argument("--bases", type=int, default=8, help="base rulesets tried per pair at most")
     ap.add_argument("--widen", type=int, default=0, help="also the first N bases with one other rule changed")
+    ap.add_argument("--widen-tries", type=int, default=3, help="seeded matches per widened base")
     ap.add_argument("--dry-run", action="store_true")
     ap.add_argument("--part", default="1/1", help="K/N: only the K-th of N shares of the fields (parallel runs)")
+    ap.add_argument("--recheck", action="store_true", help="check the suite's deciding cases again (see recheck)")
     args = ap.parse_args(argv)
+    if args.recheck:
+        return recheck()
     report = lint()
     if not report.ok:
         print("\n".join(report.errors), file=sys.stderr)
@@ -138,12 +187,16 @@ def main(argv: list[str]) -> int:
             continue
         t0 = time.monotonic()
         configs = list(itertools.islice(deciding_search.configs_for(p), args.bases))
+        wide: list[Any] = []
         if args.widen:  # then bases with one other rule changed (a rule in force only beside another's value)
-            configs += list(deciding_search.configs_for(p, widen=args.widen))[len(configs):]
+            bundled = len(list(deciding_search.configs_for(p)))
+            wide = list(deciding_search.configs_for(p, widen=args.widen))[bundled:]
         found = None
         for attempt in range(1, 4):
             try:
                 found = deciding_search.search(p, tries=args.tries, seed=attempt, configs=configs)
+                if found is None and wide:
+                    found = deciding_search.search(p, tries=args.widen_tries, seed=attempt, configs=wide)
             except Exception as exc:  # noqa: BLE001 - one pair's failure ends no run
                 print(f"  {p.key}: the search failed: {type(exc).__name__}: {exc}", file=sys.stderr)
                 found = None
@@ -162,12 +215,13 @@ def main(argv: list[str]) -> int:
             print(f"NOT FOUND {p.key} ({time.monotonic() - t0:.1f}s)", file=sys.stderr)
             continue
         values = deciding.domains()[p.field][0]
+        ends = deciding.round_ends(run_case({"config": found.config, **_request(found.data)})["steps"])
         against = [p.b]
         for c in values:
             if c == p.a or c == p.b or deciding.pair_key(p.field, *sorted([p.a, c], key=lambda v: deciding.position(values, v) or 0)) in done:
                 continue
             made = deciding.twin(found.config, p.field, c)
-            if made is not None and _fails_under(found.data, made[0]):
+            if made is not None and not deciding.draws_lots_unseated(made[0], found.data, ends) and _fails_under(found.data, made[0]):
                 against.append(c)
         for c in against:
             i, j = deciding.position(values, p.a), deciding.position(values, c)
