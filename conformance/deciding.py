@@ -48,7 +48,7 @@ HERE = Path(__file__).resolve().parent
 EXCUSED_PATH = HERE / "deciding-excused.json"
 NOT_RULES = frozenset({"format", "name", "title", "source", "based_on"})  # no rule of play: nothing to decide
 COUNTS = tuple(literal_values(PlayerCount))
-ROUNDINGS = ("none", "round1", "round2")  # the pattern's `none`, its boundary round1 and the neighbour round2
+ROUNDINGS = ("none", "round2", "round3")  # the pattern's `none`, its boundary round2 and the neighbour round3
 
 __all__ = ["Pair", "domains", "pairs", "get_value", "set_value", "twin", "valid", "Excuse", "excused",
            "deciding_cases", "Coverage", "coverage", "pair_key", "position", "draws_lots_unseated"]
@@ -252,7 +252,7 @@ def _new_term(term: dict[str, Any], kind: str) -> dict[str, Any]:
     for key, hint in typing.get_type_hints(shape, include_extras=True).items():
         if key == "divisor":
             continue
-        allowed = list(ROUNDINGS[1:] + ("round5",)) if key == "rounding" else _type_values(hint, REQUIRED) or [1]
+        allowed = list(ROUNDINGS[1:]) + ["round5"] if key == "rounding" else _type_values(hint, REQUIRED) or [1]
         out[key] = term[key] if key in term and (key == "rounding" or term[key] in allowed) else allowed[0]
         if key == "rounding" and key not in term:
             out[key] = "round5"

@@ -125,6 +125,13 @@ IN_FORCE: dict[str, list[tuple[str, dict[str, Any]]]] = {
     "target.raw_by_count": [("allfives", {"scoring.multiple": 1, "opener.lead": "any", "opener.first_round": "seat-0"})],
     # a tie at the top that a round can leave standing: nothing scores in play, nothing is drawn
     "target.tie_rounds": [("pagat", {"scoring.in_play": False, "drawing": "none"})],
+    # openers: blocks (nothing drawn), a double nobody holds led by the next seat, the larger set's top double
+    "opener.after_block": [("allfives", {"drawing": "none", "opener.no_double": "next-seat"})],
+    "opener.after_domino": [("allfives", {"opener.no_double": "next-seat"})],
+    "opener.first_round": [("allfives", {"tiles": 9, "opener.no_double": "next-seat"})],
+    "scoring.divisors": [("allfives", {"scoring.formula": "per-multiple"}), ("allfives", {"scoring.formula": "face-value"})],
+    # a block's winner among partners: four players in two teams, nothing drawn
+    "settlement.block": [("muggins-team-block", {"drawing": "none"})],
     "scoring.unit": [("allfives", {"scoring.multiple": 2, "settlement.*.terms.rounding": "round2"})],
     "settlement.domino.events": [("allfives", {"+settlement.domino.terms": {
         "kind": "tiles", "hands": "opponents", "pooling": "pooled", "per_tile": 1, "to": "winner", "sign": "credit"}})],

@@ -146,3 +146,13 @@ def test_the_search_finds_shrinks_and_cross_checks_a_deciding_case() -> None:
     assert set(lead.get("expect", {})) <= {"offered"} and "reject" not in lead
     agree, disagree = check(found.config, found.data)
     assert agree is not None and "fresh_engine.py" in agree and disagree == []
+
+
+def test_a_rounding_the_language_refuses_is_no_valid_configuration() -> None:
+    """`rounded to 1` does not compile (bad-rounding), so `round1` is no value of the configuration either: the
+    deciding pairs take their values from the schema, and one validator holds for the language and the engine."""
+    config = compiled("allfives")
+    config["settlement"]["domino"]["terms"][0]["rounding"] = "round1"
+    assert not deciding.valid(config)
+    config["settlement"]["domino"]["terms"][0]["rounding"] = "round2"
+    assert deciding.valid(config)
