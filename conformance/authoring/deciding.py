@@ -9,8 +9,9 @@ that plays the configuration (the test engine, else the toy engine), and adds
 to `against` every other value of F whose twin fails the case too. A case no
 independent engine agrees with is not written; one no independent engine can
 play is written with `source.where` saying it needs hand review. The cases go to
-conformance/cases/<base ruleset>/deciding.json (a new file past 100 cases), and
-are reviewed like any case before they are committed.
+conformance/cases/deciding/<field>.json (the folder `deciding`, a variant of
+its own: each case carries its own inline ruleset), and are reviewed like any
+case before they are committed.
 """
 from __future__ import annotations
 
@@ -96,24 +97,34 @@ def _case(found: deciding_search.Found, against: list[Any], taken: set[str]) -> 
             **{k: data[k] for k in ("players", "setup", "next_rounds", "steps") if k in data}}
 
 
-def _write(by_base: dict[str, list[dict[str, Any]]]) -> list[Path]:
-    written = []
-    for base, cases in by_base.items():
-        folder = CASES_DIR / base
-        k = 1
-        while cases:
-            path = folder / ("deciding.json" if k == 1 else f"deciding-{k}.json")
-            doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
-                "description": f"Deciding cases from the ruleset {base} with one rule changed (conformance/authoring/"
-                               "deciding.py): each tells the value of its `decides` field apart from the others it names.",
-                "ruleset": base, "cases": []}
-            room = 100 - len(doc["cases"])
-            doc["cases"] += cases[:room]
-            cases = cases[room:]
-            path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-            written.append(path)
-            k += 1
-    return written
+def _declared_name(field: str) -> str:
+    return field.rsplit(".", 1)[0] if field.rsplit(".", 1)[-1].isdigit() else field
+
+
+def file_for(field: str) -> Path:
+    """The case file of a field's deciding cases: cases/deciding/<declared field>.json (a count or term key kept
+    with its table or term: `reserve.7` -> reserve.json, `settlement.block.terms.kind` -> its own file)."""
+    name = _declared_name(field)
+    return CASES_DIR / "deciding" / f"{name.replace('.', '-').replace('_', '-')}.json"
+
+
+def _write(cases: list[dict[str, Any]]) -> list[Path]:
+    """Add CASES to their fields' files (each case file holds at most 100)."""
+    by_file: dict[Path, list[dict[str, Any]]] = {}
+    for case in cases:
+        by_file.setdefault(file_for(case["decides"]["field"]), []).append(case)
+    for path, new in by_file.items():
+        doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
+            "description": f"Deciding cases of {_declared_name(new[0]['decides']['field'])}: each case's ruleset (a "
+                           "bundled one with the rule set, every statement written out) tells the value of its "
+                           "`decides` apart from the values it names (conformance/authoring/deciding.py).",
+            "ruleset": "allfives", "cases": []}
+        doc["cases"] += new
+        if len(doc["cases"]) > 100:
+            raise SystemExit(f"{path}: more than 100 cases")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return list(by_file)
 
 
 def recheck() -> int:
@@ -180,7 +191,7 @@ def main(argv: list[str]) -> int:
     todo = [p for p in cov.uncovered if (not args.field or p.field in args.field) and p.field in share]
     taken = {c.id for c in report.cases}
     done: set[str] = set()
-    by_base: dict[str, list[dict[str, Any]]] = {}
+    found_cases: list[dict[str, Any]] = []
     missed = []
     for p in todo:
         if p.key in done:
@@ -227,11 +238,11 @@ def main(argv: list[str]) -> int:
             i, j = deciding.position(values, p.a), deciding.position(values, c)
             done.add(deciding.pair_key(p.field, *((p.a, c) if (i or 0) < (j or 0) else (c, p.a))))
         case = _case(found, against, taken)
-        by_base.setdefault(found.base, []).append(case)
+        found_cases.append(case)
         print(f"{case['id']}: {len(found.data['steps'])} steps, against {against}, "
               f"{found.checked_by or 'NEEDS HAND REVIEW'} ({time.monotonic() - t0:.1f}s)", file=sys.stderr)
-    if not args.dry_run and by_base:
-        for path in _write(by_base):
+    if not args.dry_run and found_cases:
+        for path in _write(found_cases):
             print(f"wrote {path}")
         rep = lint()
         if not rep.ok:
