@@ -71,6 +71,20 @@ def _tags(config: dict[str, Any], data: dict[str, Any]) -> list[str]:
     return sorted(tags)
 
 
+def describe(field: str, value: Any, against: list[Any], steps: list[dict[str, Any]]) -> str:
+    """A deciding case's description: what its last step shows under VALUE, which the others do not."""
+    last = steps[-1]
+    where = "the first step" if len(steps) == 1 else f"step {len(steps)}"
+    if "reject" in last:
+        what = f"is refused ({last['reject']})"
+    elif last.get("expect"):
+        what = f"gives the {', '.join(last['expect'])} expected"
+    else:
+        what = "is accepted"
+    others = " or ".join(json.dumps(v) for v in against)
+    return f"with {field} {json.dumps(value)}, {where} ({step_words(last)}) {what}; with {others} it is not so"
+
+
 def _case(found: deciding_search.Found, against: list[Any], taken: set[str]) -> dict[str, Any]:
     p, data = found.pair, found.data
     cid = f"decide-{deciding_search.slug(p.field)}-{deciding_search.slug(p.a)}-vs-{deciding_search.slug(p.b)}"[:ID_MAX]
@@ -80,11 +94,8 @@ def _case(found: deciding_search.Found, against: list[Any], taken: set[str]) -> 
         cid = f"{cid[:ID_MAX - 4]}-{k}"
         k += 1
     taken.add(cid)
-    last = data["steps"][-1]
-    keys = ", ".join(last.get("expect", {})) or "acceptance"
     others = " or ".join(json.dumps(v) for v in against)
-    text = (f"with {p.field} {json.dumps(p.a)}, after {len(data['steps']) - 1} earlier steps {step_words(last)} "
-            f"gives the {keys} the case expects; {p.field} {others} gives another")
+    text = describe(p.field, p.a, against, data["steps"])
     how = (f"conformance/authoring/deciding.py: a seeded match (seed {found.seed}) from the ruleset {found.base} with "
            f"{p.field} {json.dumps(p.a)}, replayed under the twin with {others} until a step differed, shrunk by the "
            "shrinker of rulelang conform --shrink; ")
