@@ -46,12 +46,13 @@ from rulelang.config.vocabulary import SET_TILES, PlayerCount, literal_values
 
 HERE = Path(__file__).resolve().parent
 EXCUSED_PATH = HERE / "deciding-excused.json"
+CLAUSES_PATH = HERE / "deciding-clauses.json"
 NOT_RULES = frozenset({"format", "name", "title", "source", "based_on"})  # no rule of play: nothing to decide
 COUNTS = tuple(literal_values(PlayerCount))
 ROUNDINGS = ("none", "round2", "round3")  # the pattern's `none`, its boundary round2 and the neighbour round3
 
 __all__ = ["Pair", "domains", "pairs", "get_value", "set_value", "twin", "valid", "Excuse", "excused",
-           "deciding_cases", "Coverage", "coverage", "pair_key", "position", "draws_lots_unseated"]
+           "deciding_cases", "Coverage", "coverage", "pair_key", "position", "draws_lots_unseated", "round_ends", "clauses_for"]
 
 
 @dataclass(frozen=True)
@@ -437,6 +438,19 @@ def draws_lots_unseated(config: dict[str, Any], data: dict[str, Any], ends: list
         if rule == "lottery":
             return True
     return False
+
+
+def clauses_for(field: str) -> list[str]:
+    """The clauses (conformance/clauses.json) a field's deciding cases test (conformance/deciding-clauses.json)."""
+    d, _ = _declared(field)
+    found: list[str] = _clause_map().get(d.spec.dotted, [])
+    return found
+
+
+@cache
+def _clause_map() -> dict[str, list[str]]:
+    doc = json.loads(CLAUSES_PATH.read_text(encoding="utf-8"))
+    return dict(doc["clauses"])
 
 
 # ------------------------------------------------------------------------------------- excuses and coverage

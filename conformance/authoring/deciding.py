@@ -129,7 +129,7 @@ def _write(cases: list[dict[str, Any]]) -> list[Path]:
             "description": f"Deciding cases of {_declared_name(new[0]['decides']['field'])}: each case's ruleset (a "
                            "bundled one with the rule set, every statement written out) tells the value of its "
                            "`decides` apart from the values it names (conformance/authoring/deciding.py).",
-            "ruleset": "allfives", "cases": []}
+            "ruleset": "allfives", "clauses": deciding.clauses_for(new[0]["decides"]["field"]), "cases": []}
         doc["cases"] += new
         if len(doc["cases"]) > 100:
             raise SystemExit(f"{path}: more than 100 cases")
