@@ -173,6 +173,13 @@ def _lint_clauses(where: str, ids: list[str], errors: list[str]) -> None:
                       "see `rulelang conform --trace` for the clause ids)")
 
 
+def _lint_refs(where: str, case: Case, errors: list[str]) -> None:
+    """The clauses a case names, and the field and values its `decides` names, exist."""
+    _lint_clauses(where, case.clauses, errors)
+    if "decides" in case.data:
+        _lint_decides(where, case.data["decides"], errors)
+
+
 def _lint_decides(where: str, decides: dict[str, Any], errors: list[str]) -> None:
     """A deciding case names a field of the deciding pairs and values of that field (conformance/deciding.py)."""
     from .deciding import domains, position
@@ -260,11 +267,9 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float
             _lint_deal(f"{where}: setup", c["setup"], c["players"], rep.errors)
             for k, d in enumerate(c.get("next_rounds", [])):
                 _lint_deal(f"{where}: next_rounds[{k}]", d, c["players"], rep.errors)
-            if "decides" in c:
-                _lint_decides(where, c["decides"], rep.errors)
             case = Case(c["id"], path.parent.name, path.stem, path, c, c.get("ruleset", doc["ruleset"]),
                         tuple(doc.get("clauses", [])))
-            _lint_clauses(where, case.clauses, rep.errors)
+            _lint_refs(where, case, rep.errors)
             rep.cases.append(case)
     for old, new in replaced.items():
         if old in ids:

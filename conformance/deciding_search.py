@@ -222,37 +222,24 @@ def _shaped(deal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return deal
 
 
-def play(config: dict[str, Any], other: dict[str, Any], seed: int, players: int | None = None) -> dict[str, Any] | None:
-    """A seeded match under CONFIG as a case draft (players, setup, next_rounds, steps), openers given wherever
-    CONFIG or OTHER would draw lots; None when it cannot be set up."""
-    rng = random.Random(seed)
-    n = players or rng.choice(config["players"]["counts"])
-    rounds = rng.choice((1, 1, 2, 3, 5))
-    sides = 2 if n in config["players"]["partnerships"] else n
-    try:
-        first = _shaped(deal_of(Match(config, n, seed=seed).round), rng)
-    except Exception:  # noqa: BLE001 - a configuration the engine cannot deal (a hand of 0 tiles)
-        return None
-    top = min(c.get("tiles", 6) for c in (config, other))
-    if top < config.get("tiles", 6):  # a twin on a smaller set: one round of the tiles both sets hold
-        first = {**first, "hands": [[t for t in h if _halves(t)[1] <= top] for h in first["hands"]],
-                 "boneyard": [t for t in first["boneyard"] if _halves(t)[1] <= top]}
-        rounds = 1
-        if not all(first["hands"]):
-            return None
+def _start_scores(config: dict[str, Any], n: int, sides: int, rng: random.Random) -> list[int] | None:
+    """Starting scores: none (zeros), near the target (ends, overshoots), or every side tied at it (ties at the top)."""
     unit = config["scoring"]["unit"]
     start = rng.random()
-    if config["target"]["mode"] != "rounds" and start < 0.45:  # scores near the target: ends, overshoots
+    if config["target"]["mode"] != "rounds" and start < 0.45:
         goal = _target(config, n)
-        first["scores"] = [max(0, (goal - rng.randint(0, 25)) // unit * unit) if rng.random() < 0.7 else 0
-                           for _ in range(sides)]
-    elif config["target"]["mode"] != "rounds" and start < 0.6:  # every side tied at the target: ties at the top
-        first["scores"] = [_target(config, n) // unit * unit] * sides
-    try:
-        match = Match(config, n, seed=seed, deal=[first])
-    except Exception:  # noqa: BLE001 - scores the configuration refuses: no draft from this seed
-        return None
-    bot = greedy_player(seed) if rng.random() < 0.5 else random_player(seed)
+        return [max(0, (goal - rng.randint(0, 25)) // unit * unit) if rng.random() < 0.7 else 0 for _ in range(sides)]
+    if config["target"]["mode"] != "rounds" and start < 0.6:
+        return [_target(config, n) // unit * unit] * sides
+    return None
+
+
+def _play_out(match: Match, config: dict[str, Any], rounds: int, bot: Any, rng: random.Random,
+              first: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(the deals, the steps) of MATCH played by BOT for ROUNDS rounds at most; under the muggins rule the claims are
+    right or wrong at random, and a random seat often calls (a refused call is kept: the case expects it)."""
+    unit = config["scoring"]["unit"]
+    n = match.round.players
     deals = [dict(first)]
     moves: list[dict[str, Any]] = []
     current = match.round
@@ -273,13 +260,43 @@ def play(config: dict[str, Any], other: dict[str, Any], seed: int, players: int 
         except Exception:  # noqa: BLE001 - a claim the rules refuse: end the draft here
             break
         moves.append(step)
-        if claims and "claim" in step and not match.over and rng.random() < 0.6:  # a call on the last placement
+        if claims and "claim" in step and not match.over and rng.random() < 0.6:
             caller = rng.randrange(n)
             try:
                 match.call(caller)
-            except Exception:  # noqa: BLE001 - a call the rules refuse: kept, the case expects the refusal
+            except Exception:  # noqa: BLE001 - a call the rules refuse
                 pass
             moves.append({"call": caller})
+    return deals, moves
+
+
+def play(config: dict[str, Any], other: dict[str, Any], seed: int, players: int | None = None) -> dict[str, Any] | None:
+    """A seeded match under CONFIG as a case draft (players, setup, next_rounds, steps), openers given wherever
+    CONFIG or OTHER would draw lots; None when it cannot be set up."""
+    rng = random.Random(seed)
+    n = players or rng.choice(config["players"]["counts"])
+    rounds = rng.choice((1, 1, 2, 3, 5))
+    sides = 2 if n in config["players"]["partnerships"] else n
+    try:
+        first = _shaped(deal_of(Match(config, n, seed=seed).round), rng)
+    except Exception:  # noqa: BLE001 - a configuration the engine cannot deal (a hand of 0 tiles)
+        return None
+    top = min(c.get("tiles", 6) for c in (config, other))
+    if top < config.get("tiles", 6):  # a twin on a smaller set: one round of the tiles both sets hold
+        first = {**first, "hands": [[t for t in h if _halves(t)[1] <= top] for h in first["hands"]],
+                 "boneyard": [t for t in first["boneyard"] if _halves(t)[1] <= top]}
+        rounds = 1
+        if not all(first["hands"]):
+            return None
+    scores = _start_scores(config, n, sides, rng)
+    if scores is not None:
+        first["scores"] = scores
+    try:
+        match = Match(config, n, seed=seed, deal=[first])
+    except Exception:  # noqa: BLE001 - scores the configuration refuses: no draft from this seed
+        return None
+    bot = greedy_player(seed) if rng.random() < 0.5 else random_player(seed)
+    deals, moves = _play_out(match, config, rounds, bot, rng, first)
     if not moves:
         return None
     for i, d in enumerate(deals):

@@ -178,6 +178,53 @@ def recheck() -> int:
     return 0
 
 
+def _key(field: str, a: Any, b: Any) -> str:
+    """The pair key of A and B, in the field's order."""
+    values = deciding.domains()[field][0]
+    i, j = deciding.position(values, a), deciding.position(values, b)
+    return deciding.pair_key(field, *((a, b) if (i or 0) < (j or 0) else (b, a)))
+
+
+def _find(p: deciding.Pair, args: argparse.Namespace) -> deciding_search.Found | None:
+    """A deciding case for P that every independent engine playing it agrees with (three seeds of the search)."""
+    configs = list(itertools.islice(deciding_search.configs_for(p), args.bases))
+    wide: list[Any] = []
+    if args.widen:  # then bases with one other rule changed (a rule in force only beside another's value)
+        bundled = len(list(deciding_search.configs_for(p)))
+        wide = list(deciding_search.configs_for(p, widen=args.widen))[bundled:]
+    for attempt in range(1, 4):
+        try:
+            found = deciding_search.search(p, tries=args.tries, seed=attempt, configs=configs)
+            if found is None and wide:
+                found = deciding_search.search(p, tries=args.widen_tries, seed=attempt, configs=wide)
+        except Exception as exc:  # noqa: BLE001 - one pair's failure ends no run
+            print(f"  {p.key}: the search failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+            return None
+        if found is None:
+            return None
+        by, disagree = deciding_search.check(found.config, found.data)
+        if not disagree:
+            found.checked_by = by
+            return found
+        print(f"  {p.key}: {', '.join(disagree)} disagree(s) with the case of seed {found.seed}; searching on",
+              file=sys.stderr)
+    return None
+
+
+def _against(found: deciding_search.Found, done: set[str]) -> list[Any]:
+    """The pair's other value, and every other value of its field not yet decided whose twin the case fails too."""
+    p = found.pair
+    ends = deciding.round_ends(run_case({"config": found.config, **_request(found.data)})["steps"])
+    against = [p.b]
+    for c in deciding.domains()[p.field][0]:
+        if c == p.a or c == p.b or _key(p.field, p.a, c) in done:
+            continue
+        made = deciding.twin(found.config, p.field, c)
+        if made is not None and not deciding.draws_lots_unseated(made[0], found.data, ends) and _fails_under(found.data, made[0]):
+            against.append(c)
+    return against
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--field", action="append", default=[])
@@ -197,8 +244,7 @@ def main(argv: list[str]) -> int:
         return 2
     cov = deciding.coverage(report.cases)
     k, n = map(int, args.part.split("/"))
-    names = sorted({p.field for p in cov.uncovered})
-    share = {f for i, f in enumerate(names) if i % n == k - 1}
+    share = {f for i, f in enumerate(sorted({p.field for p in cov.uncovered})) if i % n == k - 1}
     todo = [p for p in cov.uncovered if (not args.field or p.field in args.field) and p.field in share]
     taken = {c.id for c in report.cases}
     done: set[str] = set()
@@ -208,46 +254,13 @@ def main(argv: list[str]) -> int:
         if p.key in done:
             continue
         t0 = time.monotonic()
-        configs = list(itertools.islice(deciding_search.configs_for(p), args.bases))
-        wide: list[Any] = []
-        if args.widen:  # then bases with one other rule changed (a rule in force only beside another's value)
-            bundled = len(list(deciding_search.configs_for(p)))
-            wide = list(deciding_search.configs_for(p, widen=args.widen))[bundled:]
-        found = None
-        for attempt in range(1, 4):
-            try:
-                found = deciding_search.search(p, tries=args.tries, seed=attempt, configs=configs)
-                if found is None and wide:
-                    found = deciding_search.search(p, tries=args.widen_tries, seed=attempt, configs=wide)
-            except Exception as exc:  # noqa: BLE001 - one pair's failure ends no run
-                print(f"  {p.key}: the search failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-                found = None
-            if found is None:
-                break
-            by, disagree = deciding_search.check(found.config, found.data)
-            if disagree:
-                print(f"  {p.key}: {', '.join(disagree)} disagree(s) with the case of seed {found.seed}; searching on",
-                      file=sys.stderr)
-                found = None
-                continue
-            found.checked_by = by
-            break
+        found = _find(p, args)
         if found is None:
             missed.append(p.key)
             print(f"NOT FOUND {p.key} ({time.monotonic() - t0:.1f}s)", file=sys.stderr)
             continue
-        values = deciding.domains()[p.field][0]
-        ends = deciding.round_ends(run_case({"config": found.config, **_request(found.data)})["steps"])
-        against = [p.b]
-        for c in values:
-            if c == p.a or c == p.b or deciding.pair_key(p.field, *sorted([p.a, c], key=lambda v: deciding.position(values, v) or 0)) in done:
-                continue
-            made = deciding.twin(found.config, p.field, c)
-            if made is not None and not deciding.draws_lots_unseated(made[0], found.data, ends) and _fails_under(found.data, made[0]):
-                against.append(c)
-        for c in against:
-            i, j = deciding.position(values, p.a), deciding.position(values, c)
-            done.add(deciding.pair_key(p.field, *((p.a, c) if (i or 0) < (j or 0) else (c, p.a))))
+        against = _against(found, done)
+        done |= {_key(p.field, p.a, c) for c in against}
         case = _case(found, against, taken)
         found_cases.append(case)
         print(f"{case['id']}: {len(found.data['steps'])} steps, against {against}, "
