@@ -421,5 +421,6 @@ def shrunk(config: dict[str, Any], other: dict[str, Any], data: dict[str, Any]) 
 
 
 def slug(value: Any) -> str:
-    text = json.dumps(value).strip('"').lower()
+    """A value in an id: `"one-half"` -> one-half, -1 -> minus-1, [1, 2] -> 1-2, [] -> empty."""
+    text = re.sub(r"(?<![0-9])-(?=[0-9])", "minus-", json.dumps(value).strip('"').lower())
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "empty"
