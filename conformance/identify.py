@@ -1,0 +1,476 @@
+"""Which rules an engine plays: `rulelang identify --engine CMD [--like VARIANT]`.
+
+An engine that plays one fixed variant is asked, through the protocol alone,
+positions where one rule decides; its answers say which value of each
+configuration field it plays.
+
+1. The claimed variant V (`--like`, or the `implementation.variant` of the
+   engine's `start` answer) is what every request carries.
+2. For every field F of the declarations (the values of `deciding.domains`,
+   V's own, and those the bundled variants use), each value x gives a *twin*
+   of V (`deciding.twin`: V with F = x). Positions come from the suite's
+   deciding cases of F, then from seeded greedy rounds of V and of each twin
+   (`generate.traces`); a position is kept when the twins' transcripts differ
+   on it, cut after the step where the last pair it tells apart differs.
+   What each value expects is the built-in engine's transcript under its twin:
+   the language's meaning of that value, in that position.
+3. Each kept position is sent once per distinct expectation through the
+   runner (timeouts, restarts, the deadline), and each field gets the values
+   whose expectations agree with the engine on every one of its positions:
+   one value is identified; none is "none of the language's values", shown
+   by the case and its first difference.
+4. A field that agrees with no value may only seem so because the engine
+   differs from V in another field: the identified changes are applied to V
+   and such fields are asked again (at most `PASSES` times).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import rulelang
+from rulelang.interpreter import Config, as_config
+
+from . import deciding, generate
+from .builtin import run_case
+from .cases import Case
+from .compare import Difference
+from .runner import CaseResult, request_for, run
+
+PASSES = 3  # rounds of asking again the fields no value agreed with, after applying the changes found
+POOL = 16  # seeded positions of the base variant looked at per field
+TWIN_TRACES = 4  # seeded positions of each twin looked at per field, when the base's did not tell the values apart
+VIEW_KEYS = ("hand", "others", "boneyard", "to_move", "moves", "move_points", "may_call")  # an observe step's keys
+KEYS = (*generate.OBSERVED, "shown", "shown_scores", *VIEW_KEYS)
+# Fields a position cannot show: every case deals its own tiles and says how many players sit.
+NOT_ASKED = {"tiles": "the set of tiles: a case deals its tiles, so the claimed variant's set is kept",
+             "players.counts": "the player counts allowed: a case says how many players sit",
+             "hand_size": "the hand sizes: a case deals the hands itself"}
+
+
+class IdentifyError(Exception):
+    """Identification cannot start (the message says why)."""
+
+
+@dataclass
+class Position:
+    """A deal and moves to ask the engine (no expectations: each value of a field brings its own)."""
+
+    id: str
+    players: int
+    setup: dict[str, Any]
+    next_rounds: list[dict[str, Any]]
+    steps: list[dict[str, Any]]
+    source: str
+
+
+@dataclass
+class Probe:
+    """A position for one field, with the values grouped by the transcript each expects there."""
+
+    field: str
+    position: Position
+    groups: list[tuple[list[Any], list[dict[str, Any]]]]  # (values, expected steps)
+
+
+@dataclass
+class FieldPlan:
+    field: str
+    claimed: Any  # the claimed variant's value
+    values: list[Any]  # every value tried (the base's first)
+    configs: list[dict[str, Any]]  # the twin of each value
+    probes: list[Probe] = field(default_factory=list)
+    untold: list[tuple[Any, Any]] = field(default_factory=list)  # pairs no position told apart
+    note: str | None = None  # why the field is not asked
+
+
+@dataclass
+class FieldResult:
+    field: str
+    claimed: Any
+    value: Any
+    status: str  # identified / untold / none / error / not-asked
+    agree: list[Any] = field(default_factory=list)
+    values: list[Any] = field(default_factory=list)
+    untold: list[tuple[Any, Any]] = field(default_factory=list)
+    cases: list[str] = field(default_factory=list)
+    evidence: list[dict[str, Any]] = field(default_factory=list)  # per value: the case and first difference refuting it
+    note: str | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.status in ("identified", "untold") and _key(self.value) != _key(self.claimed)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"field": self.field, "status": self.status, "value": self.value, "claimed": self.claimed,
+               "changed": self.changed, "agree": self.agree, "values": self.values, "cases": self.cases,
+               "untold": [list(p) for p in self.untold], "evidence": self.evidence}
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass
+class Identification:
+    """What identify found: the claimed variant, every field's result, and the configuration the engine plays."""
+
+    engine: dict[str, Any]
+    claimed: str
+    claimed_config: dict[str, Any]
+    fields: list[FieldResult]
+    config: dict[str, Any]  # the claimed configuration with every identified change
+    cases_run: int = 0
+    errors: list[dict[str, Any]] = field(default_factory=list)  # engine failures: {case, field, error}
+
+    @property
+    def none(self) -> list[FieldResult]:
+        return [r for r in self.fields if r.status == "none"]
+
+    @property
+    def complete(self) -> bool:
+        """Every asked field got an answer from the engine (no error, no skip)."""
+        return not any(r.status == "error" for r in self.fields)
+
+
+def _key(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)
+
+
+# ------------------------------------------------------------------------------------------------ the values
+
+def _bundled_values(name: str) -> list[Any]:
+    out: list[Any] = []
+    for bundled in rulelang.bundled_names():
+        v = deciding.get_value(rulelang.compile_bundled(bundled), name)
+        if v is not None and _key(v) not in {_key(x) for x in out}:
+            out.append(v)
+    return out
+
+
+def asked_fields(config: dict[str, Any]) -> list[str]:
+    """The fields identify asks about for a claimed configuration: every rule of play, per-count entries only for
+    the counts it allows."""
+    counts = {str(n) for n in config["players"]["counts"]}
+    out = []
+    for name in deciding.domains():
+        head, _, last = name.rpartition(".")
+        if last.isdigit() and (head in NOT_ASKED or last not in counts):
+            continue
+        out.append(name)
+    return out
+
+
+def candidates(config: dict[str, Any], name: str) -> list[tuple[Any, dict[str, Any]]]:
+    """(value, twin) for each value of `name` to try against the base `config`, the base's own first."""
+    own = deciding.get_value(config, name)
+    values = [own, *deciding.domains()[name][0], *_bundled_values(name)]
+    out: list[tuple[Any, dict[str, Any]]] = [(own, config)]
+    seen = {_key(own)}
+    for v in values:
+        if _key(v) in seen:
+            continue
+        seen.add(_key(v))
+        made = _twin(_key(config), name, _key(v))
+        if made is not None:
+            out.append((v, made))
+    return out
+
+
+@cache
+def _twin(config: str, name: str, value: str) -> dict[str, Any] | None:
+    """`deciding.twin` of JSON texts, remembered: the same claimed variant is asked about again and again."""
+    made = deciding.twin(json.loads(config), name, json.loads(value))
+    return None if made is None else made[0]
+
+
+# --------------------------------------------------------------------------------------------- the positions
+
+class Transcripts:
+    """The built-in engine's transcript of a position under a configuration, cached (None: it cannot play it)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, str], list[dict[str, Any]] | None] = {}
+        self._configs: dict[str, Config] = {}  # each configuration validated once
+
+    def of(self, config: dict[str, Any], pos: Position) -> list[dict[str, Any]] | None:
+        ckey = _key(config)
+        key = (ckey, pos.id)
+        if key not in self._cache:
+            if ckey not in self._configs:
+                self._configs[ckey] = as_config(config)
+            try:
+                out = run_case({"config": self._configs[ckey], "players": pos.players, "setup": pos.setup,
+                                "next_rounds": pos.next_rounds, "steps": pos.steps})["steps"]
+                self._cache[key] = [{k: o[k] for k in ("reject", *KEYS) if k in o} for o in out]
+            except Exception:  # a deal this configuration cannot play (another set, a count it does not allow)
+                self._cache[key] = None
+        return self._cache[key]
+
+
+TRANSCRIPTS = Transcripts()  # shared by every run of this process
+
+
+def _trace_positions(config: dict[str, Any], label: str, limit: int) -> Iterator[Position]:
+    for i, t in enumerate(generate.traces(config)):
+        if i >= limit:
+            return
+        steps = [generate._step(m) for m in t.moves]  # each move (with its claim) as a case step
+        yield Position(f"identify-{label}-{t.players}p-{t.kind}-seed{t.seed}", t.players, t.setup, t.next_rounds,
+                       steps, f"Match seed {t.seed}, {t.kind}, greedy players, under {label}")
+
+
+def case_position(case: Case) -> Position:
+    """A suite case as a position: its deal and moves, without its expectations."""
+    req = request_for(case)
+    return Position(case.id, case.data["players"], req["setup"], req.get("next_rounds", []), req["steps"],
+                    f"the deciding case {case.id}")
+
+
+@cache
+def _twin_positions(config: str, label: str) -> tuple[Position, ...]:
+    return tuple(_trace_positions(json.loads(config), label, TWIN_TRACES))
+
+
+@cache
+def pool_of(config: str, label: str) -> Pool:
+    """The positions of a base configuration (a JSON text), shared by every field and every run."""
+    return Pool(json.loads(config), label)
+
+
+class Pool:
+    """Seeded positions of one base configuration, made as they are needed and kept."""
+
+    def __init__(self, config: dict[str, Any], label: str, limit: int = POOL):
+        self._gen = _trace_positions(config, label, limit)
+        self.items: list[Position] = []
+
+    def __iter__(self) -> Iterator[Position]:
+        i = 0
+        while True:
+            if i == len(self.items):
+                nxt = next(self._gen, None)
+                if nxt is None:
+                    return
+                self.items.append(nxt)
+            yield self.items[i]
+            i += 1
+
+
+def _first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int | None:
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return i
+    return None
+
+
+def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, deciding_positions: list[Position],
+               transcripts: Transcripts, label: str) -> FieldPlan:
+    """The positions that tell the values of `name` apart in `base`, each with what every value expects."""
+    head = name.rpartition(".")[0] if name.rpartition(".")[2].isdigit() else name
+    if head in NOT_ASKED:
+        return FieldPlan(name, claimed, [claimed], [base], note=NOT_ASKED[head])
+    tried = candidates(base, name)
+    plan = FieldPlan(name, claimed, [v for v, _ in tried], [c for _, c in tried])
+    if len(tried) < 2:
+        plan.note = "no other value goes with the rest of the variant"
+        return plan
+    n = len(tried)
+    left = {(i, j) for i in range(n) for j in range(i + 1, n)}
+
+    def sources() -> Iterator[Position]:
+        yield from deciding_positions
+        yield from pool
+        for v, c in tried[1:]:
+            yield from _twin_positions(_key(c), f"{label}-{name}={json.dumps(v)}")
+
+    for pos in sources():
+        if not left:
+            break
+        runs = [transcripts.of(c, pos) for c in plan.configs]
+        if runs[0] is None:
+            continue
+        firsts = {(i, j): _first_difference(runs[i] or [], runs[j] or []) for i, j in left
+                  if runs[i] is not None and runs[j] is not None}
+        told = {p: d for p, d in firsts.items() if d is not None}
+        if not told:
+            continue
+        cut = max(told.values()) + 1
+        groups: dict[str, tuple[list[Any], list[dict[str, Any]]]] = {}
+        for v, r in zip(plan.values, runs):
+            if r is not None:
+                groups.setdefault(_key(r[:cut]), ([], r[:cut]))[0].append(v)
+        steps = pos.steps[:cut]
+        plan.probes.append(Probe(name, Position(pos.id, pos.players, pos.setup, pos.next_rounds, steps, pos.source),
+                                 [(vs, _expected(steps, r)) for vs, r in groups.values()]))
+        left -= {(i, j) for i, j in left if runs[i] is not None and runs[j] is not None
+                 and runs[i][:cut] != runs[j][:cut]}
+    plan.untold = sorted(((plan.values[i], plan.values[j]) for i, j in left), key=_key)
+    return plan
+
+
+def _expected(steps: list[dict[str, Any]], observed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Case steps: each move with the reason it is refused, or what it shows."""
+    out = []
+    for s, o in zip(steps, observed):
+        if o.get("reject"):
+            out.append({**s, "reject": o["reject"]})
+        else:
+            out.append({**s, "expect": {k: v for k, v in o.items() if k != "reject"}})
+    return out
+
+
+# ------------------------------------------------------------------------------------------------- the vote
+
+def probe_cases(plans: list[FieldPlan], ruleset: Any, variant: str) -> list[tuple[FieldPlan, Probe, int, Case]]:
+    """One case per (probe, group): the position, with that group's expectations, under the claimed ruleset."""
+    out = []
+    for plan in plans:
+        for probe in plan.probes:
+            for g, (values, steps) in enumerate(probe.groups):
+                pos = probe.position
+                data: dict[str, Any] = {
+                    "id": pos.id, "description": f"{plan.field} = {' or '.join(json.dumps(v) for v in values)}: "
+                    f"{pos.source}", "tags": [], "players": pos.players, "setup": pos.setup, "steps": steps}
+                if pos.next_rounds:
+                    data["next_rounds"] = pos.next_rounds
+                out.append((plan, probe, g, Case(pos.id, variant, "identify", Path("identify"), data, ruleset)))
+    return out
+
+
+def vote(plan: FieldPlan, outcomes: list[tuple[Probe, int, CaseResult]]) -> FieldResult:
+    """The values of one field that agree with the engine on every one of its positions."""
+    res = FieldResult(plan.field, plan.claimed, plan.claimed, "not-asked", values=plan.values, untold=plan.untold,
+                      note=plan.note)
+    if plan.note:
+        res.agree = [plan.claimed]
+        return res
+    agree = list(plan.values)
+    refuted: dict[str, dict[str, Any]] = {}
+    for probe, g, r in outcomes:
+        res.cases = list(dict.fromkeys([*res.cases, probe.position.id]))
+        values = probe.groups[g][0]
+        if r.outcome in ("error", "skip"):
+            res.status = "error"
+            res.note = _failure(r)
+            res.evidence.append({"case": probe.position.id, "error": res.note})
+            continue
+        if r.outcome != "pass":
+            agree = [v for v in agree if _key(v) not in {_key(x) for x in values}]
+            for v in values:
+                refuted.setdefault(_key(v), {"value": v, "case": probe.position.id,
+                                             "difference": _difference(r.difference, r.case)})
+    if res.status == "error":
+        return res
+    res.agree = agree
+    res.evidence = [refuted[_key(v)] for v in plan.values if _key(v) in refuted]
+    if not agree:
+        res.status = "none"
+    elif len(agree) == 1:
+        res.status, res.value = "identified", agree[0]
+    else:
+        res.status = "untold"
+        res.value = plan.claimed if _key(plan.claimed) in {_key(v) for v in agree} else agree[0]
+    return res
+
+
+def _difference(diff: Difference | None, case: Case) -> dict[str, Any] | None:
+    if diff is None:
+        return None
+    out = diff.to_dict()
+    steps = case.data["steps"]
+    if diff.step < len(steps):
+        from .cases import step_words
+
+        out["move"] = step_words(steps[diff.step])
+    return out
+
+
+def _failure(r: CaseResult) -> str:
+    if r.outcome == "skip":
+        return f"the engine skipped case {r.case.id}: {r.skip_reason}"
+    err = r.error or {}
+    return f"the engine failed on case {r.case.id}: {err.get('message', 'an error')}"
+
+
+# ------------------------------------------------------------------------------------------------- the run
+
+@dataclass
+class Claim:
+    """The variant an engine claims: its name, what a case file gives as its ruleset, its configuration."""
+
+    name: str
+    ruleset: Any
+    config: dict[str, Any]
+
+
+def claim_of(spec: str) -> Claim:
+    """A bundled name or a .rules file (based on a bundled ruleset, as a case's inline ruleset is)."""
+    try:
+        name, ruleset, config = generate.load_ruleset(spec)
+    except generate.GenerateError as exc:
+        raise IdentifyError(str(exc)) from None
+    return Claim(name, ruleset, config)
+
+
+def with_changes(config: dict[str, Any], changes: list[tuple[str, Any]]) -> dict[str, Any]:
+    """`config` with each (field, value) set in turn, each through its twin (so the result stays valid)."""
+    out = config
+    for name, value in changes:
+        made = deciding.twin(out, name, value)
+        if made is not None:
+            out = made[0]
+    return out
+
+
+def identify(engine: Any, claim: Claim, deciding_cases: list[Case] | None = None, timeout: float = 10.0,
+             deadline: Callable[[], float | None] | None = None,
+             progress: Callable[[str], Any] | None = None) -> Identification:
+    """Ask `engine` (started by the runner for each pass) what it plays; `claim` is what every request carries.
+
+    `deadline()` gives the seconds left for the engine's runs (None: no limit)."""
+    fields = asked_fields(claim.config)
+    by_field: dict[str, list[Position]] = {}
+    for case in deciding_cases or []:
+        dec = case.data.get("decides") or {}
+        if dec.get("field") in fields:
+            by_field.setdefault(dec["field"], []).append(case_position(case))
+    transcripts = TRANSCRIPTS
+    results: dict[str, FieldResult] = {}
+    base = claim.config
+    todo = fields
+    ident = Identification({}, claim.name, claim.config, [], claim.config)
+    for _ in range(PASSES):
+        pool = pool_of(_key(base), claim.name if base is claim.config else f"{claim.name}-as-played")
+        plans = []
+        for name in todo:
+            if progress is not None:
+                progress(name)
+            plans.append(plan_field(base, name, deciding.get_value(claim.config, name), pool,
+                                    by_field.get(name, []), transcripts, claim.name))
+        sent = probe_cases(plans, claim.ruleset, claim.name)
+        left = None if deadline is None else deadline()
+        out = run(engine, [c for *_, c in sent], timeout=timeout, expected_failures={},
+                  deadline=None if left is None else max(left, 0.001))
+        ident.engine = out.engine
+        ident.cases_run += len(out.results)
+        if out.engine.get("start_error"):
+            raise IdentifyError(f"the engine did not start: {out.engine['start_error']['message']}")
+        per_plan: dict[str, list[tuple[Probe, int, CaseResult]]] = {p.field: [] for p in plans}
+        for (plan, probe, g, _), r in zip(sent, out.results):
+            per_plan[plan.field].append((probe, g, r))
+        for plan in plans:
+            results[plan.field] = vote(plan, per_plan[plan.field])
+        changes = [(r.field, r.value) for r in results.values() if r.changed]
+        new_base = with_changes(claim.config, changes)
+        todo = [n for n, r in results.items() if r.status == "none"]
+        if not todo or _key(new_base) == _key(base):
+            break
+        base = new_base
+    ident.fields = [results[n] for n in fields]
+    ident.config = with_changes(claim.config, [(r.field, r.value) for r in ident.fields if r.changed])
+    ident.errors = [{"field": r.field, "error": r.note} for r in ident.fields if r.status == "error"]
+    return ident
