@@ -1,0 +1,401 @@
+"""The pairs of values every rule must be told apart by, derived from the field declarations, and the cases that do.
+
+For every field of `rulelang-config/1` (rulelang/config/fields.py) this
+derives the values to decide between, from its declaration alone:
+
+- a closed set (a `Literal`, `bool`, a schema `enum`, a `const` with its
+  default): every pair of its values;
+- a number: the boundary its schema allows (`minimum`), its neighbour, and the
+  default when it lies outside (`null`, or 0 for an optional bonus): each
+  value against the next (no minimum, as `score_floor`: null, 0 and -1);
+- a per-player-count table (`hand_size`, `reserve`, `target.raw_by_count`,
+  `target.tie_rounds`): each count 2 to 12 on its own (`reserve.4`), its
+  boundary against the neighbour;
+- a list of numbers (`scoring.divisors`): `[m]`, `[m+1]`, `[m, m+1]`;
+- a settlement term: each key of the term shapes (`settlement.block.terms.kind`,
+  `.hands`, `.pooling`, `.rounding`, `.to`, `.sign`, `.per_tile`, `.divisor`)
+  with the values the `TypedDict`s allow; the first term of the list is varied.
+
+A new field or value adds its pairs here without an edit. A *deciding case* for
+the pair (F, a, b) is a conformance case whose ruleset has F = a, with a key
+`"decides": {"field": F, "value": a, "against": [b, ...]}`: its expected
+transcript holds under a and differs under the *twin* configuration
+`twin(config, F, b)` (F set to b; where that alone is invalid, one other field
+changed as well, found deterministically: `twin` says which). The coverage
+(`rulelang cases coverage`) lists each pair with its cases; a pair no case
+decides must be excused in `deciding-excused.json` with a reason.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import types
+import typing
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rulelang.config.declared import Declared, typed
+from rulelang.config.fields import Term
+from rulelang.config.rules import config_problems
+from rulelang.config.spec import REQUIRED, Schema
+from rulelang.config.vocabulary import PlayerCount, literal_values
+
+HERE = Path(__file__).resolve().parent
+EXCUSED_PATH = HERE / "deciding-excused.json"
+NOT_RULES = frozenset({"format", "name", "title", "source", "based_on"})  # no rule of play: nothing to decide
+COUNTS = tuple(literal_values(PlayerCount))
+ROUNDINGS = ("none", "round1", "round2")  # the pattern's `none`, its boundary round1 and the neighbour round2
+
+__all__ = ["Pair", "domains", "pairs", "get_value", "set_value", "twin", "valid", "Excuse", "excused",
+           "deciding_cases", "Coverage", "coverage", "pair_key", "position"]
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two values of one field that some case must tell apart (`a` before `b` in the field's domain)."""
+
+    field: str
+    a: Any
+    b: Any
+
+    @property
+    def key(self) -> str:
+        return pair_key(self.field, self.a, self.b)
+
+
+def position(values: list[Any], value: Any) -> int | None:
+    """The index of VALUE among a field's VALUES, types compared too (True is not 1); None when it is not one."""
+    return next((i for i, v in enumerate(values) if type(v) is type(value) and v == value), None)
+
+
+def pair_key(field: str, a: Any, b: Any) -> str:
+    """`target.overshoot: "discard" vs "bounce"`: a pair in words (also its identity)."""
+    return f"{field}: {json.dumps(a)} vs {json.dumps(b)}"
+
+
+# ---------------------------------------------------------------------------------------------- the values
+
+def _strip(hint: Any) -> tuple[Any, dict[str, Any]]:
+    """(the type under `Annotated`, the schema keywords it adds)."""
+    keywords: dict[str, Any] = {}
+    while typing.get_origin(hint) is typing.Annotated:
+        args = typing.get_args(hint)
+        for extra in args[1:]:
+            if isinstance(extra, Schema):
+                keywords.update(extra.keywords)
+        hint = args[0]
+    return hint, keywords
+
+
+def _is_union(hint: Any) -> bool:
+    return typing.get_origin(hint) in (typing.Union, types.UnionType)
+
+
+def _numbers(low: int, default: Any) -> list[Any]:
+    """A number's boundary and its neighbour, after the default when that lies outside the allowed values."""
+    out = [low, low + 1]
+    return ([default] if default is not REQUIRED and not callable(default) and default not in out else []) + out
+
+
+def _type_values(hint: Any, default: Any) -> list[Any] | None:
+    """The values to decide between for a type; None when it is not a scalar type this knows."""
+    hint, kw = _strip(hint)
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return list(typing.get_args(hint))
+    if hint is bool:
+        return [False, True]
+    if _is_union(hint):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1:
+            inner = _type_values(args[0], REQUIRED)
+            if inner is not None:
+                return [None, *inner]
+        return None
+    if hint is int:
+        return _numbers(kw["minimum"], default) if "minimum" in kw else None
+    return None
+
+
+def _term_values() -> dict[str, list[Any]]:
+    """Each key of a settlement term with the values the term shapes allow (kinds in their declared order)."""
+    out: dict[str, list[Any]] = {}
+    for shape in typing.get_args(Term):
+        for key, hint in typing.get_type_hints(shape, include_extras=True).items():
+            _, kw = _strip(hint)
+            values = list(ROUNDINGS) if key == "rounding" else _type_values(hint, REQUIRED) or []
+            if "minimum" in kw:
+                values = [kw["minimum"], kw["minimum"] + 1]
+            for v in values:
+                if v not in out.setdefault(key, []):
+                    out[key].append(v)
+    return out
+
+
+def _field_domains(d: Declared) -> Iterator[tuple[str, list[Any], bool]]:
+    """(field, values, closed) for one declared field: closed sets pair every two values, numbers each with the next."""
+    spec, hint = d.spec, d.hint
+    default = spec.default
+    if spec.schema is not None and "enum" in spec.schema:  # the set: 6 (the default) or the values written
+        yield spec.dotted, [default, *spec.schema["enum"]], True
+        return
+    if spec.schema is not None and spec.schema.get("const") is True:
+        yield spec.dotted, [False, True], True
+        return
+    if spec.schema is not None and spec.schema.get("type") == "object":  # a per-count table: each count alone
+        low = next(iter(spec.schema["patternProperties"].values()))["minimum"]
+        for n in COUNTS:
+            yield f"{spec.dotted}.{n}", [low, low + 1], False
+        return
+    base, kw = _strip(hint)
+    if typing.get_origin(base) is tuple:
+        item = typing.get_args(base)[0]
+        if _is_union(_strip(item)[0]):  # settlement terms
+            for key, values in _term_values().items():
+                yield f"{spec.dotted}.{key}", values, key not in ("per_tile", "divisor")
+            return
+        item_base, item_kw = _strip(item)
+        if typing.get_origin(item_base) is typing.Literal:
+            vals = list(typing.get_args(item_base))
+            if spec.dotted == "players.counts":  # each count allowed or not
+                for n in vals:
+                    yield f"{spec.dotted}.{n}", [False, True], True
+            else:  # a subset: none of them, or all
+                yield spec.dotted, [[], vals], True
+            return
+        low = item_kw["minimum"]  # a list of numbers
+        yield spec.dotted, [[low], [low + 1], [low, low + 1]], True
+        return
+    if base is int and "minimum" not in kw or (_is_union(base) and _type_values(base, default) is None):
+        yield spec.dotted, [None, 0, -1], False  # an unbounded number or null (score_floor)
+        return
+    values = _type_values(hint, default)
+    assert values is not None, f"{spec.dotted}: a type the derivation of deciding pairs does not know: {hint}"
+    closed = _strip(hint)[0] is bool or typing.get_origin(_strip(hint)[0]) is typing.Literal
+    yield spec.dotted, values, closed
+
+
+@cache
+def domains() -> dict[str, tuple[list[Any], bool]]:
+    """{field: (values, closed)} for every field that states a rule of play, in the declarations' order."""
+    out: dict[str, tuple[list[Any], bool]] = {}
+    for d in typed():
+        if d.spec.dotted in NOT_RULES:
+            continue
+        for name, values, closed in _field_domains(d):
+            out[name] = (values, closed)
+    return out
+
+
+@cache
+def pairs() -> tuple[Pair, ...]:
+    """Every pair to decide: all pairs of a closed set, each number against the next."""
+    out = []
+    for name, (values, closed) in domains().items():
+        if closed:
+            out += [Pair(name, a, b) for i, a in enumerate(values) for b in values[i + 1:]]
+        else:
+            out += [Pair(name, a, b) for a, b in zip(values, values[1:])]
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------ a field's value in a config
+
+def _declared(field: str) -> tuple[Declared, str | None]:
+    """The declared field under a pair's field name, and the rest (a count, or a term key)."""
+    for d in typed():
+        if field == d.spec.dotted:
+            return d, None
+        if field.startswith(d.spec.dotted + "."):
+            return d, field[len(d.spec.dotted) + 1:]
+    raise KeyError(f"no declared field {field!r}")
+
+
+def _parent(config: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any]:
+    node = config
+    for key in path[:-1]:
+        node = node.setdefault(key, {})
+    return node
+
+
+def _raw(config: dict[str, Any], d: Declared) -> Any:
+    node: Any = config
+    for key in d.spec.path:
+        if not isinstance(node, dict) or key not in node:
+            return d.spec.default_for(config)
+        node = node[key]
+    return node
+
+
+def get_value(config: dict[str, Any], field: str) -> Any:
+    """The value of a pair's field in a compiled configuration (an absent field: its default)."""
+    d, rest = _declared(field)
+    value = _raw(config, d)
+    if rest is None:
+        return list(value) if isinstance(value, tuple) else value
+    if d.spec.dotted == "players.counts":
+        return int(rest) in value
+    if isinstance(value, dict):  # a per-count table
+        return value.get(rest)
+    terms = [t for t in value or [] if rest in t]  # a settlement term's key: the first term that has it
+    return terms[0][rest] if terms else (1 if rest == "divisor" and value else None)
+
+
+def _new_term(term: dict[str, Any], kind: str) -> dict[str, Any]:
+    """TERM made a term of KIND: the keys both shapes have kept where the new shape allows them, the others its first value."""
+    shape = next(s for s in typing.get_args(Term) if typing.get_args(typing.get_type_hints(s)["kind"]) == (kind,))
+    out: dict[str, Any] = {}
+    for key, hint in typing.get_type_hints(shape, include_extras=True).items():
+        if key == "divisor":
+            continue
+        allowed = list(ROUNDINGS[1:] + ("round5",)) if key == "rounding" else _type_values(hint, REQUIRED) or [1]
+        out[key] = term[key] if key in term and (key == "rounding" or term[key] in allowed) else allowed[0]
+        if key == "rounding" and key not in term:
+            out[key] = "round5"
+    return out
+
+
+def set_value(config: dict[str, Any], field: str, value: Any) -> dict[str, Any]:
+    """A copy of CONFIG with a pair's FIELD set to VALUE (a value equal to an optional field's default: absent)."""
+    out = copy.deepcopy(config)
+    d, rest = _declared(field)
+    parent = _parent(out, d.spec.path)
+    key = d.spec.path[-1]
+    if rest is None:
+        if not d.spec.required and value == d.spec.default_for(out):
+            parent.pop(key, None)
+        else:
+            parent[key] = value
+        return out
+    if d.spec.dotted == "players.counts":
+        counts = set(parent[key]) - {int(rest)} | ({int(rest)} if value else set())
+        parent[key] = sorted(counts)
+        return out
+    if d.spec.schema is not None and d.spec.schema.get("type") == "object":
+        table = dict(parent.get(key) or {})
+        if not table:  # an absent table: every allowed count from the field it refines
+            fill = out["target"]["raw"] if d.spec.dotted == "target.raw_by_count" else 1
+            table = {str(n): fill for n in out["players"]["counts"]}
+        table[rest] = value
+        parent[key] = table
+        if d.spec.dotted == "target.raw_by_count":  # the target is the smallest count's
+            out["target"]["raw"] = table[str(min(out["players"]["counts"]))]
+        return out
+    terms = [dict(t) for t in parent.get(key) or []]
+    if not terms:
+        return out
+    i = next((k for k, t in enumerate(terms) if rest in t or rest == "divisor"), 0)
+    if rest == "kind":
+        terms[i] = _new_term(terms[i], value)
+    elif rest == "divisor":
+        if value == 1:
+            terms[i].pop("divisor", None)
+        else:
+            terms[i]["divisor"] = value
+    else:
+        terms[i][rest] = value
+    parent[key] = terms
+    return out
+
+
+def valid(config: dict[str, Any]) -> bool:
+    """Whether a configuration is one a ruleset can state (the one validator of rulelang/config/rules.py)."""
+    return not config_problems(config)
+
+
+def _repairs() -> Iterator[tuple[str, Any]]:
+    """The single co-changes a twin may make, in a fixed order: each scalar field's values."""
+    for name, (values, _) in domains().items():
+        if name.count(".") and name.rsplit(".", 1)[1].isdigit():
+            continue  # per-count entries and allowed counts are never changed on the side
+        for v in values:
+            yield name, v
+
+
+def twin(config: dict[str, Any], field: str, value: Any) -> tuple[dict[str, Any], tuple[str, Any] | None] | None:
+    """CONFIG with FIELD set to VALUE, valid, and the one other (field, value) changed with it when that alone is
+    not valid (None: no such twin). Deterministic: the first co-change of `_repairs` that makes it valid."""
+    out = set_value(config, field, value)
+    if get_value(out, field) != value:
+        return None
+    if valid(out):
+        return out, None
+    for other, v in _repairs():
+        if other == field or get_value(out, other) == v:
+            continue
+        fixed = set_value(out, other, v)
+        if get_value(fixed, field) == value and valid(fixed):
+            return fixed, (other, v)
+    return None
+
+
+# ------------------------------------------------------------------------------------- excuses and coverage
+
+@dataclass(frozen=True)
+class Excuse:
+    """Pairs no position can tell apart, and why: every pair of `field` (values: null) or those among `values`."""
+
+    field: str
+    values: tuple[Any, ...] | None
+    reason: str
+
+    def covers(self, pair: Pair) -> bool:
+        return pair.field == self.field and (self.values is None or (pair.a in self.values and pair.b in self.values))
+
+
+@cache
+def excused() -> tuple[Excuse, ...]:
+    """The excuses of conformance/deciding-excused.json."""
+    doc = json.loads(EXCUSED_PATH.read_text(encoding="utf-8"))
+    return tuple(Excuse(e["field"], None if e.get("values") is None else tuple(e["values"]), e["reason"])
+                 for e in doc["excused"])
+
+
+def deciding_cases(cases: list[Any], field: str | None = None) -> dict[str, list[Any]]:
+    """{pair key: [the cases that decide it]} over CASES (conformance.cases.Case) carrying `decides`."""
+    out: dict[str, list[Any]] = {}
+    for case in cases:
+        dec = case.data.get("decides")
+        if not dec or (field is not None and dec["field"] != field):
+            continue
+        values = domains().get(dec["field"], ([], True))[0]
+        for other in dec["against"]:
+            a, b = dec["value"], other
+            i, j = position(values, a), position(values, b)
+            if i is not None and j is not None and j < i:
+                a, b = b, a
+            out.setdefault(pair_key(dec["field"], a, b), []).append(case)
+    return out
+
+
+@dataclass
+class Coverage:
+    """Every pair with its deciding case ids, or its excuse; the pairs with neither are uncovered."""
+
+    rows: list[tuple[Pair, list[str], str | None]]  # (pair, case ids, excuse reason)
+
+    @property
+    def uncovered(self) -> list[Pair]:
+        return [p for p, ids, why in self.rows if not ids and why is None]
+
+    def to_dict(self) -> dict[str, Any]:
+        rows = [{"field": p.field, "a": p.a, "b": p.b, "cases": ids, **({"excused": why} if why and not ids else {})}
+                for p, ids, why in self.rows]
+        decided = sum(1 for r in rows if r["cases"])
+        return {"format": "rulelang-deciding-coverage/1",
+                "summary": {"pairs": len(rows), "decided": decided, "excused": sum(1 for r in rows if "excused" in r),
+                            "uncovered": len(self.uncovered)},
+                "pairs": rows, "uncovered": [{"field": p.field, "a": p.a, "b": p.b} for p in self.uncovered]}
+
+
+def coverage(cases: list[Any]) -> Coverage:
+    """The coverage of every derived pair by CASES and the excuses."""
+    found = deciding_cases(cases)
+    rows = []
+    for p in pairs():
+        why = next((e.reason for e in excused() if e.covers(p)), None)
+        rows.append((p, [c.id for c in found.get(p.key, [])], why))
+    return Coverage(rows)

@@ -1,0 +1,315 @@
+"""The search for deciding cases: deals and moves played under a value, replayed under its twin, until they differ.
+
+For a pair (F, a, b) of conformance/deciding.py, every bundled ruleset is a
+base: the configuration with F = a (`twin`) and its twin with F = b. Seeded
+matches are played under the first by greedy or random players (one to three
+rounds, from zero or from scores near the target, so that blocks, ties,
+overshoots and draws come up), and replayed step by step under the twin by the
+built-in engine; the first step observed differently ends the draft case, which
+expects only what differs. The draft is then shrunk by the shrinker
+`conform --shrink` uses (conformance/shrink.py), with the twin as the "failing
+engine", and checked by an independent engine that plays the configuration
+(the test engine tests/data/conformance/fresh_engine.py, else the toy engine
+conformance/examples/toy_engine.py): the built-in engine only finds and
+filters, it never decides an expected value alone.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import rulelang
+from rulelang.config.vocabulary import SET_TILES
+from rulelang.interpreter import Match, greedy_player, random_player
+
+from .builtin import run_case
+from .capabilities import unsupported
+from .cases import Case
+from .compare import ORDER, compare
+from .deciding import Pair, get_value, twin
+from .drafting import deal_of, seat_to_move
+from .shrink import shrink
+
+HERE = Path(__file__).resolve().parent
+CHECKERS = {  # the independent engines a found case is checked by, in order: (name, file)
+    "the independent test engine (tests/data/conformance/fresh_engine.py)":
+        HERE.parent / "tests" / "data" / "conformance" / "fresh_engine.py",
+    "the independent toy engine (conformance/examples/toy_engine.py)": HERE / "examples" / "toy_engine.py",
+}
+KEYS = ("reject", *ORDER)
+MAX_MOVES = 240  # moves of one searched match at most
+SHRINK_RUNS = 400
+
+
+@dataclass
+class Found:
+    """A deciding case found for (field, a) against b, before it is written."""
+
+    pair: Pair
+    base: str  # the bundled ruleset the configuration came from
+    config: dict[str, Any]  # F = a
+    twin: dict[str, Any]  # F = b
+    data: dict[str, Any]  # players, setup, next_rounds, steps (the last expects what differs)
+    seed: int
+    checked_by: str | None = None  # the independent engine that agrees, if one plays the configuration
+
+
+# ------------------------------------------------------------------------------------------ configurations
+
+def text_of(config: dict[str, Any]) -> str:
+    """A ruleset text that compiles to CONFIG (every statement written out)."""
+    from rulelang.formatter import config_statements, statement_lines, statements_to_text
+
+    said = {k: statement_lines(k, v) for k, v in config_statements(config) if k != "based_on"}
+    return statements_to_text(said)
+
+
+def with_count(config: dict[str, Any], n: int) -> dict[str, Any]:
+    """CONFIG allowing N players too (hands no larger than leave four tiles of its set in the boneyard)."""
+    if n in config["players"]["counts"]:
+        return config
+    out = json.loads(json.dumps(config))
+    out["players"]["counts"] = sorted([*out["players"]["counts"], n])
+    top = out.get("tiles", 6)
+    hand = max(1, min(min(out["hand_size"].values()), (SET_TILES[top] - 4) // n))  # the set as it is, hands cut
+    out["hand_size"][str(n)] = hand
+    out["reserve"][str(n)] = 0
+    for key in ("raw_by_count", "tie_rounds"):
+        table = out["target"].get(key)
+        if table:
+            table[str(n)] = table[str(min(int(k) for k in table))]
+    return out
+
+
+def _fresh_first(name: str) -> bool:
+    """False (sorted first) for a bundled ruleset the independent test engine plays."""
+    path = next(iter(CHECKERS.values()))
+    if not path.exists():
+        return False
+    return unsupported(capabilities_of(_checker(str(path))), {"config": rulelang.compile_bundled(name)}) is not None
+
+
+def configs_for(pair: Pair) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(base name, configuration with F = a, its twin with F = b) from each bundled ruleset that has both."""
+    seen: set[str] = set()
+    last = pair.field.rsplit(".", 1)[-1]
+    for name in sorted(rulelang.bundled_names(), key=_fresh_first):
+        base = rulelang.compile_bundled(name)
+        if last.isdigit() and not pair.field.startswith("players.counts"):
+            base = with_count(base, int(last))
+        made = twin(base, pair.field, pair.a)
+        if made is None:
+            continue
+        ca = made[0]
+        other = twin(ca, pair.field, pair.b)
+        if other is None:
+            continue
+        key = json.dumps(ca, sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield name, ca, other[0]
+
+
+# ------------------------------------------------------------------------------------------------- search
+
+def _opener_rule(config: dict[str, Any], index: int, prev_kind: str | None) -> str:
+    op = config["opener"]
+    if index == 0:
+        return str(op["first_round"])
+    return str(op["after_domino"] if prev_kind == "domino" else op["after_block"])
+
+
+def _lottery(rule: str, prev: Any) -> bool:
+    return rule == "lottery" or (rule == "block-winner" and (prev is None or prev.seat is None))
+
+
+def _target(config: dict[str, Any], n: int) -> int:
+    return int((config["target"].get("raw_by_count") or {}).get(str(n), config["target"]["raw"]))
+
+
+def _shaped(deal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A deal as dealt, or cut short (few tiles in hand and boneyard: blocks, passes, dominoes soon), or with the
+    doubles out of the hands (rounds opened by a double that nobody holds)."""
+    shape = rng.choice(("full", "full", "short", "short", "no-doubles"))
+    if shape == "short":
+        keep = rng.randint(2, 5)
+        deal = {**deal, "hands": [h[:keep] for h in deal["hands"]], "boneyard": deal["boneyard"][:rng.randint(0, 6)]}
+    elif shape == "no-doubles":
+        def single(t: str) -> bool:
+            a, b = t[1:-1].split("|")
+            return a != b
+        hands = [[t for t in h if single(t)] for h in deal["hands"]]
+        if all(hands):
+            deal = {**deal, "hands": hands}
+    return deal
+
+
+def play(config: dict[str, Any], other: dict[str, Any], seed: int, players: int | None = None) -> dict[str, Any] | None:
+    """A seeded match under CONFIG as a case draft (players, setup, next_rounds, steps), openers given wherever
+    CONFIG or OTHER would draw lots; None when it cannot be set up."""
+    rng = random.Random(seed)
+    n = players or rng.choice(config["players"]["counts"])
+    rounds = rng.choice((1, 1, 2, 3))
+    sides = 2 if n in config["players"]["partnerships"] else n
+    first = _shaped(deal_of(Match(config, n, seed=seed).round), rng)
+    unit = config["scoring"]["unit"]
+    if config["target"]["mode"] != "rounds" and rng.random() < 0.5:  # scores near the target: ends, overshoots
+        goal = _target(config, n)
+        first["scores"] = [max(0, (goal - rng.randint(0, 25)) // unit * unit) if rng.random() < 0.7 else 0
+                           for _ in range(sides)]
+    try:
+        match = Match(config, n, seed=seed, deal=[first])
+    except Exception:  # noqa: BLE001 - scores the configuration refuses: no draft from this seed
+        return None
+    bot = greedy_player(seed) if rng.random() < 0.5 else random_player(seed)
+    deals = [dict(first)]
+    moves: list[dict[str, Any]] = []
+    current = match.round
+    claims = config.get("claims", "none") != "none"
+    while not match.over and len(match.rounds) < rounds and len(moves) < MAX_MOVES:
+        if match.round is not current:
+            current = match.round
+            deals.append(deal_of(current))
+        move = bot(match.observation(seat_to_move(match)), match.legal_moves())
+        step: dict[str, Any] = {"play": str(move)} if str(move) not in ("draw", "pass") else {str(move): True}
+        if claims and "play" in step:
+            points = match.round.points_of(move) // unit
+            claim = points if rng.random() < 0.7 else rng.choice((0, points + 1, max(points - 1, 0)))
+            move = replace(move, claim=claim)
+            step["claim"] = claim
+        try:
+            match.play(move)
+        except Exception:  # noqa: BLE001 - a claim the rules refuse: end the draft here
+            break
+        moves.append(step)
+    if not moves:
+        return None
+    for i, d in enumerate(deals):
+        prev = match.rounds[i - 1] if 0 < i <= len(match.rounds) else None
+        kind = prev.kind if prev is not None else None
+        if not any(_lottery(_opener_rule(c, i, kind), prev) for c in (config, other)):
+            d["opener"] = None  # the rule decides: the case checks the engine's choice
+    draft: dict[str, Any] = {"players": n, "setup": deals[0], "steps": moves}
+    if deals[1:]:
+        draft["next_rounds"] = deals[1:]
+    return draft
+
+
+def _observed(config: dict[str, Any], draft: dict[str, Any]) -> list[dict[str, Any]] | None:
+    try:
+        return list(run_case({"config": config, **draft})["steps"])
+    except Exception:  # noqa: BLE001 - a configuration the deal does not fit
+        return None
+
+
+def first_difference(config: dict[str, Any], other: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any] | None:
+    """DRAFT cut at the first step observed differently under OTHER, expecting CONFIG's observation of what differs."""
+    mine, theirs = _observed(config, draft), _observed(other, draft)
+    if mine is None or theirs is None or any(o.get("reject") for o in mine):
+        return None
+    for i, (x, y) in enumerate(zip(mine, theirs)):
+        keys = [k for k in KEYS if x.get(k, "?") != y.get(k, "?")]
+        if not keys:
+            continue
+        expect = {k: x[k] for k in keys if k != "reject" and k in x}
+        if not expect:
+            expect = {"seat": x["seat"]} if "seat" in x else {"scores": x["scores"]}
+        steps = [*draft["steps"][:i], {**draft["steps"][i], "expect": expect}]
+        return {**draft, "steps": steps}
+    return None
+
+
+class TwinEngine:
+    """The built-in engine playing the twin configuration: the "failing engine" the shrinker keeps failing."""
+
+    def __init__(self, config: dict[str, Any]):
+        self.config = config
+
+    def run(self, seq: int, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        try:
+            return {"seq": seq, "result": run_case({**request, "config": self.config})}
+        except Exception as exc:  # noqa: BLE001 - the twin cannot play it: no result
+            return {"seq": seq, "errored": {"message": str(exc)}}
+
+
+@cache
+def _checker(path: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"checker_{Path(path).stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def capabilities_of(module: ModuleType) -> dict[str, Any]:
+    supported = getattr(module, "SUPPORTED", None)
+    return dict(supported) if supported else {"@fields": module.ANY_VALUE, **module.VALUES}
+
+
+def check(config: dict[str, Any], data: dict[str, Any]) -> tuple[str | None, list[str]]:
+    """(the first independent engine that plays CONFIG and passes DATA, the ones that play it and disagree)."""
+    request = {"config": config, **{k: v for k, v in data.items() if k in ("players", "setup", "next_rounds")},
+               "steps": [{k: s[k] for k in ("play", "claim", "draw", "pass", "call", "observe") if k in s}
+                         for s in data["steps"]]}
+    disagree = []
+    for name, path in CHECKERS.items():
+        if not path.exists():
+            continue
+        module = _checker(str(path))
+        if unsupported(capabilities_of(module), request) is not None:
+            continue
+        try:
+            result = module.run_case(request)
+        except Exception:  # noqa: BLE001 - an engine failure is a disagreement
+            result = None
+        if compare(data, result) is None:
+            return name, disagree
+        disagree.append(name)
+    return None, disagree
+
+
+def search(pair: Pair, tries: int = 60, seed: int = 1, shrinking: bool = True,
+           configs: list[tuple[str, dict[str, Any], dict[str, Any]]] | None = None) -> Found | None:
+    """A deciding case for PAIR (a draft under F = a that the twin F = b observes otherwise), shrunk; None when
+    TRIES seeded matches on each base found none."""
+    players = None
+    last = pair.field.rsplit(".", 1)[-1]
+    if last.isdigit() and not pair.field.startswith("players.counts"):
+        players = int(last)
+    for name, ca, cb in (configs if configs is not None else list(configs_for(pair))):
+        for k in range(tries):
+            s = seed * 100_003 + k
+            draft = play(ca, cb, s, players)
+            cut = first_difference(ca, cb, draft) if draft is not None else None
+            if cut is None:
+                continue
+            data = shrunk(ca, cb, cut) if shrinking else cut
+            return Found(pair, name, ca, cb, data, s)
+    return None
+
+
+def shrunk(config: dict[str, Any], other: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
+    """DATA made as small as the shrinker finds while the twin still fails it the same way."""
+    full = {"id": "deciding-draft", "description": "a draft", "source": {"text": "generated", "where": "search"},
+            "tags": ["partial-deal"], **data}
+    case = Case("deciding-draft", "deciding", "deciding", Path("deciding.json"), full, {"text": text_of(config)})
+    got = shrink(case, TwinEngine(other), max_runs=SHRINK_RUNS)
+    if got is None:
+        return data
+    return {k: v for k, v in got.data.items() if k in ("players", "setup", "next_rounds", "steps")}
+
+
+def slug(value: Any) -> str:
+    text = json.dumps(value).strip('"').lower()
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "empty"

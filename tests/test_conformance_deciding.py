@@ -1,0 +1,112 @@
+"""A deciding case for every pair of values of every rule (conformance/deciding.py, `rulelang cases coverage`).
+
+The pairs come from the field declarations; each pair has a case that tells
+its two values apart, or an excuse the search confirms. Each deciding case
+passes under its own ruleset and fails under every twin it names.
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from rulelang.cli import main
+from rulelang.config.declared import typed
+from rulelang.conformance import deciding
+from rulelang.conformance.builtin import run_case
+from rulelang.conformance.cases import Case, lint
+from rulelang.conformance.compare import compare
+from rulelang.conformance.configs import compiled
+from rulelang.conformance.runner import request_for
+
+
+@cache
+def _cases() -> tuple[Case, ...]:
+    report = lint()
+    assert report.ok, report.errors
+    return tuple(report.cases)
+
+
+def _deciding() -> list[Case]:
+    return [c for c in _cases() if "decides" in c.data]
+
+
+def test_every_rule_field_has_pairs_derived_from_its_declaration() -> None:
+    fields = {p.field for p in deciding.pairs()}
+    for d in typed():
+        if d.spec.dotted in deciding.NOT_RULES:
+            continue
+        assert any(f == d.spec.dotted or f.startswith(d.spec.dotted + ".") for f in fields), d.spec.dotted
+
+
+def test_a_closed_set_gives_every_pair_and_a_number_its_boundary_and_neighbour() -> None:
+    got = {p.key for p in deciding.pairs() if p.field == "target.overshoot"}
+    assert got == {'target.overshoot: "discard" vs "bounce"', 'target.overshoot: "discard" vs "none"',
+                   'target.overshoot: "bounce" vs "none"'}
+    assert [(p.a, p.b) for p in deciding.pairs() if p.field == "scoring.knock_bonus"] == [(0, 1), (1, 2)]
+    assert [(p.a, p.b) for p in deciding.pairs() if p.field == "reserve.4"] == [(0, 1)]
+    assert deciding.domains()["settlement.block.terms.kind"][0] == ["hands", "differences", "heaviest", "tiles", "net"]
+
+
+def test_a_twin_changes_the_field_and_stays_valid() -> None:
+    config = compiled("exact61")
+    out = deciding.twin(config, "target.overshoot", "none")
+    assert out is not None
+    twin, also = out
+    assert deciding.get_value(twin, "target.overshoot") == "none" and deciding.valid(twin)
+    assert also is not None and also[0] == "target.mode"  # an at-least target goes with no overshoot rule
+
+
+def test_every_pair_is_decided_or_excused() -> None:
+    cov = deciding.coverage(list(_cases()))
+    assert [p.key for p in cov.uncovered] == []
+
+
+def _observed(case: Case, config: dict[str, Any]) -> Any:
+    try:
+        return run_case({**request_for(case), "config": config})
+    except Exception as exc:  # noqa: BLE001 - a twin the engine cannot even play differs from the case
+        return {"error": str(exc)}
+
+
+@pytest.mark.parametrize("case", _deciding(), ids=lambda c: c.id)
+def test_each_deciding_case_decides_its_pairs(case: Case) -> None:
+    dec = case.data["decides"]
+    config = compiled(case.ruleset)
+    assert deciding.get_value(config, dec["field"]) == dec["value"]
+    assert compare(case.data, _observed(case, config)) is None  # it passes under its own ruleset
+    for other in dec["against"]:
+        made = deciding.twin(config, dec["field"], other)
+        assert made is not None, f"no valid twin with {dec['field']} = {other!r}"
+        assert compare(case.data, _observed(case, made[0])) is not None, f"{dec['field']} = {other!r} passes it too"
+
+
+def test_the_deciding_cases_were_found() -> None:
+    assert _deciding(), "no case carries `decides`"
+
+
+def test_a_decides_key_naming_no_field_or_value_does_not_lint(tmp_path: Any) -> None:
+    src = next(c for c in _cases() if c.variant == "allfives")
+    data = {k: v for k, v in src.data.items() if k != "decides"}
+    bad = [dict(data, id="x-one", decides={"field": "no.such", "value": 1, "against": [2]}),
+           dict(data, id="x-two", decides={"field": "target.overshoot", "value": "discard", "against": ["sometimes"]})]
+    folder = tmp_path / "allfives"
+    folder.mkdir()
+    (folder / "x.json").write_text(json.dumps({"description": "bad deciding keys", "ruleset": src.ruleset,
+                                               "cases": bad}), encoding="utf-8")
+    errors = lint(tmp_path).errors
+    assert any("decides an unknown field 'no.such'" in e for e in errors), errors
+    assert any("'sometimes' is not a value of target.overshoot" in e for e in errors), errors
+
+
+def test_the_coverage_command_lists_every_pair_and_exits_by_the_uncovered() -> None:
+    res = CliRunner().invoke(main, ["cases", "coverage", "--json", "--field", "target.overshoot"])
+    doc = json.loads(res.output)
+    assert doc["format"] == "rulelang-deciding-coverage/1"
+    assert doc["summary"]["pairs"] == 3 and len(doc["pairs"]) == 3
+    assert res.exit_code == (1 if doc["summary"]["uncovered"] else 0)
+    bad = CliRunner().invoke(main, ["cases", "coverage", "--field", "no.such"])
+    assert bad.exit_code == 2 and "no field 'no.such'" in bad.output
