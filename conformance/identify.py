@@ -43,6 +43,7 @@ from .runner import CaseResult, request_for, run
 
 PASSES = 3  # rounds of asking again the fields no value agreed with, after applying the changes found
 POOL = 16  # seeded positions of the base variant looked at per field
+SEPARATIONS = 2  # positions that tell each pair of values apart, when there are so many: one may agree by chance
 TWIN_TRACES = 4  # seeded positions of each twin looked at per field, when the base's did not tell the values apart
 VIEW_KEYS = ("hand", "others", "boneyard", "to_move", "moves", "move_points", "may_call")  # an observe step's keys
 KEYS = (*generate.OBSERVED, "shown", "shown_scores", *VIEW_KEYS)
@@ -223,11 +224,12 @@ def _trace_positions(config: dict[str, Any], label: str, limit: int) -> Iterator
                        steps, f"Match seed {t.seed}, {t.kind}, greedy players, under {label}")
 
 
-def case_position(case: Case) -> Position:
-    """A suite case as a position: its deal and moves, without its expectations."""
+def case_position(case: Case, what: str) -> Position:
+    """A suite case as a position: its deal and moves, without its expectations nor its observe steps (what a
+    seat sees is not a rule of play, and an engine need not answer them)."""
     req = request_for(case)
-    return Position(case.id, case.data["players"], req["setup"], req.get("next_rounds", []), req["steps"],
-                    f"the deciding case {case.id}")
+    steps = [s for s in req["steps"] if "observe" not in s]
+    return Position(case.id, case.data["players"], req["setup"], req.get("next_rounds", []), steps, f"{what} {case.id}")
 
 
 @cache
@@ -268,7 +270,7 @@ def _first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int |
 
 
 def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, deciding_positions: list[Position],
-               transcripts: Transcripts, label: str) -> FieldPlan:
+               own_positions: list[Position], transcripts: Transcripts, label: str) -> FieldPlan:
     """The positions that tell the values of `name` apart in `base`, each with what every value expects."""
     head = name.rpartition(".")[0] if name.rpartition(".")[2].isdigit() else name
     if head in NOT_ASKED:
@@ -279,10 +281,12 @@ def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, decidi
         plan.note = "no other value goes with the rest of the variant"
         return plan
     n = len(tried)
-    left = {(i, j) for i in range(n) for j in range(i + 1, n)}
+    need = {(i, j): SEPARATIONS for i in range(n) for j in range(i + 1, n)}  # positions still to find per pair
+    left = set(need)
 
     def sources() -> Iterator[Position]:
         yield from deciding_positions
+        yield from own_positions
         yield from pool
         for v, c in tried[1:]:
             yield from _twin_positions(_key(c), f"{label}-{name}={json.dumps(v)}")
@@ -306,9 +310,12 @@ def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, decidi
         steps = pos.steps[:cut]
         plan.probes.append(Probe(name, Position(pos.id, pos.players, pos.setup, pos.next_rounds, steps, pos.source),
                                  [(vs, _expected(steps, r)) for vs, r in groups.values()]))
-        left -= {(i, j) for i, j in left if runs[i] is not None and runs[j] is not None
-                 and runs[i][:cut] != runs[j][:cut]}
-    plan.untold = sorted(((plan.values[i], plan.values[j]) for i, j in left), key=_key)
+        for i, j in list(left):
+            if runs[i] is not None and runs[j] is not None and runs[i][:cut] != runs[j][:cut]:
+                need[i, j] -= 1
+                if not need[i, j]:
+                    left.discard((i, j))
+    plan.untold = sorted(((plan.values[i], plan.values[j]) for i, j in left if need[i, j] == SEPARATIONS), key=_key)
     return plan
 
 
@@ -426,18 +433,22 @@ def with_changes(config: dict[str, Any], changes: list[tuple[str, Any]]) -> dict
     return out
 
 
-def identify(engine: Any, claim: Claim, deciding_cases: list[Case] | None = None, timeout: float = 10.0,
+def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout: float = 10.0,
              deadline: Callable[[], float | None] | None = None,
              progress: Callable[[str], Any] | None = None) -> Identification:
     """Ask `engine` (started by the runner for each pass) what it plays; `claim` is what every request carries.
 
-    `deadline()` gives the seconds left for the engine's runs (None: no limit)."""
+    `suite` gives positions: its deciding cases, for their fields, and the cases of the claimed variant, for
+    every field. `deadline()` gives the seconds left for the engine's runs (None: no limit)."""
     fields = asked_fields(claim.config)
     by_field: dict[str, list[Position]] = {}
-    for case in deciding_cases or []:
+    own: list[Position] = []
+    for case in suite or []:
         dec = case.data.get("decides") or {}
         if dec.get("field") in fields:
-            by_field.setdefault(dec["field"], []).append(case_position(case))
+            by_field.setdefault(dec["field"], []).append(case_position(case, "the deciding case"))
+        elif isinstance(claim.ruleset, str) and case.ruleset == claim.ruleset:
+            own.append(case_position(case, f"the {claim.name} case"))
     transcripts = TRANSCRIPTS
     results: dict[str, FieldResult] = {}
     base = claim.config
@@ -450,7 +461,7 @@ def identify(engine: Any, claim: Claim, deciding_cases: list[Case] | None = None
             if progress is not None:
                 progress(name)
             plans.append(plan_field(base, name, deciding.get_value(claim.config, name), pool,
-                                    by_field.get(name, []), transcripts, claim.name))
+                                    by_field.get(name, []), own, transcripts, claim.name))
         sent = probe_cases(plans, claim.ruleset, claim.name)
         left = None if deadline is None else deadline()
         out = run(engine, [c for *_, c in sent], timeout=timeout, expected_failures={},
@@ -464,12 +475,14 @@ def identify(engine: Any, claim: Claim, deciding_cases: list[Case] | None = None
             per_plan[plan.field].append((probe, g, r))
         for plan in plans:
             results[plan.field] = vote(plan, per_plan[plan.field])
+        # asked again over the changes found: every field, so that a change one field's positions blamed on
+        # another (a seat-0 opener leads any tile) is weighed against the first
         changes = [(r.field, r.value) for r in results.values() if r.changed]
         new_base = with_changes(claim.config, changes)
-        todo = [n for n, r in results.items() if r.status == "none"]
-        if not todo or _key(new_base) == _key(base):
+        settled = len(changes) <= 1 and not any(r.status == "none" for r in results.values())
+        if settled or _key(new_base) == _key(base):
             break
-        base = new_base
+        base, todo = new_base, fields
     ident.fields = [results[n] for n in fields]
     ident.config = with_changes(claim.config, [(r.field, r.value) for r in ident.fields if r.changed])
     ident.errors = [{"field": r.field, "error": r.note} for r in ident.fields if r.status == "error"]
