@@ -184,7 +184,10 @@ def candidates(config: dict[str, Any], name: str) -> list[tuple[Any, dict[str, A
 @cache
 def _twin(config: str, name: str, value: str) -> dict[str, Any] | None:
     """`deciding.twin` of JSON texts, remembered: the same claimed variant is asked about again and again."""
-    made = deciding.twin(json.loads(config), name, json.loads(value))
+    try:
+        made = deciding.twin(json.loads(config), name, json.loads(value))
+    except (ValueError, KeyError, TypeError):  # a combination the configuration's checks cannot even read
+        return None
     return None if made is None else made[0]
 
 
@@ -262,6 +265,18 @@ class Pool:
             i += 1
 
 
+def _dealt_for(claimed: dict[str, Any] | None, pos: Position) -> bool:
+    """Whether a position can be asked of an engine playing the claimed variant: where that variant draws lots
+    for an opener, the case must name the seat (PROTOCOL.md 3.9), so a deal that leaves it to the rule is not."""
+    if claimed is None:
+        return True
+    op = claimed["opener"]
+    if pos.setup.get("opener") is None and op["first_round"] == "lottery":
+        return False
+    return not (any(d.get("opener") is None for d in pos.next_rounds)
+                and "lottery" in (op["after_domino"], op["after_block"]))
+
+
 def _first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int | None:
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
@@ -270,7 +285,8 @@ def _first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int |
 
 
 def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, deciding_positions: list[Position],
-               own_positions: list[Position], transcripts: Transcripts, label: str) -> FieldPlan:
+               own_positions: list[Position], transcripts: Transcripts, label: str,
+               claimed_config: dict[str, Any] | None = None) -> FieldPlan:
     """The positions that tell the values of `name` apart in `base`, each with what every value expects."""
     head = name.rpartition(".")[0] if name.rpartition(".")[2].isdigit() else name
     if head in NOT_ASKED:
@@ -294,6 +310,8 @@ def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, decidi
     for pos in sources():
         if not left:
             break
+        if not _dealt_for(claimed_config, pos):
+            continue
         runs = [transcripts.of(c, pos) for c in plan.configs]
         if runs[0] is None:
             continue
@@ -461,7 +479,7 @@ def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout
             if progress is not None:
                 progress(name)
             plans.append(plan_field(base, name, deciding.get_value(claim.config, name), pool,
-                                    by_field.get(name, []), own, transcripts, claim.name))
+                                    by_field.get(name, []), own, transcripts, claim.name, claim.config))
         sent = probe_cases(plans, claim.ruleset, claim.name)
         left = None if deadline is None else deadline()
         out = run(engine, [c for *_, c in sent], timeout=timeout, expected_failures={},
