@@ -25,9 +25,10 @@ configuration field it plays.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -84,8 +85,8 @@ class FieldPlan:
     claimed: Any  # the claimed variant's value
     values: list[Any]  # every value tried (the base's first)
     configs: list[dict[str, Any]]  # the twin of each value
-    probes: list[Probe] = field(default_factory=list)
-    untold: list[tuple[Any, Any]] = field(default_factory=list)  # pairs no position told apart
+    probes: list[Probe] = dataclasses.field(default_factory=list)
+    untold: list[tuple[Any, Any]] = dataclasses.field(default_factory=list)  # pairs no position told apart
     note: str | None = None  # why the field is not asked
 
 
@@ -95,11 +96,11 @@ class FieldResult:
     claimed: Any
     value: Any
     status: str  # identified / untold / none / error / not-asked
-    agree: list[Any] = field(default_factory=list)
-    values: list[Any] = field(default_factory=list)
-    untold: list[tuple[Any, Any]] = field(default_factory=list)
-    cases: list[str] = field(default_factory=list)
-    evidence: list[dict[str, Any]] = field(default_factory=list)  # per value: the case and first difference refuting it
+    agree: list[Any] = dataclasses.field(default_factory=list)
+    values: list[Any] = dataclasses.field(default_factory=list)
+    untold: list[tuple[Any, Any]] = dataclasses.field(default_factory=list)
+    cases: list[str] = dataclasses.field(default_factory=list)
+    evidence: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # per value: the case and first difference refuting it
     note: str | None = None
 
     @property
@@ -125,7 +126,7 @@ class Identification:
     fields: list[FieldResult]
     config: dict[str, Any]  # the claimed configuration with every identified change
     cases_run: int = 0
-    errors: list[dict[str, Any]] = field(default_factory=list)  # engine failures: {case, field, error}
+    errors: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # engine failures: {case, field, error}
 
     @property
     def none(self) -> list[FieldResult]:
@@ -329,7 +330,8 @@ def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, decidi
         plan.probes.append(Probe(name, Position(pos.id, pos.players, pos.setup, pos.next_rounds, steps, pos.source),
                                  [(vs, _expected(steps, r)) for vs, r in groups.values()]))
         for i, j in list(left):
-            if runs[i] is not None and runs[j] is not None and runs[i][:cut] != runs[j][:cut]:
+            ri, rj = runs[i], runs[j]
+            if ri is not None and rj is not None and ri[:cut] != rj[:cut]:
                 need[i, j] -= 1
                 if not need[i, j]:
                     left.discard((i, j))
