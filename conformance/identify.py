@@ -20,8 +20,9 @@ configuration field it plays.
    one value is identified; none is "none of the language's values", shown
    by the case and its first difference.
 4. A field that agrees with no value may only seem so because the engine
-   differs from V in another field: the identified changes are applied to V
-   and such fields are asked again (at most `PASSES` times).
+   differs from V in another field, and one change may seem to be two: the
+   identified changes are applied to V and those fields, and the changed
+   ones, are asked again (at most `PASSES` times).
 """
 from __future__ import annotations
 
@@ -453,6 +454,21 @@ def with_changes(config: dict[str, Any], changes: list[tuple[str, Any]]) -> dict
     return out
 
 
+def _first_answer(engine: Any, case: Case, timeout: float, deadline: Callable[[], float | None] | None) -> None:
+    """One case alone first: an engine that hangs, crashes or prints garbage is said at once, not after it has
+    cost a timeout or a restart on each of hundreds of cases."""
+    left = None if deadline is None else deadline()
+    out = run(engine, [case], timeout=timeout, expected_failures={},
+              deadline=None if left is None else max(left, 0.001))
+    if out.engine.get("start_error"):
+        raise IdentifyError(f"the engine did not start: {out.engine['start_error']['message']}")
+    res = out.results[0]
+    if res.outcome == "error":
+        raise IdentifyError(f"the engine failed on the first case, {case.id}: {(res.error or {}).get('message')}")
+    if res.outcome == "skip":
+        raise IdentifyError(f"the engine declines the claimed variant: it skipped {case.id}: {res.skip_reason}")
+
+
 def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout: float = 10.0,
              deadline: Callable[[], float | None] | None = None,
              progress: Callable[[str], Any] | None = None) -> Identification:
@@ -483,6 +499,8 @@ def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout
             plans.append(plan_field(base, name, deciding.get_value(claim.config, name), pool,
                                     by_field.get(name, []), own, transcripts, claim.name, claim.config))
         sent = probe_cases(plans, claim.ruleset, claim.name)
+        if not ident.cases_run and sent:
+            _first_answer(engine, sent[0][3], timeout, deadline)
         left = None if deadline is None else deadline()
         out = run(engine, [c for *_, c in sent], timeout=timeout, expected_failures={},
                   deadline=None if left is None else max(left, 0.001))
@@ -495,14 +513,14 @@ def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout
             per_plan[plan.field].append((probe, g, r))
         for plan in plans:
             results[plan.field] = vote(plan, per_plan[plan.field])
-        # asked again over the changes found: every field, so that a change one field's positions blamed on
-        # another (a seat-0 opener leads any tile) is weighed against the first
+        # asked again over the changes found: the fields that agreed with no value, and the changed ones, so that
+        # a change one field's positions blamed on another (a seat-0 opener leads any tile) is weighed against it
         changes = [(r.field, r.value) for r in results.values() if r.changed]
         new_base = with_changes(claim.config, changes)
         settled = len(changes) <= 1 and not any(r.status == "none" for r in results.values())
         if settled or _key(new_base) == _key(base):
             break
-        base, todo = new_base, fields
+        base, todo = new_base, [n for n, r in results.items() if r.status == "none" or r.changed]
     ident.fields = [results[n] for n in fields]
     ident.config = with_changes(claim.config, [(r.field, r.value) for r in ident.fields if r.changed])
     ident.errors = [{"field": r.field, "error": r.note} for r in ident.fields if r.status == "error"]

@@ -149,9 +149,17 @@ def test_an_engine_that_hangs_or_prints_garbage_gets_no_ruleset(tmp_path, mode):
     engine = shlex.join([sys.executable, str(TOY), "--misbehave", mode])
     result = run("--engine", engine, "--like", "allfives", "--timeout", "0.5", "-o", str(out))
     assert result.exit_code == 1
-    assert "not identified: the engine failed on case" in result.output
-    assert "identify: the engine did not answer every case (see above): no ruleset is written" in result.output
+    said = {"hang": "timeout: no answer within 0.5 s", "garbage": "malformed: not a JSON line"}[mode]
+    assert "identify: the engine failed on the first case, " in result.output and said in result.output
     assert not out.exists()
+
+
+def test_an_engine_that_fails_a_later_case_has_that_field_not_identified():
+    engine = SubprocessEngine([sys.executable, str(TOY), "--misbehave", "crash:allfives-illegal-forced-lead-double"])
+    found = identify(engine, claim_of("allfives"), SUITE)
+    failed = [r for r in found.fields if r.status == "error"]
+    assert failed and not found.complete
+    assert "the engine failed on case allfives-illegal-forced-lead-double: crash" in identified.field_line(failed[0])
 
 
 def test_without_a_claimed_variant_identify_asks_for_one():
