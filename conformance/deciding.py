@@ -41,7 +41,7 @@ from rulelang.config.declared import Declared, typed
 from rulelang.config.fields import Term
 from rulelang.config.rules import config_problems
 from rulelang.config.spec import REQUIRED, Schema
-from rulelang.config.vocabulary import PlayerCount, literal_values
+from rulelang.config.vocabulary import SET_TILES, PlayerCount, literal_values
 
 HERE = Path(__file__).resolve().parent
 EXCUSED_PATH = HERE / "deciding-excused.json"
@@ -172,10 +172,10 @@ def _field_domains(d: Declared) -> Iterator[tuple[str, list[Any], bool]]:
     if base is int and "minimum" not in kw or (_is_union(base) and _type_values(base, default) is None):
         yield spec.dotted, [None, 0, -1], False  # an unbounded number or null (score_floor)
         return
-    values = _type_values(hint, default)
-    assert values is not None, f"{spec.dotted}: a type the derivation of deciding pairs does not know: {hint}"
+    found = _type_values(hint, default)
+    assert found is not None, f"{spec.dotted}: a type the derivation of deciding pairs does not know: {hint}"
     closed = _strip(hint)[0] is bool or typing.get_origin(_strip(hint)[0]) is typing.Literal
-    yield spec.dotted, values, closed
+    yield spec.dotted, found, closed
 
 
 @cache
@@ -270,9 +270,23 @@ def set_value(config: dict[str, Any], field: str, value: Any) -> dict[str, Any]:
         else:
             parent[key] = value
         return out
-    if d.spec.dotted == "players.counts":
-        counts = set(parent[key]) - {int(rest)} | ({int(rest)} if value else set())
+    if d.spec.dotted == "players.counts":  # a count allowed with the entries it needs, or taken out with them
+        n = int(rest)
+        counts = set(parent[key]) - {n} | ({n} if value else set())
+        if not counts:
+            return out
         parent[key] = sorted(counts)
+        top = SET_TILES[out.get("tiles", 6)]
+        tables = [out["hand_size"], out["reserve"], out["target"].get("raw_by_count") or {},
+                  out["target"].get("tie_rounds") or {}]
+        for table in tables:
+            if value and table and str(n) not in table:
+                table[str(n)] = table[str(min(int(k) for k in table))]
+            elif not value:
+                table.pop(str(n), None)
+        if value:
+            out["hand_size"][str(n)] = max(1, min(out["hand_size"][str(n)], (top - 4) // n))
+            out["reserve"][str(n)] = 0
         return out
     if d.spec.schema is not None and d.spec.schema.get("type") == "object":
         table = dict(parent.get(key) or {})
@@ -303,7 +317,10 @@ def set_value(config: dict[str, Any], field: str, value: Any) -> dict[str, Any]:
 
 def valid(config: dict[str, Any]) -> bool:
     """Whether a configuration is one a ruleset can state (the one validator of rulelang/config/rules.py)."""
-    return not config_problems(config)
+    try:
+        return not config_problems(config)
+    except (ValueError, KeyError, TypeError):  # the validator's own fault on an odd configuration: not one to use
+        return False
 
 
 def _repairs() -> Iterator[tuple[str, Any]]:

@@ -35,7 +35,7 @@ from .builtin import run_case
 from .capabilities import unsupported
 from .cases import Case
 from .compare import ORDER, compare
-from .deciding import Pair, get_value, twin
+from .deciding import Pair, domains, get_value, twin
 from .drafting import deal_of, seat_to_move
 from .shrink import shrink
 
@@ -77,7 +77,7 @@ def with_count(config: dict[str, Any], n: int) -> dict[str, Any]:
     """CONFIG allowing N players too (hands no larger than leave four tiles of its set in the boneyard)."""
     if n in config["players"]["counts"]:
         return config
-    out = json.loads(json.dumps(config))
+    out: dict[str, Any] = json.loads(json.dumps(config))
     out["players"]["counts"] = sorted([*out["players"]["counts"], n])
     top = out.get("tiles", 6)
     hand = max(1, min(min(out["hand_size"].values()), (SET_TILES[top] - 4) // n))  # the set as it is, hands cut
@@ -98,12 +98,29 @@ def _fresh_first(name: str) -> bool:
     return unsupported(capabilities_of(_checker(str(path))), {"config": rulelang.compile_bundled(name)}) is not None
 
 
-def configs_for(pair: Pair) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(base name, configuration with F = a, its twin with F = b) from each bundled ruleset that has both."""
+def _bases(widen: int) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The bundled rulesets (those the test engine plays first); with WIDEN, then the first WIDEN of them with
+    one other closed field changed to each of its values (a rule in force only beside another's value)."""
+    names = sorted(rulelang.bundled_names(), key=_fresh_first)
+    for name in names:
+        yield name, rulelang.compile_bundled(name)
+    for name in names[:widen]:
+        base = rulelang.compile_bundled(name)
+        for other, (values, closed) in domains().items():
+            if not closed or other.rsplit(".", 1)[-1].isdigit():
+                continue
+            for v in values:
+                made = twin(base, other, v)
+                if made is not None and get_value(base, other) != v:
+                    yield name, made[0]
+
+
+def configs_for(pair: Pair, widen: int = 0) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(base name, configuration with F = a, its twin with F = b) from each bundled ruleset that has both (and,
+    with WIDEN, from bases with one other rule changed)."""
     seen: set[str] = set()
     last = pair.field.rsplit(".", 1)[-1]
-    for name in sorted(rulelang.bundled_names(), key=_fresh_first):
-        base = rulelang.compile_bundled(name)
+    for name, base in _bases(widen):
         if last.isdigit() and not pair.field.startswith("players.counts"):
             base = with_count(base, int(last))
         made = twin(base, pair.field, pair.a)
@@ -137,6 +154,11 @@ def _target(config: dict[str, Any], n: int) -> int:
     return int((config["target"].get("raw_by_count") or {}).get(str(n), config["target"]["raw"]))
 
 
+def _halves(tile: str) -> tuple[int, int]:
+    a, b = tile[1:-1].split("|")
+    return int(a), int(b)
+
+
 def _shaped(deal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A deal as dealt, or cut short (few tiles in hand and boneyard: blocks, passes, dominoes soon), or with the
     doubles out of the hands (rounds opened by a double that nobody holds)."""
@@ -145,10 +167,7 @@ def _shaped(deal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         keep = rng.randint(2, 5)
         deal = {**deal, "hands": [h[:keep] for h in deal["hands"]], "boneyard": deal["boneyard"][:rng.randint(0, 6)]}
     elif shape == "no-doubles":
-        def single(t: str) -> bool:
-            a, b = t[1:-1].split("|")
-            return a != b
-        hands = [[t for t in h if single(t)] for h in deal["hands"]]
+        hands = [[t for t in h if len(set(_halves(t))) == 2] for h in deal["hands"]]
         if all(hands):
             deal = {**deal, "hands": hands}
     return deal
@@ -161,7 +180,17 @@ def play(config: dict[str, Any], other: dict[str, Any], seed: int, players: int 
     n = players or rng.choice(config["players"]["counts"])
     rounds = rng.choice((1, 1, 2, 3))
     sides = 2 if n in config["players"]["partnerships"] else n
-    first = _shaped(deal_of(Match(config, n, seed=seed).round), rng)
+    try:
+        first = _shaped(deal_of(Match(config, n, seed=seed).round), rng)
+    except Exception:  # noqa: BLE001 - a configuration the engine cannot deal (a hand of 0 tiles)
+        return None
+    top = min(c.get("tiles", 6) for c in (config, other))
+    if top < config.get("tiles", 6):  # a twin on a smaller set: one round of the tiles both sets hold
+        first = {**first, "hands": [[t for t in h if _halves(t)[1] <= top] for h in first["hands"]],
+                 "boneyard": [t for t in first["boneyard"] if _halves(t)[1] <= top]}
+        rounds = 1
+        if not all(first["hands"]):
+            return None
     unit = config["scoring"]["unit"]
     if config["target"]["mode"] != "rounds" and rng.random() < 0.5:  # scores near the target: ends, overshoots
         goal = _target(config, n)
@@ -258,11 +287,13 @@ def capabilities_of(module: ModuleType) -> dict[str, Any]:
 
 
 def check(config: dict[str, Any], data: dict[str, Any]) -> tuple[str | None, list[str]]:
-    """(the first independent engine that plays CONFIG and passes DATA, the ones that play it and disagree)."""
+    """(the first independent engine that plays CONFIG and passes DATA, the ones that play it and disagree):
+    every independent engine that plays it is asked."""
     request = {"config": config, **{k: v for k, v in data.items() if k in ("players", "setup", "next_rounds")},
                "steps": [{k: s[k] for k in ("play", "claim", "draw", "pass", "call", "observe") if k in s}
                          for s in data["steps"]]}
-    disagree = []
+    disagree: list[str] = []
+    agree: str | None = None
     for name, path in CHECKERS.items():
         if not path.exists():
             continue
@@ -273,10 +304,11 @@ def check(config: dict[str, Any], data: dict[str, Any]) -> tuple[str | None, lis
             result = module.run_case(request)
         except Exception:  # noqa: BLE001 - an engine failure is a disagreement
             result = None
-        if compare(data, result) is None:
-            return name, disagree
-        disagree.append(name)
-    return None, disagree
+        if compare(data, result) is not None:
+            disagree.append(name)
+        elif agree is None:
+            agree = name
+    return agree, disagree
 
 
 def search(pair: Pair, tries: int = 60, seed: int = 1, shrinking: bool = True,

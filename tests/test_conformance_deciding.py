@@ -6,6 +6,7 @@ passes under its own ruleset and fails under every twin it names.
 """
 from __future__ import annotations
 
+import itertools
 import json
 from functools import cache
 from typing import Any
@@ -110,3 +111,21 @@ def test_the_coverage_command_lists_every_pair_and_exits_by_the_uncovered() -> N
     assert res.exit_code == (1 if doc["summary"]["uncovered"] else 0)
     bad = CliRunner().invoke(main, ["cases", "coverage", "--field", "no.such"])
     assert bad.exit_code == 2 and "no field 'no.such'" in bad.output
+
+
+def _excused_pairs() -> list[deciding.Pair]:
+    return [p for p in deciding.pairs() if any(e.covers(p) for e in deciding.excused())]
+
+
+def test_every_excuse_names_pairs_and_a_reason() -> None:
+    for e in deciding.excused():
+        assert any(e.covers(p) for p in deciding.pairs()), e.field
+        assert len(e.reason) > 30, e.field
+
+
+@pytest.mark.parametrize("pair", _excused_pairs(), ids=lambda p: p.key)
+def test_the_search_finds_no_difference_for_an_excused_pair(pair: deciding.Pair) -> None:
+    from rulelang.conformance.deciding_search import configs_for, search
+
+    configs = list(itertools.islice(configs_for(pair), 2))  # bounded: two bases, four seeded matches each
+    assert search(pair, tries=4, shrinking=False, configs=configs) is None

@@ -15,6 +15,7 @@ are reviewed like any case before they are committed.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import time
@@ -97,7 +98,7 @@ def _write(by_base: dict[str, list[dict[str, Any]]]) -> list[Path]:
         k = 1
         while cases:
             path = folder / ("deciding.json" if k == 1 else f"deciding-{k}.json")
-            doc = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
+            doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {
                 "description": f"Deciding cases from the ruleset {base} with one rule changed (conformance/authoring/"
                                "deciding.py): each tells the value of its `decides` field apart from the others it names.",
                 "ruleset": base, "cases": []}
@@ -115,14 +116,19 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--field", action="append", default=[])
     ap.add_argument("--tries", type=int, default=25, help="seeded matches per base ruleset")
     ap.add_argument("--bases", type=int, default=8, help="base rulesets tried per pair at most")
+    ap.add_argument("--widen", type=int, default=0, help="also the first N bases with one other rule changed")
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--part", default="1/1", help="K/N: only the K-th of N shares of the fields (parallel runs)")
     args = ap.parse_args(argv)
     report = lint()
     if not report.ok:
         print("\n".join(report.errors), file=sys.stderr)
         return 2
     cov = deciding.coverage(report.cases)
-    todo = [p for p in cov.uncovered if not args.field or p.field in args.field]
+    k, n = map(int, args.part.split("/"))
+    names = sorted({p.field for p in cov.uncovered})
+    share = {f for i, f in enumerate(names) if i % n == k - 1}
+    todo = [p for p in cov.uncovered if (not args.field or p.field in args.field) and p.field in share]
     taken = {c.id for c in report.cases}
     done: set[str] = set()
     by_base: dict[str, list[dict[str, Any]]] = {}
@@ -131,10 +137,16 @@ def main(argv: list[str]) -> int:
         if p.key in done:
             continue
         t0 = time.monotonic()
-        configs = list(deciding_search.configs_for(p))[:args.bases]
+        configs = list(itertools.islice(deciding_search.configs_for(p), args.bases))
+        if args.widen:  # then bases with one other rule changed (a rule in force only beside another's value)
+            configs += list(deciding_search.configs_for(p, widen=args.widen))[len(configs):]
         found = None
         for attempt in range(1, 4):
-            found = deciding_search.search(p, tries=args.tries, seed=attempt, configs=configs)
+            try:
+                found = deciding_search.search(p, tries=args.tries, seed=attempt, configs=configs)
+            except Exception as exc:  # noqa: BLE001 - one pair's failure ends no run
+                print(f"  {p.key}: the search failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+                found = None
             if found is None:
                 break
             by, disagree = deciding_search.check(found.config, found.data)
