@@ -27,6 +27,7 @@ configuration field it plays.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -204,7 +205,7 @@ class Transcripts:
 
     def of(self, config: dict[str, Any], pos: Position) -> list[dict[str, Any]] | None:
         ckey = _key(config)
-        key = (ckey, pos.id)
+        key = (ckey, _key([pos.players, pos.setup, pos.next_rounds, pos.steps]))  # ids may recur across bases
         if key not in self._cache:
             if ckey not in self._configs:
                 self._configs[ckey] = as_config(config)
@@ -454,6 +455,32 @@ def with_changes(config: dict[str, Any], changes: list[tuple[str, Any]]) -> dict
     return out
 
 
+MAX_EXPLAINED = 5  # changes whose subsets are weighed (2**5 configurations at most)
+
+
+def _agrees(config: dict[str, Any], known: list[tuple[Position, list[dict[str, Any]]]]) -> bool:
+    """Whether `config` expects what the engine answered at every position where its answer is known."""
+    for pos, expected in known:
+        got = TRANSCRIPTS.of(config, pos)
+        if got is None or _expected(pos.steps, got[:len(expected)]) != expected:
+            return False
+    return True
+
+
+def explanation(claimed: dict[str, Any], changes: list[tuple[str, Any]],
+                known: list[tuple[Position, list[dict[str, Any]]]]) -> list[tuple[str, Any]]:
+    """The fewest of `changes` that, made together to the claimed configuration, expect every answer the engine
+    gave: one rule played otherwise may agree with a value of several fields (a target of 200 is also a target
+    of 200 with 2 players), and the one change that explains them all is the one kept."""
+    if len(changes) < 2 or len(changes) > MAX_EXPLAINED:
+        return changes
+    for size in range(1, len(changes)):
+        for chosen in itertools.combinations(changes, size):
+            if _agrees(with_changes(claimed, list(chosen)), known):
+                return list(chosen)
+    return changes
+
+
 def _first_answer(engine: Any, case: Case, timeout: float, deadline: Callable[[], float | None] | None) -> None:
     """One case alone first: an engine that hangs, crashes or prints garbage is said at once, not after it has
     cost a timeout or a restart on each of hundreds of cases."""
@@ -490,8 +517,9 @@ def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout
     base = claim.config
     todo = fields
     ident = Identification({}, claim.name, claim.config, [], claim.config)
-    for _ in range(PASSES):
-        pool = pool_of(_key(base), claim.name if base is claim.config else f"{claim.name}-as-played")
+    known: list[tuple[Position, list[dict[str, Any]]]] = []  # every position with the expectation the engine met
+    for round_no in range(PASSES):
+        pool = pool_of(_key(base), claim.name if not round_no else f"{claim.name}-as-played-{round_no + 1}")
         plans = []
         for name in todo:
             if progress is not None:
@@ -511,12 +539,14 @@ def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout
         per_plan: dict[str, list[tuple[Probe, int, CaseResult]]] = {p.field: [] for p in plans}
         for (plan, probe, g, _), r in zip(sent, out.results):
             per_plan[plan.field].append((probe, g, r))
+            if r.outcome == "pass":
+                known.append((probe.position, probe.groups[g][1]))
         for plan in plans:
             results[plan.field] = vote(plan, per_plan[plan.field])
         # asked again over the changes found: the fields that agreed with no value, and the changed ones, so that
         # a change one field's positions blamed on another (a seat-0 opener leads any tile) is weighed against it
         changes = [(r.field, r.value) for r in results.values() if r.changed]
-        new_base = with_changes(claim.config, changes)
+        new_base = with_changes(claim.config, explanation(claim.config, changes, known))
         settled = len(changes) <= 1 and not any(r.status == "none" for r in results.values())
         if settled or _key(new_base) == _key(base):
             break
