@@ -402,8 +402,29 @@ def vote(plan: FieldPlan, outcomes: list[tuple[Probe, int, CaseResult]]) -> Fiel
         res.status, res.value = "identified", agree[0]
     else:
         res.status = "untold"
-        res.value = plan.claimed if _key(plan.claimed) in {_key(v) for v in agree} else agree[0]
+        res.value = plan.claimed if _key(plan.claimed) in {_key(v) for v in agree} else _smallest(plan, agree)
     return res
+
+
+def _leaves(obj: Any, path: str = "") -> dict[str, Any]:
+    if isinstance(obj, dict):
+        return {k: v for key, x in obj.items() for k, v in _leaves(x, f"{path}.{key}").items()}
+    if isinstance(obj, list) and obj and all(isinstance(x, dict) for x in obj):
+        return {k: v for i, x in enumerate(obj) for k, v in _leaves(x, f"{path}[{i}]").items()}
+    return {path: obj}
+
+
+def _distance(a: dict[str, Any], b: dict[str, Any]) -> int:
+    """How many values of the configuration differ between `a` and `b`."""
+    la, lb = _leaves(a), _leaves(b)
+    return sum(la.get(k) != lb.get(k) for k in la.keys() | lb.keys())
+
+
+def _smallest(plan: FieldPlan, agree: list[Any]) -> Any:
+    """Of values the positions do not tell apart, the one whose twin changes the fewest values of the base (a
+    pooled hand rather than another kind of term that happens to pay the same here)."""
+    keys = [_key(v) for v in plan.values]
+    return min(agree, key=lambda v: _distance(plan.configs[0], plan.configs[keys.index(_key(v))]))
 
 
 def _difference(diff: Difference | None, case: Case) -> dict[str, Any] | None:
@@ -475,9 +496,11 @@ def explanation(claimed: dict[str, Any], changes: list[tuple[str, Any]],
     if len(changes) < 2 or len(changes) > MAX_EXPLAINED:
         return changes
     for size in range(1, len(changes)):
-        for chosen in itertools.combinations(changes, size):
-            if _agrees(with_changes(claimed, list(chosen)), known):
-                return list(chosen)
+        made = [(list(chosen), with_changes(claimed, list(chosen))) for chosen in itertools.combinations(changes, size)]
+        made.sort(key=lambda m: _distance(claimed, m[1]))  # of as many changes, the smallest first
+        for chosen, config in made:
+            if _agrees(config, known):
+                return chosen
     return changes
 
 

@@ -56,10 +56,10 @@ def run(*args: str):
 
 # (claimed variant, the changes the engine plays: JSON path -> value, the fields identify must report changed)
 CHANGED = {
-    "target": ("allfives", {"target.raw": 100}, {"target.raw": 100}),
+    "target": ("allfives", {"target.raw": 200}, {"target.raw": 200}),  # not also a target for 2 players only
     "branching": ("allfives", {"doubles.branching": "every"}, {"doubles.branching": "every"}),
     "opener": ("allfives", {"opener.first_round": "seat-0"}, {"opener.first_round": "seat-0"}),
-    "lead": ("allfives", {"opener.lead": "any"}, {"opener.lead": "any"}),
+    "overshoot": ("exact61", {"target.overshoot": "bounce"}, {"target.overshoot": "bounce"}),
     "domino-pooling": ("allfives", {"settlement.domino.terms.0.pooling": "pooled"},
                        {"settlement.domino.terms.pooling": "pooled"}),
     "block-winner": ("allfives", {"settlement.block.winner": "fewest-tiles",
