@@ -49,6 +49,7 @@ POOL = 16  # seeded positions of the base variant looked at per field
 SEPARATIONS = 2  # positions that tell each pair of values apart, when there are so many: one may agree by chance
 TWIN_TRACES = 4  # seeded positions of each twin looked at per field, when the base's did not tell the values apart
 VIEW_KEYS = ("hand", "others", "boneyard", "to_move", "moves", "move_points", "may_call")  # an observe step's keys
+STEP_KEYS = ("play", "claim", "draw", "pass", "call")  # what a position's step keeps of a case's (observe steps: no)
 KEYS = (*generate.OBSERVED, "shown", "shown_scores", *VIEW_KEYS)
 # Fields a position cannot show: every case deals its own tiles and says how many players sit.
 NOT_ASKED = {"tiles": "the set of tiles: a case deals its tiles, so the claimed variant's set is kept",
@@ -289,8 +290,10 @@ def _first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int |
 
 def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, deciding_positions: list[Position],
                own_positions: list[Position], transcripts: Transcripts, label: str,
-               claimed_config: dict[str, Any] | None = None) -> FieldPlan:
-    """The positions that tell the values of `name` apart in `base`, each with what every value expects."""
+               claimed_config: dict[str, Any] | None = None, search: int = 0) -> FieldPlan:
+    """The positions that tell the values of `name` apart in `base`, each with what every value expects; with
+    `search`, that many more shaped matches (the deciding cases' search) for a value no position told from the
+    base's."""
     head = name.rpartition(".")[0] if name.rpartition(".")[2].isdigit() else name
     if head in NOT_ASKED:
         return FieldPlan(name, claimed, [claimed], [base], note=NOT_ASKED[head])
@@ -309,6 +312,11 @@ def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, decidi
         yield from pool
         for v, c in tried[1:]:
             yield from _twin_positions(_key(c), f"{label}-{name}={json.dumps(v)}")
+        for j in range(1, n):
+            if search and (0, j) in left and need[0, j] == SEPARATIONS:
+                found = _searched(name, plan.values[0], plan.values[j], plan.configs[0], plan.configs[j], search, label)
+                if found is not None:
+                    yield found
 
     for pos in sources():
         if not left:
@@ -339,6 +347,20 @@ def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, decidi
                     left.discard((i, j))
     plan.untold = sorted(((plan.values[i], plan.values[j]) for i, j in left if need[i, j] == SEPARATIONS), key=_key)
     return plan
+
+
+def _searched(name: str, a: Any, b: Any, ca: dict[str, Any], cb: dict[str, Any], tries: int,
+              label: str) -> Position | None:
+    """A position where `a` and `b` differ, from the search that finds deciding cases (unshrunk), or None."""
+    from .deciding_search import search
+
+    found = search(deciding.Pair(name, a, b), tries=tries, shrinking=False, configs=[(label, ca, cb)])
+    if found is None:
+        return None
+    d = found.data
+    steps = [{k: st[k] for k in STEP_KEYS if k in st} for st in d["steps"]]
+    return Position(f"identify-{label}-search-{name}-{found.seed}", d["players"], d["setup"], d.get("next_rounds", []),
+                    steps, f"a match the search played (seed {found.seed})")
 
 
 def _expected(steps: list[dict[str, Any]], observed: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -521,11 +543,12 @@ def _first_answer(engine: Any, case: Case, timeout: float, deadline: Callable[[]
 
 def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout: float = 10.0,
              deadline: Callable[[], float | None] | None = None,
-             progress: Callable[[str], Any] | None = None) -> Identification:
+             progress: Callable[[str], Any] | None = None, search: int = 0) -> Identification:
     """Ask `engine` (started by the runner for each pass) what it plays; `claim` is what every request carries.
 
     `suite` gives positions: its deciding cases, for their fields, and the cases of the claimed variant, for
-    every field. `deadline()` gives the seconds left for the engine's runs (None: no limit)."""
+    every field. `deadline()` gives the seconds left for the engine's runs (None: no limit). `search` plays that
+    many shaped matches more for each value no position told from the claimed one."""
     fields = asked_fields(claim.config)
     by_field: dict[str, list[Position]] = {}
     own: list[Position] = []
@@ -548,7 +571,7 @@ def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout
             if progress is not None:
                 progress(name)
             plans.append(plan_field(base, name, deciding.get_value(claim.config, name), pool,
-                                    by_field.get(name, []), own, transcripts, claim.name, claim.config))
+                                    by_field.get(name, []), own, transcripts, claim.name, claim.config, search))
         sent = probe_cases(plans, claim.ruleset, claim.name)
         if not ident.cases_run and sent:
             _first_answer(engine, sent[0][3], timeout, deadline)

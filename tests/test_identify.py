@@ -21,7 +21,7 @@ from click.testing import CliRunner
 import rulelang
 from rulelang.cli import main
 from rulelang.conformance import cases, identified
-from rulelang.conformance.identify import claim_of, identify
+from rulelang.conformance.identify import TRANSCRIPTS, Pool, claim_of, identify, plan_field
 from rulelang.conformance.protocol import SubprocessEngine
 
 DATA = Path(__file__).parent / "data"
@@ -175,3 +175,17 @@ def test_an_unknown_claimed_variant_is_wrong_usage(tmp_path):
     result = run("--engine", shlex.join([sys.executable, str(TOY)]), "--like", str(tmp_path / "nope.rules"))
     assert result.exit_code == 2
     assert "cannot read" in result.output
+
+
+def test_the_search_finds_a_position_the_seeded_rounds_did_not():
+    # a block's hands rounded each or pooled: allfives' seeded rounds rarely block with hands that round apart
+    claim = claim_of("allfives")
+    field = "settlement.block.terms.pooling"
+
+    def plan(search):
+        return plan_field(claim.config, field, "each", Pool(claim.config, "allfives"), [], [], TRANSCRIPTS,
+                          "allfives", claim.config, search=search)
+
+    assert ("each", "pooled") in plan(0).untold
+    found = plan(200)
+    assert found.untold == [] and any("the search played" in p.position.source for p in found.probes)

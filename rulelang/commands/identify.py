@@ -24,14 +24,17 @@ if TYPE_CHECKING:
 @click.option("-o", "--out", "out_path", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the ruleset the engine plays here (atomically).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (format rulelang-identify/1).")
+@click.option("--search", type=click.IntRange(0, 10_000), default=0, show_default=True, metavar="TRIES",
+              help="For each value no position told from the claimed one, play up to TRIES shaped matches more "
+                   "(the search of the deciding cases) to find one.")
 @click.option("--timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=10.0, show_default=True,
               help="Seconds per case.")
 @click.option("--start-timeout", type=click.FloatRange(min=0, max=86400, min_open=True), default=20.0,
               show_default=True, help="Seconds the engine may take to answer `start`.")
 @click.option("--deadline", type=click.FloatRange(min=0, max=864000, min_open=True), default=None,
               help="Seconds for the whole identification: cases not run by then are errors (default: no limit).")
-def identify_cmd(engine_cmd: str, like: str | None, out_path: str | None, as_json: bool, timeout: float,
-                 start_timeout: float, deadline: float | None) -> None:
+def identify_cmd(engine_cmd: str, like: str | None, out_path: str | None, as_json: bool, search: int,
+                 timeout: float, start_timeout: float, deadline: float | None) -> None:
     """Identify the variant an engine plays: each rule's value, from its answers to positions where it decides.
 
     Every request carries the claimed variant; for each configuration field,
@@ -60,7 +63,7 @@ def identify_cmd(engine_cmd: str, like: str | None, out_path: str | None, as_jso
     suite = lint().cases
     ends_at = None if deadline is None else started + deadline
     try:
-        found = identify.identify(engine, claim, suite, timeout=timeout,
+        found = identify.identify(engine, claim, suite, timeout=timeout, search=search,
                                   deadline=None if ends_at is None else (lambda: ends_at - time.monotonic()))
     except identify.IdentifyError as exc:
         _fail(str(exc))
