@@ -13,13 +13,16 @@ import copy
 import json
 import shlex
 import sys
+from importlib import resources
 from pathlib import Path
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 
 import rulelang
 from rulelang.cli import main
+from rulelang.commands.jsonout import schema_file
 from rulelang.conformance import cases, identified
 from rulelang.conformance.identify import TRANSCRIPTS, Pool, claim_of, identify, plan_field
 from rulelang.conformance.protocol import SubprocessEngine
@@ -107,6 +110,8 @@ def test_identify_json_gives_every_field(tmp_path):
     assert result.exit_code == 1
     doc = json.loads(result.output)
     assert doc["format"] == "rulelang-identify/1" and doc["claimed"] == "allfives" and not doc["same"]
+    schema = json.loads(resources.files("rulelang").joinpath(schema_file("identify")).read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(doc)
     by_field = {f["field"]: f for f in doc["fields"]}
     assert by_field["target.raw"]["value"] == 100 and by_field["target.raw"]["status"] == "identified"
     assert by_field["target.raw"]["evidence"][0]["difference"]["path"].startswith("$.steps[")
