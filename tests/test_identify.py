@@ -100,6 +100,8 @@ def test_identify_writes_the_ruleset_and_ends_with_the_differences_in_words(tmp_
                                            "  played    A side wins by reaching at least 100 points.")
     text = out.read_text(encoding="utf-8")
     assert "based on allfives\n" in text and "target at least 100 points\n" in text
+    said = CliRunner().invoke(main, ["diff", "allfives", str(out)])  # the same differences as `rulelang diff`
+    assert said.exit_code == 1 and "at least 150 points" in said.output and "at least 100 points" in said.output
     played = put(rulelang.compile_bundled("allfives"), "target.raw", 100)
     assert rules(rulelang.compile_text(text, "played.rules")) == rules(played)
 
@@ -174,6 +176,13 @@ def test_without_a_claimed_variant_identify_asks_for_one():
     result = run("--engine", shlex.join([sys.executable, str(TOY)]))
     assert result.exit_code == 2
     assert "names no variant (implementation.variant)" in result.output and "--like VARIANT" in result.output
+
+
+def test_an_engine_claiming_no_bundled_variant_is_asked_for_one(tmp_path):
+    engine = shlex.join(fixed("--variant", str(tmp_path / "secret.rules")))
+    result = run("--engine", engine)
+    assert result.exit_code == 2
+    assert "which is no bundled variant" in result.output
 
 
 def test_an_unknown_claimed_variant_is_wrong_usage(tmp_path):

@@ -109,6 +109,11 @@ def _claim(engine: SubprocessEngine | InProcessEngine, like: str | None) -> Clai
         if not isinstance(like, str):
             raise click.UsageError("the engine's start answer names no variant (implementation.variant): "
                                    "say which it claims to play with --like VARIANT")
+        import rulelang
+
+        if like not in rulelang.bundled_names():  # an engine names a bundled variant, never a file to open
+            raise click.UsageError(f"the engine claims to play {like[:80]!r}, which is no bundled variant: "
+                                   "say which it plays with --like VARIANT (a name or a .rules file)")
     try:
         return claim_of(like)
     except IdentifyError as exc:
