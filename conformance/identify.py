@@ -565,6 +565,10 @@ def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout
     ident = Identification({}, claim.name, claim.config, [], claim.config)
     known: list[tuple[Position, list[dict[str, Any]]]] = []  # every position with the expectation the engine met
     for round_no in range(PASSES):
+        if deadline is not None and (deadline() or 0) <= 0:  # no searching for positions nobody will be asked
+            if not round_no:
+                raise IdentifyError("the deadline passed before the engine was asked anything")
+            break  # the last round's answers stand
         pool = pool_of(_key(base), claim.name if not round_no else f"{claim.name}-as-played-{round_no + 1}")
         plans = []
         for name in todo:

@@ -203,3 +203,9 @@ def test_the_search_finds_a_position_the_seeded_rounds_did_not():
     assert ("each", "pooled") in plan(0).untold
     found = plan(200)
     assert found.untold == [] and any("the search played" in p.position.source for p in found.probes)
+
+
+def test_the_deadline_bounds_the_engine_runs():
+    result = run("--engine", shlex.join([sys.executable, str(TOY)]), "--like", "allfives", "--deadline", "0.001")
+    assert result.exit_code == 1
+    assert "identify: the deadline passed before the engine was asked anything" in result.output
