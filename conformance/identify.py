@@ -36,21 +36,26 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
-from rulelang.interpreter import Config, as_config
 
 from . import deciding, generate
-from .builtin import run_case
 from .cases import Case
 from .compare import Difference
-from .runner import CaseResult, request_for, run
+from .identify_positions import (
+    TRANSCRIPTS,
+    Pool,
+    Position,
+    Transcripts,
+    case_position,
+    dealt_for,
+    pool_of,
+    searched,
+    twin_positions,
+)
+from .identify_positions import json_key as _key
+from .runner import CaseResult, run
 
 PASSES = 3  # rounds of asking again the fields no value agreed with, after applying the changes found
-POOL = 16  # seeded positions of the base variant looked at per field
 SEPARATIONS = 2  # positions that tell each pair of values apart, when there are so many: one may agree by chance
-TWIN_TRACES = 4  # seeded positions of each twin looked at per field, when the base's did not tell the values apart
-VIEW_KEYS = ("hand", "others", "boneyard", "to_move", "moves", "move_points", "may_call")  # an observe step's keys
-STEP_KEYS = ("play", "claim", "draw", "pass", "call")  # what a position's step keeps of a case's (observe steps: no)
-KEYS = (*generate.OBSERVED, "shown", "shown_scores", *VIEW_KEYS)
 # Fields a position cannot show: every case deals its own tiles and says how many players sit.
 NOT_ASKED = {"tiles": "the set of tiles: a case deals its tiles, so the claimed variant's set is kept",
              "players.counts": "the player counts allowed: a case says how many players sit",
@@ -59,18 +64,6 @@ NOT_ASKED = {"tiles": "the set of tiles: a case deals its tiles, so the claimed 
 
 class IdentifyError(Exception):
     """Identification cannot start (the message says why)."""
-
-
-@dataclass
-class Position:
-    """A deal and moves to ask the engine (no expectations: each value of a field brings its own)."""
-
-    id: str
-    players: int
-    setup: dict[str, Any]
-    next_rounds: list[dict[str, Any]]
-    steps: list[dict[str, Any]]
-    source: str
 
 
 @dataclass
@@ -141,10 +134,6 @@ class Identification:
         return not any(r.status == "error" for r in self.fields)
 
 
-def _key(value: Any) -> str:
-    return json.dumps(value, sort_keys=True)
-
-
 # ------------------------------------------------------------------------------------------------ the values
 
 def _bundled_values(name: str) -> list[Any]:
@@ -195,91 +184,7 @@ def _twin(config: str, name: str, value: str) -> dict[str, Any] | None:
     return None if made is None else made[0]
 
 
-# --------------------------------------------------------------------------------------------- the positions
-
-class Transcripts:
-    """The built-in engine's transcript of a position under a configuration, cached (None: it cannot play it)."""
-
-    def __init__(self) -> None:
-        self._cache: dict[tuple[str, str], list[dict[str, Any]] | None] = {}
-        self._configs: dict[str, Config] = {}  # each configuration validated once
-
-    def of(self, config: dict[str, Any], pos: Position) -> list[dict[str, Any]] | None:
-        ckey = _key(config)
-        key = (ckey, _key([pos.players, pos.setup, pos.next_rounds, pos.steps]))  # ids may recur across bases
-        if key not in self._cache:
-            if ckey not in self._configs:
-                self._configs[ckey] = as_config(config)
-            try:
-                out = run_case({"config": self._configs[ckey], "players": pos.players, "setup": pos.setup,
-                                "next_rounds": pos.next_rounds, "steps": pos.steps})["steps"]
-                self._cache[key] = [{k: o[k] for k in ("reject", *KEYS) if k in o} for o in out]
-            except Exception:  # a deal this configuration cannot play (another set, a count it does not allow)
-                self._cache[key] = None
-        return self._cache[key]
-
-
-TRANSCRIPTS = Transcripts()  # shared by every run of this process
-
-
-def _trace_positions(config: dict[str, Any], label: str, limit: int) -> Iterator[Position]:
-    for i, t in enumerate(generate.traces(config)):
-        if i >= limit:
-            return
-        steps = [generate._step(m) for m in t.moves]  # each move (with its claim) as a case step
-        yield Position(f"identify-{label}-{t.players}p-{t.kind}-seed{t.seed}", t.players, t.setup, t.next_rounds,
-                       steps, f"Match seed {t.seed}, {t.kind}, greedy players, under {label}")
-
-
-def case_position(case: Case, what: str) -> Position:
-    """A suite case as a position: its deal and moves, without its expectations nor its observe steps (what a
-    seat sees is not a rule of play, and an engine need not answer them)."""
-    req = request_for(case)
-    steps = [s for s in req["steps"] if "observe" not in s]
-    return Position(case.id, case.data["players"], req["setup"], req.get("next_rounds", []), steps, f"{what} {case.id}")
-
-
-@cache
-def _twin_positions(config: str, label: str) -> tuple[Position, ...]:
-    return tuple(_trace_positions(json.loads(config), label, TWIN_TRACES))
-
-
-@cache
-def pool_of(config: str, label: str) -> Pool:
-    """The positions of a base configuration (a JSON text), shared by every field and every run."""
-    return Pool(json.loads(config), label)
-
-
-class Pool:
-    """Seeded positions of one base configuration, made as they are needed and kept."""
-
-    def __init__(self, config: dict[str, Any], label: str, limit: int = POOL):
-        self._gen = _trace_positions(config, label, limit)
-        self.items: list[Position] = []
-
-    def __iter__(self) -> Iterator[Position]:
-        i = 0
-        while True:
-            if i == len(self.items):
-                nxt = next(self._gen, None)
-                if nxt is None:
-                    return
-                self.items.append(nxt)
-            yield self.items[i]
-            i += 1
-
-
-def _dealt_for(claimed: dict[str, Any] | None, pos: Position) -> bool:
-    """Whether a position can be asked of an engine playing the claimed variant: where that variant draws lots
-    for an opener, the case must name the seat (PROTOCOL.md 3.9), so a deal that leaves it to the rule is not."""
-    if claimed is None:
-        return True
-    op = claimed["opener"]
-    if pos.setup.get("opener") is None and op["first_round"] == "lottery":
-        return False
-    return not (any(d.get("opener") is None for d in pos.next_rounds)
-                and "lottery" in (op["after_domino"], op["after_block"]))
-
+# ------------------------------------------------------------------------------------------------ the plans
 
 def _first_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> int | None:
     for i, (x, y) in enumerate(zip(a, b)):
@@ -311,17 +216,17 @@ def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, decidi
         yield from own_positions
         yield from pool
         for v, c in tried[1:]:
-            yield from _twin_positions(_key(c), f"{label}-{name}={json.dumps(v)}")
+            yield from twin_positions(_key(c), f"{label}-{name}={json.dumps(v)}")
         for j in range(1, n):
             if search and (0, j) in left and need[0, j] == SEPARATIONS:
-                found = _searched(name, plan.values[0], plan.values[j], plan.configs[0], plan.configs[j], search, label)
+                found = searched(name, plan.values[0], plan.values[j], plan.configs[0], plan.configs[j], search, label)
                 if found is not None:
                     yield found
 
     for pos in sources():
         if not left:
             break
-        if not _dealt_for(claimed_config, pos):
+        if not dealt_for(claimed_config, pos):
             continue
         runs = [transcripts.of(c, pos) for c in plan.configs]
         if runs[0] is None:
@@ -347,20 +252,6 @@ def plan_field(base: dict[str, Any], name: str, claimed: Any, pool: Pool, decidi
                     left.discard((i, j))
     plan.untold = sorted(((plan.values[i], plan.values[j]) for i, j in left if need[i, j] == SEPARATIONS), key=_key)
     return plan
-
-
-def _searched(name: str, a: Any, b: Any, ca: dict[str, Any], cb: dict[str, Any], tries: int,
-              label: str) -> Position | None:
-    """A position where `a` and `b` differ, from the search that finds deciding cases (unshrunk), or None."""
-    from .deciding_search import search
-
-    found = search(deciding.Pair(name, a, b), tries=tries, shrinking=False, configs=[(label, ca, cb)])
-    if found is None:
-        return None
-    d = found.data
-    steps = [{k: st[k] for k in STEP_KEYS if k in st} for st in d["steps"]]
-    return Position(f"identify-{label}-search-{name}-{found.seed}", d["players"], d["setup"], d.get("next_rounds", []),
-                    steps, f"a match the search played (seed {found.seed})")
 
 
 def _expected(steps: list[dict[str, Any]], observed: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -499,9 +390,10 @@ def with_changes(config: dict[str, Any], changes: list[tuple[str, Any]]) -> dict
 
 
 MAX_EXPLAINED = 5  # changes whose subsets are weighed (2**5 configurations at most)
+Known = list[tuple[Position, list[dict[str, Any]]]]  # positions with the expectation the engine's answer met
 
 
-def _agrees(config: dict[str, Any], known: list[tuple[Position, list[dict[str, Any]]]]) -> bool:
+def _agrees(config: dict[str, Any], known: Known) -> bool:
     """Whether `config` expects what the engine answered at every position where its answer is known."""
     for pos, expected in known:
         got = TRANSCRIPTS.of(config, pos)
@@ -510,8 +402,7 @@ def _agrees(config: dict[str, Any], known: list[tuple[Position, list[dict[str, A
     return True
 
 
-def explanation(claimed: dict[str, Any], changes: list[tuple[str, Any]],
-                known: list[tuple[Position, list[dict[str, Any]]]]) -> list[tuple[str, Any]]:
+def explanation(claimed: dict[str, Any], changes: list[tuple[str, Any]], known: Known) -> list[tuple[str, Any]]:
     """The fewest of `changes` that, made together to the claimed configuration, expect every answer the engine
     gave: one rule played otherwise may agree with a value of several fields (a target of 200 is also a target
     of 200 with 2 players), and the one change that explains them all is the one kept."""
@@ -541,29 +432,54 @@ def _first_answer(engine: Any, case: Case, timeout: float, deadline: Callable[[]
         raise IdentifyError(f"the engine declines the claimed variant: it skipped {case.id}: {res.skip_reason}")
 
 
-def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout: float = 10.0,
-             deadline: Callable[[], float | None] | None = None,
-             progress: Callable[[str], Any] | None = None, search: int = 0) -> Identification:
-    """Ask `engine` (started by the runner for each pass) what it plays; `claim` is what every request carries.
-
-    `suite` gives positions: its deciding cases, for their fields, and the cases of the claimed variant, for
-    every field. `deadline()` gives the seconds left for the engine's runs (None: no limit). `search` plays that
-    many shaped matches more for each value no position told from the claimed one."""
-    fields = asked_fields(claim.config)
+def suite_positions(suite: list[Case], fields: list[str], claim: Claim) -> tuple[dict[str, list[Position]], list[Position]]:
+    """The suite's positions: its deciding cases by field, and the claimed variant's own cases."""
     by_field: dict[str, list[Position]] = {}
     own: list[Position] = []
-    for case in suite or []:
+    for case in suite:
         dec = case.data.get("decides") or {}
         if dec.get("field") in fields:
             by_field.setdefault(dec["field"], []).append(case_position(case, "the deciding case"))
         elif isinstance(claim.ruleset, str) and case.ruleset == claim.ruleset:
             own.append(case_position(case, f"the {claim.name} case"))
-    transcripts = TRANSCRIPTS
+    return by_field, own
+
+
+def _ask(engine: Any, plans: list[FieldPlan], claim: Claim, ident: Identification, known: Known, timeout: float,
+         deadline: Callable[[], float | None] | None) -> dict[str, FieldResult]:
+    """Send every probe of `plans` (one case per expectation) and vote on each field."""
+    sent = probe_cases(plans, claim.ruleset, claim.name)
+    if not ident.cases_run and sent:
+        _first_answer(engine, sent[0][3], timeout, deadline)
+    left = None if deadline is None else deadline()
+    out = run(engine, [c for *_, c in sent], timeout=timeout, expected_failures={},
+              deadline=None if left is None else max(left, 0.001))
+    ident.engine = out.engine
+    ident.cases_run += len(out.results)
+    if out.engine.get("start_error"):
+        raise IdentifyError(f"the engine did not start: {out.engine['start_error']['message']}")
+    per_plan: dict[str, list[tuple[Probe, int, CaseResult]]] = {p.field: [] for p in plans}
+    for (plan, probe, g, _), r in zip(sent, out.results):
+        per_plan[plan.field].append((probe, g, r))
+        if r.outcome == "pass":
+            known.append((probe.position, probe.groups[g][1]))
+    return {plan.field: vote(plan, per_plan[plan.field]) for plan in plans}
+
+
+def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout: float = 10.0,
+             deadline: Callable[[], float | None] | None = None,
+             progress: Callable[[str], Any] | None = None, search: int = 0) -> Identification:
+    """Ask `engine` (started by the runner for each round) what it plays; `claim` is what every request carries.
+
+    `suite` gives positions: its deciding cases, for their fields, and the cases of the claimed variant, for
+    every field. `deadline()` gives the seconds left for the engine's runs (None: no limit). `search` plays that
+    many shaped matches more for each value no position told from the claimed one."""
+    fields = asked_fields(claim.config)
+    by_field, own = suite_positions(suite or [], fields, claim)
     results: dict[str, FieldResult] = {}
-    base = claim.config
-    todo = fields
+    base, todo = claim.config, fields
     ident = Identification({}, claim.name, claim.config, [], claim.config)
-    known: list[tuple[Position, list[dict[str, Any]]]] = []  # every position with the expectation the engine met
+    known: Known = []
     for round_no in range(PASSES):
         if deadline is not None and (deadline() or 0) <= 0:  # no searching for positions nobody will be asked
             if not round_no:
@@ -574,25 +490,9 @@ def identify(engine: Any, claim: Claim, suite: list[Case] | None = None, timeout
         for name in todo:
             if progress is not None:
                 progress(name)
-            plans.append(plan_field(base, name, deciding.get_value(claim.config, name), pool,
-                                    by_field.get(name, []), own, transcripts, claim.name, claim.config, search))
-        sent = probe_cases(plans, claim.ruleset, claim.name)
-        if not ident.cases_run and sent:
-            _first_answer(engine, sent[0][3], timeout, deadline)
-        left = None if deadline is None else deadline()
-        out = run(engine, [c for *_, c in sent], timeout=timeout, expected_failures={},
-                  deadline=None if left is None else max(left, 0.001))
-        ident.engine = out.engine
-        ident.cases_run += len(out.results)
-        if out.engine.get("start_error"):
-            raise IdentifyError(f"the engine did not start: {out.engine['start_error']['message']}")
-        per_plan: dict[str, list[tuple[Probe, int, CaseResult]]] = {p.field: [] for p in plans}
-        for (plan, probe, g, _), r in zip(sent, out.results):
-            per_plan[plan.field].append((probe, g, r))
-            if r.outcome == "pass":
-                known.append((probe.position, probe.groups[g][1]))
-        for plan in plans:
-            results[plan.field] = vote(plan, per_plan[plan.field])
+            plans.append(plan_field(base, name, deciding.get_value(claim.config, name), pool, by_field.get(name, []),
+                                    own, TRANSCRIPTS, claim.name, claim.config, search))
+        results.update(_ask(engine, plans, claim, ident, known, timeout, deadline))
         # asked again over the changes found: the fields that agreed with no value, and the changed ones, so that
         # a change one field's positions blamed on another (a seat-0 opener leads any tile) is weighed against it
         changes = [(r.field, r.value) for r in results.values() if r.changed]

@@ -24,7 +24,8 @@ import rulelang
 from rulelang.cli import main
 from rulelang.commands.jsonout import schema_file
 from rulelang.conformance import cases, identified
-from rulelang.conformance.identify import TRANSCRIPTS, Pool, claim_of, identify, plan_field
+from rulelang.conformance.identify import claim_of, identify, plan_field
+from rulelang.conformance.identify_positions import TRANSCRIPTS, Pool
 from rulelang.conformance.protocol import SubprocessEngine
 
 DATA = Path(__file__).parent / "data"
