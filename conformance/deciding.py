@@ -39,18 +39,20 @@ from typing import Any
 
 from rulelang.config.declared import Declared, typed
 from rulelang.config.fields import Term
-from rulelang.config.rules import config_problems
+from rulelang.config.rules import RULES, config_problems, rule_problems
 from rulelang.config.spec import REQUIRED, Schema
+from rulelang.config.validation import schema_problems
 from rulelang.config.vocabulary import SET_TILES, PlayerCount, literal_values
 
 HERE = Path(__file__).resolve().parent
 EXCUSED_PATH = HERE / "deciding-excused.json"
+CLAUSES_PATH = HERE / "deciding-clauses.json"
 NOT_RULES = frozenset({"format", "name", "title", "source", "based_on"})  # no rule of play: nothing to decide
 COUNTS = tuple(literal_values(PlayerCount))
-ROUNDINGS = ("none", "round1", "round2")  # the pattern's `none`, its boundary round1 and the neighbour round2
+ROUNDINGS = ("none", "round2", "round3")  # the pattern's `none`, its boundary round2 and the neighbour round3
 
 __all__ = ["Pair", "domains", "pairs", "get_value", "set_value", "twin", "valid", "Excuse", "excused",
-           "deciding_cases", "Coverage", "coverage", "pair_key", "position"]
+           "deciding_cases", "Coverage", "coverage", "pair_key", "position", "draws_lots_unseated", "round_ends", "clauses_for"]
 
 
 @dataclass(frozen=True)
@@ -251,7 +253,7 @@ def _new_term(term: dict[str, Any], kind: str) -> dict[str, Any]:
     for key, hint in typing.get_type_hints(shape, include_extras=True).items():
         if key == "divisor":
             continue
-        allowed = list(ROUNDINGS[1:] + ("round5",)) if key == "rounding" else _type_values(hint, REQUIRED) or [1]
+        allowed = list(ROUNDINGS[1:]) + ["round5"] if key == "rounding" else _type_values(hint, REQUIRED) or [1]
         out[key] = term[key] if key in term and (key == "rounding" or term[key] in allowed) else allowed[0]
         if key == "rounding" and key not in term:
             out[key] = "round5"
@@ -323,30 +325,132 @@ def valid(config: dict[str, Any]) -> bool:
         return False
 
 
-def _repairs() -> Iterator[tuple[str, Any]]:
-    """The single co-changes a twin may make, in a fixed order: each scalar field's values."""
+def _suspects(config: dict[str, Any]) -> set[str]:
+    """The declared fields a fault of CONFIG names: those of the statements a rule names, or under the object a
+    schema fault lies in."""
+    try:
+        faults = config_problems(config)
+    except (ValueError, KeyError, TypeError):
+        return {d.spec.dotted for d in typed()}
+    out = set()
+    for fault in faults:
+        keys = set(fault.at) | {k for r in RULES if r.code == fault.code for k in r.keys}
+        for d in typed():
+            if d.spec.statement in keys or (fault.path and (d.spec.pointer + "/").startswith(fault.path.rstrip("/") + "/")):
+                out.add(d.spec.dotted)
+            elif fault.path and fault.path.startswith(d.spec.pointer + "/"):
+                out.add(d.spec.dotted)
+    return out
+
+
+def _repairs(suspects: set[str] | None) -> Iterator[tuple[str, Any]]:
+    """The co-changes a twin may make, in a fixed order: each value of each scalar field (among SUSPECTS)."""
     for name, (values, _) in domains().items():
         if name.count(".") and name.rsplit(".", 1)[1].isdigit():
             continue  # per-count entries and allowed counts are never changed on the side
+        if suspects is not None and not any(name == f or name.startswith(f + ".") for f in suspects):
+            continue
         for v in values:
             yield name, v
 
 
-def twin(config: dict[str, Any], field: str, value: Any) -> tuple[dict[str, Any], tuple[str, Any] | None] | None:
-    """CONFIG with FIELD set to VALUE, valid, and the one other (field, value) changed with it when that alone is
-    not valid (None: no such twin). Deterministic: the first co-change of `_repairs` that makes it valid."""
+def _problems(config: dict[str, Any]) -> int:
+    """How far CONFIG is from valid: a fault of the schema weighs more than any number of the rules' (which are
+    checked only once the schema holds)."""
+    try:
+        schema = len(schema_problems(config))
+        return 100 * schema if schema else len(rule_problems(config))
+    except (ValueError, KeyError, TypeError):  # the validator's own fault on an odd configuration
+        return 10_000
+
+
+MAX_CO_CHANGES = 3
+
+
+def twin(config: dict[str, Any], field: str, value: Any) -> tuple[dict[str, Any], tuple[tuple[str, Any], ...]] | None:
+    """CONFIG with FIELD set to VALUE, valid, and the other (field, value)s changed with it where that alone is not
+    valid (None: no such twin). Deterministic: the first single co-change of `_repairs` that makes it valid; else,
+    while it is invalid, the co-change among the fields its faults name that leaves the fewest problems, at most
+    MAX_CO_CHANGES of them (a fixed number of rounds needs its number, no overshoot rule and ties played off)."""
     out = set_value(config, field, value)
     if get_value(out, field) != value:
         return None
-    if valid(out):
-        return out, None
-    for other, v in _repairs():
+    left = _problems(out)
+    if not left:
+        return out, ()
+    for other, v in _repairs(None):  # one co-change, the first in the fixed order that makes it valid
         if other == field or get_value(out, other) == v:
             continue
         fixed = set_value(out, other, v)
         if get_value(fixed, field) == value and valid(fixed):
-            return fixed, (other, v)
-    return None
+            return fixed, ((other, v),)
+    also: list[tuple[str, Any]] = []  # else several, each leaving the fewest problems
+    while left:
+        if len(also) == MAX_CO_CHANGES:
+            return None
+        best: tuple[int, dict[str, Any], tuple[str, Any]] | None = None
+        for other, v in _repairs(_suspects(out)):
+            if other == field or any(other == f for f, _ in also) or get_value(out, other) == v:
+                continue
+            fixed = set_value(out, other, v)
+            if get_value(fixed, field) != value:
+                continue
+            n = _problems(fixed)
+            if n < left and (best is None or n < best[0]):
+                best = (n, fixed, (other, v))
+                if n == 0:
+                    break
+        if best is None:
+            return None
+        left, out = best[0], best[1]
+        also.append(best[2])
+    return out, tuple(also)
+
+
+def round_ends(observations: list[dict[str, Any]]) -> list[str]:
+    """How each round of a case's transcript ended (`domino`, `blocked`, `target`), in order."""
+    out: list[str] = []
+    last = None
+    for o in observations:
+        rnd = o.get("round")
+        key = json.dumps(rnd, sort_keys=True)
+        if rnd and key != last:
+            out.append(rnd["kind"])
+        last = key if rnd else None
+    return out
+
+
+def draws_lots_unseated(config: dict[str, Any], data: dict[str, Any], ends: list[str]) -> bool:
+    """Whether CONFIG would draw lots for a round the case DATA leaves to the rule (`opener: null`), the rounds before
+    having ended as ENDS says: the cases give a seat wherever the rule draws lots (PROTOCOL.md 3.9), so such a
+    configuration is no twin of that case."""
+    op = config["opener"]
+    deals = [data["setup"], *data.get("next_rounds", [])]
+    for i, deal in enumerate(deals):
+        if deal.get("opener") is not None:
+            continue
+        if i == 0:
+            rule = op["first_round"]
+        elif i - 1 < len(ends):
+            rule = op["after_domino"] if ends[i - 1] == "domino" else op["after_block"]
+        else:
+            break  # a round the case never reaches
+        if rule == "lottery":
+            return True
+    return False
+
+
+def clauses_for(field: str) -> list[str]:
+    """The clauses (conformance/clauses.json) a field's deciding cases test (conformance/deciding-clauses.json)."""
+    d, _ = _declared(field)
+    found: list[str] = _clause_map().get(d.spec.dotted, [])
+    return found
+
+
+@cache
+def _clause_map() -> dict[str, list[str]]:
+    doc = json.loads(CLAUSES_PATH.read_text(encoding="utf-8"))
+    return dict(doc["clauses"])
 
 
 # ------------------------------------------------------------------------------------- excuses and coverage

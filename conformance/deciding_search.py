@@ -35,7 +35,7 @@ from .builtin import run_case
 from .capabilities import unsupported
 from .cases import Case
 from .compare import ORDER, compare
-from .deciding import Pair, domains, get_value, twin
+from .deciding import Pair, domains, get_value, set_value, twin
 from .drafting import deal_of, seat_to_move
 from .shrink import shrink
 
@@ -115,12 +115,58 @@ def _bases(widen: int) -> Iterator[tuple[str, dict[str, Any]]]:
                     yield name, made[0]
 
 
+# Rules in force only beside two or more other values: the changes (to a bundled ruleset) that put them in force.
+# A changed key `settlement.*.terms.K` sets K in every term; `+settlement.E.terms` adds a term.
+IN_FORCE: dict[str, list[tuple[str, dict[str, Any]]]] = {
+    "tiles": [("allfives", {"opener.first_round": "rotating-double", "opener.no_double": "next-seat"}),
+              ("allfives", {"opener.first_round": "rotating-double", "opener.after_domino": "rotating-double",
+                            "opener.no_double": "heaviest-hand"})],
+    "target.raw": [("allfives", {"scoring.multiple": 1, "opener.lead": "any", "opener.first_round": "seat-0"})],
+    "target.raw_by_count": [("allfives", {"scoring.multiple": 1, "opener.lead": "any", "opener.first_round": "seat-0"})],
+    # a tie at the top that a round can leave standing: nothing scores in play, nothing is drawn
+    "target.tie_rounds": [("pagat", {"scoring.in_play": False, "drawing": "none"})],
+    # openers: blocks (nothing drawn), a double nobody holds led by the next seat, the larger set's top double
+    "opener.after_block": [("allfives", {"drawing": "none", "opener.no_double": "next-seat"})],
+    "opener.after_domino": [("allfives", {"opener.no_double": "next-seat"})],
+    "opener.first_round": [("allfives", {"tiles": 9, "opener.no_double": "next-seat"})],
+    "scoring.divisors": [("allfives", {"scoring.formula": "per-multiple"}), ("allfives", {"scoring.formula": "face-value"})],
+    # a block's winner among partners: four players in two teams, nothing drawn
+    "settlement.block": [("muggins-team-block", {"drawing": "none"})],
+    "scoring.unit": [("allfives", {"scoring.multiple": 2, "settlement.*.terms.rounding": "round2"})],
+    "settlement.domino.events": [("allfives", {"+settlement.domino.terms": {
+        "kind": "tiles", "hands": "opponents", "pooling": "pooled", "per_tile": 1, "to": "winner", "sign": "credit"}})],
+    "settlement.block.events": [("allfives", {"+settlement.block.terms": {
+        "kind": "tiles", "hands": "opponents", "pooling": "pooled", "per_tile": 1, "to": "winner", "sign": "credit"}})],
+}
+
+
+def _in_force(field: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The bases IN_FORCE gives for FIELD (the field itself or the declared field it refines)."""
+    for key, changes in IN_FORCE.items():
+        if field != key and not field.startswith(key + "."):
+            continue
+        for name, change in changes:
+            config = rulelang.compile_bundled(name)
+            for path, value in change.items():
+                if path.startswith("+"):
+                    end = path.split(".")[1]
+                    config["settlement"][end]["terms"] = [*config["settlement"][end]["terms"], value]
+                elif path.startswith("settlement.*.terms."):
+                    k = path.rsplit(".", 1)[1]
+                    for end in ("domino", "block"):
+                        config["settlement"][end]["terms"] = [{**t, k: value} if k in t else t
+                                                              for t in config["settlement"][end]["terms"]]
+                else:
+                    config = set_value(config, path, value)
+            yield f"{name}", config
+
+
 def configs_for(pair: Pair, widen: int = 0) -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:
     """(base name, configuration with F = a, its twin with F = b) from each bundled ruleset that has both (and,
     with WIDEN, from bases with one other rule changed)."""
     seen: set[str] = set()
     last = pair.field.rsplit(".", 1)[-1]
-    for name, base in _bases(widen):
+    for name, base in [*_in_force(pair.field), *_bases(widen)]:
         if last.isdigit() and not pair.field.startswith("players.counts"):
             base = with_count(base, int(last))
         made = twin(base, pair.field, pair.a)
@@ -162,8 +208,11 @@ def _halves(tile: str) -> tuple[int, int]:
 def _shaped(deal: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A deal as dealt, or cut short (few tiles in hand and boneyard: blocks, passes, dominoes soon), or with the
     doubles out of the hands (rounds opened by a double that nobody holds)."""
-    shape = rng.choice(("full", "full", "short", "short", "no-doubles"))
-    if shape == "short":
+    shape = rng.choice(("full", "full", "short", "short", "no-doubles", "tiny"))
+    if shape == "tiny":  # a tile or two each and nothing to draw: blocks at once, hands tied on pips now and then
+        keep = rng.randint(1, 2)
+        deal = {**deal, "hands": [h[:keep] for h in deal["hands"]], "boneyard": []}
+    elif shape == "short":
         keep = rng.randint(2, 5)
         deal = {**deal, "hands": [h[:keep] for h in deal["hands"]], "boneyard": deal["boneyard"][:rng.randint(0, 6)]}
     elif shape == "no-doubles":
@@ -178,7 +227,7 @@ def play(config: dict[str, Any], other: dict[str, Any], seed: int, players: int 
     CONFIG or OTHER would draw lots; None when it cannot be set up."""
     rng = random.Random(seed)
     n = players or rng.choice(config["players"]["counts"])
-    rounds = rng.choice((1, 1, 2, 3))
+    rounds = rng.choice((1, 1, 2, 3, 5))
     sides = 2 if n in config["players"]["partnerships"] else n
     try:
         first = _shaped(deal_of(Match(config, n, seed=seed).round), rng)
@@ -192,10 +241,13 @@ def play(config: dict[str, Any], other: dict[str, Any], seed: int, players: int 
         if not all(first["hands"]):
             return None
     unit = config["scoring"]["unit"]
-    if config["target"]["mode"] != "rounds" and rng.random() < 0.5:  # scores near the target: ends, overshoots
+    start = rng.random()
+    if config["target"]["mode"] != "rounds" and start < 0.45:  # scores near the target: ends, overshoots
         goal = _target(config, n)
         first["scores"] = [max(0, (goal - rng.randint(0, 25)) // unit * unit) if rng.random() < 0.7 else 0
                            for _ in range(sides)]
+    elif config["target"]["mode"] != "rounds" and start < 0.6:  # every side tied at the target: ties at the top
+        first["scores"] = [_target(config, n) // unit * unit] * sides
     try:
         match = Match(config, n, seed=seed, deal=[first])
     except Exception:  # noqa: BLE001 - scores the configuration refuses: no draft from this seed
@@ -221,6 +273,13 @@ def play(config: dict[str, Any], other: dict[str, Any], seed: int, players: int 
         except Exception:  # noqa: BLE001 - a claim the rules refuse: end the draft here
             break
         moves.append(step)
+        if claims and "claim" in step and not match.over and rng.random() < 0.6:  # a call on the last placement
+            caller = rng.randrange(n)
+            try:
+                match.call(caller)
+            except Exception:  # noqa: BLE001 - a call the rules refuse: kept, the case expects the refusal
+                pass
+            moves.append({"call": caller})
     if not moves:
         return None
     for i, d in enumerate(deals):
@@ -244,17 +303,19 @@ def _observed(config: dict[str, Any], draft: dict[str, Any]) -> list[dict[str, A
 def first_difference(config: dict[str, Any], other: dict[str, Any], draft: dict[str, Any]) -> dict[str, Any] | None:
     """DRAFT cut at the first step observed differently under OTHER, expecting CONFIG's observation of what differs."""
     mine, theirs = _observed(config, draft), _observed(other, draft)
-    if mine is None or theirs is None or any(o.get("reject") for o in mine):
-        return None
+    if mine is None or theirs is None or any(o.get("reject") for o, s in zip(mine, draft["steps"]) if "call" not in s):
+        return None  # only a call may be refused (it is kept: the case expects the refusal)
+    done = [{**s, "reject": o["reject"]} if o.get("reject") else s for s, o in zip(draft["steps"], mine)]
     for i, (x, y) in enumerate(zip(mine, theirs)):
         keys = [k for k in KEYS if x.get(k, "?") != y.get(k, "?")]
         if not keys:
             continue
+        if x.get("reject"):
+            return {**draft, "steps": done[:i + 1]}
         expect = {k: x[k] for k in keys if k != "reject" and k in x}
         if not expect:
             expect = {"seat": x["seat"]} if "seat" in x else {"scores": x["scores"]}
-        steps = [*draft["steps"][:i], {**draft["steps"][i], "expect": expect}]
-        return {**draft, "steps": steps}
+        return {**draft, "steps": [*done[:i], {**done[i], "expect": expect}]}
     return None
 
 

@@ -58,7 +58,7 @@ def test_a_twin_changes_the_field_and_stays_valid() -> None:
     assert out is not None
     twin, also = out
     assert deciding.get_value(twin, "target.overshoot") == "none" and deciding.valid(twin)
-    assert also is not None and also[0] == "target.mode"  # an at-least target goes with no overshoot rule
+    assert [f for f, _ in also] == ["target.mode"]  # an at-least target goes with no overshoot rule
 
 
 def test_every_pair_is_decided_or_excused() -> None:
@@ -78,10 +78,13 @@ def test_each_deciding_case_decides_its_pairs(case: Case) -> None:
     dec = case.data["decides"]
     config = compiled(case.ruleset)
     assert deciding.get_value(config, dec["field"]) == dec["value"]
-    assert compare(case.data, _observed(case, config)) is None  # it passes under its own ruleset
+    own = _observed(case, config)
+    assert compare(case.data, own) is None  # it passes under its own ruleset
+    ends = deciding.round_ends(own["steps"])
     for other in dec["against"]:
         made = deciding.twin(config, dec["field"], other)
         assert made is not None, f"no valid twin with {dec['field']} = {other!r}"
+        assert not deciding.draws_lots_unseated(made[0], case.data, ends), f"{other!r} would draw lots for an unseated round"
         assert compare(case.data, _observed(case, made[0])) is not None, f"{dec['field']} = {other!r} passes it too"
 
 
@@ -129,3 +132,27 @@ def test_the_search_finds_no_difference_for_an_excused_pair(pair: deciding.Pair)
 
     configs = list(itertools.islice(configs_for(pair), 2))  # bounded: two bases, four seeded matches each
     assert search(pair, tries=4, shrinking=False, configs=configs) is None
+
+
+def test_the_search_finds_shrinks_and_cross_checks_a_deciding_case() -> None:
+    from rulelang.conformance.deciding_search import check, configs_for, search
+
+    pair = next(p for p in deciding.pairs() if p.field == "opener.lead")
+    found = search(pair, tries=20, configs=list(itertools.islice(configs_for(pair), 1)))
+    assert found is not None
+    assert deciding.get_value(found.config, "opener.lead") == "any"
+    assert deciding.get_value(found.twin, "opener.lead") == "forced"
+    (lead,) = found.data["steps"]  # the lead decides: what is offered, or a lead the forced rule refuses
+    assert set(lead.get("expect", {})) <= {"offered"} and "reject" not in lead
+    agree, disagree = check(found.config, found.data)
+    assert agree is not None and "fresh_engine.py" in agree and disagree == []
+
+
+def test_a_rounding_the_language_refuses_is_no_valid_configuration() -> None:
+    """`rounded to 1` does not compile (bad-rounding), so `round1` is no value of the configuration either: the
+    deciding pairs take their values from the schema, and one validator holds for the language and the engine."""
+    config = compiled("allfives")
+    config["settlement"]["domino"]["terms"][0]["rounding"] = "round1"
+    assert not deciding.valid(config)
+    config["settlement"]["domino"]["terms"][0]["rounding"] = "round2"
+    assert deciding.valid(config)
