@@ -149,6 +149,9 @@ def test_an_engine_that_does_not_start_is_said_at_once(tmp_path):
     result = run("--engine", str(tmp_path / "no-such-engine"), "--like", "allfives")
     assert result.exit_code == 1
     assert "identify: the engine did not start: cannot start" in result.output
+    result = run("--engine", shlex.join([sys.executable, str(TOY), "--misbehave", "version"]), "--like", "allfives")
+    assert result.exit_code == 1
+    assert "identify: the engine did not start: the engine speaks protocol version 99, the runner 1" in result.output
 
 
 @pytest.mark.parametrize("mode", ["hang", "garbage"])
