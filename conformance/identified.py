@@ -39,11 +39,13 @@ def ruleset_text(ident: Identification) -> str:
     name = re.sub(r"[^a-z0-9-]+", "-", f"{ident.claimed}-as-played".lower()).strip("-")
     played = dict(ident.config, name=name, title=f"{ident.claimed_config['title']}, as {engine_name(ident)} plays it",
                   source=f"identified by rulelang identify from the answers of {engine_name(ident)}")
-    if ident.claimed in rulelang.bundled_names():
-        text = _based_on(played, ident.claimed, ident.claimed_config)
-        if text is not None:
-            return text
-    return config_to_text(dict(played, based_on=None))
+    text = _based_on(played, ident.claimed, ident.claimed_config) if ident.claimed in rulelang.bundled_names() else None
+    if text is None:
+        text = config_to_text(dict(played, based_on=None))
+    # a field no value agreed with keeps the claimed value, and the text says so where a reader sees it first
+    notes = [f"# {r.field}: none of the language's values agrees with the engine; the claimed "
+             f"{_value(r.claimed)} is kept here" for r in ident.none]
+    return "".join(n + "\n" for n in notes) + text
 
 
 def _based_on(played: dict[str, Any], base: str, base_config: dict[str, Any]) -> str | None:

@@ -143,6 +143,9 @@ def test_a_field_no_value_agrees_with_is_shown_by_a_case():
     r = next(iter(none.values()))
     assert r.evidence and r.evidence[0]["case"] and r.evidence[0]["difference"]["path"].startswith("$.steps[")
     assert "none of the language's values" in identified.field_line(r)
+    text = identified.ruleset_text(found)  # the claimed value is kept, and the text says so
+    assert text.startswith(f"# {r.field}: none of the language's values agrees with the engine; the claimed ")
+    assert rules(rulelang.compile_text(text, "played.rules")) == rules(found.config)
 
 
 def test_an_engine_that_does_not_start_is_said_at_once(tmp_path):
