@@ -318,6 +318,14 @@ async function newGame() {
   } catch (err) { say(err.message, true); }
 }
 
+// "You played 4-5 on the 5-5, right end." (its end's letter was on the board before the move), "You led 6-6."
+function youPlayed(words) {
+  const said = words.replace(/ \([A-Z]\)/, "");
+  if (said.startsWith("lead ")) return `You led ${said.slice(5)}.`;
+  if (said === "draw a tile") return "You drew a tile.";
+  return `You played ${said}.`;
+}
+
 async function play(move) {
   const legal = game.legal.find((m) => m.move === move);
   const words = legal ? moveWords(legal, $("#board svg")) : move;
@@ -329,7 +337,7 @@ async function play(move) {
     $("#claim").value = "";
     chosenTile = null;
     drawGame(true);
-    say(`You played ${words.replace(/ \([A-Z]\)/, "")}.`);  // (its end's letter was on the board before the move)  // done: the reply above the board says what the others did
+    say(youPlayed(words));  // done: the reply above the board says what the others did
     if ($("#replay").open && !uploaded) replayLatest();
   } catch (err) { say(err.message, true); }
 }
@@ -348,9 +356,9 @@ function chooseTile(tile) {
   if (moves.length === 1 && (moves[0].target === null || game.legal.length === 1)) return play(moves[0].move);
   chosenTile = moves.length ? tile : null;
   drawGame();
-  if (!moves.length) say(`${tile} cannot be played now.`, true);
+  if (!moves.length) say(`${tileWords(tile)} cannot be played now.`, true);
   else if (moves.length > 1 && moves.every((m) => m.target === moves[0].target && m.side === moves[0].side)) offerChoice(moves);
-  else say(`${tile}: click a highlighted point of the layout (or a move below).`);
+  else say(`${tileWords(tile)}: click a highlighted point of the layout (or a move below).`);
 }
 
 // Where several moves fit one place (the sniff laid crosswise or endwise, or several tiles), a small choice
@@ -358,16 +366,16 @@ function chooseTile(tile) {
 function offerChoice(moves) {
   const oneTile = moves.every((m) => m.tile === moves[0].tile);
   const twice = (m) => moves.filter((x) => x.tile === m.tile).length > 1;
-  const label = (m) => (oneTile ? "" : m.tile + " ")
+  const label = (m) => (oneTile ? "" : tileWords(m.tile) + " ")
     + (oneTile || twice(m) ? (m.endwise ? "endwise" : "crosswise") : "")
     + (m.points ? ` +${m.points}` : "");
   const box = $("#choice");
-  box.replaceChildren(el("span", {text: oneTile ? `Lay ${moves[0].tile}: ` : "Several tiles fit there: "}),
+  box.replaceChildren(el("span", {text: oneTile ? `Lay ${tileWords(moves[0].tile)}: ` : "Several tiles fit there: "}),
     ...moves.map((m) => el("button", {"class": "choice", "data-move": m.move, onclick: () => play(m.move),
       text: label(m).trim()})),
     el("button", {"class": "choice-cancel", onclick: () => { chosenTile = null; drawGame(); say(""); }, text: "Cancel"}));
   box.hidden = false;
-  say(oneTile ? `${moves[0].tile} may be laid crosswise or endwise: choose below the board.`
+  say(oneTile ? `${tileWords(moves[0].tile)} may be laid crosswise or endwise: choose below the board.`
     : "Several tiles fit there: choose one below the board (or a tile of your hand first).");
 }
 
@@ -450,9 +458,11 @@ function cropBoard(box) {
     svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
     svg.dataset.w = String(vb.w);
     svg.dataset.h = String(vb.h);
-  } else {
-    svg.dataset.w = svg.getAttribute("width");
-    svg.dataset.h = svg.getAttribute("height");
+  } else {  // an empty layout: a line of words, not the drawing's legend
+    svg.innerHTML = '<text x="90" y="26" text-anchor="middle" font-size="15" font-family="sans-serif">The layout is empty</text>';
+    svg.setAttribute("viewBox", "0 0 180 40");
+    svg.dataset.w = "180";
+    svg.dataset.h = "40";
   }
   svg.removeAttribute("width");
   svg.removeAttribute("height");
