@@ -351,23 +351,8 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_fil
             _say(f"{path}: no ruleset file (*.rules) in this folder", err=True)
             failed = True
             continue
-        try:
-            text = read_text(path)
-        except FileNotFoundError:
-            hint = (f" (`{path}` is a bundled ruleset: fmt rewrites files; `rulelang show {path}` prints "
-                    "its canonical text)") if path in bundled_names() else ""
-            _say(f"{path}: no such file{hint}", err=True)
-            failed = True
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            _say(f"{path}: cannot read: {exc}", err=True)
-            failed = True
-            continue
-        from rulelang.langapi import not_a_ruleset_error
-
-        other = not_a_ruleset_error(text, path)
-        if other is not None:  # named on the command line: said once, never rewritten
-            _say(f"{path}: {other.message}", style="bold red", err=True)
+        text = _fmt_source(path)
+        if text is None:
             failed = True
             continue
         new = _formatted(text, path)
@@ -391,6 +376,27 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_fil
             _say(f"reformatted {path}")
     if failed or ((check_only or show_diff) and changed):
         sys.exit(1)
+
+
+def _fmt_source(path: str) -> str | None:
+    """The text of a file `fmt` was given, or None after saying on stderr why it is not formatted."""
+    from rulelang.langapi import not_a_ruleset_error
+
+    try:
+        text = read_text(path)
+    except FileNotFoundError:
+        hint = (f" (`{path}` is a bundled ruleset: fmt rewrites files; `rulelang show {path}` prints "
+                "its canonical text)") if path in bundled_names() else ""
+        _say(f"{path}: no such file{hint}", err=True)
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        _say(f"{path}: cannot read: {exc}", err=True)
+        return None
+    other = not_a_ruleset_error(text, path)
+    if other is not None:  # named on the command line: said once, never rewritten
+        _say(f"{path}: {other.message}", style="bold red", err=True)
+        return None
+    return text
 
 
 def _unified_diff(old: str, new: str, path: str) -> str:
