@@ -514,6 +514,12 @@ def test_the_board_the_hand_the_scores_and_the_last_moves_are_seen_together(serv
             assert m and m.group(2) in labels, (said, labels)
         if width == 1280:  # nothing was scrolled away: the header and the editor are in view with the game
             assert driver.execute_script("return window.scrollY") == 0
+        if width == 420:  # the toolbar folds under one button: the header is one line
+            assert driver.find_element(By.CSS_SELECTOR, "header").size["height"] <= 80
+            assert not driver.find_element(By.ID, "toolbar").is_displayed()
+            driver.find_element(By.ID, "menu").click()
+            assert driver.find_element(By.ID, "open-variant").is_displayed()
+            driver.find_element(By.ID, "menu").click()
         _shot(driver, f"15-{width}x760-game")
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -748,7 +748,11 @@ async function showCase(c, step) {
   if (!res.ok) { box.textContent = (await res.json()).error; return; }
   box.innerHTML = await res.text();
   const svg = cropBoard(box);  // the caption and the legend are the page's, never cut by the box
-  if (svg) svg.style.minWidth = `${svg.dataset.w}px`;  // never below its own size
+  if (svg) {  // across the pane's width, never below its own size, and no taller than most of the window
+    const w = Number(svg.dataset.w), h = Number(svg.dataset.h);
+    svg.style.minWidth = `${w}px`;
+    svg.style.height = `${Math.max(h, Math.min(box.clientWidth * h / w, 0.75 * window.innerHeight))}px`;
+  }
   $("#case-title").textContent = `${c.id}: ${c.description}`;
 }
 
