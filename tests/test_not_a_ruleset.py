@@ -112,3 +112,20 @@ def test_the_language_server_says_it_once_as_information(monkeypatch):
         found = diagnostics_of(TextDocument(path.as_uri(), path.read_text(encoding="utf-8")))
         assert [(d.code, d.severity) for d in found] == [("not-a-ruleset", lsp.DiagnosticSeverity.Information)]
         assert found[0].message.startswith("not a rulelang ruleset")
+
+
+def test_the_language_servers_views_leave_them_alone():
+    pytest.importorskip("pygls")
+    from types import SimpleNamespace
+
+    from lsprotocol import types as lsp
+    from pygls.workspace import TextDocument
+
+    from rulelang import lsp_views
+
+    for path in [*FOREIGN, CLUB]:
+        document = TextDocument(path.as_uri(), path.read_text(encoding="utf-8"))
+        workspace = SimpleNamespace(text_documents={path.as_uri(): document}, get_text_document=lambda uri, d=document: d)
+        tokens = lsp_views.semantic_tokens(SimpleNamespace(workspace=workspace),
+                                           lsp.SemanticTokensParams(lsp.TextDocumentIdentifier(path.as_uri())))
+        assert (tokens is None) == (path != CLUB), path.name  # a ruleset is coloured, the others are not
