@@ -512,6 +512,21 @@ def test_the_board_the_hand_the_scores_and_the_last_moves_are_seen_together(serv
             assert "[" not in said and "line-" not in said and "branch-" not in said, said
             m = re.fullmatch(r"\d+-\d+ on the \d+-\d+, (left|right|top|bottom) end \(([A-Z])\)(, \w+)?( +\+\d+)?", said)
             assert m and m.group(2) in labels, (said, labels)
+        # a click on an end's letter plays there, as a click on the end does
+        first = driver.find_element(By.CSS_SELECTOR, "#moves button.move")
+        letter = re.search(r"\(([A-Z])\)", first.text).group(1)
+        fits = [b for b in driver.find_elements(By.CSS_SELECTOR, "#moves button.move") if f"({letter})" in b.text]
+        version = driver.find_element(By.ID, "board").get_attribute("data-version")
+        driver.find_element(By.CSS_SELECTOR, f'#board text.end-label[data-end="{letter}"]').click()
+        if len(fits) == 1:
+            _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v,
+                  "the move at the letter is played")
+            assert f"seat 0 (you) plays {fits[0].get_attribute('data-move')}" in _whole_log(driver)
+        else:
+            _wait(driver, lambda d: d.find_element(By.ID, "choice").is_displayed(), "the tiles that fit are offered")
+            driver.find_element(By.CSS_SELECTOR, "#choice button.choice").click()
+            _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v,
+                  "the chosen move is played")
         if width == 1280:  # nothing was scrolled away: the header and the editor are in view with the game
             assert driver.execute_script("return window.scrollY") == 0
         if width == 420:  # the toolbar folds under one button: the header is one line

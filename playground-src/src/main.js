@@ -586,6 +586,7 @@ function labelEnds(svg) {
     const text = document.createElementNS("http://www.w3.org/2000/svg", "text");
     text.setAttribute("class", "end-label");
     text.setAttribute("data-end", letter);
+    text.setAttribute("data-at", `${m.target} ${m.side}`);
     text.setAttribute("x", (at.x + 15 * dx / len).toFixed(1));
     text.setAttribute("y", (at.y + 15 * dy / len + 4).toFixed(1));
     text.setAttribute("text-anchor", "middle");
@@ -611,12 +612,18 @@ function drawGame(fresh = false) {
     marker.classList.add("legal");
     if (chosenTile !== null) marker.classList.add("chosen");
     marker.setAttribute("data-move", m.move);
-    marker.addEventListener("click", () => {
+    const choose = () => {
       const fits = game.legal.filter((x) => x.target === m.target && x.side === m.side
         && (chosenTile === null || x.tile === chosenTile));
       if (fits.length === 1) play(fits[0].move);
       else offerChoice(fits);
-    });
+    };
+    marker.addEventListener("click", choose);
+    const label = board.querySelector(`text.end-label[data-at="${m.target} ${m.side}"]`);
+    if (label && !label.classList.contains("legal")) {  // the end's letter is clicked as the end is
+      label.classList.add("legal");
+      label.addEventListener("click", choose);
+    }
   }
   const hand = $("#hand");
   hand.replaceChildren();
