@@ -328,23 +328,137 @@ def defaults_of(paths: list[Path]) -> dict[str, set[str]]:
 
 
 def fingerprint(rel_names: list[str]) -> str:
-    """A short hash of the source of the named code (`path::Qualname`, or `path::<module>` for the file)."""
+    """A short hash of the source of the named code (`source_of`): never of a whole file."""
     h = hashlib.sha256()
     for ref in rel_names:
         h.update(source_of(ref).encode("utf-8"))
     return h.hexdigest()[:16]
 
 
-def source_of(ref: str) -> str:
-    """The source of `path::Qualname` (a function or class), raising KeyError when it is gone."""
+def source_of(ref: str, text: str | None = None) -> str:
+    """The source of the code `ref` names, raising KeyError when it is gone or names a whole file.
+
+    - `path::Qualname`: a function or class (methods as `Class.method`);
+    - `path::<module>::NAME`: the module-level statements that bind NAME (an assignment, a `def`, a `class`,
+      an import), `__main__` for the `if __name__ == "__main__":` block;
+    - `path::<module>::NAME[KEY]`: of NAME's value (a dict, tuple or list written out), the entry whose key is
+      the string KEY, or the element that is a call with `key="KEY"` (a `StatementDef`) or KEY as its first
+      argument;
+    - `path::<module>::@DECORATOR`: every module-level definition decorated with DECORATOR (`@rule(...)`);
+    - `path::<module>::CALLEE()`: every module-level statement that is a call of CALLEE (`_per_count(...)`);
+    - `path.lark::RULE`: a grammar rule or terminal, from its name to the next definition.
+
+    So an entry fingerprints the code its reason rests on, and an unrelated statement added to the same
+    module changes none. `text`: the file's text (another revision's, say) instead of the file's.
+    """
     rel, _, name = ref.partition("::")
     path = REPO / rel
-    if not path.is_file():
-        raise KeyError(ref)
-    text = path.read_text(encoding="utf-8")
+    if text is None:
+        if not path.is_file():
+            raise KeyError(ref)
+        text = path.read_text(encoding="utf-8")
+    if rel.endswith(".lark"):
+        return _grammar_rule(text, name, ref)
     if name == "<module>":
-        return text
-    for qual, node in scopes(ast.parse(text)):
+        raise KeyError(f"{ref} (a whole module: name the statement, `{ref}::NAME`)")
+    tree = ast.parse(text)
+    if name.startswith("<module>::"):
+        return _module_part(text, tree, name.removeprefix("<module>::"), ref)
+    for qual, node in scopes(tree):
         if qual == name:
             return ast.get_source_segment(text, node) or ""
+    raise KeyError(ref)
+
+
+def _segment(text: str, node: ast.AST) -> str:
+    """A node's source with its decorators (ast.get_source_segment starts at `def`)."""
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])  # type: ignore[attr-defined]
+    lines = text.splitlines()
+    return "\n".join(lines[first - 1: node.end_lineno])  # type: ignore[attr-defined]
+
+
+def _binds(stmt: ast.stmt) -> set[str]:
+    """The names a module-level statement binds (`__main__` for the main guard)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
+        stmt, (ast.AnnAssign, ast.AugAssign)) else []
+    if isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) and ast.unparse(stmt.test) in (
+            "__name__ == '__main__'", "'__main__' == __name__"):
+        return {"__main__"}
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def _keyed(value: ast.AST, key: str) -> list[ast.AST]:
+    """The entries of a dict, tuple or list written out whose key is `key` (see `source_of`)."""
+    if isinstance(value, ast.Dict):
+        return [_Pair(k, v) for k, v in zip(value.keys, value.values)
+                if isinstance(k, ast.Constant) and k.value == key]
+    if isinstance(value, (ast.Tuple, ast.List)):
+        out: list[ast.AST] = []
+        for e in value.elts:
+            if not isinstance(e, ast.Call):
+                continue
+            named = [k.value for k in e.keywords if k.arg == "key"]
+            first = e.args[0] if e.args else None
+            if any(isinstance(v, ast.Constant) and v.value == key for v in named) or (
+                    isinstance(first, ast.Constant) and first.value == key):
+                out.append(e)
+        return out
+    return []
+
+
+class _Pair(ast.AST):
+    """A dict entry (its key and value) as one node with a span."""
+
+    def __init__(self, k: ast.expr, v: ast.expr):
+        super().__init__()
+        self.lineno, self.col_offset = k.lineno, k.col_offset
+        self.end_lineno, self.end_col_offset = v.end_lineno, v.end_col_offset
+
+
+def _module_part(text: str, tree: ast.Module, part: str, ref: str) -> str:
+    """The source of `<module>::PART` (see `source_of`)."""
+    found: list[ast.AST] = []
+    if part.startswith("@"):
+        wanted = part[1:]
+        for stmt in tree.body:
+            for d in getattr(stmt, "decorator_list", []):
+                f = d.func if isinstance(d, ast.Call) else d
+                if isinstance(f, ast.Name) and f.id == wanted or isinstance(f, ast.Attribute) and f.attr == wanted:
+                    found.append(stmt)
+    elif part.endswith("()"):
+        found = [s for s in tree.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                 and _callee(s.value) == part[:-2]]
+    else:
+        name, _, key = part.partition("[")
+        stmts = [s for s in tree.body if name in _binds(s)]
+        if not key:
+            found = list(stmts)
+        else:
+            key = key.removesuffix("]")
+            for s in stmts:
+                value = getattr(s, "value", None)
+                found += _keyed(value, key) if value is not None else []
+    if not found:
+        raise KeyError(ref)
+    return "\n".join(_segment(text, n) if isinstance(n, ast.stmt) else ast.get_source_segment(text, n) or ""
+                     for n in found)
+
+
+def _grammar_rule(text: str, name: str, ref: str) -> str:
+    """A lark rule or terminal's definition: its first line (`name:`, `?name:`, `!name:`, `NAME.2:`) and the
+    lines after it up to the next definition, comment block or blank line."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        head = line.lstrip("?!").split(":", 1)[0].split(".", 1)[0].strip()
+        if ":" in line and not line[:1].isspace() and head == name:
+            end = i + 1
+            while end < len(lines) and lines[end][:1].isspace() and lines[end].strip():
+                end += 1
+            while end < len(lines) and lines[end].lstrip().startswith("|"):
+                end += 1
+            return "\n".join(lines[i:end])
     raise KeyError(ref)
