@@ -17,6 +17,12 @@ every word).
 Ids name the file, the function (or `<module>`, or a class body), the line's
 text and the change, with `#N` for the Nth same change of the same text in
 that function: they survive line moves, and a changed line drops out.
+
+Two sources of mutants (`mutants_of(..., source=...)`): `cosmic-ray`, the
+default, takes every change cosmic-ray's operators make (bench/cosmic.py) and
+adds only the project's operators that do what none of cosmic-ray's does
+(`SPECIFIC`); `project` is every operator below, as the figures before
+cosmic-ray were measured.
 """
 from __future__ import annotations
 
@@ -63,6 +69,20 @@ OPERATORS = {
 }
 
 
+SOURCES = ("cosmic-ray", "project")
+# what the project's operators add to cosmic-ray's: (operator, which of its changes), a change kept when the test
+# holds for its label and node (cosmic-ray has no `in` / `not in`, no augmented operator, numbers only +1 and -1,
+# no `not` added to an `elif`, and none of the value, call, condition, slice, min/max, keyword and string changes)
+SPECIFIC = {
+    "compare": lambda label, node: label in ("In->NotIn", "NotIn->In"),
+    "binop": lambda label, node: isinstance(node, ast.AugAssign),
+    "number": lambda label, node: label.endswith("->0"),
+    "not": lambda label, node: label == "add-not" and getattr(node, "is_elif", False),  # AddNot skips `elif`
+    **{op: (lambda label, node: True) for op in ("return", "slice", "minmax", "kwarg", "condition", "assign",
+                                                  "aug-assign", "call", "string")},
+}
+
+
 @dataclass
 class Mutant:
     """One change at one node: where, what, and a stable id."""
@@ -76,6 +96,8 @@ class Mutant:
     node_index: int  # the node's position in ast.walk order of the file
     stmt_line: int  # the first line of the statement holding it (what line tracing sees run)
     occurrence: int = 1
+    cr: tuple[str, int] | None = None  # cosmic-ray's operator and its occurrence in the module (bench/cosmic.py)
+    col: int = 0  # the column of the node changed (to tell two sources' same change apart)
 
     @property
     def rel(self) -> str:
@@ -283,9 +305,10 @@ def _owner(tree: ast.AST) -> dict[int, str]:
     return owner
 
 
-def mutants_of(path: Path, defaults: dict[str, set[str]] | None = None) -> list[Mutant]:
-    """Every mutant of one module, in line order."""
-    text = path.read_text(encoding="utf-8")
+def _project_changes(path: Path, text: str, defaults: dict[str, set[str]] | None,
+                     keep: dict | None = None) -> list[tuple[int, int, int, str, str, str, str, int]]:
+    """(line, col, ast.walk index, operator, label, function, line text, statement line) of every change the
+    project's operators offer (those `keep` keeps, when given), in line and walk order."""
     tree = ast.parse(text)
     lines = text.splitlines()
     defaults = _defaults([tree]) if defaults is None else defaults
@@ -296,25 +319,58 @@ def mutants_of(path: Path, defaults: dict[str, set[str]] | None = None) -> list[
         if isinstance(n, ast.stmt):
             for c in ast.walk(n):
                 stmt_of[id(c)] = n.lineno
-    found: list[tuple[int, int, str, str, str, str, int]] = []
+    for n in ast.walk(tree):  # an `elif` is an If alone in its parent's orelse, written `elif`
+        if isinstance(n, ast.If) and len(n.orelse) == 1 and isinstance(n.orelse[0], ast.If) \
+                and lines[n.orelse[0].lineno - 1].lstrip().startswith("elif"):
+            n.orelse[0].is_elif = True  # type: ignore[attr-defined]
+    found = []
     for idx, node in enumerate(ast.walk(tree)):
         if id(node) in skipped or not hasattr(node, "lineno") or owner[id(node)].endswith("__repr__"):
             continue
         for op, label, _how in changes(node, defaults):
-            found.append((node.lineno, idx, op, label, owner[id(node)], lines[node.lineno - 1].strip(),
+            if keep is not None and not (op in keep and keep[op](label, node)):
+                continue
+            col = len(lines[node.lineno - 1].encode("utf-8")[:node.col_offset].decode("utf-8", errors="ignore"))
+            found.append((node.lineno, col, idx, op, label, owner[id(node)], lines[node.lineno - 1].strip(),
                           stmt_of.get(id(node), node.lineno)))
-    found.sort(key=lambda f: (f[0], f[1]))
-    out: list[Mutant] = []
+    found.sort(key=lambda f: (f[0], f[2]))
+    return found
+
+
+def _numbered(ms: list[Mutant]) -> list[Mutant]:
+    """The mutants (in their order) with `#N` for the Nth same change of the same text in a function."""
     seen: dict[tuple[str, str, str], int] = {}
-    for line, idx, op, label, fn, text_line, stmt_line in found:
-        key = (fn, text_line, label)
+    for m in ms:
+        key = (m.function, m.source_line, m.label)
         seen[key] = seen.get(key, 0) + 1
-        out.append(Mutant(path, line, fn, text_line, label, op, idx, stmt_line, seen[key]))
-    return out
+        m.occurrence = seen[key]
+    return ms
+
+
+def mutants_of(path: Path, defaults: dict[str, set[str]] | None = None, source: str = "project") -> list[Mutant]:
+    """Every mutant of one module, in line order: of the project's operators (`source="project"`), or of
+    cosmic-ray's and the project's `SPECIFIC` ones (`source="cosmic-ray"`)."""
+    text = path.read_text(encoding="utf-8")
+    own = [Mutant(path, line, fn, text_line, label, op, idx, stmt_line, col=col)
+           for line, col, idx, op, label, fn, text_line, stmt_line
+           in _project_changes(path, text, defaults, None if source == "project" else SPECIFIC)]
+    if source == "project":
+        return _numbered(own)
+    import cosmic
+
+    theirs = cosmic.mutants_of(path, Mutant, _owner, _skipped)
+    same = {(m.line, m.col, m.label) for m in theirs}  # a number made 0 by both: cosmic-ray's
+    merged = theirs + [m for m in own if (m.line, m.col, m.label) not in same]
+    merged.sort(key=lambda m: (m.line, m.col, m.cr is None))
+    return _numbered(merged)
 
 
 def mutated_source(m: Mutant, defaults: dict[str, set[str]] | None = None) -> str:
     """The module's source with the mutant's one change made."""
+    if m.cr is not None:
+        import cosmic
+
+        return cosmic.mutated_source(m.path, *m.cr)
     tree = ast.parse(m.path.read_text(encoding="utf-8"))
     defaults = _defaults([tree]) if defaults is None else defaults
     node = list(ast.walk(tree))[m.node_index]
