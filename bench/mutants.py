@@ -27,6 +27,7 @@ cosmic-ray were measured.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -417,13 +418,24 @@ def source_of(ref: str, text: str | None = None) -> str:
         return _grammar_rule(text, name, ref)
     if name == "<module>":
         raise KeyError(f"{ref} (a whole module: name the statement, `{ref}::NAME`)")
-    tree = ast.parse(text)
     if name.startswith("<module>::"):
-        return _module_part(text, tree, name.removeprefix("<module>::"), ref)
-    for qual, node in scopes(tree):
-        if qual == name:
-            return ast.get_source_segment(text, node) or ""
-    raise KeyError(ref)
+        return _module_part(text, _tree(text), name.removeprefix("<module>::"), ref)
+    found = _scope_sources(text).get(name)
+    if found is None:
+        raise KeyError(ref)
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _tree(text: str) -> ast.Module:
+    """A module's tree, parsed once per text (the allow-list names a few modules hundreds of times)."""
+    return ast.parse(text)
+
+
+@functools.lru_cache(maxsize=64)
+def _scope_sources(text: str) -> dict[str, str]:
+    """{qualified name: source} of every function and class of a module's text."""
+    return {qual: ast.get_source_segment(text, node) or "" for qual, node in scopes(_tree(text))}
 
 
 def _segment(text: str, node: ast.AST) -> str:
