@@ -98,7 +98,7 @@ class Context:
     """What every judge needs, made once per run in a temporary folder: cases, suite, baseline, traces."""
 
     def __init__(self, folder: Path, files: dict[str, list[Path]], want: set[str], trace: bool = True,
-                 probe: bool = True):
+                 probe: bool = True, probe_scope: str = "all"):
         self.folder = folder
         self.cases = folder / "cases.json"
         self.suite = folder / "suite.json"
@@ -113,7 +113,7 @@ class Context:
         if "engine" in want:
             self._suite()
             if self.probe is not None:
-                self._service("probe", str(self.cases), str(self.probe))
+                self._service("probe", str(self.cases), str(self.probe), probe_scope)
             if trace:
                 extra = [] if self.probe is None else ["--probe", str(self.probe)]
                 self._trace("trace-engine", self.suite, [*files["engine"], *extra])
@@ -393,7 +393,8 @@ def verify_allowlist(by_area: dict[str, list[Mutant]], args: argparse.Namespace)
     problems = allowlist.check(entries, set(index))
     listed = [index[e["id"]] for e in entries if e["id"] in index]
     with tempfile.TemporaryDirectory() as tmp:
-        ctx = Context(Path(tmp), area_files(), {area_of(m) for m in listed}, probe=not args.no_probe)
+        ctx = Context(Path(tmp), area_files(), {area_of(m) for m in listed}, probe=not args.no_probe,
+                      probe_scope=args.probe_scope)
         outcome = run_all(listed, ctx, args.jobs, args.timeout, set(), quiet=True)
     for e in entries:
         if e["id"] not in outcome:
@@ -480,6 +481,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-probe", action="store_true",
                     help="do not run the engine's survivors against the probe of what the protocol can see "
                          "(bench/probe.py; it costs about 5 s per survivor)")
+    ap.add_argument("--probe-scope", choices=("all", "suite"), default="all",
+                    help="the probe's rulesets: the suite's, every bundled and house ruleset and the larger sets "
+                         "(all, the default), or the suite's alone (quicker)")
     ap.add_argument("--probe-killed", action="store_true",
                     help="run the killed engine mutants against the probe too, and report how many of them it "
                          "sees (the probe's recall: how far its 'not seen' can be trusted)")
@@ -546,7 +550,8 @@ def main(argv: list[str] | None = None) -> int:
         # the unmutated runs only when a mutant is left to judge (a finished run given again only reports)
         # tracing costs about as much as judging 50 mutants: a small run judges every mutant instead
         left = sum(1 for m in flat if m.id not in listed and m.id not in done)
-        ctx = Context(Path(tmp), area_files(), todo, trace=left > TRACE_FROM, probe=not args.no_probe)
+        ctx = Context(Path(tmp), area_files(), todo, trace=left > TRACE_FROM, probe=not args.no_probe,
+                      probe_scope=args.probe_scope)
         ctx.probe_killed = args.probe_killed
         outcome = run_all(flat, ctx, args.jobs, args.timeout, listed, progress=args.progress)
     rows = summary(by_area, chosen, outcome, {e["id"]: e["reason"].split(":")[0] for e in entries})

@@ -176,7 +176,8 @@ def test_entries_naming_no_mutant_are_reported_as_stale(tmp_path):
 def test_an_engine_survivor_is_run_against_the_probe(tmp_path):
     # the bots' claim (the muggins rule): no case and no probe game can see it; the table says so
     bot_claim = "interpreter/claims.py::bot_claim::return 0::0->1"
-    res = _run("--match", bot_claim, "--json", str(tmp_path / "m.json"), "--equivalent", str(_allowlist(tmp_path)))
+    res = _run("--match", bot_claim, "--json", str(tmp_path / "m.json"), "--equivalent", str(_allowlist(tmp_path)),
+               "--probe-scope", "suite")
     assert res.returncode == 0, res.stdout + res.stderr
     doc = json.loads((tmp_path / "m.json").read_text())
     [verdict] = doc["verdicts"]
