@@ -8,12 +8,14 @@
     python bench/mutation.py --match interpreter/tiles.py::   # only the mutants whose id holds the text
     python bench/mutation.py --verify-allowlist --jobs 2      # rerun every allow-list entry (or --match them)
     python bench/mutation.py --json out.json                  # the figures and the survivors, for a record
+    python bench/allowlist.py                                 # the allow-list entries up for review
 
 Areas: `engine` (every module under `interpreter/` that holds rules), `compiler`
 (`rulelang/compiler.py`), `checks` (`rulelang/config/rules.py`, `validation.py`)
-and `statements` (`rulelang/statements/`). Every operator of `bench/mutants.py`
-on every node of every line gives a mutant (the standard operator sets of
-mutmut, cosmic-ray and PIT). `bench/judge.py` judges each in a fresh process: an engine
+and `statements` (`rulelang/statements/`). Every change cosmic-ray's operators
+make (bench/cosmic.py), and every change of the project's operators that none of
+cosmic-ray's makes (bench/mutants.py `SPECIFIC`), on every node of every line
+gives a mutant; `--source project` takes the project's operators alone. `bench/judge.py` judges each in a fresh process: an engine
 mutant by the conformance suite, a language mutant by the compiled
 configuration of every ruleset the suite and the tests use (a changed one
 is judged by the cases of those rulesets), then, when no case fails, by the
