@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -122,3 +123,16 @@ def test_the_review_lists_the_entries_up_for_review_with_their_reason(mutant_ids
     assert lines[1] == f"    reason: {stale['reason']}" and sum(x.startswith("UP FOR") for x in lines) == 1
     assert allowlist.review([stale], mutant_ids, ["rulelang/"], None) == []  # not under the folder asked for
     assert allowlist.review(entries, mutant_ids, [], None) == []
+
+
+def test_the_review_command_exits_1_and_names_what_changed(mutant_ids, tmp_path, monkeypatch, capsys):
+    entries = allowlist.load()
+    stale = dict(entries[0], fingerprint="0" * 16)
+    listed = tmp_path / "eq.json"
+    listed.write_text(json.dumps({"description": "", "equivalent": [stale, *entries[1:]]}), encoding="utf-8")
+    monkeypatch.setattr(mutation, "every_mutant_id", lambda: mutant_ids)
+    assert allowlist.main(["--equivalent", str(listed), "--since", "HEAD"]) == 1
+    out = capsys.readouterr().out
+    assert f"UP FOR REVIEW {stale['id']}" in out and "1 entries up for review" in out
+    assert f"    code:   {stale['code'][0]}  (same since " in out  # the code is as it was: only the hash was off
+    assert allowlist.main([]) == 0 and "no entry up for review" in capsys.readouterr().out
