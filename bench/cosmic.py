@@ -99,7 +99,7 @@ def _char_col(lines: list[str], line: int, byte_col: int) -> int:
     return len(lines[line - 1].encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
 
 
-def _spans(tree: ast.AST, lines: list[str], nodes: list[ast.AST]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+def _spans(lines: list[str], nodes: list[ast.AST]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """((line, col), (end line, end col)) of each node, columns in characters."""
     return [((n.lineno, _char_col(lines, n.lineno, n.col_offset)),  # type: ignore[attr-defined]
              (n.end_lineno, _char_col(lines, n.end_lineno, n.end_col_offset)))  # type: ignore[attr-defined]
@@ -141,11 +141,11 @@ def mutants_of(path: Path, mutant_type: Any, owner_of: Any, skipped_nodes: Any) 
     tree = ast.parse(text)
     lines = text.splitlines()
     skip_ids = skipped_nodes(tree)
-    skipped = _spans(tree, lines, [n for n in ast.walk(tree) if id(n) in skip_ids and hasattr(n, "end_lineno")])
+    skipped = _spans(lines, [n for n in ast.walk(tree) if id(n) in skip_ids and hasattr(n, "end_lineno")])
     owner = owner_of(tree)
     scopes = [(n, owner.get(id(n.body[0]), "<module>")) for n in ast.walk(tree)
               if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
-    reprs = _spans(tree, lines, [n for n, fn in scopes if fn.endswith("__repr__")])
+    reprs = _spans(lines, [n for n, fn in scopes if fn.endswith("__repr__")])
     scope_spans = [(min([n.lineno, *(d.lineno for d in n.decorator_list)]), n.end_lineno, fn) for n, fn in scopes]
     # a statement's lines (a definition's from its first decorator, as bench/mutants.py counts a decorator's nodes)
     stmts = [(min([s.lineno, *(d.lineno for d in getattr(s, "decorator_list", []))]), s.end_lineno, s)
