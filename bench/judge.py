@@ -268,7 +268,7 @@ def _service(kind: str, args: list[str]) -> Any:
     if kind == "probe":
         import probe
 
-        entries, _ = probe.build(cases)
+        entries, _ = probe.build(cases, extra=files[:1] != ["suite"])
         return entries
     if kind == "trace-engine":
         # the lines the suite runs, and those the probe runs (given after the files as `--probe PATH`)
@@ -292,7 +292,7 @@ def main(argv: list[str]) -> int:
     `judge.py cases|baseline|probe|trace-engine|trace-language IN OUT [FILES]`: writes an unmutated run's result
     to OUT. `judge.py serve MODULE SOURCE`: the mutated built-in engine as a protocol engine on stdin/stdout.
     """
-    argv = [argv[0], *(a if a in ("--probe", "killed-too") else os.path.abspath(a) for a in argv[1:])]
+    argv = [argv[0], *(a if a in ("--probe", "killed-too", "all", "suite") else os.path.abspath(a) for a in argv[1:])]
     sys.path.insert(0, str(REPO))
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     os.chdir(REPO)

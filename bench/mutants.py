@@ -17,10 +17,17 @@ every word).
 Ids name the file, the function (or `<module>`, or a class body), the line's
 text and the change, with `#N` for the Nth same change of the same text in
 that function: they survive line moves, and a changed line drops out.
+
+Two sources of mutants (`mutants_of(..., source=...)`): `cosmic-ray`, the
+default, takes every change cosmic-ray's operators make (bench/cosmic.py) and
+adds only the project's operators that do what none of cosmic-ray's does
+(`SPECIFIC`); `project` is every operator below, as the figures before
+cosmic-ray were measured.
 """
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -63,6 +70,20 @@ OPERATORS = {
 }
 
 
+SOURCES = ("cosmic-ray", "project")
+# what the project's operators add to cosmic-ray's: (operator, which of its changes), a change kept when the test
+# holds for its label and node (cosmic-ray has no `in` / `not in`, no augmented operator, numbers only +1 and -1,
+# no `not` added to an `elif`, and none of the value, call, condition, slice, min/max, keyword and string changes)
+SPECIFIC = {
+    "compare": lambda label, node: label in ("In->NotIn", "NotIn->In"),
+    "binop": lambda label, node: isinstance(node, ast.AugAssign),
+    "number": lambda label, node: label.endswith("->0"),
+    "not": lambda label, node: label == "add-not" and getattr(node, "is_elif", False),  # AddNot skips `elif`
+    **{op: (lambda label, node: True) for op in ("return", "slice", "minmax", "kwarg", "condition", "assign",
+                                                  "aug-assign", "call", "string")},
+}
+
+
 @dataclass
 class Mutant:
     """One change at one node: where, what, and a stable id."""
@@ -76,6 +97,8 @@ class Mutant:
     node_index: int  # the node's position in ast.walk order of the file
     stmt_line: int  # the first line of the statement holding it (what line tracing sees run)
     occurrence: int = 1
+    cr: tuple[str, int] | None = None  # cosmic-ray's operator and its occurrence in the module (bench/cosmic.py)
+    col: int = 0  # the column of the node changed (to tell two sources' same change apart)
 
     @property
     def rel(self) -> str:
@@ -283,9 +306,10 @@ def _owner(tree: ast.AST) -> dict[int, str]:
     return owner
 
 
-def mutants_of(path: Path, defaults: dict[str, set[str]] | None = None) -> list[Mutant]:
-    """Every mutant of one module, in line order."""
-    text = path.read_text(encoding="utf-8")
+def _project_changes(path: Path, text: str, defaults: dict[str, set[str]] | None,
+                     keep: dict | None = None) -> list[tuple[int, int, int, str, str, str, str, int]]:
+    """(line, col, ast.walk index, operator, label, function, line text, statement line) of every change the
+    project's operators offer (those `keep` keeps, when given), in line and walk order."""
     tree = ast.parse(text)
     lines = text.splitlines()
     defaults = _defaults([tree]) if defaults is None else defaults
@@ -296,25 +320,58 @@ def mutants_of(path: Path, defaults: dict[str, set[str]] | None = None) -> list[
         if isinstance(n, ast.stmt):
             for c in ast.walk(n):
                 stmt_of[id(c)] = n.lineno
-    found: list[tuple[int, int, str, str, str, str, int]] = []
+    for n in ast.walk(tree):  # an `elif` is an If alone in its parent's orelse, written `elif`
+        if isinstance(n, ast.If) and len(n.orelse) == 1 and isinstance(n.orelse[0], ast.If) \
+                and lines[n.orelse[0].lineno - 1].lstrip().startswith("elif"):
+            n.orelse[0].is_elif = True  # type: ignore[attr-defined]
+    found = []
     for idx, node in enumerate(ast.walk(tree)):
         if id(node) in skipped or not hasattr(node, "lineno") or owner[id(node)].endswith("__repr__"):
             continue
         for op, label, _how in changes(node, defaults):
-            found.append((node.lineno, idx, op, label, owner[id(node)], lines[node.lineno - 1].strip(),
+            if keep is not None and not (op in keep and keep[op](label, node)):
+                continue
+            col = len(lines[node.lineno - 1].encode("utf-8")[:node.col_offset].decode("utf-8", errors="ignore"))
+            found.append((node.lineno, col, idx, op, label, owner[id(node)], lines[node.lineno - 1].strip(),
                           stmt_of.get(id(node), node.lineno)))
-    found.sort(key=lambda f: (f[0], f[1]))
-    out: list[Mutant] = []
+    found.sort(key=lambda f: (f[0], f[2]))
+    return found
+
+
+def _numbered(ms: list[Mutant]) -> list[Mutant]:
+    """The mutants (in their order) with `#N` for the Nth same change of the same text in a function."""
     seen: dict[tuple[str, str, str], int] = {}
-    for line, idx, op, label, fn, text_line, stmt_line in found:
-        key = (fn, text_line, label)
+    for m in ms:
+        key = (m.function, m.source_line, m.label)
         seen[key] = seen.get(key, 0) + 1
-        out.append(Mutant(path, line, fn, text_line, label, op, idx, stmt_line, seen[key]))
-    return out
+        m.occurrence = seen[key]
+    return ms
+
+
+def mutants_of(path: Path, defaults: dict[str, set[str]] | None = None, source: str = "project") -> list[Mutant]:
+    """Every mutant of one module, in line order: of the project's operators (`source="project"`), or of
+    cosmic-ray's and the project's `SPECIFIC` ones (`source="cosmic-ray"`)."""
+    text = path.read_text(encoding="utf-8")
+    own = [Mutant(path, line, fn, text_line, label, op, idx, stmt_line, col=col)
+           for line, col, idx, op, label, fn, text_line, stmt_line
+           in _project_changes(path, text, defaults, None if source == "project" else SPECIFIC)]
+    if source == "project":
+        return _numbered(own)
+    import cosmic
+
+    theirs = cosmic.mutants_of(path, Mutant, _owner, _skipped)
+    same = {(m.line, m.col, m.label) for m in theirs}  # a number made 0 by both: cosmic-ray's
+    merged = theirs + [m for m in own if (m.line, m.col, m.label) not in same]
+    merged.sort(key=lambda m: (m.line, m.col, m.cr is None))
+    return _numbered(merged)
 
 
 def mutated_source(m: Mutant, defaults: dict[str, set[str]] | None = None) -> str:
     """The module's source with the mutant's one change made."""
+    if m.cr is not None:
+        import cosmic
+
+        return cosmic.mutated_source(m.path, *m.cr)
     tree = ast.parse(m.path.read_text(encoding="utf-8"))
     defaults = _defaults([tree]) if defaults is None else defaults
     node = list(ast.walk(tree))[m.node_index]
@@ -328,23 +385,148 @@ def defaults_of(paths: list[Path]) -> dict[str, set[str]]:
 
 
 def fingerprint(rel_names: list[str]) -> str:
-    """A short hash of the source of the named code (`path::Qualname`, or `path::<module>` for the file)."""
+    """A short hash of the source of the named code (`source_of`): never of a whole file."""
     h = hashlib.sha256()
     for ref in rel_names:
         h.update(source_of(ref).encode("utf-8"))
     return h.hexdigest()[:16]
 
 
-def source_of(ref: str) -> str:
-    """The source of `path::Qualname` (a function or class), raising KeyError when it is gone."""
+def source_of(ref: str, text: str | None = None) -> str:
+    """The source of the code `ref` names, raising KeyError when it is gone or names a whole file.
+
+    - `path::Qualname`: a function or class (methods as `Class.method`);
+    - `path::<module>::NAME`: the module-level statements that bind NAME (an assignment, a `def`, a `class`,
+      an import), `__main__` for the `if __name__ == "__main__":` block;
+    - `path::<module>::NAME[KEY]`: of NAME's value (a dict, tuple or list written out), the entry whose key is
+      the string KEY, or the element that is a call with `key="KEY"` (a `StatementDef`) or KEY as its first
+      argument;
+    - `path::<module>::@DECORATOR`: every module-level definition decorated with DECORATOR (`@rule(...)`);
+    - `path::<module>::CALLEE()`: every module-level statement that is a call of CALLEE (`_per_count(...)`);
+    - `path.lark::RULE`: a grammar rule or terminal, from its name to the next definition.
+
+    So an entry fingerprints the code its reason rests on, and an unrelated statement added to the same
+    module changes none. `text`: the file's text (another revision's, say) instead of the file's.
+    """
     rel, _, name = ref.partition("::")
     path = REPO / rel
-    if not path.is_file():
-        raise KeyError(ref)
-    text = path.read_text(encoding="utf-8")
+    if text is None:
+        if not path.is_file():
+            raise KeyError(ref)
+        text = path.read_text(encoding="utf-8")
+    if rel.endswith(".lark"):
+        return _grammar_rule(text, name, ref)
     if name == "<module>":
-        return text
-    for qual, node in scopes(ast.parse(text)):
-        if qual == name:
-            return ast.get_source_segment(text, node) or ""
+        raise KeyError(f"{ref} (a whole module: name the statement, `{ref}::NAME`)")
+    if name.startswith("<module>::"):
+        return _module_part(text, _tree(text), name.removeprefix("<module>::"), ref)
+    found = _scope_sources(text).get(name)
+    if found is None:
+        raise KeyError(ref)
+    return found
+
+
+@functools.lru_cache(maxsize=64)
+def _tree(text: str) -> ast.Module:
+    """A module's tree, parsed once per text (the allow-list names a few modules hundreds of times)."""
+    return ast.parse(text)
+
+
+@functools.lru_cache(maxsize=64)
+def _scope_sources(text: str) -> dict[str, str]:
+    """{qualified name: source} of every function and class of a module's text."""
+    return {qual: ast.get_source_segment(text, node) or "" for qual, node in scopes(_tree(text))}
+
+
+def _segment(text: str, node: ast.AST) -> str:
+    """A node's source with its decorators (ast.get_source_segment starts at `def`)."""
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])  # type: ignore[attr-defined]
+    lines = text.splitlines()
+    return "\n".join(lines[first - 1: node.end_lineno])  # type: ignore[attr-defined]
+
+
+def _binds(stmt: ast.stmt) -> set[str]:
+    """The names a module-level statement binds (`__main__` for the main guard)."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {stmt.name}
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return {(a.asname or a.name).split(".")[0] for a in stmt.names}
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(
+        stmt, (ast.AnnAssign, ast.AugAssign)) else []
+    if isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) and ast.unparse(stmt.test) in (
+            "__name__ == '__main__'", "'__main__' == __name__"):
+        return {"__main__"}
+    return {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+
+
+def _keyed(value: ast.AST, key: str) -> list[ast.AST]:
+    """The entries of a dict, tuple or list written out whose key is `key` (see `source_of`)."""
+    if isinstance(value, ast.Dict):
+        return [_Pair(k, v) for k, v in zip(value.keys, value.values)
+                if isinstance(k, ast.Constant) and k.value == key]
+    if isinstance(value, (ast.Tuple, ast.List)):
+        out: list[ast.AST] = []
+        for e in value.elts:
+            if not isinstance(e, ast.Call):
+                continue
+            named = [k.value for k in e.keywords if k.arg == "key"]
+            first = e.args[0] if e.args else None
+            if any(isinstance(v, ast.Constant) and v.value == key for v in named) or (
+                    isinstance(first, ast.Constant) and first.value == key):
+                out.append(e)
+        return out
+    return []
+
+
+class _Pair(ast.AST):
+    """A dict entry (its key and value) as one node with a span."""
+
+    def __init__(self, k: ast.expr, v: ast.expr):
+        super().__init__()
+        self.lineno, self.col_offset = k.lineno, k.col_offset
+        self.end_lineno, self.end_col_offset = v.end_lineno, v.end_col_offset
+
+
+def _module_part(text: str, tree: ast.Module, part: str, ref: str) -> str:
+    """The source of `<module>::PART` (see `source_of`)."""
+    found: list[ast.AST] = []
+    if part.startswith("@"):
+        wanted = part[1:]
+        for stmt in tree.body:
+            for d in getattr(stmt, "decorator_list", []):
+                f = d.func if isinstance(d, ast.Call) else d
+                if isinstance(f, ast.Name) and f.id == wanted or isinstance(f, ast.Attribute) and f.attr == wanted:
+                    found.append(stmt)
+    elif part.endswith("()"):
+        found = [s for s in tree.body if isinstance(s, ast.Expr) and isinstance(s.value, ast.Call)
+                 and _callee(s.value) == part[:-2]]
+    else:
+        name, _, key = part.partition("[")
+        stmts = [s for s in tree.body if name in _binds(s)]
+        if not key:
+            found = list(stmts)
+        else:
+            key = key.removesuffix("]")
+            for s in stmts:
+                value = getattr(s, "value", None)
+                found += _keyed(value, key) if value is not None else []
+    if not found:
+        raise KeyError(ref)
+    return "\n".join(_segment(text, n) if isinstance(n, ast.stmt) else ast.get_source_segment(text, n) or ""
+                     for n in found)
+
+
+def _grammar_rule(text: str, name: str, ref: str) -> str:
+    """A lark rule or terminal's definition: its first line (`name:`, `?name:`, `!name:`, `NAME.2:`) and the
+    lines after it up to the next definition, comment block or blank line."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        head = line.lstrip("?!").split(":", 1)[0].split(".", 1)[0].strip()
+        if ":" in line and not line[:1].isspace() and head == name:
+            end = i + 1
+            while end < len(lines) and lines[end][:1].isspace() and lines[end].strip():
+                end += 1
+            while end < len(lines) and lines[end].lstrip().startswith("|"):
+                end += 1
+            return "\n".join(lines[i:end])
     raise KeyError(ref)

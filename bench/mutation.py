@@ -8,12 +8,14 @@
     python bench/mutation.py --match interpreter/tiles.py::   # only the mutants whose id holds the text
     python bench/mutation.py --verify-allowlist --jobs 2      # rerun every allow-list entry (or --match them)
     python bench/mutation.py --json out.json                  # the figures and the survivors, for a record
+    python bench/allowlist.py                                 # the allow-list entries up for review
 
 Areas: `engine` (every module under `interpreter/` that holds rules), `compiler`
 (`rulelang/compiler.py`), `checks` (`rulelang/config/rules.py`, `validation.py`)
-and `statements` (`rulelang/statements/`). Every operator of `bench/mutants.py`
-on every node of every line gives a mutant (the standard operator sets of
-mutmut, cosmic-ray and PIT). `bench/judge.py` judges each in a fresh process: an engine
+and `statements` (`rulelang/statements/`). Every change cosmic-ray's operators
+make (bench/cosmic.py), and every change of the project's operators that none of
+cosmic-ray's makes (bench/mutants.py `SPECIFIC`), on every node of every line
+gives a mutant; `--source project` takes the project's operators alone. `bench/judge.py` judges each in a fresh process: an engine
 mutant by the conformance suite, a language mutant by the compiled
 configuration of every ruleset the suite and the tests use (a changed one
 is judged by the cases of those rulesets), then, when no case fails, by the
@@ -28,6 +30,7 @@ and that code's fingerprint; they are left out of the score:
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import random
 import resource
@@ -43,7 +46,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import allowlist  # noqa: E402 - the bench folder is no package
-from mutants import OPERATORS, REPO, Mutant, defaults_of, fingerprint, mutants_of, mutated_source  # noqa: E402
+from cosmic import operators as cosmic_operators  # noqa: E402
+from mutants import OPERATORS, REPO, SOURCES, SPECIFIC, Mutant, defaults_of, fingerprint, mutants_of, mutated_source  # noqa: E402
 
 JUDGE = Path(__file__).resolve().parent / "judge.py"
 NOT_RULES = ("__init__", "build", "config", "errors", "players", "transcript", "deal")
@@ -52,6 +56,9 @@ TRACE_FROM = 50  # mutants to judge from which the unmutated judges are traced f
 # the run without --sample, --match or --all: sized to about half an hour with --jobs 2 on the 2-core machine
 # (1.4 s of wall time per mutant measured; bench/README.md, Mutation testing)
 DEFAULT_SAMPLE = {"engine": 600, "compiler": 200, "checks": 120, "statements": 160}
+
+
+SOURCE = "cosmic-ray"  # the mutants' source: cosmic-ray's operators and the project's specific ones (--source)
 
 
 def area_files(skip: tuple[str, ...] = NOT_RULES) -> dict[str, list[Path]]:
@@ -64,11 +71,21 @@ def area_files(skip: tuple[str, ...] = NOT_RULES) -> dict[str, list[Path]]:
     }
 
 
-def all_mutants(skip: tuple[str, ...] = NOT_RULES) -> dict[str, list[Mutant]]:
-    """Every mutant of each area."""
+def all_mutants(skip: tuple[str, ...] = NOT_RULES, source: str = SOURCE) -> dict[str, list[Mutant]]:
+    """Every mutant of each area, of the given source (bench/mutants.py SOURCES)."""
     files = area_files(skip)
     defaults = defaults_of([p for ps in files.values() for p in ps])
-    return {area: [m for p in ps for m in mutants_of(p, defaults)] for area, ps in files.items()}
+    return {area: [m for p in ps for m in mutants_of(p, defaults, source)] for area, ps in files.items()}
+
+
+def available_sources() -> tuple[str, ...]:
+    """The sources of mutants this environment has (cosmic-ray is in the `dev` extra)."""
+    return SOURCES if importlib.util.find_spec("cosmic_ray") is not None else ("project",)
+
+
+def every_mutant_id(skip: tuple[str, ...] = NOT_RULES) -> set[str]:
+    """The ids of every mutant of either source (an allow-list entry may name one of either)."""
+    return {m.id for source in available_sources() for ms in all_mutants(skip, source).values() for m in ms}
 
 
 def area_of(m: Mutant) -> str:
@@ -83,7 +100,7 @@ class Context:
     """What every judge needs, made once per run in a temporary folder: cases, suite, baseline, traces."""
 
     def __init__(self, folder: Path, files: dict[str, list[Path]], want: set[str], trace: bool = True,
-                 probe: bool = True):
+                 probe: bool = True, probe_scope: str = "all"):
         self.folder = folder
         self.cases = folder / "cases.json"
         self.suite = folder / "suite.json"
@@ -98,7 +115,7 @@ class Context:
         if "engine" in want:
             self._suite()
             if self.probe is not None:
-                self._service("probe", str(self.cases), str(self.probe))
+                self._service("probe", str(self.cases), str(self.probe), probe_scope)
             if trace:
                 extra = [] if self.probe is None else ["--probe", str(self.probe)]
                 self._trace("trace-engine", self.suite, [*files["engine"], *extra])
@@ -167,9 +184,14 @@ def _judge_once(m: Mutant, ctx: Context, order: list[str], timeout: float,
     """One judge process for `m`: an engine mutant's cases in `order` first, then the rest by id; `probe`: a
     survivor (or, with `--probe-killed`, any engine mutant) is run against the probe too."""
     probe_path = ctx.probe if probe else None
+    text = mutated_source(m, ctx_defaults())
+    try:
+        compile(text, str(m.path), "exec")
+    except SyntaxError:  # a change the operator should not have made: no judge can say anything of it
+        return "incompetent", None, {"stage": "does not compile"}
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "mutant.py"
-        src.write_text(mutated_source(m, ctx_defaults()), encoding="utf-8")
+        src.write_text(text, encoding="utf-8")
         if area_of(m) == "engine":
             order_file = Path(tmp) / "order.json"
             order_file.write_text(json.dumps(order), encoding="utf-8")
@@ -333,17 +355,27 @@ def probe_recall(flat: list[Mutant], outcome: dict[str, tuple[str, str | None, d
 
 
 def summary(by_area: dict[str, list[Mutant]], chosen: dict[str, list[Mutant]],
-            outcome: dict[str, tuple[str, str | None, dict]]) -> dict[str, dict]:
-    """Per area: mutants, judged, killed, survived, equivalent, score; for the engine with the probe, the
-    survivors the probe saw and the score over the mutants the protocol can see (killed and seen)."""
+            outcome: dict[str, tuple[str, str | None, dict]], kinds: dict[str, str] | None = None) -> dict[str, dict]:
+    """Per area: mutants, judged, killed, survived, equivalent (listed), score; the raw score over every mutant
+    that compiles (`raw`: listed ones count as not killed), what was left out and why (`left_out`: the listed
+    ones by the kind of their reason, `kinds`, and those that do not compile), the survivors no judge executes;
+    for the engine with the probe, the survivors the probe saw and the score over the mutants the protocol can
+    see (killed and seen)."""
     rows: dict[str, dict] = {}
     for area, ms in chosen.items():
         verdicts = [outcome[m.id][0] for m in ms]
         killed, equiv = verdicts.count("killed"), verdicts.count("equivalent")
-        judged = len(ms) - equiv
+        incompetent = verdicts.count("incompetent")
+        judged = len(ms) - equiv - incompetent
+        left_out = {k: sum(1 for m in ms if outcome[m.id][0] == "equivalent" and (kinds or {}).get(m.id) == k)
+                    for k in allowlist.KINDS}
         rows[area] = {"mutants": len(by_area[area]), "judged": len(ms), "killed": killed,
                       "survived": verdicts.count("survived"), "equivalent": equiv,
-                      "score": killed / judged if judged else 1.0}
+                      "score": killed / judged if judged else 1.0,
+                      "raw": killed / (len(ms) - incompetent) if len(ms) > incompetent else 1.0,
+                      "left_out": {**left_out, "incompetent": incompetent},
+                      "not_executed": sum(1 for m in ms if outcome[m.id][0] == "survived"
+                                          and outcome[m.id][2].get("stage") == "not executed")}
         probed = [m for m in ms if outcome[m.id][0] == "survived" and "seen" in outcome[m.id][2]]
         if probed or (area == "engine" and any("seen" in outcome[m.id][2] for m in ms)):
             n_seen = sum(1 for m in probed if seen(outcome[m.id]))
@@ -356,11 +388,15 @@ def verify_allowlist(by_area: dict[str, list[Mutant]], args: argparse.Namespace)
     its fingerprint, and survive (or not be executed)."""
     every_entry = allowlist.load(args.equivalent)
     entries = [e for e in every_entry if not args.match or any(t in e["id"] for t in args.match)]
-    index = {m.id: m for ms in by_area.values() for m in ms}
+    # an entry may name a mutant of either source: the other's mutants are looked up too
+    others = [all_mutants(tuple(s for s in args.skip.split(",") if s), x) for x in available_sources()
+              if x != args.source]
+    index = {m.id: m for area in (*others, by_area) for ms in area.values() for m in ms}
     problems = allowlist.check(entries, set(index))
     listed = [index[e["id"]] for e in entries if e["id"] in index]
     with tempfile.TemporaryDirectory() as tmp:
-        ctx = Context(Path(tmp), area_files(), {area_of(m) for m in listed}, probe=not args.no_probe)
+        ctx = Context(Path(tmp), area_files(), {area_of(m) for m in listed}, probe=not args.no_probe,
+                      probe_scope=args.probe_scope)
         outcome = run_all(listed, ctx, args.jobs, args.timeout, set(), quiet=True)
     for e in entries:
         if e["id"] not in outcome:
@@ -433,6 +469,9 @@ def main(argv: list[str] | None = None) -> int:
                          "again resumes (the verdicts in it are kept)")
     ap.add_argument("--skip", default=",".join(NOT_RULES), help="engine module stems that are not rule code")
     ap.add_argument("--equivalent", type=Path, default=allowlist.PATH, help="the allow-list")
+    ap.add_argument("--source", choices=SOURCES, default=SOURCE,
+                    help="the mutants: cosmic-ray's operators and the project's specific ones (default), or the "
+                         "project's operators alone (as the figures before cosmic-ray were measured)")
     ap.add_argument("--list", action="store_true", help="list the mutants and stop")
     ap.add_argument("--report-only", action="store_true",
                     help="with --progress: report the verdicts the file holds for the selection, judge nothing")
@@ -444,6 +483,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-probe", action="store_true",
                     help="do not run the engine's survivors against the probe of what the protocol can see "
                          "(bench/probe.py; it costs about 5 s per survivor)")
+    ap.add_argument("--probe-scope", choices=("all", "suite"), default="all",
+                    help="the probe's rulesets: the suite's, every bundled and house ruleset and the larger sets "
+                         "(all, the default), or the suite's alone (quicker)")
     ap.add_argument("--probe-killed", action="store_true",
                     help="run the killed engine mutants against the probe too, and report how many of them it "
                          "sees (the probe's recall: how far its 'not seen' can be trusted)")
@@ -462,12 +504,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mutation: compiled modules in interpreter/ shadow the source ({', '.join(compiled)}): delete them "
               "(or install with RULELANG_PURE_PYTHON=1) and run again", file=sys.stderr)
         return 2
+    if args.source not in available_sources():
+        print("mutation: cosmic-ray is not installed (pip install '.[dev]'); or run with --source project",
+              file=sys.stderr)
+        return 2
     try:
         entries = allowlist.load(args.equivalent)
     except allowlist.AllowListError as exc:
         print(f"mutation: {exc}", file=sys.stderr)
         return 2
-    by_area = all_mutants(tuple(s for s in args.skip.split(",") if s))
+    by_area = all_mutants(tuple(s for s in args.skip.split(",") if s), args.source)
     if args.serve is not None:
         return serve(by_area, args.serve)
     if args.verify_allowlist:
@@ -486,7 +532,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(flat)} of {sum(map(len, by_area.values()))} mutants")
         return 0
     listed = {e["id"] for e in entries}
-    every_id = {m.id for ms in by_area.values() for m in ms}
+    every_id = {m.id for ms in by_area.values() for m in ms} | every_mutant_id(tuple(s for s in args.skip.split(",")
+                                                                                   if s))
     stale = sorted(i for i in listed if i not in every_id)
     t0 = time.monotonic()
     done = _resumed(args.progress)
@@ -505,10 +552,11 @@ def main(argv: list[str] | None = None) -> int:
         # the unmutated runs only when a mutant is left to judge (a finished run given again only reports)
         # tracing costs about as much as judging 50 mutants: a small run judges every mutant instead
         left = sum(1 for m in flat if m.id not in listed and m.id not in done)
-        ctx = Context(Path(tmp), area_files(), todo, trace=left > TRACE_FROM, probe=not args.no_probe)
+        ctx = Context(Path(tmp), area_files(), todo, trace=left > TRACE_FROM, probe=not args.no_probe,
+                      probe_scope=args.probe_scope)
         ctx.probe_killed = args.probe_killed
         outcome = run_all(flat, ctx, args.jobs, args.timeout, listed, progress=args.progress)
-    rows = summary(by_area, chosen, outcome)
+    rows = summary(by_area, chosen, outcome, {e["id"]: e["reason"].split(":")[0] for e in entries})
     survivors = [m for m in flat if outcome[m.id][0] == "survived"]
     print()
     for m in survivors:
@@ -539,7 +587,17 @@ def main(argv: list[str] | None = None) -> int:
     if recall is not None:
         print(f"probe recall: it sees {recall[0]} of the {recall[1]} engine mutants the suite killed "
               f"({recall[0] / recall[1]:.1%}): a survivor it does not see is presumed unobservable with that reach")
-    print(f"{time.monotonic() - t0:.0f} s; operators: {', '.join(OPERATORS)}")
+    for area, r in rows.items():
+        if not r["judged"]:
+            continue
+        lo = r["left_out"]
+        print(f"{area}: raw {r['raw']:.1%} over every mutant judged that compiles ({r['judged'] - lo['incompetent']}); "
+              f"left out: {lo['equivalent']} equivalent, {lo['unobservable']} unobservable, {lo['unreachable']} "
+              f"unreachable (listed), {lo['incompetent']} that do not compile; {r['not_executed']} survivors on "
+              "lines no judge executes")
+    ops = (f"cosmic-ray's core operators ({len(cosmic_operators())}) and the project's "
+           f"{', '.join(SPECIFIC)}") if args.source == "cosmic-ray" else ", ".join(OPERATORS)
+    print(f"{time.monotonic() - t0:.0f} s; mutants from {args.source}: {ops}")
     if stale:
         print(f"stale: {len(stale)} entries of {args.equivalent.name} name no mutant (their line changed or went): "
               "judge the new lines and remove the entries")
@@ -550,7 +608,8 @@ def main(argv: list[str] | None = None) -> int:
             "killed": sum(r["killed"] for r in rows.values()),
             "equivalent": sum(r["equivalent"] for r in rows.values()),
             "score": (lambda k, j: k / j if j else 1.0)(sum(r["killed"] for r in rows.values()),
-                                                       sum(r["judged"] - r["equivalent"] for r in rows.values())),
+                                                       sum(r["judged"] - r["equivalent"] - r["left_out"]["incompetent"]
+                                                           for r in rows.values())),
             "verdicts": [{"id": m.id, "area": area_of(m), "verdict": outcome[m.id][0], "by": outcome[m.id][1],
                           "stage": outcome[m.id][2].get("stage"), "changed": outcome[m.id][2].get("changed", []),
                           "seen": outcome[m.id][2].get("seen")}

@@ -1,14 +1,19 @@
 """A held-out probe of what the protocol can see, to tell a surviving mutant that matters from one that cannot.
 
-The probe is a set of protocol requests: for every ruleset the suite uses and
-every player count it allows, seeded matches of random and greedy players
-(starting near the target in half of them; the first round dealt in full, dealt
-short, or dealt so that it blocks at once, its hands often tied, partners'
-too, so that a block's winner and tie-breaks decide), with a seat's view (`observe`)
-after every turn, illegal attempts (a tile the seat does not hold, a tile
-that does not match, a pass or a draw while able to place), wrong claims and
-calls under the muggins rule, over up to `MAX_ROUNDS` rounds with the later
-deals' openers left to the rules. The unmutated built-in engine answers it
+The probe is a set of protocol requests: for every ruleset the suite uses,
+every bundled ruleset, every house ruleset of `tests/data/rulesets/house/` and
+every bundled double-six ruleset played on the larger sets (double-nine and
+double-twelve), and every player count each allows, seeded matches of random
+and greedy players (starting near the target in half of them; the first round
+dealt in full, dealt short, or dealt so that it blocks at once, its hands often
+tied, partners' too, so that a block's winner and tie-breaks decide; and one
+long match from 0 to the target, `LONG_STEPS` steps at most), with a seat's
+view (`observe`) after every turn, an illegal attempt for every reason a move,
+a draw, a pass, a claim or a call can be refused (PROTOCOL.md 3.11, 3.13,
+3.14: `REFUSALS`), claims off by one and calls under the muggins rule, and,
+once the match is over, a move, a call, a draw and a view that are
+`round-over`; over up to `MAX_ROUNDS` rounds (the long match: to its end)
+with the later deals' openers left to the rules. The unmutated built-in engine answers it
 once; a mutated engine is *seen* when it answers any step otherwise, compared
 as a case would compare it (`conformance/compare.py`, hidden tiles included).
 
@@ -28,6 +33,7 @@ import argparse
 import json
 import random
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -48,13 +54,25 @@ DOUBLES_SEEDS = (9004, 9006)
 # and, where partners play, three more, of one round each, dealt doubles so that two partners share the lightest
 # hand after the lead (now and then with an opponent too): partners' ties, which decide a block only there
 PARTNERS_SEEDS = (9007, 9008, 9009)
+# and one long match, from 0 to the target (several rounds): the engine's scores, ends and later openers over a
+# whole match, and the target reached by any kind of event
+LONG_SEEDS = (9010,)
 TIED_TRIES = 400  # random attempts at a tied deal before the match falls back to a short one
 MAX_ROUNDS = 3
 MAX_STEPS = 300  # steps of one match at most (observations and attempts included)
+LONG_STEPS = 1500  # steps of a long match at most (most end at the target before; bench/README.md says how many)
+LARGER_SETS = ("double-nine", "double-twelve")
+# every reason a step can be refused (conformance/PROTOCOL.md 3.11, 3.13, 3.14): the probe offers each where the
+# state allows it (tests/test_bench_probe.py checks that its answers hold every one)
+REFUSALS = ("round-over", "not-in-hand", "must-lead", "forced-lead", "must-play-drawn", "not-on-layout",
+            "no-such-side", "branch-closed", "side-occupied", "dead-end", "no-match", "orientation-not-allowed",
+            "must-place", "boneyard-empty", "claims-off", "negative-claim", "no-calls", "late-call", "not-caller",
+            "nothing-to-take")
 ILLEGAL = 0.15  # chance of an illegal attempt before a turn
 CALL = 0.35  # chance of a call after a placement, under the muggins rule
 WRONG_CLAIM = 0.3  # chance that a claim is off by one unit
 GLANCE = 0.3  # chance that a seat other than the one to move is observed after a turn
+LONG_OBSERVE = 0.2  # in a long match, chance of a view after a turn (the other matches look after every turn)
 
 
 def _step(move: str) -> dict[str, Any]:
@@ -65,48 +83,80 @@ def _step(move: str) -> dict[str, Any]:
     return {"play": text, "claim": int(claim)} if said else {"play": move}
 
 
-def _illegal(rng: random.Random, match: Any, seat: int, legal: list[Any]) -> dict[str, Any] | None:
-    """A step the seat to move may not make now, or None when none is at hand."""
+def _placement(move: Any) -> str:
+    """A move's text without its tile: `` on [1|2] high`` (the lead: empty)."""
+    from rulelang.interpreter import format_tile
+
+    return "" if move.target is None else f" on {format_tile(move.target)} {move.side}"
+
+
+def _refusals(match: Any, seat: int, legal: list[Any]) -> list[dict[str, Any]]:
+    """A step of each kind the seat to move may not make now (PROTOCOL.md 3.11, 3.13, 3.14), where the state
+    allows one: which code refuses it is the engine's to say (the unmutated engine's answer is the probe's)."""
     from rulelang.interpreter import format_tile
     from rulelang.interpreter.tiles import SIDES
 
+    rnd, cfg = match.round, match.config
     obs = match.observation(seat)
     hand = [format_tile(t) for t in obs["hand"]]
+    layout = [format_tile(t) for t in obs["layout"]]
     placements = [m for m in legal if not m.draw]
-    held = {format_tile(m.tile) for m in placements}
-    others = [format_tile(t) for s, h in enumerate(match.round.hands) if s != seat for t in h]
-    kinds = ["pass", "other-hand", "wrong-side"]
-    if not match.config.draw_while_able:
-        kinds.append("draw")
-    if [t for t in hand if t not in held]:
-        kinds.append("not-matching")
-    kind = rng.choice(kinds)
-    if kind == "pass":
-        return {"pass": True} if placements else None
-    if kind == "draw":
-        return {"draw": True} if placements else None
-    if not placements:
-        return None
-    target = rng.choice(placements)
-    where = "" if target.target is None else f" on {format_tile(target.target)} {target.side}"
-    if kind == "other-hand" and others:
-        return {"play": rng.choice(others) + where}
-    if kind == "not-matching":
-        return {"play": rng.choice([t for t in hand if t not in held]) + where}
-    if target.target is not None:
-        return {"play": f"{format_tile(target.tile)} on {format_tile(target.target)} {rng.choice(SIDES)}"}
-    return None
+    placed = {format_tile(m.tile) for m in placements}
+    others = [format_tile(t) for s, h in enumerate(rnd.hands) if s != seat for t in h]
+    out: list[dict[str, Any]] = []
+    where = _placement(placements[0]) if placements else ""
+    if others:  # not-in-hand
+        out.append({"play": others[len(out) % len(others)] + where})
+    if not layout and hand:  # must-lead (a target on the lead), forced-lead (another tile than the forced one)
+        out.append({"play": f"{hand[0]} on {hand[-1]} high"})
+        out += [{"play": t} for t in hand if t not in placed][:1]
+    elif hand:
+        out.append({"play": hand[0]})  # must-lead: no target after the lead
+        outside = [t for t in hand + others if t not in layout]
+        out.append({"play": f"{hand[0]} on {outside[-1]} high"})  # not-on-layout
+        target = layout[len(hand) % len(layout)]
+        a, b = target.strip("[]").split("|")
+        wrong = [x for x in SIDES if (x in ("high", "low")) == (a == b)]  # no-such-side (or branch-closed)
+        out.append({"play": f"{hand[-1]} on {target} {wrong[len(layout) % len(wrong)]}"})
+        for tile, side, other, _ in obs["connections"][-2:]:  # side-occupied, dead-end
+            out.append({"play": f"{hand[0]} on {format_tile(tile)} {side}"})
+            out.append({"play": f"{hand[-1]} on {format_tile(other)} {SIDES[len(hand) % len(SIDES)]}"})
+        if [t for t in hand if t not in placed] and placements:  # no-match, or must-play-drawn
+            out.append({"play": [t for t in hand if t not in placed][0] + where})
+    if placements:  # orientation-not-allowed: an orientation on a move that is not the spinner's, or refused
+        text = str(placements[-1])
+        out.append({"play": text.removesuffix(" endwise") + (" crosswise" if text.endswith(" endwise") or len(hand) % 2
+                                                              else " endwise")})
+        out.append({"pass": True})  # must-place
+        if not cfg.draw_while_able:
+            out.append({"draw": True})  # must-place
+    if cfg.draw_while_able and obs["drawable"] == 0:
+        out.append({"draw": True})  # boneyard-empty
+    if placements:  # claims-off (no claims), negative-claim
+        out.append({"play": str(placements[0]), "claim": 1 if cfg.claims == "none" else -1})
+    out.append({"call": (seat + len(hand)) % len(rnd.hands)})  # claims-off, no-calls, late-call, not-caller
+    return out
+
+
+def _illegal(rng: random.Random, match: Any, seat: int, legal: list[Any]) -> dict[str, Any] | None:
+    """A step the seat to move may not make now (one of `_refusals`, drawn at random), or None."""
+    steps = _refusals(match, seat, legal)
+    return rng.choice(steps) if steps else None
 
 
 def _apply(match: Any, step: dict[str, Any]) -> bool:
     """Make the step as the built-in engine's protocol side makes it; whether it was accepted."""
-    from rulelang.interpreter import IllegalMove
+    from rulelang.interpreter import IllegalMove, Move
 
     rnd = match.round
     try:
+        if match.over:
+            return False  # every step after the match is `round-over`
+        if "observe" in step:
+            return True
         if "play" in step:
-            text = step["play"] if "claim" not in step else f"{step['play']} claim {step['claim']}"
-            match.play(text)
+            move = Move.parse(step["play"])
+            match.play(move if "claim" not in step else replace(move, claim=step["claim"]))
         elif "call" in step:
             match.call(step["call"])
         elif "draw" in step:
@@ -238,8 +288,8 @@ def _blocking_hands(rng: random.Random, tiles: list[str], players: int, deal: st
 def game(config: dict[str, Any], players: int, seed: int, name: str,
          deal: str = "full") -> tuple[dict[str, Any], list[bool]]:
     """One probe match: (its request, whether each of its steps was accepted), played by the engine now loaded;
-    `deal`: "full" as the rules deal it, "short" (its first round dealt 2 to 4 tiles a hand and at most 3 in
-    the boneyard), "tied" (no boneyard, hands whose pip totals tie), "doubles" (no boneyard, 1 to 3
+    `deal`: "full" as the rules deal it, "long" (in full, from 0 to the target: the whole match), "short" (its
+    first round dealt 2 to 4 tiles a hand and at most 3 in the boneyard), "tied" (no boneyard, hands whose pip totals tie), "doubles" (no boneyard, 1 to 3
     doubles a hand) or "partners" (doubles where two partners share the lightest hand); a deal the set cannot
     give falls back to a short one."""
     from rulelang.interpreter import Match, as_config, greedy_player, random_player
@@ -262,7 +312,7 @@ def game(config: dict[str, Any], players: int, seed: int, name: str,
         setup["boneyard"] = setup["boneyard"][: rng.randint(0, 3)]
     nsides = max(cfg.sides_of(players)) + 1
     target = config["target"]
-    if rng.random() < 0.5 and target.get("mode") != "rounds" and target.get("raw"):
+    if deal != "long" and rng.random() < 0.5 and target.get("mode") != "rounds" and target.get("raw"):
         unit = config["scoring"]["unit"]
         setup["scores"] = [max(0, target["raw"] - unit * rng.randint(1, 6)) for _ in range(nsides)]
     match = Match(cfg, players, seed=seed, record=True, deal=[setup], trust_openers=False)
@@ -272,13 +322,15 @@ def game(config: dict[str, Any], players: int, seed: int, name: str,
     accepted = [True] * players
 
     def add(step: dict[str, Any]) -> bool:
-        ok = True if "observe" in step else _apply(match, step)
+        ok = _apply(match, step)
         steps.append(step)
         accepted.append(ok)
         return ok
 
-    rounds = 1 if blocking is not None else MAX_ROUNDS  # a blocking deal is there for its own round
-    while not match.over and len(match.rounds) < rounds and len(steps) < MAX_STEPS:
+    # a blocking deal is there for its own round; a long match plays to its end
+    rounds = 1 if blocking is not None else MAX_ROUNDS if deal != "long" else sys.maxsize
+    cap = LONG_STEPS if deal == "long" else MAX_STEPS
+    while not match.over and len(match.rounds) < rounds and len(steps) < cap:
         seat = match.seat_to_move
         legal = match.legal_moves()
         if rng.random() < ILLEGAL:
@@ -294,10 +346,13 @@ def game(config: dict[str, Any], players: int, seed: int, name: str,
         add(_step(str(move)))
         if claims and not match.over and rng.random() < CALL:
             add({"call": rng.randrange(players)})
-        if not match.over:
+        if not match.over and (deal != "long" or rng.random() < LONG_OBSERVE):
             add({"observe": match.seat_to_move})
-            if rng.random() < GLANCE:
+            if deal != "long" and rng.random() < GLANCE:
                 add({"observe": rng.randrange(players)})
+    if match.over:  # after the match every step is refused (`round-over`), whatever it is
+        for step in ({"play": "[0|0]"}, {"call": 0}, {"draw": True}, {"pass": True}, {"observe": 0}):
+            add(step)
     thrown0 = first.transcript()["rounds"][0].get("thrown_in", [])  # the deals thrown in before the first
     return _request(match, thrown0, setup, steps, name, players, seed), accepted
 
@@ -319,8 +374,10 @@ def _request(match: Any, thrown0: list[dict[str, Any]], setup: dict[str, Any], s
             "setup": deals[0], "next_rounds": deals[1:], "steps": steps}
 
 
-def rulesets(cases: list[dict[str, Any]]) -> list[tuple[str, Any]]:
-    """(name, ruleset) of every ruleset the suite's cases use, once each, in a fixed order."""
+def rulesets(cases: list[dict[str, Any]], extra: bool = True) -> list[tuple[str, Any]]:
+    """(name, ruleset) of every ruleset the suite's cases use and, with `extra`, every bundled ruleset, every house
+    ruleset (`house-NAME`, tests/data/rulesets/house/) and every bundled double-six ruleset on the larger sets
+    (`NAME-double-nine`, `NAME-double-twelve`, inline texts `based on NAME`), once each, in a fixed order."""
     import hashlib
 
     seen: dict[str, Any] = {}
@@ -329,31 +386,57 @@ def rulesets(cases: list[dict[str, Any]]) -> list[tuple[str, Any]]:
         key = r if isinstance(r, str) else "inline-" + hashlib.sha256(
             json.dumps(r, sort_keys=True).encode()).hexdigest()[:10]
         seen.setdefault(key, r)
+    if extra:
+        seen.update({k: v for k, v in extra_rulesets() if k not in seen})
     return sorted(seen.items())
+
+
+def extra_rulesets() -> list[tuple[str, Any]]:
+    """The rulesets beyond the suite's (see `rulesets`): bundled, house, and the larger sets."""
+    import rulelang
+
+    out: list[tuple[str, Any]] = [(name, name) for name in rulelang.bundled_names()]
+    for path in sorted((REPO / "tests" / "data" / "rulesets" / "house").glob("*.rules")):
+        out.append((f"house-{path.stem}", {"text": path.read_text(encoding="utf-8"),
+                                           "filename": path.relative_to(REPO).as_posix()}))
+    for name in rulelang.bundled_names():
+        if rulelang.compile_bundled(name).get("tiles", 6) != 6:
+            continue
+        for tiles in LARGER_SETS:
+            text = (f'ruleset {name}-{tiles} "{name} on a {tiles} set (bench/probe.py)"\n'
+                    f'source "bench/probe.py: a bundled ruleset on a larger set"\nbased on {name}\n\ntiles {tiles}\n')
+            out.append((f"{name}-{tiles}", {"text": text, "filename": f"{name}-{tiles}.rules"}))
+    return out
 
 
 def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS,
           short_seeds: tuple[int, ...] = SHORT_SEEDS,
           tied_seeds: tuple[int, ...] = TIED_SEEDS,
           doubles_seeds: tuple[int, ...] = DOUBLES_SEEDS,
-          partners_seeds: tuple[int, ...] = PARTNERS_SEEDS) -> tuple[list[dict[str, Any]], list[str]]:
-    """The probe for the suite's rulesets: [{"request", "answer"}] from the engine now loaded (unmutated),
-    and the matches left out (a replay that does not accept what the match accepted)."""
+          partners_seeds: tuple[int, ...] = PARTNERS_SEEDS,
+          long_seeds: tuple[int, ...] = LONG_SEEDS,
+          extra: bool = True) -> tuple[list[dict[str, Any]], list[str]]:
+    """The probe for the suite's rulesets (and, with `extra`, the others of `rulesets`): [{"request", "answer"}]
+    from the engine now loaded (unmutated), and the matches left out (a replay that does not accept what the
+    match accepted)."""
     from rulelang.conformance.builtin import run_case
     from rulelang.conformance.configs import compiled
     from rulelang.interpreter import as_config
 
     entries: list[dict[str, Any]] = []
     dropped: list[str] = []
-    for name, ruleset in rulesets(cases):
+    for k, (name, ruleset) in enumerate(rulesets(cases, extra)):
         try:
             config = compiled(ruleset)
         except Exception:  # noqa: BLE001 - a case ruleset that does not compile is the suite's business
             continue
         partnerships = as_config(config).partnerships
-        for players in config["players"]["counts"]:
+        counts = config["players"]["counts"]
+        for players in counts:
             plan = [(s, "full") for s in seeds] + [(s, "short") for s in short_seeds] \
                 + [(s, "tied") for s in tied_seeds] + [(s, "doubles") for s in doubles_seeds]
+            if players == counts[k % len(counts)]:  # a long match at one count a ruleset, the counts in turn
+                plan += [(s, "long") for s in long_seeds]
             if players in partnerships:
                 plan += [(s, "partners") for s in partners_seeds]
             for seed, deal in plan:
@@ -365,6 +448,16 @@ def build(cases: list[dict[str, Any]], seeds: tuple[int, ...] = PROBE_SEEDS,
                     continue
                 entries.append({"ruleset": ruleset, "request": request, "answer": answer})
     return entries, dropped
+
+
+def refusal_codes(entries: list[dict[str, Any]]) -> dict[str, int]:
+    """{reason code: how many steps of the probe the unmutated engine refused with it}."""
+    out: dict[str, int] = {}
+    for e in entries:
+        for a in e["answer"]["steps"]:
+            if a.get("reject"):
+                out[a["reject"]] = out.get(a["reject"], 0) + 1
+    return dict(sorted(out.items()))
 
 
 def as_case(entry: dict[str, Any]) -> dict[str, Any]:
@@ -446,10 +539,18 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         import judge
 
+        t0 = time.process_time()
         entries, dropped = build(judge.case_list())
         args.out.write_text(json.dumps(entries), encoding="utf-8")
-        print(f"probe: {len(entries)} matches, {sum(len(e['request']['steps']) for e in entries)} steps"
+        codes = refusal_codes(entries)
+        print(f"probe: {len(entries)} matches of {len({e['request']['id'].rsplit('-', 2)[0] for e in entries})} "
+              f"rulesets, {sum(len(e['request']['steps']) for e in entries)} steps, built in "
+              f"{time.process_time() - t0:.0f} s of CPU"
               + (f"; left out (the replay differs): {', '.join(dropped)}" if dropped else ""))
+        print("refused: " + ", ".join(f"{k} {n}" for k, n in codes.items()))
+        missing = [k for k in REFUSALS if k not in codes]
+        if missing:
+            print(f"never refused: {', '.join(missing)}")
         return 0
     try:
         entries = json.loads(args.probe.read_text(encoding="utf-8"))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import subprocess
 import sys
@@ -18,6 +19,10 @@ import mutants  # noqa: E402 - the bench folder is no package
 
 # the engine compiled into the checkout (.ci/run's second pass): the script refuses to judge mutants
 COMPILED_IN_TREE = compiled_in_tree()
+# cosmic-ray (the `dev` extra) makes the default mutants; without it the script runs the project's operators alone
+HAS_COSMIC_RAY = importlib.util.find_spec("cosmic_ray") is not None
+SOURCE = [] if HAS_COSMIC_RAY else ["--source", "project"]
+needs_cosmic_ray = pytest.mark.skipif(not HAS_COSMIC_RAY, reason="cosmic-ray is not installed (pip install '.[dev]')")
 
 
 # a mutant the suite kills: "events of net raw 0 are not recorded" turned around
@@ -38,6 +43,7 @@ def _allowlist(tmp_path: Path, *entries: dict) -> Path:
 
 
 def _run(*args: str) -> subprocess.CompletedProcess:
+    args = (*args, *SOURCE) if "--serve" not in args else args
     return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
 
 
@@ -170,7 +176,8 @@ def test_entries_naming_no_mutant_are_reported_as_stale(tmp_path):
 def test_an_engine_survivor_is_run_against_the_probe(tmp_path):
     # the bots' claim (the muggins rule): no case and no probe game can see it; the table says so
     bot_claim = "interpreter/claims.py::bot_claim::return 0::0->1"
-    res = _run("--match", bot_claim, "--json", str(tmp_path / "m.json"), "--equivalent", str(_allowlist(tmp_path)))
+    res = _run("--match", bot_claim, "--json", str(tmp_path / "m.json"), "--equivalent", str(_allowlist(tmp_path)),
+               "--probe-scope", "suite")
     assert res.returncode == 0, res.stdout + res.stderr
     doc = json.loads((tmp_path / "m.json").read_text())
     [verdict] = doc["verdicts"]
@@ -225,3 +232,76 @@ def test_a_mutant_hidden_by_the_order_of_the_cases_is_judged_again_in_the_suites
     assert mutation._judge_once(m, ctx, larger_first, 40, False)[0] == "survived"  # hidden in that order
     verdict, by, _ = mutation.judge(m, ctx, larger_first, 40)
     assert verdict == "killed" and not by.startswith("double-nine-six")
+
+
+MODULE = ("def f(a, b, xs, d):\n"
+          "    if a < b and not xs[1:3] or min(a, b) == 0:\n"
+          "        return sorted(xs, reverse=True)\n"
+          "    elif a in xs:\n"
+          "        a += 1\n"
+          "    try:\n"
+          "        b = {**d, 'k': -a + b}\n"
+          "    except KeyError:\n"
+          "        pass\n"
+          "    return b\n")
+
+
+@needs_cosmic_ray
+def test_cosmic_ray_makes_the_mutants_under_the_projects_ids(tmp_path):
+    import cosmic
+    from cosmic_ray.mutating import mutate_code
+
+    module = tmp_path / "m.py"
+    module.write_text(MODULE)
+    found = mutants.mutants_of(module, {"sorted": {"reverse"}}, source="cosmic-ray")
+    labels = {(m.line, m.label, m.cr is not None) for m in found}
+    # cosmic-ray's changes, named as the project names the same change (a comparison replaced by every other)
+    assert {(2, "Lt->LtE", True), (2, "Lt->Eq", True), (2, "flip-Lt->Gt", True), (2, "And->Or", True),
+            (2, "drop-not", True), (2, "add-not", True), (2, "1->2", True), (2, "Eq->NotEq", True),
+            (7, "Add->Sub", True), (7, "Add->Mult", True), (7, "drop-neg", True), (7, "USub->UAdd", True),
+            (3, "True->False", True), (8, "except-KeyError->CosmicRayTestingException", True)} <= labels
+    # and only what no cosmic-ray operator does, from the project's: `in`, `+=`, a number made 0, an elif negated,
+    # a returned value, a slice bound, min/max, a keyword argument
+    assert {(4, "In->NotIn", False), (5, "Add->Sub", False), (5, "aug->assign", False), (2, "3->0", False),
+            (4, "add-not", False), (3, "return->None", False), (2, "slice-drop-lower", False),
+            (2, "min->max", False), (3, "drop-kwarg-reverse", False)} <= labels
+    assert not {(2, "1->0", False), (2, "Lt->LtE", False), (2, "drop-not", False)} & labels  # cosmic-ray's
+    assert not [m for m in found if m.line == 7 and m.label.startswith("Pow->")]  # `{**d}` is no power
+    assert len({m.id for m in found}) == len(found)
+    for m in found:  # each mutant is one change that compiles; cosmic-ray's are its own mutate_code's
+        text = mutants.mutated_source(m, {"sorted": {"reverse"}})
+        compile(text, "m.py", "exec")
+        assert ast.dump(ast.parse(text)) != ast.dump(ast.parse(MODULE))
+        if m.cr is not None and not m.label.startswith("except-"):
+            assert text == mutate_code(MODULE, cosmic.operators()[m.cr[0]], m.cr[1])
+    # ids survive line moves: a function added above changes none of them
+    module.write_text("def g():\n    return 1\n\n\n" + MODULE)
+    moved = mutants.mutants_of(module, {"sorted": {"reverse"}}, source="cosmic-ray")
+    assert {m.id for m in found} <= {m.id for m in moved}
+
+
+@needs_cosmic_ray
+def test_an_exception_replaced_by_cosmic_ray_runs(tmp_path):
+    module = tmp_path / "m.py"
+    module.write_text("def f(d):\n    try:\n        return d['x']\n    except KeyError:\n        return 0\n")
+    [m] = [m for m in mutants.mutants_of(module, {}, source="cosmic-ray") if m.label.startswith("except-")]
+    space: dict = {}
+    exec(mutants.mutated_source(m, {}), space)
+    with pytest.raises(KeyError):  # the handler no longer catches it: the mutant is observable, not a NameError
+        space["f"]({})
+
+
+@needs_cosmic_ray
+def test_the_allow_list_names_mutants_of_the_default_source():
+    import allowlist
+    import mutation
+
+    ids = {m.id for ms in mutation.all_mutants().values() for m in ms}
+    assert [e["id"] for e in allowlist.load() if e["id"] not in ids] == []
+
+
+def test_without_cosmic_ray_the_script_says_how_to_install_it(tmp_path, monkeypatch):
+    import mutation
+
+    monkeypatch.setattr(mutation, "available_sources", lambda: ("project",))
+    assert mutation.main(["--match", "nothing", "--source", "cosmic-ray"]) == 2

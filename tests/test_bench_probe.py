@@ -25,7 +25,7 @@ SMALL = [{"ruleset": "allfives"}, {"ruleset": "muggins-claims"}, {"ruleset": "ex
 
 @pytest.fixture(scope="module")
 def small_probe():
-    entries, dropped = probe.build(SMALL)
+    entries, dropped = probe.build(SMALL, extra=False)
     return entries, dropped
 
 
@@ -63,7 +63,7 @@ def test_the_tied_deals_block_with_the_lightest_hands_tied(small_probe):
 def test_where_partners_play_a_blocking_deal_leaves_two_partners_sharing_the_lightest_hand():
     # partners' ties decide a block only where partners play: reading 29, and the side that wins together
     entries, dropped = probe.build([{"ruleset": "allfives-pagat"}], seeds=(), short_seeds=(), tied_seeds=(),
-                                   doubles_seeds=())
+                                   doubles_seeds=(), long_seeds=(), extra=False)
     assert dropped == [] and entries
     assert {e["request"]["players"] for e in entries} == {4}  # the only count with partnerships
     blocks = [s["round"]["hand_pips"] for e in entries for s in e["answer"]["steps"]
@@ -116,3 +116,54 @@ def test_a_witness_is_a_draft_case_file_the_runner_reads(tmp_path, small_probe):
     missing = subprocess.run([sys.executable, str(ROOT / "bench" / "probe.py"), "witness", str(path), "probe-nope"],
                              capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert missing.returncode == 2 and "no match 'probe-nope'" in missing.stderr
+
+
+def _protocol_codes() -> set[str]:
+    """Every reason code conformance/PROTOCOL.md gives a refused step (3.11's table, 3.13's claims and calls)."""
+    import re
+
+    text = (ROOT / "conformance" / "PROTOCOL.md").read_text(encoding="utf-8")
+    table = text[text.index("### 3.11"):text.index("### 3.12")]
+    claims = text[text.index("- Refusals. A claim"):text.index("- `claims: any-opponent`")]
+    return set(re.findall(r"^\| `([a-z-]+)` \|", table, re.M)) | set(re.findall(r"`([a-z]+(?:-[a-z]+)+)`", claims))
+
+
+def test_the_probe_offers_every_refusal_the_protocol_defines(small_probe):
+    assert set(probe.REFUSALS) == _protocol_codes() - {"any-opponent"}  # (a claims mode named in the text)
+    # the small probe's three rulesets already draw most of them; the whole probe (bench/README.md) every one
+    codes = probe.refusal_codes(small_probe[0])
+    assert {"round-over", "not-in-hand", "must-lead", "not-on-layout", "no-such-side", "side-occupied", "no-match",
+            "orientation-not-allowed", "must-place", "claims-off", "negative-claim", "late-call", "not-caller",
+            "nothing-to-take"} <= set(codes)
+
+
+def test_a_long_match_plays_several_rounds_to_the_target(small_probe):
+    entries, _ = small_probe
+    long = [e for e in entries if e["request"]["id"].endswith(tuple(f"-{s}" for s in probe.LONG_SEEDS))]
+    assert len(long) == len(SMALL)  # one a ruleset
+    for e in long:
+        assert "scores" not in e["request"]["setup"] and len(e["request"]["next_rounds"]) >= 2
+        assert [a for a in e["answer"]["steps"] if (a.get("match") or {}).get("over")]  # it ended at the target
+        assert e["answer"]["steps"][-1] == {"reject": "round-over"}  # and every step after it is refused
+
+
+def test_the_probe_plays_every_bundled_and_house_ruleset_and_the_larger_sets():
+    import rulelang
+    from rulelang.conformance.configs import compiled
+
+    names = dict(probe.rulesets([], extra=True))
+    assert set(rulelang.bundled_names()) <= set(names)
+    house = sorted(p.stem for p in (ROOT / "tests" / "data" / "rulesets" / "house").glob("*.rules"))
+    assert house and {f"house-{h}" for h in house} <= set(names)
+    assert {"allfives-double-nine", "allfives-double-twelve", "muggins-claims-double-twelve"} <= set(names)
+    tiles = {name: compiled(r).get("tiles", 6) for name, r in names.items()}  # every one compiles
+    assert tiles["allfives-double-twelve"] == 12 and tiles["sniff-double-nine"] == 9
+
+
+def test_a_game_on_a_larger_set_replays_as_it_was_played():
+    ruleset = dict(probe.rulesets([], extra=True))["allfives-double-twelve"]
+    entries, dropped = probe.build([{"ruleset": ruleset}], short_seeds=(), tied_seeds=(), doubles_seeds=(),
+                                   long_seeds=(), partners_seeds=(), extra=False)
+    assert dropped == [] and entries
+    halves = {int(x) for e in entries for h in e["request"]["setup"]["hands"] for t in h for x in t.strip("[]").split("|")}
+    assert max(halves) > 9  # tiles of the double-twelve set are dealt
