@@ -37,6 +37,8 @@ __all__ = ["server", "serve", "diagnostics_of", "filename_of"]
 
 MAX_FRAME = 8 * 1024 * 1024  # bytes of one message: a ruleset text is at most 1 MiB, its JSON a few times that
 MAX_HEADER_LINE = 1024  # bytes of one header line (`Content-Length: N`)
+BROKEN_FRAME = 64 * 1024 * 1024  # a Content-Length above this is no message: the stream is out of step
+EXIT_BROKEN = 2  # exit status when the input stream is broken (the client then starts a new server)
 SKIPPED = b'{"jsonrpc": "2.0", "method": "$/rulelang/skipped"}'  # stands for a refused frame: a notification
 logger = logging.getLogger(__name__)
 
@@ -54,12 +56,20 @@ class _Protocol(LanguageServerProtocol):
             raise
 
 
+class BrokenStream(Exception):
+    """The input is out of step with its frames: no later message can be trusted to start where it seems to."""
+
+
 class BoundedInput:
     """Standard input as pygls reads it, with bounded header lines and frames.
 
     pygls reads a whole frame of the size its `Content-Length` says: a frame
     larger than MAX_FRAME is read through and dropped in small pieces instead
     (the server stays in step with the stream and goes on), with an error logged.
+    A `Content-Length` above BROKEN_FRAME is no message at all: reading it
+    through would take every later message as part of it (the server alive but
+    deaf), so it raises BrokenStream and the server exits (`serve`), which
+    tells the editor to start a new one.
     """
 
     def __init__(self, stream: IO[bytes]):
@@ -71,6 +81,9 @@ class BoundedInput:
     def read(self, size: int) -> bytes:
         if size <= MAX_FRAME:
             return self._stream.read(size)
+        if size > BROKEN_FRAME:
+            raise BrokenStream(f"a message of {size:,} bytes (at most {MAX_FRAME:,}; over {BROKEN_FRAME:,} "
+                               "the input is out of step)")
         logger.error("refused a message of %s bytes (at most %s): skipped", f"{size:,}", f"{MAX_FRAME:,}")
         left = size
         while left > 0:
@@ -444,7 +457,11 @@ def serve() -> None:
     """Answer an editor on standard input and output until it says exit."""
     if not logging.getLogger().handlers:  # errors (a refused frame) go to standard error, never to the client
         logging.basicConfig(level=logging.ERROR, stream=sys.stderr, format="rulelang lsp: %(message)s")
-    server.start_io(stdin=BoundedInput(sys.stdin.buffer))  # type: ignore[arg-type]
+    try:
+        server.start_io(stdin=BoundedInput(sys.stdin.buffer))  # type: ignore[arg-type]
+    except BrokenStream as exc:
+        logger.error("the input stream is broken: %s; exiting so that the editor starts the server again", exc)
+        sys.exit(EXIT_BROKEN)
 
 
 def _register_views() -> None:
