@@ -61,20 +61,21 @@ def run_trial(name: str, delay: float, hang_after: float, root: Path) -> Trial:
         proc = subprocess.Popen([sys.executable, "-m", "rulelang", *COMMANDS[name]], cwd=tmp, env=env,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
                                 start_new_session=True)
-        time.sleep(delay)
-        ended_first = proc.poll() is not None
-        sent = time.monotonic()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGINT)
         try:
-            status: int | None = proc.wait(timeout=hang_after)
-        except subprocess.TimeoutExpired:
-            status = None
-        seconds = time.monotonic() - sent
-        leftovers = _group_size(proc.pid) if status is not None else 0
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)  # a hang, or leftovers: nothing outlives the trial
-        if status is None:
+            time.sleep(delay)
+            ended_first = proc.poll() is not None
+            sent = time.monotonic()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGINT)
+            try:
+                status: int | None = proc.wait(timeout=hang_after)
+            except subprocess.TimeoutExpired:
+                status = None
+            seconds = time.monotonic() - sent
+            leftovers = _group_size(proc.pid) if status is not None else 0
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # a hang, leftovers, this script stopped: nothing outlives it
             proc.wait()
         err.seek(0)
         text = err.read().decode(errors="replace")
@@ -145,6 +146,10 @@ def clean(trial: Trial, limit: float) -> bool:
     return trial.status == 130 and trial.seconds <= limit and not trial.leftovers and not trial.traceback
 
 
+def _stop(_signum: int, _frame: object) -> None:
+    raise SystemExit(143)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trials", type=int, default=1000)
@@ -158,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="the checkout whose rulelang runs (default: this one)")
     ap.add_argument("--json", type=Path, help="also write every trial and the summary here")
     args = ap.parse_args(argv)
+    # Started in the background by a shell without job control, this script (and so every command it starts)
+    # would ignore SIGINT: the commands must take it as from a terminal. SIGTERM stops the script cleanly.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _stop)
 
     rng = random.Random(args.seed)
     names = list(COMMANDS) if args.mix else ["simulate"]
