@@ -127,7 +127,7 @@ def dask_client(where: Any, jobs: int) -> Iterator[Any]:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ToolError("--dask needs Dask: pip install 'rulelang[cluster]' (dask[distributed])") from None
+        raise ToolError("--dask needs Dask: pip install 'rulelang[dask]' (dask[distributed])") from None
     if isinstance(where, Client):
         yield where
         return
