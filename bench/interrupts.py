@@ -89,9 +89,13 @@ def _in_python_start(status: int | None, stderr: str, root: Path) -> bool:
 
     Killed by SIGINT with nothing said (Python had not yet installed its handler), or a KeyboardInterrupt
     traceback with no frame in the package (Python's `site` imports and .pth files, `runpy` finding the
-    module): what any Python program does then, which no code of the program can change.
+    module), or `site` reporting the interrupt as an error in a .pth file and going on (the Ctrl-C is then
+    lost and the command runs on, a "hang" until killed): what any Python program does then, which no code
+    of the program can change.
     """
     if status == -signal.SIGINT and not stderr:
+        return True
+    if "Remainder of file ignored" in stderr:  # site caught it in a .pth file and went on: the Ctrl-C is lost
         return True
     package_frame = f'File "{root / "rulelang"}{os.sep}'
     return status in (1, -signal.SIGINT) and "KeyboardInterrupt" in stderr and package_frame not in stderr
