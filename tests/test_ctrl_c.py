@@ -49,6 +49,29 @@ def test_ctrl_c_while_the_command_line_is_imported(monkeypatch, capsys):
     assert capsys.readouterr().err == LINE
 
 
+class _InterruptAsErrorOn(_InterruptOn):
+    """As a Ctrl-C inside a class body during an import comes out: a RuntimeError caused by it."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == self.name:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as ki:
+                raise RuntimeError("Error calling __set_name__ on 'cached_property' instance") from ki
+        return None
+
+
+def test_ctrl_c_turned_into_another_error_while_the_command_line_is_imported(monkeypatch, capsys):
+    """Seen by bench/interrupts.py: click imports uuid, whose import of platform was cut inside a class body."""
+    monkeypatch.delitem(sys.modules, "rulelang.cli")
+    monkeypatch.setattr(sys, "meta_path", [_InterruptAsErrorOn("rulelang.cli"), *sys.meta_path])
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)
+    with pytest.raises(SystemExit) as stop:
+        launch.main(prog_name="rulelang")
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == LINE
+
+
 def test_ctrl_c_while_the_group_options_are_read(monkeypatch):
     from rulelang.interpreter import build
 
