@@ -150,11 +150,17 @@ def dask_client(where: Any, jobs: int) -> Iterator[Any]:
     try:
         yield client
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        distributed_log = logging.getLogger("distributed")
+        level = distributed_log.level
+        distributed_log.setLevel(logging.CRITICAL + 1)  # a run cut short: the scheduler's reports to the
+        try:  # closed client (CommClosedError tracebacks, logged as critical) are no news to the user
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        finally:
+            distributed_log.setLevel(level)
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
 
 
 def _quiet_after_a_kill() -> None:
