@@ -11,9 +11,9 @@ checkout's pyproject.toml (or the `@module:attr` given), with the checkout
 first on the path, and with bytecode cached (pip compiles a package when it
 installs it; here the warm-up run writes the bytecode to a temporary
 PYTHONPYCACHEPREFIX, even when PYTHONDONTWRITEBYTECODE is set, so that no run
-pays for compiling the sources and the checkout gets no __pycache__). The
-warm-up run also writes lark's parser cache, in a temporary XDG_CACHE_HOME, as
-a user's first run does. Every command of every checkout takes its turn once,
+pays for compiling the sources and the checkout gets no __pycache__). An older
+checkout that kept lark's parser in a cache file has it written by the warm-up
+run, in a temporary XDG_CACHE_HOME, as a user's first run did. Every command of every checkout takes its turn once,
 --repeat times, so that a change of load on a shared machine falls on all of
 them alike. The CPU time of each child (user + system, from os.wait4) is
 taken, and the median is compared with the median of `python -c pass`.

@@ -164,6 +164,14 @@ def _lint_deal(where: str, deal: dict[str, Any], players: int, errors: list[str]
         errors.append(f"{where}: no seat {opener} among {players} players")
 
 
+def _lint_views(where: str, steps: list[dict[str, Any]], errors: list[str]) -> None:
+    """Every applied `observe` step states the seat's hand: the runner's check of what a seat sees starts
+    from the hand the case states (PROTOCOL.md 2.1), never from the engine's answer."""
+    for k, step in enumerate(steps):
+        if "observe" in step and "reject" not in step and "hand" not in (step.get("expect") or {}):
+            errors.append(f"{where}: step {k} observes seat {step['observe']} without stating its hand")
+
+
 def _lint_clauses(where: str, ids: list[str], errors: list[str]) -> None:
     """Every clause a case names is in the clause catalogue (conformance/clauses.json)."""
     from .clauses import unknown
@@ -171,6 +179,29 @@ def _lint_clauses(where: str, ids: list[str], errors: list[str]) -> None:
     for cid in unknown(ids):
         errors.append(f"{where}: unknown clause {cid!r} (not in conformance/clauses.json; "
                       "see `rulelang conform --trace` for the clause ids)")
+
+
+def _lint_refs(where: str, case: Case, errors: list[str]) -> None:
+    """The clauses a case names, and the field and values its `decides` names, exist."""
+    _lint_clauses(where, case.clauses, errors)
+    if "decides" in case.data:
+        _lint_decides(where, case.data["decides"], errors)
+
+
+def _lint_decides(where: str, decides: dict[str, Any], errors: list[str]) -> None:
+    """A deciding case names a field of the deciding pairs and values of that field (conformance/deciding.py)."""
+    from .deciding import domains, position
+
+    known = domains().get(decides["field"])
+    if known is None:
+        errors.append(f"{where}: decides an unknown field {decides['field']!r} (see `rulelang cases coverage`)")
+        return
+    for v in [decides["value"], *decides["against"]]:
+        if position(known[0], v) is None:
+            errors.append(f"{where}: {v!r} is not a value of {decides['field']} to decide "
+                          f"({', '.join(map(repr, known[0]))})")
+    if decides["value"] in decides["against"]:
+        errors.append(f"{where}: decides {decides['field']} against its own value {decides['value']!r}")
 
 
 def _valid_file(path: Path, rel: str, validator: Any, errors: list[str]) -> Any:
@@ -226,9 +257,7 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float
                 if old in replaced:
                     rep.errors.append(f"{where}: replaces {old}, already replaced by {replaced[old]}")
                 replaced[old] = c["id"]
-            for t in c["tags"]:
-                if t not in tags:
-                    rep.errors.append(f"{where}: unknown tag {t!r} (not in features.json)")
+            rep.errors.extend(f"{where}: unknown tag {t!r} (not in features.json)" for t in c["tags"] if t not in tags)
             top = None  # larger sets: the highest pip the case's set allows, read only when a half is above 6
             for t in _tiles_in(c):
                 a, b = map(int, TILE_RE.fullmatch(t).groups())  # type: ignore[union-attr]
@@ -239,6 +268,7 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float
                     msg = f"{where}: tile {t} is not in the case's set (halves 0 to {top})"
                     if b > top and msg not in rep.errors:
                         rep.errors.append(msg)
+            _lint_views(where, c["steps"], rep.errors)
             if WISHFUL.search(c["description"]):
                 rep.errors.append(f"{where}: the description should state the behaviour, not a wish or a test")
             _lint_deal(f"{where}: setup", c["setup"], c["players"], rep.errors)
@@ -246,7 +276,7 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float
                 _lint_deal(f"{where}: next_rounds[{k}]", d, c["players"], rep.errors)
             case = Case(c["id"], path.parent.name, path.stem, path, c, c.get("ruleset", doc["ruleset"]),
                         tuple(doc.get("clauses", [])))
-            _lint_clauses(where, case.clauses, rep.errors)
+            _lint_refs(where, case, rep.errors)
             rep.cases.append(case)
     for old, new in replaced.items():
         if old in ids:

@@ -7,15 +7,14 @@ path, what the case expects and what the engine reported.
 """
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from .hidden import dealt_top, named_tiles, tables
 
 MISSING = "<missing>"
 ORDER = ["seat", "drawn", "passed", "pass_drawn", "offered", "layout", "attach_points", "counted", "count",
          "points", "shown", "events", "scores", "shown_scores", "round", "match"]
-TILE = re.compile(r"\[\d{1,2}\|\d{1,2}\]")
 
 
 @dataclass
@@ -69,7 +68,10 @@ def _canonical(key: str, exp: Any, got: Any) -> tuple[Any, Any]:
     return exp, got
 
 
-def compare_step(i: int, step: dict[str, Any], obs: Any) -> Difference | None:
+def compare_step(i: int, step: dict[str, Any], obs: Any, table: frozenset[str] = frozenset(),
+                 top: int = 12) -> Difference | None:
+    """Step I's first difference; an `observe` step's view is also checked for hidden tiles, TABLE being the
+    tiles on the table by the case's moves (`hidden.tables`), TOP the set's top half."""
     base = f"$.steps[{i}]"
     if not isinstance(obs, dict):
         return Difference(i, base, "an observation object", obs)
@@ -84,34 +86,22 @@ def compare_step(i: int, step: dict[str, Any], obs: Any) -> Difference | None:
         if d:
             return Difference(i, *d)
     if "observe" in step and want is None:
-        return leak(i, expect, obs)
+        return leak(i, expect, obs, table, top)
     return None
 
 
-def _strings(obj: Any, path: str) -> Iterator[tuple[str, str]]:
-    """Every text in `obj` with its JSON path, keys included."""
-    if isinstance(obj, str):
-        yield path, obj
-    elif isinstance(obj, list):
-        for k, x in enumerate(obj):
-            yield from _strings(x, f"{path}[{k}]")
-    elif isinstance(obj, dict):
-        for k, x in obj.items():
-            yield f"{path}.{k}", str(k)
-            yield from _strings(x, f"{path}.{k}")
-
-
-def leak(i: int, expect: dict[str, Any], obs: dict[str, Any]) -> Difference | None:
-    """A seat's observation names no tile but its own hand's and the layout's (PROTOCOL.md 2.1): the first
-    other tile found anywhere in it is a hidden tile shown (another hand's, the boneyard's, or out of play)."""
-    hand = expect.get("hand", obs.get("hand"))  # what the case states, where it states it
-    layout = expect["layout"] if "tiles" in expect.get("layout", {}) else obs.get("layout")
-    tiles = layout.get("tiles") if isinstance(layout, dict) else None
-    seen = set(hand if isinstance(hand, list) else []) | set(tiles if isinstance(tiles, list) else [])
-    for path, text in _strings(obs, f"$.steps[{i}]"):
-        for tile in TILE.findall(text):
-            if tile not in seen:
-                return Difference(i, path, "no tile outside the seat's hand and the layout", tile)
+def leak(i: int, expect: dict[str, Any], obs: dict[str, Any], table: frozenset[str] = frozenset(),
+         top: int = 12) -> Difference | None:
+    """A seat's view names no tile but its own hand's and the layout's (PROTOCOL.md 2.1): the first other tile
+    found anywhere in it, in any notation (`hidden.named_tiles`), is a hidden tile shown (another hand's, the
+    boneyard's, or out of play). What the seat may know comes from the case, not from the answer: the hand
+    the case states (the lint requires it) and the table of the case's moves; a view whose layout names a
+    tile that is not on that table leaks it there too."""
+    hand = expect.get("hand", obs.get("hand"))  # (the answer's hand only for a case that states none)
+    known = set(table) | set(hand if isinstance(hand, list) else [])
+    for path, tile in named_tiles(obs, f"$.steps[{i}]", top):
+        if tile not in known:
+            return Difference(i, path, "no tile outside the seat's hand and the layout", tile)
     return None
 
 
@@ -121,10 +111,13 @@ def compare(case: dict[str, Any], result: Any) -> Difference | None:
     if not isinstance(result, dict) or not isinstance(result.get("steps"), list):
         return Difference(0, "$.steps", f"a list of {len(steps)} observations", result)
     got = result["steps"]
+    observed = any("observe" in s for s in steps)
+    table = tables(case) if observed else [frozenset()] * len(steps)
+    top = dealt_top(case) if observed else 12
     for i, step in enumerate(steps):
         if i >= len(got):
             return Difference(i, f"$.steps[{i}]", "an observation", MISSING)
-        d = compare_step(i, step, got[i])
+        d = compare_step(i, step, got[i], table[i], top)
         if d:
             return d
     if len(got) != len(steps):

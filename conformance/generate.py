@@ -50,6 +50,10 @@ class GenerateError(Exception):
     """A ruleset that cannot be made into cases (the message says why)."""
 
 
+class CheckEngineError(Exception):
+    """The check engine did not start, so no case was checked (the message says why)."""
+
+
 @dataclass
 class Suite:
     name: str
@@ -448,9 +452,13 @@ def targeted(suite: Suite, probe_seeds: int = PROBE_SEEDS) -> list[str]:
 
 
 def cross_check(suite: Suite, engine: Any, timeout: float = 30.0) -> Suite:
-    """Keep the cases `engine` passes; the others go to `suite.dropped` with the first difference."""
+    """Keep the cases `engine` passes; the others go to `suite.dropped` with the first difference.
+
+    Raises CheckEngineError when the engine does not start (no case was checked: none disagreed)."""
     tmp = [Case(c["id"], suite.name, "generated", Path("generated.json"), c, suite.ruleset) for c in suite.cases]
     result = run(engine, tmp, timeout=timeout, expected_failures={})
+    if result.engine.get("start_error"):
+        raise CheckEngineError(result.engine["start_error"]["message"])
     kept = []
     for case, res in zip(suite.cases, result.results, strict=True):
         if res.outcome == "pass":

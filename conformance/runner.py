@@ -91,7 +91,9 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
     """Run `cases` on `engine` (InProcessEngine or SubprocessEngine); the engine is stopped at the end.
 
     An engine that times out on MAX_CONSECUTIVE_TIMEOUTS cases in a row is given
-    no more: its remaining cases are errored at once. `deadline` (seconds) bounds
+    no more: its remaining cases are errored at once. An engine that did not
+    start errs every case with that failure, whichever way it failed (none is
+    skipped: its capabilities are unknown). `deadline` (seconds) bounds
     the whole run: a case is given at most the time left, and the cases left
     when it has passed are errored without being sent.
 
@@ -102,8 +104,9 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
     ends_at = None if deadline is None else time.monotonic() + deadline
     if ends_at is not None and hasattr(engine, "start_timeout"):
         engine.start_timeout = min(engine.start_timeout, max(deadline or 0.0, 0.001))
-    start_error = _start(engine)
-    sending = _Sending(engine, timeout, deadline, ends_at)
+    failure = _start(engine)
+    start_error = None if failure is None else {"message": str(failure)}
+    sending = _Sending(engine, timeout, deadline, ends_at, failure)
     name = (engine.implementation or {}).get("name", "unknown")
     xfails = _expected_failures(name, expected_failures, xfail_dirs)
     run_result = RunResult(engine={"implementation": engine.implementation, "capabilities": engine.capabilities,
@@ -126,13 +129,24 @@ def run(engine: Any, cases: Iterable[Case], timeout: float = 10.0,
     return run_result
 
 
-def _start(engine: Any) -> dict[str, Any] | None:
-    """Start the engine; what went wrong, if it did (every case will try again and report it)."""
+def _start(engine: Any) -> Exception | None:
+    """Start the engine; what went wrong, if it did (every case is then an error of that start)."""
     try:
         engine.start()
     except Exception as exc:  # EngineFailure
-        return {"message": str(exc)}
+        return exc
     return None
+
+
+def _start_failed(case: Case, failure: Exception) -> CaseResult:
+    """A case of an engine that did not start: an error, whatever the case (nothing is known of the engine's
+    capabilities, so none is skipped for them), as the engine's `run` reports a failed start."""
+    kind = getattr(failure, "kind", "start")
+    error = {"message": f"{kind}: {getattr(failure, 'message', failure)}", "kind": kind}
+    context = getattr(failure, "context", None)
+    if context:
+        error["context"] = context
+    return CaseResult(case, "error", error=error)
 
 
 def _expected_failures(name: str, given: dict[str, str] | None, xfail_dirs: Iterable[Any] | None) -> dict[str, str]:
@@ -157,9 +171,11 @@ def _mark_expected(res: CaseResult, reason: str | None) -> None:
 class _Sending:
     """Sends the cases one by one, within the run's deadline, giving up on an engine that stopped answering."""
 
-    def __init__(self, engine: Any, timeout: float, deadline: float | None, ends_at: float | None):
-        """`engine` has started: its capabilities are known."""
+    def __init__(self, engine: Any, timeout: float, deadline: float | None, ends_at: float | None,
+                 failure: Exception | None = None):
+        """`engine` has started (its capabilities are known), or FAILURE says why it did not."""
         self.engine = engine
+        self.failure = failure
         self.timeout = timeout
         self.deadline = deadline
         self.ends_at = ends_at
@@ -172,7 +188,9 @@ class _Sending:
     def send(self, case: Case) -> CaseResult:
         t0 = time.monotonic()
         left = None if self.ends_at is None else self.ends_at - t0
-        if self.timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
+        if self.failure is not None:  # not sent: the engine would only report its failed start again
+            res = _start_failed(case, self.failure)
+        elif self.timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
             res = _not_run(case, self.claimed, "abandoned", f"not run: the engine gave no answer to {self.timeouts} "
                            "cases in a row, so it was given no more")
         elif left is not None and left <= 0:

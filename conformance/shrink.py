@@ -14,11 +14,19 @@ time, while the candidate stays a correct case. A candidate is kept when
 Removed tiles are simply out of play (PROTOCOL.md 1: tiles in no hand and not
 in the boneyard), so the shrunk case is tagged `partial-deal`; it keeps the
 original's other tags (`multi-round` only while it still deals a later round).
+
+What shrinking may spend is bounded (a `Budget`): candidates per case and
+across the run, and the run's deadline (`conform --deadline`), which also
+bounds each candidate's timeout. An engine that gives no answer to three
+candidates in a row abandons the case. A shrink that stops early keeps the
+smallest case found so far (every kept candidate was checked).
 """
 from __future__ import annotations
 
 import json
 import re
+import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,12 +35,45 @@ from typing import Any
 from .builtin import run_case as builtin_run_case
 from .cases import Case, lint, step_words
 from .compare import Difference, compare
-from .runner import request_for
+from .runner import MAX_CONSECUTIVE_TIMEOUTS, request_for
 
 MAX_RUNS = 3000  # candidates tried per case at most (each is one run of the engine and one of the built-in engine)
+MAX_RUN_CANDIDATES = 20000  # candidates tried across a whole run (every failing case) at most
 SUFFIX = "-shrunk"
 ID_MAX = 80  # the case schema's bound on an id
 MOVE_KEYS = ("play", "claim", "draw", "pass", "call", "observe", "reject")  # what a step keeps without its expectation
+
+
+class Budget:
+    """What shrinking may spend across a run: candidates, and time up to ENDS_AT (a time.monotonic() value)."""
+
+    def __init__(self, candidates: int = MAX_RUN_CANDIDATES, ends_at: float | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.candidates = candidates
+        self.ends_at = ends_at
+        self.clock = clock
+
+    def seconds_left(self) -> float | None:
+        return None if self.ends_at is None else self.ends_at - self.clock()
+
+    def spent(self) -> str | None:
+        """Why nothing more may be tried ("deadline", "candidates"), or None."""
+        left = self.seconds_left()
+        if left is not None and left <= 0:
+            return "deadline"
+        return "candidates" if self.candidates <= 0 else None
+
+
+class Stopped(Exception):
+    """Shrinking stopped before its end: REASON is "deadline", "candidates" (the run's budget) or "timeouts"."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class NoAnswer(Exception):
+    """The engine gave no result for the case itself (a timeout, a crash): there is nothing to shrink."""
 
 
 @dataclass
@@ -43,6 +84,7 @@ class Shrunk:
     data: dict[str, Any]  # the shrunk case (one entry of a case file's `cases`)
     difference: Difference  # the failing engine's difference on it
     runs: int  # candidates tried
+    stopped: str | None = None  # why shrinking stopped early (Stopped.reason): the smallest case found by then
 
     @property
     def steps(self) -> tuple[int, int]:
@@ -68,25 +110,49 @@ def _key(diff: Difference) -> str | None:
 
 
 class _Oracle:
-    """Runs candidates: on the failing engine (kept started) and on the built-in engine."""
+    """Runs candidates: on the failing engine (kept started) and on the built-in engine, within the budget."""
 
-    def __init__(self, case: Case, engine: Any, timeout: float, max_runs: int):
+    def __init__(self, case: Case, engine: Any, timeout: float, max_runs: int, budget: Budget):
         self.case = case
         self.engine = engine
         self.timeout = timeout
         self.left = max_runs
+        self.budget = budget
         self.runs = 0
+        self.timeouts = 0  # in a row
         self.key: str | None = None
+        self.best: tuple[dict[str, Any], Difference] | None = None  # the last candidate kept, and its difference
+        self.last_error: str | None = None  # the engine's error on the last run, if it gave no result
 
     def _as_case(self, data: dict[str, Any]) -> Case:
         c = self.case
         return Case(data["id"], c.variant, c.topic, c.file, data, c.ruleset)
 
     def difference(self, data: dict[str, Any]) -> Difference | None:
-        """The failing engine's first difference on DATA (None: it passes, or it did not answer with a result)."""
+        """The failing engine's first difference on DATA (None: it passes, or it did not answer with a result).
+
+        Raises Stopped at the deadline, and after the third timeout in a row."""
+        left = self.budget.seconds_left()
+        if left is not None and left <= 0:
+            raise Stopped("deadline")
+        timeout = self.timeout if left is None else min(self.timeout, left)
+        if left is not None and hasattr(self.engine, "start_timeout"):  # a restart after a timeout counts too
+            self.engine.start_timeout = min(self.engine.start_timeout, max(left, 0.001))
         self.runs += 1
-        answer = self.engine.run(self.runs, request_for(self._as_case(data)), self.timeout)
+        answer = self.engine.run(self.runs, request_for(self._as_case(data)), timeout)
+        if self.budget.spent() == "deadline":
+            raise Stopped("deadline")
+        errored = answer.get("errored")
+        self.last_error = None
+        if isinstance(errored, dict) and errored.get("kind") == "timeout":
+            self.timeouts += 1
+            self.last_error = str(errored.get("message", "timeout"))
+            if self.timeouts >= MAX_CONSECUTIVE_TIMEOUTS:
+                raise Stopped("timeouts")
+            return None
+        self.timeouts = 0
         if "result" not in answer:
+            self.last_error = str((errored or {}).get("message", "no result")) if isinstance(errored, dict) else "no result"
             return None
         return compare(data, answer["result"])
 
@@ -101,11 +167,17 @@ class _Oracle:
         """DATA is a correct case (the built-in engine passes it) that the engine fails with the same symptom."""
         if self.left <= 0 or any(not h for d in _deals(data) for h in d["hands"]):
             return False
+        if self.budget.candidates <= 0:
+            raise Stopped("candidates")
         self.left -= 1
+        self.budget.candidates -= 1
         if not self.builtin_passes(data):
             return False
         diff = self.difference(data)
-        return diff is not None and diff.step == len(data["steps"]) - 1 and _key(diff) == self.key
+        if diff is not None and diff.step == len(data["steps"]) - 1 and _key(diff) == self.key:
+            self.best = (data, diff)
+            return True
+        return False
 
 
 def ddmin(items: list[Any], keeps_failing: Callable[[list[Any]], bool]) -> list[Any]:
@@ -135,7 +207,9 @@ def _cut(data: dict[str, Any], diff: Difference) -> dict[str, Any]:
     if key == "reject":  # applied where a refusal is expected, or refused where it is not: no value is needed
         last.pop("expect", None)
     elif key in (last.get("expect") or {}):
-        last["expect"] = {key: last["expect"][key]}
+        # a view keeps the hand it states too: what the seat may know starts from it (PROTOCOL.md 2.1)
+        kept = (key, "hand") if "observe" in last else (key,)
+        last["expect"] = {k: v for k, v in last["expect"].items() if k in kept}
     last.pop("note", None)
     return {**data, "steps": [*steps, last]}
 
@@ -187,25 +261,39 @@ def _fewer_tiles(data: dict[str, Any], oracle: _Oracle) -> dict[str, Any]:
     return _without_tiles(data, set(dealt) - keep)
 
 
-def shrink(case: Case, engine: Any, timeout: float = 10.0, max_runs: int = MAX_RUNS) -> Shrunk | None:
-    """The smallest correct case found that ENGINE still fails as it fails CASE; None when it does not fail it."""
-    oracle = _Oracle(case, engine, timeout, max_runs)
+def shrink(case: Case, engine: Any, timeout: float = 10.0, max_runs: int = MAX_RUNS,
+           budget: Budget | None = None) -> Shrunk | None:
+    """The smallest correct case found that ENGINE still fails as it fails CASE; None when it does not fail it.
+
+    Raises NoAnswer when the engine gives no result for CASE itself, and Stopped when the budget ends before
+    that first answer; a budget that ends later gives the smallest case found by then (`Shrunk.stopped`)."""
+    oracle = _Oracle(case, engine, timeout, max_runs, budget or Budget())
     data = {k: v for k, v in case.data.items() if k != "replaces"}
     first = oracle.difference(data)
     if first is None:
+        if oracle.last_error is not None:
+            raise NoAnswer(oracle.last_error)
         return None
     oracle.key = _key(first)
-    cut = _cut(data, first)
-    if oracle.fails(cut):
-        data = cut
-    for _ in range(3):  # to a fixed point: a shorter game may free tiles, fewer tiles may free moves
-        before = json.dumps(data)
-        data = _fewer_tiles(_fewer_rounds(_fewer_steps(data, oracle), oracle), oracle)
-        if json.dumps(data) == before:
-            break
-    diff = oracle.difference(data)
-    assert diff is not None
-    return Shrunk(case, _described(case, data, diff), diff, oracle.runs)
+    oracle.best = (data, first)
+    stopped = None
+    try:
+        cut = _cut(data, first)
+        if oracle.fails(cut):
+            data = cut
+        for _ in range(3):  # to a fixed point: a shorter game may free tiles, fewer tiles may free moves
+            before = json.dumps(data)
+            data = _fewer_tiles(_fewer_rounds(_fewer_steps(data, oracle), oracle), oracle)
+            if json.dumps(data) == before:
+                break
+    except Stopped as exc:
+        stopped = exc.reason
+    if stopped is None and json.dumps(data, sort_keys=True) != json.dumps(oracle.best[0], sort_keys=True):
+        diff = oracle.difference(data)  # not the candidate last kept: asked again
+        assert diff is not None
+        oracle.best = (data, diff)
+    data, diff = oracle.best
+    return Shrunk(case, _described(case, data, diff), diff, oracle.runs, stopped)
 
 
 def _described(case: Case, data: dict[str, Any], diff: Difference) -> dict[str, Any]:
@@ -222,17 +310,28 @@ def _described(case: Case, data: dict[str, Any], diff: Difference) -> dict[str, 
 
 
 def write(shrunk: Shrunk, folder: Path) -> Path:
-    """Write the shrunk case as a case file FOLDER/VARIANT/ID.json, linted as every case file is (ValueError
-    with the problems if it does not lint; the file is then removed)."""
+    """Write the shrunk case as a case file FOLDER/VARIANT/ID.json, linted as every case file is first (ValueError
+    with the problems if it does not lint: nothing is written).
+
+    Written atomically, as every output is (rulelang/outfiles.py): a run killed meanwhile leaves the file whole
+    or absent, a symbolic link at the path is replaced (never written through onto its target), a FIFO too
+    (never opened, so never waited on)."""
+    from rulelang.outfiles import write_atomic
+
     case = shrunk.original
-    path = folder / case.variant / f"{shrunk.data['id']}.json"
+    name = f"{shrunk.data['id']}.json"
     doc = {"description": f"A case shrunk from {case.id} ({case.variant}/{case.topic}.json) by rulelang conform "
                           "--shrink: the fewest moves and tiles found that the engine still fails.",
            "ruleset": case.ruleset, "cases": [shrunk.data]}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    report = lint(folder, files=[path])
+    text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    with tempfile.TemporaryDirectory(prefix="rulelang-shrunk-") as scratch:
+        draft = Path(scratch) / case.variant / name
+        draft.parent.mkdir()
+        draft.write_text(text, encoding="utf-8")
+        report = lint(Path(scratch), files=[draft])
     if not report.ok:
-        path.unlink()
         raise ValueError("; ".join(report.errors))
+    path = folder / case.variant / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(str(path), text, follow=False)
     return path

@@ -7,6 +7,7 @@ renderer.
 """
 from __future__ import annotations
 
+import difflib
 import importlib
 import os
 import sys
@@ -31,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "conform": "rulelang.commands.conform.conform_cmd",
     "cases": "rulelang.commands.cases.cases_cmd",
     "engine-adapter": "rulelang.commands.conform.engine_adapter_cmd",
+    "identify": "rulelang.commands.identify.identify_cmd",
     "play": "rulelang.commands.play.play_cmd",
     "replay": "rulelang.commands.play.replay_cmd",
     "simulate": "rulelang.commands.simulate.simulate_cmd",
@@ -61,7 +63,19 @@ class LazyGroup(click.Group):
         command = getattr(importlib.import_module(module_name), attribute)
         if not isinstance(command, click.Command):
             raise TypeError(f"{self.lazy_subcommands[cmd_name]} is not a click command")
-        return command
+        return with_color_option(command)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                            list[str]]:
+        """click's, with a did-you-mean among the lazy commands for a mistyped name (usage error, exit 2)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError as exc:
+            name = args[0] if args else ""
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1) if name else []
+            if close and name not in self.list_commands(ctx) and "Did you mean" not in exc.message:
+                raise click.UsageError(f"{exc.message} Did you mean '{close[0]}'?", ctx=exc.ctx) from None
+            raise
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
@@ -96,6 +110,19 @@ class LazyGroup(click.Group):
             if isinstance(exc, OSError):
                 _system_refused(ctx, exc)
             _internal_error(ctx, exc)
+
+
+def with_color_option(command: click.Command) -> click.Command:
+    """Give a command (and a group's subcommands) `--color` as well, so that it is taken after the command as
+    before it (`rulelang check --color never F`, as ruff takes it)."""
+    if not any(p.name == "color" for p in command.params):
+        command.params.append(click.Option(["--color"], type=click.Choice(["auto", "always", "never"]),
+                                           expose_value=False, callback=_set_color, is_eager=True,
+                                           help="Colour: auto (at a terminal), always or never."))
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            with_color_option(sub)
+    return command
 
 
 def _interrupted(ctx: click.Context) -> NoReturn:
@@ -150,10 +177,10 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-def _set_color(ctx: click.Context, _param: click.Parameter, value: str) -> None:
+def _set_color(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
     """`--color`: always and never set FORCE_COLOR or NO_COLOR, which every console of rulelang (rich) honours;
     auto leaves the environment's choice, else colour at a terminal only."""
-    if ctx.resilient_parsing or value == "auto":
+    if ctx.resilient_parsing or value in (None, "auto"):
         return
     os.environ.pop("NO_COLOR" if value == "always" else "FORCE_COLOR", None)
     os.environ["FORCE_COLOR" if value == "always" else "NO_COLOR"] = "1"

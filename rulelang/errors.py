@@ -70,8 +70,10 @@ class RulesetError(Exception):
             start = max((self.column or 1) - 1, 0)
             end = self.end_column - 1 if self.end_column else start + 1
             end = max(min(end, len(text)), start + 1)
+            from rich.cells import cell_len  # the display width (wide characters take two columns): errors only
+
             out.append(f"    {number} | {text}".rstrip())
-            out.append(f"    {pad} | {' ' * start}{'^' * (end - start)}")
+            out.append(f"    {pad} | {' ' * cell_len(text[:start])}{'^' * max(cell_len(text[start:end]), 1)}")
         if self.hint:
             out.append(f"hint: {self.hint}")
         return "\n".join(out)
@@ -155,6 +157,8 @@ CODES: dict[str, tuple[str, str]] = {
     "invalid-config": ("file", "a compiled .json configuration that is not JSON or breaks the schema"),
     "text-too-large": ("file", "a ruleset text longer than the limit (rulelang/limits.py)"),
     "line-too-long": ("file", "a line longer than the limit (rulelang/limits.py)"),
+    "not-a-ruleset": ("file", "a .rules file that is plainly another format (udev, polkit, Snort rules): "
+                              "folder walks, the hooks and the language server skip it"),
     "too-many-errors": ("file", "the count of the errors left out once a file has too many to show"),
     # syntax
     "unexpected-character": ("syntax", "a character the language never uses here"),

@@ -35,11 +35,19 @@ def config_fields(read: Callable[[Path], str]) -> dict[Path, str]:
     return {path: rewrite(read(path), lambda key: INFO[key].words)}
 
 
-def highlighting(read: Callable[[Path], str]) -> dict[Path, str]:
-    """The highlight keywords and the editors' TextMate grammars, from the grammar."""
-    from rulelang.highlight.generate import outputs
+def grammar_file(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The grammar (rulelang/ruleset.lark), from the phrases of the statement table."""
+    from rulelang.statements.grammar_file import GRAMMAR, grammar_text
 
-    return outputs()
+    return {GRAMMAR: grammar_text()}
+
+
+def highlighting(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The highlight keywords and the editors' TextMate grammars, from the grammar's keywords."""
+    from rulelang.highlight.generate import outputs
+    from rulelang.statements.grammar_file import GRAMMAR, keywords_in
+
+    return outputs(keywords_in(read(GRAMMAR)))
 
 
 def statement_tables(read: Callable[[Path], str]) -> dict[Path, str]:
@@ -50,6 +58,14 @@ def statement_tables(read: Callable[[Path], str]) -> dict[Path, str]:
     head, _, rest = read(path).partition(BEGIN)
     _, _, tail = rest.partition(END)
     return {path: head + statement_docs() + tail}
+
+
+def engine_api(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The fixed points and house rules of docs/engine-api.md, from interpreter/hooks.py and interpreter/house.py."""
+    from rulelang.interpreter.hook_docs import rewrite
+
+    path = ROOT / "docs" / "engine-api.md"
+    return {path: rewrite(read(path))}
 
 
 def reference_copies(read: Callable[[Path], str]) -> dict[Path, str]:
@@ -64,8 +80,20 @@ def bundled_index(read: Callable[[Path], str]) -> dict[Path, str]:
     return {ROOT / "rulesets" / INDEX_NAME: json.dumps(build(), indent=1, ensure_ascii=False) + "\n"}
 
 
-GENERATORS: tuple[Generator, ...] = (config_schema, config_fields, highlighting, statement_tables, reference_copies,
-                                     bundled_index)
+def parser_tables(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The parser's JSON tables, shipped beside the grammar, from the grammar as generated above; rebuilt only
+    when the grammar changed (lark numbers the states differently from one build to the next: tables of the same
+    grammar are current)."""
+    from rulelang.grammar import GRAMMAR_FILE, TABLES_FILE, tables_current, tables_text
+
+    path = ROOT / "rulelang" / TABLES_FILE
+    grammar = read(ROOT / "rulelang" / GRAMMAR_FILE)
+    old = read(path) if path.is_file() else ""
+    return {path: old if tables_current(old, grammar) else tables_text(grammar)}
+
+
+GENERATORS: tuple[Generator, ...] = (grammar_file, config_schema, config_fields, highlighting, statement_tables,
+                                     engine_api, reference_copies, bundled_index, parser_tables)
 
 
 def expected() -> dict[Path, str]:

@@ -1,17 +1,19 @@
-"""The grammar (ruleset.lark) and the LALR parser lark builds from it, kept in lark's own cache file.
+"""The grammar (ruleset.lark) and the LALR parser lark builds from it, shipped as JSON tables.
 
-Building the parser costs about ten times loading it, so it is built once and
-lark's `cache=` keeps it in a file of the user's own cache folder
-(`$XDG_CACHE_HOME/rulelang`, else `~/.cache/rulelang`; never a shared
-temporary folder, since the cache is a pickle). The file is named after the
-grammar and lark's version, and lark checks the hash stored in it, so a
-changed grammar is never read from a stale file; a file lark cannot read is
-rebuilt, and a folder that cannot be written (a read-only home) means no
-cache, never an error. RULELANG_NO_PARSER_CACHE=1 turns the cache off.
+Building the parser costs about ten times loading it, so its tables are built
+once, by `python -m rulelang.generate`, and shipped in the package beside the
+grammar (parser-tables.json): as trusted as the code, and plain JSON, so that
+reading them runs no code (lark's own `cache=` and `Lark.save`/`load` are
+pickles: a planted cache file would run code). Nothing is read from or
+written to a user's cache folder. The tables name the grammar's hash and
+lark's version; when either differs (a grammar being edited, another lark),
+the parser is built from the grammar instead, as it is with
+RULELANG_NO_PARSER_CACHE=1.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 from functools import cache
@@ -21,10 +23,13 @@ from typing import Any
 import lark
 from lark import Lark
 
-__all__ = ["GRAMMAR_FILE", "KEYWORD_BOUNDARY", "grammar", "grammar_source", "cache_file", "keyword_terminals",
-           "keywords", "keyword_set", "statement_starts"]
+__all__ = ["GRAMMAR_FILE", "KEYWORD_BOUNDARY", "TABLES_FILE", "grammar", "grammar_source", "keyword_terminals",
+           "keywords", "keyword_set", "statement_starts", "tables_current", "tables_text"]
 
 GRAMMAR_FILE = "ruleset.lark"
+TABLES_FILE = "parser-tables.json"
+TABLES_FORMAT = "rulelang-parser-tables/1"
+_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
 
 # A keyword, a name or a number ends at a word boundary: `floors` is not `floor` + `s`,
 # `5tiles` is not `5` + `tiles`. The grammar file spells keywords as plain strings (easy
@@ -34,9 +39,9 @@ _KEYWORD_LINE = re.compile(r'^([A-Z][A-Z_]*): "([a-z\']+)"$', re.M)
 
 
 @cache
-def grammar_source() -> tuple[str, dict[str, str]]:
-    """The grammar text with bounded keywords, and terminal name -> keyword."""
-    text = (resources.files("rulelang") / GRAMMAR_FILE).read_text(encoding="utf-8")
+def grammar_source(raw: str | None = None) -> tuple[str, dict[str, str]]:
+    """The grammar text (RAW, else the shipped ruleset.lark) with bounded keywords, and terminal name -> keyword."""
+    text = raw if raw is not None else (resources.files("rulelang") / GRAMMAR_FILE).read_text(encoding="utf-8")
     keywords = {m.group(1): m.group(2) for m in _KEYWORD_LINE.finditer(text)}
     text = _KEYWORD_LINE.sub(lambda m: f"{m.group(1)}: /{re.escape(m.group(2))}{KEYWORD_BOUNDARY}/", text)
     text = text.replace("NUMBER: /[0-9]+/", f"NUMBER: /[0-9]+{KEYWORD_BOUNDARY}/")
@@ -44,28 +49,89 @@ def grammar_source() -> tuple[str, dict[str, str]]:
     return text, keywords
 
 
-def cache_file(grammar_text: str) -> str | None:
-    """lark's cache file for this grammar, or None (no cache) when no cache folder can be written."""
+def _stamp(grammar_text: str) -> dict[str, str]:
+    """What the tables were built from: the format, lark's version and the grammar's hash."""
+    return {"format": TABLES_FORMAT, "lark": lark.__version__,
+            "grammar": hashlib.sha256(grammar_text.encode()).hexdigest()}
+
+
+def _int_keys(pairs: list[tuple[str, Any]]) -> dict[Any, Any]:
+    """A JSON object of lark's tables, its number keys (states, memo ids) numbers again."""
+    return {int(k) if k.isdigit() else k: v for k, v in pairs}
+
+
+def _build(grammar_text: str) -> Lark:
+    return Lark(grammar_text, **_OPTIONS)
+
+
+def tables_text(raw: str | None = None) -> str:
+    """The JSON tables of the parser built from the grammar (what parser-tables.json holds).
+
+    Raises RuntimeError when JSON does not give lark's tables back exactly (tuples aside, which lark reads
+    as lists), so that a later lark cannot make the shipped tables wrong unnoticed."""
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
+    text, _ = grammar_source(raw)
+    data, memo = _build(text).memo_serialize([TerminalDef, Rule])
+    doc = {**_stamp(text), "data": data, "memo": memo}
+    out = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+    if json.loads(out, object_pairs_hook=_int_keys) != _as_lists(doc):
+        raise RuntimeError(f"lark {lark.__version__}'s parser tables do not survive JSON: rulelang.grammar needs work")
+    return out
+
+
+def _as_lists(value: Any) -> Any:
+    """VALUE with its tuples as lists (what JSON gives back), its keys as they are."""
+    if isinstance(value, dict):
+        return {k: _as_lists(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_lists(v) for v in value]
+    return value
+
+
+def _current(raw: str, grammar_text: str) -> dict[str, Any] | None:
+    """The tables in RAW (JSON) when they were built from GRAMMAR_TEXT by this lark, else None."""
+    doc = json.loads(raw, object_pairs_hook=_int_keys)
+    if not isinstance(doc, dict) or {k: doc.get(k) for k in ("format", "lark", "grammar")} != _stamp(grammar_text):
+        return None
+    return doc
+
+
+def tables_current(tables: str, raw: str | None = None) -> bool:
+    """TABLES (a parser-tables.json) were built from the grammar (RAW, else the shipped one; lark numbers the states differently from one build
+    to the next, so the text of two builds differs: the stamp says whether they are current). Another lark's
+    tables count as current here, so that `generate --check` does not fail where a newer lark is installed; that
+    lark never loads them (`_shipped`), it builds the parser from the grammar."""
+    try:
+        doc = json.loads(tables)
+    except ValueError:
+        return False
+    stamp = _stamp(grammar_source(raw)[0])
+    return isinstance(doc, dict) and all(doc.get(k) == stamp[k] for k in ("format", "grammar"))
+
+
+def _shipped(grammar_text: str) -> Lark | None:
+    """The parser from the shipped tables, or None when they are missing or were built from another grammar
+    or by another lark."""
     if os.environ.get("RULELANG_NO_PARSER_CACHE"):
         return None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "rulelang")
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
+        doc = _current((resources.files("rulelang") / TABLES_FILE).read_text(encoding="utf-8"), grammar_text)
+        if doc is None:
+            return None
+        # lark's own loader of serialised tables (what its standalone parsers call), given JSON, not a pickle
+        loaded: Lark = Lark._load_from_dict(doc["data"], doc["memo"])  # type: ignore[no-untyped-call]
+    except (OSError, ValueError, KeyError, TypeError):
         return None
-    if not os.access(folder, os.W_OK):
-        return None
-    digest = hashlib.sha256(f"{lark.__version__}\n{grammar_text}".encode()).hexdigest()[:16]
-    return os.path.join(folder, f"rulelang-parser-{digest}.lark-cache")
+    return loaded
 
 
 @cache
 def grammar() -> Lark:
-    """The LALR parser, built once per process (and kept in lark's cache file)."""
+    """The LALR parser, loaded once per process from the shipped tables (else built from the grammar)."""
     text, _ = grammar_source()
-    return Lark(text, parser="lalr", propagate_positions=True, maybe_placeholders=False,
-                cache=cache_file(text) or False)
+    return _shipped(text) or _build(text)
 
 
 def keyword_terminals() -> dict[str, str]:

@@ -61,6 +61,13 @@ def _files(folder: str | None, here: str | None) -> list[str]:
     return [f'"{name}"' for name in found[:MAX_FILES]]
 
 
+def _agreeing(keywords: list[str], words: list[str]) -> list[str]:
+    """A word the grammar takes singular or plural (a phrase's `point[s]`): the form the number before it needs."""
+    both = {w for w in keywords if w + "s" in keywords}
+    one = words[-1:] == ["1"]
+    return [w for w in keywords if not (w in both and not one or w[:-1] in both and one)]
+
+
 def offers(lines: list[str], row: int, column: int, filename: str | None = None) -> list[Offer]:
     """The completions at a 0-based line and column (code points) of a text given as lines; FILENAME (the
     text's file, if it has one) lets a `based on "` offer the ruleset files beside it."""
@@ -80,7 +87,7 @@ def offers(lines: list[str], row: int, column: int, filename: str | None = None)
         return []
     out: list[Offer] = []
     words = done.split()
-    keywords = sorted(word for word in map(langapi.keyword_of, accepted) if word is not None)
+    keywords = _agreeing(sorted(word for word in map(langapi.keyword_of, accepted) if word is not None), words)
     out += [Offer(word, "keyword", "keyword", start) for word in keywords]
     for terminal in sorted(accepted):
         if terminal == "NAME" and words[-2:] == ["based", "on"]:

@@ -36,6 +36,11 @@ def output_problem(path: str) -> str | None:
     if _special(path):
         # a device or a FIFO is written where it is: its own permission counts, not its folder's
         return None if os.access(path, os.W_OK) else f"cannot write to {path}"
+    return _folder_problem(path)
+
+
+def _folder_problem(path: str) -> str | None:
+    """Why no file can be made in `path`'s folder, or None."""
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.exists(folder):
         return f"no such folder: {os.path.dirname(path) or folder}"
@@ -46,27 +51,32 @@ def output_problem(path: str) -> str | None:
     return None
 
 
-def write_atomic(path: str, text: str, newline: str | None = "") -> None:
+def write_atomic(path: str, text: str, newline: str | None = "", follow: bool = True) -> None:
     """Write `text` to `path` so that a reader sees the old or the new content, never half of it.
 
     The text goes to a temporary file in the same folder, which then replaces
     `path` (keeping its permission bits). Raises OSError with a readable message
-    (naming `path`, never the temporary file).
+    (naming `path`, never the temporary file). With `follow=False` (a file the
+    command makes, named by it), `path` itself is replaced whatever it is: a
+    symbolic link, not its target; a FIFO or a device, never opened.
     """
-    problem = output_problem(path)
+    replaced_as_it_is = not follow and (os.path.islink(path) or _special(path))
+    problem = _folder_problem(path) if replaced_as_it_is else output_problem(path)
     if problem is not None:
         raise OSError(problem)
-    path = os.path.realpath(path)  # a symbolic link stays one: its target is replaced
-    if _special(path):
-        _write_in_place(path, text, newline)
-        return
-    folder = os.path.dirname(path)
+    if follow:
+        path = os.path.realpath(path)  # a symbolic link stays one: its target is replaced
+        if _special(path):
+            _write_in_place(path, text, newline)
+            return
+    folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".rulelang-", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline=newline) as fh:
             fh.write(text)
         try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+            mode = os.lstat(path).st_mode  # a regular file here (a link or FIFO: replaced, its mode not kept)
+            os.chmod(tmp, mode & 0o7777 if stat.S_ISREG(mode) else 0o666 & ~_umask())
         except OSError:
             os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)

@@ -62,7 +62,9 @@ def describe_terminal(name: str) -> str:
 
 
 def _describe_expected(names: Iterable[str]) -> str:
-    words = sorted({describe_terminal(n) for n in names}, key=lambda w: (not w.startswith("`"), w))
+    said = {describe_terminal(n) for n in names}
+    said -= {w for w in said if w.endswith("`") and w[:-1] + "s`" in said}  # `point[s]`: `points` says both
+    words = sorted(said, key=lambda w: (not w.startswith("`"), w))
     if not words:
         return "something else"
     if len(words) == 1:

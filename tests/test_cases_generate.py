@@ -121,3 +121,12 @@ def test_generated_cases_carry_the_tags_of_their_rules():
         assert generate.config_tags(rulelang.compile_bundled(name)) <= cases.known_tags(), name
     assert {"target-exact", "overshoot-discard", "branching-every", "branch-after-line"} <= generate.config_tags(
         rulelang.compile_file(HOUSE))
+
+
+def test_a_check_engine_that_cannot_start_is_said_once_and_nothing_is_written(tmp_path):
+    for engine in ("/nonexistent/engine", shlex.join([sys.executable, "-c", "pass"])):
+        res = run("cases", "generate", str(CLUB), "-o", str(tmp_path), "--seeds", "5", "--check-engine", engine)
+        assert res.exit_code == 1, res.output
+        assert res.output.count("the check engine could not start") == 1, res.output
+        assert "disagrees" not in res.output and "Traceback" not in res.output
+        assert not (tmp_path / "club").exists()

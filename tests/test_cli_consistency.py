@@ -3,8 +3,10 @@ documented table (0 done, 1 invalid rulesets or files, 2 wrong usage), folders w
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from rulelang.cli import main
@@ -190,3 +192,50 @@ def test_shell_completion_offers_bundled_names_where_a_ruleset_is_taken_and_file
     assert _completions(["new", "x", "--based-on"], "mug") == muggins
     script = _piped(["--help"], ROOT, _RULELANG_COMPLETE="bash_source")[1]
     assert "_rulelang_completion" in script and "complete -o nosort -F" in script
+
+
+def test_color_is_taken_after_the_command_too(tmp_path):
+    (tmp_path / "good.rules").write_text((ROOT / "rulesets" / "exact61.rules").read_text(encoding="utf-8"),
+                                         encoding="utf-8")
+    assert _piped(["check", "--color", "always", "good.rules"], tmp_path)[1].strip() == GREEN_OK
+    assert _piped(["check", "good.rules", "--color=never"], tmp_path, FORCE_COLOR="1")[1] == "good.rules: ok\n"
+    assert _piped(["cases", "generate", "--color", "sometimes"], tmp_path)[0] == 2  # a subgroup's command too
+
+
+def test_a_mistyped_command_gets_a_did_you_mean():
+    result = CliRunner().invoke(main, ["chek", "allfives"])
+    assert result.exit_code == 2
+    assert "No such command 'chek'" in result.output and "Did you mean 'check'?" in result.output
+    result = CliRunner().invoke(main, ["cases", "genrate"])
+    assert result.exit_code == 2 and "Did you mean 'generate'?" in result.output
+    result = CliRunner().invoke(main, ["zzzzzz"])  # nothing close: no suggestion
+    assert result.exit_code == 2 and "Did you mean" not in result.output
+
+
+# Every command that takes a variant, given a name that names none: the table of docs/tools.md says 1 ("an
+# unknown variant"), whether the command also takes a file there or only a bundled name; diff keeps diff(1)'s 2,
+# and `conform --variant` selects cases, as `--tag` and `--id` do: a selection that names none is wrong usage (2).
+UNKNOWN_VARIANT = {
+    "check": ["check", "nosuch"], "compile": ["compile", "nosuch"], "explain": ["explain", "nosuch"],
+    "fmt": ["fmt", "--check", "nosuch"], "show": ["show", "nosuch"], "new": ["new", "club", "--based-on", "nosuch"],
+    "play": ["play", "nosuch"], "simulate": ["simulate", "nosuch", "-n", "1"], "balance": ["balance", "nosuch"],
+    "cases generate": ["cases", "generate", "nosuch", "-o", "out"],
+    "conform --variant": ["conform", "--variant", "nosuch"], "diff": ["diff", "nosuch", "allfives"],
+}
+
+
+def _documented_exit_codes() -> dict[int, str]:
+    text = (ROOT / "docs" / "tools.md").read_text(encoding="utf-8").split("## Exit codes", 1)[1]
+    return {int(code): meaning for code, meaning in re.findall(r"^\| (\d+) \| (.+) \|$", text, flags=re.M)}
+
+
+@pytest.mark.parametrize("name", sorted(UNKNOWN_VARIANT))
+def test_an_unknown_variant_exits_as_the_table_says_in_every_command(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    table = _documented_exit_codes()
+    expected = 2 if name in ("diff", "conform --variant") else 1
+    assert "unknown variant" in table[1] and "diff(1)" in table[2] and "conform --variant" in table[2]
+    result = CliRunner().invoke(main, UNKNOWN_VARIANT[name], input="")
+    assert result.exit_code == expected, result.output
+    assert "nosuch" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "club.rules").exists()

@@ -160,3 +160,43 @@ def test_the_divisor_formulas_keep_multiple_at_five_whichever_divisor_comes_firs
     assert [p.path for p in config_problems(data)] == ["/scoring/multiple"]
     zero = rulelang.check_text(text.replace("of 3 or 5", "of 0 or 5"))
     assert [e.code for e in zero] == ["bad-number"]
+
+
+def test_every_default_is_a_value_of_its_own_type():
+    """A field's default satisfies the type it is declared with (knock_bonus: 0 is not `Positive`, issue 34)."""
+    import jsonschema
+
+    from rulelang.config.declared import typed
+    from rulelang.config.schema import _value_schema
+
+    data = rulelang.compile_bundled("allfives")
+    for d in typed():
+        if d.spec.required or d.spec.schema is not None:
+            continue  # an explicit schema may refuse the default: written only when not it (`tiles: 6`)
+        default = d.spec.default_for(data)
+        if default is None:
+            continue  # null: the field absent (`draw_limit`, `rounds`)
+        assert jsonschema.Draft202012Validator(_value_schema(d)).is_valid(default), d.attr
+
+
+def test_a_knock_bonus_of_0_is_its_default():
+    data = rulelang.compile_bundled("allfives")
+    data["scoring"]["knock_bonus"] = 0
+    assert config_problems(data) == []
+    assert Config.from_dict(data).knock_bonus == 0
+    assert rulelang.compile_text(rulelang.config_to_text(data)) == rulelang.compile_bundled("allfives")
+
+
+def test_a_cross_field_rule_is_declared_once_for_the_schema_and_the_language():
+    from rulelang.config.fields import LAST_PLACEMENT_NEEDS_DOMINOER as declared
+    from rulelang.config.rules import RULES
+
+    node = config_schema()["properties"]["settlement"]["properties"]["domino"]
+    assert {k: node[k] for k in declared.keywords} == declared.keywords
+    assert [r.keys for r in RULES if r.code == declared.code] == [declared.statements]
+    data = rulelang.compile_bundled("exact61")
+    data["settlement"]["domino"] = {"winner": "lightest-side", **data["settlement"]["domino"]}
+    assert [p.path for p in config_problems(data)] == ["/settlement/domino/with_last_placement"]
+    from rulelang.config.rules import rule_problems
+
+    assert [(p.code, p.message) for p in rule_problems(data)] == [(declared.code, declared.message)]

@@ -54,6 +54,22 @@ def test_a_wrong_protocol_version_errors_every_case():
     assert all(r.error["kind"] == "version" for r in result.results)
 
 
+@pytest.mark.parametrize("argv, kind", [
+    (["/nonexistent/engine"], "spawn"),
+    ([sys.executable, "-c", "pass"], "crash"),  # exits before it answers `start`
+    ([sys.executable, "-c", "import time; time.sleep(60)"], "timeout"),  # never answers `start`
+    ([sys.executable, str(TOY), "--misbehave", "version"], "version"),
+], ids=["missing", "exits", "hangs", "version"])
+def test_an_engine_that_fails_at_start_counts_every_case_an_error_the_same_way(argv, kind):
+    """However it fails at start, no case is skipped (its capabilities are unknown) and none is abandoned apart."""
+    assert any(runner.undeclared_request({}, runner.request_for(c)) for c in ALL)  # cases an empty start would skip
+    result = runner.run(SubprocessEngine(argv, start_timeout=1), ALL, timeout=5, expected_failures={})
+    assert result.engine["start_error"]
+    assert result.counts() == {**dict.fromkeys(runner.OUTCOMES, 0), "error": len(ALL)}
+    assert {r.error["kind"] for r in result.results} == {kind}
+    assert len({r.error["message"] for r in result.results}) == 1
+
+
 def test_an_engine_that_does_not_exist_errors_every_case():
     result = runner.run(SubprocessEngine(["/nonexistent/engine"]), PICK[:1], timeout=5, expected_failures={})
     assert _outcomes(result) == {PICK[0].id: "error"}

@@ -11,12 +11,13 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from rulelang.cli import main
 from rulelang.conformance import builtin, cases
 from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
-from rulelang.conformance.shrink import ddmin, shrink
+from rulelang.conformance.shrink import Budget, ddmin, shrink, write
 
 ROOT = Path(__file__).parents[1]
 TOY = ROOT / "conformance" / "examples" / "toy_engine.py"
@@ -107,3 +108,153 @@ def test_a_passing_run_writes_nothing(tmp_path):
     assert res.exit_code == 0, res.output
     assert not out.exists() or not any(out.rglob("*.json"))
 
+
+
+# --- what shrinking may spend: the deadline, timeouts in a row, candidates across the run
+
+class _Clock:
+    """A fake clock: the fake engines below advance it instead of taking real time."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+class _SlowOnCandidates:
+    """Fails the case at once (the points of its last step are wrong), then takes 5 s of the fake clock, or
+    the whole timeout it is given if that is shorter, to answer each shrink candidate; or, with `hang`, never
+    answers a candidate (a timeout)."""
+
+    def __init__(self, clock, hang=False):
+        self.clock, self.hang = clock, hang
+        self.timeouts: list[float] = []  # the timeout each run was given
+        self.start_timeout = 10.0
+
+    def run(self, seq, case, timeout):
+        self.timeouts.append(timeout)
+        if len(self.timeouts) > 1:
+            self.clock.now += min(5.0, timeout)
+            if self.hang or timeout < 5.0:
+                return {"seq": seq, "errored": {"message": "timeout: no answer", "kind": "timeout"}}
+        result = builtin.run_case(case)
+        result["steps"][-1]["points"] = -1
+        return {"seq": seq, "result": result}
+
+    def stop(self):
+        pass
+
+
+def _original():
+    return next(c for c in cases.lint().cases if c.id == CASE)
+
+
+def test_shrinking_stops_at_the_deadline_with_the_smallest_case_found_by_then():
+    clock = _Clock()
+    engine = _SlowOnCandidates(clock)
+    result = shrink(_original(), engine, timeout=10.0, budget=Budget(ends_at=20.0, clock=clock))
+    assert result is not None and result.stopped == "deadline"
+    assert clock.now <= 20.0 and len(engine.timeouts) <= 5  # 4 candidates of 5 s fit, no more
+    assert all(t <= 20.0 - 5.0 * k for k, t in enumerate(engine.timeouts[1:]))  # each given the time left at most
+    assert engine.start_timeout <= 20.0  # a restart of the engine is bounded by the deadline too
+    assert result.difference.step == len(result.data["steps"]) - 1  # a case it still fails, found before then
+
+
+def test_three_timeouts_in_a_row_abandon_a_case():
+    engine = _SlowOnCandidates(_Clock(), hang=True)
+    result = shrink(_original(), engine, timeout=10.0, budget=Budget())
+    assert result is not None and result.stopped == "timeouts"
+    assert len(engine.timeouts) == 1 + 3
+    assert result.data["steps"] == _original().data["steps"]  # nothing smaller was found
+
+
+def test_the_candidates_are_bounded_across_the_run():
+    budget = Budget(candidates=12)
+    engine = _SlowOnCandidates(_Clock())
+    first = shrink(_original(), engine, timeout=10.0, budget=budget)
+    assert first is not None and first.stopped == "candidates" and budget.candidates == 0
+    second = shrink(_original(), engine, timeout=10.0, budget=budget)  # the next failing case gets none
+    assert second is not None and second.stopped == "candidates" and second.steps == (26, 26)
+    assert len(engine.timeouts) <= 12 + 2  # the first run of each case, and the candidates
+
+
+def test_conform_says_that_the_deadline_stopped_the_shrinking(tmp_path, monkeypatch):
+    import io
+    import time as real_time
+
+    from rich.console import Console
+
+    from rulelang.commands import conform as conform_cmd
+    from rulelang.conformance import shrink as shrink_module
+    from rulelang.conformance.runner import CaseResult, RunResult
+
+    clock = _Clock()
+    clock.now = real_time.monotonic()
+    monkeypatch.setattr(shrink_module, "Budget", lambda ends_at=None: Budget(ends_at=ends_at, clock=clock))
+    original = _original()
+    run = RunResult(engine={}, results=[CaseResult(original, "fail"), CaseResult(original, "fail")])
+    err = io.StringIO()
+    conform_cmd._shrink_failures(run, _SlowOnCandidates(clock), tmp_path / "out", 10.0,
+                                 Console(file=err, width=300), clock.now + 20.0, 20.0)
+    text = err.getvalue()
+    assert f"shrunk {CASE} (stopped early: the run's deadline of 20 s passed; the smallest case found by then)" \
+        in text, text
+    assert "shrink: the run's deadline of 20 s passed; 1 failing cases not shrunk" in text
+    assert (tmp_path / "out" / "pagat" / f"{CASE}-shrunk.json").is_file()
+
+
+# --- the shrunk case file is written atomically, never through a link or into a FIFO
+
+def _a_shrunk_case():
+    from rulelang.conformance.shrink import Shrunk
+
+    original = _original()
+    return Shrunk(original, {**original.data, "id": f"{CASE}-shrunk"}, None, 0)
+
+
+def test_the_shrunk_case_replaces_a_symbolic_link_not_its_target(tmp_path):
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me\n")
+    path = tmp_path / "out" / "pagat" / f"{CASE}-shrunk.json"
+    path.parent.mkdir(parents=True)
+    path.symlink_to(target)
+    assert write(_a_shrunk_case(), tmp_path / "out") == path
+    assert target.read_text() == "keep me\n"
+    assert not path.is_symlink() and cases.lint(tmp_path / "out").ok
+
+
+def test_the_shrunk_case_replaces_a_fifo_and_never_writes_into_it(tmp_path):
+    import os
+    import stat
+
+    path = tmp_path / "out" / "pagat" / f"{CASE}-shrunk.json"
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # so that a write into the FIFO would not block this test
+    try:
+        write(_a_shrunk_case(), tmp_path / "out")
+        assert os.read(reader, 100) == b""  # nothing went into the FIFO
+    finally:
+        os.close(reader)
+    assert stat.S_ISREG(os.lstat(path).st_mode) and cases.lint(tmp_path / "out").ok
+
+
+def test_a_write_cut_short_leaves_the_earlier_file_whole_and_no_scrap(tmp_path, monkeypatch):
+    import os
+
+    path = tmp_path / "out" / "pagat" / f"{CASE}-shrunk.json"
+    write(_a_shrunk_case(), tmp_path / "out")
+    before = path.read_text(encoding="utf-8")
+
+    def killed(*args):
+        raise KeyboardInterrupt  # the run is stopped before the new file takes the old one's place
+
+    monkeypatch.setattr(os, "replace", killed)
+    monkeypatch.setattr(os, "rename", killed)
+    shrunk = _a_shrunk_case()
+    shrunk.data["description"] += " (a second time)"
+    with pytest.raises(KeyboardInterrupt):
+        write(shrunk, tmp_path / "out")
+    assert path.read_text(encoding="utf-8") == before
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]

@@ -99,14 +99,16 @@ def test_check_goes_on_after_an_internal_error_and_names_the_file(tmp_path, monk
     good, bad = tmp_path / "good.rules", tmp_path / "bad.rules"
     good.write_text(Path(ROOT / "rulesets" / "exact61.rules").read_text())
     bad.write_text("ruleset bad \"Bad\"\n")
-    real = rulelang.check_text
+    import rulelang.langapi
 
-    def crashing(text, filename="<string>"):
+    real = rulelang.langapi.analyse  # `check` analyses each file once, through it
+
+    def crashing(text, filename="<string>", open_texts=None):
         if filename.endswith("bad.rules"):
             raise IndexError("list index out of range")
-        return real(text, filename)
+        return real(text, filename, open_texts)
 
-    monkeypatch.setattr(rulelang, "check_text", crashing)
+    monkeypatch.setattr(rulelang.langapi, "analyse", crashing)
     monkeypatch.delenv("RULELANG_DEBUG", raising=False)
     res = _cli("check", str(bad), str(good))
     assert res.exit_code == 70

@@ -168,3 +168,23 @@ def test_diff(run):
 def test_diff_bad_input(run, tmp_path):
     result = run("diff", "exact61", str(tmp_path / "x.rules"))
     assert result.exit_code == 2 and "no such file" in result.output  # as diff(1): trouble is 2
+
+
+def test_check_analyses_a_valid_file_once(run, tmp_path, monkeypatch):
+    """`check` reads its errors and its warnings from one analysis of the file (issue 34)."""
+    import rulelang.compiler
+
+    good = tmp_path / "good.rules"
+    good.write_text(bundled_text("pagat"), encoding="utf-8")
+    seen: list[str] = []
+    real = rulelang.compiler.analyse
+
+    def counting(text: str, filename: str = "<string>"):
+        seen.append(filename)
+        return real(text, filename)
+
+    monkeypatch.setattr(rulelang.compiler, "analyse", counting)
+    monkeypatch.setattr("rulelang.api.analyse", counting)
+    result = run("check", str(good))
+    assert result.exit_code == 0 and f"{good}: ok" in result.output
+    assert seen == [str(good)]

@@ -244,3 +244,15 @@ def test_per_count_given_twice():
     errors = rulelang.check_text(HEAD + "hand 5 tiles with 2 players, 6 with 2, 5 with 3, 5 with 4\n", "h.rules")
     assert [(e.code, e.message) for e in errors] == [
         ("per-count", "the hand size for 2 players is given twice")]
+
+
+def test_the_caret_follows_the_display_width_of_wide_characters():
+    """A wide character (CJK, a full-width letter) takes two columns of a terminal: the caret is placed by display
+    width, not by the count of characters, so that it sits under the word it means."""
+    e = RulesetError("unexpected-word", "unexpected word `lest`", filename="club.rules", line=2, column=18,
+                     end_column=22,
+                     source_line='source "漢字 club" lest')
+    assert str(e).splitlines()[1:] == [
+        '    2 | source "漢字 club" lest',
+        "      | " + " " * 19 + "^^^^",  # 17 characters before the word, two of them wide
+    ]

@@ -175,7 +175,11 @@ def test_replay_of_a_non_transcript(tmp_path):
     assert res.exit_code == 1 and "not a rulelang transcript" in res.output
     p.write_text("{nope")
     res = CliRunner().invoke(main, ["replay", str(p)])
-    assert res.exit_code == 1 and "cannot read transcript" in res.output
+    assert res.exit_code == 1
+    assert res.output == f"Error: {p} is not a rulelang transcript: it is not JSON (line 1, column 2)\n"
+    p.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")  # a file of another kind altogether
+    res = CliRunner().invoke(main, ["replay", str(p)])
+    assert res.exit_code == 1 and "is not a rulelang transcript: not UTF-8 text" in res.output
 
 
 def _first_prompt(seed: int) -> list[str]:

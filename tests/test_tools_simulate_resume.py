@@ -54,9 +54,50 @@ def test_resume_refuses_a_file_of_another_run(tmp_path):
     assert _simulate("-n", "5", "-o", str(out)).returncode == 0
     res = subprocess.run([sys.executable, "-m", "rulelang", "simulate", "exact61", "--seed", "6", "-n", "5", "-o",
                           str(out), "--resume"], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=300)
-    assert res.returncode != 0 and "another run" in res.stderr and "Traceback" not in res.stderr
+    assert res.returncode != 0 and "another study" in res.stderr and "Traceback" not in res.stderr
 
 
 def test_resume_needs_a_json_lines_file(tmp_path):
     res = _simulate("-n", "5", "-o", str(tmp_path / "run.csv"), "--resume")
     assert res.returncode != 0 and "--resume needs -o FILE" in res.stderr
+
+
+def _sim(variant: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "rulelang", "simulate", variant, *args], cwd=ROOT, env=ENV,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("first, second", [
+    (("muggins", "-n", "3"), ("allfives", "-n", "4")),  # another ruleset
+    (("muggins-claims", "-n", "3", "--miss-rate", "0.3"), ("muggins-claims", "-n", "4")),  # other options
+    (("muggins-claims", "-n", "3"), ("muggins-claims", "-n", "4", "--miss-rate", "0.3")),
+    (("exact61", "-n", "3", "--vs", "allfives"), ("exact61", "-n", "4")),  # the other variant's matches
+])
+def test_resume_refuses_a_file_of_another_study_and_leaves_it_as_it_is(tmp_path, first, second):
+    out = tmp_path / "m.jsonl"
+    assert _sim(*first, "-o", str(out)).returncode == 0
+    before = out.read_bytes()
+    res = _sim(*second, "-o", str(out), "--resume")
+    assert res.returncode == 1 and "holds another study" in res.stderr and "Traceback" not in res.stderr, res.stderr
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize("text", ["my notes\nabout the study\n", "one line, no line end", '{"a": 1}\nnot json\n',
+                                  "[1, 2]\n", "\u00ff\u00fe".encode("latin-1").decode("latin-1")])
+def test_resume_refuses_a_file_that_is_not_simulate_results(tmp_path, text):
+    out = tmp_path / "notes.jsonl"
+    out.write_text(text, encoding="latin-1" if "\u00ff" in text else "utf-8")
+    before = out.read_bytes()
+    res = _sim("allfives", "-n", "2", "-o", str(out), "--resume")
+    assert res.returncode == 1 and "is not a simulate results file" in res.stderr, res.stderr
+    assert "Traceback" not in res.stderr and out.read_bytes() == before
+
+
+def test_resume_goes_on_with_a_study_of_two_variants_and_a_miss_rate(tmp_path):
+    whole, part = tmp_path / "whole.jsonl", tmp_path / "part.jsonl"
+    args = ("muggins-claims", "--vs", "allfives", "--miss-rate", "0.3", "--seed", "2")
+    assert _sim(*args, "-n", "6", "-o", str(whole)).returncode == 0
+    assert _sim(*args, "-n", "3", "-o", str(part)).returncode == 0
+    res = _sim(*args, "-n", "6", "-o", str(part), "--resume")
+    assert res.returncode == 0, res.stderr
+    assert part.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")

@@ -5,7 +5,7 @@ import pytest
 
 from rulelang.tools.configs import ToolError
 from rulelang.tools.session import _loose_tile, parse_seats
-from rulelang.tools.textboard import counted_line, layout_lines, score_lines
+from rulelang.tools.textboard import counted_line, layout_lines, score_lines, tiles_count
 
 TILES = [(1, 4), (1, 1), (4, 4), (3, 4), (1, 2), (1, 5), (5, 5), (0, 5), (1, 3)]
 CONNS = [((1, 4), "low", (1, 1), "line-a"), ((1, 4), "high", (4, 4), "line-a"),
@@ -63,3 +63,7 @@ def test_parse_seats():
                                         ("6 6", (6, 6)), ("17", None), ("x", None)])
 def test_loose_tiles(text, tile):
     assert _loose_tile(text) == tile
+
+
+def test_a_number_of_tiles_is_said_in_the_right_number():
+    assert [tiles_count(n) for n in (0, 1, 2)] == ["0 tiles", "1 tile", "2 tiles"]

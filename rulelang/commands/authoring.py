@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from rulelang.commands.complete import bundled_only
+from rulelang.commands.complete import UnknownVariant, bundled_only
 
 __all__ = ["show_cmd", "new_cmd", "help_cmd", "lsp_cmd", "TOPICS"]
 
@@ -51,8 +51,7 @@ def show_cmd(name: str) -> None:
         click.echo(EXAMPLES[name].path.read_text(encoding="utf-8"), nl=False)
         return
     if name not in bundled_names():
-        raise click.BadParameter(f"there is no bundled ruleset {name!r} (bundled: {', '.join(bundled_names())}; "
-                                 f"example engines: {', '.join(EXAMPLES)})", param_hint="NAME")
+        raise UnknownVariant(name, bundled_names(), more=f"; example engines: {', '.join(EXAMPLES)}")
     click.echo(bundled_text(name), nl=False)
 
 
@@ -104,8 +103,7 @@ def new_cmd(name: str, base: str | None, title: str | None, output: str | None) 
         raise click.BadParameter(f"{name!r}: a ruleset name is lower-case letters, digits and -, "
                                  "starting with a letter (e.g. club-fives)", param_hint="NAME")
     if base is not None and base not in bundled_names():
-        raise click.BadParameter(f"there is no bundled ruleset {base!r} (bundled: {', '.join(bundled_names())})",
-                                 param_hint="--based-on")
+        raise UnknownVariant(base, bundled_names(), "--based-on: ")
     title = title or name
     if '"' in title or "\n" in title:
         raise click.BadParameter("a title cannot contain a double quote or a line break", param_hint="--title")

@@ -156,7 +156,7 @@ def conform_cmd(case_dirs: tuple[str, ...], variants: tuple[str, ...], tags: tup
     report.print_summary(result, console, baseline=baseline, verbose=verbose, suite_ids={c.id for c in lint.cases})
     _write_all(result, (report_path, junit_path, html_path, badge_path), err)
     if shrink_dir is not None:
-        _shrink_failures(result, engine, Path(shrink_dir), timeout, err)
+        _shrink_failures(result, engine, Path(shrink_dir), timeout, err, ends_at, deadline)
     sys.exit(_exit_status(result, strict, allow_empty, err))
 
 
@@ -239,24 +239,45 @@ def _print_trace(selected: list[Case], variants: tuple[str, ...], as_json: bool)
 
 
 def _shrink_failures(result: RunResult, engine: SubprocessEngine | InProcessEngine, folder: Path, timeout: float,
-                     err: Console) -> None:
-    """--shrink DIR: each failing case shrunk and written to DIR (PROTOCOL.md, "Shrinking a failure")."""
-    from rulelang.conformance.shrink import shrink, write
+                     err: Console, ends_at: float | None, deadline: float | None) -> None:
+    """--shrink DIR: each failing case shrunk and written to DIR (PROTOCOL.md, "Shrinking a failure"), within the
+    run's deadline and a bound on the candidates tried across the run."""
+    from rulelang.conformance.shrink import Budget, NoAnswer, Stopped, shrink, write
 
     failing = [r.case for r in result.results if r.outcome == "fail"]
+    budget = Budget(ends_at=ends_at)
+    why_over = {"deadline": f"the run's deadline of {deadline or 0:g} s passed",
+                "candidates": f"the run's bound of {budget.candidates} shrink candidates was reached",
+                "timeouts": "the engine gave no answer to 3 candidates in a row"}
     try:
-        for case in failing:
-            shrunk = shrink(case, engine, timeout)
+        for n, case in enumerate(failing):
+            spent = budget.spent()
+            if spent is not None:
+                err.print(f"shrink: {why_over[spent]}; {len(failing) - n} failing cases not shrunk", markup=False)
+                return
+            try:
+                shrunk = shrink(case, engine, timeout, budget=budget)
+            except NoAnswer as exc:
+                err.print(f"shrink {case.id}: the engine gave no result for it ({exc}); not shrunk", markup=False)
+                continue
+            except Stopped as exc:
+                err.print(f"shrink {case.id}: {why_over[exc.reason]}; not shrunk", markup=False)
+                continue
             if shrunk is None:
                 err.print(f"shrink {case.id}: the engine no longer fails it; nothing written", markup=False)
+                continue
+            (steps, was_steps), (tiles, was_tiles) = shrunk.steps, shrunk.tiles
+            early = f"stopped early: {why_over[shrunk.stopped]}" if shrunk.stopped else None
+            if early and (steps, tiles) == (was_steps, was_tiles) and shrunk.data["steps"] == case.data["steps"]:
+                err.print(f"shrink {case.id}: {early} before a smaller case was found; nothing written", markup=False)
                 continue
             try:
                 path = write(shrunk, folder)
             except (OSError, ValueError) as exc:
                 err.print(f"shrink {case.id}: cannot write the shrunk case: {exc}", markup=False)
                 sys.exit(1)
-            (steps, was_steps), (tiles, was_tiles) = shrunk.steps, shrunk.tiles
-            err.print(f"shrunk {case.id}: {steps} of {was_steps} steps, {tiles} of {was_tiles} tiles -> {path}",
+            so_far = f" ({early}; the smallest case found by then)" if early else ""
+            err.print(f"shrunk {case.id}{so_far}: {steps} of {was_steps} steps, {tiles} of {was_tiles} tiles -> {path}",
                       markup=False)
     finally:
         engine.stop()

@@ -87,13 +87,16 @@ def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, see
     if other_cfg is not None and count not in other_cfg.counts:
         raise ToolError(f"{other_cfg.name} is not played by {count} players")
     show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
-    journal = sim.open_journal(out, count, bot_names, seed, resume)  # each match written to -o FILE as it ends
+    other_miss_rate = miss_rate if other_cfg is not None and other_cfg.claims != "none" else 0.0
+    miss_rates = {cfg.name: miss_rate, **({other_cfg.name: other_miss_rate} if other_cfg is not None else {})}
+    # each match written to -o FILE as it ends; --resume refuses a file of another study
+    journal = sim.open_journal(out, count, bot_names, seed, resume, miss_rates)
     results = _run(cfg.name, data, count, bot_names, seed, matches, jobs, show, miss_rate, journal)
     runs = [(sim.summarize(results, cfg, count), results)]
     if other_cfg is not None:
         assert other_data is not None  # loaded with other_cfg
         other_results = _run(other_cfg.name, other_data, count, bot_names, seed, matches, jobs, show,
-                             miss_rate if other_cfg.claims != "none" else 0.0, journal)
+                             other_miss_rate, journal)
         runs.append((sim.summarize(other_results, other_cfg, count), other_results))
     if journal is not None:
         journal.close()

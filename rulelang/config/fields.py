@@ -10,7 +10,9 @@ an enum, `Annotated[int, Schema({"minimum": 1})]` adds keywords) unless `schema=
 gives it. Fields are in the order the compiler writes them.
 
 `CONSTRAINTS` holds the schema's rules across fields of one object (a
-JSON Schema `if`/`then`); the `TypedDict`s the shapes of a settlement term.
+JSON Schema `if`/`then`); one the language also reports in its own words is
+a `CrossField`, declared once for both; the `TypedDict`s the shapes of a
+settlement term.
 """
 from __future__ import annotations
 
@@ -55,12 +57,13 @@ from rulelang.config.vocabulary import (
     literal_values,
 )
 
-__all__ = ["Fields", "Term", "HandsTerm", "DifferencesTerm", "HeaviestTerm", "TilesTerm", "NetTerm", "CONSTRAINTS"]
+__all__ = ["Fields", "Term", "HandsTerm", "DifferencesTerm", "HeaviestTerm", "TilesTerm", "NetTerm", "CONSTRAINTS", "CrossField",
+           "LAST_PLACEMENT_NEEDS_DOMINOER"]
 
 Positive = Annotated[int, Schema({"minimum": 1})]
 Natural = Annotated[int, Schema({"minimum": 0})]
 Text = Annotated[str, Schema({"minLength": 1})]
-RoundingRule = Annotated[str, Schema({"pattern": "^(none|round[1-9][0-9]*)$"})]
+RoundingRule = Annotated[str, Schema({"pattern": "^(none|round([2-9]|[1-9][0-9]+))$"})]  # N >= 2, as the language says
 PER_COUNT = {"type": "object", "additionalProperties": False,
              "patternProperties": {"^([2-9]|1[012])$": {"type": "integer", "minimum": 0, "maximum": 91}},
              "minProperties": 1}
@@ -202,8 +205,8 @@ class Fields:
         "scoring.divisors", "the divisors of the per-multiple and face-value formulas", "scoring",
         default=_one_multiple, used_when=_formula_divides)
     unit: Positive = declare("scoring.unit", "the raw points that make one shown point", "unit")
-    knock_bonus: Positive = declare("scoring.knock_bonus", "raw points the next placer scores per pass",
-                                    "knock_bonus", default=0)
+    knock_bonus: Natural = declare("scoring.knock_bonus", "raw points the next placer scores per pass",
+                                   "knock_bonus", default=0)
     hand_doubles: HandDoubles = declare("scoring.hand_doubles", "what a double left in hand counts", "hand_doubles",
                                         default="both-halves")
     target: Positive = declare("target.raw", "the target, in raw points", "target")
@@ -246,6 +249,28 @@ class Fields:
     block_events: Events = declare("settlement.block.events", "how a block's amounts make events", "block_events")
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class CrossField:
+    """A rule across the fields of one object, declared once: its JSON Schema `if`/`then` (what the schema, and so
+    any engine validating with it, refuses) and the code and words the language reports it with
+    (rulelang/config/rules.py registers it as a rule over `statements`)."""
+
+    where: str  # the object's dotted path
+    keywords: Mapping[str, Any]  # the JSON Schema keywords of that object
+    code: str
+    message: str
+    hint: str
+    statements: tuple[str, ...]  # the statements it involves: the message points at the first
+
+
+LAST_PLACEMENT_NEEDS_DOMINOER = CrossField(
+    "settlement.domino",
+    {"if": {"required": ["winner"], "properties": {"winner": {"const": "lightest-side"}}},
+     "then": {"properties": {"with_last_placement": {"const": False}}}},
+    "last-placement-needs-dominoer", "the last placement can join the settlement only when the dominoer wins it: "
+    "with `winner: the lightest side` another side may win", "write `as one event` (the last placement is then its "
+    "own event)", ("domino_winner", "domino_events"))
+
 # Rules across the fields of one object, as JSON Schema keywords of that object ("" is the whole configuration).
 CONSTRAINTS: dict[str, dict[str, Any]] = {
     "": {"if": {"required": ["draw_limit"]},
@@ -259,8 +284,7 @@ CONSTRAINTS: dict[str, dict[str, Any]] = {
     "target": {"if": {"properties": {"mode": {"const": "rounds"}}},
                "then": {"required": ["rounds"]},
                "else": {"not": {"required": ["rounds"]}}},
-    "settlement.domino": {"if": {"required": ["winner"], "properties": {"winner": {"const": "lightest-side"}}},
-                          "then": {"properties": {"with_last_placement": {"const": False}}}},
+    "settlement.domino": dict(LAST_PLACEMENT_NEEDS_DOMINOER.keywords),
     "settlement.block": {
         "if": {"properties": {"winner": {"const": "none"}}},
         "then": {"properties": {"tie_break": {"const": "none"}, "partners_tie": {"const": "side-wins"}}},

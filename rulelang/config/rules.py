@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from rulelang.config.declared import statement_pointer
+from rulelang.config.fields import LAST_PLACEMENT_NEEDS_DOMINOER, CrossField
 from rulelang.config.validation import schema_problems
 from rulelang.config.vocabulary import SET_NAMES, SET_TILES
 
@@ -295,13 +296,25 @@ def _last(c: Config) -> Iterator[Problem]:
                  "write `as one event with the last placement`", "domino_events")
 
 
-@rule("last-placement-needs-dominoer", "domino_winner", "domino_events")
-def _last_dominoer(c: Config) -> Iterator[Problem]:
-    d = c["settlement"]["domino"]
-    if d["with_last_placement"] and d.get("winner", "dominoer") != "dominoer":
-        yield _p("last-placement-needs-dominoer", "the last placement can join the settlement only when the "
-                 "dominoer wins it: with `winner: the lightest side` another side may win",
-                 "write `as one event` (the last placement is then its own event)", "domino_winner", "domino_events")
+def _cross_field(declared: CrossField) -> None:
+    """Register a rule declared with its schema keywords (rulelang/config/fields.py): the schema's condition, in
+    the language's words."""
+    validator: list[Any] = []  # built on first use: jsonschema costs start-up time
+
+    @rule(declared.code, *declared.statements)
+    def find(c: Config) -> Iterator[Problem]:
+        if not validator:
+            import jsonschema
+
+            validator.append(jsonschema.Draft202012Validator(dict(declared.keywords)))
+        node: Any = c
+        for name in declared.where.split("."):
+            node = node[name]
+        if not validator[0].is_valid(node):
+            yield _p(declared.code, declared.message, declared.hint, *declared.statements)
+
+
+_cross_field(LAST_PLACEMENT_NEEDS_DOMINOER)
 
 
 @rule("terms-need-winner", "block_winner", "block_terms")

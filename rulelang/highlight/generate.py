@@ -49,11 +49,13 @@ def dump(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def outputs() -> dict[Path, str]:
-    """Each generated file (the editors' only in a checkout) and the text it must have."""
-    from rulelang.langapi import keywords
+def outputs(words: list[str] | None = None) -> dict[Path, str]:
+    """Each generated file (the editors' only in a checkout) and the text it must have (WORDS: the keywords,
+    by default the loaded grammar's)."""
+    if words is None:
+        from rulelang.langapi import keywords
 
-    words = keywords()
+        words = keywords()
     out = {KEYWORDS_FILE: dump(keywords_document(words))}
     for path in TEXTMATE_FILES:
         if path.parent.is_dir():

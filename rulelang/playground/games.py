@@ -190,7 +190,7 @@ class Game:
             self.log.append(f"{self.seat_name(s)} passes")
         drawn = turn.drawn[told[1]:]
         if drawn:
-            what = tb.hand_line(drawn) if turn.seat == HUMAN else f"{len(drawn)} tile(s)"
+            what = tb.hand_line(drawn) if turn.seat == HUMAN else tb.tiles_count(len(drawn))
             self.log.append(f"{self.seat_name(turn.seat)} draws {what}")
         if turn.move.draw:  # "a player may draw while able to place": the tile shows in the hand
             self._told = (len(turn.passed), len(turn.drawn) + 1)

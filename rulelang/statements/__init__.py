@@ -1,8 +1,9 @@
 """The statement table: every statement of the language, once, in canonical order.
 
-Adding a statement = one `StatementDef` in one of the modules below (and its
-grammar rule in ruleset.lark), the engine code that obeys it, and conformance
-cases tagged with it. See docs/language.md, "Adding a statement".
+Adding a statement = one `StatementDef` in one of the modules below, with its
+phrase (its grammar rule in ruleset.lark is generated from it: `python -m
+rulelang.generate`), the engine code that obeys it, and a conformance case
+tagged with it. See docs/language.md, "Adding a statement".
 """
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from rulelang.statements import claims, deal, header, house, play, scoring, settlement
-from rulelang.statements.table import GROUPS, Doc, Field, Issue, Phrase, StatementDef, Words
+from rulelang.statements.table import GROUPS, Doc, Field, Issue, Part, Phrase, StatementDef, Words
 
-__all__ = ["TABLE", "INFO", "ORDER", "PHRASES", "GROUPS", "StatementDef", "Field", "Doc", "Issue", "Phrase",
+__all__ = ["TABLE", "INFO", "ORDER", "PARTS", "PHRASES", "GROUPS", "Part", "StatementDef", "Field", "Doc", "Issue", "Phrase",
            "Words", "for_rule"]
 
 # Canonical order: the order `fmt` writes and explain tells.
@@ -24,9 +25,11 @@ TABLE: tuple[StatementDef, ...] = (
 INFO: dict[str, StatementDef] = {s.key: s for s in TABLE}
 ORDER: dict[str, int] = {s.key: i for i, s in enumerate(TABLE)}
 
-# Readers of the phrases that are parts of statements (grammar rule -> reader).
-PHRASES: dict[str, Callable[[Phrase], Any]] = {**deal.PHRASES, **settlement.PHRASES,
-                                                 **house.PHRASES}
+# The parts of phrases (`{opener_value}`), each with its grammar rule, in the grammar file's order.
+PARTS: tuple[Part, ...] = deal.PARTS + play.PARTS + scoring.PARTS + house.PARTS + settlement.PARTS
+# Readers of the parts (grammar rule or named alternative -> reader); a part without one reads to its words.
+PHRASES: dict[str, Callable[[Phrase], Any]] = {
+    **{p.rule: p.read for p in PARTS if p.read is not None}, **{n: r for p in PARTS for n, r in p.named.items()}}
 
 _BY_RULE: dict[tuple[str | None, str], StatementDef] = {(s.section, r): s for s in TABLE for r in s.rules}
 

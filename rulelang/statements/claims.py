@@ -62,7 +62,7 @@ def _explain(v: Claims | None, c: Config) -> str:
 
 STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
-        key="claims", words="the muggins rule", group=4, rules=("claims_stmt",),
+        key="claims", words="the muggins rule", group=4, phrases={"claims_stmt": tuple(WORDS.values())},
         read=_read, fmt=lambda v: [WORDS[v]],
         explain=_explain, resolve=_set,
         from_config=lambda c: c["claims"] if c.get("claims", "none") != "none" else None,

@@ -6,7 +6,8 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from rulelang.config.vocabulary import SET_NAMES, SET_TILES, Drawing
-from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef, choice
+from rulelang.statements.phrase import examples, fill
+from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice, flag
 from rulelang.statements.values import Counts, PerCount, Players
 
 ALLOWED_COUNTS = tuple(range(2, 13))  # any count whose deal fits in the set (config/rules.py, too-many-tiles)
@@ -21,6 +22,9 @@ def _and(words: list[str]) -> str:
 
 
 # -- phrases shared by several statements -----------------------------------
+
+PLAYERS, PARTNERS = "players {player_counts}", "players {player_counts}, {partnership}"
+PARTNERED, UNPARTNERED = "partnerships with {N}", "no partnerships"
 
 def _count_range(p: Phrase) -> Counts:
     return Counts("range", tuple(p.numbers))
@@ -37,13 +41,13 @@ def _per_count(p: Phrase) -> PerCount:
     return PerCount(by_count=tuple(sorted((nums[i + 1], nums[i]) for i in range(0, len(nums), 2))))
 
 
-PHRASES = {
-    "count_range": _count_range,
-    "count_list": _count_list,
-    "partnered": lambda p: ("with", p.numbers[0]),
-    "unpartnered": lambda p: ("none",),
-    "per_count": _per_count,
-}
+PARTS = (
+    Part("player_counts", ("{N} to {N} -> count_range", "{N} (or {N})* -> count_list"),
+         named={"count_range": _count_range, "count_list": _count_list}),
+    Part("partnership", (f"{PARTNERED} -> partnered", f"{UNPARTNERED} -> unpartnered"),
+         named={"partnered": lambda p: ("with", p.numbers[0]), "unpartnered": lambda p: ("none",)}),
+    Part("per_count", ("{N} tile[s] (with {N} players? (, {N} tile[s]? with {N} players?)*)?",), _per_count),
+)
 
 
 # -- players -------------------------------------------------------------------
@@ -67,12 +71,12 @@ def _counts_text(c: Counts) -> str:
 
 
 def _fmt_players(v: Players) -> list[str]:
-    text = "players " + _counts_text(v.counts)
+    counts = _counts_text(v.counts)
     if v.partnerships:
-        text += ", " + ", ".join(f"partnerships with {n}" for n in v.partnerships)
-    elif _allows(v.counts, 4):
-        text += ", no partnerships"  # said aloud, so the reader sees it
-    return [text]
+        return [fill(PARTNERS, counts, ", ".join(fill(PARTNERED, n) for n in v.partnerships))]
+    if _allows(v.counts, 4):
+        return [fill(PARTNERS, counts, UNPARTNERED)]  # said aloud, so the reader sees it
+    return [fill(PLAYERS, counts)]
 
 
 def _check_players(v: Players) -> Iterator[Issue]:
@@ -120,9 +124,11 @@ def _explain_players(v: Players, c: Config) -> str:
 
 # -- hand and reserve ------------------------------------------------------------
 
+HAND, RESERVE, NO_RESERVE = "hand {per_count}", "reserve {per_count}", "no reserve"
+
 def _per_count_text(v: PerCount) -> str:
     if v.uniform is not None:
-        return f"{v.uniform} tiles"
+        return fill("{N} tile[s]", v.uniform)
     pairs = sorted(v.by_count)
     n, size = pairs[0]
     return ", ".join([f"{size} tiles with {n} players"] + [f"{s} with {m}" for m, s in pairs[1:]])
@@ -183,6 +189,7 @@ def _explain_drawing(v: str, c: Config) -> str:
 # -- larger sets (family.md 3.7): `tiles double-six` (default) / `tiles double-nine` / `tiles double-twelve`
 
 _SET_OF_NAME = {name: top for top, name in SET_NAMES.items()}
+TILES = "tiles {NAME}"
 
 
 def _check_tiles(v: str) -> Iterator[Issue]:
@@ -206,8 +213,8 @@ def _explain_tiles(v: str | None, c: Config) -> str:
 
 
 TILES_STATEMENT = StatementDef(
-    key="tiles", words="the tile set", group=1, rules=("tiles_stmt",),
-    read=lambda p: str(p.tokens[1]), fmt=lambda v: [f"tiles {v}"], explain=_explain_tiles,
+    key="tiles", words="the tile set", group=1, phrases={"tiles_stmt": (TILES,)},
+    read=lambda p: str(p.tokens[1]), fmt=lambda v: [fill(TILES, v)], explain=_explain_tiles,
     resolve=_set_tiles,
     from_config=lambda c: SET_NAMES[c["tiles"]] if c.get("tiles", 6) != 6 else None, check=_check_tiles,
     examples=("tiles double-nine", "tiles double-six", "tiles double-twelve"),
@@ -222,7 +229,8 @@ TILES_STATEMENT = StatementDef(
 STATEMENTS: tuple[StatementDef, ...] = (
     TILES_STATEMENT,  # larger sets
     StatementDef(
-        key="players", words="the player counts", group=1, rules=("players_stmt",),
+        key="players", words="the player counts", group=1,
+        phrases={"players_stmt": (PLAYERS, PARTNERS)},
         read=_read_players, fmt=_fmt_players, explain=_explain_players,
         resolve=_set_players, from_config=_players_from_config, check=_check_players,
         examples=("players 2 to 4, partnerships with 4", "players 2 to 4", "players 2 or 4", "players 4",
@@ -237,8 +245,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "`players.partnerships: []`")),
         tags=("two-players", "three-players", "four-players", "partnerships")),
     StatementDef(
-        key="hand", words="the hand size", group=1, rules=("hand_stmt",),
-        read=lambda p: p.parts[0], fmt=lambda v: ["hand " + _per_count_text(v)], explain=_explain_hand,
+        key="hand", words="the hand size", group=1, phrases={"hand_stmt": (HAND,)},
+        read=lambda p: p.parts[0], fmt=lambda v: [fill(HAND, _per_count_text(v))], explain=_explain_hand,
         resolve=_per_count_resolve("hand_size"),
         from_config=lambda c: _per_count_value(c["hand_size"]), check=_per_count_check("the hand size", 1),
         examples=("hand 5 tiles", "hand 7 tiles with 2 players, 6 with 3, 5 with 4"),
@@ -247,9 +255,10 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "hand size per count (one for each allowed count)", "`hand_size`")),
         tags=("partial-deal", "draw"), meta={"per_count": "hand_size"}),
     StatementDef(
-        key="reserve", words="the reserve", group=1, rules=("reserve_stmt", "no_reserve"),
+        key="reserve", words="the reserve", group=1,
+        phrases={"reserve_stmt": (RESERVE, f"{NO_RESERVE} -> no_reserve")},
         read=lambda p: p.parts[0] if p.parts else PerCount(uniform=0),
-        fmt=lambda v: ["no reserve" if v.uniform == 0 else "reserve " + _per_count_text(v)],
+        fmt=lambda v: [NO_RESERVE if v.uniform == 0 else fill(RESERVE, _per_count_text(v))],
         explain=_explain_reserve,
         resolve=_per_count_resolve("reserve"),
         from_config=lambda c: _per_count_value(c["reserve"]), check=_per_count_check("the reserve", 0),
@@ -269,6 +278,9 @@ STATEMENTS: tuple[StatementDef, ...] = (
 
 # -- `draw until playable, at most K tiles` (draw_limit, family.md 3.8) ---------------
 
+DRAW_LIMIT = "draw until playable, at most {N:2} tile[s]"
+
+
 class DrawLimit(NamedTuple):
     """Drawing until playable, at most `limit` tiles a turn; then the player passes."""
 
@@ -282,7 +294,7 @@ def _with_draw_limit(entry: StatementDef) -> StatementDef:
 
     def fmt(v: Any) -> list[str]:
         if isinstance(v, DrawLimit):
-            return [f"draw until playable, at most {v.limit} tile{'s' if v.limit != 1 else ''}"]
+            return [fill(DRAW_LIMIT, v.limit)]
         return entry.fmt(v)
 
     def explain(v: Any, c: Config) -> str:
@@ -307,13 +319,14 @@ def _with_draw_limit(entry: StatementDef) -> StatementDef:
         if isinstance(v, DrawLimit):
             if v.limit < 1:
                 yield Issue("bad-number", "a player must be able to draw at least 1 tile",
-                            "write `draw until playable, at most 2 tiles`")
+                            f"write `{fill(DRAW_LIMIT, 2)}`")
             return
         yield from entry.check(v)
 
     return replace(
-        entry, read=read, fmt=fmt, explain=explain, resolve=resolve, from_config=from_config, check=check,
-        examples=entry.examples + ("draw until playable, at most 2 tiles",),
+        entry, phrases={rule: phrases + (DRAW_LIMIT,) for rule, phrases in entry.phrases.items()},
+        read=read, fmt=fmt, explain=explain, resolve=resolve, from_config=from_config, check=check,
+        examples=entry.examples + examples(DRAW_LIMIT),
         docs=entry.docs + (Doc("`draw until playable, at most 2 tiles`", "limited drawing: after that many draws "
                                "without a tile that fits, the player passes", "`drawing: until-playable`, "
                                "`draw_limit: 2` (omitted: no limit)"),),
@@ -339,13 +352,12 @@ def _set_draw_while_able(v: bool, c: Config) -> None:
 
 
 STATEMENTS = STATEMENTS + (
-    StatementDef(
-        key="draw_while_able", words="drawing while able to place", group=1, rules=("draw_while_able_stmt",),
-        read=lambda p: True, fmt=lambda v: ["a player may draw while able to place"],
+    flag(
+        "draw_while_able", "drawing while able to place", 1, "draw_while_able_stmt",
+        "a player may draw while able to place",
         explain=_explain_draw_while_able,
         resolve=_set_draw_while_able,
         from_config=lambda c: True if c.get("draw_while_able") else None,
-        examples=("a player may draw while able to place",),
         docs=(Doc("`a player may draw while able to place`", "a draw is offered as a move (`draw`) even when a "
                   "tile fits, until the drawable boneyard is empty (not at the lead, nor over a drawn tile that "
                   "must be placed; puzzle-place.net Muggins); not written, a player draws only when no tile fits",

@@ -4,8 +4,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from rulelang.statements.phrase import fill
 from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
 from rulelang.statements.values import Based, Named
+
+RULESET, SOURCE = "ruleset {NAME} {TEXT}", "source {TEXT}"
+BASED = {"name": "based on {NAME}", "path": "based on {TEXT}"}
 
 
 def _set_name(v: Named, c: Config) -> None:
@@ -45,9 +49,9 @@ def _set_based(v: Any, c: Config) -> None:
 
 STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
-        key="ruleset", words="the ruleset's name and title", group=0, rules=("ruleset_stmt",),
+        key="ruleset", words="the ruleset's name and title", group=0, phrases={"ruleset_stmt": (RULESET,)},
         read=lambda p: Named(str(p.tokens[1]), p.strings[0]),
-        fmt=lambda v: [f'ruleset {v.name} "{v.title}"'],
+        fmt=lambda v: [fill(RULESET, v.name, v.title)],
         explain=lambda v, c: f"{v.title} (`{v.name}`).",
         resolve=_set_name, from_config=lambda c: Named(c["name"], c["title"]),
         examples=('ruleset my-fives "My Fives"',),
@@ -55,17 +59,17 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "a letter) and title", "`name`, `title`"),),
         tags=("inline-ruleset",), check=_check_name, inherited=False),
     StatementDef(
-        key="source", words="the source of the rules", group=0, rules=("source_stmt",),
-        read=lambda p: p.strings[0], fmt=lambda v: [f'source "{v}"'],
+        key="source", words="the source of the rules", group=0, phrases={"source_stmt": (SOURCE,)},
+        read=lambda p: p.strings[0], fmt=lambda v: [fill(SOURCE, v)],
         explain=lambda v, c: f"Source: {v}.",
         resolve=_set_source, from_config=lambda c: c["source"],
         examples=('source "where these rules come from"',),
         docs=(Doc('`source "TEXT"`', "where the rules come from; house variants say so here", "`source`"),),
         tags=("inline-ruleset",), check=_check_source, inherited=False),
     StatementDef(
-        key="based_on", words="the base ruleset", group=0, rules=("based_stmt",),
+        key="based_on", words="the base ruleset", group=0, phrases={"based_stmt": tuple(BASED.values())},
         read=_read_based,
-        fmt=lambda v: [f'based on "{v.ref}"' if v.kind == "path" else f"based on {v.ref}"],
+        fmt=lambda v: [fill(BASED[v.kind], v.ref)],
         explain=lambda v, c: f"Based on {v.ref}.",
         resolve=_set_based, from_config=_based_from_config,
         examples=("based on allfives", 'based on "house.rules"'),

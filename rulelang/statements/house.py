@@ -8,10 +8,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from rulelang.statements.scoring import MEASURE_WORDS, MEASURES, counts_named_twice, with_player_counts
-from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
+from rulelang.statements.phrase import fill
+from rulelang.statements.scoring import MEASURES, counts_named_twice, measure_words, points_text, with_player_counts
+from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, flag, number
 
-__all__ = ["SCORING", "PHRASES", "Entry"]
+__all__ = ["SCORING", "PARTS", "Entry"]
 
 
 class Entry(NamedTuple):
@@ -28,13 +29,16 @@ def _unit(c: Config) -> int:
 
 # Readers of the parts of `target ... with 2 players, 150 with 3 or 4` (family.md 3.6): the counts of
 # each group, and the amounts after the first with their groups (the first amount is the target's own).
-PHRASES = {
-    "count_group": lambda p: tuple(p.numbers),
-    "target_counts": lambda p: (tuple(p.numbers), tuple(p.parts)),
-}
+PARTS = (
+    Part("target_counts", ("with {count_group} players (, {N} with {count_group})+",),  # `with 2 players, 150 with 3 or 4`
+         lambda p: (tuple(p.numbers), tuple(p.parts))),
+    Part("count_group", ("{N} (or {N})*",), lambda p: tuple(p.numbers)),
+)
 
 
 # -- the entry threshold (family.md 3.1, reading 26) ---------------------------------
+
+ENTRY = "{N} {target_measure} to get in"
 
 def _read_entry(p: Phrase) -> Entry:
     return Entry(p.numbers[0], MEASURES[p.parts[0].text])
@@ -42,7 +46,7 @@ def _read_entry(p: Phrase) -> Entry:
 
 def _check_entry(v: Entry) -> Iterator[Issue]:
     if v.amount < 1:
-        yield Issue("bad-number", "the entry threshold must be at least 1 point", "write `10 points to get in`")
+        yield Issue("bad-number", "the entry threshold must be at least 1 point", f"write `{fill(ENTRY, 10, 'points')}`")
 
 
 def _set_entry(v: Entry, c: Config) -> None:
@@ -63,17 +67,18 @@ def _explain_entry(v: Entry | None, c: Config) -> str:
     raw = c["target"].get("entry", 0)
     if not raw:
         return "A side scores from its first point: there is no entry threshold."
-    unit = c["scoring"]["unit"]
-    amount = f"{raw // unit} shown points ({raw} raw)" if unit > 1 and raw % unit == 0 else f"{raw} points"
+    amount = points_text(raw, c["scoring"]["unit"])
     return (f"A side whose score is exactly 0 is off the board: every event for it worth less than {amount} "
             f"(negative ones too) is discarded; the first event of at least {amount} puts it on the board.")
 
 
 # -- a fixed number of rounds (family.md 3.3, reading 27) ----------------------------
 
+ROUNDS = "the match lasts {N:3,1} round[s]"
+
 def _check_rounds(v: int) -> Iterator[Issue]:
     if v < 1:
-        yield Issue("bad-number", "the match must last at least 1 round", "write `the match lasts 3 rounds`")
+        yield Issue("bad-number", "the match must last at least 1 round", f"write `{fill(ROUNDS, 3)}`")
 
 
 def _set_rounds(v: int, c: Config) -> None:
@@ -107,10 +112,12 @@ def _explain_lead_win(v: bool | None, c: Config) -> str:
 
 # -- the knock bonus (family.md 3.8, Sadman) ------------------------------------------
 
+KNOCK = "the next player to place scores {N:1,5} point[s] per knock"
+
 def _check_knock(v: int) -> Iterator[Issue]:
     if v < 1:
         yield Issue("bad-number", "a knock must score at least 1 point",
-                    "write `the next player to place scores 1 point per knock`")
+                    f"write `{fill(KNOCK, 1)}`")
 
 
 def _set_knock(v: int, c: Config) -> None:
@@ -148,6 +155,9 @@ def _explain_hand_doubles(v: str, c: Config) -> str:
 
 # -- a fixed number of extra rounds on a tie (family.md reading 18, dominorules All Fives) ---
 
+TIE_ROUNDS = "a tie at the top plays {N} extra round[s]"
+
+
 class TieRounds(NamedTuple):
     """`a tie at the top plays N extra rounds [with 2 players, M with 3 ...]`: (amount, counts) groups;
     one group with no counts when the same for every player count."""
@@ -164,7 +174,7 @@ def _read_tie_rounds(p: Phrase) -> TieRounds:
 
 def _fmt_tie_rounds(v: TieRounds) -> list[str]:
     first, counts = v.groups[0]
-    head = f"a tie at the top plays {first} extra round{'s' if first != 1 or counts else ''}"
+    head = f"a tie at the top plays {first} extra rounds" if counts else fill(TIE_ROUNDS, first)
     return [with_player_counts(head, v.groups)] if counts else [head]
 
 
@@ -173,7 +183,7 @@ def _check_tie_rounds(v: TieRounds) -> Iterator[Issue]:
         yield Issue("per-count", "a player count is given two numbers of extra rounds", "name each player count once")
     if any(amount < 1 for amount, _ in v.groups):
         yield Issue("bad-number", "a tie must play at least 1 extra round",
-                    "write `a tie at the top plays 2 extra rounds`")
+                    f"write `{fill(TIE_ROUNDS, 2)}`")
 
 
 def _set_tie_rounds(v: TieRounds, c: Config) -> None:
@@ -208,8 +218,9 @@ def _explain_tie_rounds(v: TieRounds | None, c: Config) -> str:
 
 SCORING: tuple[StatementDef, ...] = (
     StatementDef(
-        key="entry", words="the entry threshold", group=4, rules=("entry_stmt",),
-        read=_read_entry, fmt=lambda v: [f"{v.amount} {MEASURE_WORDS[v.measure]} to get in"],
+        key="entry", words="the entry threshold", group=4,
+        phrases={"entry_stmt": (ENTRY,)},
+        read=_read_entry, fmt=lambda v: [fill(ENTRY, v.amount, measure_words(v.amount, v.measure))],
         explain=_explain_entry, resolve=_set_entry,
         from_config=_entry_from_config, check=_check_entry,
         examples=("10 points to get in", "2 shown points to get in", "10 raw points to get in"),
@@ -218,43 +229,35 @@ SCORING: tuple[StatementDef, ...] = (
                   "discarded (negative ones too); not written, no threshold",
                   "`target.entry` (raw; omitted when 0)"),),
         tags=("entry-threshold",), required=False, meta={"default": None}),
-    StatementDef(
-        key="rounds", words="the number of rounds", group=4, rules=("rounds_stmt",),
-        read=lambda p: p.numbers[0],
-        fmt=lambda v: [f"the match lasts {v} round{'s' if v != 1 else ''}"],
+    number(
+        "rounds", "the number of rounds", 4, "rounds_stmt", ROUNDS,
         explain=_explain_rounds, resolve=_set_rounds,
         from_config=lambda c: c["target"]["rounds"] if c["target"]["mode"] == "rounds" else None,
         check=_check_rounds,
-        examples=("the match lasts 3 rounds", "the match lasts 1 round"),
         docs=(Doc("`the match lasts 3 rounds`", "a fixed number of rounds: no target check and no overshoot; after "
                   "the last round the single highest score wins, a shared one follows `ties at the top` (the "
                   "target statement is kept but not used)", "`target.mode: rounds`, `target.rounds`"),),
         tags=("fixed-rounds",), required=False, meta={"default": None}),
-    StatementDef(
-        key="lead_cannot_win", words="no winning score on the lead", group=4, rules=("lead_win_stmt",),
-        read=lambda p: True, fmt=lambda v: ["the opening placement cannot win"],
+    flag(
+        "lead_cannot_win", "no winning score on the lead", 4, "lead_win_stmt", "the opening placement cannot win",
         explain=_explain_lead_win, resolve=_set_lead_win,
         from_config=lambda c: True if c["target"].get("lead_cannot_win") else None,
-        examples=("the opening placement cannot win",),
         docs=(Doc("`the opening placement cannot win`", "the round's opening placement cannot reach the target: "
                   "such an event is discarded (Teesdale); not written, it can", "`target.lead_cannot_win: true` "
                   "(omitted when false)"),),
         tags=("lead-cannot-win",), required=False, meta={"default": None}),
-    StatementDef(
-        key="knock_bonus", words="the knock bonus", group=4, rules=("knock_stmt",),
-        read=lambda p: p.numbers[0],
-        fmt=lambda v: [f"the next player to place scores {v} point{'s' if v != 1 else ''} per knock"],
+    number(
+        "knock_bonus", "the knock bonus", 4, "knock_stmt", KNOCK,
         explain=_explain_knock, resolve=_set_knock,
-        from_config=lambda c: c["scoring"].get("knock_bonus"), check=_check_knock,
-        examples=("the next player to place scores 1 point per knock",
-                  "the next player to place scores 5 points per knock"),
+        from_config=lambda c: c["scoring"].get("knock_bonus") or None, check=_check_knock,  # 0: not written
         docs=(Doc("`the next player to place scores 1 point per knock`", "the knock bonus (Sadman): the player "
                   "who places after one or more knocks (passes) scores N raw points per knock since the last "
                   "placement, in that placement's event; not written, knocks score nothing",
                   "`scoring.knock_bonus` (raw; omitted when 0)"),),
         tags=("knock-bonus",), required=False, meta={"default": None}),
     StatementDef(
-        key="hand_doubles", words="what a double left in hand counts", group=4, rules=("hand_doubles_stmt",),
+        key="hand_doubles", words="what a double left in hand counts", group=4,
+        phrases={"hand_doubles_stmt": tuple(HAND_DOUBLES)},
         read=lambda p: HAND_DOUBLES[p.text], fmt=lambda v: [{x: k for k, x in HAND_DOUBLES.items()}[v]],
         explain=_explain_hand_doubles,
         resolve=_set_hand_doubles, from_config=lambda c: c["scoring"].get("hand_doubles", "both-halves"),
@@ -266,7 +269,8 @@ SCORING: tuple[StatementDef, ...] = (
                   "`scoring.hand_doubles: both-halves` (omitted)")),
         tags=("hand-doubles-one-half",), required=False, meta={"default": "both-halves"}),
     StatementDef(
-        key="tie_rounds", words="the number of extra rounds on a tie", group=4, rules=("tie_rounds_stmt",),
+        key="tie_rounds", words="the number of extra rounds on a tie", group=4,
+        phrases={"tie_rounds_stmt": (TIE_ROUNDS, "a tie at the top plays {N} extra rounds {target_counts}")},
         read=_read_tie_rounds, fmt=_fmt_tie_rounds, explain=_explain_tie_rounds,
         resolve=_set_tie_rounds,
         from_config=_tie_rounds_from_config, check=_check_tie_rounds,

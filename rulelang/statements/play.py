@@ -18,7 +18,7 @@ from rulelang.config.vocabulary import (
     SpinnerOrientation,
     TerminalCount,
 )
-from rulelang.statements.table import Config, Doc, StatementDef, choice, get_path
+from rulelang.statements.table import Config, Doc, Part, StatementDef, choice, get_path
 
 OPENER_WORDS = {
     "lottery": "lottery",
@@ -54,7 +54,8 @@ def _opener(key: str, words: str, head: str, place: str, allowed: object, when: 
     phrases = {f"{head}: {w}": v for v, w in OPENER_WORDS.items()}
     meanings = {f"{head}: {w}": OPENER_MEANINGS[v] for v, w in OPENER_WORDS.items()}
     return choice(key, words, 2, f"{key}_stmt", phrases, ("opener", place), Opener, explain, meanings, tags,
-                  allowed=allowed, check_code="bad-opener", example=f"{head}: {example}")
+                  allowed=allowed, check_code="bad-opener", example=f"{head}: {example}",
+                  grammar=(f"{head}: {{opener_value}}",))
 
 
 def _explain_lead(v: str, c: Config) -> str:
@@ -120,6 +121,15 @@ def _explain_no_double(v: str, c: Config) -> str:
         "redeal": "the deal is thrown in and the tiles are dealt again until somebody holds it",
     }[v]
     return f"If nobody holds the double that opens {where}, {said}."
+
+
+NO_DOUBLE_HEAD = "if nobody holds the opening double: "
+# The parts of the opener statements: the opener (`"seat 0"` is one keyword: only 0 is a seat there) and
+# who leads when nobody holds the opening double.
+PARTS = (
+    Part("opener_value", tuple(f'"{w}"' if w[-1].isdigit() else w for w in OPENER_WORDS.values())),
+    Part("no_double_value", tuple(p.removeprefix(NO_DOUBLE_HEAD) for p in NO_DOUBLE)),
+)
 
 
 BRANCHING = {
@@ -260,7 +270,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
     replace(choice("no_double", "who leads when nobody holds the opening double", 2, "no_double_stmt", NO_DOUBLE,
                    ("opener", "no_double"), NoDouble, _explain_no_double,
                    {p: NO_DOUBLE_MEANINGS[v] for p, v in NO_DOUBLE.items()},
-                   tags=("no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal")),
+                   tags=("no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal"),
+                   grammar=(NO_DOUBLE_HEAD + "{no_double_value}",)),
             resolve=_set_no_double, from_config=lambda c: c["opener"].get("no_double", "heaviest-tile"),
             required=False, meta={"default": "heaviest-tile"}),
     choice("branching", "which doubles branch", 3, "branching_stmt",

@@ -7,14 +7,16 @@ from typing import Literal
 
 from rulelang.config.fields import DIVIDED_MULTIPLE
 from rulelang.config.vocabulary import Overshoot, RoundEnd, TargetCheck, Ties
-from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef, choice
+from rulelang.statements.phrase import examples, fill
+from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice
 from rulelang.statements.values import Scoring, Target, UnitValue
 
 
-def _points(raw: int, unit: int) -> str:
+def points_text(raw: int, unit: int) -> str:
+    """Raw points in words: `12 shown points (60 raw)` when the unit divides them, else `1 point`."""
     if unit > 1 and raw % unit == 0:
-        return f"{raw // unit} shown points ({raw} raw)"
-    return f"{raw} points"
+        return fill("{N} shown point[s]", raw // unit) + f" ({raw} raw)"
+    return fill("{N} point[s]", raw)
 
 
 # -- scoring in play -------------------------------------------------------------
@@ -102,6 +104,9 @@ def _explain_scoring(v: Scoring, c: Config) -> str:
 
 # -- the unit ----------------------------------------------------------------------
 
+UNIT = "{N:5,3} raw points make {N:1} shown point"  # the shown point is 1: `bad-unit` refuses another
+UNIT_RAW = "points are shown raw"
+
 def _check_unit(v: UnitValue) -> Iterator[Issue]:
     if v.shown != 1 or v.raw < 1:  # any N >= 1
         yield Issue("bad-unit", f"{v.raw} raw points cannot make {v.shown} shown point",
@@ -122,9 +127,25 @@ def _explain_unit(v: UnitValue, c: Config) -> str:
 
 # -- the target ---------------------------------------------------------------------
 
-MEASURES: dict[str, Literal["points", "shown", "raw"]] = {"points": "points", "shown points": "shown",
-                                                          "raw points": "raw"}
-MEASURE_WORDS = {v: k for k, v in MEASURES.items()}
+# How an amount is measured: its phrase (the part `{target_measure}`) and what it reads to, singular or plural.
+MEASURE_PHRASES: dict[Literal["points", "shown", "raw"], str] = {"points": "point[s]", "shown": "shown point[s]",
+                                                                  "raw": "raw point[s]"}
+MEASURES: dict[str, Literal["points", "shown", "raw"]] = {
+    fill("{N} " + phrase, n).split(" ", 1)[1]: measure for measure, phrase in MEASURE_PHRASES.items() for n in (1, 2)}
+PARTS = (Part("target_measure", tuple(MEASURE_PHRASES.values())),)
+
+
+def amount_text(amount: int, measure: Literal["points", "shown", "raw"]) -> str:
+    """`61 shown points`, `1 point`: an amount in the words of its measure."""
+    return fill("{N} " + MEASURE_PHRASES[measure], amount)
+
+
+def measure_words(amount: int, measure: Literal["points", "shown", "raw"]) -> str:
+    """The words of the part `{target_measure}` after AMOUNT: `shown points`, `point`."""
+    return amount_text(amount, measure).split(" ", 1)[1]
+
+
+TARGETS = {"exact": "target exactly {N} {target_measure}", "at-least": "target at least {N} {target_measure}"}
 
 
 def _read_target(p: Phrase) -> Target:
@@ -151,7 +172,8 @@ def counts_named_twice(groups: Sequence[tuple[int, Sequence[int]]]) -> bool:
 
 
 def _fmt_target(v: Target) -> list[str]:
-    head = f"target {'exactly' if v.mode == 'exact' else 'at least'} {v.amount} {MEASURE_WORDS[v.measure]}"
+    phrase = TARGETS["exact" if v.mode == "exact" else "at-least"]  # a match of fixed rounds keeps an at-least one
+    head = fill(phrase, v.amount, measure_words(v.amount, v.measure))
     return [with_player_counts(head, v.by_count)] if v.by_count else [head]
 
 
@@ -218,9 +240,9 @@ def _explain_target(v: Target, c: Config) -> str:
         return f"No target is played to (the match lasts {n} round{'s' if n != 1 else ''}); the target stated is not used."
     how = "exactly" if t["mode"] == "exact" else "at least"
     if t.get("raw_by_count"):  # a target per player count
-        per = "; ".join(f"{_points(raw, c['scoring']['unit'])} with {n} players" for n, raw in t["raw_by_count"].items())
+        per = "; ".join(f"{points_text(raw, c['scoring']['unit'])} with {n} players" for n, raw in t["raw_by_count"].items())
         return f"A side wins by reaching {how} a target that depends on the number of players: {per}."
-    return f"A side wins by reaching {how} {_points(t['raw'], c['scoring']['unit'])}."
+    return f"A side wins by reaching {how} {points_text(t['raw'], c['scoring']['unit'])}."
 
 
 def _explain_check(v: str, c: Config) -> str:
@@ -248,6 +270,8 @@ TIES = {
 
 # -- the floor -------------------------------------------------------------------
 
+NO_FLOOR, FLOOR = "no score floor", "scores never fall below {SIGNED:0}"
+
 def _explain_floor(v: int | None, c: Config) -> str:
     unit = c["scoring"]["unit"]
     if v is None:
@@ -255,7 +279,7 @@ def _explain_floor(v: int | None, c: Config) -> str:
         if not debits:
             return "Scores have no floor (though no rule here takes points away)."
         return "Scores have no floor: they can fall below zero."
-    return f"Scores never fall below {_points(v, unit) if v else '0'}."
+    return f"Scores never fall below {points_text(v, unit) if v else '0'}."
 
 
 def _set_floor(v: int | None, c: Config) -> None:
@@ -294,7 +318,11 @@ def _explain_round_end(v: RoundEnd, c: Config) -> str:
 
 STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
-        key="scoring", words="scoring in play", group=4, rules=("scoring_stmt",),
+        key="scoring", words="scoring in play", group=4,
+        phrases={"scoring_stmt": ("placements score multiples of {N}", "placements score nothing",
+                                  "placements score multiples of {N} (or {N})+",  # ambiguous: an error
+                                  "placements score multiples of {N} (or {N})*, one point per multiple",
+                                  "placements score multiples of {N} (or {N})* at face value")},
         read=_read_scoring,
         fmt=_fmt_scoring,
         explain=_explain_scoring,
@@ -316,18 +344,21 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "`scoring.formula: face-value`, `scoring.divisors: [5, 3]`")),
         tags=("placement-score", "no-placement-score", "multiple-3", "formula-per-multiple", "formula-face-value")),
     StatementDef(
-        key="unit", words="the scoring unit", group=4, rules=("unit_stmt",),
+        key="unit", words="the scoring unit", group=4,
+        phrases={"unit_stmt": (UNIT, UNIT_RAW)},
         read=lambda p: UnitValue(p.numbers[0], p.numbers[1]) if p.numbers else UnitValue(1, 1),
-        fmt=lambda v: ["points are shown raw" if v == (1, 1) else f"{v.raw} raw points make {v.shown} shown point"],
+        fmt=lambda v: [UNIT_RAW if v == (1, 1) else fill(UNIT, v.raw, v.shown)],
         explain=_explain_unit, resolve=_set_unit, check=_check_unit,
         from_config=lambda c: UnitValue(c["scoring"]["unit"], 1) if c["scoring"]["unit"] > 1 else UnitValue(1, 1),
-        examples=("5 raw points make 1 shown point", "points are shown raw", "3 raw points make 1 shown point"),
+        examples=(examples(UNIT)[0], UNIT_RAW, examples(UNIT)[1]),
         docs=(Doc("`5 raw points make 1 shown point`", "scores are shown divided by 5 (any N: "
                   "`3 raw points make 1 shown point`)", "`scoring.unit: 5`"),
               Doc("`points are shown raw`", "scores are shown as counted", "`scoring.unit: 1`")),
         tags=("unit-5", "unit-1", "unit-3")),
     StatementDef(
-        key="target", words="the target", group=4, rules=("target_stmt",),
+        key="target", words="the target", group=4,
+        phrases={"target_stmt": tuple(TARGETS.values())  # and a target per player count (family.md 3.6)
+                 + tuple(phrase + " {target_counts}" for phrase in TARGETS.values())},
         read=_read_target,
         fmt=_fmt_target,
         explain=_explain_target,
@@ -362,18 +393,19 @@ STATEMENTS: tuple[StatementDef, ...] = (
             "ties at the top: impossible": "the first side to reach the target wins"},
            tags=("tie-extra-rounds", "target-every-event"), example="ties at the top: impossible"),
     StatementDef(
-        key="floor", words="the score floor", group=4, rules=("floor_stmt",),
+        key="floor", words="the score floor", group=4,
+        phrases={"floor_stmt": (NO_FLOOR, FLOOR)},
         read=lambda p: p.numbers[0] if p.numbers else None,
-        fmt=lambda v: ["no score floor" if v is None else f"scores never fall below {v}"],
+        fmt=lambda v: [NO_FLOOR if v is None else fill(FLOOR, v)],
         explain=_explain_floor, resolve=_set_floor,
         from_config=lambda c: c["score_floor"],
-        examples=("no score floor", "scores never fall below 0"),
+        examples=(NO_FLOOR,) + examples(FLOOR),
         docs=(Doc("`no score floor` / `scores never fall below 0`", "the lowest score a side can have (raw points)",
                   "`score_floor`"),),
         tags=("score-floor",)),
     # -- going out
     StatementDef(
-        key="round_end", words="when the round ends", group=4, rules=("round_end_stmt",),
+        key="round_end", words="when the round ends", group=4, phrases={"round_end_stmt": tuple(ROUND_ENDS)},
         read=lambda p: ROUND_ENDS[p.text], fmt=lambda v: [ROUND_END_WORDS[v]],
         explain=_explain_round_end, resolve=_set_round_end,
         from_config=lambda c: c.get("round_end", "player-out"),

@@ -5,11 +5,12 @@ together are one statement (the section's list of terms).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 from rulelang.config.vocabulary import Events, Sign
-from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
+from rulelang.statements.phrase import fill
+from rulelang.statements.scoring import points_text
+from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, number
 from rulelang.statements.values import EventsValue, Term, Winner
 
 HAND_SETS = {"opponents' hands": "opponents", "partner's hand": "partner", "own hand": "own",
@@ -20,17 +21,49 @@ GROUPINGS = {"one": "as one event", "per-term": "one event per term", "per-hand"
 
 # -- phrases ---------------------------------------------------------------------
 
-PHRASES: dict[str, Callable[[Phrase], Any]] = {
-    "hand_set": lambda p: HAND_SETS[p.text],
-    "pooling": lambda p: "pooled" if p.has("POOLED") else "each",
-    # (rounding, N as written, divisor): "rounded to N [and divided by D]" / "not rounded"
-    "rounding": lambda p: (f"round{p.numbers[0]}", p.numbers[0], p.numbers[1] if len(p.numbers) > 1 else None)
-    if p.numbers else ("none", 5, None),
-    "receiver": lambda p: "winner" if p.has("WINNER") else "owner",
-    "event_grouping": lambda p: "per-term" if p.has("TERM") else "per-hand",
-    "last_placement": lambda p: True,
-    "partners_tie": lambda p: "no-winner",  # `partners' ties too`
+def _read_rounding(p: Phrase) -> tuple[str, int, int | None]:
+    """(rounding, N as written, divisor): "rounded to N [and divided by D]" / "not rounded"."""
+    if p.numbers:
+        return f"round{p.numbers[0]}", p.numbers[0], p.numbers[1] if len(p.numbers) > 1 else None
+    return "none", 5, None
+
+
+POOLINGS = {"pooled": "pooled", "each": "separately"}
+RECEIVERS = {"winner": "the winner", "owner": "each owner"}
+# "rounded to N", "rounded to N and divided by D" (the rounded amount in another unit), "not rounded"
+ROUNDED, DIVIDED, NOT_ROUNDED = "rounded to {N}", "rounded to {N} and divided by {N}", "not rounded"
+PARTNERS_TIE = ", partners' ties too"  # partners sharing the lightest hand do not win
+PARTS: tuple[Part, ...] = (
+    Part("hand_set", tuple(HAND_SETS), lambda p: HAND_SETS[p.text]),
+    Part("pooling", tuple(POOLINGS.values()), lambda p: "pooled" if p.has("POOLED") else "each"),
+    Part("rounding", (ROUNDED, DIVIDED, NOT_ROUNDED), _read_rounding),
+    Part("receiver", tuple(RECEIVERS.values()), lambda p: "winner" if p.has("WINNER") else "owner"),
+    Part("event_grouping", ("per term", "per hand"), lambda p: "per-term" if p.has("TERM") else "per-hand"),
+    Part("last_placement", ("with the last placement",), lambda p: True),
+    Part("partners_tie", (PARTNERS_TIE,), lambda p: "no-winner"),
+)
+TERMS = {
+    "hands_term": ("credit {hand_set} {pooling}, {rounding}, to {receiver}",
+                   "debit {hand_set} {pooling}, {rounding}, from {receiver}"),
+    "differences_term": ("credit each hand the differences to heavier opponents' hands, {rounding}",),
+    "heaviest_term": ("credit the heaviest opponent's hand only, {rounding}, to the winner",),  # family.md reading 12
+    # counted per tile ("5 points for each bone left in the losers' hands"), and a net rounded once
+    "tiles_term": ("credit {hand_set} {pooling}, {N} point[s] per tile, to {receiver}",
+                   "debit {hand_set} {pooling}, {N} point[s] per tile, from {receiver}"),
+    "net_term": ("credit opponents' hands minus own hand, {rounding}, to the winner",),
+    "nobody_line": ("nobody scores",),
 }
+# A winner line: the lightest hand's, by how a tie is broken (each may end with `{partners_tie}`), and the others
+LIGHTEST_LINES = {"fewest-tiles": "winner: the lightest hand, ties broken by fewest tiles",
+                  "none": "winner: the lightest hand, ties not broken",
+                  "lightest-tile": "winner: the lightest hand, ties broken by lightest tile"}  # family.md reading 21
+WINNER_LINES = {"none": "winner: none",
+                "fewest-tiles": "winner: the fewest tiles, ties broken by lightest hand",  # family.md 3.4
+                "lightest-side": "winner: the lightest side",  # team totals (family.md 3.5)
+                "dominoer": "winner: the dominoer"}  # on domino: (the default)
+WINNERS = ("winner_line", tuple(line + tie for line in LIGHTEST_LINES.values() for tie in ("", " {partners_tie}"))
+           + tuple(WINNER_LINES.values()))
+EVENTS = {"events_line": ("as? one event {event_grouping}? {last_placement}?",)}
 
 
 # -- terms -------------------------------------------------------------------------
@@ -62,28 +95,18 @@ def _read_terms(p: Phrase) -> tuple[Term, ...]:
 
 def _rounding_text(term: Term) -> str:
     if term.rounds_to is None:
-        return "not rounded"
-    divided = f" and divided by {term.divisor}" if term.divisor != 1 else ""
-    return f"rounded to {term.rounds_to}{divided}"
-
-
-def _per_tile_text(n: int) -> str:
-    return f"{n} point{'' if n == 1 else 's'} per tile"
+        return NOT_ROUNDED
+    return fill(DIVIDED, term.rounds_to, term.divisor) if term.divisor != 1 else fill(ROUNDED, term.rounds_to)
 
 
 def term_text(term: Term) -> str:
     """A settlement term as its line."""
-    if term.kind == "differences":
-        return f"credit each hand the differences to heavier opponents' hands, {_rounding_text(term)}"
-    if term.kind == "heaviest":
-        return f"credit the heaviest opponent's hand only, {_rounding_text(term)}, to the winner"
-    if term.kind == "net":
-        return f"credit opponents' hands minus own hand, {_rounding_text(term)}, to the winner"
-    pooling = "pooled" if term.pooling == "pooled" else "separately"
-    receiver = "the winner" if term.to == "winner" else "each owner"
-    prep = "to" if term.sign == "credit" else "from"
-    amount = _per_tile_text(term.per_tile) if term.kind == "tiles" else _rounding_text(term)
-    return f"{term.sign} {HAND_SET_WORDS[term.hands or 'opponents']} {pooling}, {amount}, {prep} {receiver}"
+    if term.kind in ("differences", "heaviest", "net"):
+        return fill(TERMS[f"{term.kind}_term"][0], _rounding_text(term))
+    line = TERMS[f"{term.kind}_term"][term.sign == "debit"]  # `credit ... to`, `debit ... from`
+    amount: int | str = term.per_tile if term.kind == "tiles" else _rounding_text(term)
+    return fill(line, HAND_SET_WORDS[term.hands or "opponents"], POOLINGS.get(term.pooling or "", "separately"),
+                amount, RECEIVERS[term.to])
 
 
 def _check_terms(v: tuple[Term, ...]) -> Iterator[Issue]:
@@ -170,7 +193,7 @@ def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]
 
     return StatementDef(
         key=key, words=words, group=group, section=section,
-        rules=("hands_term", "differences_term", "heaviest_term", "tiles_term", "net_term", "nobody_line"),
+        phrases=TERMS,
         read=_read_terms,
         fmt=lambda v: [term_text(t) for t in v] if v else ["nobody scores"], explain=_explain_terms,
         resolve=resolve, check=_check_terms,
@@ -267,15 +290,10 @@ def _read_winner(p: Phrase) -> Winner:
 
 
 def _fmt_winner(v: Winner) -> list[str]:
-    if v.winner == "none":
-        return ["winner: none"]
-    if v.winner == "fewest-tiles":
-        return ["winner: the fewest tiles, ties broken by lightest hand"]
-    if v.winner == "lightest-side":
-        return ["winner: the lightest side"]
-    partners = ", partners' ties too" if v.partners_tie == "no-winner" else ""
-    broken = {"fewest-tiles": "broken by fewest tiles", "lightest-tile": "broken by lightest tile"}
-    return ["winner: the lightest hand, ties " + broken.get(v.tie_break, "not broken") + partners]
+    if v.winner != "lightest-hand":
+        return [WINNER_LINES[v.winner]]
+    line = LIGHTEST_LINES.get(v.tie_break, LIGHTEST_LINES["none"])
+    return [fill(line + " {partners_tie}", PARTNERS_TIE) if v.partners_tie == "no-winner" else line]
 
 
 def _check_block_winner(v: Winner) -> Iterator[Issue]:
@@ -339,7 +357,7 @@ def _check_domino_winner(v: str | Winner) -> Iterator[Issue]:
 def _fmt_domino_winner(v: str | Winner) -> list[str]:
     if isinstance(v, Winner):
         return _fmt_winner(v)
-    return ["winner: the lightest side" if v == "lightest-side" else "winner: the dominoer"]
+    return [WINNER_LINES["lightest-side" if v == "lightest-side" else "dominoer"]]
 
 
 def _explain_domino_winner(v: str, c: Config) -> str:
@@ -368,7 +386,7 @@ def _set_bonus(v: int, c: Config) -> None:
 
 
 def _explain_bonus(v: int, c: Config) -> str:
-    points = _shown(v, c["scoring"]["unit"])
+    points = points_text(v, c["scoring"]["unit"])
     if c.get("round_end") == "side-out" and c["players"]["partnerships"]:
         who = "The player who goes out (with partners, the side of the second partner to go out)"
     else:
@@ -378,17 +396,12 @@ def _explain_bonus(v: int, c: Config) -> str:
     return f"{who} scores a bonus of {points}{joined}."
 
 
-def _shown(raw: int, unit: int) -> str:
-    if unit > 1 and raw % unit == 0:
-        return f"{raw // unit} shown point{'s' if raw // unit != 1 else ''} ({raw} raw)"
-    return f"{raw} point{'s' if raw != 1 else ''}"
-
 
 STATEMENTS: tuple[StatementDef, ...] = (
     # family.md 3.9 (OpenSpiel): team totals decide a domino; equal hands score nothing
     StatementDef(
         key="domino_winner", words="the winner of a domino", group=5, section="domino",
-        rules=("winner_line",), read=_read_domino_winner, fmt=_fmt_domino_winner,
+        phrases=dict([WINNERS]), read=_read_domino_winner, fmt=_fmt_domino_winner,
         explain=_explain_domino_winner, check=_check_domino_winner,
         resolve=_set_domino_winner,
         from_config=lambda c: c["settlement"]["domino"].get("winner", "dominoer"),
@@ -402,20 +415,18 @@ STATEMENTS: tuple[StatementDef, ...] = (
     _terms("domino_terms", "domino", 5, "what is settled on a domino", ("settle-pooled", "settle-each", "partner-debit",
                                                                            "settle-tiles", "settle-divided")),
     # -- the bonus for going out
-    StatementDef(
-        key="domino_bonus", words="the bonus for going out", group=5, section="domino",
-        rules=("bonus_line",), read=lambda p: p.numbers[0],
-        fmt=lambda v: [f"bonus {v} point{'' if v == 1 else 's'} to the winner"], explain=_explain_bonus,
+    number(
+        "domino_bonus", "the bonus for going out", 5, "bonus_line", "bonus {N:1,10} point[s] to the winner",
+        section="domino", explain=_explain_bonus,
         resolve=_set_bonus,
         from_config=lambda c: c["settlement"]["domino"].get("bonus", 0),
-        examples=("bonus 1 point to the winner", "bonus 10 points to the winner"),
         docs=(Doc("`bonus 1 point to the winner` / `bonus N points to the winner`", "the player (or side) that "
                   "goes out scores N raw points more, in the winner side's settlement event; a section with a "
                   "bonus line needs no term line", "`settlement.domino.bonus: N` (0, omitted, when not stated)"),),
         tags=("domino-bonus",), required=False, meta={"default": 0}),
     StatementDef(
         key="domino_events", words="how a domino's settlement makes events", group=5, section="domino",
-        rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
+        phrases=EVENTS, read=_read_events, fmt=_fmt_events, explain=_explain_events,
         resolve=_set_domino_events,
         from_config=lambda c: EventsValue(c["settlement"]["domino"]["events"],
                                           c["settlement"]["domino"]["with_last_placement"]),
@@ -426,7 +437,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         tags=("domino",)),
     StatementDef(
         key="block_winner", words="the winner of a block", group=6, section="block",
-        rules=("winner_line",), read=_read_winner, fmt=_fmt_winner, explain=_explain_winner,
+        phrases=dict([WINNERS]), read=_read_winner, fmt=_fmt_winner, explain=_explain_winner,
         check=_check_block_winner,
         resolve=_set_winner,
         from_config=lambda c: Winner(c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"],
@@ -458,7 +469,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
                                                                       "settle-net")),
     StatementDef(
         key="block_events", words="how a block's settlement makes events", group=6, section="block",
-        rules=("events_line",), read=_read_events, fmt=_fmt_events, explain=_explain_events,
+        phrases=EVENTS, read=_read_events, fmt=_fmt_events, explain=_explain_events,
         resolve=_set_block_events,
         check=_check_block_events,
         from_config=lambda c: EventsValue(c["settlement"]["block"]["events"], False),

@@ -1,6 +1,7 @@
 """What a statement of the language is: one `StatementDef` says everything about it.
 
-Its phrases (the grammar rules that read it), how a parse reads to its value,
+Its phrases (templates, rulelang/statements/phrase.py: the grammar rules
+that read it are generated from them), how a parse reads to its value,
 the configuration fields it sets (with their Literal types), its canonical
 spelling (`fmt`), its sentence (`explain`), its own checks, its documentation
 rows, examples and the conformance tags that exercise it. The parser, the
@@ -18,10 +19,12 @@ from lark import Token
 
 from rulelang.config.declared import typed
 from rulelang.config.vocabulary import literal_values
+from rulelang.statements.phrase import examples as examples_of
+from rulelang.statements.phrase import fill, items
 from rulelang.statements.values import Span
 
-__all__ = ["StatementDef", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "get_path", "set_path",
-           "GROUPS", "Config"]
+__all__ = ["StatementDef", "Part", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "number", "flag", "get_path",
+           "set_path", "GROUPS", "Config"]
 
 Config = dict[str, Any]
 
@@ -73,6 +76,16 @@ class Words:
     """A phrase without a reader of its own: its canonical words (`the highest double`)."""
 
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A part of phrases with a grammar rule of its own (`{opener_value}` in a phrase), and its reader."""
+
+    rule: str
+    phrases: tuple[str, ...]  # the rule's alternatives
+    read: Callable[[Phrase], Any] | None = None  # None: it reads to its canonical words (`Words`)
+    named: Mapping[str, Callable[[Phrase], Any]] = field(default_factory=dict)  # readers of `-> name` alternatives
 
 
 def _canonical(parts: Iterable[str]) -> str:
@@ -145,7 +158,7 @@ class StatementDef:
     key: str  # its name in code and messages' internals, e.g. "branch_sides"
     words: str  # what it is called in messages: "when branches open"
     group: int  # GROUPS
-    rules: tuple[str, ...]  # the grammar rules (ruleset.lark) whose parse is this statement
+    phrases: Mapping[str, tuple[str, ...]]  # grammar rule (ruleset.lark) -> its phrases, the rule's alternatives
     read: Callable[[Phrase], Any]  # parse -> value
     fmt: Callable[[Any], list[str]]  # value -> canonical line(s)
     explain: Callable[[Any, Config], str]  # value (read back from a configuration) -> a sentence
@@ -161,6 +174,12 @@ class StatementDef:
     meta: Mapping[str, Any] = field(default_factory=dict)  # anything else a statement needs to say
 
     @property
+    def rules(self) -> tuple[str, ...]:
+        """The grammar rules whose parse is this statement: its rules, then the names of named alternatives."""
+        named = [i.text for ps in self.phrases.values() for p in ps for i in items(p) if i.kind == "alias"]
+        return tuple(self.phrases) + tuple(dict.fromkeys(named))
+
+    @property
     def fields(self) -> tuple[Field, ...]:
         """The configuration places it sets: the fields declared with its key (rulelang/config/fields.py)."""
         return fields_set_by(self.key)
@@ -174,12 +193,14 @@ class StatementDef:
 def choice(key: str, words: str, group: int, rule: str, phrases: Mapping[str, Any], place: tuple[str, ...],
            type_: Any, explain: Callable[[Any, Config], str], meanings: Mapping[str, str], tags: tuple[str, ...],
            allowed: Any = None, check_code: str = "", section: str | None = None,
-           example: str | None = None) -> StatementDef:
+           example: str | None = None, grammar: tuple[str, ...] | None = None) -> StatementDef:
     """A statement that is one of a few fixed phrases, each a value of one field.
 
-    `phrases` maps each canonical phrase to its value; `meanings` each phrase to
-    its documentation. With `allowed` (a Literal type narrower than `type_`), a
-    phrase that parses but cannot apply here is the fault `check_code`.
+    `phrases` maps each canonical phrase to its value (and is the grammar rule's
+    phrases, unless `grammar` gives them with a part: `opener of the first round:
+    {opener_value}`); `meanings` each phrase to its documentation. With `allowed`
+    (a Literal type narrower than `type_`), a phrase that parses but cannot apply
+    here is the fault `check_code`.
     """
     values = {v: p for p, v in phrases.items()}
     ok = set(literal_values(allowed)) if allowed is not None else None
@@ -203,7 +224,22 @@ def choice(key: str, words: str, group: int, rule: str, phrases: Mapping[str, An
     examples = tuple(p for p, v in phrases.items() if ok is None or v in ok)
     if example is not None:  # the one a hint suggests first
         examples = (example,) + tuple(e for e in examples if e != example)
-    return StatementDef(key=key, words=words, group=group, rules=(rule,), read=read,
+    return StatementDef(key=key, words=words, group=group, phrases={rule: grammar or tuple(phrases)}, read=read,
                         fmt=lambda v: [values[v]], explain=explain,
                         resolve=resolve, from_config=from_config, examples=examples, docs=docs, tags=tags,
                         check=check, section=section)
+
+
+def number(key: str, words: str, group: int, rule: str, phrase: str, **rest: Any) -> StatementDef:
+    """A statement that is one phrase with one number: its reader, `fmt` and examples come from the phrase
+    (`the match lasts {N:3,1} round[s]`: `the match lasts 3 rounds`, then `the match lasts 1 round`)."""
+    if [i.text for i in items(phrase) if i.kind == "slot"] != ["N"]:
+        raise ValueError(f"{phrase!r}: a number statement's phrase has one number, `{{N}}`, and no part")
+    return StatementDef(key=key, words=words, group=group, phrases={rule: (phrase,)}, read=lambda p: p.numbers[0],
+                        fmt=lambda v: [fill(phrase, v)], examples=examples_of(phrase), **rest)
+
+
+def flag(key: str, words: str, group: int, rule: str, phrase: str, **rest: Any) -> StatementDef:
+    """A statement that is one fixed phrase, true when written: its reader, `fmt` and example are the phrase."""
+    return StatementDef(key=key, words=words, group=group, phrases={rule: (phrase,)}, read=lambda p: True,
+                        fmt=lambda v: [fill(phrase)], examples=examples_of(phrase), **rest)

@@ -422,7 +422,7 @@ class Game:
             if self.seats[seat] == "human" or not self.humans:
                 self.say(f"  {self.seat_name(seat)} draws {len(turn.drawn)}: {tb.hand_line(turn.drawn)}")
             else:
-                self.say(f"  {self.seat_name(seat)} draws {len(turn.drawn)} tile(s)")
+                self.say(f"  {self.seat_name(seat)} draws {tb.tiles_count(len(turn.drawn))}")
         counted = " + ".join(str(v) for _t, _e, v in turn.counted) or "0"
         pts = turn.points
         gain = ""

@@ -22,8 +22,7 @@ from rulelang.interpreter.claims import set_miss_rate
 from rulelang.interpreter.players import FastPlayer
 from rulelang.outfiles import write_atomic
 from rulelang.procs import run_in_workers
-from rulelang.readinput import parse_json, read_text
-from rulelang.tools import stats
+from rulelang.tools import resume, stats
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError
 
@@ -183,6 +182,8 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict[str, Any]:
         "rounds": len(rounds),
         "round_details": rounds,
     }
+    if plan.miss_rate:  # a study with --miss-rate says so in each match (--resume refuses a file of another)
+        out["miss_rate"] = plan.miss_rate
     if history:
         out["race"] = race
     return out
@@ -481,34 +482,34 @@ class Journal:
     """`simulate -o FILE`'s per-match lines (JSON lines), written as each match finishes.
 
     An interrupted run keeps every finished match in FILE; with `resume`, the
-    matches FILE holds (of the same players, bots and seed) are not played
-    again. The finished run rewrites FILE in match order, as it always did.
+    matches FILE holds (of the same study: variants, players, bots, seed and
+    miss rate) are not played again, and a file of anything else is refused
+    as `balance --resume` refuses it (rulelang/tools/resume.py). The finished
+    run rewrites FILE in match order, as it always did.
     """
 
-    def __init__(self, path: str, players: int, bots: Sequence[str], seed: int, resume: bool):
+    def __init__(self, path: str, players: int, bots: Sequence[str], seed: int, resume: bool,
+                 miss_rates: dict[str, float] | None = None):
         self.path = path
-        self.kept = self._read(path, players, list(bots), seed) if resume else []
+        study = {"players": players, "bots": list(bots), "seed": seed, "miss_rates": miss_rates}
+        self.kept = self._read(path, study) if resume else []
         write_atomic(path, "".join(_line(r) for r in self.kept))  # the kept lines only: a cut-short line goes
         self.fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
 
     @staticmethod
-    def _read(path: str, players: int, bots: list[str], seed: int) -> list[dict[str, Any]]:
-        try:
-            text = read_text(path, 1 << 30)
-        except FileNotFoundError:
-            return []
-        except OSError as exc:
-            raise ToolError(f"--resume: cannot read {path}: {exc.strerror or exc}") from None
-        rows = []
-        for line in text.splitlines():
+    def _read(path: str, study: dict[str, Any]) -> list[dict[str, Any]]:
+        what = "a simulate results file (JSON lines of matches)"
+        rows = resume.json_lines(path, what)
+        miss_rates = study["miss_rates"]
+        for r in rows:
             try:
-                r = parse_json(line)
-                same = (r["players"], r["bots"], r["seed"]) == (players, bots, match_seed(seed, r["index"]))
-            except (ValueError, KeyError, TypeError):
-                continue  # a line cut short by the interruption: that match is played again
+                same = ((r["players"], r["bots"], r["seed"]) == (study["players"], study["bots"],
+                                                                   match_seed(study["seed"], r["index"]))
+                        and (miss_rates is None or miss_rates.get(r["variant"]) == r.get("miss_rate", 0.0)))
+            except (KeyError, TypeError):
+                raise resume.not_resumable(path, what) from None
             if not same:
-                raise ToolError(f"--resume: {path} holds matches of another run (players, bots or seed differ)")
-            rows.append(r)
+                raise resume.another_study(path, "variants, players, bots, seed or miss rate")
         return rows
 
     def kept_of(self, variant: str | None, matches: int, history_index: int | None) -> list[dict[str, Any]]:
@@ -525,8 +526,11 @@ class Journal:
         self.fh.close()
 
 
-def open_journal(path: str | None, players: int, bots: Sequence[str], seed: int, resume: bool) -> Journal | None:
-    """The journal of `simulate -o PATH`: for a JSON-lines file (not `-`, a CSV file, a device or a FIFO); else None."""
+def open_journal(path: str | None, players: int, bots: Sequence[str], seed: int, resume: bool,
+                 miss_rates: dict[str, float] | None = None) -> Journal | None:
+    """The journal of `simulate -o PATH`: for a JSON-lines file (not `-`, a CSV file, a device or a FIFO); else None.
+
+    MISS_RATES: the variants of the study and the miss rate each is played with (None: any variant)."""
     if resume and (path is None or path == "-" or path.lower().endswith(".csv")):
         raise ToolError("--resume needs -o FILE, a JSON-lines file (not .csv, not -) of an interrupted run")
     if path is None or path == "-" or path.lower().endswith(".csv"):
@@ -539,7 +543,7 @@ def open_journal(path: str | None, players: int, bots: Sequence[str], seed: int,
     except OSError as exc:
         raise ToolError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
-        return Journal(path, players, bots, seed, resume)
+        return Journal(path, players, bots, seed, resume, miss_rates)
     except OSError as exc:
         raise ToolError(f"cannot write {path}: {exc.strerror or exc}") from None
 

@@ -23,6 +23,7 @@ from rulelang.interpreter import Config
 from rulelang.outfiles import write_atomic
 from rulelang.players.arena import play_match
 from rulelang.procs import run_in_workers
+from rulelang.tools import resume
 from rulelang.tools.configs import ToolError
 from rulelang.tools.playernames import make_player
 
@@ -210,30 +211,20 @@ def header(params: dict[str, Any]) -> dict[str, Any]:
 
 def read_done(path: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     """The matches already in a results file of the same study (a line cut short is dropped)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except FileNotFoundError:
+    values = resume.json_lines(path, "a balance results file")
+    if not values:
         return []
-    except OSError as exc:
-        raise ToolError(f"--resume: cannot read {path}: {exc.strerror or exc}") from None
-    if not lines:
-        return []
-    try:
-        head = json.loads(lines[0])
-    except ValueError:
-        raise ToolError(f"--resume: {path} is not a balance results file") from None
+    head = values[0]
     if not isinstance(head, dict) or head.get("format") != FORMAT:
-        raise ToolError(f"--resume: {path} is not a balance results file")
+        raise resume.not_resumable(path, "a balance results file")
     if head.get("study") != json.loads(json.dumps(params)):
-        raise ToolError(f"--resume: {path} holds another study (variants, players, seed, bots or match counts differ)")
+        raise resume.another_study(path, "variants, players, seed, bots or match counts")
     rows: dict[tuple[str, str, int], dict[str, Any]] = {}
-    for line in lines[1:]:
+    for r in values[1:]:
         try:
-            r = json.loads(line)
             rows[(r["key"], r["part"], r["index"])] = r
-        except (ValueError, KeyError, TypeError):
-            continue  # an interrupted write: that match is played again
+        except (KeyError, TypeError):
+            raise resume.not_resumable(path, "a balance results file") from None
     return list(rows.values())
 
 

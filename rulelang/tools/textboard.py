@@ -98,6 +98,11 @@ def counted_line(counted: Sequence[tuple[Tile, str, int]], total: int | None = N
     return f"Counted ends: {terms} = {s}   ({where})"
 
 
+def tiles_count(n: int) -> str:
+    """`1 tile`, `2 tiles`: a number of tiles as a sentence says it."""
+    return f"{n} tile" if n == 1 else f"{n} tiles"
+
+
 def hand_line(hand: Sequence[Tile]) -> str:
     return " ".join(fmt_tile(t) for t in hand) or "(empty)"
 

@@ -8,6 +8,7 @@ rendering.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from rulelang.interpreter import (
     first_difference,
     replay,
 )
-from rulelang.readinput import read_json
+from rulelang.readinput import InputError, read_json
 from rulelang.tools.configs import ToolError
 
 
@@ -39,7 +40,12 @@ def load_transcript(path: str) -> dict[str, Any]:
         raise TranscriptError(f"no such file: {path}") from None
     except IsADirectoryError:
         raise TranscriptError(f"{path} is a directory, not a transcript") from None
-    except (OSError, ValueError) as exc:
+    except json.JSONDecodeError as exc:
+        raise TranscriptError(f"{path} is not a rulelang transcript: it is not JSON "
+                              f"(line {exc.lineno}, column {exc.colno})") from None
+    except (InputError, ValueError) as exc:  # not a regular file, too large, not UTF-8 text, nested too deep
+        raise TranscriptError(f"{path} is not a rulelang transcript: {exc}") from None
+    except OSError as exc:
         raise TranscriptError(f"cannot read transcript {path}: {exc}") from None
     if not isinstance(data, dict) or "config" not in data or not ("rounds" in data or "deal" in data):
         raise TranscriptError(f"{path} is not a rulelang transcript (no config, rounds or deal)")
