@@ -90,3 +90,19 @@ def test_the_fallback_used_is_named():
     at = next(i for i, line in enumerate(lines) if line.startswith("  nobody holds"))
     assert "`if nobody holds the opening double: the heaviest hand leads` applies" in lines[at]
     assert re.match(r"  seat \d opens: the heaviest hand \(\d+ pips\), any tile$", lines[at + 1])
+
+
+def test_the_playground_log_says_how_each_round_opened():
+    from rulelang.playground.games import Game
+
+    compiled = rulelang.compile_file(HOUSE / "no-double-draw.rules")
+    cfg = Config.from_dict(compiled)
+    seed = next((seed for seed in range(200)
+                 if play_match(cfg, 2, seed, record=True).transcript()["rounds"][0]["deal"].get("opening_draws")),
+                None)
+    assert seed is not None, "no first round with opening draws in 200 seeds"
+    game = Game(compiled, 2, ["greedy"], seed)  # the same deal: the match's generator from the seed
+    assert game.log[0].startswith("Round 1: nobody holds a double, so `if nobody holds the opening double: each")
+    draws = [line for line in game.log if line.endswith("(an opening draw)")]
+    assert draws and all(line.startswith("seat ") for line in draws)
+    assert any(" opens: drew [" in line for line in game.log)

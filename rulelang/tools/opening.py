@@ -101,7 +101,8 @@ def opening_lines(cfg: Config, deal: dict[str, Any], round_index: int, name: Nam
     if how == "draw" and draws and _tile(draws[-1][1])[0] == _tile(draws[-1][1])[1]:
         return out + [f"{name(opener)} opens: drew {draws[-1][1]}, which it leads"]
     if how == "heaviest-hand":
-        return out + [f"{name(opener)} opens: the heaviest hand ({_pips(hands[opener])} pips), any tile"]
+        pips = f" ({_pips(hands[opener])} pips)" if reveal(opener) else ""
+        return out + [f"{name(opener)} opens: the heaviest hand{pips}, any tile"]
     if how == "next-seat":
         return out + [f"{name(opener)} opens: the next seat, any tile"]
     ran_out = "the boneyard ran out before a double turned up; " if how == "draw" else ""

@@ -204,6 +204,7 @@ class Game:
                 self.say("")
                 self.say(f"=== Round {round_no} ===  seat {rnd.opener} opens"
                          f" ({getattr(rnd, 'opening', '')}); boneyard {len(rnd.boneyard)} tiles", bold=True)
+                self._say_opening(rnd, round_no - 1)
                 if rnd.forced_tile is not None:
                     self.say(f"The lead is forced: {tb.fmt_tile(rnd.forced_tile)}")
                 if round_no == 1:
@@ -226,6 +227,15 @@ class Game:
                 self._calls(rnd)
             if rnd.over:
                 self._report_round(rnd, round_no)
+
+    def _say_opening(self, rnd: Round, index: int) -> None:
+        """How the round opened: the deals thrown in, the fallback used and the opening draws (a bot's hidden
+        tiles are not shown)."""
+        deal = rnd.deal_dict()
+        thrown = self.match.transcript()["rounds"][index].get("thrown_in")
+        for line in (thrown_in_lines(self.cfg, deal, index, thrown, reveal=lambda s: False)
+                     + opening_lines(self.cfg, deal, index, reveal=lambda s: s in self.humans)):
+            self.say(line)
 
     # -- the muggins rule (family.md 2.3): claims and calls
 
