@@ -111,7 +111,7 @@ def _messages() -> list[str]:
 def test_no_message_names_a_repository_path():
     # the generators write docs/ in the repository (a developer's tool): their paths are not messages
     allowed = ("generate.py", "docs.py")
-    leaks = [m for m in _messages() if "docs/" in m and not m.startswith(allowed)]
+    leaks = [m for m in _messages() if ("docs/" in m or "conformance/PROTOCOL.md" in m) and not m.startswith(allowed)]
     assert leaks == []
 
 
@@ -120,3 +120,16 @@ def test_no_schema_or_pinned_error_names_a_repository_path():
         assert "docs/" not in json.loads(path.read_text(encoding="utf-8")).get("description", ""), path.name
     for path in sorted((ROOT / "tests/data/rulesets/bad").glob("*.err")):
         assert "docs/" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_no_command_help_names_a_repository_path():
+    import click
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    names = main.list_commands(click.Context(main))
+    assert names
+    for name in [None, *names]:
+        result = CliRunner().invoke(main, [name, "--help"] if name else ["--help"])
+        assert result.exit_code == 0 and "docs/" not in result.output, name
