@@ -112,7 +112,7 @@ KNOWN: tuple[Known, ...] = (
        "a match played on the clock (7 minutes, the highest score wins): the engine counts rounds, never time",
        "a tournament text (a timed match, the highest score at the end of the time wins)",
        "the match lasts 3 rounds"),
-    # Rules of published texts the language does not state yet (issue 36; each names the statement nearest to it).
+    # Rules of published texts the language does not state yet (each names the statement nearest to it).
     _k((_DOUBLES + " ... " + _REDEAL, _REDEAL + " ... " + _DOUBLES),
        "a deal thrown in when one hand holds N or more doubles",
        "a club's house rules (4 doubles), an open-source engine and a tournament's rules (5 or more)",

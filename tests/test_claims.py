@@ -363,7 +363,7 @@ def test_play_says_why_it_asks_again_whether_to_call_muggins():
 
 
 def test_an_over_claim_nobody_calls_is_credited_at_its_true_value_when_lost_only_if_called():
-    """As docs/language.md says of `... missed points are lost only when an opponent calls` (issue 36)."""
+    """As docs/language.md says of `... missed points are lost only when an opponent calls`."""
     r = rnd(BASE + "points must be claimed; missed points are lost only when an opponent calls\n")
     r.play("[5|5] claim 3")  # 15 raw claimed for a count of 10: nothing credited yet
     assert r.scores == [0, 0]

@@ -1,4 +1,4 @@
-"""`explain` says one rule for one case, and a statement that cannot apply is warned about (issue 36, item 3)."""
+"""`explain` says one rule for one case, and a statement that cannot apply is warned about."""
 from __future__ import annotations
 
 from pathlib import Path

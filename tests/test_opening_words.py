@@ -1,5 +1,5 @@
 """`replay`, `play` and the playground say how each round opened: the deals thrown in, the fallback used when
-nobody holds the opening double and the opening draws, so every tile played has a shown origin (issue 36)."""
+nobody holds the opening double and the opening draws, so every tile played has a shown origin."""
 from __future__ import annotations
 
 import json

@@ -1,5 +1,5 @@
 """Rules outside the language are named as such, with the statement nearest to them, and every reference an
-installed user sees is `rulelang help TOPIC`, never a repository path (issue 36, items 2 and 5)."""
+installed user sees is `rulelang help TOPIC`, never a repository path."""
 from __future__ import annotations
 
 import ast
