@@ -31,9 +31,13 @@ the move:
    round ends (a domino, a block, or the match won mid-round): a call never
    comes after the round's last placement, so it never meets the settlement.
 
-The round keeps one `Claims` (None with the rule off): the placement hook
-(interpreter.house.Muggins) calls `credit`, `play` calls `checked`, `call` calls
-`take` and `run` lets bots claim (`bot_claim`); its state is the open window.
+What was claimed, and who may call on it, is round state: the round keeps one
+`Claims` (`claims_of`: None with the rule off), copied by `Round.clone`, and asks it
+at the moments of a turn: `checked` (a move's claim, in `play`), `credit` (a
+placement's points as claimed, before any house rule: the chance to call opens),
+`close` (the chance closes at the next placement or the round's end: what the placer
+keeps without a call), `take` (a call), `to_call` (who may call now, for `run`'s
+bots, which claim with `bot_claim`), `stated` and `observe` (what players see).
 """
 from __future__ import annotations
 
@@ -42,13 +46,19 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from .config import Config
 from .errors import IllegalMove
 from .tiles import Move
 
-__all__ = ["ANY_OPPONENT", "CLAIM_ALL", "Claims", "bot_claim", "set_miss_rate"]
+__all__ = ["ANY_OPPONENT", "CLAIM_ALL", "Claims", "bot_claim", "claims_of", "set_miss_rate"]
 
 CLAIM_ALL = -1  # the claim of a player who claims exactly its score (bots, search, `play_code`)
 ANY_OPPONENT = ("any-opponent", "lost-if-called")  # the modes in which every opponent may call
+
+
+def claims_of(cfg: Config, sides: Sequence[int]) -> Claims | None:
+    """A new round's claims under `cfg` (`claims`, docs/config.md), or None when points are not claimed."""
+    return None if cfg.claims == "none" else Claims(cfg.claims, cfg.unit, sides)
 
 
 class Claims:
@@ -129,15 +139,13 @@ class Claims:
             return seat, 0, why  # the points are forfeited: the caller takes nothing
         return seat, amount, why
 
-    def pending(self) -> bool:
-        """Whether missed points wait for a call that may not come ("lost-if-called", an open window)."""
-        return self.mode == "lost-if-called" and self.window is not None and self.window[2] > 0
-
-    def keep(self) -> tuple[int, int]:
-        """The chance to call closed without a call: (placer, raw points it keeps); closes the window."""
+    def close(self) -> tuple[int, int] | None:
+        """The chance to call closes without a call (the next placement, or the round's end): (placer, raw points
+        it keeps) when missed points were lost only if called ("lost-if-called"), else None."""
         w = self.window
-        assert w is not None
         self.window = None
+        if w is None or self.mode != "lost-if-called" or w[2] <= 0:
+            return None
         return w[0], w[2]
 
     def stated(self, move: Move) -> Move:
@@ -156,10 +164,11 @@ class Claims:
                 out["call"]["callers"] = list(may)
         return out
 
-    def callers_of(self) -> tuple[int, ...]:
-        """The seats that may call on the open window, in turn order after the placer (none when it is closed)."""
+    def to_call(self) -> tuple[int, ...]:
+        """The seats that may call now and take something, in turn order after the placer (none when the chance
+        is closed or there is nothing to take)."""
         w = self.window
-        return () if w is None or self.mode == "forfeit" else self.may_call[w[0]]
+        return () if w is None or not w[2] or self.mode == "forfeit" else self.may_call[w[0]]
 
 
 def set_miss_rate(bot: Any, rate: float, seed: Any = None) -> Any:

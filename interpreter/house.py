@@ -1,36 +1,23 @@
 """The house rules of play, one `HouseRule` each (interpreter.hooks), in the order the round calls them.
 
 A new rule is one class here, added to `HOUSE_RULES`: `compile` reads its field from
-the configuration, and it overrides the fixed points it changes.
+the configuration, and it overrides the fixed points it changes, each reading the
+record of its moment (interpreter.hooks.POINTS). The first line of a rule's docstring
+quotes its statement: docs/engine-api.md lists the rules from them.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from .claims import Claims
 from .config import Config
-from .hooks import HouseRule
+from .hooks import Drawing, EventOffered, GoneOut, HandsLeft, HouseRule, Placed, TurnBegun
 from .tiles import BIT, DRAW_CODE, IS_DOUBLE, N_TILES, mask_pips
 
 _DOUBLES = sum(BIT[t] for t in range(N_TILES) if IS_DOUBLE[t])  # every double of the largest set
 
 
-class Muggins(HouseRule):
-    """"points must be claimed; ...": only the claimed points are credited (interpreter.claims)."""
-
-    @classmethod
-    def compile(cls, cfg: Config) -> HouseRule | None:
-        return None if cfg.claims == "none" else cls()
-
-    def placement(self, seat: int, pts: int, raw: int, passes: int, claim: int | None,
-                  claims: Claims | None) -> int:
-        assert claims is not None  # the round keeps its claims under this rule
-        return claims.credit(seat, pts, claim)
-
-
 class KnockBonus(HouseRule):
-    """"the next player to place scores N points per knock": N raw per pass since the last placement,
-    in the placement's event (not claimed under the muggins rule)."""
+    """"the next player to place scores N points per knock": N raw per pass since the last placement.
+
+    In the placement's event, not claimed under the muggins rule."""
 
     def __init__(self, bonus: int):
         self.bonus = bonus
@@ -39,9 +26,8 @@ class KnockBonus(HouseRule):
     def compile(cls, cfg: Config) -> HouseRule | None:
         return cls(cfg.knock_bonus) if cfg.knock_bonus else None
 
-    def placement(self, seat: int, pts: int, raw: int, passes: int, claim: int | None,
-                  claims: Claims | None) -> int:
-        return raw + self.bonus * passes
+    def placement(self, at: Placed, raw: int) -> int:
+        return raw + self.bonus * at.passes
 
 
 class DrawWhileAble(HouseRule):
@@ -51,8 +37,8 @@ class DrawWhileAble(HouseRule):
     def compile(cls, cfg: Config) -> HouseRule | None:
         return cls() if cfg.draw_while_able else None
 
-    def offered(self, codes: list[int], can_draw: bool) -> list[int]:
-        return codes + [DRAW_CODE] if can_draw else codes
+    def offered(self, at: TurnBegun, codes: list[int]) -> list[int]:
+        return codes + [DRAW_CODE] if at.can_draw else codes
 
 
 class DrawLimit(HouseRule):
@@ -65,7 +51,7 @@ class DrawLimit(HouseRule):
     def compile(cls, cfg: Config) -> HouseRule | None:
         return None if cfg.draw_limit is None else cls(cfg.draw_limit)
 
-    def draws(self, room: int) -> int:
+    def draws(self, at: Drawing, room: int) -> int:
         return min(room, self.limit)
 
 
@@ -76,8 +62,9 @@ class SideOut(HouseRule):
     def compile(cls, cfg: Config) -> HouseRule | None:
         return cls() if cfg.round_end == "side-out" else None
 
-    def goes_on(self, hands: Sequence[int], partners: tuple[int, ...]) -> bool:
-        for p in partners:
+    def goes_on(self, at: GoneOut) -> bool:
+        hands = at.hands
+        for p in at.partners:
             if hands[p]:
                 return True
         return False
@@ -90,8 +77,8 @@ class HalfDoubles(HouseRule):
     def compile(cls, cfg: Config) -> HouseRule | None:
         return cls() if cfg.hand_doubles == "one-half" else None
 
-    def hands(self, masks: Sequence[int], counts: list[int]) -> list[int]:
-        return [c - mask_pips(m & _DOUBLES) // 2 for m, c in zip(masks, counts)]
+    def hands(self, at: HandsLeft, counts: list[int]) -> list[int]:
+        return [c - mask_pips(m & _DOUBLES) // 2 for m, c in zip(at.hands, counts)]
 
 
 class Entry(HouseRule):
@@ -104,8 +91,8 @@ class Entry(HouseRule):
     def compile(cls, cfg: Config) -> HouseRule | None:
         return cls(cfg.entry) if cfg.entry else None
 
-    def accepts(self, kind: str, old: int, raw: int, placed: int, accepted: bool, reached: bool) -> bool:
-        return old != 0 or raw >= self.entry
+    def accepts(self, at: EventOffered) -> bool:
+        return at.old != 0 or at.raw >= self.entry
 
 
 class LeadCannotWin(HouseRule):
@@ -115,14 +102,15 @@ class LeadCannotWin(HouseRule):
     def compile(cls, cfg: Config) -> HouseRule | None:
         return cls() if cfg.lead_cannot_win and cfg.rounds is None else None
 
-    def accepts(self, kind: str, old: int, raw: int, placed: int, accepted: bool, reached: bool) -> bool:
-        return not (accepted and reached and placed == 1 and kind == "placement")
+    def accepts(self, at: EventOffered) -> bool:
+        return not (at.accepted and at.reached and at.placed == 1 and at.kind == "placement")
 
 
-# The order the round calls them in at a shared point: the muggins rule credits a placement before
-# the knock bonus joins it; the entry rule discards an event before the opening placement is asked.
+# The order the round calls them in at a shared point: the entry rule discards an event before the
+# opening placement is asked. (The muggins rule's claims are the round's own state, credited before
+# any placement hook: interpreter.claims.)
 HOUSE_RULES: tuple[type[HouseRule], ...] = (
-    Muggins, KnockBonus, DrawWhileAble, DrawLimit, SideOut, HalfDoubles, Entry, LeadCannotWin,
+    KnockBonus, DrawWhileAble, DrawLimit, SideOut, HalfDoubles, Entry, LeadCannotWin,
 )
 
 

@@ -21,6 +21,7 @@ from .tiles import (
     HI,
     HIGH,
     IS_DOUBLE,
+    KEY_BITS,
     LEAD_KEY,
     LINE_A,
     LINE_B,
@@ -34,9 +35,15 @@ from .tiles import (
     PIPS,
     SETS,
     SIDES,
+    TILE_BITS,
+    TILE_SHIFT,
     TILES,
+    code_key,
+    code_tile,
     format_tile,
+    key_tile,
     mask_tiles,
+    move_code,
 )
 
 Connection = tuple[tuple[int, int], str, tuple[int, int], str]
@@ -81,7 +88,7 @@ class Layout:
         if copy_of is not None:
             self._copy(copy_of)
             return
-        self.placed: list[int] = []  # move codes (tile << 10 | key) in placement order
+        self.placed: list[int] = []  # move codes (interpreter.tiles.move_code) in placement order
         self.free: dict[int, int] = {}  # free side key -> the value a tile must show there
         self.total = 0  # the counted sum
         self.spin = 0  # the branching doubles on the layout (bitmask)
@@ -125,12 +132,12 @@ class Layout:
 
     def place(self, code: int) -> int:
         """Place the (legal) move `code` (rules.md 1.1, 1.2); return the new counted sum."""
-        ti = code >> 10
-        ew = ti > 0x7F  # the sniff laid endwise
+        ti = code >> TILE_SHIFT  # (code_tile and code_key, inline: the hot path)
+        ew = ti > TILE_BITS  # the sniff laid endwise
         if ew:
-            ti &= 0x7F
+            ti &= TILE_BITS
             code ^= ENDWISE
-        key = code & 0x3FF
+        key = code & KEY_BITS
         if key == LEAD_KEY:
             return self._lead(ti, ew, code)
         free = self.free
@@ -246,7 +253,7 @@ class Layout:
         both = self._r.orient == 2
         out = []
         for c in codes:
-            if IS_DOUBLE[c >> 10]:
+            if IS_DOUBLE[code_tile(c)]:
                 if both:
                     out.append(c)
                 out.append(c | ENDWISE)
@@ -294,8 +301,8 @@ class Layout:
         total = self.total
         out = []
         for code in codes:
-            ti = code >> 10
-            key = code & 0x3FF
+            ti = code >> TILE_SHIFT  # (code_tile and code_key, inline: the hot path; no endwise code here)
+            key = code & KEY_BITS
             if key == LEAD_KEY:
                 out.append(points[dv[ti] if IS_DOUBLE[ti] else PIPS[ti]])
                 continue
@@ -316,26 +323,26 @@ class Layout:
 
     def holds(self, tile: int) -> bool:
         """True if the tile (an index) is on the layout."""
-        return any(c >> 10 == tile for c in self.placed)
+        return any(code_tile(c) == tile for c in self.placed)
 
     def side_covered(self, key: int) -> bool:
         """True if a tile was placed on the side `key` (tile << 3 | side)."""
-        return any(c & 0x3FF == key for c in self.placed)
+        return any(code_key(c) == key for c in self.placed)
 
     # -- the layout as players see it --------------------------------------------------------
 
     @property
     def tiles(self) -> list[tuple[int, int]]:
         """Tiles in placement order."""
-        return [TILES[c >> 10] for c in self.placed]
+        return [TILES[code_tile(c)] for c in self.placed]
 
     def connections(self) -> list[Connection]:
         """(parent_tile, parent_side, child_tile, child_side) in placement order."""
         out = self._connections
         done = len(out) + 1 if self.placed else 0  # the lead has no connection
         for c in self.placed[done:]:
-            key = c & 0x3FF
-            ti, t = c >> 10, key >> 3
+            key = code_key(c)
+            ti, t = code_tile(c), key_tile(key)
             # the child joins with line-a (a double) or with its half equal to the side's value
             value = HI[t] if (key & 7) == HIGH else LO[t]
             own = "line-a" if IS_DOUBLE[ti] else ("low" if LO[ti] == value else "high")
@@ -425,13 +432,13 @@ def counted_ends(free: dict[int, int], dv: Sequence[int],
 
 
 def _shifted_table() -> dict[int, tuple[int, ...]]:
-    """SHIFTED[m]: (tile << 10, ...) ascending for every set m of tiles sharing a half value."""
+    """SHIFTED[m]: (move_code(tile, 0), ...) ascending for every set m of tiles sharing a half value."""
     out = {}
     for v in range(7):  # the double-six set; larger sets' subsets are added by _shifted_more
         idx = [i for i in range(SETS[6]) if MASK[v] >> i & 1]
         for sub in range(1 << len(idx)):
             chosen = [i for j, i in enumerate(idx) if sub >> j & 1]
-            out[sum(1 << i for i in chosen)] = tuple(i << 10 for i in chosen)
+            out[sum(1 << i for i in chosen)] = tuple(move_code(i, 0) for i in chosen)
     return out
 
 
@@ -452,7 +459,7 @@ def extend_shifted(n_tiles: int) -> None:
         subsets: dict[int, tuple[int, ...]] = {0: ()}
         for i in idx:  # every subset of the tiles up to i, extended by i (ascending codes)
             for m, codes in list(subsets.items()):
-                subsets[m | 1 << i] = codes + (i << 10,)
+                subsets[m | 1 << i] = codes + (move_code(i, 0),)
         del subsets[0]
         SHIFTED.update(subsets)
     _SHIFTED_FOR.add(n_tiles)

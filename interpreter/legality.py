@@ -20,7 +20,6 @@ from .tiles import (
     HIGH,
     INDEX,
     IS_DOUBLE,
-    LEAD_KEY,
     LINE_A,
     LINE_B,
     LOW,
@@ -29,6 +28,9 @@ from .tiles import (
     Move,
     Tile,
     format_tile,
+    lead_code,
+    move_code,
+    side_key,
 )
 
 
@@ -76,7 +78,7 @@ def diagnose(rnd: Position, move: Move) -> int:
         forced = rnd.forced_tile
         if forced is not None and move.tile != forced:
             illegal("forced-lead", f"the lead must be {format_tile(forced)}")
-        return _orientation(rnd, move, ti, ti << 10 | LEAD_KEY, illegal)
+        return _orientation(rnd, move, ti, lead_code(ti), illegal)
     if move.target is None or move.side is None:  # (a Move has both or neither)
         illegal("must-lead", "the round is led already: name a target tile and side")
     drawn = rnd.must_play
@@ -86,7 +88,7 @@ def diagnose(rnd: Position, move: Move) -> int:
     if not lay.holds(t):
         illegal("not-on-layout", f"{format_tile(move.target)} is not on the layout")
     side = SIDE_CODE[move.side]
-    key = t << 3 | side
+    key = side_key(t, side)
     if IS_DOUBLE[t]:
         exists = side in (LINE_A, LINE_B) or (side in (BRANCH_A, BRANCH_B) and lay.spin >> t & 1)
     else:
@@ -103,7 +105,7 @@ def diagnose(rnd: Position, move: Move) -> int:
     v = lay.free[key]
     if not MASK_ALL[v] >> ti & 1:  # larger sets: any set's tile (the hand holds only the set's)
         illegal("no-match", f"{format_tile(move.tile)} has no half {v} for {move.side} of {format_tile(move.target)}")
-    return _orientation(rnd, move, ti, ti << 10 | key, illegal)
+    return _orientation(rnd, move, ti, move_code(ti, key), illegal)
 
 
 def _draw(rnd: Position, seat: int, illegal: Callable[[str, str], NoReturn]) -> NoReturn:

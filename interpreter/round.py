@@ -4,10 +4,12 @@ Inside, tiles are indices (interpreter.tiles) and hands are bitmasks; the layout
 (interpreter.layout) keeps the free sides and the counted sum; the settlement
 (interpreter.settlement) and the scoreboard (interpreter.scoring) are computed from
 tables the round reads once (interpreter.rules), and the optional rules of play are
-hooks called at fixed points (interpreter.hooks, interpreter.house), so the round
-holds its state and the order of a turn, not the house rules. A move is coded
-`tile << 10 | key` (a lead: `tile << 10 | 0x3FF`); sorting codes sorts moves by
-tile, then target tile, then side.
+hooks called at fixed points (interpreter.hooks, interpreter.house), each with a
+record of the moment, so the round holds its state and the order of a turn, not the
+house rules. Under the muggins rule what the players claimed is round state too, kept
+by one `Claims` (interpreter.claims) as the layout's is by the `Layout`. A move is an
+integer code (interpreter.tiles: `code_tile`, `code_key`, `lead_code`); sorting codes
+sorts moves by tile, then target tile, then side.
 """
 from __future__ import annotations
 
@@ -16,11 +18,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, NoReturn
 
-from .claims import CLAIM_ALL, Claims, bot_claim
+from .claims import CLAIM_ALL, Claims, bot_claim, claims_of
 from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
 from .config import as_config
 from .deal import DOUBLE_OPENERS, deal_tiles, deciding_tile, highest_holder, open_by_double, read_deal, thrown_in
 from .errors import IllegalMove
+from .hooks import Drawing, GoneOut, TurnBegun, placed
 from .layout import Layout, placement_codes
 from .legality import diagnose
 from .players import FastPlayer, RandomPlayer
@@ -32,15 +35,19 @@ from .tiles import (
     BIT,
     DRAW_CODE,
     ENDWISE,
+    KEY_BITS,
     LEAD_KEY,
     MOVES,
     SETS,
     SIDES,  # noqa: F401  (re-exported: interpreter.round.SIDES stays importable)
+    TILE_BITS,
+    TILE_SHIFT,
     TILES,
     Move,
     Tile,
     format_tile,
     in_tile_order,
+    lead_code,
     mask_indices,
     mask_pips,  # noqa: F401  (re-exported: interpreter.round.mask_pips stays importable)
     mask_tiles,
@@ -88,11 +95,11 @@ class _Fixed:
         self.board = seating.board  # the target rules of this player count (interpreter.scoring.Scoreboard)
         self.mask = r.layout.mask  # larger sets: the set's masks (placement_codes)
         self.draw_until = cfg.drawing == "until-playable"  # "draw until playable" / "no drawing"
-        hooks = r.hooks  # the house rules, per fixed point (interpreter.hooks)
-        self.on_placement = hooks.placement
-        self.on_offered = hooks.offered
-        self.on_draws = hooks.draws
-        self.on_goes_on = hooks.goes_on
+        on = r.hooks.by_point  # the house rules, per fixed point (interpreter.hooks.POINTS)
+        self.on_placement = on["placement"]
+        self.on_offered = on["offered"]
+        self.on_draws = on["draws"]
+        self.on_goes_on = on["goes_on"]
         self.round_no = 0  # the round's number in its match (the rotating double)
         self.opening_draws: tuple[tuple[int, int], ...] = ()  # (seat, tile) drawn to find the opening double
 
@@ -103,7 +110,7 @@ class Round:
     __slots__ = (
         "_f", "turns", "over", "result", "match_over", "winner", "_hands", "_bi", "_scores", "_layout",
         "_seat", "_only", "_events", "_pre", "_legal", "_needs_tiebreak", "_settle_events", "_final_drawn",
-        "_claims",  # the muggins rule's open window: interpreter.claims.Claims, or None when points are not claimed
+        "_claims",  # what was claimed and who may call (interpreter.claims.Claims), or None: points are not claimed
     )
 
     def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
@@ -180,8 +187,8 @@ class Round:
         self._settle_events: Sequence[EventRow] = ()
         self._final_drawn: list[tuple[int, list[tuple[int, int]]]] = []
         self.turns: list[Turn] = []
-        # "points must be claimed; ...": the claims of the round (credited by interpreter.house.Muggins)
-        self._claims = None if cfg.claims == "none" else Claims(cfg.claims, cfg.unit, self._f.sides)
+        # "points must be claimed; ...": what the players claim, and the chance to call (interpreter.claims)
+        self._claims = claims_of(cfg, self._f.sides)
 
     # -- construction helpers --------------------------------------------------
 
@@ -388,17 +395,18 @@ class Round:
             elif not self._layout.placed:
                 # opener.lead: "opener leads the deciding tile" -> only it; "... any tile" -> the whole hand
                 if self._f.forced >= 0:
-                    codes = [self._f.forced << 10 | LEAD_KEY]
+                    codes = [lead_code(self._f.forced)]
                 else:
-                    codes = [i << 10 | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
+                    # (lead_code, inline: a code per tile of the hand, once a round)
+                    codes = [i << TILE_SHIFT | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
             else:
                 codes = self._layout.placement_codes(self._hands[self._seat] if self._only < 0 else BIT[self._only])
             if self._layout.orienting:
                 codes = self._layout.oriented(codes)  # the sniff's orientations
             if self._f.on_offered:  # the house rules' moves (`a player may draw while able to place`)
-                can_draw = self._can_draw()
+                at = TurnBegun(self._seat, self._can_draw())
                 for rule in self._f.on_offered:
-                    codes = rule.offered(codes, can_draw)
+                    codes = rule.offered(at, codes)
             self._legal = codes
         return codes
 
@@ -488,14 +496,14 @@ class Round:
             return code in codes
         if self.over:
             return False
-        ti = code >> 10
+        ti = code >> TILE_SHIFT  # (code_tile, inline: an endwise code, above TILE_BITS, is looked up below)
         lay = self._layout
         if not lay.placed or lay.orienting or code >= ENDWISE:
             # the lead: its list is short and made once; the sniff's orientations likewise
             return code in self.legal_codes()
         only = self._only
         if (self._hands[self._seat] if only < 0 else BIT[only]) >> ti & 1:
-            v = lay.free.get(code & 0x3FF)
+            v = lay.free.get(code & KEY_BITS)  # (code_key, inline)
             return v is not None and self._f.mask[v] >> ti & 1 == 1  # larger sets: the set's masks
         return False
 
@@ -549,20 +557,25 @@ class Round:
         self._only = -1
         seat = self._seat
         hands = self._hands
-        hands[seat] ^= BIT[code >> 10 & 0x7F]  # 1. the tile leaves the hand (an endwise code: a bit above it)
+        # 1. the tile leaves the hand (code_tile, inline: an endwise code has a bit above the tile's)
+        hands[seat] ^= BIT[code >> TILE_SHIFT & TILE_BITS]
         # 2. the tile joins the layout: free sides and the counted sum
         lay = self._layout
         count = lay.place(code)
-        # 3. the placement's points, a function of the counted sum, as the house rules credit them
+        # 3. the placement's points, a function of the counted sum, as claimed and as the house rules credit them
         f = self._f
         pts = raw = f.points[count]
-        if self._claims is not None and self._claims.pending() and self._keep():
+        claims = self._claims
+        if claims is not None and self._close_calls(claims):
             self._end("target", None, None)  # the last placer's uncalled points won the match first
         else:
+            if claims is not None:
+                raw = claims.credit(seat, pts, claim)  # only the claimed points (the chance to call opens)
             if f.on_placement:
-                passes = 0 if pre is None else len(pre[1])
+                at = placed(seat, code, count, pts, 0 if pre is None else len(pre[1]), not hands[seat],
+                            None if claims is None else claims.last_claim)
                 for rule in f.on_placement:
-                    raw = rule.placement(seat, pts, raw, passes, claim, self._claims)
+                    raw = rule.placement(at, raw)
             # 4. domino on the last tile of a hand, or the placement's event (the target after every event
             # may end the match), or the next seat: if it has a placement it is to move, and its list is kept
             if not hands[seat] and not (f.on_goes_on and self._goes_on(seat)):
@@ -604,13 +617,12 @@ class Round:
             self.turns.append(turn)
         return turn
 
-    def _keep(self) -> bool:
-        """"missed points are lost only when an opponent calls": the chance to call has closed without a call,
-        so the last placer's side is credited its missed points (a `placement` event of that seat); True
-        when that ends the match."""
-        assert self._claims is not None
-        placer, amount = self._claims.keep()
-        return self._event(self._f.sides[placer], "placement", amount, placer)
+    def _close_calls(self, claims: Claims) -> bool:
+        """The chance to call on the last placement closes (the next placement, or a block): what its placer keeps
+        without a call ("missed points are lost only when an opponent calls") is credited to its side as a
+        `placement` event of that seat; True when that ends the match."""
+        kept = claims.close()
+        return kept is not None and self._event(self._f.sides[kept[0]], "placement", kept[1], kept[0])
 
     def _offered(self) -> Offered:
         """What was offered before a placement, for its Turn: the legal codes, or where they are not listed
@@ -626,9 +638,9 @@ class Round:
 
     def _goes_on(self, seat: int) -> bool:
         """Whether the round goes on when `seat` has placed its last tile (HouseRule.goes_on)."""
-        partners = self._f.partners[seat]
+        at = GoneOut(seat, self._f.partners[seat], tuple(self._hands))
         for rule in self._f.on_goes_on:
-            if rule.goes_on(self._hands, partners):
+            if rule.goes_on(at):
                 return True
         return False
 
@@ -682,8 +694,10 @@ class Round:
                 bone = f.bone
                 bi = self._bi
                 room = f.bend - bi
-                for rule in f.on_draws:
-                    room = rule.draws(room)
+                if f.on_draws:
+                    at = Drawing(s, room)
+                    for rule in f.on_draws:
+                        room = rule.draws(at, room)
                 stop = bi + room
                 drawn = []
                 while bi < stop:
@@ -708,7 +722,7 @@ class Round:
                 if x & ends:
                     break
             else:
-                if not f.on_draws or self._bi >= f.bend:
+                if drawn is None or not f.on_draws or self._bi >= f.bend:
                     self._seat = s
                     self._block(s, drawn)
                     return
@@ -725,7 +739,7 @@ class Round:
         """Apply one event per the target rules (interpreter.scoring); True when it ends the match (every-event)."""
         if not raw:
             return False  # events of net raw 0 are not recorded
-        new, accepted, ends = self._f.board.apply(kind, self._scores[side], raw, self._layout.placed)
+        new, accepted, ends = self._f.board.apply(kind, side, seat, self._scores[side], raw, self._layout.placed)
         self._scores[side] = new
         self._events.append((side, kind, raw, accepted, new, seat))
         if ends:
@@ -738,8 +752,10 @@ class Round:
         f = self._f
         plan = f.rules.domino_plan  # the spec, read once per configuration
         side = f.sides[seat]
-        if self._claims is not None and self._claims.pending():
-            pts += self._claims.keep()[1]  # lost only when called: no call comes after the round's last placement
+        if self._claims is not None:
+            kept = self._claims.close()  # no call comes after the round's last placement: its placer keeps
+            if kept is not None:  # what is lost only when called, with the placement
+                pts += kept[1]
         if plan.with_last_placement:
             # "as one event with the last placement": the placement folds into the winner side's
             # first settlement event
@@ -760,7 +776,7 @@ class Round:
         if drawn:
             self._final_drawn = [(seat, [TILES[t] for t in drawn])]
         f = self._f
-        if self._claims is not None and self._claims.pending() and self._keep():
+        if self._claims is not None and self._close_calls(self._claims):
             self._end("target", None, None)  # the last placer's uncalled points won the match
             return
         plan = f.rules.block_plan  # the spec, read once per configuration
@@ -843,9 +859,8 @@ class Round:
             if move.claim is None:
                 move = replace(move, claim=bot_claim(bot, self.points_of(move), unit))
             self.play(move)
-            w = claims.window
-            if not self.over and w is not None and w[2]:
-                for caller in claims.callers_of():  # the caller (any opponent: in turn order, the first who will)
+            if not self.over:
+                for caller in claims.to_call():  # the caller (any opponent: in turn order, the first who will)
                     if getattr(seats[caller], "calls", True):
                         self.call(caller)  # an opponent's bot calls when there is something to take
                         break

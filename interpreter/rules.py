@@ -34,8 +34,8 @@ class Rules:
         self.points = points_table(self.score)
         self.hooks = Hooks(house_rules(cfg))  # the house rules, per fixed point of a round
         # the settlement specs, read once here rather than at the end of every round
-        self.domino_plan = Plan(cfg.domino, self.hooks.hands)
-        self.block_plan = Plan(cfg.block, self.hooks.hands)
+        self.domino_plan = Plan(cfg.domino, self.hooks.at("hands"))
+        self.block_plan = Plan(cfg.block, self.hooks.at("hands"))
         self._seating: dict[int, Seating] = {}
 
     @property
@@ -64,7 +64,7 @@ class Seating:
         self.seats: Seats = seats_of(self.sides)  # the seats as the settlement asks about them
         self.partners = self.seats.partners  # each seat's partners (the other seats of its side)
         self.reserve = cfg.reserve(players)  # "reserve N tiles": the last N tiles are never drawn
-        self.board = Scoreboard(cfg, players, rules.hooks.accepts)  # the target of this player count
+        self.board = Scoreboard(cfg, players, rules.hooks.at("accepts"))  # the target of this player count
 
     @property
     def target(self) -> int:

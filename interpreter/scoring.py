@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .config import Config
-from .hooks import HouseRule
+from .hooks import HouseRule, event_offered
 
 
 class Scoreboard:
@@ -25,10 +25,12 @@ class Scoreboard:
         self.extra_rounds = cfg.ties == "extra-rounds"
         self.accepts = accepts
 
-    def apply(self, kind: str, old: int, raw: int, layout: list[int]) -> tuple[int, bool, bool]:
+    def apply(self, kind: str, side: int, seat: int | None, old: int, raw: int,
+              layout: list[int]) -> tuple[int, bool, bool]:
         """A side's score after an event of `raw` points: (new score, accepted, the match ends now).
 
-        `layout`: the move codes placed so far (what the house rules are told of the table)."""
+        `side`, `seat`: whom it scores for and concerns; `layout`: the move codes placed so far (what the
+        house rules are told of the table)."""
         new = old + raw
         accepted = True
         if self.exact and new > self.target:
@@ -44,9 +46,9 @@ class Scoreboard:
             new = floor  # "scores never fall below N"
         reached = new == self.target if self.exact else new >= self.target
         if self.accepts:
-            placed = len(layout)
+            at = event_offered(kind, side, seat, old, raw, len(layout), accepted, reached)
             for rule in self.accepts:
-                if not rule.accepts(kind, old, raw, placed, accepted, reached):
+                if not rule.accepts(at):
                     return old, False, False
         # "check the target after every event": the match ends at once
         return new, accepted, accepted and self.every_event and reached

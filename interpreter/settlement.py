@@ -9,7 +9,9 @@ A spec is read once per configuration into a `Plan` (`Rules.domino_plan`,
 (`HouseRule.hands`), and the sides once per seating into `Seats` (`Seating.seats`);
 the round counts the hands once (`Plan.counts`) for both the winner and the
 payments (`winner_of_block`, `payments`). `block_winner` and `settle` take the
-round's own Plan (or a bare spec), the hands and the sides, so they settle as the round does.
+round's own Plan (`rules_of(config).domino_plan` / `.block_plan`), the hands and the
+sides, so they settle as the round does, its house rules included; a bare spec is a
+Plan without house rules.
 (Loops, not list comprehensions, on the usual path: in Python 3.11 each comprehension is a call.)
 """
 from __future__ import annotations
@@ -17,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .hooks import HouseRule
-from .house import HalfDoubles
+from .hooks import HandsLeft, HouseRule
 from .points import round5
 from .tiles import PIPS, mask_indices, masks_pips
 
@@ -70,8 +71,10 @@ class Plan:
     def counts(self, hands: Sequence[int]) -> list[int]:
         """Each hand's count at the end of a round: its pips, as the house rules count them."""
         counts = masks_pips(hands)
-        for rule in self.hand_rules:
-            counts = rule.hands(hands, counts)
+        if self.hand_rules:
+            at = HandsLeft(tuple(hands))
+            for rule in self.hand_rules:
+                counts = rule.hands(at, counts)
         return counts
 
 
@@ -101,19 +104,18 @@ def seats_of(sides: Sequence[int]) -> Seats:
     return got
 
 
-def plan_of(spec: Mapping[str, Any] | Plan, half: bool = False) -> Plan:
-    """The spec's Plan (a Plan is its own); `half`: a bare spec's hands count doubles one half
-    ("a double left in hand counts one half"), as `Rules` would compile it."""
+def plan_of(spec: Mapping[str, Any] | Plan) -> Plan:
+    """The spec's Plan (a Plan is its own; a bare spec's counts the hands' pips, with no house rule)."""
     if isinstance(spec, Plan):
         return spec
-    return Plan(spec, (HalfDoubles(),) if half else ())
+    return Plan(spec)
 
 
-def block_winner(plan: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], opener: int,
-                 half: bool = False) -> int | None:
+def block_winner(plan: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int],
+                 opener: int) -> int | None:
     """The seat winning a blocked round (block.winner: lightest-hand, tie_break fewest-tiles or lightest-tile),
     or None: under the round's own Plan (`rules_of(config).block_plan`), or a bare spec."""
-    p = plan_of(plan, half)
+    p = plan_of(plan)
     return winner_of_block(p, seats_of(sides), p.counts(hands), hands, opener)
 
 
@@ -181,7 +183,7 @@ def lightest_side(t: Seats, pips: Sequence[int], opener: int) -> int | None:
 
 
 def settle(plan: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence[int], opener: int,
-           winner: int | None, fold: int = 0, bonus: int = 0, half: bool = False) -> list[Payment]:
+           winner: int | None, fold: int = 0, bonus: int = 0) -> list[Payment]:
     """The settlement's payments in the order they apply (settlement.events), under the round's own Plan
     (`rules_of(config).domino_plan` / `.block_plan`) or a bare spec.
 
@@ -189,7 +191,7 @@ def settle(plan: Mapping[str, Any] | Plan, hands: Sequence[int], sides: Sequence
     ("as one event with the last placement"); `bonus` the domino bonus ("bonus N points
     to the winner"), which joins that event too, or comes first as its own event when
     the settlement makes one event per term or per hand."""
-    p = plan_of(plan, half)
+    p = plan_of(plan)
     return payments(p, seats_of(sides), p.counts(hands), opener, winner, fold, bonus, hands)
 
 

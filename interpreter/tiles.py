@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 Tile = tuple[int, int]  # (low, high), 0 <= low <= high <= the set's highest pip
 
@@ -64,7 +64,18 @@ ANY_BIT: dict[Any, int] = {k: 1 << i for k, i in ANY_INDEX.items()}  # the same 
 SIDES: tuple[str, ...] = ("branch-a", "branch-b", "high", "line-a", "line-b", "low")
 BRANCH_A, BRANCH_B, HIGH, LINE_A, LINE_B, LOW = range(6)
 SIDE_CODE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
-LEAD_KEY = 0x3FF  # the "target" part of a lead's move code: sorts after nothing, means no target
+# -- Move codes ----------------------------------------------------------------
+# A move is coded `tile << TILE_SHIFT | key`: `key` is the free side it takes, `target << 3 | side`
+# (interpreter.layout's side key), or LEAD_KEY for the lead; sorting codes sorts moves by tile, then
+# target tile, then side. Read and make codes with the helpers below (`code_tile`, `code_key`,
+# `lead_code`, `move_code`, `key_tile`, `key_side`); the hot loops of interpreter.round and
+# interpreter.layout spell the same operations with these named constants, inline.
+TILE_SHIFT: Final = 10  # the tile index sits above the key's bits
+KEY_BITS: Final = 0x3FF  # the bits of a code that hold its key (a side key, or LEAD_KEY)
+TILE_BITS: Final = 0x7F  # the bits of `code >> TILE_SHIFT` that hold the tile (ENDWISE is above them)
+SIDE_SHIFT: Final = 3  # a side key is `target << SIDE_SHIFT | side`
+SIDE_BITS: Final = 7
+LEAD_KEY: Final = 0x3FF  # the key of a lead: no target (every key bit set: above every side key)
 # the sniff: a spinner laid endwise has this bit in its move code, above the tile
 # (tile indices are below 128); a code without it is crosswise, as every move was before
 ENDWISE = 1 << 17
@@ -72,6 +83,41 @@ ORIENTATIONS = ("crosswise", "endwise")
 # drawing while able to place (family.md 3.8): the draw move's code, above every placement's
 # (so it sorts last); offered only under `a player may draw while able to place`
 DRAW_CODE = 1 << 18
+
+
+def code_tile(code: int) -> int:
+    """The tile index of a placement's or lead's code (crosswise or endwise)."""
+    return code >> TILE_SHIFT & TILE_BITS
+
+
+def code_key(code: int) -> int:
+    """The key of a code: the side key it takes (`key_tile`, `key_side`), or LEAD_KEY."""
+    return code & KEY_BITS
+
+
+def lead_code(tile: int) -> int:
+    """The code of leading the tile index `tile` (crosswise)."""
+    return tile << TILE_SHIFT | LEAD_KEY
+
+
+def move_code(tile: int, key: int) -> int:
+    """The code of placing the tile index `tile` on the side key `key` (crosswise)."""
+    return tile << TILE_SHIFT | key
+
+
+def side_key(tile: int, side: int) -> int:
+    """The key of the side `side` (a code of SIDES) of the tile index `tile`."""
+    return tile << SIDE_SHIFT | side
+
+
+def key_tile(key: int) -> int:
+    """The tile index of a side key (the target)."""
+    return key >> SIDE_SHIFT
+
+
+def key_side(key: int) -> int:
+    """The side (a code of SIDES) of a side key."""
+    return key & SIDE_BITS
 
 
 def parse_tile(text: object) -> tuple[int, int]:
@@ -278,7 +324,7 @@ class Move:
             _PARSED[text] = move
         return move
 
-    # -- internal code: tile << 10 | target << 3 | side; sorting codes sorts moves
+    # -- internal code: tile << TILE_SHIFT | target << SIDE_SHIFT | side (the Move codes above)
     def code(self) -> int:
         """The engine's integer code for this move."""
         c: int | None = self.__dict__.get("_code")  # interned moves, and moves asked before, know it
@@ -286,9 +332,9 @@ class Move:
             if self.draw:
                 c = DRAW_CODE
             elif self.target is None or self.side is None:  # (a Move has both or neither)
-                c = INDEX[self.tile] << 10 | LEAD_KEY
+                c = lead_code(INDEX[self.tile])
             else:
-                c = INDEX[self.tile] << 10 | INDEX[self.target] << 3 | SIDE_CODE[self.side]
+                c = move_code(INDEX[self.tile], side_key(INDEX[self.target], SIDE_CODE[self.side]))
             if self.endwise and not self.draw:
                 c |= ENDWISE
             object.__setattr__(self, "_code", c)
@@ -309,10 +355,10 @@ def move_from_code(code: int) -> Move:
         object.__setattr__(move, "_code", code)
         _MOVE_OF[code] = move
     if move is None:
-        key = code & 0x3FF
-        tile = TILES[code >> 10 & 0x7F]
+        key = code_key(code)
+        tile = TILES[code_tile(code)]
         ew = code >= ENDWISE  # the sniff laid endwise
-        move = Move(tile, endwise=ew) if key == LEAD_KEY else Move(tile, TILES[key >> 3], SIDES[key & 7], ew)
+        move = Move(tile, endwise=ew) if key == LEAD_KEY else Move(tile, TILES[key_tile(key)], SIDES[key_side(key)], ew)
         object.__setattr__(move, "_code", code)
         _MOVE_OF[code] = move
     return move
@@ -320,21 +366,21 @@ def move_from_code(code: int) -> Move:
 
 # -- larger sets: tile order for lists of codes or keys that may hold tiles past the double-six set
 
-_SIX_KEYS = 28 << 3  # a side key at or past this is a larger set's tile
+_SIX_KEYS = side_key(28, 0)  # a side key at or past this is a larger set's tile
 
 
 def _code_key(c: int) -> tuple[int, int, int, int]:
     if c == DRAW_CODE:
         return (N_TILES, 0, 0, 0)  # the draw move last
-    k = c & 0x3FF
-    return (SORT_KEY[c >> 10 & 0x7F], -1 if k == LEAD_KEY else SORT_KEY[k >> 3], k & 7, c >> 17)
+    k = code_key(c)
+    return (SORT_KEY[code_tile(c)], -1 if k == LEAD_KEY else SORT_KEY[key_tile(k)], key_side(k), c >= ENDWISE)
 
 
 def in_tile_order(codes: list[int]) -> list[int]:
     """Move codes sorted by tile, target tile, side (crosswise, then endwise); a double-six list of
     crosswise moves (already in that order) as it is."""
     for c in codes:
-        if c >> 10 >= 28 or _SIX_KEYS <= c & 0x3FF < LEAD_KEY:  # (an endwise code's tile part is >= 128)
+        if c >> TILE_SHIFT >= 28 or _SIX_KEYS <= code_key(c) < LEAD_KEY:  # (an endwise code's tile part is >= 128)
             return sorted(codes, key=_code_key)
     return codes
 # -- end larger sets

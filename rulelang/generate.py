@@ -60,6 +60,14 @@ def statement_tables(read: Callable[[Path], str]) -> dict[Path, str]:
     return {path: head + statement_docs() + tail}
 
 
+def engine_api(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The fixed points and house rules of docs/engine-api.md, from interpreter/hooks.py and interpreter/house.py."""
+    from rulelang.interpreter.hook_docs import rewrite
+
+    path = ROOT / "docs" / "engine-api.md"
+    return {path: rewrite(read(path))}
+
+
 def reference_copies(read: Callable[[Path], str]) -> dict[Path, str]:
     """The reference documents shipped in the package (`rulelang help TOPIC`): copies of docs/*.md."""
     return {ROOT / "rulelang" / "reference" / doc.name: read(doc) for doc in sorted((ROOT / "docs").glob("*.md"))}
@@ -85,7 +93,7 @@ def parser_tables(read: Callable[[Path], str]) -> dict[Path, str]:
 
 
 GENERATORS: tuple[Generator, ...] = (grammar_file, config_schema, config_fields, highlighting, statement_tables,
-                                     reference_copies, bundled_index, parser_tables)
+                                     engine_api, reference_copies, bundled_index, parser_tables)
 
 
 def expected() -> dict[Path, str]:

@@ -18,7 +18,7 @@ import rulelang
 from rulelang.bundled import bundled_names
 from rulelang.interpreter import Config, IllegalMove, Round, greedy_player, play_match, random_player, replay
 from rulelang.interpreter.build import engine_build
-from rulelang.interpreter.tiles import TILES, move_from_code
+from rulelang.interpreter.tiles import TILES, lead_code, move_from_code
 
 
 def _hash(value: object) -> str:
@@ -49,7 +49,7 @@ def _search(cfg: Config, players: int) -> list[object]:
             seen.append([c, copy.scores, copy.seat_to_move, copy.over])
         for c in rng.sample(range(len(TILES)), 3):  # leads of random tiles: mostly illegal
             try:
-                rnd.clone().play(move_from_code(c << 10 | 0x3FF))
+                rnd.clone().play(move_from_code(lead_code(c)))
                 seen.append(["ok", c])
             except IllegalMove as e:
                 seen.append([e.code, c])

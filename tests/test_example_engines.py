@@ -78,7 +78,7 @@ def test_show_prints_an_example_engine_to_start_from(tmp_path):
         res = runner.invoke(main, ["show", ex.name])
         assert res.exit_code == 0 and res.output == ex.path.read_text(encoding="utf-8")
     bad = runner.invoke(main, ["show", "example-rust"])
-    assert bad.exit_code == 2 and "example engines: example-python, example-js" in bad.output
+    assert bad.exit_code == 1 and "example engines: example-python, example-js" in bad.output  # an unknown name
 
 
 def test_a_copy_of_the_example_passes_as_the_tutorial_says(tmp_path):

@@ -51,7 +51,7 @@ def show_cmd(name: str) -> None:
         click.echo(EXAMPLES[name].path.read_text(encoding="utf-8"), nl=False)
         return
     if name not in bundled_names():
-        raise UnknownVariant(name, [*bundled_names(), *(f"example engine {e}" for e in EXAMPLES)])
+        raise UnknownVariant(name, bundled_names(), more=f"; example engines: {', '.join(EXAMPLES)}")
     click.echo(bundled_text(name), nl=False)
 
 

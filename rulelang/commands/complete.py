@@ -14,8 +14,8 @@ class UnknownVariant(ClickException):
     """A name that names no bundled ruleset: exit 1, as the table of exit codes says (docs/tools.md), whether the
     argument also takes a file or only a bundled name."""
 
-    def __init__(self, name: str, known: Iterable[str], where: str = "") -> None:
-        super().__init__(f"{where}there is no bundled ruleset {name!r} (bundled: {', '.join(known)})")
+    def __init__(self, name: str, known: Iterable[str], where: str = "", more: str = "") -> None:
+        super().__init__(f"{where}there is no bundled ruleset {name!r} (bundled: {', '.join(known)}{more})")
 
 
 def bundled_only(_ctx: Context, _param: Parameter, incomplete: str) -> list[CompletionItem]:
