@@ -111,7 +111,14 @@ def test_fmt_check_and_rewrite(run, tmp_path):
     assert messy.read_text() == (DATA / "good" / "messy.rules").read_text()
     result = run("fmt", str(messy))
     assert result.exit_code == 0 and f"reformatted {messy}" in result.output
-    assert messy.read_text() == (DATA / "good" / "messy.fmt").read_text()
+    assert messy.read_text() == (DATA / "good" / "messy.order.fmt").read_text()  # the author's order kept
+    assert rulelang.compile_file(messy) == before
+    result = run("fmt", "--check", str(messy))
+    assert result.exit_code == 0 and result.output == ""
+    assert run("fmt", "--check", "--sort", str(messy)).exit_code == 1
+    result = run("fmt", "--sort", str(messy))
+    assert result.exit_code == 0 and f"reformatted {messy}" in result.output
+    assert messy.read_text() == (DATA / "good" / "messy.fmt").read_text()  # the canonical order
     assert rulelang.compile_file(messy) == before
     result = run("fmt", "--check", str(messy))
     assert result.exit_code == 0 and result.output == ""

@@ -121,7 +121,8 @@ def test_the_whole_text_edit_ends_at_the_end_in_utf16_units(session):
     [edit] = session.request(lsp.TEXT_DOCUMENT_FORMATTING, lsp.DocumentFormattingParams(
         lsp.TextDocumentIdentifier(uri=path.as_uri()), lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
     assert (edit.range.end.line, edit.range.end.character) == (2, len(text.split("\n")[2]) + 2)
-    assert apply_edits(text, [edit]) == 'ruleset cards "Cards"\nsource "\U0001F0A1\U0001F0A1"\nbased on allfives\n'
+    # as `fmt`: the author's order kept, the spacing and the final line break normalised
+    assert apply_edits(text, [edit]) == 'ruleset cards "Cards"\nbased on allfives\nsource "\U0001F0A1\U0001F0A1"\n'
 
 
 def test_a_burst_of_changes_to_a_base_diagnoses_each_file_based_on_it_once(session):
