@@ -178,7 +178,7 @@ def test_diff_bad_input(run, tmp_path):
 
 
 def test_check_analyses_a_valid_file_once(run, tmp_path, monkeypatch):
-    """`check` reads its errors and its warnings from one analysis of the file (issue 34)."""
+    """`check` reads its errors and its warnings from one analysis of the file."""
     import rulelang.compiler
 
     good = tmp_path / "good.rules"

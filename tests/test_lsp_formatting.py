@@ -126,9 +126,9 @@ def test_the_whole_text_edit_ends_at_the_end_in_utf16_units(session):
 
 
 def test_a_burst_of_changes_to_a_base_diagnoses_each_file_based_on_it_once(session):
-    """Every change of a base re-analysed every open file based on it (300 files: 2.8 s per keystroke; issue
-    35, item 8). A burst of edits now diagnoses each of them about once, after the burst: counted in
-    publications (one per analysis), not in time."""
+    """Every change of a base re-analysed every open file based on it (300 files: 2.8 s per keystroke). A burst
+    of edits now diagnoses each of them about once, after the burst: counted in publications (one per
+    analysis), not in time."""
     base = session.root / "burst-base.rules"
     good = 'ruleset base "Base"\nsource "s"\nbased on allfives\ntarget at least 200 points\n'
     base.write_text(good, encoding="utf-8")

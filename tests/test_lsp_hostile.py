@@ -117,8 +117,8 @@ def test_a_huge_content_length_is_no_memory_error():
 
 
 def test_a_content_length_past_any_message_ends_the_server_so_the_editor_restarts_it(client, tmp_path):
-    """Read through, that frame would swallow every later message while the server stayed alive, deaf
-    (issue 35, item 6): the server says the stream is broken and exits with an error, the input still open."""
+    """Read through, that frame would swallow every later message while the server stayed alive, deaf: the
+    server says the stream is broken and exits with an error, the input still open."""
     client.raw(b"Content-Length: 99999999999\r\n\r\n")
     client.send({"id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": tmp_path.as_uri()}})
     code = client.proc.wait(timeout=BOUND)  # not a hang: stdin stays open, so only the server can end this

@@ -1,4 +1,4 @@
-"""The playground's server bounds its connections (issue 35, item 7): a connection that sends nothing, a
+"""The playground's server bounds its connections: a connection that sends nothing, a
 request head or body sent a byte at a time, an idle kept-alive connection are closed, and past the cap a new
 connection is refused. On loopback, with the deadlines shortened, a bounded number of connections; each
 wait has a generous bound (the test is that the server closes, not how fast)."""

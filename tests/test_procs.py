@@ -71,7 +71,7 @@ def _sigint_soon(seconds: float) -> threading.Timer:
 
 def test_a_ctrl_c_is_raised_outside_the_pools_own_code():
     """A KeyboardInterrupt raised inside the pool's locks (`as_completed`, a future's condition) once left a
-    lock held, and the pool's shutdown, then Python's exit, waited for it for ever (issue 35, item 2). The
+    lock held, and the pool's shutdown, then Python's exit, waited for it for ever. The
     Ctrl-C now comes out of `run_in_workers` itself, the workers stopped, nothing of the pool left behind."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = _sigint_soon(0.5)

@@ -53,7 +53,7 @@ def test_no_extra_repeats_a_core_dependency():
 
 
 def test_pip_install_rulelang_dask_installs_dask():
-    """`pip install 'rulelang[dask]'` is what users type for `balance --dask` (issue 35, item 8): the extra
+    """`pip install 'rulelang[dask]'` is what users type for `balance --dask`: the extra
     installs Dask, as `cluster` (still valid) does, and the messages name it."""
     extras = PROJECT["project"]["optional-dependencies"]
     assert "dask" in {_name(r) for r in extras["dask"]} and extras["dask"] == extras["cluster"]

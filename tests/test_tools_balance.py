@@ -94,7 +94,7 @@ def test_same_matches_on_a_local_dask_cluster():
 @pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM"])
 def test_a_killed_dask_study_leaves_nothing_in_the_terminal(sig):
     """`balance --dask local` killed (SIGKILL) or terminated (SIGTERM): its workers printed CommClosedError
-    tracebacks and the resource tracker "leaked semaphore" warnings into the terminal (issue 35, item 8).
+    tracebacks and the resource tracker "leaked semaphore" warnings into the terminal.
     Now nothing is written once the command is gone, and nothing of it is left running."""
     pytest.importorskip("distributed")
     proc = subprocess.Popen([sys.executable, "-m", "rulelang", "balance", "pagat", "-n", "4000", "--jobs", "2",
