@@ -9,18 +9,20 @@ Errors are `RulesetError`s with a stable `code`, `line` and `column`; when a
 text has several, the one raised is a `RulesetErrors` whose `errors` lists them
 all (`check_text` returns the list without raising).
 
-Every name but `__version__` is served on first use (PEP 562): importing the
-package, which every import of a submodule does first (the engine,
-`rulelang.interpreter`, too), loads none of the language.
+Every name is served on first use (PEP 562): importing the package, which
+every import of a submodule does first (the engine, `rulelang.interpreter`,
+too), loads none of the language, and `python -m rulelang` reaches its Ctrl-C
+guard (rulelang/launch.py) after as little work as can be.
 """
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
-from rulelang._version import __version__
-
+TYPE_CHECKING = False  # not `typing`'s: importing typing takes long enough for a Ctrl-C to land in it (interrupt.py)
 if TYPE_CHECKING:
+    from typing import Any
+
+    from rulelang._version import __version__
     from rulelang.api import (
         check_text,
         compile_bundled,
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
 
 # public name -> the module that defines it
 _WHERE = {
+    "__version__": "rulelang._version",
     "Ruleset": "rulelang.ast",
     "RulesetError": "rulelang.errors",
     "RulesetSyntaxError": "rulelang.errors",

@@ -1,4 +1,10 @@
 """`python -m rulelang` runs the command line (rulelang/launch.py starts rulelang/cli.py)."""
-from rulelang.launch import main
+try:
+    from rulelang.launch import main
+except KeyboardInterrupt:  # a Ctrl-C while the launcher itself is imported: as launch.py says it
+    from rulelang import interrupt
+
+    interrupt.report()
+    raise SystemExit(interrupt.EXIT_STATUS) from None
 
 main(prog_name="rulelang")

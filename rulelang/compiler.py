@@ -30,6 +30,7 @@ from rulelang.errors import RulesetCheckError, RulesetError, raise_errors
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
 from rulelang.parser import parse
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
+from rulelang.unapplied_warnings import cannot_apply_warnings
 from rulelang.unit_warnings import inherited_amount_warnings
 
 __all__ = ["OPEN_TEXTS", "Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
@@ -401,6 +402,7 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
     if ck.errors:
         return Compiled(ruleset, None, _sorted(ck.errors, ruleset.filename), origins, base_label, statements)
     warnings = inherited_amount_warnings(ruleset, cfg, own, inherited or (), base_label)
+    warnings += cannot_apply_warnings(ruleset, cfg, own)
     return Compiled(ruleset, cfg, [], origins, base_label, statements, warnings)
 
 

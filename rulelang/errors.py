@@ -221,4 +221,7 @@ CODES: dict[str, tuple[str, str]] = {
     # warning: the ruleset compiles, but may not mean what it says
     "inherited-amount-unit": ("warning", "a new scoring unit changes the raw value of an inherited amount stated in "
                                          "shown points (a target, an entry threshold, a bonus, a penalty)"),
+    "cannot-apply": ("warning", "a statement that cannot apply in this game (`if nobody holds the opening double: "
+                                "...` where no round is opened by a double; `opener leads any tile` where every "
+                                "round is opened by a set double)"),
 }

@@ -140,34 +140,77 @@ def _headers(ruleset: Ruleset, comments: _Comments) -> dict[str, tuple[list[str]
 
 def _items(statements: list[Statement], comments: _Comments) -> list[_Item]:
     """Each statement's canonical lines, with the comments of the line (or term line) each comes from."""
-    items: list[_Item] = []
-    for st in statements:
-        texts = statement_lines(st.key, st.value)
-        if INFO[st.key].meta.get("merge") and st.value:
-            numbers = [t.span.line for t in st.value]
-        else:
-            numbers = [st.span.line] * len(texts)
-        out_lines = []
-        for text, number in zip(texts, numbers):
+    return [(st.section, INFO[st.key].group, [(text, *comments.take(number)) for text, number in _lines_of(st)])
+            for st in statements]
+
+
+def _lines_of(st: Statement) -> list[tuple[str, int]]:
+    """A statement's canonical lines, each with the number of the source line it comes from."""
+    texts = statement_lines(st.key, st.value)
+    if INFO[st.key].meta.get("merge") and st.value:
+        numbers = [t.span.line for t in st.value]
+    else:
+        numbers = [st.span.line] * len(texts)
+    return list(zip(texts, numbers))
+
+
+def _first_line(st: Statement) -> int:
+    """The first source line of a statement (a merged settlement statement's first term)."""
+    return min(number for _, number in _lines_of(st))
+
+
+def _blank_lines(text: str) -> list[int]:
+    """The numbers of the blank lines of a text."""
+    return [n for n, line in enumerate(text.split("\n"), start=1) if not line.strip()]
+
+
+def _in_order(ruleset: Ruleset, comments: _Comments, headers: dict[str, tuple[list[str], str | None]]) -> str:
+    """The statements in the author's order, each line spelt as `fmt` spells it, with its comments.
+
+    A blank line stays where the author left one or more between two lines of rules; a section starts and
+    ends with one; nothing else moves."""
+    blanks = _blank_lines(ruleset.text)
+    out: list[str] = []
+    open_section: str | None = None
+    previous = 0  # the source line of the last line written
+    for st in sorted(ruleset.statements, key=_first_line):
+        for text, number in _lines_of(st):
             lead, trail = comments.take(number)
-            out_lines.append((text, lead, trail))
-        items.append((st.section, INFO[st.key].group, out_lines))
-    return items
+            blank = any(previous < b < number for b in blanks)
+            if st.section and st.section != open_section:
+                if out:
+                    out.append("")
+                head_lead, head_trail = headers.get(st.section, ([], None))
+                out.extend(head_lead)
+                out.append(f"on {st.section}:" + (f"  {head_trail}" if head_trail else ""))
+                open_section, blank = st.section, False
+            elif not st.section and open_section:
+                open_section, blank = None, True
+            if blank and out:
+                out.append("")
+            indent = INDENT if st.section else ""
+            out.extend(indent + c for c in lead)
+            out.append(indent + text + (f"  {trail}" if trail else ""))
+            previous = max(previous, number)
+    return "\n".join(out) + "\n" if out else "\n"
 
 
-def format_ruleset(ruleset: Ruleset) -> str:
-    """The canonical text of a parsed ruleset, keeping every comment.
+def format_ruleset(ruleset: Ruleset, sort: bool = False) -> str:
+    """The formatted text of a parsed ruleset, keeping every comment.
 
-    A comment on its own line goes with the next line of rules; a comment at
-    the end of a line stays at the end of that line; comments after the last
-    rule stay at the end.
+    By default the statements keep the author's order (a text quoted line by line stays in its order): only
+    spelling, spacing and blank lines change. With `sort`, the canonical order (`fmt --sort`). A comment on
+    its own line goes with the next line of rules; a comment at the end of a line stays at the end of that
+    line; comments after the last rule stay at the end.
     """
     comments = _Comments(ruleset.text)
     headers = _headers(ruleset, comments)
-    statements = sorted(ruleset.statements, key=_order)
-    text = _layout(_items(statements, comments), headers)
+    if sort:
+        text = _layout(_items(sorted(ruleset.statements, key=_order), comments), headers)
+    else:
+        text = _in_order(ruleset, comments, headers)
     # comments of a section that has no lines left go at the end
-    present = {st.section for st in statements if st.section}
+    present = {st.section for st in ruleset.statements if st.section}
     leftover = [c for name, (lead, trail) in headers.items() if name not in present
                 for c in lead + ([trail] if trail else [])]
     leftover += comments.untaken()
@@ -185,8 +228,9 @@ def _order(st: Statement) -> float:
     return min(ORDER[e.key] for e in TABLE if e.section == st.section) - 0.5
 
 
-def format_text(text: str, filename: str = "<string>") -> str:
-    """The canonical form of a ruleset text (raises RulesetError on a syntax error)."""
+def format_text(text: str, filename: str = "<string>", sort: bool = False) -> str:
+    """The formatted text of a ruleset (the author's order; with `sort`, the canonical order); raises
+    RulesetError on a syntax error."""
     from rulelang.errors import raise_errors
     from rulelang.parser import parse
 
@@ -194,7 +238,7 @@ def format_text(text: str, filename: str = "<string>") -> str:
     raise_errors(errors)
     assert ruleset is not None
     raise_errors(duplicate_errors(ruleset))
-    return format_ruleset(ruleset)
+    return format_ruleset(ruleset, sort)
 
 
 def duplicate_errors(ruleset: Ruleset) -> list[Any]:

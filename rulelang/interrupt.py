@@ -7,7 +7,10 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: this runs before the Ctrl-C guard, where every import widens the gap
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["EXIT_STATUS", "MESSAGE", "during_interrupt", "forget", "redeliver_lost", "report"]
 

@@ -110,8 +110,9 @@ def _lines_that_parse(text: str, filename: str) -> Any | None:
     return Ruleset(filename, text, tuple(statements), tuple(sections))
 
 
-def canonical(text: str, filename: str) -> tuple[str | None, list[Any]]:
-    """(the canonical text, []) or (None, the errors that stop `fmt`), as `rulelang fmt` decides.
+def canonical(text: str, filename: str, sort: bool = False) -> tuple[str | None, list[Any]]:
+    """(the formatted text, []) or (None, the errors that stop `fmt`), as `rulelang fmt` decides: the
+    author's order of statements, or with `sort` the canonical order (`fmt --sort`).
 
     The canonical text is parsed again and must state the same rules; if it
     does not (a bug), the answer is (None, []).
@@ -128,7 +129,7 @@ def canonical(text: str, filename: str) -> tuple[str | None, list[Any]]:
         errors = duplicate_errors(ruleset)
     if errors or ruleset is None:
         return None, list(errors)
-    new = format_ruleset(ruleset)
+    new = format_ruleset(ruleset, sort)
     again, _ = parse(new, filename)
     if again is None or ordered(again.statements) != ordered(ruleset.statements):  # pragma: no cover
         return None, []

@@ -23,5 +23,10 @@ def main(prog_name: str | None = None) -> None:
     except KeyboardInterrupt:  # before the group runs (its own handler says the same after)
         interrupt.report()
         sys.exit(interrupt.EXIT_STATUS)
+    except Exception as exc:  # a Ctrl-C inside an import can come out as another error (a class's __set_name__)
+        if not interrupt.during_interrupt(exc):
+            raise
+        interrupt.report()
+        sys.exit(interrupt.EXIT_STATUS)
     finally:
         interrupt.forget()

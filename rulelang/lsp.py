@@ -9,13 +9,14 @@ file, the base's rule it replaces), even while the text has errors;
 completion offers what the grammar accepts after the words on the line
 (lsp_complete); go to definition on a `based on` line opens the base ruleset.
 An open file that others are `based on` is read as the editor has it, and
-they are diagnosed again when it changes. Every position is in the units the
+they are diagnosed again when it changes (once per burst of changes). Every position is in the units the
 client agreed (UTF-16 by default), through pygls' position codec; a request
 about a document the editor has not opened is answered with nothing, never by
 reading the file.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import re
@@ -37,6 +38,8 @@ __all__ = ["server", "serve", "diagnostics_of", "filename_of"]
 
 MAX_FRAME = 8 * 1024 * 1024  # bytes of one message: a ruleset text is at most 1 MiB, its JSON a few times that
 MAX_HEADER_LINE = 1024  # bytes of one header line (`Content-Length: N`)
+BROKEN_FRAME = 64 * 1024 * 1024  # a Content-Length above this is no message: the stream is out of step
+EXIT_BROKEN = 2  # exit status when the input stream is broken (the client then starts a new server)
 SKIPPED = b'{"jsonrpc": "2.0", "method": "$/rulelang/skipped"}'  # stands for a refused frame: a notification
 logger = logging.getLogger(__name__)
 
@@ -54,12 +57,20 @@ class _Protocol(LanguageServerProtocol):
             raise
 
 
+class BrokenStream(Exception):
+    """The input is out of step with its frames: no later message can be trusted to start where it seems to."""
+
+
 class BoundedInput:
     """Standard input as pygls reads it, with bounded header lines and frames.
 
     pygls reads a whole frame of the size its `Content-Length` says: a frame
     larger than MAX_FRAME is read through and dropped in small pieces instead
     (the server stays in step with the stream and goes on), with an error logged.
+    A `Content-Length` above BROKEN_FRAME is no message at all: reading it
+    through would take every later message as part of it (the server alive but
+    deaf), so it raises BrokenStream and the server exits (`serve`), which
+    tells the editor to start a new one.
     """
 
     def __init__(self, stream: IO[bytes]):
@@ -71,6 +82,9 @@ class BoundedInput:
     def read(self, size: int) -> bytes:
         if size <= MAX_FRAME:
             return self._stream.read(size)
+        if size > BROKEN_FRAME:
+            raise BrokenStream(f"a message of {size:,} bytes (at most {MAX_FRAME:,}; over {BROKEN_FRAME:,} "
+                               "the input is out of step)")
         logger.error("refused a message of %s bytes (at most %s): skipped", f"{size:,}", f"{MAX_FRAME:,}")
         left = size
         while left > 0:
@@ -188,25 +202,92 @@ def _publish(ls: LanguageServer, uri: str) -> None:
         uri=document.uri, version=document.version, diagnostics=diagnostics_of(document)))
 
 
-def _publish_dependents(ls: LanguageServer, path: str, seen: set[str] | None = None) -> None:
-    """Diagnose again every open document `based on` the file PATH (and those based on them): its rules may
-    have changed."""
-    changed = os.path.normpath(path)
-    seen = seen if seen is not None else {changed}
-    for uri, document in list(ls.workspace.text_documents.items()):
-        here = os.path.normpath(filename_of(uri))
-        if here in seen or langapi.based_on_path(_analysis(document)) != changed:
-            continue
-        seen.add(here)
-        _analyses.pop(document.uri, None)
-        _publish(ls, document.uri)
-        _publish_dependents(ls, here, seen)
+_bases: dict[str, tuple[str, str | None]] = {}  # uri -> (its text, the path its `based on` names)
+
+
+def _base_of(document: TextDocument) -> str | None:
+    """The path a document's `based on` names: its own text says it, so an edit of the base keeps it."""
+    kept = _bases.get(document.uri)
+    if kept is None or kept[0] != document.source:
+        kept = (document.source, langapi.based_on_path(_analysis(document)))
+        _bases[document.uri] = kept
+    return kept[1]
+
+
+def _dependents_of(ls: LanguageServer, paths: set[str]) -> list[str]:
+    """The URIs of the open documents `based on` any of PATHS, and of those based on them, in that order
+    (each once, even in a cycle of `based on`)."""
+    changed = {os.path.normpath(path) for path in paths}
+    found: dict[str, str] = {}  # uri -> its path
+    while changed:
+        following: set[str] = set()
+        for uri, document in list(ls.workspace.text_documents.items()):
+            if uri not in found and _base_of(document) in changed:
+                found[uri] = os.path.normpath(filename_of(uri))
+                following.add(found[uri])
+        changed = following
+    return list(found)
+
+
+DEPENDENTS_DELAY = 0.25  # seconds without a change before the files based on the changed ones are diagnosed again
+
+
+class _Dependents:
+    """The open files based on a changed one, diagnosed again once per burst of changes, not at every change.
+
+    300 files open on one base were each analysed again at every keystroke in it (2.8 s per edit). A change
+    only notes the changed file and (re)starts a short timer; when it runs out, the files based on every
+    noted file are diagnosed, one at a time, each step letting newer messages be handled first. A change
+    that comes meanwhile cancels that stale work (what is left is done with the next burst). The kept
+    analyses of those files are dropped at once (cheap), so that a request about one of them meanwhile (a
+    hover, its hints) reads the base as it is now.
+    """
+
+    def __init__(self) -> None:
+        self.paths: set[str] = set()  # changed since the last run started
+        self.running: set[str] = set()  # those the run in progress is for
+        self.timer: asyncio.TimerHandle | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def schedule(self, ls: LanguageServer, path: str) -> None:
+        self.paths.add(os.path.normpath(path))
+        for uri in _dependents_of(ls, {path}):
+            _analyses.pop(uri, None)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a handler called directly): at once
+            self._run_now(ls)
+            return
+        if self.task is not None and not self.task.done():
+            self.task.cancel()  # stale: its files are diagnosed with this burst
+            self.paths |= self.running
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = loop.call_later(DEPENDENTS_DELAY, self._start, ls)
+
+    def _start(self, ls: LanguageServer) -> None:
+        self.timer = None
+        self.running, self.paths = self.paths, set()
+        self.task = asyncio.ensure_future(self._run(ls, self.running))
+
+    async def _run(self, ls: LanguageServer, paths: set[str]) -> None:
+        for uri in _dependents_of(ls, paths):
+            await asyncio.sleep(0)  # a message that came meanwhile first: a change cancels this run
+            _publish(ls, uri)
+        _refresh_inlay_hints(ls)  # a file's hints show what it inherits
+
+    def _run_now(self, ls: LanguageServer) -> None:
+        paths, self.paths = self.paths, set()
+        for uri in _dependents_of(ls, paths):
+            _publish(ls, uri)
+
+
+_dependents = _Dependents()
 
 
 def _changed(ls: LanguageServer, uri: str) -> None:
     _publish(ls, uri)
-    _publish_dependents(ls, filename_of(uri))
-    _refresh_inlay_hints(ls)
+    _dependents.schedule(ls, filename_of(uri))  # then the inlay hints are refreshed, once per burst
 
 
 def _refresh_inlay_hints(ls: LanguageServer) -> None:
@@ -237,8 +318,9 @@ def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
 def did_close(ls: LanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
     """A closed document's diagnostics are cleared; the files based on it read it from disk again."""
     _analyses.pop(params.text_document.uri, None)
+    _bases.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
-    _publish_dependents(ls, filename_of(params.text_document.uri))
+    _dependents.schedule(ls, filename_of(params.text_document.uri))
 
 
 @server.feature(lsp.INITIALIZED)
@@ -258,8 +340,7 @@ def initialized(ls: LanguageServer, params: lsp.InitializedParams) -> None:
 def did_change_watched_files(ls: LanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
     """A ruleset file changed on disk (another program wrote it): diagnose the open files based on it."""
     for change in params.changes:
-        _publish_dependents(ls, filename_of(change.uri))
-    _refresh_inlay_hints(ls)
+        _dependents.schedule(ls, filename_of(change.uri))
 
 
 # ---------------------------------------------------------------------------
@@ -448,7 +529,11 @@ def serve() -> None:
     """Answer an editor on standard input and output until it says exit."""
     if not logging.getLogger().handlers:  # errors (a refused frame) go to standard error, never to the client
         logging.basicConfig(level=logging.ERROR, stream=sys.stderr, format="rulelang lsp: %(message)s")
-    server.start_io(stdin=BoundedInput(sys.stdin.buffer))  # type: ignore[arg-type]
+    try:
+        server.start_io(stdin=BoundedInput(sys.stdin.buffer))  # type: ignore[arg-type]
+    except BrokenStream as exc:
+        logger.error("the input stream is broken: %s; exiting so that the editor starts the server again", exc)
+        sys.exit(EXIT_BROKEN)
 
 
 def _register_views() -> None:

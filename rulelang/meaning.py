@@ -115,8 +115,13 @@ def _reverses(line_words: frozenset[str], example_words: frozenset[str]) -> bool
     return any(example_words & opposites.get(w, frozenset()) - line_words for w in line_words)
 
 
-def closest_example(line: str) -> str:
+def closest_example(line: str, started: str = "") -> str:
     """The example statement that says most nearly what the line says.
+
+    `started` is the part of the line the parser read before it stopped inside a statement (`opener leads
+    the` of `opener leads the highest double`): the statement under way is what the line means, so the
+    examples that start with those words come first (`opener leads the deciding tile`), unless those words
+    are fewer than two rule words or a whole statement (the line then goes on to say something else).
 
     Ranked by the rule words they share (the example's own words count twice,
     its documentation's once), then by the leading words in common, the fewest
@@ -137,7 +142,13 @@ def closest_example(line: str) -> str:
         return (not _reverses(line_words, ex.words), shared, lead, -len(ex.words - line_words),
                 difflib.SequenceMatcher(None, joined, ex.text.lower()).ratio())
 
-    return max(_examples(), key=score).text
+    begun = tuple(_TOKEN.findall(started.lower()))
+    while begun and begun[-1] in (",", ":"):
+        begun = begun[:-1]
+    complete = any(ex.tokens == begun for ex in _examples())  # a whole statement, then something else
+    telling = len([t for t in begun if t not in stop]) >= 2  # `the` alone starts too many statements
+    under_way = [ex for ex in _examples() if telling and not complete and ex.tokens[:len(begun)] == begun]
+    return max(under_way or _examples(), key=score).text
 
 
 def is_slip(word: str, keyword: str) -> bool:

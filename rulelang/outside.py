@@ -11,8 +11,8 @@ Two cases:
   `unexpected-token`) and says that no statement reads like this, naming the
   closest statement (`closest`) instead of only the words it expected.
 
-Both point at the statement's table in docs/language.md and at
-`rulelang help language`.
+Both point at the heading of the statement's table in `rulelang help language`
+(the reference an installed user has; docs/language.md in the repository).
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from rulelang.statements.docs import SECTION_TITLES
 
 __all__ = ["Known", "KNOWN", "known_outside", "closest", "where"]
 
-HELP = "`rulelang help language` lists every statement"
+HELP = "`rulelang help language`, which lists every statement"
 
 
 @dataclass(frozen=True)
@@ -61,23 +61,86 @@ def _k(phrasings: tuple[str, ...], rule: str, source: str, closest: str) -> Know
 # Rules of family.md and of the published rule texts surveyed for the family that the language does not
 # state (a line matching one is reported as outside the language when it does not parse). Remove an entry
 # when its statement is added. An entry is `_k(phrasings, rule, where it is described, the closest statement)`.
+_PENALTY = "(penalt\\w*|penali[sz]\\w*|costs?|loses?|lose|forfeits?|pays?|scores? nothing|deducted)"
+_DOUBLES = "(\\d+|three|four|five|six|seven) (or more )?doubles"
+_REDEAL = "(dealt again|deal again|redeal\\w*|re-deal\\w*|thrown in|throws? in|reshuffl\\w*|misdeal\\w*)"
 KNOWN: tuple[Known, ...] = (
     # Tournament penalties for misplays: the engine refuses an illegal move (`illegal-move`), so a misplay
     # is never made and cannot be scored; a mode accepting misplays would change `play`, the playground
     # and the protocol's steps (docs/design/family.md, "Penalties for misplays").
     _k(("(drew|draws?|drawing|pass|passes|passed|passing|knock\\w*) ... (while|when|though|but|and) ... "
-        "(able|can|could) ... (penalt\\w*|costs?|loses?|lose|forfeits?)",
-        "(penalt\\w*|costs?|loses?) ... (drew|draws?|drawing|pass|passes|passed|passing) ... (able|can|could)",
-        "misplay\\w* ... (penali[sz]\\w*|penalt\\w*|costs?|loses?)", "(penali[sz]\\w*|penalt\\w*) ... misplay\\w*",
-        "(wrong|incorrect) (number|count) of (tiles|bones|dominoes) ... (penalt\\w*|costs?|loses?)",
-        "(penalt\\w*|costs?|loses?) ... (wrong|incorrect) (number|count) of (tiles|bones|dominoes)",
-        "(overdraw\\w*|underdraw\\w*|over-draw\\w*|under-draw\\w*) ... (penalt\\w*|costs?|loses?)",
-        "(penalt\\w*|costs?|loses?) ... (overdraw\\w*|underdraw\\w*|over-draw\\w*|under-draw\\w*)"),
+        "(able|can|could) ... " + _PENALTY,
+        _PENALTY + " ... (drew|draws?|drawing|pass|passes|passed|passing) ... (able|can|could)",
+        "misplay\\w* ... " + _PENALTY, "(penali[sz]\\w*|penalt\\w*) ... misplay\\w*",
+        "(wrong|incorrect) (number|count) of (tiles|bones|dominoes) ... " + _PENALTY,
+        _PENALTY + " ... (wrong|incorrect) (number|count) of (tiles|bones|dominoes)",
+        "(overdraw\\w*|underdraw\\w*|over-draw\\w*|under-draw\\w*) ... " + _PENALTY,
+        _PENALTY + " ... (overdraw\\w*|underdraw\\w*|over-draw\\w*|under-draw\\w*)"),
        "penalties for misplays (drawing or passing while able to place, a wrong number of tiles): the engine "
        "refuses every illegal move instead of scoring it, so no misplay is ever made",
        "a tournament text, rocoh.org's house rules (7-9: 30 points for drawing or passing while able to play, "
        "100 for a wrong count; so too the EGO domino tournament: 100 points for a bogus move)",
        "a player may draw while able to place"),
+    # Playing out of turn: the engine gives the turn to one seat at a time, so nobody can play out of turn.
+    _k(("out of turn", "(plays?|played|playing|places?|placed|leads?|led) (before|ahead of) (his|her|their) turn",
+        "(wrong|false) (turn|lead)"),
+       "a penalty for playing out of turn (the turn or the tile lost): the engine gives the turn to one seat at a "
+       "time, in seat order, so nobody plays out of turn",
+       "a tournament text, rocoh.org's house rules (a player who plays out of turn loses his turn)",
+       "opener after a domino: the next seat"),
+    # A wrong count: a score miscounted or over-claimed. The muggins rule states what happens to a claim.
+    _k(("(wrong|incorrect|false|bad|mistaken) (count|score|total|claim) ... " + _PENALTY,
+        _PENALTY + " ... (wrong|incorrect|false|bad|mistaken) (count|score|total|claim)",
+        "(miscount\\w*|mis-count\\w*|counts? wrongly|counted wrongly)"),
+       "a penalty for a wrong count: the engine scores every placement at its true value; a score that must be "
+       "claimed, and what an over-claim costs, is the muggins rule",
+       "a tournament text, rocoh.org's house rules (100 points for a wrong count)",
+       "points must be claimed; missed points are lost only when an opponent calls"),
+    # An exposed tile and a misdeal: the engine deals and draws from the set exactly, face down.
+    _k(("(exposed|exposes?|exposing|shows?|showed|shown|turned up|turns? up|flipped) (a |an |his |her |their )?"
+        "(tiles?|bones?|dominoe?s?) ... (penalt\\w*|penali[sz]\\w*|costs?|loses?|lose|forfeits?|pays?|"
+        "dealt again|redeal\\w*|goes|go|must|is|are|kept|keeps?|taken|takes?)",
+        "(exposed|face-up|face up) (tiles?|bones?|dominoe?s?)",
+        "misdeal\\w*", "(wrong|incorrect) (deal|number of tiles dealt)"),
+       "an exposed tile or a misdeal (a tile shown, a wrong number of tiles dealt): the engine deals and draws "
+       "every tile face down and in the right number, so no tile is exposed and no deal is wrong",
+       "a tournament text, rocoh.org's house rules, and the rule books' misdeal rules (Hoyle)",
+       "if nobody holds the opening double: the tiles are dealt again"),
+    # Play on the clock: a match ends after a time, the highest score wins.
+    _k(("\\d+ (minutes?|mins?|hours?|seconds?)", "(on|against) the clock", "time (limit|is up|runs out|expires)",
+        "(timed|time-limited) (match|game|play)", "(chess )?clock"),
+       "a match played on the clock (7 minutes, the highest score wins): the engine counts rounds, never time",
+       "a tournament text (a timed match, the highest score at the end of the time wins)",
+       "the match lasts 3 rounds"),
+    # Rules of published texts the language does not state yet (each names the statement nearest to it).
+    _k((_DOUBLES + " ... " + _REDEAL, _REDEAL + " ... " + _DOUBLES),
+       "a deal thrown in when one hand holds N or more doubles",
+       "a club's house rules (4 doubles), an open-source engine and a tournament's rules (5 or more)",
+       "if nobody holds the opening double: the tiles are dealt again"),
+    _k(("(lowest|smallest|lightest) double",),
+       "the lowest double opens",
+       "an app's rules",
+       "opener of the first round: the highest double"),
+    _k(("(no|never) fives?\\b ... (counts?|scores?|scored)", "(scores?|counts?) only (from|at|above|over) \\d+",
+        "(only|just) (counts?|scores?) (of|from|at) \\d+ (and|or) (up|more|over|higher|above)",
+        "\\d+ (and|or) (up|more|over|higher|above) (only )?(counts?|scores?)"),
+       "a placement that scores only from N points up (\"no fives\": 5 never counts, 10 and up do)",
+       "a club's house rules",
+       "placements score multiples of 5"),
+    _k(("ties? ... (opened|led|leads?|started|starts?|posed|set down) (first|the match|the game)",
+        "ties? ... (first to (open|lead|start|pose))"),
+       "a tie at the top won by the side that opened first, or by the side that started the match",
+       "a tournament's rules",
+       "ties at the top: play extra rounds"),
+    _k(("(only|just) (a |the )?(leading|initial|opening|led|first-led|lead) (tile|double) ... (branch\\w*|spinner)",
+        "(initial|leading|opening|first) tile is a double", "every double ... except ... (led|lead|leading|initial)"),
+       "only a leading double branches, or every double but the one led",
+       "published rule texts (\"if the initial tile is a double\")",
+       "only the first double branches"),
+    _k(("(next seat|next player|player to the (left|right)) ... (his|her|their|own) (own )?(highest|heaviest) double",),
+       "the lead passing to the next seat, who must lead his own highest double",
+       "published rule texts",
+       "if nobody holds the opening double: the lead passes to the next seat"),
 )
 
 
@@ -87,25 +150,22 @@ def known_outside(line: str) -> Known | None:
     return next((k for k in KNOWN if k.search(text)), None)
 
 
-def _slug(title: str) -> str:
-    """The anchor a Markdown heading gets (GitHub's rule: lower case, punctuation dropped, spaces to -)."""
-    return re.sub(r"[^a-z0-9 \-]", "", title.lower()).replace(" ", "-")
-
-
 def where(example: str) -> str:
-    """The docs/language.md anchor of the statement table that documents this example line."""
+    """The heading of the language reference (`rulelang help language`, docs/language.md) whose statement
+    table documents this example line."""
     for entry in TABLE:
         if example in entry.examples:
-            title = GROUPS[entry.group] + (f" ({SECTION_TITLES[entry.section]})" if entry.section else "")
-            return f"docs/language.md#{_slug(title)}"
-    return "docs/language.md#statements"
+            return GROUPS[entry.group] + (f" ({SECTION_TITLES[entry.section]})" if entry.section else "")
+    return "Statements"
 
 
-def closest(line: str) -> str:
-    """The example statement nearest to a line by what it says (rulelang/meaning.py)."""
-    return closest_example(line)
+def closest(line: str, started: str = "") -> str:
+    """The example statement nearest to a line by what it says (rulelang/meaning.py); `started`: the words of
+    a statement under way where the parser stopped."""
+    return closest_example(line, started)
 
 
 def pointer(example: str) -> str:
-    """`the closest statement is ... (docs anchor); rulelang help language ...`: the end of a hint."""
-    return f"the closest statement is `{example}` ({where(example)}); {HELP}"
+    """`the closest statement is ... (its heading in rulelang help language)`: the end of a hint. An installed
+    user has the reference as `rulelang help TOPIC`, never a repository's docs/ folder."""
+    return f"the closest statement is `{example}` (under \"{where(example)}\" in {HELP})"

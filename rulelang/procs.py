@@ -8,6 +8,7 @@ that is not available a daemon thread watches the parent's pid instead.
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import sys
 import threading
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.process import BaseProcess
 
 __all__ = ["die_with_parent", "prepare", "run_in_workers"]
@@ -66,53 +67,143 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
 
     The workers ignore SIGINT (Ctrl-C reaches the parent, which stops them: no traceback per worker and
     no wait for the tasks still queued) and die with the parent however it ends (even SIGKILL).
+
+    While the pool runs, a Ctrl-C only sets a flag (`_SigintFlag`): a KeyboardInterrupt raised inside the
+    pool's own locks (`as_completed`, `Future.result`) once left a future's lock held and the pool's thread
+    waiting on it for ever, so `shutdown` and Python's exit hung. The results come through a queue read
+    with a short timeout, the flag is looked at between reads, and a Ctrl-C stops the workers at once
+    (`_stop_at_once`) and is then raised here, outside the pool.
     """
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed  # only with --jobs N: it starts slowly
+    from concurrent.futures import ProcessPoolExecutor  # only with --jobs N: it starts slowly
 
     prepare()
-    # Ctrl-C is held back while the workers are forked: a worker interrupted before its initializer
-    # ignores SIGINT would die half-started, and the pool's queues could be left locked (a hang at exit).
-    # The forked workers inherit the blocked mask and unblock it once SIGINT is ignored; the parent takes
-    # a Ctrl-C that came meanwhile as soon as the tasks are queued.
     before = set(multiprocessing.active_children())
-    held = _block_sigint()
-    try:
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
-    except BaseException:
-        _unblock_sigint(held)
-        raise
-    try:
+    with _SigintFlag() as interrupted:
+        # Ctrl-C is also held back while the workers are forked: a worker that took it before its
+        # initializer ignores SIGINT would run the parent's handler. The workers inherit the blocked
+        # mask and unblock it once SIGINT is ignored; the flag takes a Ctrl-C that came meanwhile.
+        held = _block_sigint()
         try:
-            futures = [pool.submit(fn, t) for t in tasks]
-        finally:
+            pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start, initargs=(os.getpid(),))
+        except BaseException:
             _unblock_sigint(held)
-        for fut in as_completed(futures):
-            sink(fut.result())
-    except BaseException:
-        _stop_at_once(pool, before)
-        raise
-    pool.shutdown()
+            raise
+        try:
+            try:
+                done: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
+                futures = [pool.submit(fn, t) for t in tasks]
+                for fut in futures:
+                    fut.add_done_callback(done.put)  # called by the pool's thread as each finishes
+            finally:
+                _unblock_sigint(held)
+            for _ in futures:
+                sink(_next_done(done, interrupted).result())
+            pool.shutdown()
+        except BaseException as exc:
+            _stop_at_once(pool, before, 130 if isinstance(exc, KeyboardInterrupt) else 1)
+            raise
+        interrupted.check()  # a Ctrl-C while the finished pool shut down
 
 
-def _stop_at_once(pool: ProcessPoolExecutor, before: set[BaseProcess]) -> None:
+POLL = 0.05  # seconds between looks at the Ctrl-C flag while waiting for a result
+
+
+def _next_done(done: queue.SimpleQueue[Future[Any]], interrupted: _SigintFlag) -> Future[Any]:
+    """The next finished future; KeyboardInterrupt as soon as a Ctrl-C has come."""
+    while True:
+        interrupted.check()
+        try:
+            return done.get(timeout=POLL)
+        except queue.Empty:
+            continue
+
+
+class _SigintFlag:
+    """While active (on the main thread), SIGINT sets a flag instead of raising KeyboardInterrupt.
+
+    `check` raises the KeyboardInterrupt where the caller chooses; on leaving, the handler before is
+    put back (a Ctrl-C after that is raised as usual). Off the main thread, or where SIGINT is ignored
+    or handled by someone else, nothing changes and `check` never raises.
+    """
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.previous: Any = None
+        self.active = False
+
+    def __enter__(self) -> _SigintFlag:
+        if threading.current_thread() is threading.main_thread():
+            current = signal.getsignal(signal.SIGINT)
+            if current is signal.default_int_handler:
+                self.previous = current
+                signal.signal(signal.SIGINT, self._handle)
+                self.active = True
+        return self
+
+    def _handle(self, _signum: int, _frame: Any) -> None:
+        self.event.set()  # only this: nothing may raise inside the pool's locks
+
+    def check(self) -> None:
+        if self.event.is_set():
+            raise KeyboardInterrupt
+
+    def __exit__(self, *_exc: object) -> None:
+        if self.active:
+            signal.signal(signal.SIGINT, self.previous)
+
+
+def _stop_at_once(pool: ProcessPoolExecutor, before: set[BaseProcess], status: int) -> None:
     """Stop the pool's workers without waiting for their tasks, and its thread with them.
 
     A worker stopped while it sends a result leaves half a message in the result pipe; the pool's thread
     would wait for the rest forever, and Python waits for that thread at exit (a run that never ends).
     Once the workers are gone, closing this process's copy of the pipe's writing end ends that wait (the
     pool takes it as a broken pool and winds up), so the pool is shut down and its thread joined here:
-    none is left for Python's exit to join while it closes its pipes (an EBADF traceback).
+    none is left for Python's exit to join while it closes its pipes (an EBADF traceback). Every wait
+    is bounded: a worker that ignores SIGTERM is killed, and a pool thread that still does not end
+    cannot keep the process alive (`_exit_if_stuck`).
     """
     workers = _started_since(before)
     for proc in workers:
         proc.terminate()
+    deadline = time.monotonic() + STOP_GRACE
     for proc in workers:
-        proc.join()
+        proc.join(max(0.0, deadline - time.monotonic()))
+    for proc in workers:
+        if proc.is_alive():
+            proc.kill()
+            proc.join(STOP_GRACE)
     writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)  # the executor has no public handle
     if writer is not None:
         writer.close()
-    pool.shutdown(wait=True, cancel_futures=True)
+    thread = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
+    pool.shutdown(wait=False, cancel_futures=True)
+    if thread is not None:
+        thread.join(STOP_GRACE)
+        _exit_if_stuck(thread, status)
+
+
+STOP_GRACE = 0.5  # seconds given to the workers, then to the pool's thread, to end once told
+
+
+def _exit_if_stuck(thread: threading.Thread, status: int, after: float = 1.0) -> None:
+    """If the pool's thread is still alive, end the process with `status` `after` seconds from now.
+
+    Python's exit joins that thread (it is not a daemon): were it stuck, the command would never end.
+    A daemon timer ends the process instead, once the command has had `after` seconds to report and
+    exit by itself; it does nothing if the thread ends meanwhile.
+    """
+    if not thread.is_alive():
+        return
+
+    def end() -> None:  # pragma: no cover - only when the pool's thread is stuck
+        if thread.is_alive():
+            os._exit(status)
+
+    timer = threading.Timer(after, end)
+    timer.daemon = True
+    timer.start()
 
 
 def _started_since(before: set[BaseProcess]) -> list[BaseProcess]:

@@ -25,7 +25,7 @@ __all__ = ["TERMINAL_WORDS", "describe_terminal", "syntax_error"]
 SETTLEMENT_WORDS = ("credit", "debit", "winner", "as", "one", "nobody", "bonus")
 VALUE_TERMINALS = frozenset({"NUMBER", "SIGNED_NUMBER", "STRING", "NAME"})
 START_HINT = ("expected the start of a statement, such as `players ...`, `hand ...`, `target ...` "
-              "or `on block:` (see docs/language.md)")
+              "or `on block:` (`rulelang help language` lists every statement)")
 
 # Plain words for the terminals that are not a single keyword. Keywords
 # (terminals whose pattern is a plain word) are shown as `word`.
@@ -128,7 +128,7 @@ class _Place:
         if self.expected & VALUE_TERMINALS or self.expected <= {"COMMA", "COLON"}:
             return None  # a value or punctuation was expected: a slip of the pen, not another rule
         return (f"{message}: no statement of the language goes on like this",
-                f"{self.hint_expected}; {pointer(closest(self.src))}")
+                f"{self.hint_expected}; {pointer(closest(self.src, self.src[:start]))}")
 
     def word_error(self, start: int, word: str) -> RulesetSyntaxError:
         """A word out of place: a keyword of the language, or a word it does not know."""
@@ -193,7 +193,7 @@ def syntax_error(exc: UnexpectedInput, lines: list[str], filename: str) -> Rules
     known = known_outside(at.src)
     if known is not None:  # a known rule of the family the language cannot state
         return at.error("outside-language", f"this rule is outside the language: {known.rule}", at.indent + 1,
-                        len(at.src.rstrip()) + 1, f"{known.source} describes it; {pointer(known.closest)}")
+                        len(at.src.rstrip()) + 1, f"described in {known.source}; {pointer(known.closest)}")
     if isinstance(exc, UnexpectedCharacters):
         return _characters_error(at)
     if isinstance(exc, UnexpectedToken):

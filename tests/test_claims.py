@@ -360,3 +360,12 @@ def test_play_says_why_it_asks_again_whether_to_call_muggins():
     res = CliRunner().invoke(main, ["play", "muggins-claims", "--seed", "3"], input="1 claim 0\nmaybe\nn\nq\n\n")
     assert "Cannot read 'maybe': answer y to call muggins, n (or Enter) to let it go." in res.output
     assert res.output.count("Call muggins? [y/N]") == 2
+
+
+def test_an_over_claim_nobody_calls_is_credited_at_its_true_value_when_lost_only_if_called():
+    """As docs/language.md says of `... missed points are lost only when an opponent calls`."""
+    r = rnd(BASE + "points must be claimed; missed points are lost only when an opponent calls\n")
+    r.play("[5|5] claim 3")  # 15 raw claimed for a count of 10: nothing credited yet
+    assert r.scores == [0, 0]
+    r.play("[0|5] on [5|5] line-a claim 2")  # the chance to call closes: the true 10, not the 15 claimed
+    assert r.scores[0] == 10

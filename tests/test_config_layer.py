@@ -163,7 +163,7 @@ def test_the_divisor_formulas_keep_multiple_at_five_whichever_divisor_comes_firs
 
 
 def test_every_default_is_a_value_of_its_own_type():
-    """A field's default satisfies the type it is declared with (knock_bonus: 0 is not `Positive`, issue 34)."""
+    """A field's default satisfies the type it is declared with (knock_bonus: 0 is not `Positive`)."""
     import jsonschema
 
     from rulelang.config.declared import typed

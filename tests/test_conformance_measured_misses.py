@@ -1,4 +1,4 @@
-"""The rule mistakes an independent mutation sample found the suite blind to (issue 32), each killed by a case.
+"""The rule mistakes an independent mutation sample found the suite blind to, each killed by a case.
 
 Every mistake is made on purpose in the running engine or compiler (the function's own source, one
 change, compiled in place: `mutated`), and the hand-worked case written for it must then fail or

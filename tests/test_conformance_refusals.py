@@ -1,4 +1,4 @@
-"""Every refusal and every protocol error has a case on every tile set (issue 32, item 2).
+"""Every refusal and every protocol error has a case on every tile set.
 
 The reason codes are read from the engine's code (each `IllegalMove(...)` and `illegal(...)` it
 raises, and the protocol adapter's), the protocol's error kinds from the runner's code (each

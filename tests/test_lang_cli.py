@@ -111,7 +111,14 @@ def test_fmt_check_and_rewrite(run, tmp_path):
     assert messy.read_text() == (DATA / "good" / "messy.rules").read_text()
     result = run("fmt", str(messy))
     assert result.exit_code == 0 and f"reformatted {messy}" in result.output
-    assert messy.read_text() == (DATA / "good" / "messy.fmt").read_text()
+    assert messy.read_text() == (DATA / "good" / "messy.order.fmt").read_text()  # the author's order kept
+    assert rulelang.compile_file(messy) == before
+    result = run("fmt", "--check", str(messy))
+    assert result.exit_code == 0 and result.output == ""
+    assert run("fmt", "--check", "--sort", str(messy)).exit_code == 1
+    result = run("fmt", "--sort", str(messy))
+    assert result.exit_code == 0 and f"reformatted {messy}" in result.output
+    assert messy.read_text() == (DATA / "good" / "messy.fmt").read_text()  # the canonical order
     assert rulelang.compile_file(messy) == before
     result = run("fmt", "--check", str(messy))
     assert result.exit_code == 0 and result.output == ""
@@ -171,7 +178,7 @@ def test_diff_bad_input(run, tmp_path):
 
 
 def test_check_analyses_a_valid_file_once(run, tmp_path, monkeypatch):
-    """`check` reads its errors and its warnings from one analysis of the file (issue 34)."""
+    """`check` reads its errors and its warnings from one analysis of the file."""
     import rulelang.compiler
 
     good = tmp_path / "good.rules"

@@ -78,8 +78,14 @@ def test_based_on_a_file_path(monkeypatch):
 def test_messy_text_formats_to_golden():
     messy = (DATA / "good" / "messy.rules").read_text(encoding="utf-8")
     golden = (DATA / "good" / "messy.fmt").read_text(encoding="utf-8")
-    assert format_text(messy) == golden
+    in_order = (DATA / "good" / "messy.order.fmt").read_text(encoding="utf-8")
+    assert format_text(messy, sort=True) == golden
+    assert format_text(golden, sort=True) == golden
     assert format_text(golden) == golden
+    assert format_text(messy) == in_order
+    assert format_text(in_order) == in_order
+    assert format_text(in_order, sort=True) == golden
+    assert rulelang.compile_text(in_order) == rulelang.compile_text(messy)
     assert rulelang.compile_text(golden) == rulelang.compile_text(messy)
     exact = rulelang.compile_bundled("exact61")
     mine = rulelang.compile_text(messy)

@@ -132,6 +132,8 @@ def test_formatting_gives_the_canonical_text(session):
     edits = session["formatting"]
     assert len(edits) == 1
     assert edits[0].new_text == canonical(session["fixed_text"], "club.rules")[0]
+    # as `fmt`: the author's order kept (the file starts with its target), only the spacing normalised
+    assert edits[0].new_text.startswith("target at least 100 points\nruleset club")
     assert edits[0].new_text != session["fixed_text"]
 
 

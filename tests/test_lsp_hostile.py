@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("pygls")
 
-from rulelang.lsp import MAX_FRAME  # noqa: E402
+from rulelang.lsp import EXIT_BROKEN, MAX_FRAME  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BOUND = 60.0  # seconds to wait for one answer
@@ -111,8 +111,19 @@ def test_a_frame_over_the_bound_is_skipped_and_the_server_goes_on(client, tmp_pa
 def test_a_huge_content_length_is_no_memory_error():
     res = subprocess.run([sys.executable, "-m", "rulelang", "lsp"], cwd=ROOT, input=b"Content-Length: 99999999999\r\n\r\n{}",
                          capture_output=True, timeout=BOUND)
-    assert res.returncode == 0, res.stderr
-    assert b"refused a message of 99,999,999,999 bytes" in res.stderr and b"MemoryError" not in res.stderr
+    assert res.returncode == EXIT_BROKEN, res.stderr
+    assert b"a message of 99,999,999,999 bytes" in res.stderr and b"MemoryError" not in res.stderr
+    assert b"Traceback" not in res.stderr
+
+
+def test_a_content_length_past_any_message_ends_the_server_so_the_editor_restarts_it(client, tmp_path):
+    """Read through, that frame would swallow every later message while the server stayed alive, deaf: the
+    server says the stream is broken and exits with an error, the input still open."""
+    client.raw(b"Content-Length: 99999999999\r\n\r\n")
+    client.send({"id": 1, "method": "initialize", "params": {"capabilities": {}, "rootUri": tmp_path.as_uri()}})
+    code = client.proc.wait(timeout=BOUND)  # not a hang: stdin stays open, so only the server can end this
+    stderr = client.proc.stderr.read().decode()  # type: ignore[union-attr]
+    assert code == EXIT_BROKEN and "the input stream is broken" in stderr and "Traceback" not in stderr
 
 
 def test_a_request_with_a_negative_position_gets_an_error_reply(client, tmp_path):

@@ -104,7 +104,8 @@ def test_a_sniff_lead_offers_both_orientations(client):
     assert all(leads[(t, False)]["points"] == leads[(t, True)]["points"] for t in doubles)
     assert not any(e for t, e in leads if t not in doubles)  # only a double may be laid endwise
     played = _move(client, game, leads[(doubles[-1], True)]["move"])
-    assert f"seat 0 (you) plays {doubles[-1]} endwise" in played["log"][0]
+    assert played["log"][0] == "Round 1: seat 0 (you) opens (lottery)"  # how the round opened, first
+    assert f"seat 0 (you) plays {doubles[-1]} endwise" in played["log"][1]
     assert _along(_rect(played["svg"], doubles[-1]))  # the endwise lead lies along the line
 
 
@@ -244,7 +245,7 @@ def test_a_claim_below_the_score_is_called_by_the_next_opponent(client):
     game = _new(client, variant="muggins-claims", players=2, bots=["greedy"], seed=1)
     assert game["claims"] == "muggins" and game["call"] is None and ("[5|5]", 10) in [(m["move"], m["points"]) for m in game["legal"]]
     game = client.post(f"/api/games/{game['id']}/move", json={"move": "[5|5]", "claim": 1}).json()
-    log = game["log"]
+    log = game["log"][1:]  # after how the round opened
     assert log[:5] == [
         "seat 0 (you) plays [5|5] claim 1: ends 10 = 10, +2 shown (10 raw)",
         "seat 0 (you) claims 1 shown: missed 5 raw, 1 shown",
@@ -259,8 +260,9 @@ def test_an_over_claim_is_taken_as_a_penalty(client):
     game = _new(client, variant="muggins-claims", players=2, bots=["greedy"], seed=1)
     game = client.post(f"/api/games/{game['id']}/move", json={"move": "[5|5] claim 3"}).json()  # the claim in the move
     # 3 shown is more than the 2 scored: nothing is credited, and the caller marks the 15 raw claimed (Foster)
-    assert game["log"][1] == "seat 0 (you) claims 3 shown: more than the score (15 raw, 3 shown claimed)"
-    assert game["log"][2:4] == ["seat 1 (greedy) calls muggins on seat 0 (you)!",
+    assert game["log"][0] == "Round 1: seat 0 (you) opens (lottery)"
+    assert game["log"][2] == "seat 0 (you) claims 3 shown: more than the score (15 raw, 3 shown claimed)"
+    assert game["log"][3:5] == ["seat 1 (greedy) calls muggins on seat 0 (you)!",
                                 "event: call +3 shown (+15 raw) for seat 1 (greedy): accepted; score now 3 shown"]
 
 
@@ -321,7 +323,7 @@ def test_under_forfeit_missed_points_are_lost_and_nobody_calls(client):
     game = _new(client, text=text, players=2, bots=["greedy"], seed=1)
     assert game["claims"] == "forfeit"
     game = client.post(f"/api/games/{game['id']}/move", json={"move": "[5|5]", "claim": 1}).json()
-    assert game["log"][:3] == ["seat 0 (you) plays [5|5] claim 1: ends 10 = 10, +2 shown (10 raw)",
+    assert game["log"][1:4] == ["seat 0 (you) plays [5|5] claim 1: ends 10 = 10, +2 shown (10 raw)",
                                "seat 0 (you) claims 1 shown: missed 5 raw, 1 shown",
                                "event: placement +1 shown (+5 raw) for seat 0 (you): accepted; score now 1 shown"]
     assert not any("muggins" in line for line in game["log"]) and game["call"] is None

@@ -52,6 +52,14 @@ def test_no_extra_repeats_a_core_dependency():
     assert "serve" in PROJECT["project"]["optional-dependencies"]  # `pip install 'rulelang[serve]'` stays valid
 
 
+def test_pip_install_rulelang_dask_installs_dask():
+    """`pip install 'rulelang[dask]'` is what users type for `balance --dask`: the extra
+    installs Dask, as `cluster` (still valid) does, and the messages name it."""
+    extras = PROJECT["project"]["optional-dependencies"]
+    assert "dask" in {_name(r) for r in extras["dask"]} and extras["dask"] == extras["cluster"]
+    assert "rulelang[dask]" in (ROOT / "rulelang" / "tools" / "study.py").read_text(encoding="utf-8")
+
+
 def test_the_public_metadata_pins_nothing_and_the_pins_are_in_the_development_file():
     for extra, requirements in PROJECT["project"]["optional-dependencies"].items():
         assert not [r for r in requirements if "==" in r], extra
@@ -131,6 +139,8 @@ def test_the_pure_wheel_is_built_by_one_command(tmp_path: Path):
         names = whl.namelist()
         wheel_file = next(n for n in names if n.endswith(".dist-info/WHEEL"))
         assert "Root-Is-Purelib: true" in whl.read(wheel_file).decode()
+        metadata = whl.read(wheel_file.replace("/WHEEL", "/METADATA")).decode()
+    assert "Provides-Extra: dask" in metadata and 'extra == "dask"' in metadata  # `rulelang[dask]` installs Dask
     assert not [n for n in names if n.endswith((".so", ".pyd", ".c"))]
     assert "rulelang/interpreter/round.py" in names and "rulelang/playground/static/playground.js" in names
 

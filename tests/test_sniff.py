@@ -174,9 +174,10 @@ the spinner is always laid endwise
 
 def test_fmt_explain_and_diff():
     runner = CliRunner()
-    fmt = runner.invoke(main, ["fmt", "-"], input=HOUSE)
+    fmt = runner.invoke(main, ["fmt", "--sort", "-"], input=HOUSE)  # the canonical order
     assert fmt.exit_code == 0, fmt.output
     assert fmt.output.index("always laid endwise") < fmt.output.index("counts each uncovered side")
+    assert runner.invoke(main, ["fmt", "-"], input=HOUSE).output == HOUSE  # the author's order kept
     cfg = rulelang.compile_text(HOUSE)
     assert cfg["doubles"]["spinner_orientation"] == "endwise"
     assert cfg["doubles"]["spinner_count"] == "uncovered-sides"

@@ -1,8 +1,15 @@
 """rulelang balance: per-match statistics, paired tests, identical results on every backend, resume."""
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -82,6 +89,43 @@ def test_same_matches_on_a_local_dask_cluster():
         with distributed.Client(cluster) as client:
             on_dask = play(p, dask=client)
     assert on_dask == play(p)
+
+
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM"])
+def test_a_killed_dask_study_leaves_nothing_in_the_terminal(sig):
+    """`balance --dask local` killed (SIGKILL) or terminated (SIGTERM): its workers printed CommClosedError
+    tracebacks and the resource tracker "leaked semaphore" warnings into the terminal.
+    Now nothing is written once the command is gone, and nothing of it is left running."""
+    pytest.importorskip("distributed")
+    proc = subprocess.Popen([sys.executable, "-m", "rulelang", "balance", "pagat", "-n", "4000", "--jobs", "2",
+                             "--dask", "local"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True, env={**os.environ, "RULELANG_NO_PROGRESS": "1"})
+    try:
+        deadline = time.monotonic() + 120
+        while len(_children(proc.pid)) < 3 and proc.poll() is None:  # the tracker and the two workers' nannies
+            assert time.monotonic() < deadline, "the local cluster did not start"
+            time.sleep(0.1)
+        time.sleep(3)  # the workers have joined and play
+        os.kill(proc.pid, getattr(signal, sig))
+        _out, err = proc.communicate(timeout=120)  # until every process holding its stderr is gone
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    text = err.decode(errors="replace")
+    assert "leaked semaphore" not in text and "Traceback" not in text and "CommClosedError" not in text, text
+
+
+def _children(pid: int) -> list[str]:
+    """The child processes of `pid`, started by any of its threads (Dask starts its workers from another)."""
+    tasks = Path(f"/proc/{pid}/task")
+    if not tasks.is_dir():
+        pytest.skip("child processes cannot be seen here (no /proc)")
+    found = []
+    for task in tasks.iterdir():
+        with contextlib.suppress(OSError):
+            found += (task / "children").read_text().split()
+    return found
 
 
 def test_an_interrupted_study_resumes_to_the_same_matches(tmp_path):

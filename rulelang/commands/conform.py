@@ -61,7 +61,7 @@ def _baseline(path: str) -> dict[str, Any]:
 @click.option("--tag", "tags", multiple=True, metavar="T", help="Only cases having this feature tag (repeatable: all of them).")
 @click.option("--id", "ids", multiple=True, metavar="ID", help="Only this case (repeatable).")
 @click.option("--engine", "engine_cmd", metavar="CMD",
-              help="Run an external engine speaking conformance/PROTOCOL.md (default: the built-in engine, in-process); "
+              help="Run an external engine speaking the engine protocol (`rulelang help protocol`; default: the built-in engine, in-process); "
                    "example-python and example-js run the example engines shipped with rulelang.")
 @click.option("--example-engines", is_flag=True,
               help="List the example engines shipped with rulelang (names for --engine, files to read or copy) and stop.")

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 @click.command("identify")
 @click.option("--engine", "engine_cmd", required=True, metavar="CMD",
-              help="The engine to ask (conformance/PROTOCOL.md); example-python and example-js run the example engines.")
+              help="The engine to ask (the engine protocol, `rulelang help protocol`); example-python and example-js run the example engines.")
 @click.option("--like", "like", metavar="VARIANT", shell_complete=bundled_or_file,
               help="The variant the engine claims to play (a bundled name, or a .rules file based on one); default: "
                    "the `implementation.variant` of its start answer.")

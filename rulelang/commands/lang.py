@@ -325,13 +325,17 @@ def compile_cmd(ruleset: str, output: str | None) -> None:
 @click.option("--stdin-filename", metavar="NAME", default=None,
               help="With -: the file name that messages give to standard input.")
 @SKIP_NON_RULESETS
+@click.option("--sort", "sort", is_flag=True,
+              help="Also put the statements in the canonical order (by default the author's order is kept).")
 def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_filename: str | None,
-            skip_non_rulesets: bool) -> None:
-    """Rewrite ruleset files in the canonical form (comments kept).
+            skip_non_rulesets: bool, sort: bool) -> None:
+    """Rewrite ruleset files in the standard spelling (comments kept).
 
-    The canonical form states the same rules: the compiled configuration never
-    changes. With --check, list the files that would change and exit 1.
-    `fmt -` reads standard input and writes the canonical text to standard
+    The statements keep the author's order and only their spelling, spacing
+    and blank lines change; with --sort they are also put in the canonical
+    order. The rules stated never change: the compiled configuration is the
+    same. With --check, list the files that would change and exit 1.
+    `fmt -` reads standard input and writes the formatted text to standard
     output (with --check, it only sets the exit status). With --diff, print
     the changes as a unified diff instead of making them. A folder stands for
     every *.rules file below it (hidden folders and virtual environments
@@ -342,7 +346,7 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_fil
     if "-" in files:
         if len(files) > 1:
             raise click.UsageError("- (standard input) cannot be mixed with files")
-        sys.exit(_fmt_stdin(check_only, show_diff, stdin_filename or STDIN_NAME))
+        sys.exit(_fmt_stdin(check_only, show_diff, stdin_filename or STDIN_NAME, sort))
     failed = False
     changed = []
     paths, _skipped = _walk(files, skip_non_rulesets)
@@ -355,7 +359,7 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_fil
         if text is None:
             failed = True
             continue
-        new = _formatted(text, path)
+        new = _formatted(text, path, sort)
         if new is None:
             failed = True
             continue
@@ -407,11 +411,11 @@ def _unified_diff(old: str, new: str, path: str) -> str:
                                         fromfile=path, tofile=path))
 
 
-def _formatted(text: str, path: str) -> str | None:
-    """The canonical text, or None after reporting on stderr why there is none."""
+def _formatted(text: str, path: str, sort: bool = False) -> str | None:
+    """The formatted text, or None after reporting on stderr why there is none."""
     from rulelang.langapi import canonical
 
-    new, errors = canonical(text, path)
+    new, errors = canonical(text, path, sort)
     if new is not None:
         return new
     for e in errors:
@@ -425,14 +429,14 @@ def _formatted(text: str, path: str) -> str | None:
     return None
 
 
-def _fmt_stdin(check_only: bool, show_diff: bool, name: str) -> int:
+def _fmt_stdin(check_only: bool, show_diff: bool, name: str, sort: bool = False) -> int:
     """`fmt -`: the canonical text of standard input on standard output (or its diff); the exit status."""
     try:
         text = _read_stdin()
     except RulesetError as exc:
         _report(exc, err=True)
         return 1
-    new = _formatted(text, name)
+    new = _formatted(text, name, sort)
     if new is None:
         return 1
     if show_diff:

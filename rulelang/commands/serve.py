@@ -60,4 +60,6 @@ def serve_cmd(port: int, host: str, workspace: str, open_browser: bool) -> None:
     click.echo(f"rulelang playground on {url} (workspace: {os.path.abspath(workspace)}); Ctrl-C stops it")
     if open_browser:
         threading.Timer(1.0, webbrowser.open, args=(url,)).start()
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    from rulelang.playground.connections import uvicorn_settings
+
+    uvicorn.run(app, host=host, port=port, log_level="warning", **uvicorn_settings())  # bounded connections

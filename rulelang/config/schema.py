@@ -21,7 +21,7 @@ HEAD = {
     "$id": SCHEMA_ID,
     "title": "rulelang engine configuration",
     "description": "A compiled ruleset: every parameter an All Fives / Five-Up engine needs, fully resolved (no "
-                   "inheritance, no defaults left implicit). Semantics: docs/config.md. Generated from "
+                   "inheritance, no defaults left implicit). Semantics: `rulelang help config`. Generated from "
                    "rulelang/config/fields.py by `python -m rulelang.generate`: do not edit.",
 }
 _JSON_TYPES = {bool: "boolean", int: "integer", str: "string"}

@@ -16,6 +16,7 @@ from rulelang.interpreter import Config, IllegalMove, Match, Move
 from rulelang.playground.limits import GAME_IDLE_SECONDS, MAX_GAMES, ApiError
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
+from rulelang.tools.opening import opening_lines, thrown_in_lines
 from rulelang.tools.session import _partner_words
 from rulelang.tools.svg import round_svg
 
@@ -57,6 +58,7 @@ class Game:
         self.let_go = -1  # the placement whose call the human let go
         self.lock = threading.Lock()
         self.used = time.monotonic()
+        self._note_opening()
         self._bots_play()
 
     # -- names ----------------------------------------------------------------------
@@ -226,7 +228,19 @@ class Game:
                            "svg": round_svg(rnd, title=f"Round {self.round_no}: the layout at the end"),
                            "hands": [tb.hand_line(h) for h in (res.hands or rnd.hands)]}
         self.round_no += 1
+        if not self.match.over:
+            self._note_opening()
         del self.log[:-MAX_LOG]
+
+    def _note_opening(self) -> None:
+        """How the round opens, as `rulelang play` says it: the deals thrown in, the fallback used when nobody
+        holds the opening double and the opening draws (the bots' hidden tiles are not shown)."""
+        index = self.round_no - 1
+        deal = self.match.round.deal_dict()
+        thrown = self.match.transcript()["rounds"][index].get("thrown_in")
+        lines = (thrown_in_lines(self.cfg, deal, index, thrown, self.seat_name, reveal=lambda s: False)
+                 + opening_lines(self.cfg, deal, index, self.seat_name, reveal=lambda s: s == HUMAN))
+        self.log += [f"Round {self.round_no}: {lines[0].strip()}"] + [line.strip() for line in lines[1:]]
 
     def _raw(self, raw: int) -> str:
         return f"{raw} raw" + (f", {tb.fmt_shown(raw / self.unit)} shown" if self.unit != 1 else "")

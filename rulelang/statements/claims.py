@@ -80,6 +80,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
               Doc(f"`{WORDS['lost-if-called']}`", "a missed score is forfeited only when an opponent calls: any "
                   "opponent may call before the next placement, and the missed points (after an over-claim, the "
                   "whole score) are lost; without a call they stay with the player, credited when the chance "
-                  "ends", "`claims: lost-if-called`")),
+                  "ends (an over-claim nobody calls is credited at the score's true value, not at the claim)",
+                  "`claims: lost-if-called`")),
         tags=("claims", "claims-any-opponent", "claims-lost-if-called"), required=False, meta={"default": None}),
 )

@@ -46,10 +46,32 @@ OPENER_MEANINGS = {
 }
 
 
+# who leads when nobody holds the opening double, in the opener's sentence: the rule in force, never a default
+# that another statement replaces nor a statement's name
+FALLBACK_WORDS = {
+    "heaviest-tile": "the holder of the heaviest tile leads, a double held coming before any other tile",
+    "draw": "the players draw in turn from seat 0 until a double turns up, and its drawer leads it",
+    "heaviest-hand": "the holder of the heaviest hand leads, any tile",
+    "next-seat": "the lead passes to the next seat, any tile",
+    "redeal": "the tiles are dealt again",
+}
+
+
+def opener_meaning(v: str, c: Config) -> str:
+    """Who opens, with the fallback in force when nobody holds the opening double."""
+    how = c["opener"].get("no_double", "heaviest-tile")
+    if v == "highest-double" and how != "heaviest-tile":
+        return f"the holder of the highest double (if nobody holds a double, {FALLBACK_WORDS[how]})"
+    if v in ("double-six", "rotating-double"):
+        said = OPENER_MEANINGS[v].split("if nobody holds it, ")[0]
+        return f"{said}if nobody holds it, {FALLBACK_WORDS[how]})"
+    return OPENER_MEANINGS[v]
+
+
 def _opener(key: str, words: str, head: str, place: str, allowed: object, when: str,
             tags: tuple[str, ...], example: str) -> StatementDef:
     def explain(v: str, c: Config) -> str:
-        return f"{when} is opened by {OPENER_MEANINGS[v]}."
+        return f"{when} is opened by {opener_meaning(v, c)}."
 
     phrases = {f"{head}: {w}": v for v, w in OPENER_WORDS.items()}
     meanings = {f"{head}: {w}": OPENER_MEANINGS[v] for v, w in OPENER_WORDS.items()}
@@ -58,10 +80,27 @@ def _opener(key: str, words: str, head: str, place: str, allowed: object, when: 
                   grammar=(f"{head}: {{opener_value}}",))
 
 
+def _set_doubles(c: Config) -> list[str]:
+    """The set doubles that open some round (their holder must lead them, whatever `lead` says)."""
+    o = c["opener"]
+    used = {o["first_round"], o["after_domino"], o["after_block"]}
+    return [w for v, w in (("double-six", "[6|6]"), ("rotating-double", "the round's double")) if v in used]
+
+
 def _explain_lead(v: str, c: Config) -> str:
+    sets = _set_doubles(c)
     if v == "forced":
+        if sets:
+            return (f"A round opened by {' or '.join(sets)} must lead it; a round opened by the highest double, or "
+                    "by the heaviest tile when nobody holds the opening double, must lead that tile; other rounds "
+                    "lead any tile.")
+        if c["opener"].get("no_double", "heaviest-tile") not in ("heaviest-tile", "draw"):
+            return "A round opened by the highest double must lead that double; other rounds lead any tile."
         return ("A round opened by the highest double must lead that double (or that heaviest tile); "
                 "other rounds lead any tile.")
+    if sets:
+        return (f"A round opened by {' or '.join(sets)} must lead it; otherwise the opener may lead any tile "
+                "(the heaviest tile's holder too, when nobody holds the opening double).")
     return "The opener may lead any tile."
 
 

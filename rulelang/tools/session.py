@@ -18,6 +18,7 @@ from rulelang.outfiles import write_atomic
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolUsageError
+from rulelang.tools.opening import opening_lines, thrown_in_lines
 from rulelang.tools.simulation import _derive
 from rulelang.tools.transcripts import Step, rounds_of, step_transcript
 
@@ -203,6 +204,7 @@ class Game:
                 self.say("")
                 self.say(f"=== Round {round_no} ===  seat {rnd.opener} opens"
                          f" ({getattr(rnd, 'opening', '')}); boneyard {len(rnd.boneyard)} tiles", bold=True)
+                self._say_opening(rnd, round_no - 1)
                 if rnd.forced_tile is not None:
                     self.say(f"The lead is forced: {tb.fmt_tile(rnd.forced_tile)}")
                 if round_no == 1:
@@ -225,6 +227,15 @@ class Game:
                 self._calls(rnd)
             if rnd.over:
                 self._report_round(rnd, round_no)
+
+    def _say_opening(self, rnd: Round, index: int) -> None:
+        """How the round opened: the deals thrown in, the fallback used and the opening draws (a bot's hidden
+        tiles are not shown)."""
+        deal = rnd.deal_dict()
+        thrown = self.match.transcript()["rounds"][index].get("thrown_in")
+        for line in (thrown_in_lines(self.cfg, deal, index, thrown, reveal=lambda s: False)
+                     + opening_lines(self.cfg, deal, index, reveal=lambda s: s in self.humans)):
+            self.say(line)
 
     # -- the muggins rule (family.md 2.3): claims and calls
 
@@ -561,6 +572,7 @@ class _Replay:
     """What printing a transcript needs throughout: how to print, the sides' names, the unit and the options."""
 
     echo: Echo
+    config: Config
     rounds: list[dict[str, Any]]
     names: list[str]
     nsides: int
@@ -575,8 +587,12 @@ class _Replay:
         self.echo(f"=== Round {index + 1} ===  seat {deal['opener']} opens; start scores "
                   + ", ".join(f"{self.names[i]} {tb.fmt_shown(s / unit if unit != 1 else s)}"
                               for i, s in enumerate(deal.get("scores") or [0] * self.nsides)))
+        for line in thrown_in_lines(self.config, deal, index, self.rounds[index].get("thrown_in")):
+            self.echo(f"  {line}")
         for s, h in enumerate(deal["hands"]):
             self.echo(f"  seat {s} is dealt {' '.join(h)}")
+        for line in opening_lines(self.config, deal, index):  # the fallback used, the opening draws
+            self.echo(f"  {line}")
 
     def round_end(self, st: Step) -> None:
         _print_round_end(st, self.echo, self.names, self.unit, self.tally, self.boards)
@@ -586,7 +602,10 @@ class _Replay:
         echo, unit, rec, rnd = self.echo, self.unit, st.record, st.round
         # after a draw move the passes and draws before it are listed again: say only the new ones
         seen_passed, seen_drawn = seen or (0, 0)  # (a round never ends on a draw move)
-        for s in rec.get("passed", [])[seen_passed:]:
+        pass_drawn = rec.get("pass_drawn", [])
+        for k, s in enumerate(rec.get("passed", [])[seen_passed:], start=seen_passed):
+            if k < len(pass_drawn) and pass_drawn[k]:  # the tiles it drew before it had to pass
+                echo(f"  seat {s} draws {' '.join(pass_drawn[k])}")
             echo(f"  seat {s} passes")
         if rec.get("drawn", [])[seen_drawn:]:
             echo(f"  seat {rec['seat']} draws {' '.join(rec['drawn'][seen_drawn:])}")
@@ -638,7 +657,7 @@ def print_replay(t: dict[str, Any], echo: Echo = click.echo, boards: bool = Fals
     partners = bool(side_of) and max(side_of) + 1 != players
     nsides = (max(side_of) + 1) if side_of else 0
     names = [f"team {s}" if partners else f"seat {s}" for s in range(nsides)]
-    out = _Replay(echo, rounds, names, nsides, cfg.unit, boards, tally)
+    out = _Replay(echo, cfg, rounds, names, nsides, cfg.unit, boards, tally)
     echo(_replay_header(t, cfg, players))
     current = -1
     last: Step | None = None

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import signal
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -128,26 +131,64 @@ def dask_client(where: Any, jobs: int) -> Iterator[Any]:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ToolError("--dask needs Dask: pip install 'rulelang[cluster]' (dask[distributed])") from None
+        raise ToolError("--dask needs Dask: pip install 'rulelang[dask]' (dask[distributed])") from None
     if isinstance(where, Client):
         yield where
         return
     cluster = None
     try:
         if where == "local":
-            cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, dashboard_address=None)
+            _quiet_after_a_kill()
+            cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL)
             client = Client(cluster)
         else:
             client = Client(where, timeout="10s")
     except (OSError, ValueError, TypeError) as exc:
         raise ToolError(f"--dask {where}: cannot reach the scheduler ({exc}); give an address like "
                         "tcp://host:8786, or 'local'") from None
+    previous = _sigterm_as_exit() if cluster is not None else None
     try:
         yield client
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        distributed_log = logging.getLogger("distributed")
+        level = distributed_log.level
+        distributed_log.setLevel(logging.CRITICAL + 1)  # a run cut short: the scheduler's reports to the
+        try:  # closed client (CommClosedError tracebacks, logged as critical) are no news to the user
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        finally:
+            distributed_log.setLevel(level)
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+
+def _quiet_after_a_kill() -> None:
+    """A local cluster whose parent is killed (SIGKILL) says nothing in the user's terminal.
+
+    Its workers would log the lost connection (CommClosedError tracebacks: `silence_logs` in the caller),
+    and multiprocessing's resource tracker, which this process starts and which outlives it, would warn
+    of "leaked semaphore objects" that it then cleans up itself: the warning is turned off for the tracker
+    (it takes this process's -W options when it starts).
+    """
+    option = "ignore:resource_tracker:UserWarning"
+    if option not in sys.warnoptions:
+        sys.warnoptions.append(option)
+
+
+def _sigterm_as_exit() -> Any:
+    """While a local cluster runs, SIGTERM ends the command as an exception would: the cluster is closed
+    cleanly (no worker left to report a lost scheduler). The handler before, or None off the main thread."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(_signum: int, _frame: Any) -> None:
+        raise SystemExit(128 + signal.SIGTERM)
+
+    return signal.signal(signal.SIGTERM, stop)
 
 
 def _dask(tasks: Sequence[Any], client: Any, sink: Callable[[list[dict[str, Any]]], None],

@@ -130,9 +130,11 @@ def check_transcript(t: dict[str, Any]) -> Match | Round:
 
 
 def new_round(cfg: Config, deal: dict[str, Any]) -> Round:
+    """A round rebuilt from its recorded deal, as the engine's replay rebuilds it (the rotating double's round
+    number included: without it every round would want the top double)."""
     return Round(cfg, deal["players"], deal["hands"], deal["boneyard"], deal["opener"],
                  deal.get("scores"), record=True, opening=deal.get("opening"),
-                 tiebreak=deal.get("tiebreak", False))
+                 tiebreak=deal.get("tiebreak", False), round_no=deal.get("round", 0))
 
 
 def step_transcript(t: dict[str, Any], check: bool = False) -> Iterator[Step]:

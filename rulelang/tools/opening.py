@@ -1,0 +1,119 @@
+"""How a round opened, in words: the deals thrown in, the rule that chose the opener, the fallback used when
+nobody held the opening double, and the opening draws (`replay`, `play` and the playground say the same).
+
+Everything is read from a round's recorded deal (`deal`, with its `opening_draws`) and the deals thrown in
+before it (`thrown_in`), as a transcript keeps them, so a replay shows where every tile came from.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rulelang.interpreter import Config
+
+__all__ = ["opening_lines", "thrown_in_lines", "wanted_double"]
+
+Name = Callable[[int], str]
+
+DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double")
+# the rule (its statement's words) and what it did, for each fallback when nobody holds the opening double
+FALLBACK = {
+    "heaviest-tile": "the heaviest tile leads",
+    "draw": "each player in turn draws until a double turns up",
+    "heaviest-hand": "the heaviest hand leads",
+    "next-seat": "the lead passes to the next seat",
+    "redeal": "the tiles are dealt again",
+}
+
+
+def _seat(s: int) -> str:
+    return f"seat {s}"
+
+
+def _tile(text: str) -> tuple[int, int]:
+    a, b = text.strip("[]").split("|")
+    return int(a), int(b)
+
+
+def wanted_double(cfg: Config, opening: str, round_no: int) -> str | None:
+    """The double a round opened by `opening` wants (`[6|6]`, the rotating double), or None for any double."""
+    if opening == "double-six":
+        return "[6|6]"
+    if opening == "rotating-double":
+        d = cfg.tiles - round_no % (cfg.tiles + 1)
+        return f"[{d}|{d}]"
+    return None
+
+
+def _held(hands: Sequence[Sequence[str]], want: str | None) -> bool:
+    return any((t == want) if want else _tile(t)[0] == _tile(t)[1] for h in hands for t in h)
+
+
+def _highest_double(hands: Sequence[Sequence[str]]) -> str:
+    """The highest double of the hands, as `the highest double, [d|d]`."""
+    d = max(_tile(t)[0] for h in hands for t in h if _tile(t)[0] == _tile(t)[1])
+    return f"the highest double, [{d}|{d}]"
+
+
+def _pips(hand: Sequence[str]) -> int:
+    return sum(sum(_tile(t)) for t in hand)
+
+
+def _what(cfg: Config, deal: dict[str, Any], round_index: int) -> tuple[str | None, str]:
+    opening = deal.get("opening") or ""
+    want = wanted_double(cfg, opening, deal.get("round", round_index)) if opening in DOUBLE_OPENERS else None
+    return want, want or "a double"
+
+
+def thrown_in_lines(cfg: Config, deal: dict[str, Any], round_index: int, thrown: Sequence[dict[str, Any]] | None,
+                    name: Name = _seat, reveal: Callable[[int], bool] = lambda seat: True) -> list[str]:
+    """The deals thrown in before a round's own ("if nobody holds the opening double: the tiles are dealt
+    again"), each with the hands `reveal` lets be shown."""
+    _want, what = _what(cfg, deal, round_index)
+    out: list[str] = []
+    for k, old in enumerate(thrown or (), start=1):
+        out.append(f"deal {k} thrown in: nobody holds {what} (if nobody holds the opening double: "
+                   f"{FALLBACK['redeal']})")
+        out += [f"  {name(s)} was dealt {' '.join(h)}" for s, h in enumerate(old.get("hands", [])) if reveal(s)]
+    return out
+
+
+def opening_lines(cfg: Config, deal: dict[str, Any], round_index: int, name: Name = _seat,
+                  reveal: Callable[[int], bool] = lambda seat: True) -> list[str]:
+    """Who opens and by which rule; when nobody holds the opening double, the fallback used and the opening
+    draws. `reveal(seat)`: whether that seat's hidden tiles may be shown (a replay shows every hand; a game
+    in progress only the player's own)."""
+    opening = deal.get("opening") or ""
+    opener = deal["opener"]
+    if opening not in DOUBLE_OPENERS:
+        return [f"{name(opener)} opens ({_OPENINGS.get(opening, opening)})"]
+    want, what = _what(cfg, deal, round_index)
+    hands = deal.get("hands", [])
+    if _held(hands, want):
+        return [f"{name(opener)} opens: holds {want or _highest_double(hands)}"]
+    how = cfg.no_double
+    default = " (the default)" if how == "heaviest-tile" else ""
+    out = [f"nobody holds {what}, so `if nobody holds the opening double: {FALLBACK[how]}` applies{default}"]
+    draws = deal.get("opening_draws") or []
+    for s, t in draws:
+        shown = t if _tile(t)[0] == _tile(t)[1] or reveal(s) else "a tile"
+        out.append(f"  {name(s)} draws {shown} (an opening draw)")
+    if how == "draw" and draws and _tile(draws[-1][1])[0] == _tile(draws[-1][1])[1]:
+        return out + [f"{name(opener)} opens: drew {draws[-1][1]}, which it leads"]
+    if how == "heaviest-hand":
+        pips = f" ({_pips(hands[opener])} pips)" if reveal(opener) else ""
+        return out + [f"{name(opener)} opens: the heaviest hand{pips}, any tile"]
+    if how == "next-seat":
+        return out + [f"{name(opener)} opens: the next seat, any tile"]
+    ran_out = "the boneyard ran out before a double turned up; " if how == "draw" else ""
+    first = "the highest double held" if want and _held(hands, None) else "the heaviest tile"
+    return out + [f"{name(opener)} opens: {ran_out}{first}"]
+
+
+_OPENINGS = {
+    "lottery": "lottery",
+    "dominoer": "the dominoer",
+    "next-seat": "the next seat",
+    "block-winner": "the block winner",
+    "seat-0": "seat 0",
+}

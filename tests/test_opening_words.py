@@ -1,0 +1,108 @@
+"""`replay`, `play` and the playground say how each round opened: the deals thrown in, the fallback used when
+nobody holds the opening double and the opening draws, so every tile played has a shown origin."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import rulelang
+from rulelang.interpreter import Config, play_match
+from rulelang.tools.session import print_replay
+
+ROOT = Path(__file__).resolve().parent.parent
+HOUSE = ROOT / "tests" / "data" / "rulesets" / "house"
+RULESETS = [str(p) for p in sorted(HOUSE.glob("*.rules"))] + list(rulelang.bundled_names())
+assert len(RULESETS) > 20
+TILE = re.compile(r"\[\d+\|\d+\]")
+
+
+def _config(ruleset: str) -> Config:
+    compiled = rulelang.compile_file(ruleset) if ruleset.endswith(".rules") else rulelang.compile_bundled(ruleset)
+    return Config.from_dict(compiled)
+
+
+def _replayed(cfg: Config, players: int, seed: int) -> list[str]:
+    m = play_match(cfg, players, seed, record=True)
+    lines: list[str] = []
+    print_replay(json.loads(json.dumps(m.transcript())), echo=lines.append)
+    return lines
+
+
+def _unexplained(lines: list[str]) -> list[str]:
+    """The plays of a tile the output never gave to the seat that plays it (in the same round)."""
+    have: dict[int, set[str]] = {}
+    bad = []
+    for line in lines:
+        if line.startswith("=== Round"):
+            have = {}
+        dealt = re.match(r"\s+seat (\d+) (?:is dealt|draws) (.*)$", line)
+        if dealt:
+            have.setdefault(int(dealt.group(1)), set()).update(TILE.findall(dealt.group(2)))
+        played = re.match(r"Turn \d+: seat (\d+) plays (\[\d+\|\d+\])", line)
+        if played and played.group(2) not in have.get(int(played.group(1)), set()):
+            bad.append(line)
+    return bad
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: Path(r).stem)
+def test_every_tile_played_in_a_replay_has_a_shown_origin(ruleset):
+    cfg = _config(ruleset)
+    players = min(cfg.to_dict()["players"]["counts"])
+    for seed in range(3):
+        lines = _replayed(cfg, players, seed)
+        assert _unexplained(lines) == [], (seed, _unexplained(lines)[:3])
+
+
+def _seed_with(cfg: Config, found) -> list[str]:
+    for seed in range(200):
+        lines = _replayed(cfg, 2, seed)
+        if any(found(line) for line in lines):
+            return lines
+    pytest.fail("no such match in 200 seeds")
+
+
+def test_opening_draws_are_shown_and_the_opener_leads_what_it_drew():
+    lines = _seed_with(_config(str(HOUSE / "no-double-draw.rules")), lambda line: "(an opening draw)" in line)
+    at = next(i for i, line in enumerate(lines) if "(an opening draw)" in line)
+    said = next(line for line in lines[:at] if line.startswith("  nobody holds"))
+    assert "`if nobody holds the opening double: each player in turn draws until a double turns up` applies" in said
+    opener = next(line for line in lines[at:] if " opens: " in line)
+    drawn = TILE.findall(opener)[0]
+    assert opener.endswith(f"drew {drawn}, which it leads")
+    lead = next(line for line in lines[at:] if line.startswith("Turn "))
+    assert f"plays {drawn};" in lead
+
+
+def test_a_thrown_in_deal_is_shown():
+    lines = _seed_with(_config(str(HOUSE / "no-double-redeal.rules")), lambda line: "thrown in" in line)
+    at = next(i for i, line in enumerate(lines) if "thrown in" in line)
+    assert lines[at] == ("  deal 1 thrown in: nobody holds a double "
+                         "(if nobody holds the opening double: the tiles are dealt again)")
+    assert lines[at + 1].startswith("    seat 0 was dealt [")
+
+
+def test_the_fallback_used_is_named():
+    lines = _seed_with(_config(str(HOUSE / "no-double-heaviest-hand.rules")),
+                       lambda line: line.startswith("  nobody holds"))
+    at = next(i for i, line in enumerate(lines) if line.startswith("  nobody holds"))
+    assert "`if nobody holds the opening double: the heaviest hand leads` applies" in lines[at]
+    assert re.match(r"  seat \d opens: the heaviest hand \(\d+ pips\), any tile$", lines[at + 1])
+
+
+def test_the_playground_log_says_how_each_round_opened():
+    from rulelang.playground.games import Game
+
+    compiled = rulelang.compile_file(HOUSE / "no-double-draw.rules")
+    cfg = Config.from_dict(compiled)
+    seed = next((seed for seed in range(200)
+                 if play_match(cfg, 2, seed, record=True).transcript()["rounds"][0]["deal"].get("opening_draws")),
+                None)
+    assert seed is not None, "no first round with opening draws in 200 seeds"
+    game = Game(compiled, 2, ["greedy"], seed)  # the same deal: the match's generator from the seed
+    assert game.log[0].startswith("Round 1: nobody holds a double, so `if nobody holds the opening double: each")
+    draws = [line for line in game.log if line.endswith("(an opening draw)")]
+    assert draws and all(line.startswith("seat ") for line in draws)
+    assert any(" opens: drew [" in line for line in game.log)
