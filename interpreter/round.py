@@ -697,8 +697,7 @@ class Round:
             if f.draw_until and self._bi < f.bend:
                 # "draw until playable": from the front, one at a time, until a tile fits, or as many as
                 # the house rules allow ("no drawing" skips this: the seat passes at once)
-                bone = f.bone
-                bi = self._bi
+                bone, bi = f.bone, self._bi
                 room = f.bend - bi
                 if f.on_draws:
                     at = Drawing(s, room)

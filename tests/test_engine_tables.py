@@ -54,7 +54,8 @@ def test_a_plan_settles_as_its_spec_does():
 def test_the_hot_loops_read_the_tiles_own_tables():
     """layout and round keep the tables of interpreter.tiles as final names of their own (compiled, a C
     static each, setup.py): the very objects, so a larger set's tables, added at run time, are seen."""
-    from rulelang.interpreter import layout, round as round_, tiles
+    from rulelang.interpreter import layout, tiles
+    from rulelang.interpreter import round as round_
 
     for name in ("BIT", "IS_DOUBLE", "LO", "HI", "PIPS", "MASK"):
         assert getattr(layout, name) is getattr(tiles, name), name
