@@ -10,29 +10,24 @@ below are the interface the round, players and tools use.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final, final
 
+from . import tiles
 from .config import Config
 from .tiles import (
-    BIT,
     BRANCH_A,
     BRANCH_B,
     ENDWISE,
-    HI,
     HIGH,
-    IS_DOUBLE,
     KEY_BITS,
     LEAD_KEY,
     LINE_A,
     LINE_B,
-    LO,
     LOW,
-    MASK,
     MASK_ALL,
     MASK_BY_SET,
     N_TILES,
     N_VALUES,
-    PIPS,
     SETS,
     SIDES,
     TILE_BITS,
@@ -46,9 +41,20 @@ from .tiles import (
     move_code,
 )
 
+# The tables the hot loops read, as final names of this module (the same objects as interpreter.tiles'):
+# compiled (setup.py), mypyc keeps a final module name in a C static, where an imported name is looked up
+# in the module's dict at every use.
+BIT: Final = tiles.BIT
+IS_DOUBLE: Final = tiles.IS_DOUBLE
+LO: Final = tiles.LO
+HI: Final = tiles.HI
+PIPS: Final = tiles.PIPS
+MASK: Final = tiles.MASK
+
 Connection = tuple[tuple[int, int], str, tuple[int, int], str]
 
 
+@final
 class Tables:
     """What the layout reads of its configuration, derived once per configuration (`Rules.layout`)."""
 
@@ -78,6 +84,7 @@ class Tables:
         self.sniff = bool(self.orient or self.uncovered or self.one_tile)  # (the layout's slower, general path)
 
 
+@final
 class Layout:
     """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
@@ -141,7 +148,8 @@ class Layout:
         if key == LEAD_KEY:
             return self._lead(ti, ew, code)
         free = self.free
-        v = free.pop(key)
+        v = free[key]  # (not free.pop(key): compiled, mypyc calls dict.pop generically, these two directly)
+        del free[key]
         t = key >> 3
         total = self.total
         dead = False
@@ -387,17 +395,17 @@ class Layout:
         }
 
 
-def placement_codes(free: dict[int, int], hand: int, mask: Sequence[int] = MASK) -> list[int]:
+def placement_codes(free: dict[int, int], hand: int, mask: tuple[int, ...] = MASK) -> list[int]:
     """Every placement of a tile of `hand` (a bitmask) on the free sides `free`, as sorted move codes.
 
-    `mask`: the set's masks (tiles.MASK_BY_SET; larger sets need theirs)."""
+    `mask`: the set's masks (tiles.MASK_BY_SET; larger sets need theirs). (`codes.append`, not a bound
+    method kept in a local: compiled, mypyc calls list.append directly, and calls a local object generically.)"""
     codes: list[int] = []
-    app = codes.append
     for key, v in free.items():
         m = hand & mask[v]
         if m:
             for c in SHIFTED[m]:
-                app(c | key)
+                codes.append(c | key)
     if len(codes) > 1:
         codes.sort()
     return codes
@@ -442,7 +450,7 @@ def _shifted_table() -> dict[int, tuple[int, ...]]:
     return out
 
 
-SHIFTED = _shifted_table()
+SHIFTED: Final = _shifted_table()
 
 
 _SHIFTED_FOR: set[int] = {SETS[6]}  # the sets (by tile count) SHIFTED covers
@@ -463,4 +471,4 @@ def extend_shifted(n_tiles: int) -> None:
         del subsets[0]
         SHIFTED.update(subsets)
     _SHIFTED_FOR.add(n_tiles)
-_SUMS = range(sum(PIPS) + 1)  # as a points table: the counted sum itself
+_SUMS: Final = range(sum(PIPS) + 1)  # as a points table: the counted sum itself

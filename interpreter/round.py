@@ -16,8 +16,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn, final
 
+from . import tiles
 from .claims import CLAIM_ALL, Claims, bot_claim, claims_of
 from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
 from .config import as_config
@@ -32,12 +33,10 @@ from .records import Event, EventRow, Offered, RoundResult, Turn, events_of, sho
 from .rules import Seating, rules_of
 from .settlement import Plan, payments, winner_of_block, winner_of_domino
 from .tiles import (
-    BIT,
     DRAW_CODE,
     ENDWISE,
     KEY_BITS,
     LEAD_KEY,
-    MOVES,
     SETS,
     SIDES,  # noqa: F401  (re-exported: interpreter.round.SIDES stays importable)
     TILE_BITS,
@@ -54,17 +53,23 @@ from .tiles import (
     move_from_code,
 )
 
+# The tables the hot loops read, as final names of this module (interpreter.tiles' objects): compiled
+# (setup.py), mypyc keeps a final module name in a C static instead of a look-up in the module's dict.
+BIT: Final = tiles.BIT
+MOVES: Final = tiles.MOVES
+
 Player = Callable[[dict[str, Any], list[Move]], Move]
 Bots = Player | Sequence[Player]
 # draws and passes since the last placement: [drawn by the mover, passed seats, their draws]
 _Pending = list[Any]
-_NO_PRE = ((), (), ())
+_NO_PRE: Final = ((), (), ())
 # A round's `tiebreak`: False, True, or an int (a countdown of extra rounds), written to transcripts as
 # given. Any, not `bool | int`: compiled (setup.py), an int-typed value turns False into 0.
 Tiebreak = Any
-_BARE = object()  # as the configuration: a Round with no state yet (from_indices, clone)
+_BARE: Final = object()  # as the configuration: a Round with no state yet (from_indices, clone)
 
 
+@final
 class _Fixed:
     """What a round never changes: configuration, seats, opener, the deal (shared by clones), and the
     tables it reads on every move, found once: the points, the scoreboard, the house rules per point."""
@@ -104,6 +109,7 @@ class _Fixed:
         self.opening_draws: tuple[tuple[int, int], ...] = ()  # (seat, tile) drawn to find the opening double
 
 
+@final
 class Round:
     """A round from an explicit deal; `play(move)` is the only way it changes."""
 
@@ -687,26 +693,26 @@ class Round:
                 # a seat that went out while the round goes on (HouseRule.goes_on) neither plays nor passes
                 s = (s + 1) % n
                 continue
-            drawn = None
+            drawn: list[int] | None = None
             if f.draw_until and self._bi < f.bend:
                 # "draw until playable": from the front, one at a time, until a tile fits, or as many as
                 # the house rules allow ("no drawing" skips this: the seat passes at once)
-                bone = f.bone
-                bi = self._bi
+                bone, bi = f.bone, self._bi
                 room = f.bend - bi
                 if f.on_draws:
                     at = Drawing(s, room)
                     for rule in f.on_draws:
                         room = rule.draws(at, room)
                 stop = bi + room
-                drawn = []
+                got: list[int] = []  # (typed: compiled, the appends are direct calls)
                 while bi < stop:
                     t = bone[bi]
                     bi += 1
                     h |= BIT[t]
-                    drawn.append(t)
+                    got.append(t)
                     if BIT[t] & ends:
                         break
+                drawn = got
                 hands[s] = h
                 self._bi = bi
                 if h & ends:
@@ -828,7 +834,6 @@ class Round:
         # the fast path for the bundled players: the same rule code, no Move objects or observations
         rands = [b.rng.random if type(b) is RandomPlayer else None for b in seats]
         fast = [b if isinstance(b, FastPlayer) else None for b in seats]
-        do = self._do
         lay = self._layout
         while not self.over:
             seat = self._seat
@@ -837,11 +842,11 @@ class Round:
                 codes = self._legal
                 if codes is None:
                     codes = self.legal_codes()
-                do(codes[int(rnd() * len(codes))], rec, None)  # = RandomPlayer.pick
+                self._do(codes[int(rnd() * len(codes))], rec, None)  # = RandomPlayer.pick
                 continue
             bot = fast[seat]
             if bot is not None:
-                do(bot.pick(self, self.legal_codes()), rec, None)
+                self._do(bot.pick(self, self.legal_codes()), rec, None)
             else:
                 self.play(seats[seat](self.observation(seat), self.legal_moves()))
         return self

@@ -62,7 +62,13 @@ ANY_BIT: dict[Any, int] = {k: 1 << i for k, i in ANY_INDEX.items()}  # the same 
 # -- Sides -------------------------------------------------------------------
 
 SIDES: tuple[str, ...] = ("branch-a", "branch-b", "high", "line-a", "line-b", "low")
-BRANCH_A, BRANCH_B, HIGH, LINE_A, LINE_B, LOW = range(6)
+# the side codes, SIDES' indices; Final, so that the compiled modules (setup.py) read them as constants
+BRANCH_A: Final = 0
+BRANCH_B: Final = 1
+HIGH: Final = 2
+LINE_A: Final = 3
+LINE_B: Final = 4
+LOW: Final = 5
 SIDE_CODE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
 # -- Move codes ----------------------------------------------------------------
 # A move is coded `tile << TILE_SHIFT | key`: `key` is the free side it takes, `target << 3 | side`
@@ -78,11 +84,11 @@ SIDE_BITS: Final = 7
 LEAD_KEY: Final = 0x3FF  # the key of a lead: no target (every key bit set: above every side key)
 # the sniff: a spinner laid endwise has this bit in its move code, above the tile
 # (tile indices are below 128); a code without it is crosswise, as every move was before
-ENDWISE = 1 << 17
+ENDWISE: Final = 1 << 17
 ORIENTATIONS = ("crosswise", "endwise")
 # drawing while able to place (family.md 3.8): the draw move's code, above every placement's
 # (so it sorts last); offered only under `a player may draw while able to place`
-DRAW_CODE = 1 << 18
+DRAW_CODE: Final = 1 << 18
 
 
 def code_tile(code: int) -> int:

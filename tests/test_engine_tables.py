@@ -49,3 +49,16 @@ def test_a_plan_settles_as_its_spec_does():
             got = [(e.side, e.raw) for e in res.settlement]
             if got and not (res.kind == "domino" and cfg.domino["with_last_placement"]):  # (a fold joins the first)
                 assert got == [(sd, raw) for sd, raw, _ in settle(plan, masks, rnd.sides, rnd.opener, winner)][:len(got)]
+
+
+def test_the_hot_loops_read_the_tiles_own_tables():
+    """layout and round keep the tables of interpreter.tiles as final names of their own (compiled, a C
+    static each, setup.py): the very objects, so a larger set's tables, added at run time, are seen."""
+    from rulelang.interpreter import layout, tiles
+    from rulelang.interpreter import round as round_
+
+    for name in ("BIT", "IS_DOUBLE", "LO", "HI", "PIPS", "MASK"):
+        assert getattr(layout, name) is getattr(tiles, name), name
+    assert round_.BIT is tiles.BIT and round_.MOVES is tiles.MOVES
+    layout.extend_shifted(55)  # double-nine: its subsets join the one SHIFTED the hot loop reads
+    assert any(m >> 28 for m in layout.SHIFTED)
