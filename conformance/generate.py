@@ -135,7 +135,7 @@ def config_tags(config: dict[str, Any]) -> set[str]:
         ("next-seat" in (op["after_domino"], op["after_block"]), "opener-next-seat"),
         (op["after_block"] == "block-winner", "opener-block-winner"), ("seat-0" in op.values(), "opener-seat-0"),
         (config["drawing"] == "none", "no-drawing"), (config.get("draw_limit") is not None, "draw-limit"),
-        (bool(config.get("draw_while_able")), "draw-while-able"),
+        (bool(config.get("draw_while_able")), "draw-while-able"), (config.get("redeal_doubles") is not None, "many-doubles-redeal"),
         (any(config.get("reserve", {}).values()), "reserve"), (not sc["in_play"], "no-placement-score"),
         (sc.get("multiple") == 3, "multiple-3"), (sc.get("formula") == "per-multiple", "formula-per-multiple"),
         (sc.get("formula") == "face-value", "formula-face-value"),

@@ -165,8 +165,20 @@ def holds_double(cfg: Config, rule: str, masks: Sequence[int], round_no: int) ->
     return False
 
 
+def redeals(cfg: Config, rule: str) -> bool:
+    """Whether a deal of a round opened by `rule` may be thrown in (`thrown_in` says whether it is)."""
+    return cfg.redeal_doubles is not None or cfg.no_double == "redeal" and rule in DOUBLE_OPENERS
+
+
 def thrown_in(cfg: Config, rule: str, masks: Sequence[int], round_no: int) -> bool:
-    """`...: the tiles are dealt again`: a deal of a round opened by a double that nobody holds."""
+    """A deal thrown in: one hand holds N or more doubles (`the tiles are dealt again when a hand holds N or
+    more doubles`), or `...: the tiles are dealt again` and nobody holds the double opening the round."""
+    least = cfg.redeal_doubles
+    if least is not None:
+        doubles = _SET_DOUBLES[cfg.tiles]
+        for m in masks:
+            if (m & doubles).bit_count() >= least:
+                return True
     return cfg.no_double == "redeal" and rule in DOUBLE_OPENERS and not holds_double(cfg, rule, masks, round_no)
 
 

@@ -214,6 +214,9 @@ CODES: dict[str, tuple[str, str]] = {
                                           "first double branches`"),
     # check: drawing while able to place (family.md 3.8)
     "draw-while-able-needs-drawing": ("check", "`a player may draw while able to place` with `no drawing`"),
+    # check: the deal thrown in for a hand of doubles (issue 36)
+    "redeal-doubles-cannot-apply": ("check", "a deal thrown in for N doubles in one hand that no deal can meet, or "
+                                             "that every deal meets"),
     "tie-rounds-need-extra-rounds": ("check", "a number of extra rounds on a tie without `ties at the top: play "
                                               "extra rounds`"),
     # warning: the ruleset compiles, but may not mean what it says

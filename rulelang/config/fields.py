@@ -172,6 +172,9 @@ class Fields:
                                             empty={}, schema=PER_COUNT)
     reserves: Mapping[int, int] = declare("reserve", "tiles of the boneyard never drawn, per player count",
                                           "reserve", empty={}, schema=PER_COUNT)
+    redeal_doubles: Annotated[int, Schema({"minimum": 2})] | None = declare(
+        "redeal_doubles", "a deal is thrown in when one hand holds this many doubles or more", "redeal_doubles",
+        default=None)
     drawing: Drawing = declare("drawing", "whether a player who cannot place draws", "drawing")
     draw_limit: Positive | None = declare("draw_limit", "the most tiles a player draws in a turn", "drawing",
                                           default=None)

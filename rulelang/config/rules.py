@@ -244,6 +244,29 @@ def _draw_while_able(c: Config) -> Iterator[Problem]:
                  "write `draw until playable`, or remove this line", "draw_while_able")
 
 
+@rule("redeal-doubles-cannot-apply", "redeal_doubles", "hand")
+def _redeal_doubles(c: Config) -> Iterator[Problem]:
+    # "the tiles are dealt again when a hand holds N or more doubles": a rule no deal can meet says nothing, and
+    # one every deal meets would deal again for ever
+    least = c.get("redeal_doubles")
+    if least is None:
+        return
+    top = c.get("tiles", 6)
+    doubles, in_set = top + 1, SET_TILES[top]
+    sizes = {n: c["hand_size"][str(n)] for n in _playable(c) if str(n) in c["hand_size"]}
+    if sizes and all(least > min(h, doubles) for h in sizes.values()):
+        most = min(max(sizes.values()), doubles)
+        yield _p("redeal-doubles-cannot-apply", f"no hand can hold {least} doubles: a hand has at most "
+                 f"{max(sizes.values())} tiles and a {SET_NAMES[top]} set {doubles} doubles",
+                 f"write a number from 2 to {most}" if most >= 2 else "remove this line", "redeal_doubles")
+    for n, h in sorted(sizes.items()):
+        dealt = max(0, doubles - (in_set - n * h))  # the doubles some hand must hold, whatever the shuffle
+        if dealt > n * (least - 1):
+            yield _p("redeal-doubles-cannot-apply", f"every deal to {n} players would be dealt again: {n} hands "
+                     f"of {h} tiles hold at least {dealt} doubles, so one hand always holds {least} or more",
+                     f"write {-(-dealt // n) + 1} or more, or deal fewer tiles", "redeal_doubles")
+
+
 @rule("exact-needs-overshoot", "target", "overshoot")
 def _exact(c: Config) -> Iterator[Problem]:
     if c["target"]["mode"] == "exact" and c["target"]["overshoot"] == "none":

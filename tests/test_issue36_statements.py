@@ -1,0 +1,69 @@
+"""Statements for the rules of issue 36 that the language could not state (docs/design/family.md, "Issue 36 as
+built"): each compiles, round-trips through `fmt`, is explained, refuses a value that cannot apply, and is obeyed
+by the engine beyond its conformance cases (conformance/cases/*/: tagged with its feature tag)."""
+from __future__ import annotations
+
+import rulelang
+from rulelang.explain import diff_configs, explain_text
+from rulelang.formatter import format_text
+from rulelang.interpreter import Match
+
+HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
+REDEAL = HEAD + "the tiles are dealt again when a hand holds 4 or more doubles\n"
+
+
+def cfg(text: str) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+def codes(text: str) -> list[str]:
+    return [e.code for e in rulelang.check_text(text, "h.rules")]
+
+
+# -- `the tiles are dealt again when a hand holds N or more doubles` ------------------------------
+
+def test_redeal_doubles_compiles_round_trips_and_is_omitted_when_not_written():
+    assert cfg(REDEAL)["redeal_doubles"] == 4
+    assert "redeal_doubles" not in rulelang.compile_bundled("allfives")
+    assert "the tiles are dealt again when a hand holds 4 or more doubles" in format_text(REDEAL)
+    assert cfg(format_text(REDEAL)) == cfg(REDEAL)
+    assert cfg(REDEAL.replace("4 or more doubles", "5 or more double"))["redeal_doubles"] == 5
+
+
+def test_redeal_doubles_is_explained_and_diffed():
+    assert "one hand holds 4 or more doubles is thrown in" in explain_text(cfg(REDEAL))
+    diff = {what: (a, b) for what, a, b in diff_configs(rulelang.compile_bundled("allfives"), cfg(REDEAL))}
+    assert "4 or more doubles" in diff["the deal thrown in for a hand of doubles"][1]
+
+
+def test_redeal_doubles_that_cannot_apply_is_an_error():
+    assert codes(REDEAL.replace("4 or more", "1 or more")) == ["bad-number"]
+    never = rulelang.check_text(REDEAL.replace("4 or more", "8 or more"), "h.rules")
+    assert [e.code for e in never] == ["redeal-doubles-cannot-apply"]
+    assert "no hand can hold 8 doubles" in never[0].message and never[0].hint == "write a number from 2 to 7"
+    # a hand of 7 tiles of the double-six set can hold 7 doubles; the double-nine set has 10
+    assert codes(REDEAL.replace("4 or more", "7 or more")) == []
+    # 2 hands of 12 of the 28 tiles hold at least 3 of the 7 doubles: every deal would be thrown in
+    always = HEAD + "hand 12 tiles with 2 players, 6 with 3, 5 with 4\n" + REDEAL.removeprefix(HEAD).replace("4 or", "2 or")
+    assert codes(always) == ["redeal-doubles-cannot-apply"]
+    assert codes(always.replace("2 or more", "3 or more")) == []
+
+
+def _doubles(hand: list[str]) -> int:
+    return sum(1 for t in hand if t[1] == t[3])
+
+
+def test_a_seeded_match_throws_in_every_deal_with_a_hand_of_n_doubles_and_records_it():
+    seen = 0
+    for seed in range(40):
+        match = Match(cfg(REDEAL), 2, seed=seed, record=True)
+        while not match.over:
+            match.play(match.legal_moves()[0])
+            if len(match.rounds) >= 2:
+                break
+        for rnd in match.transcript()["rounds"]:
+            assert all(_doubles(h) < 4 for h in rnd["deal"]["hands"])
+            for thrown in rnd.get("thrown_in", []):
+                seen += 1
+                assert max(_doubles(h) for h in thrown["hands"]) >= 4
+    assert seen  # some deal of these seeds was thrown in
