@@ -67,3 +67,44 @@ def test_a_seeded_match_throws_in_every_deal_with_a_hand_of_n_doubles_and_record
                 seen += 1
                 assert max(_doubles(h) for h in thrown["hands"]) >= 4
     assert seen  # some deal of these seeds was thrown in
+
+
+# -- `opener ...: the lowest double` ----------------------------------------------------------------
+
+LOWEST = HEAD + ("opener of the first round: the lowest double\nopener after a domino: the lowest double\n"
+                 "opener after a block: the lowest double\n")
+
+
+def test_lowest_double_compiles_round_trips_and_is_explained():
+    c = cfg(LOWEST)
+    assert c["opener"]["first_round"] == c["opener"]["after_domino"] == c["opener"]["after_block"] == "lowest-double"
+    assert cfg(format_text(LOWEST)) == c
+    assert "opener of the first round: the lowest double" in format_text(LOWEST)
+    text = explain_text(c)
+    assert "The first round is opened by the holder of the lowest double ([0|0], else [1|1]" in text
+    assert "A round opened by the highest or the lowest double must lead that double" in text
+    assert "the highest or the lowest" not in explain_text(rulelang.compile_bundled("allfives"))
+
+
+def test_a_forced_lead_without_a_double_opener_names_the_lowest_double():
+    errors = rulelang.check_text(HEAD + "opener of the first round: lottery\nopener after a domino: the dominoer\n"
+                                 "opener after a block: lottery\n", "h.rules")
+    assert [e.code for e in errors] == ["forced-lead-unused"]
+    assert "the rotating double or the lowest double" in errors[0].message
+
+
+def test_every_round_of_a_seeded_match_is_opened_by_the_lowest_double_held():
+    rounds = 0
+    for seed in range(15):
+        match = Match(cfg(LOWEST), 3, seed=seed, record=True)
+        while not match.over and len(match.rounds) < 3:
+            match.play(match.legal_moves()[0])
+        for rnd in match.transcript()["rounds"]:
+            hands = rnd["deal"]["hands"]
+            doubles = sorted((t, seat) for seat, h in enumerate(hands) for t in h if t[1] == t[3])
+            if not doubles or not rnd["turns"]:
+                continue
+            rounds += 1
+            first = rnd["turns"][0]
+            assert (first["seat"], first["move"]) == (doubles[0][1], doubles[0][0]), (seed, rnd["turns"][0])
+    assert rounds >= 30

@@ -297,10 +297,10 @@ def _ties(c: Config) -> Iterator[Problem]:
 @rule("forced-lead-unused", "lead", "opener_first", "opener_domino", "opener_block")
 def _forced(c: Config) -> Iterator[Problem]:
     o = c["opener"]
-    if o["lead"] == "forced" and not {"highest-double", "double-six", "rotating-double"} & {
+    if o["lead"] == "forced" and not {"highest-double", "double-six", "rotating-double", "lowest-double"} & {
             o["first_round"], o["after_domino"], o["after_block"]}:
         yield _p("forced-lead-unused", "a forced lead needs a round opened by a double (the highest double, the "
-                 "double six or the rotating double)",
+                 "double six, the rotating double or the lowest double)",
                  "write `opener leads any tile`", "lead")
 
 

@@ -29,6 +29,7 @@ OPENER_WORDS = {
     "seat-0": "seat 0",  # a fixed opening seat
     "double-six": "the double six",  # a set opening double
     "rotating-double": "the rotating double",
+    "lowest-double": "the lowest double",  # an app's rules (issue 36)
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -43,6 +44,9 @@ OPENER_MEANINGS = {
     "rotating-double": "the holder of the round's double, who must lead it: [6|6] in the match's first round, [5|5] "
                        "in the second and so on down to [0|0], then [6|6] again (a larger set starts from its top "
                        "double; if nobody holds it, `if nobody holds the opening double` says who leads)",
+    "lowest-double": "the holder of the lowest double ([0|0], else [1|1], and so on up; under `opener leads the "
+                     "deciding tile` it must lead it; if nobody holds a double, `if nobody holds the opening "
+                     "double` says who leads: by default the holder of the heaviest tile)",
 }
 
 
@@ -60,6 +64,9 @@ def _opener(key: str, words: str, head: str, place: str, allowed: object, when: 
 
 def _explain_lead(v: str, c: Config) -> str:
     if v == "forced":
+        if "lowest-double" in c["opener"].values():  # an app's rules (issue 36)
+            return ("A round opened by the highest or the lowest double must lead that double (or that heaviest "
+                    "tile); other rounds lead any tile.")
         return ("A round opened by the highest double must lead that double (or that heaviest tile); "
                 "other rounds lead any tile.")
     return "The opener may lead any tile."
@@ -256,7 +263,8 @@ SNIFF: tuple[StatementDef, ...] = (
 
 STATEMENTS: tuple[StatementDef, ...] = (
     _opener("opener_first", "the opener of the first round", "opener of the first round", "first_round",
-            OpenerFirst, "The first round", ("multi-round", "opener-double-six", "opener-rotating-double"), "lottery"),
+            OpenerFirst, "The first round", ("multi-round", "opener-double-six", "opener-rotating-double",
+                                             "opener-lowest-double"), "lottery"),
     _opener("opener_domino", "the opener after a domino", "opener after a domino", "after_domino",
             OpenerDomino, "After a domino, the next round", ("multi-round",), "the dominoer"),
     _opener("opener_block", "the opener after a block", "opener after a block", "after_block",
@@ -265,7 +273,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
            {"opener leads any tile": "any", "opener leads the deciding tile": "forced"}, ("opener", "lead"), Lead,
            _explain_lead,
            {"opener leads any tile": "the opener leads any tile",
-            "opener leads the deciding tile": "a round opened by the highest double leads that tile"},
+            "opener leads the deciding tile": "a round opened by the highest (or the lowest) double leads that "
+                                              "tile"},
            tags=("forced-lead",)),
     replace(choice("no_double", "who leads when nobody holds the opening double", 2, "no_double_stmt", NO_DOUBLE,
                    ("opener", "no_double"), NoDouble, _explain_no_double,
