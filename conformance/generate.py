@@ -147,7 +147,8 @@ def config_tags(config: dict[str, Any]) -> set[str]:
         (tgt.get("check") == "after-settlement", "target-after-settlement"),
         (tgt.get("ties") == "extra-rounds", "tie-extra-rounds"), (tgt.get("ties") == "draw", "tie-draw"),
         (bool(tgt.get("raw_by_count")), "target-by-count"), (tgt.get("entry") is not None, "entry-threshold"),
-        (bool(tgt.get("lead_cannot_win")), "lead-cannot-win"), (config.get("score_floor") is not None, "score-floor"),
+        (bool(tgt.get("lead_cannot_win")), "lead-cannot-win"),
+        (bool(sc.get("minimum")), "placement-minimum"), (config.get("score_floor") is not None, "score-floor"),
         (config.get("round_end") == "side-out", "side-out"), (config.get("tiles", 6) != 6, "larger-set"),
         (config.get("claims", "none") != "none", "claims"),  # the muggins rule
         (config.get("claims") in ("any-opponent", "lost-if-called"), "claims-any-opponent"),

@@ -108,3 +108,41 @@ def test_every_round_of_a_seeded_match_is_opened_by_the_lowest_double_held():
             first = rnd["turns"][0]
             assert (first["seat"], first["move"]) == (doubles[0][1], doubles[0][0]), (seed, rnd["turns"][0])
     assert rounds >= 30
+
+
+# -- `a placement scores only from N points up` ------------------------------------------------------
+
+NO_FIVES = HEAD + "a placement scores only from 10 points up\n"
+
+
+def test_placement_minimum_compiles_round_trips_and_is_explained():
+    assert cfg(NO_FIVES)["scoring"]["minimum"] == 10
+    assert "minimum" not in rulelang.compile_bundled("allfives")["scoring"]
+    assert cfg(format_text(NO_FIVES)) == cfg(NO_FIVES)
+    assert "a placement scores only from 10 points up" in format_text(NO_FIVES)
+    assert "scores only when it earns at least 10 points" in explain_text(cfg(NO_FIVES))
+    # in shown points where points are shown (muggins: 5 raw to 1 shown), and back
+    shown = 'ruleset h "H"\nsource "a test"\nbased on muggins\na placement scores only from 2 points up\n'
+    assert cfg(shown)["scoring"]["minimum"] == 10
+    assert "a placement scores only from 2 points up" in format_text(shown)
+    assert cfg(shown.replace("2 points", "10 raw points")) == cfg(shown)
+
+
+def test_placement_minimum_that_cannot_apply_is_an_error():
+    assert codes(NO_FIVES.replace("10 points", "1 point")) == ["bad-number"]
+    errors = rulelang.check_text(NO_FIVES.replace("10 points", "5 points"), "h.rules")
+    assert [e.code for e in errors] == ["placement-minimum-cannot-apply"]
+    assert "every placement that scores earns at least 5 raw points" in errors[0].message
+    assert codes(NO_FIVES + "placements score nothing\n") == ["placement-minimum-cannot-apply"]
+    # one point per multiple (fives and threes): a count of 5 or 3 earns 1, so `from 2 points up` applies
+    assert codes('ruleset h "H"\nsource "a test"\nbased on fives-and-threes\na placement scores only from 2 points '
+                 'up\n') == []
+
+
+def test_every_count_below_the_least_scores_nothing_in_the_engine_and_the_playground_sheet():
+    from rulelang.interpreter.config import Config
+    from rulelang.interpreter.rules import rules_of
+
+    plain, nofives = rules_of(Config.from_dict(cfg(HEAD))), rules_of(Config.from_dict(cfg(NO_FIVES)))
+    assert plain.points[5] == 5 and nofives.points[5] == 0
+    assert all(n == (p if p >= 10 else 0) for p, n in zip(plain.points, nofives.points))

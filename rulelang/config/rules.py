@@ -267,6 +267,28 @@ def _redeal_doubles(c: Config) -> Iterator[Problem]:
                      f"write {-(-dealt // n) + 1} or more, or deal fewer tiles", "redeal_doubles")
 
 
+@rule("placement-minimum-cannot-apply", "placement_minimum", "scoring")
+def _placement_minimum(c: Config) -> Iterator[Problem]:
+    # "a placement scores only from N points up" where placements score nothing, or where none scores below N
+    least = c["scoring"].get("minimum", 0)
+    if not least:
+        return
+    sc = c["scoring"]
+    if not sc["in_play"]:
+        yield _p("placement-minimum-cannot-apply", "placements score nothing, so no placement scores too little",
+                 "remove this line, or state how placements score", "placement_minimum")
+        return
+    formula = sc.get("formula", "value")
+    lowest = {"value": sc["multiple"], "per-multiple": 1}.get(formula) or min(sc.get("divisors", [sc["multiple"]]))
+    if least <= lowest:
+        unit = sc["unit"] if isinstance(sc["unit"], int) and sc["unit"] >= 1 else 1
+        shown = f" ({lowest // unit} shown)" if unit > 1 and lowest % unit == 0 else ""
+        yield _p("placement-minimum-cannot-apply", f"every placement that scores earns at least {lowest} raw "
+                 f"point{'s' if lowest != 1 else ''}{shown}, so scoring only from {least} raw up changes nothing",
+                 f"write a least above {lowest} raw point{'s' if lowest != 1 else ''}{shown}, or remove this line",
+                 "placement_minimum")
+
+
 @rule("exact-needs-overshoot", "target", "overshoot")
 def _exact(c: Config) -> Iterator[Problem]:
     if c["target"]["mode"] == "exact" and c["target"]["overshoot"] == "none":
