@@ -207,8 +207,11 @@ def _equal_total_hands(rng: random.Random, tiles: list[str], players: int) -> li
         hands, used = [first], set(first)
         for _seat in range(players - 1):
             size = rng.choice((2, 3))
+            left = [t for t in pool if t not in used]
+            if len(left) < size:  # more players than the set leaves tiles for (twelve on a double-six)
+                break
             for _attempt in range(40):
-                hand = rng.sample([t for t in pool if t not in used], size)
+                hand = rng.sample(left, size)
                 if sum(_pips(t) for t in hand) == total:
                     break
             else:

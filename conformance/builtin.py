@@ -11,7 +11,7 @@ from typing import Any
 
 from rulelang._version import __version__
 from rulelang.conformance.cases import known_tags
-from rulelang.interpreter import Event, IllegalMove, Match, Move, Round, Tile, Turn, as_config, shown_points
+from rulelang.interpreter import Config, Event, IllegalMove, Match, Move, Round, Tile, Turn, as_config, shown_points
 
 PROTOCOL_VERSION = 1
 
@@ -113,8 +113,9 @@ def _past_last_deal(match: Match, dealt: int) -> bool:
 
 def run_case(request: dict[str, Any]) -> dict[str, Any]:
     """Play `request` (config, players, setup, next_rounds, steps); return {"steps": [observation...]}."""
-    if not isinstance(request.get("config"), dict):
-        # a configuration is a JSON object; a text or a number is never opened as a path or a descriptor
+    if not isinstance(request.get("config"), (dict, Config)):
+        # a configuration is a JSON object (or a Config already validated: identify replays one position under
+        # many configurations); a text or a number is never opened as a path or a descriptor
         raise ValueError("`config` must be a compiled configuration (a JSON object), "
                          f"not {type(request.get('config')).__name__}")
     cfg = as_config(request["config"])

@@ -181,6 +181,29 @@ def _lint_clauses(where: str, ids: list[str], errors: list[str]) -> None:
                       "see `rulelang conform --trace` for the clause ids)")
 
 
+def _lint_refs(where: str, case: Case, errors: list[str]) -> None:
+    """The clauses a case names, and the field and values its `decides` names, exist."""
+    _lint_clauses(where, case.clauses, errors)
+    if "decides" in case.data:
+        _lint_decides(where, case.data["decides"], errors)
+
+
+def _lint_decides(where: str, decides: dict[str, Any], errors: list[str]) -> None:
+    """A deciding case names a field of the deciding pairs and values of that field (conformance/deciding.py)."""
+    from .deciding import domains, position
+
+    known = domains().get(decides["field"])
+    if known is None:
+        errors.append(f"{where}: decides an unknown field {decides['field']!r} (see `rulelang cases coverage`)")
+        return
+    for v in [decides["value"], *decides["against"]]:
+        if position(known[0], v) is None:
+            errors.append(f"{where}: {v!r} is not a value of {decides['field']} to decide "
+                          f"({', '.join(map(repr, known[0]))})")
+    if decides["value"] in decides["against"]:
+        errors.append(f"{where}: decides {decides['field']} against its own value {decides['value']!r}")
+
+
 def _valid_file(path: Path, rel: str, validator: Any, errors: list[str]) -> Any:
     """The document of a case file that is JSON, within the size bounds and valid by the schema; else None
     (its problems added to ERRORS, as REL: ...)."""
@@ -253,7 +276,7 @@ def lint(root: Path = CASES_DIR, files: list[Path] | None = None, ends_at: float
                 _lint_deal(f"{where}: next_rounds[{k}]", d, c["players"], rep.errors)
             case = Case(c["id"], path.parent.name, path.stem, path, c, c.get("ruleset", doc["ruleset"]),
                         tuple(doc.get("clauses", [])))
-            _lint_clauses(where, case.clauses, rep.errors)
+            _lint_refs(where, case, rep.errors)
             rep.cases.append(case)
     for old, new in replaced.items():
         if old in ids:

@@ -33,7 +33,18 @@ def compiled(ruleset: Any) -> dict[str, Any]:
     if isinstance(ruleset, str):
         config: dict[str, Any] = json.loads(_bundled(ruleset))
         return config
+    text, filename = ruleset["text"], ruleset.get("filename", "<case>")
+    cacheable = isinstance(text, str) and isinstance(filename, str)  # else compiled (and refused) as given
+    inline: dict[str, Any] = json.loads(_inline(text, filename) if cacheable else _compile(text, filename))
+    return inline
+
+
+def _compile(text: Any, filename: Any) -> str:
     try:
-        return rulelang.compile_text(ruleset["text"], ruleset.get("filename", "<case>"))
+        return json.dumps(rulelang.compile_text(text, filename))
     except Exception as exc:
         raise RulesetError(f"inline ruleset: {type(exc).__name__}: {exc}") from exc
+
+
+# An inline ruleset compiled once: a case file's rulesets recur, and the shrinker compiles a case's many times
+_inline = cache(_compile)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .config import as_config
-from .deal import DOUBLE_OPENERS, deal_tiles, redeals, thrown_in
+from .deal import DOUBLE_OPENERS, deal_tiles, redeals, set_tiles, thrown_in
 from .errors import IllegalMove
 from .players import random_player
 from .records import Event, RoundResult, Turn, shown_points
@@ -68,7 +68,7 @@ class Match:
             if given is not None:
                 hands = [[_idx(t) for t in h] for h in given["hands"]]
                 bone = [_idx(t) for t in given["boneyard"]]
-                _check_deal(n, hands, bone)
+                _check_deal(n, hands, bone, set_tiles(cfg))
             else:
                 hands, bone = deal_tiles(cfg, n, self.rng)
             # "if nobody holds the opening double: the tiles are dealt again", "the tiles are dealt again when a
@@ -223,8 +223,9 @@ def _round_record(k: int, rnd: Round, thrown: list[dict[str, Any]] | None) -> di
     return out
 
 
-def _check_deal(players: int, hands: list[list[int]], bone: list[int]) -> None:
-    """An explicit deal: one non-empty hand per seat and no tile twice (ValueError otherwise).
+def _check_deal(players: int, hands: list[list[int]], bone: list[int], in_set: int) -> None:
+    """An explicit deal: one non-empty hand per seat, every tile of the variant's set (the first IN_SET tile
+    indices) and no tile twice (ValueError otherwise).
 
     The same checks as `Round(...)`; only explicit deals need them (a shuffled deal is right by construction).
     """
@@ -235,6 +236,8 @@ def _check_deal(players: int, hands: list[list[int]], bone: list[int]) -> None:
         if not h:
             raise ValueError(f"seat {seat} has an empty hand")
     for i in [i for h in hands for i in h] + list(bone):
+        if i >= in_set:
+            raise ValueError(f"tile {format_tile(TILES[i])} is not in the variant's set ({in_set} tiles)")
         if i in seen:
             raise ValueError(f"tile {format_tile(TILES[i])} dealt twice")
         seen.add(i)

@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "conform": "rulelang.commands.conform.conform_cmd",
     "cases": "rulelang.commands.cases.cases_cmd",
     "engine-adapter": "rulelang.commands.conform.engine_adapter_cmd",
+    "identify": "rulelang.commands.identify.identify_cmd",
     "play": "rulelang.commands.play.play_cmd",
     "replay": "rulelang.commands.play.replay_cmd",
     "simulate": "rulelang.commands.simulate.simulate_cmd",

@@ -157,6 +157,8 @@ CODES: dict[str, tuple[str, str]] = {
     "invalid-config": ("file", "a compiled .json configuration that is not JSON or breaks the schema"),
     "text-too-large": ("file", "a ruleset text longer than the limit (rulelang/limits.py)"),
     "line-too-long": ("file", "a line longer than the limit (rulelang/limits.py)"),
+    "not-a-ruleset": ("file", "a .rules file that is plainly another format (udev, polkit, Snort rules): "
+                              "folder walks, the hooks and the language server skip it"),
     "too-many-errors": ("file", "the count of the errors left out once a file has too many to show"),
     # syntax
     "unexpected-character": ("syntax", "a character the language never uses here"),

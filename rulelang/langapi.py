@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Analysis", "analyse", "canonical", "keywords", "statement_examples", "statement_lines",
+__all__ = ["Analysis", "analyse", "not_a_ruleset_error", "canonical", "keywords", "statement_examples", "statement_lines",
            "statement_at", "statement_words", "sentence_for", "sentence_of", "base_config", "explain_sections",
            "explain_text", "diff_configs", "section_at", "based_on_path", "canonical_lines", "statement_of_line",
            "code_of", "insertion_line", "next_words", "keyword_of", "set_names", "section_examples"]
@@ -43,6 +43,9 @@ def analyse(text: str, filename: str, open_texts: Mapping[str, str] | None = Non
     from rulelang.compiler import OPEN_TEXTS
     from rulelang.compiler import analyse as _analyse
 
+    other = not_a_ruleset_error(text, filename)
+    if other is not None:  # udev, polkit or Snort rules: one error, not a syntax error per line
+        return Analysis([other], None, [], set(), None, filename=filename)
     token = OPEN_TEXTS.set(dict(open_texts or {}))
     try:
         result = _analyse(text, filename)
@@ -53,6 +56,19 @@ def analyse(text: str, filename: str, open_texts: Mapping[str, str] | None = Non
     inherited = {key for key, st in result.origins.items() if st is None} if result.base_label else set()
     return Analysis(list(result.errors), result.config, statements, inherited, result.base_label,
                     list(result.warnings), ruleset, filename, tuple(result.statements), dict(open_texts or {}), text)
+
+
+def not_a_ruleset_error(text: str, filename: str) -> Any | None:
+    """The `not-a-ruleset` error of a text that is plainly another format (rulelang/foreign.py), else None."""
+    from rulelang.errors import RulesetFileError
+    from rulelang.foreign import foreign_format
+
+    kind = foreign_format(text)
+    if kind is None:
+        return None
+    return RulesetFileError("not-a-ruleset", f"not a rulelang ruleset (it reads as {kind})", filename=filename,
+                            hint="rulelang checks only rulesets; folder walks, the pre-commit hooks and the "
+                                 "language server skip such a file")
 
 
 def _readable(analysis: Analysis) -> Any | None:

@@ -163,6 +163,10 @@ def diagnostics_of(document: TextDocument) -> list[lsp.Diagnostic]:
     in `data` the quick fixes the hint proposes."""
     analysis = _analysis(document)
     here = filename_of(document.uri)
+    if analysis.errors and analysis.errors[0].code == "not-a-ruleset":
+        # udev, polkit or Snort rules that share the extension: said once, as information, and left alone
+        return [lsp.Diagnostic(range=_to_client(document, 0, 0, 0, 0), message=analysis.errors[0].message,
+                               severity=lsp.DiagnosticSeverity.Information, code="not-a-ruleset", source="rulelang")]
     out = []
     for problems, severity in ((analysis.errors, lsp.DiagnosticSeverity.Error),
                                (analysis.warnings, lsp.DiagnosticSeverity.Warning)):

@@ -75,10 +75,15 @@ class _Doc:
 
 
 def _open(ls: LanguageServer, uri: str) -> _Doc | None:
-    """The open document of a URI, or None: a file the client has not opened is not read from disk."""
+    """The open document of a URI, or None: a file the client has not opened is not read from disk, and one
+    that is plainly another format (rulelang/foreign.py) is left alone."""
+    from rulelang.foreign import foreign_format
+
     if unquote(uri) not in ls.workspace.text_documents:
         return None
     document: TextDocument = ls.workspace.get_text_document(uri)
+    if foreign_format(document.source) is not None:
+        return None  # udev, polkit or Snort rules: no outline, folding, colours or hints of a ruleset
     lines = [line.removesuffix("\r") for line in document.source.split("\n")]
     return _Doc(lines, to_fs_path(uri) or uri, document.position_codec)
 

@@ -48,7 +48,7 @@ def test_every_house_variant_has_an_illegal_move_and_a_complete_round(name):
 
 
 def test_every_case_directory_is_a_bundled_variant():
-    assert set(_by_variant()) <= set(BUNDLED)
+    assert set(_by_variant()) - {"deciding"} <= set(BUNDLED)  # the deciding cases each carry their own ruleset
 
 
 @pytest.mark.parametrize("name", BUNDLED)

@@ -220,3 +220,18 @@ def test_a_deal_read_on_the_fast_path_is_read_as_tile_by_tile():
             hands[h] = []
         want = _deal_outcome(_read_deal_slowly, hands, bone)
         assert _deal_outcome(read_deal, hands, bone) == want, (spoil, hands, bone)
+
+
+def test_an_explicit_deal_with_a_tile_outside_the_set_is_refused_with_a_clear_error():
+    """A foreign runner (or an engine author's script) may send a double-nine tile to a double-six variant: the
+    engine says so (ValueError, which the engine adapter answers as an error of that case), never IndexError."""
+    import rulelang
+    from rulelang.conformance.builtin import run_case
+    from rulelang.interpreter import Match
+
+    cfg = rulelang.compile_bundled("allfives")
+    deal = {"hands": [["[9|9]", "[1|2]"], ["[3|4]", "[5|6]"]], "boneyard": [], "opener": 0}
+    with pytest.raises(ValueError, match=r"tile \[9\|9\] is not in the variant's set \(28 tiles\)"):
+        Match(cfg, 2, seed=0, deal=[deal])
+    with pytest.raises(ValueError, match="not in the variant's set"):
+        run_case({"config": cfg, "players": 2, "setup": deal, "steps": [{"play": "[9|9]"}]})

@@ -7,6 +7,7 @@ the system temporary folder, `rulelang-playground-artifacts/`).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -108,6 +109,11 @@ def _text_of(drv, css: str) -> str:
     return drv.find_element(By.CSS_SELECTOR, css).text
 
 
+def _whole_log(drv) -> str:
+    """The whole log's lines (engine notation), read even while its box is closed."""
+    return "\n".join(li.get_attribute("textContent") for li in drv.find_elements(By.CSS_SELECTOR, "#log li"))
+
+
 def _type(drv, text: str) -> None:
     """Type TEXT into the editor as a user does, closing the completion list before each Enter."""
     content = drv.find_element(By.CSS_SELECTOR, ".cm-content")
@@ -184,7 +190,7 @@ def test_play_a_round_by_clicking(server, driver):
         clicks += 1
         if clicks == 4:
             _shot(driver, "3-play")
-    log = _text_of(driver, "#log")
+    log = _whole_log(driver)
     assert "Round 1 over" in log and "seat 0 (you) plays" in log
     assert _text_of(driver, "#scores") and driver.find_element(By.ID, "transcript").get_attribute("href").endswith("/transcript")
     _shot(driver, "4-round-over")
@@ -284,7 +290,7 @@ def test_the_sniff_clicked_on_the_layout_asks_crosswise_or_endwise(server, drive
     _wait(driver, lambda d: d.find_element(By.ID, "choice").is_displayed(), "the tile's orientations are offered")
     driver.find_element(By.CSS_SELECTOR, '#choice button.choice[data-move$="endwise"]').click()
     _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v, "the move is played")
-    assert "seat 0 (you) plays [5|5] on [0|5] high endwise" in _text_of(driver, "#log")
+    assert "seat 0 (you) plays [5|5] on [0|5] high endwise" in _whole_log(driver)
     svg = driver.execute_script("return document.querySelector('#board svg').outerHTML")
     rects = dict(svg_tile_rects(svg))
     lies = [(r[2] - r[0]) > (r[3] - r[1]) for r in (rects["[5|5]"], rects["[0|5]"])]
@@ -322,7 +328,7 @@ def test_muggins_claims_a_claim_with_the_move_and_the_call_button(server, driver
     driver.find_element(By.ID, "claim").send_keys("1")  # one point short
     driver.find_element(By.CSS_SELECTOR, '#hand button.tile[data-tile="[5|5]"]').click()
     _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v, "the move is played")
-    log = _text_of(driver, "#log")
+    log = _whole_log(driver)
     assert "seat 0 (you) plays [5|5] claim 1" in log and "seat 1 (greedy) calls muggins on seat 0 (you)!" in log
     assert driver.find_element(By.ID, "claim").get_attribute("value") == ""  # a claim goes with one move
     call = _wait(driver, lambda d: [b for b in d.find_elements(By.ID, "call") if b.is_displayed()], "a call is offered")[0]
@@ -375,17 +381,22 @@ def test_every_tab_fits_the_window_and_the_diagram_takes_the_pane_width(server, 
         driver.set_window_size(1400, 950)
 
 
-def test_the_header_says_the_move_once_it_is_made(server, driver):
+def test_the_header_says_the_move_once_it_is_made_in_words(server, driver):
     _open(driver, server)
     driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
     _new_game(driver, 1)
-    version = driver.find_element(By.ID, "board").get_attribute("data-version")
-    button = driver.find_element(By.CSS_SELECTOR, "#moves button.move")
-    move = button.get_attribute("data-move")
-    button.click()
-    _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v, "the move is played")
-    assert _text_of(driver, "#status") == f"You played {move}."
-    assert f"seat 0 (you) plays {move}" in _text_of(driver, "#log")
+    for said in (r"You led \d+-\d+\.", r"You played \d+-\d+ on the \d+-\d+, (left|right|top|bottom) end\."):
+        version = driver.find_element(By.ID, "board").get_attribute("data-version")
+        button = driver.find_element(By.CSS_SELECTOR, "#moves button.move")
+        move = button.get_attribute("data-move")
+        words = button.text
+        button.click()
+        _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v,
+              "the move is played")
+        status = _text_of(driver, "#status")
+        assert re.fullmatch(said, status), status
+        assert status[:-1].split(" ", 2)[2] in words  # the button said it as the header does
+        assert f"seat 0 (you) plays {move}" in _whole_log(driver)  # the whole log keeps the engine's notation
 
 
 def test_the_hand_is_drawn_as_the_board_draws_tiles(server, driver):
@@ -413,3 +424,184 @@ def test_the_hand_is_drawn_as_the_board_draws_tiles(server, driver):
         seen |= {a, b}
     assert seen >= {10, 11, 12}  # the larger sets' patterns were drawn too
     _shot(driver, "14-hand-tiles")
+
+
+# -- the game seen whole, by layout rules (bounds, computed sizes, visibility, scrolling), at both sizes --------
+
+MIN_TILE_PX = 30  # a tile's long side on the screen, at the board's smallest scale
+MIN_TEXT_PX = 12
+
+# the elements that may scroll: the editor, and a board (or diagram) too long for its box at its smallest scale
+SCROLLERS = """
+return [...document.querySelectorAll('body *')].filter((e) => {
+  const s = getComputedStyle(e);
+  const scrolls = (s.overflowY === 'auto' || s.overflowY === 'scroll') && e.scrollHeight > e.clientHeight + 1
+    || (s.overflowX === 'auto' || s.overflowX === 'scroll') && e.scrollWidth > e.clientWidth + 1;
+  return scrolls && !e.closest('.cm-editor');
+}).map((e) => e.id || e.className || e.tagName);
+"""
+
+GAME = """
+const box = (sel) => { const e = document.querySelector(sel); const r = e.getBoundingClientRect();
+  return {top: r.top, bottom: r.bottom, left: r.left, right: r.right, shown: !!e.offsetParent && r.height > 0}; };
+const svg = document.querySelector('#board svg');
+const tiles = [...svg.querySelectorAll('g.tile rect.tile-rect')].map((r) => {
+  const b = r.getBoundingClientRect(); return Math.max(b.width, b.height); });
+return {
+  view: [window.innerWidth, window.innerHeight], page: document.documentElement.scrollWidth,
+  board: box('#board'), hand: box('#hand'), scores: box('#scores'), last: box('#last-moves'), reply: box('#reply'),
+  scale: Number(svg.dataset.scale),
+  tiles, legend: parseFloat(getComputedStyle(document.querySelector('#pane-play .board-legend')).fontSize),
+  labels: [...svg.querySelectorAll('text.end-label')].map((t) => [t.textContent, t.getBoundingClientRect().height,
+    Number(t.getAttribute('font-size')) * Number(svg.dataset.scale)]),
+};
+"""
+
+
+def _viewport(drv, width: int, height: int) -> None:
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+
+def _check_the_game_is_seen_whole(drv, where: str) -> dict:
+    """Board, hand, scores, last moves and the bots' reply in the window at once, readable, nothing scrolled
+    inside the page (but a board already at its smallest scale)."""
+    g = drv.execute_script(GAME)
+    width, height = g["view"]
+    assert g["page"] <= width, (where, "the page scrolls sideways", g["page"], width)
+    for name in ("board", "hand", "scores", "last"):
+        r = g[name]
+        assert r["shown"], (where, name, "is not shown")
+        assert r["top"] >= 0 and r["bottom"] <= height + 0.5 and r["left"] >= 0 and r["right"] <= width + 0.5, \
+            (where, name, "is outside the window", r, g["view"])
+    assert g["legend"] >= MIN_TEXT_PX, (where, "legend", g["legend"])
+    assert g["tiles"] and min(g["tiles"]) >= MIN_TILE_PX, (where, "a tile is drawn too small", min(g["tiles"]))
+    for letter, _drawn, size in g["labels"]:
+        assert size >= MIN_TEXT_PX, (where, "end label", letter, size)
+    scrollers = drv.execute_script(SCROLLERS)
+    allowed = {"board"} if g["scale"] <= 0.601 else set()
+    assert set(scrollers) <= allowed, (where, "scrolls inside the page", scrollers)
+    return g
+
+
+def _play_first_move(drv) -> None:
+    version = drv.find_element(By.ID, "board").get_attribute("data-version")
+    drv.find_element(By.CSS_SELECTOR, "#moves button.move").click()
+    _wait(drv, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v, "the move is played")
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_the_board_the_hand_the_scores_and_the_last_moves_are_seen_together(server, driver, width):
+    _viewport(driver, width, 760)
+    try:
+        _open(driver, server)
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+        _new_game(driver, 1)
+        for _ in range(3):
+            _play_first_move(driver)
+        g = _check_the_game_is_seen_whole(driver, f"{width}px")
+        # the bots' reply is said in words just above the board, where the user looks after a move
+        reply = _text_of(driver, "#reply")
+        assert reply.startswith("seat 1 (greedy) plays ") and "[" not in reply, reply
+        assert 0 <= g["board"]["top"] - g["reply"]["bottom"] <= 40, (g["reply"], g["board"])
+        assert driver.find_elements(By.CSS_SELECTOR, "#board g.tile.just-played")  # and its tile is framed
+        # the moves in words, each end a letter on the board
+        labels = {t.get_attribute("data-end") for t in driver.find_elements(By.CSS_SELECTOR, "#board text.end-label")}
+        for button in driver.find_elements(By.CSS_SELECTOR, "#moves button.move"):
+            said = button.text
+            assert "[" not in said and "line-" not in said and "branch-" not in said, said
+            m = re.fullmatch(r"\d+-\d+ on the \d+-\d+, (left|right|top|bottom) end \(([A-Z])\)(, \w+)?( +\+\d+)?", said)
+            assert m and m.group(2) in labels, (said, labels)
+        # a click on an end's letter plays there, as a click on the end does
+        first = driver.find_element(By.CSS_SELECTOR, "#moves button.move")
+        letter = re.search(r"\(([A-Z])\)", first.text).group(1)
+        fits = [b for b in driver.find_elements(By.CSS_SELECTOR, "#moves button.move") if f"({letter})" in b.text]
+        version = driver.find_element(By.ID, "board").get_attribute("data-version")
+        driver.find_element(By.CSS_SELECTOR, f'#board text.end-label[data-end="{letter}"]').click()
+        if len(fits) == 1:
+            _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v,
+                  "the move at the letter is played")
+            assert f"seat 0 (you) plays {fits[0].get_attribute('data-move')}" in _whole_log(driver)
+        else:
+            _wait(driver, lambda d: d.find_element(By.ID, "choice").is_displayed(), "the tiles that fit are offered")
+            driver.find_element(By.CSS_SELECTOR, "#choice button.choice").click()
+            _wait(driver, lambda d, v=version: d.find_element(By.ID, "board").get_attribute("data-version") != v,
+                  "the chosen move is played")
+        if width == 1280:  # nothing was scrolled away: the header and the editor are in view with the game
+            assert driver.execute_script("return window.scrollY") == 0
+        if width == 420:  # the toolbar folds under one button: the header is one line
+            assert driver.find_element(By.CSS_SELECTOR, "header").size["height"] <= 80
+            assert not driver.find_element(By.ID, "toolbar").is_displayed()
+            driver.find_element(By.ID, "menu").click()
+            assert driver.find_element(By.ID, "open-variant").is_displayed()
+            driver.find_element(By.ID, "menu").click()
+        _shot(driver, f"15-{width}x760-game")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_a_long_layout_keeps_its_tiles_readable_at_420px(server, driver):
+    _viewport(driver, 420, 760)
+    try:
+        _open(driver, server)
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+        _new_game(driver, 3)
+        moves = 0
+        while "Round 1;" in _text_of(driver, "#target") and driver.find_elements(By.CSS_SELECTOR, "#moves button.move"):
+            _play_first_move(driver)
+            moves += 1
+            if "Round 1;" in _text_of(driver, "#target"):
+                driver.execute_script("document.getElementById('game').scrollIntoView({block: 'start'})")
+                g = driver.execute_script(GAME)
+                assert min(g["tiles"]) >= MIN_TILE_PX and g["scale"] >= 0.6, (moves, g["tiles"], g["scale"])
+        assert moves >= 5
+        _shot(driver, "16-420x760-late-in-the-round")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_panels_computed_from_an_earlier_text_are_greyed(server, driver):
+    _open(driver, server)
+    _type(driver, (DATA / "club-typo.rules").read_text(encoding="utf-8"))
+    _wait(driver, lambda d: _text_of(d, "#check-state") == "1 error", "the error is found")
+    for panel in ("diff", "explain", "inherited-box"):
+        assert "stale" in driver.find_element(By.ID, panel).get_attribute("class").split(), panel
+        opacity = float(driver.execute_script(f"return getComputedStyle(document.getElementById('{panel}')).opacity"))
+        assert opacity < 0.6, (panel, opacity)
+    assert driver.find_element(By.ID, "stale-note").is_displayed()
+    assert not driver.find_element(By.ID, "new-game").is_enabled()  # the game would be of which text?
+    _shot(driver, "17-stale-panels")
+    content = driver.find_element(By.CSS_SELECTOR, ".cm-content")
+    driver.find_element(By.CSS_SELECTOR, "#diagnostics li").click()
+    content.send_keys(Keys.DELETE * 4, "least")
+    _wait(driver, lambda d: _text_of(d, "#check-state") == "no errors", "the error goes away")
+    assert not driver.find_elements(By.CSS_SELECTOR, ".follows-text.stale")
+    assert not driver.find_element(By.ID, "stale-note").is_displayed() and driver.find_element(By.ID, "new-game").is_enabled()
+
+
+@pytest.mark.parametrize("width", [1280, 420])
+def test_the_diagrams_tab_keeps_the_columns_and_starts_at_the_base(server, driver, width):
+    from selenium.webdriver.support.ui import Select
+
+    _viewport(driver, width, 760)
+    try:
+        _open(driver, server)  # the starting text is based on allfives
+        before = driver.execute_script("return document.getElementById('left').getBoundingClientRect().width")
+        driver.find_element(By.CSS_SELECTOR, '.tab[data-tab="diagrams"]').click()
+        link = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#case-list a"), "the cases are listed")[0]
+        assert driver.execute_script("return document.getElementById('left').getBoundingClientRect().width") == before
+        assert Select(driver.find_element(By.ID, "case-variant")).first_selected_option.get_attribute("value") == "allfives"
+        link.click()
+        _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#case-board svg g.tile"), "the case is drawn")
+        # the caption is the page's, wrapped at spaces: nothing of it is cut by the diagram's box
+        title = driver.find_element(By.ID, "case-title")
+        assert link.get_attribute("data-case") in title.text
+        assert driver.execute_script("const t = arguments[0]; return t.scrollWidth <= t.clientWidth", title)
+        assert not driver.find_elements(By.CSS_SELECTOR, "#case-board svg > text, #case-board g.legend")
+        legend = driver.find_element(By.CSS_SELECTOR, "#pane-diagrams .board-legend")
+        assert legend.is_displayed() and float(legend.value_of_css_property("font-size").rstrip("px")) >= MIN_TEXT_PX
+        assert set(driver.execute_script(SCROLLERS)) <= {"case-board"}
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= width
+        _shot(driver, f"18-{width}x760-diagram")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

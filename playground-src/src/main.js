@@ -138,11 +138,12 @@ function showAnalysis(result) {
     item.addEventListener("click", () => goTo(d.line, d.column));
     list.append(item);
   }
-  if (!result.ok) {
-    $("#explain").classList.add("stale");
-    return;  // the last valid explanation stays, greyed: the text is being fixed
-  }
-  $("#explain").classList.remove("stale");
+  // every panel computed from the text follows it; while the text has an error the last valid ones stay, greyed
+  document.querySelectorAll(".follows-text").forEach((panel) => panel.classList.toggle("stale", !result.ok));
+  $("#stale-note").hidden = result.ok;
+  $("#new-game").disabled = !result.ok;
+  $("#new-game").title = result.ok ? "" : "The text has an error: fix it to play it";
+  if (!result.ok) return;
   const explain = $("#explain");
   explain.replaceChildren(el("h3", {text: `${result.title} (${result.name})`}));
   for (const sec of result.sections) {
@@ -313,11 +314,22 @@ async function newGame() {
     chosenTile = null;
     drawGame(true);
     say(`New game of ${game.name} against ${bots.join(", ")}.`);
+    $("#game").scrollIntoView({block: "nearest"});  // the board, the hand, the scores and the last moves
   } catch (err) { say(err.message, true); }
 }
 
+// "You played 4-5 on the 5-5, right end." (its end's letter was on the board before the move), "You led 6-6."
+function youPlayed(words) {
+  const said = words.replace(/ \([A-Z]\)/, "");
+  if (said.startsWith("lead ")) return `You led ${said.slice(5)}.`;
+  if (said === "draw a tile") return "You drew a tile.";
+  return `You played ${said}.`;
+}
+
 async function play(move) {
-  say(`Playing ${move}…`);
+  const legal = game.legal.find((m) => m.move === move);
+  const words = legal ? moveWords(legal, $("#board svg")) : move;
+  say(`Playing ${words}…`);
   const body = {move};
   if (game.claims !== "none") body.claim = Number($("#claim").value) || 0;  // the muggins rule: shown points
   try {
@@ -325,7 +337,7 @@ async function play(move) {
     $("#claim").value = "";
     chosenTile = null;
     drawGame(true);
-    say(`You played ${move}.`);  // done: the log below says what the others did
+    say(youPlayed(words));  // done: the reply above the board says what the others did
     if ($("#replay").open && !uploaded) replayLatest();
   } catch (err) { say(err.message, true); }
 }
@@ -344,9 +356,9 @@ function chooseTile(tile) {
   if (moves.length === 1 && (moves[0].target === null || game.legal.length === 1)) return play(moves[0].move);
   chosenTile = moves.length ? tile : null;
   drawGame();
-  if (!moves.length) say(`${tile} cannot be played now.`, true);
+  if (!moves.length) say(`${tileWords(tile)} cannot be played now.`, true);
   else if (moves.length > 1 && moves.every((m) => m.target === moves[0].target && m.side === moves[0].side)) offerChoice(moves);
-  else say(`${tile}: click a highlighted point of the layout (or a move below).`);
+  else say(`${tileWords(tile)}: click a highlighted point of the layout (or a move below).`);
 }
 
 // Where several moves fit one place (the sniff laid crosswise or endwise, or several tiles), a small choice
@@ -354,16 +366,16 @@ function chooseTile(tile) {
 function offerChoice(moves) {
   const oneTile = moves.every((m) => m.tile === moves[0].tile);
   const twice = (m) => moves.filter((x) => x.tile === m.tile).length > 1;
-  const label = (m) => (oneTile ? "" : m.tile + " ")
+  const label = (m) => (oneTile ? "" : tileWords(m.tile) + " ")
     + (oneTile || twice(m) ? (m.endwise ? "endwise" : "crosswise") : "")
     + (m.points ? ` +${m.points}` : "");
   const box = $("#choice");
-  box.replaceChildren(el("span", {text: oneTile ? `Lay ${moves[0].tile}: ` : "Several tiles fit there: "}),
+  box.replaceChildren(el("span", {text: oneTile ? `Lay ${tileWords(moves[0].tile)}: ` : "Several tiles fit there: "}),
     ...moves.map((m) => el("button", {"class": "choice", "data-move": m.move, onclick: () => play(m.move),
       text: label(m).trim()})),
     el("button", {"class": "choice-cancel", onclick: () => { chosenTile = null; drawGame(); say(""); }, text: "Cancel"}));
   box.hidden = false;
-  say(oneTile ? `${moves[0].tile} may be laid crosswise or endwise: choose below the board.`
+  say(oneTile ? `${tileWords(moves[0].tile)} may be laid crosswise or endwise: choose below the board.`
     : "Several tiles fit there: choose one below the board (or a tile of your hand first).");
 }
 
@@ -409,15 +421,190 @@ function tileSvg(tile) {
   return parts.join("");
 }
 
+// ---------------------------------------------------------------------------
+// The board: cropped to the layout (the legend is the page's, in its own text size) and drawn as large as
+// the box allows, never below MIN_SCALE (a tile at least about 30 px long): a longer layout scrolls instead
+// ---------------------------------------------------------------------------
+
+const MIN_SCALE = 0.6;  // svg.py draws a tile 56 px long at scale 1
+const LABEL_PX = 13;  // the end labels' size on the screen, whatever the scale
+
+// The drawing's box around its tiles and markers (its own title and legend left out), from the attributes
+// (no layout needed: the pane may be hidden)
+function layoutBox(svg) {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  const grow = (x, y, w, h) => { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x + w); y1 = Math.max(y1, y + h); };
+  const num = (node, name) => Number(node.getAttribute(name)) || 0;
+  svg.querySelectorAll("g.tile rect.tile-rect").forEach((r) => grow(num(r, "x"), num(r, "y"), num(r, "width"), num(r, "height")));
+  svg.querySelectorAll("g.marker circle").forEach((c) => {
+    const r = num(c, "r") + 2;
+    grow(num(c, "cx") - r, num(c, "cy") - r, 2 * r, 2 * r);
+  });
+  if (x0 === Infinity) return null;  // an empty layout: the drawing's own text says so
+  const pad = 22;  // room for the end labels
+  const shift = (svg.querySelector("g.layout")?.getAttribute("transform") || "").match(/translate\(([-\d.]+)[ ,]+([-\d.]+)\)/);
+  const [sx, sy] = shift ? [Number(shift[1]), Number(shift[2])] : [0, 0];  // the layout's group is moved under the title
+  return {x: x0 - pad + sx, y: y0 - pad + sy, w: x1 - x0 + 2 * pad, h: y1 - y0 + 2 * pad};
+}
+
+function cropBoard(box) {
+  const svg = box.querySelector("svg");
+  if (!svg) return null;
+  const vb = layoutBox(svg);
+  if (vb) {
+    svg.querySelectorAll("g.legend").forEach((g) => g.remove());
+    const title = svg.querySelector(":scope > text");  // the drawing's title: the page says it
+    if (title) title.remove();
+    svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
+    svg.dataset.w = String(vb.w);
+    svg.dataset.h = String(vb.h);
+  } else {  // an empty layout: a line of words, not the drawing's legend
+    svg.innerHTML = '<text x="90" y="26" text-anchor="middle" font-size="15" font-family="sans-serif">The layout is empty</text>';
+    svg.setAttribute("viewBox", "0 0 180 40");
+    svg.dataset.w = "180";
+    svg.dataset.h = "40";
+  }
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  return svg;
+}
+
+const MIN_BOARD_PX = 200;  // the board's box is never lower than this, whatever the window
+
+// The board's box takes the window's height left by the rest of the game (the whole page when it fits, as at
+// 1280x760; else the game alone, from the line above the board to your moves), so that the board, your hand,
+// the scores and the last moves are seen together; the drawing's scale fits that box, within MIN_SCALE..1,
+// and the box scrolls what does not fit
+function fitBoard() {
+  const board = $("#board");
+  const svg = board.querySelector("svg");
+  if (!svg || !board.clientWidth) return;  // hidden: fitted when shown
+  const box = board.getBoundingClientRect();
+  const game = $("#game").getBoundingClientRect();
+  const below = Math.max($("#yours").getBoundingClientRect().bottom, $("#board-box").getBoundingClientRect().bottom) - box.bottom;
+  const aboveInPage = box.top + window.scrollY;
+  const aboveInGame = box.top - game.top;
+  const room = (above) => window.innerHeight - above - below - 12;
+  const height = Math.max(MIN_BOARD_PX, room(aboveInPage) >= 300 ? room(aboveInPage) : room(aboveInGame));
+  board.style.height = `${height}px`;
+  const w = Number(svg.dataset.w), h = Number(svg.dataset.h);
+  const scale = Math.max(MIN_SCALE, Math.min(1, (board.clientWidth - 4) / w, (board.clientHeight - 4) / h));
+  svg.style.width = `${w * scale}px`;
+  svg.style.height = `${h * scale}px`;
+  svg.dataset.scale = scale.toFixed(3);
+  svg.querySelectorAll("text.end-label").forEach((t) => t.setAttribute("font-size", (LABEL_PX / scale).toFixed(1)));
+}
+
+// ---------------------------------------------------------------------------
+// Moves in words: "4-5 on the 5-5, right end", the end read from where the board draws it
+// ---------------------------------------------------------------------------
+
+const tileWords = (tile) => tile.replace(/[[\]]/g, "").replace("|", "-");
+
+function centreOf(svg, tile) {
+  const r = svg && svg.querySelector(`g.tile[data-tile="${tile}"] rect.tile-rect`);
+  if (!r) return null;
+  const n = (name) => Number(r.getAttribute(name)) || 0;
+  return {x: n("x") + n("width") / 2, y: n("y") + n("height") / 2};
+}
+
+function markerOf(svg, tile, side) {
+  const c = svg && svg.querySelector(`g.marker[data-tile="${tile}"][data-side="${side}"] circle`);
+  return c ? {x: Number(c.getAttribute("cx")), y: Number(c.getAttribute("cy"))} : null;
+}
+
+function direction(from, to) {
+  const dx = to.x - from.x, dy = to.y - from.y;
+  if (Math.abs(dx) >= Math.abs(dy)) return dx > 0 ? "right" : "left";
+  return dy > 0 ? "bottom" : "top";
+}
+
+// Where a tile goes on TARGET, in words; POINT: the end's marker or the tile laid there, on the board
+function placeWords(svg, target, point) {
+  const from = centreOf(svg, target);
+  return from && point ? `on the ${tileWords(target)}, ${direction(from, point)} end` : `on the ${tileWords(target)}`;
+}
+
+let endLabels = new Map();  // "tile side" -> the letter drawn beside that end on the board
+
+// A legal move in words, e.g. "4-5 on the 5-5, right end (A)"; the sniff's two ways are named
+function moveWords(m, svg) {
+  if (m.tile === null) return "draw a tile";
+  if (m.target === null) return `lead ${tileWords(m.tile)}`;
+  const label = endLabels.get(`${m.target} ${m.side}`);
+  const twoWays = game.legal.some((x) => x !== m && x.tile === m.tile && x.target === m.target && x.side === m.side);
+  return `${tileWords(m.tile)} ${placeWords(svg, m.target, markerOf(svg, m.target, m.side))}`
+    + (label ? ` (${label})` : "") + (twoWays ? (m.endwise ? ", endwise" : ", crosswise") : "");
+}
+
+// A line of the log in words: the moves' notation replaced by what the board shows
+function logWords(line, svg) {
+  return line.replace(/(\[\d+\|\d+\]) on (\[\d+\|\d+\]) ([a-z]+(?:-[ab])?)( endwise)?/g,
+    (_all, tile, target, _side, endwise) => `${tileWords(tile)} ${placeWords(svg, target, centreOf(svg, tile))}`
+      + (endwise ? ", endwise" : ""))
+    .replace(/ plays (\[\d+\|\d+\])(?= claim|:)/, (_all, tile) => ` leads ${tileWords(tile)}`)
+    .replace(/: ends [\d +]+= \d+/, "")  // the counted ends are on the board; a score follows as ", +15"
+    .replace(/\[(\d+)\|(\d+)\]/g, "$1-$2");
+}
+
+const TURN_LINE = /^(seat \d+ \(.*?\) (plays|draws|passes|goes out|calls)|Round \d+ over|No muggins)/;
+const MINE = /^seat 0 \(you\) (plays|draws a tile instead|passes)/;
+
+// The lines since your last move (the bots' reply), and the last few turns, in words
+function newsOf(svg) {
+  const lines = game.log;
+  let mine = -1;
+  lines.forEach((line, i) => { if (MINE.test(line)) mine = i; });
+  const reply = lines.slice(mine + 1).filter((line) => TURN_LINE.test(line));
+  return {reply: reply.map((line) => logWords(line, svg)),
+    last: lines.filter((line) => TURN_LINE.test(line)).slice(-5).map((line) => logWords(line, svg)),
+    fresh: reply.length};
+}
+
+// the tiles the others just laid, framed on the board
+function markJustPlayed(svg) {
+  const lines = game.log;
+  let mine = -1;
+  lines.forEach((line, i) => { if (MINE.test(line)) mine = i; });
+  for (const line of lines.slice(mine + 1)) {
+    const m = line.match(/^seat \d+ \(.*?\) plays (\[\d+\|\d+\])/);
+    const g = m && svg.querySelector(`g.tile[data-tile="${m[1]}"]`);
+    if (g) g.classList.add("just-played");
+  }
+}
+
+// The letters beside the ends your tiles can go to (A, B, ...), placed outside the end, away from its tile
+function labelEnds(svg) {
+  endLabels = new Map();
+  for (const m of game.legal) {
+    if (m.target === null || endLabels.has(`${m.target} ${m.side}`)) continue;
+    const at = markerOf(svg, m.target, m.side), from = centreOf(svg, m.target);
+    if (!at || !from) continue;
+    const letter = String.fromCharCode(65 + endLabels.size);
+    endLabels.set(`${m.target} ${m.side}`, letter);
+    const dx = at.x - from.x, dy = at.y - from.y, len = Math.hypot(dx, dy) || 1;
+    const text = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    text.setAttribute("class", "end-label");
+    text.setAttribute("data-end", letter);
+    text.setAttribute("data-at", `${m.target} ${m.side}`);
+    text.setAttribute("x", (at.x + 15 * dx / len).toFixed(1));
+    text.setAttribute("y", (at.y + 15 * dy / len + 4).toFixed(1));
+    text.setAttribute("text-anchor", "middle");
+    text.textContent = letter;
+    (svg.querySelector("g.layout") || svg).append(text);  // in the markers' coordinates
+  }
+}
+
 let drawn = 0;
 
 function drawGame(fresh = false) {
+  $("#game").hidden = false;
   const board = $("#board");
   board.innerHTML = game.svg;
   $("#choice").hidden = true;
   if (fresh) board.dataset.version = String(++drawn);  // a new state from the server (the tests wait on it)
-  const svg = board.querySelector("svg");
-  if (svg) { svg.removeAttribute("width"); svg.removeAttribute("height"); }
+  const svg = cropBoard(board);
+  if (svg) { labelEnds(svg); markJustPlayed(svg); }
   for (const m of game.legal) {
     if (m.target === null || (chosenTile !== null && m.tile !== chosenTile)) continue;
     const marker = board.querySelector(`g.marker[data-tile="${m.target}"][data-side="${m.side}"]`);
@@ -425,31 +612,41 @@ function drawGame(fresh = false) {
     marker.classList.add("legal");
     if (chosenTile !== null) marker.classList.add("chosen");
     marker.setAttribute("data-move", m.move);
-    marker.addEventListener("click", () => {
+    const choose = () => {
       const fits = game.legal.filter((x) => x.target === m.target && x.side === m.side
         && (chosenTile === null || x.tile === chosenTile));
       if (fits.length === 1) play(fits[0].move);
       else offerChoice(fits);
-    });
+    };
+    marker.addEventListener("click", choose);
+    const label = board.querySelector(`text.end-label[data-at="${m.target} ${m.side}"]`);
+    if (label && !label.classList.contains("legal")) {  // the end's letter is clicked as the end is
+      label.classList.add("legal");
+      label.addEventListener("click", choose);
+    }
   }
   const hand = $("#hand");
   hand.replaceChildren();
   const playable = new Set(game.legal.map((m) => m.tile));
   for (const t of game.hand) {
     const button = el("button", {"class": "tile" + (playable.has(t) ? " playable" : "") + (t === chosenTile ? " chosen" : ""),
-      "data-tile": t, "aria-label": t, title: t, onclick: () => chooseTile(t)});
+      "data-tile": t, "aria-label": t, title: tileWords(t), onclick: () => chooseTile(t)});
     button.innerHTML = tileSvg(t);
     hand.append(button);
   }
   const moves = $("#moves");
   moves.replaceChildren();
   for (const m of game.legal) {
-    moves.append(el("button", {"class": "move", "data-move": m.move, onclick: () => play(m.move),
-      text: m.move + (m.points ? `  +${m.points}` : "")}));
+    moves.append(el("button", {"class": "move", "data-move": m.move, title: m.move, onclick: () => play(m.move),
+      text: moveWords(m, svg) + (m.points ? `  +${m.points}` : "")}));
   }
   $("#turn").textContent = game.over ? `The match is over: ${game.winner ? game.winner + " wins" : "a draw"}.`
     : game.call ? `${game.call.placer} has placed: call muggins, or let it go${game.your_turn ? " and play" : ""}.`
     : game.your_turn ? "Your turn." : "Waiting.";
+  const news = newsOf(svg);
+  $("#reply").textContent = news.reply.join(" · ");
+  $("#last-moves").replaceChildren(...news.last.map((line, i) =>
+    el("li", {"class": i >= news.last.length - news.fresh ? "new" : "", text: line})));
   $("#claim-box").hidden = game.claims === "none" || !game.your_turn;
   $("#call-box").hidden = !game.call;
   if (game.call) $("#call").textContent = `Call muggins on ${game.call.placer}`;
@@ -459,9 +656,7 @@ function drawGame(fresh = false) {
   scores.replaceChildren(el("tr", {}, el("th", {text: "side"}), el("th", {text: "shown"}), el("th", {text: "raw"})));
   for (const s of game.scores) scores.append(el("tr", {}, el("td", {text: s.name}), el("td", {text: String(s.shown)}), el("td", {text: String(s.raw)})));
   $("#target").textContent = `Round ${game.round}; target ${game.target}.`;
-  const log = $("#log");
-  log.replaceChildren(...game.log.slice(-60).map((line) => el("li", {text: line})));
-  log.scrollTop = log.scrollHeight;
+  $("#log").replaceChildren(...game.log.slice(-60).map((line) => el("li", {text: line})));
   $("#transcript").href = `/api/games/${game.id}/transcript`;
   $("#transcript").hidden = false;
   const last = $("#last-round");
@@ -470,6 +665,7 @@ function drawGame(fresh = false) {
     $("#last-round-summary").textContent = `Round ${game.last_round.number}: ${game.last_round.summary} Hands left: ${game.last_round.hands.join("; ")}`;
     $("#last-round-board").innerHTML = game.last_round.svg;
   } else last.hidden = true;
+  fitBoard();  // once the hand and the moves under the board are drawn
 }
 
 // ---------------------------------------------------------------------------
@@ -518,11 +714,25 @@ async function replayFile() {
 
 let cases = [];
 
+let caseVariantChosen = false;  // once the user picks a variant, it stays
+
 async function loadCases() {
   cases = (await api("/api/cases")).cases;
   const variants = [...new Set(cases.map((c) => c.variant))];
   const sel = $("#case-variant");
   sel.replaceChildren(...variants.map((v) => el("option", {value: v, text: v})));
+  pickCaseVariant();
+}
+
+// The cases of the edited ruleset's base (or of the bundled ruleset itself), until the user picks others
+function pickCaseVariant() {
+  const sel = $("#case-variant");
+  if (!caseVariantChosen && lastAnalysis && lastAnalysis.ok) {
+    const mine = [lastAnalysis.base, lastAnalysis.name].find((v) => [...sel.options].some((o) => o.value === v));
+    if (mine && sel.value !== mine) sel.value = mine;
+    else if (sel.dataset.listed === sel.value) return;
+  }
+  sel.dataset.listed = sel.value;
   listCases();
 }
 
@@ -530,7 +740,7 @@ function listCases() {
   const v = $("#case-variant").value;
   const list = $("#case-list");
   list.replaceChildren(...cases.filter((c) => c.variant === v).map((c) =>
-    el("li", {}, el("a", {href: "#", "data-case": c.id, onclick: (e) => { e.preventDefault(); showCase(c); }, text: c.id}),
+    el("li", {}, el("a", {href: "#", "data-case": c.id, onclick: (e) => { e.preventDefault(); showCase(c).then(() => $("#case-view").scrollIntoView({block: "nearest"})); }, text: c.id}),
       el("span", {"class": "muted", text: ` ${c.description}`}))));
 }
 
@@ -544,8 +754,12 @@ async function showCase(c, step) {
   const box = $("#case-board");
   if (!res.ok) { box.textContent = (await res.json()).error; return; }
   box.innerHTML = await res.text();
-  const svg = box.querySelector("svg");
-  if (svg) svg.style.minWidth = `${svg.getAttribute("width")}px`;  // never below its own size
+  const svg = cropBoard(box);  // the caption and the legend are the page's, never cut by the box
+  if (svg) {  // across the pane's width, never below its own size, and no taller than most of the window
+    const w = Number(svg.dataset.w), h = Number(svg.dataset.h);
+    svg.style.minWidth = `${w}px`;
+    svg.style.height = `${Math.max(h, Math.min(box.clientWidth * h / w, 0.75 * window.innerHeight))}px`;
+  }
   $("#case-title").textContent = `${c.id}: ${c.description}`;
 }
 
@@ -566,9 +780,11 @@ async function printSheet() {
 // ---------------------------------------------------------------------------
 
 function showTab(name) {
-  document.body.dataset.tab = name;  // the Diagrams tab widens the right-hand column (playground.css)
+  document.body.dataset.tab = name;
   document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t.dataset.tab === name));
   document.querySelectorAll(".pane").forEach((p) => { p.hidden = p.id !== `pane-${name}`; });
+  if (name === "play") fitBoard();  // sized once it can be measured
+  if (name === "diagrams") pickCaseVariant();
 }
 
 async function main() {
@@ -585,7 +801,12 @@ async function main() {
   $("#no-call").addEventListener("click", () => call(false));
   $("#players").addEventListener("change", seatChoices);
   $("#print").addEventListener("click", printSheet);
-  $("#case-variant").addEventListener("change", listCases);
+  $("#case-variant").addEventListener("change", () => { caseVariantChosen = true; listCases(); });
+  $("#menu").addEventListener("click", () => {
+    const open = document.querySelector("header").classList.toggle("open");
+    $("#menu").setAttribute("aria-expanded", String(open));
+  });
+  window.addEventListener("resize", fitBoard);
   $("#replay-turn").addEventListener("input", replayTurn);
   $("#replay-file").addEventListener("change", replayFile);
   $("#replay").addEventListener("toggle", () => { if ($("#replay").open && !uploaded && game) replayLatest(); });

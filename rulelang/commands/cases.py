@@ -78,3 +78,48 @@ def generate_cmd(ruleset: str, out_dir: str, check_cmd: str | None, no_check: bo
             sys.exit(1)
     path = generate.write(suite, Path(out_dir))
     click.echo(f"wrote {len(suite.cases)} cases to {path}")
+
+
+@cases_cmd.command("coverage")
+@click.option("--json", "as_json", is_flag=True, help="Print rulelang-deciding-coverage/1 JSON instead of a table.")
+@click.option("--field", "fields", multiple=True, metavar="FIELD", help="Only these fields (repeatable).")
+def coverage_cmd(as_json: bool, fields: tuple[str, ...]) -> None:
+    """Every pair of values of every rule, with the suite's cases that tell the two apart.
+
+    The pairs are derived from the configuration's field declarations (each
+    pair of a closed set, each number's boundary and neighbour, each count of a
+    per-count table, each key of a settlement term); a deciding case carries
+    `decides` (conformance/README.md). A pair no case decides is uncovered
+    unless conformance/deciding-excused.json says why no position can.
+
+    Exit status: 0 when every pair is decided or excused, 1 when one is
+    uncovered, 2 when the suite does not lint or a --field is unknown.
+    """
+    import json
+
+    from rulelang.conformance import deciding
+    from rulelang.conformance.cases import lint
+
+    known = {p.field for p in deciding.pairs()}
+    for f in fields:
+        if f not in known:
+            raise click.BadParameter(f"no field {f!r} has deciding pairs (e.g. {', '.join(sorted(known)[:3])})",
+                                     param_hint="--field")
+    report = lint()
+    if not report.ok:
+        for err in report.errors:
+            click.echo(err, err=True)
+        sys.exit(2)
+    cov = deciding.coverage(report.cases)
+    if fields:
+        cov.rows = [r for r in cov.rows if r[0].field in fields]
+    doc = cov.to_dict()
+    if as_json:
+        click.echo(json.dumps(doc, indent=1))
+    else:
+        for p, ids, why in cov.rows:
+            said = ", ".join(ids) if ids else (f"excused: {why}" if why else "UNCOVERED")
+            click.echo(f"{p.key}  {said}")
+        s = doc["summary"]
+        click.echo(f"{s['pairs']} pairs: {s['decided']} decided, {s['excused']} excused, {s['uncovered']} uncovered")
+    sys.exit(1 if cov.uncovered else 0)

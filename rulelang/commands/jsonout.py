@@ -15,7 +15,7 @@ import click
 
 __all__ = ["error_record", "file_record", "emit", "versioned", "schema_file", "KINDS"]
 
-KINDS = ("check", "list", "explain", "diff", "simulate")  # the commands whose --json shape has a schema
+KINDS = ("check", "list", "explain", "diff", "simulate", "identify")  # the commands whose --json shape has a schema
 VERSION = 1  # the major version of every shape: raised when a field changes meaning or goes away
 
 

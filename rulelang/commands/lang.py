@@ -143,6 +143,24 @@ def list_cmd(as_json: bool) -> None:
         click.echo("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip())
 
 
+SKIP_NON_RULESETS = click.option(
+    "--skip-non-rulesets", is_flag=True,
+    help="Skip a named .rules file that is plainly another format (udev, polkit, Snort rules), as a folder "
+         "walk does (the pre-commit hooks pass it).")
+
+
+def _walk(specs: tuple[str, ...], skip_named: bool) -> tuple[list[str], list[tuple[str, str]]]:
+    """The files to work on (folders walked), after saying once on stderr of each one left out that it is not a
+    ruleset."""
+    from rulelang.commands.walk import rulesets_of
+    from rulelang.foreign import not_a_ruleset
+
+    paths, skipped = rulesets_of(list(specs), skip_named)
+    for path, kind in skipped:
+        _say(not_a_ruleset(path, kind), style="yellow", err=True)
+    return paths, skipped
+
+
 @click.command("check")
 @click.argument("rulesets", nargs=-1, metavar="FILE|NAME|-...", shell_complete=bundled_or_file)
 @click.option("--all", "check_all", is_flag=True, help="Check every bundled ruleset too.")
@@ -150,19 +168,25 @@ def list_cmd(as_json: bool) -> None:
 @click.option("--stdin-filename", metavar="NAME", default=None,
               help="With -: the file name that messages give to standard input.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing for a valid file (only the errors found).")
+@SKIP_NON_RULESETS
 def check_cmd(rulesets: tuple[str, ...], check_all: bool, as_json: bool, stdin_filename: str | None,
-              quiet: bool) -> None:
+              quiet: bool, skip_non_rulesets: bool) -> None:
     """Check ruleset files (or bundled names, or - for standard input); print every error found.
 
     A folder stands for every *.rules file below it (hidden folders and
     virtual environments skipped), in sorted order.
 
+    A .rules file that is plainly another format (udev, polkit, Snort rules)
+    is said once to be "not a rulelang ruleset": skipped in a folder (and,
+    with --skip-non-rulesets, when named), an error when named.
+
     Exit status 0 when all are valid, 1 otherwise, 2 on wrong usage (70 when
     rulelang met a bug on one of them; every file is still reported).
     """
-    from rulelang.commands.walk import expand
-
-    specs = expand(list(rulesets)) + (bundled_names() if check_all else [])
+    specs, skipped = _walk(rulesets, skip_non_rulesets)
+    specs += bundled_names() if check_all else []
+    if not specs and skipped:
+        return
     if not specs:
         raise click.UsageError("give at least one ruleset file or bundled name, or --all")
     if specs.count("-") > 1:
@@ -227,6 +251,8 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
         for _i, e in enumerate(errors):
             _report(e)
             click.echo("")
+        if errors[0].code == "not-a-ruleset":
+            return 1  # said once: not an error count of a ruleset
         noun = "error" if len(errors) == 1 else "errors"
         _say(f"{shown}: {len(errors)} {noun}", style="bold red")
         return 1
@@ -298,7 +324,9 @@ def compile_cmd(ruleset: str, output: str | None) -> None:
               help="Change nothing; print a unified diff of what would change and exit 1 if there is one.")
 @click.option("--stdin-filename", metavar="NAME", default=None,
               help="With -: the file name that messages give to standard input.")
-def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_filename: str | None) -> None:
+@SKIP_NON_RULESETS
+def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_filename: str | None,
+            skip_non_rulesets: bool) -> None:
     """Rewrite ruleset files in the canonical form (comments kept).
 
     The canonical form states the same rules: the compiled configuration never
@@ -307,31 +335,24 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_fil
     output (with --check, it only sets the exit status). With --diff, print
     the changes as a unified diff instead of making them. A folder stands for
     every *.rules file below it (hidden folders and virtual environments
-    skipped), in sorted order.
+    skipped), in sorted order; a .rules file that is plainly another format
+    (udev, polkit, Snort rules) is said once to be "not a rulelang ruleset"
+    and left unchanged.
     """
-    from rulelang.commands.walk import expand
-
     if "-" in files:
         if len(files) > 1:
             raise click.UsageError("- (standard input) cannot be mixed with files")
         sys.exit(_fmt_stdin(check_only, show_diff, stdin_filename or STDIN_NAME))
     failed = False
     changed = []
-    for path in expand(list(files)):
+    paths, _skipped = _walk(files, skip_non_rulesets)
+    for path in paths:
         if os.path.isdir(path):
             _say(f"{path}: no ruleset file (*.rules) in this folder", err=True)
             failed = True
             continue
-        try:
-            text = read_text(path)
-        except FileNotFoundError:
-            hint = (f" (`{path}` is a bundled ruleset: fmt rewrites files; `rulelang show {path}` prints "
-                    "its canonical text)") if path in bundled_names() else ""
-            _say(f"{path}: no such file{hint}", err=True)
-            failed = True
-            continue
-        except (OSError, UnicodeDecodeError) as exc:
-            _say(f"{path}: cannot read: {exc}", err=True)
+        text = _fmt_source(path)
+        if text is None:
             failed = True
             continue
         new = _formatted(text, path)
@@ -355,6 +376,27 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_fil
             _say(f"reformatted {path}")
     if failed or ((check_only or show_diff) and changed):
         sys.exit(1)
+
+
+def _fmt_source(path: str) -> str | None:
+    """The text of a file `fmt` was given, or None after saying on stderr why it is not formatted."""
+    from rulelang.langapi import not_a_ruleset_error
+
+    try:
+        text = read_text(path)
+    except FileNotFoundError:
+        hint = (f" (`{path}` is a bundled ruleset: fmt rewrites files; `rulelang show {path}` prints "
+                "its canonical text)") if path in bundled_names() else ""
+        _say(f"{path}: no such file{hint}", err=True)
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        _say(f"{path}: cannot read: {exc}", err=True)
+        return None
+    other = not_a_ruleset_error(text, path)
+    if other is not None:  # named on the command line: said once, never rewritten
+        _say(f"{path}: {other.message}", style="bold red", err=True)
+        return None
+    return text
 
 
 def _unified_diff(old: str, new: str, path: str) -> str:

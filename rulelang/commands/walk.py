@@ -36,3 +36,35 @@ def expand(specs: list[str]) -> list[str]:
         inside = rules_below(spec) if spec != "-" and os.path.isdir(spec) else []
         out += inside or [spec]
     return out
+
+
+def _format_of(path: str) -> str | None:
+    """The other format the file at PATH plainly is (rulelang/foreign.py), from its first lines; None if unreadable."""
+    from rulelang.foreign import foreign_format
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).decode("utf-8", errors="replace")
+    except OSError:
+        return None  # the command reports the unreadable file as it does any other
+    return foreign_format(head)
+
+
+def rulesets_of(specs: list[str], skip_named: bool = False) -> tuple[list[str], list[tuple[str, str]]]:
+    """`expand`, leaving out the `.rules` files that are plainly another format (udev, polkit, Snort rules).
+
+    Returns the specs to work on and the (path, format) of those left out: every such file found in a folder,
+    and, with SKIP_NAMED (the pre-commit hooks), the files named too. A file named without it stays, so that
+    the command says once what it is.
+    """
+    keep: list[str] = []
+    skipped: list[tuple[str, str]] = []
+    for spec in specs:
+        walked = spec != "-" and os.path.isdir(spec)
+        for path in expand([spec]):
+            kind = _format_of(path) if (walked or skip_named) and os.path.isfile(path) else None
+            if kind is None:
+                keep.append(path)
+            else:
+                skipped.append((path, kind))
+    return keep, skipped

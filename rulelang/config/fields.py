@@ -63,7 +63,7 @@ __all__ = ["Fields", "Term", "HandsTerm", "DifferencesTerm", "HeaviestTerm", "Ti
 Positive = Annotated[int, Schema({"minimum": 1})]
 Natural = Annotated[int, Schema({"minimum": 0})]
 Text = Annotated[str, Schema({"minLength": 1})]
-RoundingRule = Annotated[str, Schema({"pattern": "^(none|round[1-9][0-9]*)$"})]
+RoundingRule = Annotated[str, Schema({"pattern": "^(none|round([2-9]|[1-9][0-9]+))$"})]  # N >= 2, as the language says
 PER_COUNT = {"type": "object", "additionalProperties": False,
              "patternProperties": {"^([2-9]|1[012])$": {"type": "integer", "minimum": 0, "maximum": 91}},
              "minProperties": 1}

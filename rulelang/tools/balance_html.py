@@ -1,8 +1,10 @@
 """The HTML report of `rulelang balance --html`: the figures and three plots as inline SVG (no network)."""
 from __future__ import annotations
 
+import functools
 import math
 from html import escape
+from importlib import resources
 from typing import Any
 
 from rulelang.interpreter import Config
@@ -10,9 +12,28 @@ from rulelang.tools import balance_report as br
 from rulelang.tools.plots import COLOURS, histogram, histograms, line_chart
 from rulelang.tools.stats import format_p
 
-_STYLE = ("body{font-family:sans-serif;max-width:1000px;margin:2em auto;color:#222}"
-          "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-          "td:first-child,th:first-child{text-align:left}.sig{font-weight:bold;color:#b00}figure{display:inline-block;margin:0}")
+
+@functools.lru_cache(maxsize=1)
+def _style() -> str:
+    """The reports' style sheet (report.css), inlined: a report is one file that needs no network."""
+    return resources.files("rulelang.tools").joinpath("report.css").read_text(encoding="utf-8")
+
+
+def _page(title: str, body: list[str]) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{escape(title)}</title><style>{_style()}</style></head><body>\n" + "\n".join(body)
+            + "\n</body></html>\n")
+
+
+def _wrapped(rows: list[str]) -> str:
+    """A table in a box of its own that scrolls sideways on a narrow screen (the page does not)."""
+    return "<div class=\"table-wrap\"><table>" + "\n".join(rows) + "</table></div>"
+
+
+def _findings(sentences: list[str], heading: str = "What this study found") -> str:
+    items = "".join(f"<li>{escape(s)}</li>" for s in sentences)
+    return f"<section class=\"findings\"><h2>{escape(heading)}</h2><ul>{items}</ul></section>"
 
 
 def _inline(svg: str) -> str:
@@ -84,7 +105,8 @@ def _table(rep: dict[str, Any], names: dict[str, str]) -> str:
     comp = {r["metric"]: r for r in rep.get("comparison", {}).get("rows", [])}
     head = "<tr><th>figure</th>" + "".join(f"<th>{escape(c)} (95% interval)</th>" for c in cols)
     if comp:
-        head += f"<th>difference ({escape(cols[1])} − {escape(cols[0])})</th><th>test</th><th>p</th><th></th>"
+        head += (f"<th>difference ({escape(cols[1])} − {escape(cols[0])})</th><th>test</th><th>p</th>"
+                 "<th>significance (Holm)</th>")
     head += "</tr>"
     rows = [head]
     for metric in rep["variants"][cols[0]]:
@@ -99,14 +121,17 @@ def _table(rep: dict[str, Any], names: dict[str, str]) -> str:
                      f"<td>{escape(r['test'])}</td><td>{format_p(r['p'])}</td>"
                      f"<td class=\"sig\">{'significant' if r['significant'] else ''}</td>")
         rows.append(f"<tr><td>{escape(metric)}</td>{''.join(cells)}{extra}</tr>")
-    return "<table>" + "\n".join(rows) + "</table>"
+    return _wrapped(rows)
 
 
 def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg: Config) -> str:
     """A self-contained HTML page."""
+    from rulelang.tools.balance_findings import findings
+
     title = " vs ".join(names[k] for k in sorted(names)) + ": balance"
     study = rep["study"]
-    body = [f"<h1>{escape(title)}</h1>",
+    sides = max(cfg.sides_of(study["players"])) + 1
+    body = [f"<h1>{escape(title)}</h1>", _findings(findings(rep, names, sides)),
             f"<p>{study['players']} players, seed {study['seed']}; {study['matches']} field matches "
             f"({escape(study['field'])} in every seat) and greedy vs random; {study['skill_matches']} matches of the strong "
             f"player ({escape(study['strong'])}) vs random and vs greedy. Each figure is a per-match statistic with a 95% "
@@ -116,8 +141,7 @@ def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, A
         body.append("<p>Paired on seeds: McNemar's exact test for yes/no figures, paired t on per-match values; "
                     f"significant: p below {rep['comparison']['alpha']:g} after Holm's correction.</p>")
     body += _plots(rep, parts, names, cfg)
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+    return _page(title, body)
 
 
 # --------------------------------------------------------------------------- the skill ladder
@@ -195,16 +219,17 @@ def _ladder_tables(rep: dict[str, Any]) -> list[str]:
                           for c in v["chain"])
         cs = v["coin_share"]
         body.append(f"<h2>{escape(name)}</h2><p>{escape(chain)}; coin share {pct(cs['value'])} {pct_interval(cs['ci95'])}.</p>"
-                    "<table>" + "\n".join(rows) + "</table>")
+                    + _wrapped(rows))
     if "comparison" in rep:
         from rulelang.tools.ladder_text import verdict
 
-        rows = ["<tr><th>figure</th><th>a</th><th>b</th><th>difference</th><th>test</th><th>p</th><th></th></tr>"]
+        rows = ["<tr><th>figure</th><th>a</th><th>b</th><th>difference</th><th>test</th><th>p</th>"
+                "<th>significance (Holm)</th></tr>"]
         for r in rep["comparison"]["rows"]:
             rows.append(f"<tr><td>{escape(r['figure'])}</td><td>{r['a']:.3g}</td><td>{r['b']:.3g}</td><td>{r['difference']:+.3g}</td>"
                         f"<td>{escape(r['test'])}</td><td>{format_p(r['p'])}</td>"
                         f"<td class=\"sig\">{'significant' if r['significant'] else ''}</td></tr>")
-        body.append(f"<h2>Comparison</h2><p>{escape(verdict(rep))}</p><table>" + "\n".join(rows) + "</table>")
+        body.append(f"<h2>Comparison</h2><p>{escape(verdict(rep))}</p>" + _wrapped(rows))
     return body
 
 
@@ -219,7 +244,9 @@ def ladder_html(rep: dict[str, Any]) -> str:
     bars = [(b, f"bar {100 * b:g}%") for b in st["bars"]] + [(0.5, "even")]
     players = [r["player"] for r in longest["ratings"]]
     elo = [(name, [(r["elo"], *r["elo_ci95"]) for r in v["ratings"]]) for name, v in variants.items()]
-    body = [f"<h1>{escape(title)}</h1>",
+    from rulelang.tools.ladder_text import summary
+
+    body = [f"<h1>{escape(title)}</h1>", _findings(summary(rep), "What the ladder found"),
             f"<p>{st['players']} players, seed {st['seed']}, {st['link_matches']} matches per link; each rung plays the one "
             "below it on the same deals, from every side in turn. Shares head to head with 95% Wilson intervals; "
             "Bradley-Terry ratings (random = 0) with Wald intervals; chain length and coin share with intervals from "
@@ -229,8 +256,7 @@ def ladder_html(rep: dict[str, Any]) -> str:
             "<figure>" + interval_svg(players, elo, "ratings (Elo scale, random = 0, 95% intervals)", "Elo",
                                       [(0.0, "random")], "{:.0f}") + "</figure>"]
     body += _ladder_tables(rep)
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
+    return _page(title, body)
 
 def _plots(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg: Config) -> list[str]:
     """The score race, the match length and the advantage by seat; two variants are overlaid in each plot."""

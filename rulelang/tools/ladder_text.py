@@ -26,18 +26,51 @@ def _table(console: Console, *cols: tuple[str, str]) -> Table:
     return t
 
 
+def _steps(n: int) -> str:
+    return f"{n} step" + ("" if n == 1 else "s")
+
+
+def _coin(v: float) -> str:
+    """The coin share as a club says it: 'about 35%'."""
+    return f"about {100 * v:.0f}%"
+
+
+def summary(rep: dict[str, Any]) -> list[str]:
+    """What the ladder found, in words a club understands: one sentence per ruleset, then the comparison's."""
+    st = rep["study"]
+    bar = st["bars"][0]
+    out = []
+    for name, v in rep["variants"].items():
+        length = next(c["length"] for c in v["chain"] if c["bar"] == bar)
+        climbed = [v["links"][0]["lower"]] + [link["upper"] for link in v["links"][:length]] if v["links"] else []
+        coin = _coin(v["coin_share"]["value"])
+        if length:
+            out.append(f"In {name}, better play wins: the ladder climbs {_steps(length)} ({' < '.join(climbed)}), "
+                       f"each player beating the one below in at least {100 * bar:g}% of matches; {coin} of the "
+                       "results are as good as a coin toss.")
+        else:
+            out.append(f"In {name}, luck weighs heavily: even {v['links'][0]['upper']} does not beat "
+                       f"{v['links'][0]['lower']} in {100 * bar:g}% of matches; {coin} of the results are as good "
+                       "as a coin toss.")
+    if "comparison" in rep:
+        out.append(verdict(rep))
+    return out
+
+
 def verdict(rep: dict[str, Any]) -> str:
-    """One sentence on what the second ruleset does to skill, e.g. 'B makes the game more skill-based (...)'."""
+    """One sentence on what the second ruleset does to skill, e.g. 'B rewards skill more than A: ...'."""
     a, b = rep["study"]["names"]
     rows = {r["figure"]: r for r in rep["comparison"]["rows"]}
     coin = rows["coin share"]
     bar = rep["study"]["bars"][0]
     chain = rows[f"chain length at {100 * bar:g}%"]
-    figs = f"chain {chain['a']} -> {chain['b']}, coin share {pct(coin['a'])} -> {pct(coin['b'])}"
+    figs = (f"{_coin(coin['b'])} of the results are as good as a coin toss with {b}, {_coin(coin['a'])} with {a}; "
+            f"the ladder climbs {_steps(chain['b'])} with {b}, {_steps(chain['a'])} with {a}")
     if coin["significant"] or chain["significant"]:
         more = coin["difference"] < 0 if coin["significant"] else chain["difference"] > 0
-        return f"{b} makes the game {'more' if more else 'less'} skill-based than {a} ({figs})."
-    return f"{b} against {a}: no significant difference in skill at this sample size ({figs})."
+        return (f"{b} rewards skill more than {a}: the better player wins more often ({figs})." if more else
+                f"{b} leaves more to luck than {a}: the better player wins less often ({figs}).")
+    return f"{b} and {a} reward skill about equally: at this sample size the ladder sees no clear difference ({figs})."
 
 
 def show(rep: dict[str, Any], console: Console) -> None:
@@ -91,4 +124,6 @@ def show(rep: dict[str, Any], console: Console) -> None:
         console.print(t)
         console.print(f"Paired on deals: McNemar's exact test per link, a paired bootstrap for the chain and the coin "
                       f"share; 'significant': p below {comp['alpha']:g} after Holm's correction.")
-        console.print(verdict(rep))
+    console.print()
+    for sentence in summary(rep):  # the closing words: what was found, as a club would say it
+        console.print(sentence, markup=False)
