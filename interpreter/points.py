@@ -16,7 +16,7 @@ def placement_scoring(cfg: Config) -> Callable[[int], int]:
     """The raw points a placement earns as a function of the counted sum (scoring.in_play, scoring.minimum)."""
     score = _scoring(cfg)
     least = cfg.minimum
-    if not least:
+    if least is None:
         return score
 
     def at_least(s: int) -> int:

@@ -146,3 +146,10 @@ def test_every_count_below_the_least_scores_nothing_in_the_engine_and_the_playgr
     plain, nofives = rules_of(Config.from_dict(cfg(HEAD))), rules_of(Config.from_dict(cfg(NO_FIVES)))
     assert plain.points[5] == 5 and nofives.points[5] == 0
     assert all(n == (p if p >= 10 else 0) for p, n in zip(plain.points, nofives.points))
+
+
+def test_a_deciding_case_id_keeps_the_hyphen_of_a_word_and_spells_a_sign():
+    from rulelang.conformance.deciding_search import slug
+
+    assert slug("seat-0") == "seat-0"  # was seatminus-0
+    assert (slug(-1), slug([1, 2]), slug("one-half"), slug([])) == ("minus-1", "1-2", "one-half", "empty")

@@ -208,8 +208,9 @@ class Fields:
         "scoring.divisors", "the divisors of the per-multiple and face-value formulas", "scoring",
         default=_one_multiple, used_when=_formula_divides)
     unit: Positive = declare("scoring.unit", "the raw points that make one shown point", "unit")
-    minimum: Natural = declare("scoring.minimum", "the raw points a placement must earn to score (fewer score "
-                               "nothing)", "placement_minimum", default=0)
+    minimum: Annotated[int, Schema({"minimum": 2})] | None = declare(
+        "scoring.minimum", "the raw points a placement must earn to score (fewer score nothing)", "placement_minimum",
+        default=None)
     knock_bonus: Natural = declare("scoring.knock_bonus", "raw points the next placer scores per pass",
                                    "knock_bonus", default=0)
     hand_doubles: HandDoubles = declare("scoring.hand_doubles", "what a double left in hand counts", "hand_doubles",
