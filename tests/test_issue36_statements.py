@@ -153,3 +153,31 @@ def test_a_deciding_case_id_keeps_the_hyphen_of_a_word_and_spells_a_sign():
 
     assert slug("seat-0") == "seat-0"  # was seatminus-0
     assert (slug(-1), slug([1, 2]), slug("one-half"), slug([])) == ("minus-1", "1-2", "one-half", "empty")
+
+
+# -- `ties at the top: the side that opened the round wins` ----------------------------------------
+
+TIE = HEAD + "check the target after settlement\nties at the top: the side that opened the round wins\n"
+
+
+def test_ties_to_the_round_opener_compile_round_trip_are_explained_and_need_a_tie():
+    assert cfg(TIE)["target"]["ties"] == "round-opener"
+    assert cfg(format_text(TIE)) == cfg(TIE)
+    assert "the side that opened the round wins" in explain_text(cfg(TIE))
+    # checked after every event the first side to reach the target wins: no tie can arise
+    errors = rulelang.check_text(HEAD + "ties at the top: the side that opened the round wins\n", "h.rules")
+    assert [e.code for e in errors] == ["ties-contradict-check"]
+    rounds = rulelang.compile_text(TIE + "the match lasts 3 rounds\n", "h.rules")
+    assert "the side that opened the last round wins" in explain_text(rounds)
+
+
+def test_a_tie_goes_to_the_first_tied_side_in_turn_from_the_opener():
+    from rulelang.interpreter.config import Config
+    from rulelang.interpreter.rules import rules_of
+
+    board = rules_of(Config.from_dict(cfg(TIE))).seating(3).board
+    assert board.after_settlement([150, 160, 160], False, (0, 1, 2)) == (True, 1, False)
+    assert board.after_settlement([150, 160, 160], False, (2, 0, 1)) == (True, 2, False)
+    assert board.after_settlement([160, 150, 160], False, (1, 2, 0)) == (True, 2, False)
+    drawn = rules_of(Config.from_dict(cfg(TIE.replace("the side that opened the round wins", "draw")))).seating(3).board
+    assert drawn.after_settlement([150, 160, 160], False, ()) == (True, None, False)

@@ -313,7 +313,8 @@ def _ties(c: Config) -> Iterator[Problem]:
                  "reach it wins, so ties at the top are impossible", "write `ties at the top: impossible`", "ties")
     if t["check"] == "after-settlement" and t["ties"] == "impossible":
         yield _p("ties-contradict-check", "when the target is checked after settlement, two sides can tie at "
-                 "the top", "write `ties at the top: play extra rounds` or `ties at the top: draw`", "ties")
+                 "the top", "write `ties at the top: play extra rounds`, `ties at the top: draw` or `ties at the top: "
+                 "the side that opened the round wins`", "ties")
 
 
 @rule("forced-lead-unused", "lead", "opener_first", "opener_domino", "opener_block")

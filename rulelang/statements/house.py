@@ -91,7 +91,9 @@ def _explain_rounds(v: int | None, c: Config) -> str:
         return "The match is played to its target, however many rounds that takes."
     n = c["target"]["rounds"]
     ties = {"extra-rounds": "further complete rounds are played until one side alone has the highest score",
-            "draw": "the match is drawn between them"}.get(c["target"]["ties"], "the match is drawn between them")
+            "draw": "the match is drawn between them",
+            "round-opener": "the side that opened the last round wins (if it is not among them, the first of them "
+                            "in turn after the opener)"}.get(c["target"]["ties"], "the match is drawn between them")
     return (f"The match lasts {n} round{'s' if n != 1 else ''}, with no target and no overshoot: after the last "
             f"round the single highest score wins; if it is shared, {ties}.")
 
