@@ -181,3 +181,46 @@ def test_a_tie_goes_to_the_first_tied_side_in_turn_from_the_opener():
     assert board.after_settlement([160, 150, 160], False, (1, 2, 0)) == (True, 2, False)
     drawn = rules_of(Config.from_dict(cfg(TIE.replace("the side that opened the round wins", "draw")))).seating(3).board
     assert drawn.after_settlement([150, 160, 160], False, ()) == (True, None, False)
+
+
+# -- `only a leading double branches`, `every double but the lead branches` --------------------------
+
+def test_branching_decided_at_the_lead_compiles_round_trips_and_is_explained():
+    for line, value, words in (("only a leading double branches", "lead", "Only a double led"),
+                               ("every double but the lead branches", "all-but-lead", "a double led to open the "
+                                                                                       "round does not branch")):
+        text = HEAD + line + "\n"
+        assert cfg(text)["doubles"]["branching"] == value
+        assert cfg(format_text(text)) == cfg(text) and line in format_text(text)
+        assert words in explain_text(cfg(text))
+
+
+def test_a_sniff_rule_names_the_branching_stated():
+    errors = rulelang.check_text(HEAD + "only a leading double branches\nthe spinner is always laid endwise\n",
+                                 "h.rules")
+    assert [e.code for e in errors] == ["sniff-needs-first-double"]
+    assert "here only a leading double branches" in errors[0].message
+
+
+def test_in_seeded_matches_only_a_double_led_ever_branches():
+    from rulelang.interpreter import Round
+
+    lead_only = cfg(HEAD + "only a leading double branches\nopener leads any tile\n")
+    after_lead = cfg(HEAD + "every double but the lead branches\n")
+    import random
+
+    seen = {True: 0, False: 0}
+    for seed in range(30):
+        for config, led_branches in ((lead_only, True), (after_lead, False)):
+            rnd = Round.deal(config, 2, random.Random(seed), record=True)
+            while not rnd.over:
+                rnd.play(rnd.legal_moves()[0])
+            lead = rnd.turns[0].to_dict()["move"]
+            branched = {t.to_dict()["move"].split(" on ")[1].split(" ")[0] for t in rnd.turns
+                        if " branch-" in t.to_dict()["move"]}
+            seen[led_branches] += bool(branched)
+            if led_branches:
+                assert branched <= {lead}
+            else:
+                assert lead not in branched
+    assert seen[True] and seen[False]  # branches were played under both

@@ -465,14 +465,18 @@ def _claims_scoring(c: Config) -> Iterator[Problem]:
 
 # -- the sniff: the first double as the only spinner --------------------------------------------
 
+_BRANCHING_WORDS = {"every": "every double branches", "none": "no double branches",
+                    "lead": "only a leading double branches", "all-but-lead": "every double but the lead branches"}
+
+
 def _sniff_rule(key: str, default: str, what: str) -> None:
     @rule("sniff-needs-first-double", "branching", key)
     def find(c: Config) -> Iterator[Problem]:
         d = c["doubles"]
         if d.get(key, default) != default and d["branching"] != "first":
             yield _p("sniff-needs-first-double", f"{what} is a rule of the sniff, the first double of the round "
-                     f"and the only one that branches; here {'every' if d['branching'] == 'every' else 'no'} "
-                     "double branches", "write `only the first double branches`, or remove this line", key)
+                     f"and the only one that branches; here {_BRANCHING_WORDS[d['branching']]}",
+                     "write `only the first double branches`, or remove this line", key)
 
 
 _sniff_rule("spinner_orientation", "crosswise", "how the spinner is laid")

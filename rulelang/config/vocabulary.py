@@ -38,7 +38,7 @@ OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", 
 DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double", "lowest-double")
 NoDouble = Literal["heaviest-tile", "draw", "heaviest-hand", "next-seat", "redeal"]
 Lead = Literal["any", "forced"]
-Branching = Literal["every", "first", "none"]
+Branching = Literal["every", "first", "none", "lead", "all-but-lead"]
 BranchSides = Literal["after-line", "at-once"]
 TerminalCount = Literal["both-halves", "one-half"]
 Unit = int  # any N >= 1 raw points make 1 shown point

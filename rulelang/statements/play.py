@@ -144,6 +144,10 @@ BRANCHING = {
     "first": "Only the first double placed in a round (the lead included) is a spinner; later doubles are "
              "placed crosswise but do not branch.",
     "none": "No double branches: the layout is a single line.",
+    "lead": "Only a double led to open the round is a spinner and can branch; a round opened by another tile "
+            "has no spinner, and later doubles are placed crosswise but do not branch.",
+    "all-but-lead": "Every double placed after the lead is a spinner and can branch, doubles on branches "
+                    "included; a double led to open the round does not branch.",
 }
 
 
@@ -285,12 +289,17 @@ STATEMENTS: tuple[StatementDef, ...] = (
             required=False, meta={"default": "heaviest-tile"}),
     choice("branching", "which doubles branch", 3, "branching_stmt",
            {"every double branches": "every", "only the first double branches": "first",
-            "no double branches": "none"}, ("doubles", "branching"), Branching,
+            "no double branches": "none",
+            "only a leading double branches": "lead",  # issue 36: "if the initial tile is a double"
+            "every double but the lead branches": "all-but-lead"}, ("doubles", "branching"), Branching,
            lambda v, c: BRANCHING[v],
            {"every double branches": "every double is a spinner",
             "only the first double branches": "only the first double of a round is a spinner",
-            "no double branches": "the layout is a single line"},
-           tags=("branching-every", "branching-first")),
+            "no double branches": "the layout is a single line",
+            "only a leading double branches": "only a double led to open the round is a spinner (\"if the "
+                                              "initial tile is a double\"); otherwise the layout is a single line",
+            "every double but the lead branches": "every double is a spinner except one led to open the round"},
+           tags=("branching-every", "branching-first", "branching-lead", "branching-all-but-lead")),
     choice("branch_sides", "when branches open", 3, "branch_sides_stmt",
            {"branches open after the line": "after-line", "branches open at once": "at-once"},
            ("doubles", "branch_sides"), BranchSides, _explain_branch_sides,
