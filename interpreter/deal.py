@@ -205,7 +205,8 @@ def open_by_double(cfg: Config, rule: str, masks: list[int], bone: Sequence[int]
     Held: its holder leads it (the highest and the lowest double: as `opener.lead` says). Held by nobody, `cfg.no_double`:
     the heaviest tile (the highest double held first, for a set double), draws from seat 0 in turn from the
     first `bend` tiles of the boneyard until a double turns up (run out: the heaviest tile), the heaviest
-    hand (any tile), the seat after `previous` (seat 0 in the first round; any tile), or thrown in."""
+    hand (any tile), the seat after `previous` (seat 0 in the first round; any tile, or its own highest double,
+    else its heaviest tile), or thrown in."""
     want = round_double(cfg, rule, round_no)
     if holds_double(cfg, rule, masks, round_no):
         if want < 0:  # any double: the highest, or the lowest ("...: the lowest double")
@@ -217,6 +218,9 @@ def open_by_double(cfg: Config, rule: str, masks: list[int], bone: Sequence[int]
         return Opening(best, -1, ())
     if how == "next-seat":
         return Opening(0 if previous is None else (previous + 1) % len(masks), -1, ())
+    if how == "next-seat-double":  # "...: the next seat leads its highest double" (none: its heaviest tile)
+        seat = 0 if previous is None else (previous + 1) % len(masks)
+        return Opening(seat, deciding_tile(masks[seat]), ())
     if how == "redeal":
         return Opening(-1, -1, ())
     if how == "draw":

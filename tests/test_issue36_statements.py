@@ -224,3 +224,39 @@ def test_in_seeded_matches_only_a_double_led_ever_branches():
             else:
                 assert lead not in branched
     assert seen[True] and seen[False]  # branches were played under both
+
+
+# -- `if nobody holds the opening double: the next seat leads its highest double` ----------------------
+
+NEXT_SEAT_DOUBLE = HEAD + ("opener of the first round: the double six\nopener after a domino: the double six\n"
+                           "opener after a block: the double six\n"
+                           "if nobody holds the opening double: the next seat leads its highest double\n")
+
+
+def test_next_seat_double_compiles_round_trips_and_is_explained():
+    c = cfg(NEXT_SEAT_DOUBLE)
+    assert c["opener"]["no_double"] == "next-seat-double"
+    assert cfg(format_text(NEXT_SEAT_DOUBLE)) == c
+    assert "must lead its own highest double" in explain_text(c)
+
+
+def test_in_seeded_matches_the_next_seat_leads_its_own_highest_double_when_nobody_holds_the_double_six():
+    from rulelang.interpreter.deal import deciding_tile
+    from rulelang.interpreter.tiles import BIT, tile_index
+
+    seen = 0
+    for seed in range(40):
+        match = Match(cfg(NEXT_SEAT_DOUBLE), 4, seed=seed, record=True)
+        while not match.over and len(match.rounds) < 3:
+            match.play(match.legal_moves()[0])
+        previous = None
+        for rnd in match.transcript()["rounds"]:
+            hands = rnd["deal"]["hands"]
+            if rnd["turns"] and not any("[6|6]" in h for h in hands):
+                seat = 0 if previous is None else (previous + 1) % 4
+                mask = sum(BIT[tile_index(t)] for t in hands[seat])
+                first = rnd["turns"][0]
+                assert first["seat"] == seat and tile_index(first["move"]) == deciding_tile(mask)
+                seen += 1
+            previous = rnd["turns"][0]["seat"] if rnd["turns"] else previous
+    assert seen

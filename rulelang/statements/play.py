@@ -80,6 +80,7 @@ NO_DOUBLE = {
     "if nobody holds the opening double: the heaviest hand leads": "heaviest-hand",
     "if nobody holds the opening double: the lead passes to the next seat": "next-seat",
     "if nobody holds the opening double: the tiles are dealt again": "redeal",
+    "if nobody holds the opening double: the next seat leads its highest double": "next-seat-double",  # issue 36
 }
 NO_DOUBLE_MEANINGS = {
     "heaviest-tile": "the holder of the heaviest tile leads (most pips, then the larger high half; under the double "
@@ -93,6 +94,8 @@ NO_DOUBLE_MEANINGS = {
                  "seat`); in the match's first round, seat 0",
     "redeal": "the deal is thrown in and the tiles are dealt again (from the same generator: a seeded match stays "
               "reproducible, and its transcript records the thrown-in deals) until somebody holds it",
+    "next-seat-double": "the seat after the previous round's opener (seat 0 in the match's first round) leads, and "
+                        "must lead its own highest double (holding none, its heaviest tile)",
 }
 
 
@@ -126,6 +129,8 @@ def _explain_no_double(v: str, c: Config) -> str:
         "next-seat": "the lead passes to the seat after the previous round's opener (seat 0 in the match's first "
                      "round), who leads any tile",
         "redeal": "the deal is thrown in and the tiles are dealt again until somebody holds it",
+        "next-seat-double": "the lead passes to the seat after the previous round's opener (seat 0 in the match's "
+                            "first round), who must lead its own highest double (holding none, its heaviest tile)",
     }[v]
     return f"If nobody holds the double that opens {where}, {said}."
 
@@ -283,7 +288,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
     replace(choice("no_double", "who leads when nobody holds the opening double", 2, "no_double_stmt", NO_DOUBLE,
                    ("opener", "no_double"), NoDouble, _explain_no_double,
                    {p: NO_DOUBLE_MEANINGS[v] for p, v in NO_DOUBLE.items()},
-                   tags=("no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal"),
+                   tags=("no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal",
+                         "no-double-next-seat-double"),
                    grammar=(NO_DOUBLE_HEAD + "{no_double_value}",)),
             resolve=_set_no_double, from_config=lambda c: c["opener"].get("no_double", "heaviest-tile"),
             required=False, meta={"default": "heaviest-tile"}),
