@@ -218,7 +218,7 @@ def open_by_double(cfg: Config, rule: str, masks: list[int], bone: Sequence[int]
         return Opening(best, -1, ())
     if how == "next-seat":
         return Opening(0 if previous is None else (previous + 1) % len(masks), -1, ())
-    if how == "next-seat-double":  # "...: the next seat leads its highest double" (none: its heaviest tile)
+    if how == "next-seat-double":  # "...: the lead passes to the next seat, who must lead its highest double"
         seat = 0 if previous is None else (previous + 1) % len(masks)
         return Opening(seat, deciding_tile(masks[seat]), ())
     if how == "redeal":

@@ -226,11 +226,11 @@ def test_in_seeded_matches_only_a_double_led_ever_branches():
     assert seen[True] and seen[False]  # branches were played under both
 
 
-# -- `if nobody holds the opening double: the next seat leads its highest double` ----------------------
+# -- `if nobody holds the opening double: the lead passes to the next seat, who must lead its highest double` ----------------------
 
 NEXT_SEAT_DOUBLE = HEAD + ("opener of the first round: the double six\nopener after a domino: the double six\n"
                            "opener after a block: the double six\n"
-                           "if nobody holds the opening double: the next seat leads its highest double\n")
+                           "if nobody holds the opening double: the lead passes to the next seat, who must lead its highest double\n")
 
 
 def test_next_seat_double_compiles_round_trips_and_is_explained():

@@ -366,8 +366,8 @@ STATEMENTS = STATEMENTS + (
 )
 
 
-# -- `the tiles are dealt again when a hand holds 5 or more doubles` (redeal_doubles; issue 36: a club's house
-# rules throw a deal in at 4 doubles, an open-source engine and a tournament's rules at 5 or more) ---------
+# -- `the tiles are dealt again when a hand holds 5 or more doubles` (redeal_doubles: a club's house rules
+# throw a deal in at 4 doubles, an open-source engine and a tournament's rules at 5 or more) ---------------
 
 REDEAL_DOUBLES = "the tiles are dealt again when a hand holds {N:5,4} or more double[s]"
 

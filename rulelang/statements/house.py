@@ -155,7 +155,7 @@ def _explain_hand_doubles(v: str, c: Config) -> str:
     return "At the end of a round a double left in hand counts both halves ([4|4] counts 8)."
 
 
-# -- a placement that scores only from N points up ("no fives": 5 never counts, 10 and up do; issue 36) ------------
+# -- a placement that scores only from N points up ("no fives": 5 never counts, 10 and up do) ----------------------
 
 MINIMUM = "a placement scores only from {N} {target_measure} up"
 

@@ -29,7 +29,7 @@ OPENER_WORDS = {
     "seat-0": "seat 0",  # a fixed opening seat
     "double-six": "the double six",  # a set opening double
     "rotating-double": "the rotating double",
-    "lowest-double": "the lowest double",  # an app's rules (issue 36)
+    "lowest-double": "the lowest double",  # an app's rules
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -64,7 +64,7 @@ def _opener(key: str, words: str, head: str, place: str, allowed: object, when: 
 
 def _explain_lead(v: str, c: Config) -> str:
     if v == "forced":
-        if "lowest-double" in c["opener"].values():  # an app's rules (issue 36)
+        if "lowest-double" in c["opener"].values():  # "...: the lowest double" (an app's rules)
             return ("A round opened by the highest or the lowest double must lead that double (or that heaviest "
                     "tile); other rounds lead any tile.")
         return ("A round opened by the highest double must lead that double (or that heaviest tile); "
@@ -80,7 +80,8 @@ NO_DOUBLE = {
     "if nobody holds the opening double: the heaviest hand leads": "heaviest-hand",
     "if nobody holds the opening double: the lead passes to the next seat": "next-seat",
     "if nobody holds the opening double: the tiles are dealt again": "redeal",
-    "if nobody holds the opening double: the next seat leads its highest double": "next-seat-double",  # issue 36
+    "if nobody holds the opening double: the lead passes to the next seat, who must lead its highest double":
+        "next-seat-double",
 }
 NO_DOUBLE_MEANINGS = {
     "heaviest-tile": "the holder of the heaviest tile leads (most pips, then the larger high half; under the double "
@@ -296,7 +297,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     choice("branching", "which doubles branch", 3, "branching_stmt",
            {"every double branches": "every", "only the first double branches": "first",
             "no double branches": "none",
-            "only a leading double branches": "lead",  # issue 36: "if the initial tile is a double"
+            "only a leading double branches": "lead",  # "if the initial tile is a double"
             "every double but the lead branches": "all-but-lead"}, ("doubles", "branching"), Branching,
            lambda v, c: BRANCHING[v],
            {"every double branches": "every double is a spinner",

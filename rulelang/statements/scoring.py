@@ -390,7 +390,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     choice("ties", "ties at the top", 4, "ties_stmt",
            {"ties at the top: play extra rounds": "extra-rounds", "ties at the top: draw": "draw",
             "ties at the top: impossible": "impossible",
-            "ties at the top: the side that opened the round wins": "round-opener"},  # issue 36
+            "ties at the top: the side that opened the round wins": "round-opener"},
            ("target", "ties"), Ties, lambda v, c: TIES[v],
            {"ties at the top: play extra rounds": "a shared top score plays further complete rounds",
             "ties at the top: draw": "a shared top score draws the match",
