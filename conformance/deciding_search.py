@@ -421,6 +421,8 @@ def shrunk(config: dict[str, Any], other: dict[str, Any], data: dict[str, Any]) 
 
 
 def slug(value: Any) -> str:
-    """A value in an id: `"one-half"` -> one-half, -1 -> minus-1, [1, 2] -> 1-2, [] -> empty."""
-    text = re.sub(r"(?<![0-9])-(?=[0-9])", "minus-", json.dumps(value).strip('"').lower())
+    """A value in an id: `"one-half"` -> one-half, `"seat-0"` -> seat-0, -1 -> minus-1, [1, 2] -> 1-2, [] -> empty."""
+    text = json.dumps(value).strip('"').lower()
+    if not isinstance(value, str):  # a number's sign (a word such as seat-0 keeps its hyphen)
+        text = re.sub(r"(?<![0-9])-(?=[0-9])", "minus-", text)
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "empty"

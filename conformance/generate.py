@@ -130,12 +130,14 @@ def config_tags(config: dict[str, Any]) -> set[str]:
     settle = config["settlement"]
     pairs = [
         (dbl["branching"] == "every", "branching-every"), (dbl["branching"] == "first", "branching-first"),
+        (dbl["branching"] == "lead", "branching-lead"), (dbl["branching"] == "all-but-lead", "branching-all-but-lead"),
         (dbl["branch_sides"] == "after-line", "branch-after-line"), (dbl["branch_sides"] == "at-once", "branch-at-once"),
         (dbl["terminal_count"] == "one-half", "terminal-one-half"), (op["lead"] == "forced", "forced-lead"),
         ("next-seat" in (op["after_domino"], op["after_block"]), "opener-next-seat"),
+        ("lowest-double" in op.values(), "opener-lowest-double"),
         (op["after_block"] == "block-winner", "opener-block-winner"), ("seat-0" in op.values(), "opener-seat-0"),
         (config["drawing"] == "none", "no-drawing"), (config.get("draw_limit") is not None, "draw-limit"),
-        (bool(config.get("draw_while_able")), "draw-while-able"),
+        (bool(config.get("draw_while_able")), "draw-while-able"), (config.get("redeal_doubles") is not None, "many-doubles-redeal"),
         (any(config.get("reserve", {}).values()), "reserve"), (not sc["in_play"], "no-placement-score"),
         (sc.get("multiple") == 3, "multiple-3"), (sc.get("formula") == "per-multiple", "formula-per-multiple"),
         (sc.get("formula") == "face-value", "formula-face-value"),
@@ -145,8 +147,10 @@ def config_tags(config: dict[str, Any]) -> set[str]:
         (tgt.get("check") == "every-event", "target-every-event"),
         (tgt.get("check") == "after-settlement", "target-after-settlement"),
         (tgt.get("ties") == "extra-rounds", "tie-extra-rounds"), (tgt.get("ties") == "draw", "tie-draw"),
+        (tgt.get("ties") == "round-opener", "tie-round-opener"),
         (bool(tgt.get("raw_by_count")), "target-by-count"), (tgt.get("entry") is not None, "entry-threshold"),
-        (bool(tgt.get("lead_cannot_win")), "lead-cannot-win"), (config.get("score_floor") is not None, "score-floor"),
+        (bool(tgt.get("lead_cannot_win")), "lead-cannot-win"),
+        (bool(sc.get("minimum")), "placement-minimum"), (config.get("score_floor") is not None, "score-floor"),
         (config.get("round_end") == "side-out", "side-out"), (config.get("tiles", 6) != 6, "larger-set"),
         (config.get("claims", "none") != "none", "claims"),  # the muggins rule
         (config.get("claims") in ("any-opponent", "lost-if-called"), "claims-any-opponent"),

@@ -130,7 +130,7 @@ def _read_deal_slowly(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -
 # -- rounds opened by a double: a set or rotating double, and who leads when nobody holds it
 # ("if nobody holds the opening double: ..."; docs/config.md, opener.no_double)
 
-DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double")
+DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double", "lowest-double")
 _SET_DOUBLES = {top: sum(BIT[t] for t in range(n) if IS_DOUBLE[t]) for top, n in SETS.items()}
 _RANK = {t: r for r, t in enumerate(_RANK_ORDER)}  # 0: the highest double
 
@@ -146,7 +146,8 @@ class Opening(NamedTuple):
 
 def round_double(cfg: Config, rule: str, round_no: int) -> int:
     """The double a round opened by `rule` wants: [6|6], the rotating double of round `round_no` (the set's
-    top double first, then one lower each round, after [0|0] the top again), or -1 for any double."""
+    top double first, then one lower each round, after [0|0] the top again), or -1 for any double (the
+    highest or the lowest double)."""
     if rule == "double-six":
         return INDEX[(6, 6)]
     if rule == "rotating-double":
@@ -165,9 +166,31 @@ def holds_double(cfg: Config, rule: str, masks: Sequence[int], round_no: int) ->
     return False
 
 
+def redeals(cfg: Config, rule: str) -> bool:
+    """Whether a deal of a round opened by `rule` may be thrown in (`thrown_in` says whether it is)."""
+    return cfg.redeal_doubles is not None or cfg.no_double == "redeal" and rule in DOUBLE_OPENERS
+
+
 def thrown_in(cfg: Config, rule: str, masks: Sequence[int], round_no: int) -> bool:
-    """`...: the tiles are dealt again`: a deal of a round opened by a double that nobody holds."""
+    """A deal thrown in: one hand holds N or more doubles (`the tiles are dealt again when a hand holds N or
+    more doubles`), or `...: the tiles are dealt again` and nobody holds the double opening the round."""
+    least = cfg.redeal_doubles
+    if least is not None:
+        doubles = _SET_DOUBLES[cfg.tiles]
+        for m in masks:
+            if (m & doubles).bit_count() >= least:
+                return True
     return cfg.no_double == "redeal" and rule in DOUBLE_OPENERS and not holds_double(cfg, rule, masks, round_no)
+
+
+def _by_lowest_double(cfg: Config, masks: Sequence[int]) -> Opening:
+    """"...: the lowest double": its holder leads ([0|0] first), that double under a forced lead."""
+    for d in range(cfg.tiles + 1):
+        t = INDEX[(d, d)]
+        for seat, m in enumerate(masks):
+            if m & BIT[t]:
+                return Opening(seat, t if cfg.lead == "forced" else -1, ())
+    raise AssertionError("unreachable: a double is held")
 
 
 def _by_heaviest_tile(cfg: Config, masks: Sequence[int]) -> Opening:
@@ -179,14 +202,15 @@ def open_by_double(cfg: Config, rule: str, masks: list[int], bone: Sequence[int]
                    previous: int | None) -> Opening:
     """Who opens a round opened by a double, and with what; the opening draws (`draw`) join `masks` in place.
 
-    Held: its holder leads it (the highest double: as `opener.lead` says). Held by nobody, `cfg.no_double`:
+    Held: its holder leads it (the highest and the lowest double: as `opener.lead` says). Held by nobody, `cfg.no_double`:
     the heaviest tile (the highest double held first, for a set double), draws from seat 0 in turn from the
     first `bend` tiles of the boneyard until a double turns up (run out: the heaviest tile), the heaviest
-    hand (any tile), the seat after `previous` (seat 0 in the first round; any tile), or thrown in."""
+    hand (any tile), the seat after `previous` (seat 0 in the first round; any tile, or its own highest double,
+    else its heaviest tile), or thrown in."""
     want = round_double(cfg, rule, round_no)
     if holds_double(cfg, rule, masks, round_no):
-        if want < 0:
-            return _by_heaviest_tile(cfg, masks)
+        if want < 0:  # any double: the highest, or the lowest ("...: the lowest double")
+            return _by_lowest_double(cfg, masks) if rule == "lowest-double" else _by_heaviest_tile(cfg, masks)
         return Opening(next(s for s, m in enumerate(masks) if m & BIT[want]), want, ())
     how = cfg.no_double
     if how == "heaviest-hand":
@@ -194,6 +218,9 @@ def open_by_double(cfg: Config, rule: str, masks: list[int], bone: Sequence[int]
         return Opening(best, -1, ())
     if how == "next-seat":
         return Opening(0 if previous is None else (previous + 1) % len(masks), -1, ())
+    if how == "next-seat-double":  # "...: the lead passes to the next seat, who must lead its highest double"
+        seat = 0 if previous is None else (previous + 1) % len(masks)
+        return Opening(seat, deciding_tile(masks[seat]), ())
     if how == "redeal":
         return Opening(-1, -1, ())
     if how == "draw":

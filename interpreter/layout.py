@@ -58,8 +58,8 @@ Connection = tuple[tuple[int, int], str, tuple[int, int], str]
 class Tables:
     """What the layout reads of its configuration, derived once per configuration (`Rules.layout`)."""
 
-    __slots__ = ("dv", "branch_every", "branch_first", "at_once", "orient", "uncovered", "one_tile", "sniff",
-                 "n_tiles", "mask")
+    __slots__ = ("dv", "branch_every", "branch_first", "branch_lead", "branch_after_lead", "at_once", "orient",
+                 "uncovered", "one_tile", "sniff", "n_tiles", "mask")
 
     def __init__(self, cfg: Config):
         self.n_tiles = SETS[cfg.tiles]  # larger sets: the set is the first n_tiles indices
@@ -72,6 +72,9 @@ class Tables:
         # "every double branches" / "only the first double branches" / "no double branches"
         self.branch_every = cfg.branching == "every"
         self.branch_first = cfg.branching == "first"
+        # "only a leading double branches" / "every double but the lead branches": decided at the lead
+        self.branch_lead = cfg.branching == "lead"
+        self.branch_after_lead = cfg.branching == "all-but-lead"
         # "branches open at once" / "branches open after the line"
         self.at_once = cfg.branch_sides == "at-once"
         # the sniff: "the spinner is always laid crosswise" (0) / "... always laid endwise" (1) /
@@ -101,7 +104,7 @@ class Layout:
         self.spin = 0  # the branching doubles on the layout (bitmask)
         # doubles.branching: "every double branches" / "only the first double branches" (the first
         # double of the round, the lead included) / "no double branches"
-        self._spin_next = rules.branch_every or rules.branch_first
+        self._spin_next = rules.branch_every or rules.branch_first or rules.branch_lead
         self._r = rules  # the tables: what a terminal double counts (dv), when branches open
         self._in_line = [0] * rules.n_tiles  # free in-line sides of each double on the layout
         self._connections: list[Connection] = []  # cache of connections(), a prefix of placed
@@ -204,6 +207,10 @@ class Layout:
             free[ti << 3 | LOW] = LO[ti]
             free[ti << 3 | HIGH] = HI[ti]
             total = PIPS[ti]  # an opening non-double counts both halves
+        if self._r.branch_lead:
+            self._spin_next = False  # "only a leading double branches": no double after the lead
+        elif self._r.branch_after_lead:
+            self._spin_next = True  # "every double but the lead branches": every double after it
         self.total = total
         self.placed.append(code)
         return total

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .config import as_config
-from .deal import DOUBLE_OPENERS, deal_tiles, set_tiles, thrown_in
+from .deal import DOUBLE_OPENERS, deal_tiles, redeals, set_tiles, thrown_in
 from .errors import IllegalMove
 from .players import random_player
 from .records import Event, RoundResult, Turn, shown_points
@@ -71,8 +71,9 @@ class Match:
                 _check_deal(n, hands, bone, set_tiles(cfg))
             else:
                 hands, bone = deal_tiles(cfg, n, self.rng)
-            # "if nobody holds the opening double: the tiles are dealt again": the next deal replaces this one
-            if cfg.no_double != "redeal" or rule not in DOUBLE_OPENERS or (
+            # "if nobody holds the opening double: the tiles are dealt again", "the tiles are dealt again when a
+            # hand holds N or more doubles": the next deal replaces this one
+            if not redeals(cfg, rule) or (
                     given is not None and given.get("opener") is not None and self._explicit_openers) or (
                     not thrown_in(cfg, rule, [sum(BIT[t] for t in h) for h in hands], i)):
                 break

@@ -13,7 +13,21 @@ def round5(x: int) -> int:
 
 
 def placement_scoring(cfg: Config) -> Callable[[int], int]:
-    """The raw points a placement earns as a function of the counted sum (scoring.in_play)."""
+    """The raw points a placement earns as a function of the counted sum (scoring.in_play, scoring.minimum)."""
+    score = _scoring(cfg)
+    least = cfg.minimum
+    if least is None:
+        return score
+
+    def at_least(s: int) -> int:
+        # "a placement scores only from N points up": fewer points score nothing ("no fives")
+        got = score(s)
+        return got if got >= least else 0
+
+    return at_least
+
+
+def _scoring(cfg: Config) -> Callable[[int], int]:
     if not cfg.in_play:
         return _nothing  # "placements score nothing"
     divisors = cfg.divisors

@@ -812,7 +812,7 @@ class Round:
         if not self.match_over and kind != "target" and not f.board.every_event and f.tiebreak <= 1:
             # "check the target after settlement" (not at the end of an extra round of a fixed number
             # that is not the last: `tiebreak` > 1, "a tie at the top plays N extra rounds")
-            over, winner, extra = f.board.after_settlement(self._scores, bool(f.tiebreak))
+            over, winner, extra = f.board.after_settlement(self._scores, bool(f.tiebreak), _turn_order(f))
             if over:
                 self.match_over = True
                 self.winner = winner
@@ -926,6 +926,14 @@ def _open_by_double(cfg: Config, opening: str, masks: list[int], bone: Sequence[
     elif op.forced >= 0 and 0 <= opener < players and masks[opener] & BIT[op.forced]:
         forced = op.forced  # a given opener leads the rule's tile when it holds it
     return opener, forced, op.drawn
+
+
+def _turn_order(f: _Fixed) -> tuple[int, ...]:
+    """The sides in turn from the round's opener (only "ties at the top: the side that opened the round wins"
+    reads them)."""
+    if not f.board.to_opener:
+        return ()
+    return tuple(f.sides[(f.opener + k) % f.players] for k in range(f.players))
 
 
 def _mask_of(tiles: Sequence[int]) -> int:

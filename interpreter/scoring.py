@@ -11,7 +11,8 @@ class Scoreboard:
     """The target rules of one configuration and player count, read once (`Seating.board`), with the house
     rules asked about each event (`HouseRule.accepts`)."""
 
-    __slots__ = ("target", "exact", "overshoot", "floor", "every_event", "by_rounds", "extra_rounds", "accepts")
+    __slots__ = ("target", "exact", "overshoot", "floor", "every_event", "by_rounds", "extra_rounds", "to_opener",
+                 "accepts")
 
     def __init__(self, cfg: Config, players: int, accepts: tuple[HouseRule, ...]):
         # "target ... with 2 players, 150 with 3 or 4": the raw target of this player count
@@ -23,6 +24,7 @@ class Scoreboard:
         self.by_rounds = cfg.rounds is not None
         self.every_event = cfg.target_check == "every-event" and not self.by_rounds
         self.extra_rounds = cfg.ties == "extra-rounds"
+        self.to_opener = cfg.ties == "round-opener"
         self.accepts = accepts
 
     def apply(self, kind: str, side: int, seat: int | None, old: int, raw: int,
@@ -53,8 +55,12 @@ class Scoreboard:
         # "check the target after every event": the match ends at once
         return new, accepted, accepted and self.every_event and reached
 
-    def after_settlement(self, scores: Sequence[int], tiebreak: bool) -> tuple[bool, int | None, bool]:
-        """The target checked after settlement: (match over, winning side or None, extra rounds needed)."""
+    def after_settlement(self, scores: Sequence[int], tiebreak: bool,
+                         turn_order: Sequence[int] = ()) -> tuple[bool, int | None, bool]:
+        """The target checked after settlement: (match over, winning side or None, extra rounds needed).
+
+        `turn_order`: the sides in turn from the round's opener (a tie goes to the first of them that is tied
+        under "ties at the top: the side that opened the round wins")."""
         if self.every_event:
             return False, None, False  # "check the target after every event": checked already
         if self.by_rounds:
@@ -70,5 +76,10 @@ class Scoreboard:
         if self.extra_rounds:
             # "ties at the top: play extra rounds" until one side alone has the highest score
             return False, None, True
+        if self.to_opener:
+            # "ties at the top: the side that opened the round wins" (else the first tied side in turn after it)
+            for side in turn_order:
+                if side in tops:
+                    return True, side, False
         # "ties at the top: draw" (or "impossible", which cannot arise): a drawn match
         return True, None, False

@@ -216,6 +216,11 @@ CODES: dict[str, tuple[str, str]] = {
                                           "first double branches`"),
     # check: drawing while able to place (family.md 3.8)
     "draw-while-able-needs-drawing": ("check", "`a player may draw while able to place` with `no drawing`"),
+    # check: the deal thrown in for a hand of doubles, and the least a placement scores
+    "redeal-doubles-cannot-apply": ("check", "a deal thrown in for N doubles in one hand that no deal can meet, or "
+                                             "that every deal meets"),
+    "placement-minimum-cannot-apply": ("check", "a least a placement scores where placements score nothing, or "
+                                                "where no placement scores less"),
     "tie-rounds-need-extra-rounds": ("check", "a number of extra rounds on a tie without `ties at the top: play "
                                               "extra rounds`"),
     # warning: the ruleset compiles, but may not mean what it says

@@ -172,6 +172,9 @@ class Fields:
                                             empty={}, schema=PER_COUNT)
     reserves: Mapping[int, int] = declare("reserve", "tiles of the boneyard never drawn, per player count",
                                           "reserve", empty={}, schema=PER_COUNT)
+    redeal_doubles: Annotated[int, Schema({"minimum": 2})] | None = declare(
+        "redeal_doubles", "a deal is thrown in when one hand holds this many doubles or more", "redeal_doubles",
+        default=None)
     drawing: Drawing = declare("drawing", "whether a player who cannot place draws", "drawing")
     draw_limit: Positive | None = declare("draw_limit", "the most tiles a player draws in a turn", "drawing",
                                           default=None)
@@ -205,6 +208,9 @@ class Fields:
         "scoring.divisors", "the divisors of the per-multiple and face-value formulas", "scoring",
         default=_one_multiple, used_when=_formula_divides)
     unit: Positive = declare("scoring.unit", "the raw points that make one shown point", "unit")
+    minimum: Annotated[int, Schema({"minimum": 2})] | None = declare(
+        "scoring.minimum", "the raw points a placement must earn to score (fewer score nothing)", "placement_minimum",
+        default=None)
     knock_bonus: Natural = declare("scoring.knock_bonus", "raw points the next placer scores per pass",
                                    "knock_bonus", default=0)
     hand_doubles: HandDoubles = declare("scoring.hand_doubles", "what a double left in hand counts", "hand_doubles",

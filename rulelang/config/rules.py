@@ -244,6 +244,51 @@ def _draw_while_able(c: Config) -> Iterator[Problem]:
                  "write `draw until playable`, or remove this line", "draw_while_able")
 
 
+@rule("redeal-doubles-cannot-apply", "redeal_doubles", "hand")
+def _redeal_doubles(c: Config) -> Iterator[Problem]:
+    # "the tiles are dealt again when a hand holds N or more doubles": a rule no deal can meet says nothing, and
+    # one every deal meets would deal again for ever
+    least = c.get("redeal_doubles")
+    if least is None:
+        return
+    top = c.get("tiles", 6)
+    doubles, in_set = top + 1, SET_TILES[top]
+    sizes = {n: c["hand_size"][str(n)] for n in _playable(c) if str(n) in c["hand_size"]}
+    if sizes and all(least > min(h, doubles) for h in sizes.values()):
+        most = min(max(sizes.values()), doubles)
+        yield _p("redeal-doubles-cannot-apply", f"no hand can hold {least} doubles: a hand has at most "
+                 f"{max(sizes.values())} tiles and a {SET_NAMES[top]} set {doubles} doubles",
+                 f"write a number from 2 to {most}" if most >= 2 else "remove this line", "redeal_doubles")
+    for n, h in sorted(sizes.items()):
+        dealt = max(0, doubles - (in_set - n * h))  # the doubles some hand must hold, whatever the shuffle
+        if dealt > n * (least - 1):
+            yield _p("redeal-doubles-cannot-apply", f"every deal to {n} players would be dealt again: {n} hands "
+                     f"of {h} tiles hold at least {dealt} doubles, so one hand always holds {least} or more",
+                     f"write {-(-dealt // n) + 1} or more, or deal fewer tiles", "redeal_doubles")
+
+
+@rule("placement-minimum-cannot-apply", "placement_minimum", "scoring")
+def _placement_minimum(c: Config) -> Iterator[Problem]:
+    # "a placement scores only from N points up" where placements score nothing, or where none scores below N
+    least = c["scoring"].get("minimum", 0)
+    if not least:
+        return
+    sc = c["scoring"]
+    if not sc["in_play"]:
+        yield _p("placement-minimum-cannot-apply", "placements score nothing, so no placement scores too little",
+                 "remove this line, or state how placements score", "placement_minimum")
+        return
+    formula = sc.get("formula", "value")
+    lowest = {"value": sc["multiple"], "per-multiple": 1}.get(formula) or min(sc.get("divisors", [sc["multiple"]]))
+    if least <= lowest:
+        unit = sc["unit"] if isinstance(sc["unit"], int) and sc["unit"] >= 1 else 1
+        shown = f" ({lowest // unit} shown)" if unit > 1 and lowest % unit == 0 else ""
+        yield _p("placement-minimum-cannot-apply", f"every placement that scores earns at least {lowest} raw "
+                 f"point{'s' if lowest != 1 else ''}{shown}, so scoring only from {least} raw up changes nothing",
+                 f"write a least above {lowest} raw point{'s' if lowest != 1 else ''}{shown}, or remove this line",
+                 "placement_minimum")
+
+
 @rule("exact-needs-overshoot", "target", "overshoot")
 def _exact(c: Config) -> Iterator[Problem]:
     if c["target"]["mode"] == "exact" and c["target"]["overshoot"] == "none":
@@ -268,16 +313,17 @@ def _ties(c: Config) -> Iterator[Problem]:
                  "reach it wins, so ties at the top are impossible", "write `ties at the top: impossible`", "ties")
     if t["check"] == "after-settlement" and t["ties"] == "impossible":
         yield _p("ties-contradict-check", "when the target is checked after settlement, two sides can tie at "
-                 "the top", "write `ties at the top: play extra rounds` or `ties at the top: draw`", "ties")
+                 "the top", "write `ties at the top: play extra rounds`, `ties at the top: draw` or `ties at the top: "
+                 "the side that opened the round wins`", "ties")
 
 
 @rule("forced-lead-unused", "lead", "opener_first", "opener_domino", "opener_block")
 def _forced(c: Config) -> Iterator[Problem]:
     o = c["opener"]
-    if o["lead"] == "forced" and not {"highest-double", "double-six", "rotating-double"} & {
+    if o["lead"] == "forced" and not {"highest-double", "double-six", "rotating-double", "lowest-double"} & {
             o["first_round"], o["after_domino"], o["after_block"]}:
         yield _p("forced-lead-unused", "a forced lead needs a round opened by a double (the highest double, the "
-                 "double six or the rotating double)",
+                 "double six, the rotating double or the lowest double)",
                  "write `opener leads any tile`", "lead")
 
 
@@ -419,14 +465,18 @@ def _claims_scoring(c: Config) -> Iterator[Problem]:
 
 # -- the sniff: the first double as the only spinner --------------------------------------------
 
+_BRANCHING_WORDS = {"every": "every double branches", "none": "no double branches",
+                    "lead": "only a leading double branches", "all-but-lead": "every double but the lead branches"}
+
+
 def _sniff_rule(key: str, default: str, what: str) -> None:
     @rule("sniff-needs-first-double", "branching", key)
     def find(c: Config) -> Iterator[Problem]:
         d = c["doubles"]
         if d.get(key, default) != default and d["branching"] != "first":
             yield _p("sniff-needs-first-double", f"{what} is a rule of the sniff, the first double of the round "
-                     f"and the only one that branches; here {'every' if d['branching'] == 'every' else 'no'} "
-                     "double branches", "write `only the first double branches`, or remove this line", key)
+                     f"and the only one that branches; here {_BRANCHING_WORDS[d['branching']]}",
+                     "write `only the first double branches`, or remove this line", key)
 
 
 _sniff_rule("spinner_orientation", "crosswise", "how the spinner is laid")

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from rulelang.config.vocabulary import SET_NAMES, SET_TILES, Drawing
 from rulelang.statements.phrase import examples, fill
-from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice, flag
+from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice, flag, number
 from rulelang.statements.values import Counts, PerCount, Players
 
 ALLOWED_COUNTS = tuple(range(2, 13))  # any count whose deal fits in the set (config/rules.py, too-many-tiles)
@@ -363,4 +363,41 @@ STATEMENTS = STATEMENTS + (
                   "must be placed; puzzle-place.net Muggins); not written, a player draws only when no tile fits",
                   "`draw_while_able: true` (omitted when false)"),),
         tags=("draw-while-able",), required=False, meta={"default": None}),
+)
+
+
+# -- `the tiles are dealt again when a hand holds 5 or more doubles` (redeal_doubles: a club's house rules
+# throw a deal in at 4 doubles, an open-source engine and a tournament's rules at 5 or more) ---------------
+
+REDEAL_DOUBLES = "the tiles are dealt again when a hand holds {N:5,4} or more double[s]"
+
+
+def _check_redeal_doubles(v: int) -> Iterator[Issue]:
+    if v < 2:
+        yield Issue("bad-number", "a deal thrown in for a hand of doubles needs at least 2 doubles in that hand",
+                    f"write `{fill(REDEAL_DOUBLES, 5)}`")
+
+
+def _set_redeal_doubles(v: int, c: Config) -> None:
+    c["redeal_doubles"] = v
+
+
+def _explain_redeal_doubles(v: int | None, c: Config) -> str:
+    n = c.get("redeal_doubles")
+    if n is None:
+        return "Every deal is played, however many doubles a hand holds."
+    return (f"A deal in which one hand holds {n} or more doubles is thrown in, and the tiles are dealt again "
+            "(a new shuffle), until no hand holds that many.")
+
+
+STATEMENTS = STATEMENTS + (
+    number(
+        "redeal_doubles", "the deal thrown in for a hand of doubles", 1, "redeal_doubles_stmt", REDEAL_DOUBLES,
+        explain=_explain_redeal_doubles, resolve=_set_redeal_doubles,
+        from_config=lambda c: c.get("redeal_doubles"), check=_check_redeal_doubles,
+        docs=(Doc("`the tiles are dealt again when a hand holds 5 or more doubles`", "a deal in which one hand holds "
+                  "N or more doubles is thrown in and dealt again (a club's house rules: 4; an open-source engine "
+                  "and a tournament's rules: 5 or more); not written, every deal is played",
+                  "`redeal_doubles: 5` (omitted when not written)"),),
+        tags=("many-doubles-redeal",), required=False, meta={"default": None}),
 )

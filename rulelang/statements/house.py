@@ -91,7 +91,9 @@ def _explain_rounds(v: int | None, c: Config) -> str:
         return "The match is played to its target, however many rounds that takes."
     n = c["target"]["rounds"]
     ties = {"extra-rounds": "further complete rounds are played until one side alone has the highest score",
-            "draw": "the match is drawn between them"}.get(c["target"]["ties"], "the match is drawn between them")
+            "draw": "the match is drawn between them",
+            "round-opener": "the side that opened the last round wins (if it is not among them, the first of them "
+                            "in turn after the opener)"}.get(c["target"]["ties"], "the match is drawn between them")
     return (f"The match lasts {n} round{'s' if n != 1 else ''}, with no target and no overshoot: after the last "
             f"round the single highest score wins; if it is shared, {ties}.")
 
@@ -151,6 +153,47 @@ def _explain_hand_doubles(v: str, c: Config) -> str:
         return ("At the end of a round a double left in hand counts one half ([4|4] counts 4) wherever hands "
                 "are counted: the settlement's amounts and who has the lightest hand or side.")
     return "At the end of a round a double left in hand counts both halves ([4|4] counts 8)."
+
+
+# -- a placement that scores only from N points up ("no fives": 5 never counts, 10 and up do) ----------------------
+
+MINIMUM = "a placement scores only from {N} {target_measure} up"
+
+
+class Minimum(NamedTuple):
+    """`a placement scores only from 10 points up`: the least a placement scores, and the measure it was written in."""
+
+    amount: int
+    measure: str  # "points" / "shown" / "raw"
+
+
+def _check_minimum(v: Minimum) -> Iterator[Issue]:
+    if v.amount < 2:
+        yield Issue("bad-number", "a placement that scores at all scores at least 1 point: the least must be 2 or "
+                    "more", f"write `{fill(MINIMUM, 10, 'points')}`")
+
+
+def _set_minimum(v: Minimum, c: Config) -> None:
+    c["scoring"]["minimum"] = v.amount if v.measure == "raw" else v.amount * _unit(c)
+
+
+def _minimum_from_config(c: Config) -> Minimum | None:
+    raw = c["scoring"].get("minimum", 0)
+    if not raw:
+        return None
+    unit = _unit(c)
+    if unit > 1 and raw % unit == 0:
+        return Minimum(raw // unit, "shown")
+    return Minimum(raw, "points" if unit == 1 else "raw")
+
+
+def _explain_minimum(v: Minimum | None, c: Config) -> str:
+    raw = c["scoring"].get("minimum", 0)
+    if not raw:
+        return "A placement scores whatever its count earns, however little."
+    amount = points_text(raw, _unit(c))
+    return (f"A placement scores only when it earns at least {amount}: a placement that would earn less scores "
+            "nothing (and under the muggins rule there is nothing to claim for it).")
 
 
 # -- a fixed number of extra rounds on a tie (family.md reading 18, dominorules All Fives) ---
@@ -255,6 +298,18 @@ SCORING: tuple[StatementDef, ...] = (
                   "placement, in that placement's event; not written, knocks score nothing",
                   "`scoring.knock_bonus` (raw; omitted when 0)"),),
         tags=("knock-bonus",), required=False, meta={"default": None}),
+    StatementDef(
+        key="placement_minimum", words="the least a placement scores", group=4,
+        phrases={"minimum_stmt": (MINIMUM,)},
+        read=lambda p: Minimum(p.numbers[0], MEASURES[p.parts[0].text]),
+        fmt=lambda v: [fill(MINIMUM, v.amount, measure_words(v.amount, v.measure))],
+        explain=_explain_minimum, resolve=_set_minimum, from_config=_minimum_from_config, check=_check_minimum,
+        examples=("a placement scores only from 10 points up", "a placement scores only from 2 shown points up",
+                  "a placement scores only from 10 raw points up"),
+        docs=(Doc("`a placement scores only from 10 points up`", "no fives: a placement that would earn fewer "
+                  "points scores nothing (an open-source engine and a club's rules: 5 never counts, 10 and up "
+                  "do); not written, every scoring count scores", "`scoring.minimum` (raw; omitted when 0)"),),
+        tags=("placement-minimum",), required=False, meta={"default": None}),
     StatementDef(
         key="hand_doubles", words="what a double left in hand counts", group=4,
         phrases={"hand_doubles_stmt": tuple(HAND_DOUBLES)},

@@ -29,6 +29,7 @@ OPENER_WORDS = {
     "seat-0": "seat 0",  # a fixed opening seat
     "double-six": "the double six",  # a set opening double
     "rotating-double": "the rotating double",
+    "lowest-double": "the lowest double",  # an app's rules
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -43,6 +44,9 @@ OPENER_MEANINGS = {
     "rotating-double": "the holder of the round's double, who must lead it: [6|6] in the match's first round, [5|5] "
                        "in the second and so on down to [0|0], then [6|6] again (a larger set starts from its top "
                        "double; if nobody holds it, `if nobody holds the opening double` says who leads)",
+    "lowest-double": "the holder of the lowest double ([0|0], else [1|1], and so on up; under `opener leads the "
+                     "deciding tile` it must lead it; if nobody holds a double, `if nobody holds the opening "
+                     "double` says who leads: by default the holder of the heaviest tile)",
 }
 
 
@@ -90,13 +94,15 @@ def _set_doubles(c: Config) -> list[str]:
 def _explain_lead(v: str, c: Config) -> str:
     sets = _set_doubles(c)
     if v == "forced":
+        # "...: the lowest double" (an app's rules) opens some round
+        doubles = "the highest or the lowest double" if "lowest-double" in c["opener"].values() else "the highest double"
         if sets:
-            return (f"A round opened by {' or '.join(sets)} must lead it; a round opened by the highest double, or "
+            return (f"A round opened by {' or '.join(sets)} must lead it; a round opened by {doubles}, or "
                     "by the heaviest tile when nobody holds the opening double, must lead that tile; other rounds "
                     "lead any tile.")
         if c["opener"].get("no_double", "heaviest-tile") not in ("heaviest-tile", "draw"):
-            return "A round opened by the highest double must lead that double; other rounds lead any tile."
-        return ("A round opened by the highest double must lead that double (or that heaviest tile); "
+            return f"A round opened by {doubles} must lead that double; other rounds lead any tile."
+        return (f"A round opened by {doubles} must lead that double (or that heaviest tile); "
                 "other rounds lead any tile.")
     if sets:
         return (f"A round opened by {' or '.join(sets)} must lead it; otherwise the opener may lead any tile "
@@ -112,6 +118,8 @@ NO_DOUBLE = {
     "if nobody holds the opening double: the heaviest hand leads": "heaviest-hand",
     "if nobody holds the opening double: the lead passes to the next seat": "next-seat",
     "if nobody holds the opening double: the tiles are dealt again": "redeal",
+    "if nobody holds the opening double: the lead passes to the next seat, who must lead its highest double":
+        "next-seat-double",
 }
 NO_DOUBLE_MEANINGS = {
     "heaviest-tile": "the holder of the heaviest tile leads (most pips, then the larger high half; under the double "
@@ -125,6 +133,8 @@ NO_DOUBLE_MEANINGS = {
                  "seat`); in the match's first round, seat 0",
     "redeal": "the deal is thrown in and the tiles are dealt again (from the same generator: a seeded match stays "
               "reproducible, and its transcript records the thrown-in deals) until somebody holds it",
+    "next-seat-double": "the seat after the previous round's opener (seat 0 in the match's first round) leads, and "
+                        "must lead its own highest double (holding none, its heaviest tile)",
 }
 
 
@@ -158,6 +168,8 @@ def _explain_no_double(v: str, c: Config) -> str:
         "next-seat": "the lead passes to the seat after the previous round's opener (seat 0 in the match's first "
                      "round), who leads any tile",
         "redeal": "the deal is thrown in and the tiles are dealt again until somebody holds it",
+        "next-seat-double": "the lead passes to the seat after the previous round's opener (seat 0 in the match's "
+                            "first round), who must lead its own highest double (holding none, its heaviest tile)",
     }[v]
     return f"If nobody holds the double that opens {where}, {said}."
 
@@ -176,6 +188,10 @@ BRANCHING = {
     "first": "Only the first double placed in a round (the lead included) is a spinner; later doubles are "
              "placed crosswise but do not branch.",
     "none": "No double branches: the layout is a single line.",
+    "lead": "Only a double led to open the round is a spinner and can branch; a round opened by another tile "
+            "has no spinner, and later doubles are placed crosswise but do not branch.",
+    "all-but-lead": "Every double placed after the lead is a spinner and can branch, doubles on branches "
+                    "included; a double led to open the round does not branch.",
 }
 
 
@@ -295,7 +311,8 @@ SNIFF: tuple[StatementDef, ...] = (
 
 STATEMENTS: tuple[StatementDef, ...] = (
     _opener("opener_first", "the opener of the first round", "opener of the first round", "first_round",
-            OpenerFirst, "The first round", ("multi-round", "opener-double-six", "opener-rotating-double"), "lottery"),
+            OpenerFirst, "The first round", ("multi-round", "opener-double-six", "opener-rotating-double",
+                                             "opener-lowest-double"), "lottery"),
     _opener("opener_domino", "the opener after a domino", "opener after a domino", "after_domino",
             OpenerDomino, "After a domino, the next round", ("multi-round",), "the dominoer"),
     _opener("opener_block", "the opener after a block", "opener after a block", "after_block",
@@ -304,23 +321,30 @@ STATEMENTS: tuple[StatementDef, ...] = (
            {"opener leads any tile": "any", "opener leads the deciding tile": "forced"}, ("opener", "lead"), Lead,
            _explain_lead,
            {"opener leads any tile": "the opener leads any tile",
-            "opener leads the deciding tile": "a round opened by the highest double leads that tile"},
+            "opener leads the deciding tile": "a round opened by the highest (or the lowest) double leads that "
+                                              "tile"},
            tags=("forced-lead",)),
     replace(choice("no_double", "who leads when nobody holds the opening double", 2, "no_double_stmt", NO_DOUBLE,
                    ("opener", "no_double"), NoDouble, _explain_no_double,
                    {p: NO_DOUBLE_MEANINGS[v] for p, v in NO_DOUBLE.items()},
-                   tags=("no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal"),
+                   tags=("no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal",
+                         "no-double-next-seat-double"),
                    grammar=(NO_DOUBLE_HEAD + "{no_double_value}",)),
             resolve=_set_no_double, from_config=lambda c: c["opener"].get("no_double", "heaviest-tile"),
             required=False, meta={"default": "heaviest-tile"}),
     choice("branching", "which doubles branch", 3, "branching_stmt",
            {"every double branches": "every", "only the first double branches": "first",
-            "no double branches": "none"}, ("doubles", "branching"), Branching,
+            "no double branches": "none",
+            "only a leading double branches": "lead",  # "if the initial tile is a double"
+            "every double but the lead branches": "all-but-lead"}, ("doubles", "branching"), Branching,
            lambda v, c: BRANCHING[v],
            {"every double branches": "every double is a spinner",
             "only the first double branches": "only the first double of a round is a spinner",
-            "no double branches": "the layout is a single line"},
-           tags=("branching-every", "branching-first")),
+            "no double branches": "the layout is a single line",
+            "only a leading double branches": "only a double led to open the round is a spinner (\"if the "
+                                              "initial tile is a double\"); otherwise the layout is a single line",
+            "every double but the lead branches": "every double is a spinner except one led to open the round"},
+           tags=("branching-every", "branching-first", "branching-lead", "branching-all-but-lead")),
     choice("branch_sides", "when branches open", 3, "branch_sides_stmt",
            {"branches open after the line": "after-line", "branches open at once": "at-once"},
            ("doubles", "branch_sides"), BranchSides, _explain_branch_sides,

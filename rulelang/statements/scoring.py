@@ -265,6 +265,8 @@ TIES = {
     "extra-rounds": "If the highest score is shared once the target is reached, complete rounds are played "
                     "until, after a settlement, one side alone has the highest score.",
     "draw": "If the highest score is shared once the target is reached, the match is drawn between them.",
+    "round-opener": "If the highest score is shared once the target is reached, the side that opened the round "
+                    "wins (if it is not among them, the first of them in turn after the opener).",
 }
 
 
@@ -387,11 +389,15 @@ STATEMENTS: tuple[StatementDef, ...] = (
            tags=("overshoot-discard", "overshoot-bounce"), example="no overshoot rule"),
     choice("ties", "ties at the top", 4, "ties_stmt",
            {"ties at the top: play extra rounds": "extra-rounds", "ties at the top: draw": "draw",
-            "ties at the top: impossible": "impossible"}, ("target", "ties"), Ties, lambda v, c: TIES[v],
+            "ties at the top: impossible": "impossible",
+            "ties at the top: the side that opened the round wins": "round-opener"},
+           ("target", "ties"), Ties, lambda v, c: TIES[v],
            {"ties at the top: play extra rounds": "a shared top score plays further complete rounds",
             "ties at the top: draw": "a shared top score draws the match",
-            "ties at the top: impossible": "the first side to reach the target wins"},
-           tags=("tie-extra-rounds", "target-every-event"), example="ties at the top: impossible"),
+            "ties at the top: impossible": "the first side to reach the target wins",
+            "ties at the top: the side that opened the round wins": "a shared top score goes to the side that "
+            "opened the round in which it arose (not among them: the first of them in turn after the opener)"},
+           tags=("tie-extra-rounds", "target-every-event", "tie-round-opener"), example="ties at the top: impossible"),
     StatementDef(
         key="floor", words="the score floor", group=4,
         phrases={"floor_stmt": (NO_FLOOR, FLOOR)},
