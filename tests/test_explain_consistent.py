@@ -92,3 +92,11 @@ def test_what_applies_is_not_warned_about():
     assert _warnings(HEAD + ROTATING) == []  # `opener leads ...` inherited: the base's to state
     for path in sorted(HOUSE.glob("*.rules")):
         assert _warnings(path.read_text(encoding="utf-8"), str(path)) == [], path.name
+
+
+def test_every_no_double_fallback_has_its_words_under_every_double_opener():
+    """A fallback added to the vocabulary is said wherever a double opens (the highest, a set double)."""
+    from rulelang.config.vocabulary import NoDouble, literal_values
+    from rulelang.statements.play import FALLBACK_WORDS
+
+    assert set(FALLBACK_WORDS) == set(literal_values(NoDouble))

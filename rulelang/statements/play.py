@@ -58,6 +58,8 @@ FALLBACK_WORDS = {
     "heaviest-hand": "the holder of the heaviest hand leads, any tile",
     "next-seat": "the lead passes to the next seat, any tile",
     "redeal": "the tiles are dealt again",
+    "next-seat-double": "the lead passes to the next seat, which must lead its own highest double (holding none, "
+                        "its heaviest tile)",
 }
 
 

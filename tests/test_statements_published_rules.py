@@ -1,5 +1,5 @@
-"""Statements for the rules of issue 36 that the language could not state (docs/design/family.md, "Issue 36 as
-built"): each compiles, round-trips through `fmt`, is explained, refuses a value that cannot apply, and is obeyed
+"""Statements for the last rules of the published texts that the language could not state (docs/design/family.md,
+"The last rules of the published texts, as stated"): each compiles, round-trips through `fmt`, is explained, refuses a value that cannot apply, and is obeyed
 by the engine beyond its conformance cases (conformance/cases/*/: tagged with its feature tag)."""
 from __future__ import annotations
 
