@@ -82,13 +82,14 @@ def test_every_engine_of_the_project_passes_the_observation_cases(engine):
             "toy-js": lambda: SubprocessEngine(["node", str(ROOT / "conformance" / "examples" / "toy_engine.mjs")])}
     result = _run(made[engine]())
     # every case but those on a larger set, which only the built-in engine claims (the others decline it),
-    # for the example engines those where any opponent may call (they play the muggins rule's first caller) or a
-    # round opens by drawing for a double (they decline `opener.no_double`), and
+    # for the example engines those where any opponent may call (they play the muggins rule's first caller), a
+    # round opens by drawing for a double (they decline `opener.no_double`) or a terminal double counts one half
+    # (they play both halves), and
     # for the fresh engine those drawing while able to place, losing missed points only when called, counting a
     # sniff by its sides or counting in threes (it declines these rules)
     declined = {"fresh": {"larger-set", "draw-while-able", "claims-lost-if-called", "sniff-count", "unit-3"},
-                "toy": {"larger-set", "claims-any-opponent", "no-double-draw"},
-                "toy-js": {"larger-set", "claims-any-opponent", "no-double-draw"}}.get(engine, set())
+                "toy": {"larger-set", "claims-any-opponent", "no-double-draw", "terminal-one-half"},
+                "toy-js": {"larger-set", "claims-any-opponent", "no-double-draw", "terminal-one-half"}}.get(engine, set())
     played = [c for c in OBSERVATION if not declined & set(c.tags)]
     assert result.counts()["pass"] == len(played), {r.case.id: (r.outcome, r.difference, r.error, r.skip_reason)
                                                     for r in result.results if r.outcome != "pass"}
