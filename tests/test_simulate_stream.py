@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +23,11 @@ def test_a_closed_pipe_stops_the_run_with_141(jobs):
     proc = subprocess.Popen([sys.executable, "-m", "rulelang", "simulate", "pagat", "-n", "200000", "-j", jobs,
                              "-o", "-"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], 90)
+    if not ready:  # the first match is not written until every match is played
+        proc.kill()
+        proc.communicate()
+        pytest.fail("no match written within 90 s")
     first = json.loads(proc.stdout.readline())
     proc.stdout.close()  # the reader leaves, as `| head -1` does
     try:
