@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rulelang.commands.complete import bundled_or_file
+from rulelang.commands.progress import chosen_mode, progress_option
 from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
 if TYPE_CHECKING:
@@ -15,24 +16,16 @@ if TYPE_CHECKING:
 
 
 def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], seed: int, matches: int, jobs: int,
-         show_progress: bool, miss_rate: float = 0.0,
+         progress: str, miss_rate: float = 0.0,
          journal: Journal | StreamJournal | None = None) -> list[dict[str, Any]]:
-    """The results of the matches, with a progress bar on standard error when it is a terminal."""
+    """The results of the matches, with progress on standard error as PROGRESS (`bar`, `lines`, `none`) says."""
+    from rulelang.commands.progress import reporter
     from rulelang.tools.simulation import run_matches
 
-    if not show_progress:
-        results: list[dict[str, Any]] = run_matches(data, players, bots, seed, matches, jobs, miss_rate=miss_rate,
-                                                    journal=journal)
-        return results
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, transient=True) as prog:
-        task = prog.add_task(f"{spec_label}", total=matches)
-        results = run_matches(data, players, bots, seed, matches, jobs,
-                              progress=lambda k: prog.advance(task, k), miss_rate=miss_rate, journal=journal)
+    with reporter(progress, "matches") as rep:
+        rep.start(spec_label, matches)
+        results: list[dict[str, Any]] = run_matches(data, players, bots, seed, matches, jobs, progress=rep.advance,
+                                                    miss_rate=miss_rate, journal=journal)
         return results
 
 
@@ -60,9 +53,10 @@ def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], s
                    "the next opponent's bot calls.")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level for --vs.")
+@progress_option
 def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, seed: int, jobs: int, out: str | None,
                  out_alias: str | None, as_json: bool, other: str | None, plots: str | None, alpha: float,
-                 miss_rate: float, resume: bool) -> None:
+                 miss_rate: float, resume: bool, progress_mode: str) -> None:
     """Play MATCHES bot matches of VARIANT and report statistics.
 
     Win rates per seat (or team) with 95% Wilson intervals, rounds per match,
@@ -87,7 +81,7 @@ def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, see
     other_data, other_cfg = load_engine_config(other) if other else (None, None)
     if other_cfg is not None and count not in other_cfg.counts:
         raise ToolError(f"{other_cfg.name} is not played by {count} players")
-    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
+    show = chosen_mode(progress_mode)
     other_miss_rate = miss_rate if other_cfg is not None and other_cfg.claims != "none" else 0.0
     miss_rates = {cfg.name: miss_rate, **({other_cfg.name: other_miss_rate} if other_cfg is not None else {})}
     # each match written to -o FILE as it ends; --resume refuses a file of another study
