@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -73,6 +74,23 @@ def reference_copies(read: Callable[[Path], str]) -> dict[Path, str]:
     return {ROOT / "rulelang" / "reference" / doc.name: read(doc) for doc in sorted((ROOT / "docs").glob("*.md"))}
 
 
+def pypi_readme(read: Callable[[Path], str]) -> dict[Path, str]:
+    """README.pypi.md, the package's long description: the README with its relative links and images made
+    absolute on the repository (pyproject.toml's `[project.urls] Repository`), which PyPI cannot resolve."""
+    import tomllib
+
+    repo = tomllib.loads(read(ROOT / "pyproject.toml"))["project"]["urls"]["Repository"].rstrip("/")
+
+    def absolute(m: re.Match[str]) -> str:
+        bang, text, target = m[1], m[2], m[3]
+        if re.match(r"[a-z][a-z0-9+.-]*:|#", target):  # a URL (https:, mailto:) or an anchor of the page itself
+            return m[0]
+        return f"{bang}[{text}]({repo}/{'raw' if bang else 'blob'}/main/{target})"
+
+    text = re.sub(r"(!?)\[([^\]]*)\]\(([^)\s]+)\)", absolute, read(ROOT / "README.md"))
+    return {ROOT / "README.pypi.md": text}
+
+
 def bundled_index(read: Callable[[Path], str]) -> dict[Path, str]:
     """The summary of the bundled rulesets that `rulelang list` reads."""
     from rulelang.bundled_index import INDEX_NAME, build
@@ -93,7 +111,7 @@ def parser_tables(read: Callable[[Path], str]) -> dict[Path, str]:
 
 
 GENERATORS: tuple[Generator, ...] = (grammar_file, config_schema, config_fields, highlighting, statement_tables,
-                                     engine_api, reference_copies, bundled_index, parser_tables)
+                                     engine_api, reference_copies, bundled_index, parser_tables, pypi_readme)
 
 
 def expected() -> dict[Path, str]:

@@ -7,6 +7,7 @@ would test old code while the source looks right: stop at once and say so.
 """
 from __future__ import annotations
 
+import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # default back at exec.
 if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+
+# Long work not at a terminal writes a progress line every 10 s (rulelang/commands/progress.py); on a busy machine
+# a test's run can take that long, and the line would change the standard error the test reads. The tests of those
+# lines set the interval themselves (tests/test_progress_lines.py).
+os.environ.setdefault("RULELANG_PROGRESS_INTERVAL", "86400")
 
 
 def compiled_in_tree() -> bool:

@@ -3,18 +3,18 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Callable
 from typing import Any
 
 import click
 
 from rulelang.commands.complete import bundled_or_file
+from rulelang.commands.progress import chosen_mode, progress_option
 from rulelang.tools.configs import ToolError, load_engine_config, player_count
 
 
 def _run(params: dict[str, Any], jobs: int, dask: str | None, out: str | None, resume: bool,
-         show: bool) -> tuple[Any, int]:
+         show: str) -> tuple[Any, int]:
     """Play the study's matches not already in OUT (with --resume); the collected parts, and how many were reused."""
     from rulelang.tools import study
 
@@ -35,10 +35,7 @@ def _run(params: dict[str, Any], jobs: int, dask: str | None, out: str | None, r
 
     total = sum(len(t[3]) for t in tasks)
     try:
-        if show and total:
-            _execute_with_progress(tasks, jobs, dask, got, total)
-        else:
-            study.execute(tasks, jobs, dask, got)
+        _execute_with_progress(tasks, jobs, dask, got, total, show)
     finally:
         if sink:
             sink.close()
@@ -46,20 +43,17 @@ def _run(params: dict[str, Any], jobs: int, dask: str | None, out: str | None, r
 
 
 def _execute_with_progress(tasks: Any, jobs: int, dask: str | None, got: Callable[[list[dict[str, Any]]], None],
-                           total: int) -> None:
-    """Run the tasks with a progress bar of matches on standard error."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
+                           total: int, show: str) -> None:
+    """Run the tasks with progress of matches on standard error as SHOW (`bar`, `lines`, `none`) says."""
+    from rulelang.commands.progress import reporter
     from rulelang.tools import study
 
-    with Progress(TextColumn("matches"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as prog:
-        bar = prog.add_task("balance", total=total)
+    with reporter(show if total else "none", "matches", label="matches") as rep:
+        rep.start("balance", total)
 
         def advance(chunk: list[dict[str, Any]]) -> None:
             got(chunk)
-            prog.advance(bar, len(chunk))
+            rep.advance(len(chunk))
 
         study.execute(tasks, jobs, dask, advance)
 
@@ -93,11 +87,12 @@ def _execute_with_progress(tasks: Any, jobs: int, dask: str | None, got: Callabl
 @click.option("--link-matches", type=click.IntRange(min=2), default=200, show_default=True, help="--ladder: matches per link.")
 @click.option("--bar", type=click.FloatRange(min=0.5, max=1, max_open=True), default=None,
               help="--ladder: a second bar for the chain length besides 60% (e.g. 0.55).")
+@progress_option
 def balance_cmd(variant: str, other: str | None, players: int | None, matches: int, skill_matches: int, field: str,
                 strong: str, seed: int, jobs: int, dask: str | None, out: str | None, out_alias: str | None, resume: bool,
                 as_json: bool,
                 html: str | None, alpha: float, ladder: bool, rungs: str | None, top: str, link_matches: int,
-                bar: float | None) -> None:
+                bar: float | None, progress_mode: str) -> None:
     """Measure what RULESET does to the game, with an interval on every figure.
 
     Field matches (--field in every seat) give seat and opener advantage, match
@@ -119,13 +114,13 @@ def balance_cmd(variant: str, other: str | None, players: int | None, matches: i
         from rulelang.commands import ladder as lc
 
         lc.run(variants, names, cfg, count, lc.LadderOptions(rungs, top, link_matches, bar, seed, jobs, dask, out,
-                                                             resume, as_json, html, alpha))
+                                                             resume, as_json, html, alpha, progress_mode))
         return
     for spec in (field, strong):
         make_player(spec, cfg, 0)  # refuses a bad name before any work
     params = {"variants": variants, "players": count, "seed": seed, "matches": matches,
               "skill_matches": skill_matches, "field": field, "strong": STRONG if strong == "strong" else strong}
-    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
+    show = chosen_mode(progress_mode)
     parts, reused = _run(params, jobs, dask, out, resume, show)
     sides_of = list(cfg.sides_of(count))
     rep = br.report(parts, names, sides_of, len(set(sides_of)) != count, alpha)

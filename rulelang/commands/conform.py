@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 import shlex
 import sys
 import time
@@ -12,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+
+from rulelang.commands.progress import chosen_mode, reporter
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -185,31 +186,23 @@ def _write_each(result: RunResult, writers: tuple[tuple[str | None, Callable[[Ru
                 sys.exit(1)
 
 
-def _show_progress() -> bool:
-    """A progress bar only where a person watches: standard error is a terminal (and RULELANG_NO_PROGRESS unset)."""
-    return sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
-
-
 @contextlib.contextmanager
 def _progress(total: int) -> Iterator[Callable[[Any], None] | None]:
     """The runner's progress hook: a bar of cases on standard error at a terminal (gone when the run ends, before
-    the table), else None, so that piped output is exactly what it was without the bar."""
-    if not _show_progress():
+    the table), else a line every 10 s (rulelang/commands/progress.py), none in a quick run, so that piped
+    output is what it was without them."""
+    how = chosen_mode()
+    if how == "none":
         yield None
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    with Progress(TextColumn("conformance"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  TextColumn("{task.fields[failed]}"), console=Console(stderr=True, force_terminal=True),
-                  transient=True) as prog:
-        bar = prog.add_task("cases", total=total, failed="")
+    with reporter(how, "cases", label="conformance", force_terminal=True) as rep:
+        rep.start("conformance", total)
         failed = 0
 
         def advance(res: Any) -> None:
             nonlocal failed
             failed += res.outcome in ("fail", "error", "xpass")
-            prog.update(bar, advance=1, failed=f"{failed} failed" if failed else "")
+            rep.advance(1, f"{failed} failed" if failed else "")
 
         yield advance
 

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 import json
 import os
-import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import click
 
+from rulelang.commands.progress import chosen_mode, reporter
 from rulelang.tools import ladder, study
 from rulelang.tools.configs import ToolError
 
@@ -31,6 +29,7 @@ class LadderOptions:
     as_json: bool
     html: str | None
     alpha: float
+    progress: str = "auto"  # --progress: auto, bar, lines or none
 
 
 def ladder_params(variants: dict[str, Any], players: int, cfg: Any, opts: LadderOptions) -> dict[str, Any]:
@@ -57,15 +56,14 @@ def run(variants: dict[str, Any], names: dict[str, str], cfg: Any, players: int,
         raise ToolError(f"-o/--output {opts.out} exists: add --resume to go on with that study, or remove the file")
     sides_of = list(cfg.sides_of(players))
     sink = study.Sink(opts.out, params, kept) if opts.out else None
-    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
     try:
-        with _progress(show) as (on_link, on_rows):
+        with reporter(chosen_mode(opts.progress), "matches") as prog:
             def got(chunk: list[dict[str, Any]]) -> None:
                 if sink:
                     sink.write(chunk)
-                on_rows(chunk)
+                prog.advance(len(chunk))
 
-            rows = ladder.climb(params, max(sides_of) + 1, kept, opts.jobs, opts.dask, got, on_link)
+            rows = ladder.climb(params, max(sides_of) + 1, kept, opts.jobs, opts.dask, got, prog.start)
     finally:
         if sink:
             sink.close()
@@ -88,26 +86,3 @@ def run(variants: dict[str, Any], names: dict[str, str], cfg: Any, players: int,
     from rulelang.tools.ladder_text import show as show_text
 
     show_text(rep, table_console())  # ends quietly with exit 141 when the reader leaves (`| head`)
-
-
-@contextmanager
-def _progress(show: bool) -> Iterator[tuple[Callable[[str, int], None], Callable[[list[dict[str, Any]]], None]]]:
-    """(on_link, on_rows) callbacks: a progress bar per link on a terminal's stderr, else nothing."""
-    if not show:
-        yield (lambda _name, _total: None), (lambda _rows: None)
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
-
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as prog:
-        bar: list[TaskID] = []
-
-        def on_link(name: str, total: int) -> None:
-            bar[:] = [prog.add_task(name, total=total)]
-
-        def on_rows(rows: list[dict[str, Any]]) -> None:
-            if bar:
-                prog.advance(bar[0], len(rows))
-
-        yield on_link, on_rows

@@ -8,30 +8,24 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from rulelang.commands.complete import bundled_or_file
+from rulelang.commands.progress import chosen_mode, progress_option
 from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
 if TYPE_CHECKING:
-    from rulelang.tools.simulation import Journal, Summary
+    from rulelang.tools.simulation import Journal, StreamJournal, Summary
 
 
 def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], seed: int, matches: int, jobs: int,
-         show_progress: bool, miss_rate: float = 0.0, journal: Journal | None = None) -> list[dict[str, Any]]:
-    """The results of the matches, with a progress bar on standard error when it is a terminal."""
+         progress: str, miss_rate: float = 0.0,
+         journal: Journal | StreamJournal | None = None) -> list[dict[str, Any]]:
+    """The results of the matches, with progress on standard error as PROGRESS (`bar`, `lines`, `none`) says."""
+    from rulelang.commands.progress import reporter
     from rulelang.tools.simulation import run_matches
 
-    if not show_progress:
-        results: list[dict[str, Any]] = run_matches(data, players, bots, seed, matches, jobs, miss_rate=miss_rate,
-                                                    journal=journal)
-        return results
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    console = Console(stderr=True)
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, transient=True) as prog:
-        task = prog.add_task(f"{spec_label}", total=matches)
-        results = run_matches(data, players, bots, seed, matches, jobs,
-                              progress=lambda k: prog.advance(task, k), miss_rate=miss_rate, journal=journal)
+    with reporter(progress, "matches") as rep:
+        rep.start(spec_label, matches)
+        results: list[dict[str, Any]] = run_matches(data, players, bots, seed, matches, jobs, progress=rep.advance,
+                                                    miss_rate=miss_rate, journal=journal)
         return results
 
 
@@ -59,9 +53,10 @@ def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], s
                    "the next opponent's bot calls.")
 @click.option("--alpha", type=click.FloatRange(min=0, max=1, min_open=True, max_open=True), default=0.05,
               show_default=True, help="Significance level for --vs.")
+@progress_option
 def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, seed: int, jobs: int, out: str | None,
                  out_alias: str | None, as_json: bool, other: str | None, plots: str | None, alpha: float,
-                 miss_rate: float, resume: bool) -> None:
+                 miss_rate: float, resume: bool, progress_mode: str) -> None:
     """Play MATCHES bot matches of VARIANT and report statistics.
 
     Win rates per seat (or team) with 95% Wilson intervals, rounds per match,
@@ -86,17 +81,22 @@ def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, see
     other_data, other_cfg = load_engine_config(other) if other else (None, None)
     if other_cfg is not None and count not in other_cfg.counts:
         raise ToolError(f"{other_cfg.name} is not played by {count} players")
-    show = sys.stderr.isatty() and not os.environ.get("RULELANG_NO_PROGRESS")
+    show = chosen_mode(progress_mode)
     other_miss_rate = miss_rate if other_cfg is not None and other_cfg.claims != "none" else 0.0
     miss_rates = {cfg.name: miss_rate, **({other_cfg.name: other_miss_rate} if other_cfg is not None else {})}
     # each match written to -o FILE as it ends; --resume refuses a file of another study
     journal = sim.open_journal(out, count, bot_names, seed, resume, miss_rates)
-    results = _run(cfg.name, data, count, bot_names, seed, matches, jobs, show, miss_rate, journal)
+
+    def stream() -> Journal | StreamJournal | None:
+        """-o -: each match on standard output as its turn comes, so a reader that leaves (`| head`) stops the run."""
+        return sim.StreamJournal(sys.stdout) if out == "-" else journal
+
+    results = _run(cfg.name, data, count, bot_names, seed, matches, jobs, show, miss_rate, stream())
     runs = [(sim.summarize(results, cfg, count), results)]
     if other_cfg is not None:
         assert other_data is not None  # loaded with other_cfg
         other_results = _run(other_cfg.name, other_data, count, bot_names, seed, matches, jobs, show,
-                             other_miss_rate, journal)
+                             other_miss_rate, stream())
         runs.append((sim.summarize(other_results, other_cfg, count), other_results))
     if journal is not None:
         journal.close()
@@ -107,7 +107,7 @@ def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, see
                       head=(f"{cfg.name} ({cfg.title}): {matches} matches, {count} players, "
                             f"bots {','.join(bot_names)}, seed {seed}"),
                       to_stderr=out == "-")
-    if out:
+    if out and out != "-":  # - was written match by match
         _write_results(out, [row for _, rows in runs for row in rows])
     if plots:
         _write_plots(plots, runs)
@@ -156,12 +156,9 @@ def _emit_json(cfg: Any, runs: list[tuple[Summary, list[dict[str, Any]]]], match
 
 
 def _write_results(out: str, rows: list[dict[str, Any]]) -> None:
-    """-o: the raw per-match results, to a file or (`-`) standard output."""
+    """-o FILE: the raw per-match results (`-o -` is written as the matches end, by a StreamJournal)."""
     from rulelang.tools import simulation as sim
 
-    if out == "-":
-        _echo_results(rows)
-        return
     try:
         sim.write_results(out, rows)
     except OSError as exc:
@@ -216,10 +213,3 @@ def _print_tables(cfg: Any, other_cfg: Any, summary: Summary, other_summary: Sum
             table.add_row(*summary_row)
         console.print(table)
 
-
-def _echo_results(rows: list[dict[str, Any]]) -> None:
-    """`-o -`: the raw results as JSON lines on standard output."""
-    import json
-
-    for r in rows:
-        click.echo(json.dumps({k: v for k, v in r.items() if k != "race"}, sort_keys=True))

@@ -15,7 +15,7 @@ import os
 import stat as filestat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from rulelang.interpreter import Config, Event, Match, Round
 from rulelang.interpreter.claims import set_miss_rate
@@ -202,7 +202,7 @@ def _run_chunk(args: Chunk) -> list[dict[str, Any]]:
 def run_matches(config_dict: dict[str, Any], players: int, bots: Sequence[str], seed: int, matches: int,
                 jobs: int = 1, progress: Callable[[int], None] | None = None,
                 history_index: int | None = 0, miss_rate: float = 0.0,
-                journal: Journal | None = None) -> list[dict[str, Any]]:
+                journal: Journal | StreamJournal | None = None) -> list[dict[str, Any]]:
     """Play ``matches`` matches; results sorted by index (identical for every ``jobs``).
 
     ``miss_rate``: under the muggins rule, each bot misses a scoring placement's points this often.
@@ -524,6 +524,36 @@ class Journal:
 
     def close(self) -> None:
         self.fh.close()
+
+
+class StreamJournal:
+    """`simulate -o -`'s per-match lines on a stream, in match order, each flushed as soon as its turn comes.
+
+    A reader that leaves (`| head -1`) makes the next write raise BrokenPipeError, which stops the run at
+    once (exit 141) instead of after every match is played. The bytes are those of the finished run:
+    matches done out of order (--jobs) wait until the ones before them are written."""
+
+    def __init__(self, stream: IO[str]):
+        self.stream = stream
+        self.waiting: dict[int, dict[str, Any]] = {}
+        self.next = 0
+
+    def kept_of(self, variant: str | None, matches: int, history_index: int | None) -> list[dict[str, Any]]:
+        """Nothing is kept from before: a stream is never resumed."""
+        return []
+
+    def write(self, rows: Sequence[dict[str, Any]]) -> None:
+        self.waiting.update((r["index"], r) for r in rows)
+        ready = []
+        while self.next in self.waiting:
+            ready.append(_line(self.waiting.pop(self.next)))
+            self.next += 1
+        if ready:
+            self.stream.write("".join(ready))
+            self.stream.flush()
+
+    def close(self) -> None:
+        """The stream stays open: it is the command's standard output."""
 
 
 def open_journal(path: str | None, players: int, bots: Sequence[str], seed: int, resume: bool,
