@@ -103,6 +103,8 @@ def test_the_unchanged_engine_passes_the_new_cases():
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_a_deliberate_mistake_fails_its_case(name):
     func, old, new, ids = MUTANTS[name]
+    if not hasattr(func, "__code__"):
+        pytest.skip("a function of the compiled engine (mypyc) cannot be changed in place: the pure pass runs this")
     with mutated(func, old, new):
         outcomes = _outcomes(ids)
     assert "pass" not in outcomes.values(), outcomes
