@@ -14,6 +14,7 @@ import rulelang
 from rulelang.interpreter import Config, Round, block_winner, random_player, rules_of, settle
 from rulelang.interpreter import house as house_module
 from rulelang.interpreter import rules as rules_module
+from rulelang.interpreter.build import engine_build
 from rulelang.interpreter.hooks import (
     POINTS,
     Drawing,
@@ -25,7 +26,6 @@ from rulelang.interpreter.hooks import (
     Placed,
     TurnBegun,
 )
-from rulelang.interpreter.build import engine_build
 from rulelang.interpreter.house import HOUSE_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
