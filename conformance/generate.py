@@ -180,19 +180,26 @@ def _tags(config: dict[str, Any], players: int, steps: list[dict[str, Any]], inl
     if inline:
         tags.add("inline-ruleset")
     for s in steps:
-        e = s["expect"]
-        if e.get("drawn") or any(e.get("pass_drawn") or []):
-            tags.add("draw")
-        if e.get("passed"):
-            tags.add("pass")
-        if e.get("points"):
-            tags.add("placement-score")
-        rnd = e.get("round")
-        if rnd:
-            tags.add({"domino": "domino", "blocked": "block", "target": "match-end"}[rnd["kind"]])
-        if (e.get("match") or {}).get("over"):
-            tags.add("match-end")
+        tags |= expectation_tags(s["expect"])
     return sorted(tags)
+
+
+def expectation_tags(e: dict[str, Any]) -> set[str]:
+    """The feature tags a step's expectation shows: a draw, a pass, a placement's points, a round's or the match's
+    end."""
+    tags = set()
+    if e.get("drawn") or any(e.get("pass_drawn") or []):
+        tags.add("draw")
+    if e.get("passed"):
+        tags.add("pass")
+    if e.get("points"):
+        tags.add("placement-score")
+    rnd = e.get("round")
+    if rnd:
+        tags.add({"domino": "domino", "blocked": "block", "target": "match-end"}[rnd["kind"]])
+    if (e.get("match") or {}).get("over"):
+        tags.add("match-end")
+    return tags
 
 
 def _case(suite: Suite, cid: str, description: str, players: int, setup: dict[str, Any], steps: list[dict[str, Any]],

@@ -27,7 +27,7 @@ from rulelang.conformance import deciding, deciding_search
 from rulelang.conformance.builtin import run_case
 from rulelang.conformance.cases import CASES_DIR, lint, step_words
 from rulelang.conformance.compare import compare
-from rulelang.conformance.generate import config_tags
+from rulelang.conformance.generate import config_tags, expectation_tags
 
 PLAYER_TAGS = {2: "two-players", 3: "three-players", 4: "four-players"}
 ID_MAX = 80
@@ -56,18 +56,7 @@ def _tags(config: dict[str, Any], data: dict[str, Any]) -> list[str]:
         tags.add("partnerships")
     if data.get("next_rounds"):
         tags.add("multi-round")
-    exp = data["steps"][-1].get("expect", {})
-    if exp.get("points"):
-        tags.add("placement-score")
-    if exp.get("drawn") or any(exp.get("pass_drawn") or []):
-        tags.add("draw")
-    if exp.get("passed"):
-        tags.add("pass")
-    rnd = exp.get("round")
-    if rnd:
-        tags.add({"domino": "domino", "blocked": "block", "target": "match-end"}[rnd["kind"]])
-    if (exp.get("match") or {}).get("over"):
-        tags.add("match-end")
+    tags |= expectation_tags(data["steps"][-1].get("expect", {}))
     return sorted(tags)
 
 

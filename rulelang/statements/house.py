@@ -53,14 +53,16 @@ def _set_entry(v: Entry, c: Config) -> None:
     c["target"]["entry"] = v.amount if v.measure == "raw" else v.amount * _unit(c)
 
 
+def _measured(raw: int, unit: int) -> tuple[int, str]:
+    """A raw amount as a text writes it: in shown points where the unit divides it, else points or raw points."""
+    if unit > 1 and raw % unit == 0:
+        return raw // unit, "shown"
+    return raw, "points" if unit == 1 else "raw"
+
+
 def _entry_from_config(c: Config) -> Entry | None:
     raw = c["target"].get("entry", 0)
-    if not raw:
-        return None
-    unit = c["scoring"]["unit"]
-    if unit > 1 and raw % unit == 0:
-        return Entry(raw // unit, "shown")
-    return Entry(raw, "points" if unit == 1 else "raw")
+    return Entry(*_measured(raw, c["scoring"]["unit"])) if raw else None
 
 
 def _explain_entry(v: Entry | None, c: Config) -> str:
@@ -179,12 +181,7 @@ def _set_minimum(v: Minimum, c: Config) -> None:
 
 def _minimum_from_config(c: Config) -> Minimum | None:
     raw = c["scoring"].get("minimum", 0)
-    if not raw:
-        return None
-    unit = _unit(c)
-    if unit > 1 and raw % unit == 0:
-        return Minimum(raw // unit, "shown")
-    return Minimum(raw, "points" if unit == 1 else "raw")
+    return Minimum(*_measured(raw, _unit(c))) if raw else None
 
 
 def _explain_minimum(v: Minimum | None, c: Config) -> str:
