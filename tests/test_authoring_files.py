@@ -12,9 +12,9 @@ import pytest
 from pygments.token import Error, Keyword
 
 from rulelang.bundled import bundled_names, bundled_text
+from rulelang.grammar import keywords
 from rulelang.highlight.generate import TEXTMATE_FILES
 from rulelang.highlight.lexer import RulesetLexer
-from rulelang.langapi import keywords
 
 yaml = pytest.importorskip("yaml")  # in the test extra (pyyaml)
 

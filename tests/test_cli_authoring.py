@@ -36,7 +36,7 @@ def test_check_reads_standard_input_with_a_name_for_messages():
 
 
 def test_fmt_reads_standard_input_and_writes_the_canonical_text():
-    from rulelang.langapi import canonical
+    from rulelang.formatter import canonical
 
     result = run("fmt", "-", input=UNFORMATTED)
     assert result.exit_code == 0

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang import langapi
+from rulelang.analysis import analyse as analyse_for_tools
 from rulelang.compiler import analyse, compile_ruleset, validate_config
 from rulelang.parser import parse
 
@@ -122,7 +122,7 @@ def test_a_text_the_parser_gives_up_on_has_errors_and_no_ruleset():
 
 
 def test_the_authoring_tools_analyse_a_child_whose_base_cannot_be_read(tmp_path):
-    analysis = langapi.analyse(_header("t", '"gone.rules"'), str(tmp_path / "t.rules"))
+    analysis = analyse_for_tools(_header("t", '"gone.rules"'), str(tmp_path / "t.rules"))
     assert [(e.code, e.message) for e in analysis.errors] == [("unknown-base", "there is no ruleset file `gone.rules`")]
     assert analysis.config is None and analysis.inherited == set() and analysis.base_label == "gone.rules"
 

@@ -12,7 +12,7 @@ from ruleset_text import HEAD, child_errors, compiled
 
 import rulelang
 import rulelang.compiler
-from rulelang import langapi
+from rulelang.analysis import analyse as analyse_for_tools
 from rulelang.ast import Term
 from rulelang.compiler import analyse
 from rulelang.config.rules import config_problems, mentions_winner
@@ -165,7 +165,7 @@ def test_a_compiled_configuration_whose_raw_target_is_not_its_smallest_counts_is
 def test_a_base_open_in_the_editor_with_a_line_too_long_is_invalid(tmp_path):
     base = str(tmp_path / "o.rules")
     text = "# " + "x" * 600 + '\nruleset o "o"\nsource "s"\nbased on allfives\n'
-    analysis = langapi.analyse(HEAD.format(base='"o.rules"'), str(tmp_path / "t.rules"), {base: text})
+    analysis = analyse_for_tools(HEAD.format(base='"o.rules"'), str(tmp_path / "t.rules"), {base: text})
     assert [(e.code, e.line, e.message, e.hint) for e in analysis.errors] == [
         ("base-invalid", 3, "the base ruleset `o.rules` has errors", f"first: {base}:1:1: a syntax error "
                                                                      "(`line-too-long`)")]
@@ -230,10 +230,10 @@ def test_a_bonus_with_partnerships_but_a_round_ending_when_one_player_goes_out_n
 
 def test_the_editor_explains_a_knock_bonus_of_a_text_that_states_no_unit_yet():
     text = 'ruleset t "t"\nsource "s"\nthe next player to place scores 5 points per knock\n'
-    analysis = langapi.analyse(text, "t.rules")
+    analysis = analyse_for_tools(text, "t.rules")
     assert analysis.config is None
-    statement = langapi.statement_at(analysis, 3)
-    assert langapi.sentence_of(analysis, statement) == (
+    statement = analysis.statement_at(3)
+    assert analysis.sentence_of(statement) == (
         "The next player to place after one or more knocks (passes) scores 5 points for each knock since the last "
         "placement, in the same event as that placement.")
 

@@ -79,7 +79,7 @@ def starting_text(name: str, title: str, base: str | None) -> str:
                  "# `rulelang help language` lists every statement."]
         lines = intro + header + [""] + body
     text = "\n".join(lines).rstrip("\n") + "\n"
-    from rulelang.langapi import canonical
+    from rulelang.formatter import canonical
 
     formatted, _errors = canonical(text, f"{name}.rules")  # as `fmt` would write it, so hooks leave it alone
     return formatted or text

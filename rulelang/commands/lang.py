@@ -17,6 +17,7 @@ import rulelang
 from rulelang.bundled import bundled_names
 from rulelang.commands.complete import bundled_or_file
 from rulelang.errors import RulesetError
+from rulelang.foreign import not_a_ruleset_error
 from rulelang.readinput import processing, read_text
 from rulelang.sources import STDIN_NAME
 from rulelang.sources import config_and_inherited as _config_and_inherited
@@ -219,7 +220,7 @@ def _clip(text: str, limit: int = 300) -> str:
 
 def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) -> int:
     """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
-    from rulelang.langapi import analyse
+    from rulelang.analysis import analyse  # the language loads for the commands that read a ruleset (top of file)
 
     if spec != "-" and os.path.isdir(spec):
         _say(f"{spec}: no ruleset file (*.rules) in this folder", style="bold red")
@@ -263,8 +264,8 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
 
 def _check_json(specs: list[str], stdin_name: str | None) -> int:
     """`check --json`: one record per file, every error with its position; the exit status."""
+    from rulelang.analysis import analyse
     from rulelang.commands.jsonout import emit, file_record, versioned
-    from rulelang.langapi import analyse
 
     records = []
     for spec in specs:
@@ -278,7 +279,7 @@ def _check_json(specs: list[str], stdin_name: str | None) -> int:
             kind = "configuration" if spec.endswith(".json") else "file"
             records.append(file_record(exc.filename, exc.errors, kind=kind))
             continue
-        records.append(file_record(filename, analyse(text, filename).errors))
+        records.append(file_record(filename, list(analyse(text, filename).errors)))
     ok = all(r["ok"] for r in records)
     emit(versioned("check", {"ok": ok, "files": records}))
     return 0 if ok else 1
@@ -384,8 +385,6 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_fil
 
 def _fmt_source(path: str) -> str | None:
     """The text of a file `fmt` was given, or None after saying on stderr why it is not formatted."""
-    from rulelang.langapi import not_a_ruleset_error
-
     try:
         text = read_text(path)
     except FileNotFoundError:
@@ -413,7 +412,7 @@ def _unified_diff(old: str, new: str, path: str) -> str:
 
 def _formatted(text: str, path: str, sort: bool = False) -> str | None:
     """The formatted text, or None after reporting on stderr why there is none."""
-    from rulelang.langapi import canonical
+    from rulelang.formatter import canonical
 
     new, errors = canonical(text, path, sort)
     if new is not None:
@@ -459,7 +458,7 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
 
     Rules inherited from the base (`based on`) are marked.
     """
-    from rulelang.langapi import explain_sections, explain_text
+    from rulelang.explain import explain_config, explain_text
 
     try:
         config, inherited = _config_and_inherited(ruleset)
@@ -475,7 +474,7 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
             "sections": [{"heading": heading,
                           "rules": [{"key": s.key, "text": s.text, "inherited": bool(s.inherited and base)}
                                     for s in sentences]}
-                         for heading, sentences in explain_sections(config, inherited)]}))
+                         for heading, sentences in explain_config(config, inherited)]}))
         return
     console = _console()
     if console is None:
@@ -486,7 +485,7 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
     if base:
         console.print(f"Based on {base}: rules marked (from {base}) are inherited, the others are stated here.",
                       markup=False)
-    for heading, sentences in explain_sections(config, inherited):
+    for heading, sentences in explain_config(config, inherited):
         console.print()
         console.print(heading, style="bold underline", markup=False)
         for s in sentences:
@@ -506,7 +505,7 @@ def diff_cmd(a: str, b: str, as_json: bool) -> None:
     Exit status, as for diff(1): 0 when they state the same rules, 1 when they
     differ, 2 when one cannot be read or is invalid (or on wrong usage).
     """
-    from rulelang.langapi import diff_configs
+    from rulelang.explain import diff_configs
 
     try:
         ca, _ = _config_and_inherited(a)
