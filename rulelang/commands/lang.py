@@ -6,6 +6,7 @@ reported as messages with an exit status, never as a traceback: 0 success,
 """
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sys
@@ -15,9 +16,13 @@ import click
 
 import rulelang
 from rulelang.bundled import bundled_names
+from rulelang.bundled_index import summaries
 from rulelang.commands.complete import bundled_or_file
+from rulelang.commands.jsonout import emit, file_record, versioned
+from rulelang.commands.walk import rulesets_of
 from rulelang.errors import RulesetError
-from rulelang.foreign import not_a_ruleset_error
+from rulelang.foreign import not_a_ruleset, not_a_ruleset_error
+from rulelang.outfiles import same_file, write_atomic
 from rulelang.readinput import processing, read_text
 from rulelang.sources import STDIN_NAME
 from rulelang.sources import config_and_inherited as _config_and_inherited
@@ -25,6 +30,10 @@ from rulelang.sources import read_stdin as _read_stdin
 from rulelang.sources import source as _source
 
 __all__ = ["list_cmd", "check_cmd", "compile_cmd", "fmt_cmd", "explain_cmd", "diff_cmd"]
+
+# The language (rulelang.analysis, formatter, explain: lark's parser and the statement table, 50-190 ms) and rich
+# are imported in the functions that use them: `rulelang list` reads none of them, and a piped `check` no rich
+# (`python -X importtime`, bench/bench_startup.py).
 
 
 # ---------------------------------------------------------------------------
@@ -72,8 +81,6 @@ def _report(error: RulesetError, err: bool = False) -> None:
 
 def _write_atomic(path: str, text: str) -> None:
     """Write a file so that a reader sees the old or the new content, never half of it."""
-    from rulelang.outfiles import write_atomic
-
     write_atomic(path, text)
 
 
@@ -111,12 +118,8 @@ def _target(config: dict[str, Any]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (`rulelang help tools`).")
 def list_cmd(as_json: bool) -> None:
     """List the bundled rulesets: name, title, players, target."""
-    from rulelang.bundled_index import summaries
-
     records = summaries()
     if as_json:
-        from rulelang.commands.jsonout import emit, versioned
-
         emit(versioned("list", {"rulesets": records}))
         return
     rows = []
@@ -153,9 +156,6 @@ SKIP_NON_RULESETS = click.option(
 def _walk(specs: tuple[str, ...], skip_named: bool) -> tuple[list[str], list[tuple[str, str]]]:
     """The files to work on (folders walked), after saying once on stderr of each one left out that it is not a
     ruleset."""
-    from rulelang.commands.walk import rulesets_of
-    from rulelang.foreign import not_a_ruleset
-
     paths, skipped = rulesets_of(list(specs), skip_named)
     for path, kind in skipped:
         _say(not_a_ruleset(path, kind), style="yellow", err=True)
@@ -220,7 +220,7 @@ def _clip(text: str, limit: int = 300) -> str:
 
 def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) -> int:
     """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
-    from rulelang.analysis import analyse  # the language loads for the commands that read a ruleset (top of file)
+    from rulelang.analysis import analyse  # not at the top: see the note there
 
     if spec != "-" and os.path.isdir(spec):
         _say(f"{spec}: no ruleset file (*.rules) in this folder", style="bold red")
@@ -265,7 +265,6 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
 def _check_json(specs: list[str], stdin_name: str | None) -> int:
     """`check --json`: one record per file, every error with its position; the exit status."""
     from rulelang.analysis import analyse
-    from rulelang.commands.jsonout import emit, file_record, versioned
 
     records = []
     for spec in specs:
@@ -291,8 +290,6 @@ def _check_json(specs: list[str], stdin_name: str | None) -> int:
               help="Write the JSON here (- for standard output).")
 def compile_cmd(ruleset: str, output: str | None) -> None:
     """Compile a ruleset to its configuration (JSON on stdout, or -o FILE)."""
-    from rulelang.outfiles import same_file
-
     if output == "-":
         output = None  # the usual Unix spelling of standard output
     if output and os.path.exists(ruleset) and same_file(output, ruleset):
@@ -404,8 +401,6 @@ def _fmt_source(path: str) -> str | None:
 
 def _unified_diff(old: str, new: str, path: str) -> str:
     """What `fmt` would change in `path`, as `diff -u` (and black and ruff) print it."""
-    import difflib
-
     return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                         fromfile=path, tofile=path))
 
@@ -467,8 +462,6 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
         sys.exit(1)
     base = config.get("based_on")
     if as_json:
-        from rulelang.commands.jsonout import emit, versioned
-
         emit(versioned("explain", {
             "name": config["name"], "title": config["title"], "source": config["source"], "based_on": base,
             "sections": [{"heading": heading,
@@ -518,8 +511,6 @@ def diff_cmd(a: str, b: str, as_json: bool) -> None:
         la, lb = a, b
     differences = diff_configs(ca, cb)
     if as_json:
-        from rulelang.commands.jsonout import emit, versioned
-
         emit(versioned("diff", {"a": la, "b": lb, "same": not differences,
                                 "differences": [{"what": what, "a": x, "b": y} for what, x, y in differences]}))
         sys.exit(1 if differences else 0)
