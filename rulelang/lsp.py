@@ -36,6 +36,7 @@ from rulelang import lsp_actions, lsp_complete, lsp_views
 from rulelang._version import __version__
 from rulelang.analysis import Analysis, analyse
 from rulelang.bundled import bundled_filename, bundled_names
+from rulelang.errors import RulesetError
 from rulelang.explain import sentence_for, statement_words
 from rulelang.formatter import canonical
 
@@ -163,7 +164,7 @@ def _from_client(document: TextDocument, position: lsp.Position) -> tuple[int, i
     return at.line, at.character
 
 
-def _error_range(document: TextDocument, error: Any) -> lsp.Range:
+def _error_range(document: TextDocument, error: RulesetError) -> lsp.Range:
     """An error's span in LSP terms (0-based; `check` counts from 1 and its end is exclusive)."""
     if error.line is None or error.filename != filename_of(document.uri):
         return _to_client(document, 0, 0, 0, 0)

@@ -10,7 +10,7 @@ start from, a line to restate); an error whose hint proposes no edit has no fix.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypedDict
 
 from rulelang.analysis import Analysis, written_lines
 from rulelang.bundled import bundled_names
@@ -18,9 +18,17 @@ from rulelang.errors import RulesetError
 from rulelang.formatter import split_comment, statement_lines
 from rulelang.parser import statement_of_line
 
-__all__ = ["Edit", "fixes_of", "restatements", "restate_edit"]
+__all__ = ["Edit", "Fix", "fixes_of", "restatements", "restate_edit"]
 
-Edit = list[Any]  # [line, column, end_line, end_column, new text]: 0-based, code points
+Edit = list[Any]  # JSON [line, column, end_line, end_column, new text]: 0-based, code points
+
+
+class Fix(TypedDict):
+    """One quick fix as a diagnostic's `data` carries it (JSON)."""
+
+    title: str
+    edits: list[Edit]
+
 
 _DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
 _QUOTED_BASE = re.compile(r'`(based on "[^`]*")`')
@@ -31,12 +39,12 @@ _BASE_NAME = re.compile(r"(\s*based\s+on\s+)(\S+)")
 _START_FROM = "start from a bundled variant"
 
 
-def fixes_of(error: RulesetError, analysis: Analysis) -> list[dict[str, Any]]:
+def fixes_of(error: RulesetError, analysis: Analysis) -> list[Fix]:
     """The quick fixes for one error or warning of the analysed text: a title and its edits each."""
     hint = error.hint or ""
     line = (error.line or 1) - 1
     source = error.source_line or ""
-    out: list[dict[str, Any]] = []
+    out: list[Fix] = []
     word = _DID_YOU_MEAN.search(hint)
     if word and error.code == "unknown-base":
         name = _BASE_NAME.match(source)
@@ -69,8 +77,8 @@ def fixes_of(error: RulesetError, analysis: Analysis) -> list[dict[str, Any]]:
     return out
 
 
-def _fix(title: str, edits: list[Edit]) -> dict[str, Any]:
-    return {"title": title, "edits": edits}
+def _fix(title: str, edits: list[Edit]) -> Fix:
+    return Fix(title=title, edits=edits)
 
 
 def _after_header(analysis: Analysis) -> int:

@@ -19,17 +19,17 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
 from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
-from pygls.workspace import TextDocument
+from pygls.workspace import PositionCodec, TextDocument
 
 from rulelang.analysis import Analysis
 from rulelang.ast import Statement
 from rulelang.bundled import bundled_filename, bundled_names
+from rulelang.compiler import Config
 from rulelang.config.vocabulary import SET_TILES
 from rulelang.explain import sentence_for
 from rulelang.foreign import foreign_format
@@ -72,7 +72,7 @@ class _Doc:
 
     lines: list[str]
     filename: str
-    codec: Any
+    codec: PositionCodec
     document: TextDocument
 
     def position(self, row: int, column: int) -> lsp.Position:
@@ -134,7 +134,7 @@ class Views:
     statements: list[StatementView]  # written here, in text order
     headers: list[tuple[int, int]]  # (group, 1-based line) of each `on domino:` / `on block:`
     inherited: list[StatementView]  # in force but written in a base (empty unless the text compiles)
-    config: dict[str, Any] | None
+    config: Config | None
 
 
 def _view(st: Statement) -> StatementView:
