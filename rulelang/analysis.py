@@ -17,17 +17,16 @@ from functools import cached_property
 
 from rulelang import compiler
 from rulelang.api import compile_bundled
-from rulelang.ast import Ruleset, Span, Statement
+from rulelang.ast import Ruleset, Span, Statement, written_lines
 from rulelang.bundled import bundled_names
 from rulelang.compiler import OPEN_TEXTS, Config, analyse_ruleset, resolve
 from rulelang.errors import RulesetError
 from rulelang.foreign import not_a_ruleset_error
-from rulelang.formatter import INDENT, split_comment, statement_lines
 from rulelang.limits import read_ruleset_file
 from rulelang.parser import parse
 from rulelang.statements import INFO, ORDER
 
-__all__ = ["Analysis", "analyse", "written_lines"]
+__all__ = ["Analysis", "analyse"]
 
 # What a statement's `explain` sentence may raise when the rules it depends on are not stated yet.
 _UNEXPLAINED = (KeyError, TypeError, ValueError, AttributeError, IndexError)
@@ -142,31 +141,6 @@ class Analysis:
             return None
         return analyse(text, path, self.open_texts).config
 
-    def canonical_lines(self) -> dict[int, str]:
-        """1-based line -> its canonical text (indented in a section, its comment kept), for every line that
-        states a rule or opens a section: what `fmt` writes for it, in place (range formatting)."""
-        ruleset = self.ruleset
-        lines = ruleset.text.split("\n") if ruleset is not None else []
-        out: dict[int, str] = {}
-
-        def put(number: int, text: str) -> None:
-            if 0 < number <= len(lines):
-                _code, comment = split_comment(lines[number - 1])
-                out[number] = text + (f"  {comment}" if comment else "")
-
-        for st in self.statements:
-            texts = statement_lines(st.key, st.value)
-            numbers = written_lines(st)
-            if len(numbers) != len(texts):  # one statement on one line, however many lines `fmt` would give it
-                numbers, texts = [st.span.line], ["; ".join(texts)] if len(texts) > 1 else texts
-                if len(texts) != 1:
-                    continue
-            for number, text in zip(numbers, texts):
-                put(number, (INDENT if st.section else "") + text)
-        for name, span in (ruleset.sections if ruleset is not None else ()):
-            put(span.line, f"on {name}:")
-        return out
-
     def insertion_line(self, key: str, section: str | None) -> tuple[int, bool]:
         """Where a statement of KEY goes in the text, in canonical order: (0-based line to insert before,
         whether its section header must be written too)."""
@@ -203,20 +177,6 @@ def analyse(text: str, filename: str = "<string>", open_texts: Mapping[str, str]
     inherited = frozenset(key for key, st in result.origins.items() if st is None) if result.base_label else frozenset()
     return Analysis(text, filename, tuple(result.errors), tuple(result.warnings), result.ruleset, result.config,
                     result.statements, inherited, open_texts=texts)
-
-
-def written_lines(statement: Statement) -> list[int]:
-    """The 1-based lines a statement is written on: its own line, and each term line of a section's terms.
-
-    A statement's span runs to the start of the next statement (it takes in the
-    end of its line, and any blank or comment lines after it), so its lines are
-    where its words are, never what its span reaches.
-    """
-    lines = [statement.span.line]
-    if isinstance(statement.value, tuple):
-        lines += [item.span.line for item in statement.value
-                  if getattr(item, "span", None) is not None and item.span.line > 0]
-    return sorted(set(lines))
 
 
 def _lines_that_parse(text: str, filename: str) -> Ruleset | None:

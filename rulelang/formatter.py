@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.ast import Ruleset, Statement
+from rulelang.ast import Ruleset, Statement, written_lines
 from rulelang.errors import RulesetError
 from rulelang.statements import INFO, ORDER, TABLE
 from rulelang.statements.settlement import term_text
 
 __all__ = ["config_to_text", "config_statements", "format_ruleset", "format_text", "statement_lines", "term_text",
-           "canonical", "split_comment", "INDENT"]
+           "canonical", "canonical_lines", "split_comment", "INDENT"]
 
 INDENT = "  "
 
@@ -262,6 +262,32 @@ def canonical(text: str, filename: str = "<string>", sort: bool = False) -> tupl
     if again is None or _stated(again.statements) != _stated(ruleset.statements):  # pragma: no cover
         return None, []
     return new, []
+
+
+def canonical_lines(ruleset: Ruleset | None) -> dict[int, str]:
+    """1-based line -> its canonical text (indented in a section, its comment kept), for every line of RULESET
+    (what parses of a text) that states a rule or opens a section: what `fmt` writes for it, in place (range
+    formatting)."""
+    lines = ruleset.text.split("\n") if ruleset is not None else []
+    out: dict[int, str] = {}
+
+    def put(number: int, text: str) -> None:
+        if 0 < number <= len(lines):
+            _code, comment = split_comment(lines[number - 1])
+            out[number] = text + (f"  {comment}" if comment else "")
+
+    for st in ruleset.statements if ruleset is not None else ():
+        texts = statement_lines(st.key, st.value)
+        numbers = written_lines(st)
+        if len(numbers) != len(texts):  # one statement on one line, however many lines `fmt` would give it
+            numbers, texts = [st.span.line], ["; ".join(texts)] if len(texts) > 1 else texts
+            if len(texts) != 1:
+                continue
+        for number, text in zip(numbers, texts):
+            put(number, (INDENT if st.section else "") + text)
+    for name, span in (ruleset.sections if ruleset is not None else ()):
+        put(span.line, f"on {name}:")
+    return out
 
 
 def _stated(statements: tuple[Statement, ...]) -> list[Statement]:

@@ -38,7 +38,7 @@ from rulelang.analysis import Analysis, analyse
 from rulelang.bundled import bundled_filename, bundled_names
 from rulelang.errors import RulesetError
 from rulelang.explain import sentence_for, statement_words
-from rulelang.formatter import canonical
+from rulelang.formatter import canonical, canonical_lines
 
 __all__ = ["server", "serve", "diagnostics_of", "filename_of"]
 
@@ -381,7 +381,7 @@ def range_formatting(ls: LanguageServer, params: lsp.DocumentRangeFormattingPara
         last -= 1  # a range that ends at the start of a line does not cover that line
     lines = _lines(document)
     edits = []
-    for number, text in sorted(_analysis(document).canonical_lines().items()):
+    for number, text in sorted(canonical_lines(_analysis(document).ruleset).items()):
         row = number - 1
         if first <= row <= last and row < len(lines) and lines[row].rstrip("\r") != text:
             edits.append(lsp.TextEdit(range=_to_client(document, row, 0, row, len(lines[row].rstrip("\r"))),

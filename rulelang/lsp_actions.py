@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any, TypedDict
 
-from rulelang.analysis import Analysis, written_lines
+from rulelang.analysis import Analysis
+from rulelang.ast import written_lines
 from rulelang.bundled import bundled_names
 from rulelang.errors import RulesetError
 from rulelang.formatter import split_comment, statement_lines

@@ -17,7 +17,6 @@ import click
 import rulelang
 from rulelang.bundled import bundled_names, bundled_text
 from rulelang.commands.complete import UnknownVariant, bundled_only
-from rulelang.outfiles import write_atomic
 
 __all__ = ["show_cmd", "new_cmd", "help_cmd", "lsp_cmd", "TOPICS"]
 
@@ -111,6 +110,8 @@ def new_cmd(name: str, base: str | None, title: str | None, output: str | None) 
     if os.path.exists(output):
         click.echo(f"rulelang new: {output} exists; it is kept (choose another name or -o FILE)", err=True)
         sys.exit(1)
+    from rulelang.outfiles import write_atomic  # tempfile and shutil: for `new` alone
+
     try:
         write_atomic(output, text)
     except OSError as exc:

@@ -21,8 +21,6 @@ from rulelang.commands.complete import bundled_or_file
 from rulelang.commands.jsonout import emit, file_record, versioned
 from rulelang.commands.walk import rulesets_of
 from rulelang.errors import RulesetError
-from rulelang.foreign import not_a_ruleset, not_a_ruleset_error
-from rulelang.outfiles import same_file, write_atomic
 from rulelang.readinput import processing, read_text
 from rulelang.sources import STDIN_NAME
 from rulelang.sources import config_and_inherited as _config_and_inherited
@@ -31,9 +29,9 @@ from rulelang.sources import source as _source
 
 __all__ = ["list_cmd", "check_cmd", "compile_cmd", "fmt_cmd", "explain_cmd", "diff_cmd"]
 
-# The language (rulelang.analysis, formatter, explain: lark's parser and the statement table, 50-190 ms) and rich
-# are imported in the functions that use them: `rulelang list` reads none of them, and a piped `check` no rich
-# (`python -X importtime`, bench/bench_startup.py).
+# Imported in the functions that use them, as `rulelang list` needs none of them (`python -X importtime`,
+# bench/bench_startup.py): the language (rulelang.analysis, formatter, explain: lark's parser and the statement
+# table, 50-190 ms), rich (a terminal only), and foreign.py and outfiles.py (tomllib, tempfile: 8 ms of `list`).
 
 
 # ---------------------------------------------------------------------------
@@ -81,6 +79,8 @@ def _report(error: RulesetError, err: bool = False) -> None:
 
 def _write_atomic(path: str, text: str) -> None:
     """Write a file so that a reader sees the old or the new content, never half of it."""
+    from rulelang.outfiles import write_atomic
+
     write_atomic(path, text)
 
 
@@ -156,6 +156,8 @@ SKIP_NON_RULESETS = click.option(
 def _walk(specs: tuple[str, ...], skip_named: bool) -> tuple[list[str], list[tuple[str, str]]]:
     """The files to work on (folders walked), after saying once on stderr of each one left out that it is not a
     ruleset."""
+    from rulelang.foreign import not_a_ruleset
+
     paths, skipped = rulesets_of(list(specs), skip_named)
     for path, kind in skipped:
         _say(not_a_ruleset(path, kind), style="yellow", err=True)
@@ -290,6 +292,8 @@ def _check_json(specs: list[str], stdin_name: str | None) -> int:
               help="Write the JSON here (- for standard output).")
 def compile_cmd(ruleset: str, output: str | None) -> None:
     """Compile a ruleset to its configuration (JSON on stdout, or -o FILE)."""
+    from rulelang.outfiles import same_file
+
     if output == "-":
         output = None  # the usual Unix spelling of standard output
     if output and os.path.exists(ruleset) and same_file(output, ruleset):
@@ -382,6 +386,8 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_fil
 
 def _fmt_source(path: str) -> str | None:
     """The text of a file `fmt` was given, or None after saying on stderr why it is not formatted."""
+    from rulelang.foreign import not_a_ruleset_error
+
     try:
         text = read_text(path)
     except FileNotFoundError:
