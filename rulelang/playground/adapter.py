@@ -13,7 +13,7 @@ from typing import Any
 
 from rulelang import compile_bundled
 from rulelang.analysis import analyse
-from rulelang.ast import STATEMENTS
+from rulelang.ast import STATEMENTS, Statement
 from rulelang.bundled import bundled_names, bundled_text
 from rulelang.errors import RulesetCheckError, RulesetError
 from rulelang.explain import diff_configs, explain_config, explain_text
@@ -62,7 +62,7 @@ class Analysis:
                 "players": self.config["players"]["counts"] if self.config else None}
 
 
-def _base_of(text: str, filename: str) -> tuple[tuple[str, str] | None, Any]:
+def _base_of(text: str, filename: str) -> tuple[tuple[str, str] | None, Statement | None]:
     """The (kind, ref) of a text's `based on`, with its statement, or (None, None)."""
     with _LOCK:
         ruleset, _errors = parse(text, filename)
