@@ -5,14 +5,17 @@ import json
 import os
 import sys
 from dataclasses import replace
+from typing import Any
 
 import pexpect
 import pytest
 from click.testing import CliRunner
+from ruleset_text import compiled
 
 from rulelang import compile_text
 from rulelang.cli import main
 from rulelang.config.defaults import without_defaults
+from rulelang.explain import explain_text
 from rulelang.interpreter import IllegalMove, Match, Move, Round, as_config, play_match, random_player, replay
 from rulelang.interpreter.claims import set_miss_rate
 
@@ -369,3 +372,34 @@ def test_an_over_claim_nobody_calls_is_credited_at_its_true_value_when_lost_only
     assert r.scores == [0, 0]
     r.play("[0|5] on [5|5] line-a claim 2")  # the chance to call closes: the true 10, not the 15 claimed
     assert r.scores[0] == 10
+
+
+def _explained(config: dict[str, Any], start: str) -> str:
+    [line] = [line for line in explain_text(config).splitlines() if line.startswith("- " + start)]
+    return line[2:]
+
+
+def test_claims_lost_only_when_called_are_explained_as_such():
+    config = compiled("allfives", "points must be claimed; missed points are lost only when an opponent calls\n")
+    sentence = _explained(config, "A placement scores only what its player claims")
+    assert "a claim above the score earns nothing at once." in sentence
+    assert ("any opponent may call muggins: the points not claimed (after a claim too high, the whole score) are "
+            "then lost, and the caller takes nothing.") in sentence
+
+
+def _sentences(config: dict) -> list[str]:
+    """The sentences of `rulelang explain` (without the title, source and headings)."""
+    return [line[2:] for line in explain_text(config).splitlines() if line.startswith("- ")]
+
+
+def test_forfeited_claims_are_explained():
+    config = compiled("allfives", "points must be claimed; missed points are lost\n")
+    assert ("A placement scores only what its player claims with the move (in points): a claim up to the score is "
+            "credited (claiming exactly the score credits it all; no claim claims 0); a claim above the score earns "
+            "nothing. Points not claimed are lost.") in _sentences(config)
+
+
+def test_the_claims_statements_module_exports_its_public_names():
+    space: dict[str, object] = {}
+    exec("from rulelang.statements.claims import *", space)  # noqa: S102 - what a star import of the module gives
+    assert {"STATEMENTS", "WORDS"} <= set(space)

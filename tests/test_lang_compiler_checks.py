@@ -1,22 +1,21 @@
-"""What the compiler and the configuration checks show an author for the cases no golden file covers: the
-chain of bases (cycles, depth, a base's own faults), the configuration's `based_on`, rule messages, the
-engine's validator of a compiled `.json`, and texts the parser gives up on."""
+"""What the compiler's checks tell an author beyond one statement: missing statements, texts the parser gives up
+on, a compiled `.json` configuration checked by the engine's validator."""
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from ruleset_text import HEAD, compiled, refused
 
 import rulelang
-from rulelang import langapi
+import rulelang.compiler
 from rulelang.compiler import analyse, compile_ruleset, validate_config
+from rulelang.config.rules import config_problems
 from rulelang.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
-DEEP = ROOT / "tests" / "data" / "rulesets" / "bad" / "deep"
 
 
 def _header(name: str, base: str) -> str:
@@ -29,75 +28,7 @@ def _errors(text: str, filename: str = "t.rules") -> list[tuple[str, str, str | 
     return [(e.code, e.message, e.hint) for e in result.errors]
 
 
-def _problem(text: str) -> tuple[str, str, str | None]:
-    [found] = _errors(_header("t", "muggins") + text)
-    return found
-
-
 # -- the chain of bases -------------------------------------------------------------------------------------
-
-def test_a_cycle_through_the_text_itself_names_it_first_and_last(tmp_path):
-    (tmp_path / "a.rules").write_text(_header("a", '"b.rules"'), encoding="utf-8")
-    (tmp_path / "b.rules").write_text(_header("b", '"a.rules"'), encoding="utf-8")
-    [(code, message, hint)] = _errors((tmp_path / "a.rules").read_text(encoding="utf-8"), str(tmp_path / "a.rules"))
-    assert code == "base-cycle"
-    assert message == "a cycle of `based on`: `a.rules` -> `b.rules` -> `a.rules`"
-    assert hint == "remove one `based on` of the cycle"
-
-
-def test_a_cycle_further_down_the_chain_names_only_the_rulesets_in_it(tmp_path):
-    # a -> b -> c -> b: `a` is not part of the cycle, and the cycle is found when `c` names `b` again
-    (tmp_path / "a.rules").write_text(_header("a", '"b.rules"'), encoding="utf-8")
-    (tmp_path / "b.rules").write_text(_header("b", '"c.rules"'), encoding="utf-8")
-    (tmp_path / "c.rules").write_text(_header("c", '"b.rules"'), encoding="utf-8")
-    [(code, message, _)] = _errors((tmp_path / "a.rules").read_text(encoding="utf-8"), str(tmp_path / "a.rules"))
-    assert (code, message) == ("base-cycle", "a cycle of `based on`: `b.rules` -> `c.rules` -> `b.rules`")
-
-
-@pytest.mark.skipif(os.name == "nt", reason="a Windows file name cannot hold `<`")
-def test_a_text_without_a_file_is_not_the_file_of_that_name_in_the_current_folder(tmp_path, monkeypatch):
-    # a text given as `<string>` based on x.rules, based on a file that happens to be named `<string>`:
-    # the cycle is x.rules -> the file `<string>` -> x.rules, and the text itself is not in it
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "x.rules").write_text(_header("x", '"<string>"'), encoding="utf-8")
-    (tmp_path / "<string>").write_text(_header("s", '"x.rules"'), encoding="utf-8")
-    [(code, message, _)] = _errors(_header("t", '"x.rules"'), "<string>")
-    assert (code, message) == ("base-cycle", "a cycle of `based on`: `x.rules` -> `<string>` -> `x.rules`")
-
-
-def test_a_chain_of_exactly_the_most_bases_compiles_and_one_more_is_too_deep():
-    # d02 -> d03 -> ... -> d33 -> allfives is 32 bases; d01 adds the 33rd
-    assert rulelang.compile_file(str(DEEP / "d02.rules"))["based_on"] == "d03.rules"
-    with pytest.raises(rulelang.RulesetError) as err:
-        rulelang.compile_file(str(DEEP / "d01.rules"))
-    assert [(e.code, e.message, e.line) for e in err.value.errors] == [
-        ("base-too-deep", "the chain of `based on` is deeper than 32 rulesets", 3)]
-
-
-def test_a_base_whose_own_base_is_missing_is_reported_at_that_base_line(tmp_path):
-    base = tmp_path / "b.rules"
-    base.write_text("# a base whose base is gone\n" + _header("b", '"gone.rules"'), encoding="utf-8")
-    [(code, message, hint)] = _errors(_header("t", '"b.rules"'), str(tmp_path / "t.rules"))
-    assert (code, message) == ("base-invalid", "the base ruleset `b.rules` has errors")
-    assert hint == f"first: {base}:4:1: there is no ruleset file `gone.rules`"
-
-
-def test_the_configuration_of_a_child_names_its_base():
-    assert rulelang.compile_bundled("muggins-claims")["based_on"] == "muggins"
-    assert rulelang.compile_bundled("allfives")["based_on"] is None
-    config = analyse(_header("t", "allfives-pagat") + "target at least 200 points\n", "t.rules").config
-    assert config is not None and config["based_on"] == "allfives-pagat"
-
-
-def test_an_inherited_rule_on_the_last_line_of_a_base_without_a_final_newline_is_quoted(tmp_path):
-    (tmp_path / "b.rules").write_text(_header("b", "allfives") + "on domino:\n  credit opponents' hands separately, "
-                                      "rounded to 5, to the winner\n  bonus 3 points to the winner", encoding="utf-8")
-    [(code, message, hint)] = _errors(_header("t", '"b.rules"') + "5 raw points make 1 shown point\n",
-                                      str(tmp_path / "t.rules"))
-    assert code == "unit-mismatch"
-    assert message == "a bonus of 3 raw points is not a whole number of shown points (inherited from `b.rules`)"
-    assert hint == (f"`b.rules` states `bonus 3 points to the winner` ({tmp_path / 'b.rules'}:6); restate it here to "
-                    "replace it: with 5 raw points to 1 shown point, use a multiple of 5")
 
 
 # -- each statement alone, and texts with syntax errors --------------------------------------------------
@@ -121,12 +52,6 @@ def test_a_text_the_parser_gives_up_on_has_errors_and_no_ruleset():
     assert result.errors[0].code == "unexpected-word" and result.errors[0].line == 1
 
 
-def test_the_authoring_tools_analyse_a_child_whose_base_cannot_be_read(tmp_path):
-    analysis = langapi.analyse(_header("t", '"gone.rules"'), str(tmp_path / "t.rules"))
-    assert [(e.code, e.message) for e in analysis.errors] == [("unknown-base", "there is no ruleset file `gone.rules`")]
-    assert analysis.config is None and analysis.inherited == set() and analysis.base_label == "gone.rules"
-
-
 def test_a_parsed_ruleset_without_its_text_still_gets_its_errors():
     # a tool may compile a parsed ruleset whose text it did not keep: the error has no source line to show
     ruleset, _ = parse(_header("t", "allfives") + "target at least 150 points\ntarget at least 200 points\n", "t.rules")
@@ -137,43 +62,6 @@ def test_a_parsed_ruleset_without_its_text_still_gets_its_errors():
 
 
 # -- configuration rules: messages an author reads ----------------------------------------------------------
-
-def test_points_per_tile_must_be_a_multiple_of_the_shown_unit():
-    assert _problem("on domino:\n  credit opponents' hands pooled, 3 points per tile, to the winner\n"
-                    "  as one event\n") == (
-        "unit-mismatch", "3 points per tile can give raw scores that are not multiples of 5",
-        "with 5 raw points to 1 shown point, count a multiple of 5 per tile")
-    assert analyse(_header("t", "muggins") + "on domino:\n  credit opponents' hands pooled, 5 points per tile, "
-                   "to the winner\n  as one event\n", "t.rules").errors == []
-
-
-def test_a_divided_settlement_needs_raw_play_points():
-    assert _problem("on domino:\n  credit opponents' hands separately, rounded to 5 and divided by 5, to the winner\n"
-                    "  as one event\n") == (
-        "unit-mismatch", "a hand rounded to 5 and divided by 5 can give raw scores that are not multiples of 5",
-        "a settlement in another unit than play needs play to score raw: write `points are shown raw`")
-
-
-def test_a_bonus_of_several_raw_points_is_plural():
-    assert _problem("on domino:\n  credit opponents' hands separately, rounded to 5, to the winner\n"
-                    "  bonus 2 points to the winner\n")[1] == \
-        "a bonus of 2 raw points is not a whole number of shown points"
-    assert _problem("on domino:\n  credit opponents' hands separately, rounded to 5, to the winner\n"
-                    "  bonus 1 point to the winner\n")[1] == \
-        "a bonus of 1 raw point is not a whole number of shown points"
-
-
-def test_a_block_without_a_winner_cannot_pay_everyones_hands_to_the_winner():
-    assert _problem("on block:\n  winner: none\n  credit everyone's hands separately, rounded to 5, to the winner\n"
-                    "  as one event\n")[:2] == (
-        "terms-need-winner", "a block without a winner gives nothing to this term")
-
-
-@pytest.mark.parametrize("branching, said", [("every double branches", "every"), ("no double branches", "no")])
-def test_a_sniff_rule_says_which_doubles_branch_here(branching, said):
-    code, message, _ = _problem(f"{branching}\nthe spinner counts each uncovered side\n")
-    assert code == "sniff-needs-first-double"
-    assert message.endswith(f"the only one that branches; here {said} double branches")
 
 
 # -- the engine's validator of a compiled configuration (`rulelang.load_config_dict` of a `.json`) ----------
@@ -211,9 +99,75 @@ def test_validate_config_names_the_path_of_each_fault():
                                        "players/counts/0: 'x' is not one of [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]"]
 
 
-def test_the_checks_modules_export_their_public_names():
-    for module, names in [("rulelang.config.rules", {"Problem", "config_problems", "rule_problems", "mentions_winner"}),
-                          ("rulelang.config.validation", {"config_schema", "schema_problems", "schema_text"})]:
-        space: dict[str, object] = {}
-        exec(f"from {module} import *", space)  # noqa: S102 - what a star import of the module gives
-        assert names <= set(space)
+def test_a_configuration_file_breaking_a_rule_is_refused_with_the_rule(tmp_path):
+    import json as _json
+
+    config = rulelang.compile_bundled("muggins")
+    config["hand_size"] = {"2": 9, "3": 9, "4": 9}
+    path = tmp_path / "big.json"
+    path.write_text(_json.dumps(config), encoding="utf-8")
+    with pytest.raises(rulelang.RulesetError) as err:
+        rulelang.load_config(str(path))
+    assert err.value.code == "too-many-tiles"
+    assert err.value.message.startswith("not a rulelang configuration: ")
+    assert "3 hands of 9 tiles need 3 x 9 = 27 tiles" not in err.value.message  # 27 tiles fit in 28
+    assert "4 hands of 9 tiles need 4 x 9 = 36 tiles, but a double-six set has 28" in err.value.message
+
+
+def test_compiling_a_parsed_ruleset_gives_its_configuration_or_raises():
+    from rulelang.compiler import compile_ruleset
+    from rulelang.parser import parse
+
+    ruleset, errors = parse(HEAD.format(base="pagat") + "hand 6 tiles\n", "t.rules")
+    assert errors == [] and ruleset is not None
+    assert compile_ruleset(ruleset) == compiled("pagat", "hand 6 tiles\n")
+    bad, _ = parse(HEAD.format(base="pagat") + "hand 9 tiles\n", "t.rules")
+    assert bad is not None
+    with pytest.raises(rulelang.RulesetError):
+        compile_ruleset(bad)
+
+
+def _allfives_without(lines: list[str]) -> list[tuple[str, str, str | None]]:
+    text = (ROOT / "rulesets" / "allfives.rules").read_text(encoding="utf-8")
+    kept = "\n".join(line for line in text.splitlines() if line.strip() not in lines) + "\n"
+    result = analyse(kept, "t.rules")
+    return [(e.code, e.message, e.hint) for e in result.errors]
+
+
+def test_a_compiled_configuration_whose_raw_target_is_not_its_smallest_counts_is_refused(tmp_path):
+    config = compiled("allfives", "target at least 100 points with 2 players, 150 with 3 or 4\n")
+    assert config["target"]["raw"] == 100 and config["target"]["raw_by_count"] == {"2": 100, "3": 150, "4": 150}
+    config["target"]["raw"] = 150
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    with pytest.raises(rulelang.RulesetError) as err:
+        rulelang.load_config_dict(str(path))
+    assert [(e.code, e.message) for e in err.value.errors] == [
+        ("per-count", "not a rulelang configuration: target/raw: the target's raw value is not the one for the "
+                      "smallest player count")]
+
+
+def test_four_missing_statements_spell_out_a_line_for_each_and_five_do_not():
+    four = ["draw until playable", "opener leads the deciding tile", "no overshoot rule", "no score floor"]
+    start = rulelang.compiler.START_FROM_A_VARIANT
+    assert _allfives_without(four) == [(
+        "missing-statement", "missing 4 statements: the drawing rule; what the opener leads; the overshoot rule; "
+                             "the score floor",
+        f"{start}; or add a line such as `draw until playable`; a line such as `opener leads any tile`; "
+        "a line such as `no overshoot rule`; a line such as `no score floor`")]
+    assert _allfives_without([*four, "a terminal double counts both halves"]) == [(
+        "missing-statement", "missing 5 statements: the drawing rule; what the opener leads; what a terminal double "
+                             "counts; the overshoot rule; the score floor", start)]
+
+
+def test_a_schema_fault_points_at_no_statement():
+    config = rulelang.compile_bundled("allfives")
+    del config["target"]
+    [problem] = config_problems(config)
+    assert (problem.code, problem.at, problem.path) == ("invalid-config", (), "/")
+
+
+def test_a_child_missing_several_statements_is_told_to_add_them_not_to_start_from_a_variant():
+    assert [(e.code, e.line, e.column, e.message, e.hint) for e in refused("based on allfives\n")] == [(
+        "missing-statement", 1, 1, "missing 2 statements: the ruleset's name and title; the source of the rules",
+        'add a line such as `ruleset my-fives "My Fives"`; a line such as `source "where these rules come from"`')]

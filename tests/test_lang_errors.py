@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from ruleset_text import HEAD as BASED_ON_HEAD
+from ruleset_text import refused
 
 import rulelang
 from rulelang import RulesetCheckError, RulesetError, RulesetErrors, RulesetFileError, RulesetSyntaxError
@@ -256,3 +258,27 @@ def test_the_caret_follows_the_display_width_of_wide_characters():
         '    2 | source "漢字 club" lest',
         "      | " + " " * 19 + "^^^^",  # 17 characters before the word, two of them wide
     ]
+
+
+def test_an_error_without_a_statement_points_at_the_first_character():
+    (e,) = refused("players 2 to 4\n")
+    assert (e.code, e.line, e.column, e.end_column, e.source_line) == ("missing-statement", 1, 1, 2, "players 2 to 4")
+
+
+def test_an_error_on_a_statement_of_several_lines_underlines_its_first_line():
+    errors = refused(BASED_ON_HEAD.format(base="muggins") + "on block:  \n  winner: none\n  one event per hand\n"
+                     "on block:\n  winner: none\n")
+    first = errors[0]
+    assert (first.code, first.line, first.column, first.end_column) == ("duplicate-statement", 7, 1, 10)
+    assert first.source_line == "on block:"
+    assert first.message == "the section `on block:` is given twice (first on line 4)"
+
+
+def test_an_error_on_one_line_underlines_that_statement():
+    errors = refused(BASED_ON_HEAD.format(base="pagat") + "players 2 to 4, partnerships with 4  \nplayers 3\n")
+    assert [(e.code, e.line, e.column, e.end_column) for e in errors][:1] == [("duplicate-statement", 5, 1, 10)]
+
+
+def test_an_error_on_the_last_line_shows_that_line():
+    (e,) = refused(BASED_ON_HEAD.format(base="pagat") + "hand 5 tiles\nhand 6 tiles")
+    assert (e.code, e.line, e.source_line) == ("duplicate-statement", 5, "hand 6 tiles")

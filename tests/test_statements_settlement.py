@@ -1,11 +1,9 @@
-"""What an author reads where no other test looks: the sentences `rulelang explain` and `rulelang diff` give for
-house rules and settlement terms (the default side of a diff too), the hint of a deal too large for the largest
-set, the per-count checks of reserves and targets, division and hand sizes at their boundaries, the folder a base
-path is read from when the text has no file, the hint of a child missing several statements, the statement
-values a configuration reads back as, and the public values of the language's Python API."""
+"""The settlement sections (rulelang/statements/settlement.py, `on domino:` and `on block:`): their terms written
+back, explained and checked, bonuses and winners included."""
 from __future__ import annotations
 
-import dataclasses
+from pathlib import Path
+from typing import Any
 
 import pytest
 from ruleset_text import HEAD, child_errors, compiled, refused
@@ -13,9 +11,10 @@ from ruleset_text import HEAD, child_errors, compiled, refused
 import rulelang
 from rulelang.ast import Term
 from rulelang.compiler import analyse
-from rulelang.config.rules import config_problems
-from rulelang.explain import diff_configs, explain_text, term_sentence
-from rulelang.formatter import config_statements
+from rulelang.config.rules import mentions_winner
+from rulelang.explain import explain_text, term_sentence
+from rulelang.formatter import config_to_text
+from rulelang.parser import parse
 
 
 def _sentences(config: dict) -> list[str]:
@@ -28,48 +27,6 @@ def _domino(line: str) -> dict:
 
 
 # -- explain and diff: house rules, and the default side of a diff ---------------------------------------
-
-def test_a_diff_says_what_the_default_of_each_optional_house_rule_means():
-    # the side that does not state a rule is explained by its default: crosswise spinner, a lead that can win,
-    # no claims
-    plain = compiled("allfives", "")
-    house = compiled("allfives", "the spinner is always laid endwise\npoints must be claimed; missed points are lost\n"
-                                 "the opening placement cannot win\n")
-    assert diff_configs(plain, house) == [
-        ("how the spinner is laid", "The spinner is laid crosswise, like every double.",
-         "The spinner is always laid endwise: it lies in the line like a non-double and counts its half for each "
-         "free in-line side; its branches open after the line."),
-        ("no winning score on the lead", "The opening placement of a round can win like any other.",
-         "The opening placement of a round cannot win: its event is discarded if it would reach the target."),
-        ("the muggins rule", "A placement's points are scored without being claimed.",
-         "A placement scores only what its player claims with the move (in points): a claim up to the score is "
-         "credited (claiming exactly the score credits it all; no claim claims 0); a claim above the score earns "
-         "nothing. Points not claimed are lost.")]
-
-
-def test_forfeited_claims_are_explained():
-    config = compiled("allfives", "points must be claimed; missed points are lost\n")
-    assert ("A placement scores only what its player claims with the move (in points): a claim up to the score is "
-            "credited (claiming exactly the score credits it all; no claim claims 0); a claim above the score earns "
-            "nothing. Points not claimed are lost.") in _sentences(config)
-
-
-def test_who_leads_without_the_opening_double_is_explained_even_where_no_round_is_opened_by_a_double():
-    # allfives-pagat opens by lottery and by the dominoer: a stated redeal changes nothing, and explain says so
-    stated = compiled("allfives-pagat", "if nobody holds the opening double: the tiles are dealt again\n")
-    assert "(No round is opened by a double, so nobody holding one changes nothing.)" in _sentences(stated)
-    # the default (the heaviest tile) is not explained at all there
-    assert not [s for s in _sentences(compiled("allfives-pagat", "")) if "opened by a double" in s]
-
-
-def test_extra_rounds_on_a_tie_are_explained_in_the_order_of_the_player_counts():
-    # 9 and 10 players: counts past 9 must not sort as text ("10" before "9")
-    config = compiled("allfives", "tiles double-twelve\nplayers 9 to 10\nhand 5 tiles\n"
-                                  "check the target after settlement\nties at the top: play extra rounds\n"
-                                  "a tie at the top plays 2 extra rounds with 9 players, 3 with 10\n")
-    assert ("When the highest score is shared where the match would end, a fixed number of extra rounds is played "
-            "(2 with 9 players; 3 with 10 players) without checking the target; after them the single highest score "
-            "wins, and a highest score still shared plays as many again.") in _sentences(config)
 
 
 # -- explain: settlement terms -----------------------------------------------------------------------------
@@ -132,77 +89,195 @@ def test_a_term_built_with_the_defaults_is_rounded_to_5():
 
 # -- checks at their boundaries ------------------------------------------------------------------------------
 
-def test_a_deal_too_large_for_a_double_twelve_set_offers_no_larger_set():
-    # 2 x 50 = 100 of 91: double-twelve is the largest set, so the hint names no other
-    assert child_errors("allfives", "tiles double-twelve\nplayers 2\nhand 50 tiles\n") == [(
-        "too-many-tiles", 6, 1, "2 hands of 50 tiles need 2 x 50 = 100 tiles, but a double-twelve set has 91",
-        "deal at most 45 tiles to each of 2 players (2 x 45 = 90 of 91)")]
-
-
-def test_a_reserve_per_player_count_must_name_exactly_the_allowed_counts():
-    assert child_errors("allfives", "players 2 to 3\nreserve 4 tiles with 2 players, 2 with 3, 1 with 4\n") == [
-        ("per-count", 5, 1, "the reserve is given for 4 players, who cannot play", "the ruleset allows 2 or 3 players")]
-    assert child_errors("allfives", "reserve 4 tiles with 2 players, 2 with 3\n") == [
-        ("per-count", 4, 1, "the reserve for 4 players is not given",
-         "add `, N with 4` or give one size for every count")]
-
-
-def test_a_hand_of_1_tile_is_allowed_and_of_0_tiles_refused():
-    assert compiled("allfives", "hand 1 tiles\n")["hand_size"] == {"2": 1, "3": 1, "4": 1}
-    assert child_errors("allfives", "hand 0 tiles\n") == [
-        ("bad-number", 4, 1, "a hand needs at least 1 tile", "write e.g. `hand 5 tiles`")]
-
-
-def test_a_target_per_player_count_may_be_1_point_but_not_0():
-    config = compiled("allfives", "players 2 to 3\ntarget at least 150 points with 2 players, 1 with 3\n")
-    assert config["target"]["raw_by_count"] == {"2": 150, "3": 1}
-    assert child_errors("allfives", "players 2 to 3\ntarget at least 150 points with 2 players, 0 with 3\n") == [
-        ("bad-number", 5, 1, "the target must be at least 1 point", None)]
-
-
-def test_a_target_of_0_points_for_the_first_player_count_is_reported_once():
-    assert child_errors("allfives", "players 2 to 3\ntarget at least 0 points with 2 players, 150 with 3\n") == [
-        ("bad-number", 5, 1, "the target must be at least 1 point", None)]
-
 
 # -- bases and missing statements -------------------------------------------------------------------------------
-
-def test_a_base_path_of_a_text_without_a_file_is_relative_to_the_working_folder(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    result = analyse(HEAD.format(base='"nope.rules"'), "<stdin>")
-    assert [(e.code, e.line, e.message, e.hint) for e in result.errors] == [
-        ("unknown-base", 3, "there is no ruleset file `nope.rules`",
-         f"the path is relative to this file's folder ({tmp_path})")]
-
-
-def test_a_child_missing_several_statements_is_told_to_add_them_not_to_start_from_a_variant():
-    assert [(e.code, e.line, e.column, e.message, e.hint) for e in refused("based on allfives\n")] == [(
-        "missing-statement", 1, 1, "missing 2 statements: the ruleset's name and title; the source of the rules",
-        'add a line such as `ruleset my-fives "My Fives"`; a line such as `source "where these rules come from"`')]
 
 
 # -- the statement values a configuration reads back as; the public API ---------------------------------------
 
-def test_a_stated_house_rule_reads_back_from_the_configuration_as_the_value_its_text_reads():
-    text = HEAD.format(base="allfives") + "the opening placement cannot win\n"
-    [read] = [st.value for st in rulelang.loads(text).statements if st.key == "lead_cannot_win"]
-    assert read is True
-    assert dict(config_statements(compiled("allfives", "the opening placement cannot win\n")))["lead_cannot_win"] \
-        is True
+
+def _stated(config: dict) -> list[str]:
+    """The lines `config_to_text` writes for a configuration (what fmt and diff show)."""
+    return config_to_text({**config, "based_on": None}).splitlines()
 
 
-def test_a_configuration_problem_is_a_frozen_hashable_value():
-    config = rulelang.compile_bundled("allfives")
-    config["players"]["partnerships"] = [4]  # partnerships of 4, but 4 players are not allowed
-    config["players"]["counts"] = [2, 3]
-    first = config_problems(config)[0]
-    assert first.code == "partnerships-need-4"
-    assert len({first, dataclasses.replace(first)}) == 1  # equal problems are one value
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        first.message = "changed"  # type: ignore[misc]
+def _explained(config: dict) -> list[str]:
+    return explain_text(config).splitlines()
 
 
-def test_the_claims_statements_module_exports_its_public_names():
-    space: dict[str, object] = {}
-    exec("from rulelang.statements.claims import *", space)  # noqa: S102 - what a star import of the module gives
-    assert {"STATEMENTS", "WORDS"} <= set(space)
+def _muggins_without_block() -> str:
+    from rulelang.bundled import bundled_text
+    return bundled_text("muggins").split("on block:")[0]
+
+
+def test_a_block_without_a_winner_refuses_a_term_that_takes_from_opponents():
+    (e,) = refused(HEAD.format(base="muggins")
+                   + "on block:\n  winner: none\n  debit opponents' hands separately, rounded to 5, from each owner\n")
+    assert (e.code, e.line) == ("terms-need-winner", 6)
+    assert e.message == "a block without a winner gives nothing to this term"
+
+
+def test_a_missing_section_is_named_with_a_line_it_could_hold():
+    (e,) = refused(_muggins_without_block())
+    assert (e.code, e.message) == ("missing-statement", "missing section `on block:`")
+    assert e.hint == ("add a section such as `on block:` followed by lines like "
+                      "`credit opponents' hands separately, rounded to 5, to the winner` and `as one event`")
+
+
+def test_a_domino_section_of_a_bonus_alone_needs_its_events_line_and_the_rest_is_still_checked():
+    import re
+    text = re.sub(r"on domino:\n(  .*\n)+", "on domino:\n  bonus 1 point to the winner\n", _muggins_without_block())
+    (e,) = refused(text)
+    assert e.message == ("missing 2 statements: how a domino's settlement makes events in `on domino:`; "
+                         "the section `on block:`")
+
+
+def test_a_missing_domino_section_is_named_with_a_settlement_line_it_could_hold():
+    import re
+
+    from rulelang.bundled import bundled_text
+    text = re.sub(r"on domino:\n(  .*\n)+", "", bundled_text("muggins"))
+    (e,) = refused(text)
+    assert (e.code, e.message) == ("missing-statement", "missing section `on domino:`")
+    assert e.hint == ("add a section such as `on domino:` followed by lines like "
+                      "`credit opponents' hands separately, rounded to 5, to the winner` and `as one event`")
+
+
+def test_a_partner_term_without_partnerships_is_pointed_at_on_its_own_line():
+    (e,) = refused(HEAD.format(base="muggins") + "on domino:\n"
+                   "  credit opponents' hands separately, rounded to 5, to the winner\n"
+                   "  debit partner's hand pooled, rounded to 5, from the winner\n  as one event\n")
+    assert (e.code, e.line, e.column) == ("partner-needs-partnerships", 6, 3)
+    assert (e.message, e.hint) == ("there is no partner without partnerships",
+                                   "remove this line or play `partnerships with 4`")
+
+
+def test_a_bonus_says_point_or_points():
+    one = compiled("fives-and-threes", "on domino:\n  bonus 1 point to the winner\n")
+    assert "  bonus 1 point to the winner" in _stated(one)
+    assert any("scores a bonus of 1 point," in s for s in _explained(one))
+    two = compiled("fives-and-threes", "on domino:\n  bonus 2 points to the winner\n")
+    assert "  bonus 2 points to the winner" in _stated(two)
+    assert any("scores a bonus of 2 points," in s for s in _explained(two))
+
+
+def _header(name: str, base: str) -> str:
+    return f'ruleset {name} "{name}"\nsource "a test of the compiler"\nbased on {base}\n'
+
+
+def _errors(text: str, filename: str = "t.rules") -> list[tuple[str, str, str | None]]:
+    result = analyse(text, filename)
+    assert result.config is None and result.errors
+    return [(e.code, e.message, e.hint) for e in result.errors]
+
+
+def _problem(text: str) -> tuple[str, str, str | None]:
+    [found] = _errors(_header("t", "muggins") + text)
+    return found
+
+
+def test_points_per_tile_must_be_a_multiple_of_the_shown_unit():
+    assert _problem("on domino:\n  credit opponents' hands pooled, 3 points per tile, to the winner\n"
+                    "  as one event\n") == (
+        "unit-mismatch", "3 points per tile can give raw scores that are not multiples of 5",
+        "with 5 raw points to 1 shown point, count a multiple of 5 per tile")
+    assert analyse(_header("t", "muggins") + "on domino:\n  credit opponents' hands pooled, 5 points per tile, "
+                   "to the winner\n  as one event\n", "t.rules").errors == []
+
+
+def test_a_divided_settlement_needs_raw_play_points():
+    assert _problem("on domino:\n  credit opponents' hands separately, rounded to 5 and divided by 5, to the winner\n"
+                    "  as one event\n") == (
+        "unit-mismatch", "a hand rounded to 5 and divided by 5 can give raw scores that are not multiples of 5",
+        "a settlement in another unit than play needs play to score raw: write `points are shown raw`")
+
+
+def test_a_bonus_of_several_raw_points_is_plural():
+    assert _problem("on domino:\n  credit opponents' hands separately, rounded to 5, to the winner\n"
+                    "  bonus 2 points to the winner\n")[1] == \
+        "a bonus of 2 raw points is not a whole number of shown points"
+    assert _problem("on domino:\n  credit opponents' hands separately, rounded to 5, to the winner\n"
+                    "  bonus 1 point to the winner\n")[1] == \
+        "a bonus of 1 raw point is not a whole number of shown points"
+
+
+def test_a_block_without_a_winner_cannot_pay_everyones_hands_to_the_winner():
+    assert _problem("on block:\n  winner: none\n  credit everyone's hands separately, rounded to 5, to the winner\n"
+                    "  as one event\n")[:2] == (
+        "terms-need-winner", "a block without a winner gives nothing to this term")
+
+
+def _explained_from(config: dict[str, Any], start: str) -> str:
+    [line] = [line for line in explain_text(config).splitlines() if line.startswith("- " + start)]
+    return line[2:]
+
+
+def test_a_bonus_with_partnerships_but_a_round_ending_when_one_player_goes_out_names_that_player():
+    config = compiled("allfives", "players 4, partnerships with 4\nhand 5 tiles\non domino:\n"
+                                  "  credit opponents' hands separately, rounded to 5, to the winner\n"
+                                  "  bonus 10 points to the winner\n  as one event\n")
+    assert _explained_from(config, "The player who goes out") == (
+        "The player who goes out scores a bonus of 10 points, in the same event as the settlement.")
+
+
+@pytest.mark.parametrize("line, needs_winner", [
+    ("credit the heaviest opponent's hand only, rounded to 5, to the winner", True),
+    ("credit opponents' hands minus own hand, rounded to 5, to the winner", True),
+    ("credit opponents' hands separately, rounded to 5, to the winner", True),
+    ("credit opponents' hands pooled, 5 points per tile, to the winner", True),
+    ("debit everyone's hands separately, rounded to 5, from each owner", False),
+    ("credit each hand the differences to heavier opponents' hands, rounded to 5", False),
+])
+def test_a_term_says_whether_it_needs_a_winner_as_the_configuration_rule_does(line, needs_winner):
+    config = compiled("allfives", f"on domino:\n  {line}\n  as one event\n")
+    [term] = config["settlement"]["domino"]["terms"]
+    assert mentions_winner(term) is needs_winner
+    assert Term.from_dict(term).mentions_winner() is needs_winner
+
+
+def _stated_lines(config: dict) -> list[str]:
+    """The lines `config_to_text` writes for a configuration (what `rulelang new --base` and diff show)."""
+    return [line.strip() for line in config_to_text({**config, "based_on": None}).splitlines()]
+
+
+def _bonus(amount: int) -> dict:
+    return compiled("muggins", f"on domino:\n  bonus {amount} points to the winner\n"
+                                "  credit opponents' hands pooled, rounded to 5, to the winner\n  as one event\n")
+
+
+def test_one_point_per_tile_is_singular_and_more_are_plural():
+    one = compiled("allfives", "on domino:\n  credit opponents' hands pooled, 1 point per tile, to the winner\n"
+                                "  as one event\n")
+    assert "credit opponents' hands pooled, 1 point per tile, to the winner" in _stated_lines(one)
+    five = compiled("allfives", "on domino:\n  credit opponents' hands pooled, 5 points per tile, to the winner\n"
+                                 "  as one event\n")
+    assert "credit opponents' hands pooled, 5 points per tile, to the winner" in _stated_lines(five)
+
+
+def test_a_tile_left_in_hand_cannot_count_0_points():
+    (e,) = refused(HEAD.format(base="allfives") + "on domino:\n  credit opponents' hands pooled, 0 points per "
+                   "tile, to the winner\n  as one event\n")
+    assert (e.code, e.message, e.hint) == ("bad-number", "a tile left in hand cannot count 0 points",
+                                           "write `1 point per tile` or more, or leave the line out")
+
+
+def test_a_settlement_term_prints_the_same_wherever_it_is_written():
+    """A statement's value is its meaning, not its place: fmt orders and compares statements by value."""
+    text = (Path(rulelang.__file__).parent / "rulesets" / "muggins.rules").read_text(encoding="utf-8")
+    first, _ = parse(text, "muggins.rules")
+    moved, _ = parse("\n\n" + text, "muggins.rules")
+    assert first is not None and moved is not None
+
+    def terms(ruleset):
+        return [repr(s.value) for s in ruleset.statements if s.key.endswith("_terms")]
+    assert terms(first) and terms(first) == terms(moved)
+
+
+def test_a_bonus_of_one_unit_is_explained_as_1_shown_point():
+    assert ("- The player who goes out scores a bonus of 1 shown point (5 raw), in the same event as the "
+            "settlement.") in _explained(_bonus(5))
+
+
+def test_a_bonus_of_two_units_is_explained_as_2_shown_points():
+    assert ("- The player who goes out scores a bonus of 2 shown points (10 raw), in the same event as the "
+            "settlement.") in _explained(_bonus(10))

@@ -1,0 +1,83 @@
+"""The statements of opening a round and of doubles (rulelang/statements/play.py): how they are written back,
+explained and checked."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from ruleset_text import compiled, refused
+
+import rulelang
+from rulelang.compiler import analyse
+from rulelang.explain import explain_text
+from rulelang.formatter import config_to_text
+
+
+def _explained(config: dict) -> list[str]:
+    return explain_text(config).splitlines()
+
+
+def test_one_tile_spinner_branches_are_explained():
+    config = compiled("allfives", "each branch of the spinner takes one tile\n")
+    assert ("- Each branch side of the spinner takes one tile only: that tile's free end counts for the rest of the "
+            "round, but nothing may join it.") in _explained(config)
+
+
+def _header(name: str, base: str) -> str:
+    return f'ruleset {name} "{name}"\nsource "a test of the compiler"\nbased on {base}\n'
+
+
+def _errors(text: str, filename: str = "t.rules") -> list[tuple[str, str, str | None]]:
+    result = analyse(text, filename)
+    assert result.config is None and result.errors
+    return [(e.code, e.message, e.hint) for e in result.errors]
+
+
+def _problem(text: str) -> tuple[str, str, str | None]:
+    [found] = _errors(_header("t", "muggins") + text)
+    return found
+
+
+@pytest.mark.parametrize("branching, said", [("every double branches", "every"), ("no double branches", "no")])
+def test_a_sniff_rule_says_which_doubles_branch_here(branching, said):
+    code, message, _ = _problem(f"{branching}\nthe spinner counts each uncovered side\n")
+    assert code == "sniff-needs-first-double"
+    assert message.endswith(f"the only one that branches; here {said} double branches")
+
+
+def _explained_from(config: dict[str, Any], start: str) -> str:
+    [line] = [line for line in explain_text(config).splitlines() if line.startswith("- " + start)]
+    return line[2:]
+
+
+def test_an_opening_placement_that_cannot_win_is_explained():
+    config = compiled("allfives", "the opening placement cannot win\n")
+    assert _explained_from(config, "The opening placement") == (
+        "The opening placement of a round cannot win: its event is discarded if it would reach the target.")
+
+
+def _sentences(config: dict) -> list[str]:
+    """The sentences of `rulelang explain` (without the title, source and headings)."""
+    return [line[2:] for line in explain_text(config).splitlines() if line.startswith("- ")]
+
+
+def test_who_leads_without_the_opening_double_is_explained_even_where_no_round_is_opened_by_a_double():
+    # allfives-pagat opens by lottery and by the dominoer: a stated redeal changes nothing, and explain says so
+    stated = compiled("allfives-pagat", "if nobody holds the opening double: the tiles are dealt again\n")
+    assert "(No round is opened by a double, so nobody holding one changes nothing.)" in _sentences(stated)
+    # the default (the heaviest tile) is not explained at all there
+    assert not [s for s in _sentences(compiled("allfives-pagat", "")) if "opened by a double" in s]
+
+
+def test_a_spinner_always_laid_endwise_is_explained_so():
+    config = compiled("sniff", "the spinner is always laid endwise\n")
+    assert ("- The spinner is always laid endwise: it lies in the line like a non-double and counts its half for "
+            "each free in-line side; its branches open after the line.") in _explained(config)
+
+
+def test_a_missing_opener_after_a_domino_suggests_the_dominoer():
+    text = config_to_text({**rulelang.compile_bundled("allfives"), "based_on": None})
+    without = "\n".join(line for line in text.splitlines() if not line.startswith("opener after a domino"))
+    (e,) = refused(without + "\n")
+    assert (e.code, e.message, e.hint) == ("missing-statement", "missing statement: the opener after a domino",
+                                           "add a line such as `opener after a domino: the dominoer`")
