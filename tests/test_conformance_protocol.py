@@ -8,7 +8,9 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from rulelang.cli import main
 from rulelang.conformance import cases, runner
 from rulelang.conformance.protocol import PROTOCOL_VERSION, SubprocessEngine, serve
 
@@ -158,3 +160,23 @@ def test_an_in_process_engine_that_loops_is_stopped_by_the_case_timeout_and_the_
     assert outcomes[hang_id] == "error"
     assert [r.error for r in result.results if r.case.id == hang_id][0]["kind"] == "timeout"
     assert [o for i, o in outcomes.items() if i != hang_id] == ["pass", "pass"]
+
+
+def run(*args, input=None):
+    res = CliRunner().invoke(main, list(args), input=input)
+    assert res.exit_code != 70, res.output  # the last guard: "internal error"
+    assert "Traceback" not in res.output
+    if res.exception is not None:
+        assert isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+def test_engine_adapter_survives_requests_of_the_wrong_shape():
+    requests = [{"cmd": "start", "version": 1}, {"cmd": "run", "seq": 1, "case": 5}, [1], "x",
+                {"cmd": ["start"]}, {"cmd": "stop"}]
+    res = run("engine-adapter", input="\n".join(json.dumps(r) for r in requests) + "\n")
+    assert res.exit_code == 0
+    answers = [json.loads(line) for line in res.output.splitlines()]
+    assert len(answers) == 5
+    assert answers[1] == {"seq": 1, "errored": {"message": "bad request: `case` must be a JSON object"}}
+    assert all("errored" in a for a in answers[2:])

@@ -5,11 +5,13 @@ import os
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from ruleset_text import HEAD, child_errors, refused
 
 import rulelang
 import rulelang.compiler
 from rulelang import langapi
+from rulelang.cli import main
 from rulelang.compiler import analyse, compile_ruleset
 from rulelang.parser import parse
 
@@ -261,3 +263,25 @@ def test_a_child_must_still_name_itself():
     (e,) = refused('source "s"\nbased on allfives\n')
     assert (e.code, e.message, e.hint) == ("missing-statement", "missing statement: the ruleset's name and title",
                                            'add a line such as `ruleset my-fives "My Fives"`')
+
+
+def run(*args, input=None):
+    res = CliRunner().invoke(main, list(args), input=input)
+    assert res.exit_code != 70, res.output  # the last guard: "internal error"
+    assert "Traceback" not in res.output
+    if res.exception is not None:
+        assert isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+@pytest.mark.parametrize("content, needle", [(b"\xff\xfe\x00bin", "not UTF-8"), (None, "is a folder")])
+def test_based_on_an_unreadable_file_is_an_error_not_a_crash(tmp_path, content, needle):
+    base = tmp_path / "base.rules"
+    if content is None:
+        base.mkdir()
+    else:
+        base.write_bytes(content)
+    house = tmp_path / "house.rules"
+    house.write_text('ruleset house "House"\nsource "s"\nbased on "base.rules"\n')
+    res = run("check", str(house))
+    assert res.exit_code == 1 and needle in res.output

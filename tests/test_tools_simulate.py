@@ -1,9 +1,15 @@
 """rulelang simulate: determinism across --jobs, statistics on known answers, outputs."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -296,3 +302,87 @@ def test_arena_keeps_calls_apart_from_the_settlement():
             assert rd["play"][side] + rd["settle"][side] + rd["call"][side] == rd["end"][side] - rd["start"][side]
         called += sum(rd["call"])
     assert called > 0
+
+
+def run_guarded(*args, input=None):
+    res = CliRunner().invoke(main, list(args), input=input)
+    assert res.exit_code != 70, res.output  # the last guard: "internal error"
+    assert "Traceback" not in res.output
+    if res.exception is not None:
+        assert isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+def _workers_of(pid: int) -> list[str] | None:
+    """The child processes of `pid` (Linux's /proc), or None where they cannot be seen."""
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return None
+
+
+def _sigint_after(args, seconds):
+    """Ctrl-C to `rulelang ARGS` once its workers run_guarded, or after `seconds` where they cannot be seen.
+
+    Bounds are generous (a loaded machine starts the workers slowly): the test is that the run_guarded ends, with 130
+    and nothing left of its process group, not how fast."""
+    p = subprocess.Popen([sys.executable, "-m", "rulelang", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         start_new_session=True, env={**os.environ, "RULELANG_NO_PROGRESS": "1"})
+    try:
+        if _workers_of(p.pid) is None:
+            time.sleep(seconds)
+        else:
+            deadline = time.monotonic() + 120
+            while not _workers_of(p.pid) and p.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            time.sleep(0.2)  # the workers are playing
+        with contextlib.suppress(ProcessLookupError):  # (it ended already: its status says how)
+            os.killpg(p.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
+        try:
+            _out, err = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"Ctrl-C did not stop `rulelang {' '.join(args)}`")
+        assert _group_gone(p.pid), "a process of the run_guarded outlived it"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+    return p.returncode, err.decode()
+
+
+def _group_gone(pgid: int, within: float = 30.0) -> bool:
+    """Whether no process of group `pgid` is left (waiting up to `within` seconds for the dying)."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+def test_simulate_checks_out_and_plots_before_simulating(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    res = run_guarded("simulate", "exact61", "-n", "2", "--out", str(tmp_path / "no" / "r.csv"))
+    assert res.exit_code == 1 and "no such folder" in res.output and "matches" not in res.output
+    res = run_guarded("simulate", "exact61", "-n", "2", "--plots", str(blocker / "sub"))
+    assert res.exit_code == 1 and "is a file" in res.output
+
+
+@pytest.mark.parametrize("alpha", ["2", "0", "-1", "nan"])
+def test_simulate_rejects_a_significance_level_outside_0_1(alpha):
+    res = run_guarded("simulate", "exact61", "-n", "2", "--alpha", alpha)
+    assert res.exit_code == 2 and "--alpha" in res.output
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "pagat", "-n", "100000", "--jobs", "2"],
+    ["balance", "pagat", "-n", "4000", "--jobs", "2"],
+    ["balance", "pagat", "--ladder", "--rungs", "random,greedy", "--link-matches", "4000", "--jobs", "2"],
+], ids=["simulate", "balance", "ladder"])
+def test_ctrl_c_stops_a_parallel_simulation(args):
+    code, err = _sigint_after(args, 2.0)
+    assert code == 130 and "Traceback" not in err, err
