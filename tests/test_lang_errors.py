@@ -1,4 +1,5 @@
-"""Error classes: exact messages, codes, positions and the caret rendering."""
+"""Error classes: exact messages, codes and positions; the caret by display width. The rendering of every kind of
+error is pinned once, by the golden `.err` files of tests/data/rulesets/bad/ (test_lang_examples.py)."""
 from __future__ import annotations
 
 import re
@@ -16,58 +17,37 @@ from rulelang.parser import TERMINAL_WORDS, describe_terminal, grammar
 HEAD = 'based on exact61\nruleset house "House rules"\nsource "test"\n'
 
 
-def test_syntax_error_misspelt_keyword_is_pinned():
+def test_syntax_error_misspelt_keyword_gives_its_code_position_message_and_hint():
     with pytest.raises(RulesetSyntaxError) as info:
         rulelang.compile_text(HEAD + "players 2 to 4, partnership with 4\n", "house.rules")
     e = info.value
     assert (e.code, e.line, e.column) == ("unexpected-word", 4, 17)
-    assert e.message == "unexpected word `partnership`"
-    assert str(e) == (
-        "house.rules:4:17: unexpected word `partnership`\n"
-        "    4 | players 2 to 4, partnership with 4\n"
-        "      |                 ^^^^^^^^^^^\n"
-        "hint: did you mean `partnerships`?"
-    )
+    assert (e.end_column, e.message, e.hint) == (28, 'unexpected word `partnership`', 'did you mean `partnerships`?')
     assert e.errors == [e]
 
 
-def test_syntax_error_expected_words_are_pinned():
+def test_syntax_error_names_the_expected_words():
     with pytest.raises(RulesetSyntaxError) as info:
         rulelang.loads(HEAD + "target at least 61\n", "house.rules")
     e = info.value
     assert (e.code, e.line, e.column) == ("incomplete-statement", 4, 19)
-    assert str(e) == (
-        "house.rules:4:19: the statement ends too early\n"
-        "    4 | target at least 61\n"
-        "      |                   ^\n"
-        "hint: expected `points`, `raw` or `shown`"
-    )
+    assert (e.end_column, e.message, e.hint) == (20, 'the statement ends too early', 'expected `points`, `raw` or `shown`')
 
 
-def test_unexpected_character_is_pinned():
+def test_unexpected_character_gives_its_code_position_message_and_hint():
     with pytest.raises(RulesetSyntaxError) as info:
         rulelang.compile_text(HEAD + "hand 5 tiles!\n", "h.rules")
     e = info.value
     assert (e.code, e.line, e.column) == ("unexpected-character", 4, 13)
-    assert str(e) == (
-        "h.rules:4:13: unexpected character `!`\n"
-        "    4 | hand 5 tiles!\n"
-        "      |             ^\n"
-        "hint: expected `with` or the end of the line"
-    )
+    assert (e.end_column, e.message, e.hint) == (14, 'unexpected character `!`', 'expected `with` or the end of the line')
 
 
-def test_unexpected_token_is_pinned():
+def test_unexpected_token_gives_its_code_position_message_and_hint():
     with pytest.raises(RulesetSyntaxError) as info:
         rulelang.compile_text(HEAD + "hand 5 5\n", "h.rules")
     e = info.value
     assert (e.code, e.line, e.column) == ("unexpected-token", 4, 8)
-    assert str(e) == (
-        "h.rules:4:8: unexpected number `5`\n"
-        "    4 | hand 5 5\n"
-        "      |        ^\n"
-        "hint: expected `tiles`"
-    )
+    assert (e.end_column, e.message, e.hint) == (9, 'unexpected number `5`', 'expected `tiles`')
 
 
 def test_misspelt_statement_start_suggests_keyword():
@@ -78,17 +58,13 @@ def test_misspelt_statement_start_suggests_keyword():
     assert (info.value.line, info.value.column, info.value.end_column) == (4, 1, 7)
 
 
-def test_check_error_is_pinned():
+def test_check_error_gives_its_code_position_message_and_hint():
     with pytest.raises(RulesetCheckError) as info:
         rulelang.compile_text(HEAD + "no overshoot rule\n", "house.rules")
     e = info.value
     assert (e.code, e.line, e.column) == ("exact-needs-overshoot", 4, 1)
-    assert str(e) == (
-        "house.rules:4:1: an exact target needs an overshoot rule\n"
-        "    4 | no overshoot rule\n"
-        "      | ^^^^^^^^^^^^^^^^^\n"
-        "hint: write `overshoot discards the event` or `overshoot bounces back`"
-    )
+    assert (e.end_column, e.message) == (18, "an exact target needs an overshoot rule")
+    assert e.hint == "write `overshoot discards the event` or `overshoot bounces back`"
 
 
 def test_check_error_on_inherited_rule_points_at_the_based_on_line_and_names_the_base_rule():
