@@ -22,6 +22,8 @@ from rulelang.interpreter.claims import set_miss_rate
 BASE = 'ruleset house "House"\nsource "s"\nbased on muggins\n'
 MUGGINS = BASE + "points must be claimed; missed points go to the next opponent\n"
 FORFEIT = BASE + "points must be claimed; missed points are lost\n"
+
+
 # a short deal: seat 0 leads [5|5] (10 raw, 2 shown); seat 1 may join [0|5] on it (10 again)
 HANDS = [["[5|5]", "[0|1]", "[3|6]"], ["[0|5]", "[4|4]", "[2|3]"]]
 

@@ -28,11 +28,6 @@ def _errors(text: str, filename: str = "t.rules") -> list[tuple[str, str, str | 
     return [(e.code, e.message, e.hint) for e in result.errors]
 
 
-# -- the chain of bases -------------------------------------------------------------------------------------
-
-
-# -- each statement alone, and texts with syntax errors --------------------------------------------------
-
 def test_a_misplaced_line_does_not_stop_the_checks_of_the_lines_after_it():
     text = _header("t", "allfives") + ("on block:\n  bonus 10 points to the winner\n"
                                         "target at least 150 points\ntarget at least 200 points\n")
@@ -60,11 +55,6 @@ def test_a_parsed_ruleset_without_its_text_still_gets_its_errors():
         compile_ruleset(replace(ruleset, text=""))
     assert [(e.code, e.line, e.source_line) for e in err.value.errors] == [("duplicate-statement", 5, "")]
 
-
-# -- configuration rules: messages an author reads ----------------------------------------------------------
-
-
-# -- the engine's validator of a compiled configuration (`rulelang.load_config_dict` of a `.json`) ----------
 
 def _load_json(tmp_path: Path, config: object) -> str:
     path = tmp_path / "c.json"

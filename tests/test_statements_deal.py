@@ -2,6 +2,7 @@
 reserve): written back, explained, and the hints of a deal that does not fit."""
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,6 @@ def _file_errors(tmp_path: Path, base: str, extra: str = "") -> list[tuple[str, 
     assert result.config is None and result.errors
     return [(e.code, e.line, e.message, e.hint) for e in result.errors]
 
-
-# -- a deal that does not fit the set: where the error points and what its hint offers -------------------
 
 def test_a_reserve_that_overflows_the_set_is_reported_at_the_reserve_line():
     # allfives deals 5 tiles to each of 4 players: 4 x 5 + 10 = 30 of 28; the hand is inherited, the reserve not
@@ -55,51 +54,19 @@ def test_an_inherited_deal_quotes_the_hand_line_of_the_base_even_when_the_reserv
                             "players with 10 tiles each, or write `tiles double-nine` / `tiles double-twelve`")
 
 
-# a bad ruleset and the one error it gets: (code, line, column, message, hint)
-SINGLE_ERRORS = [
-    # 28 // 20 = 1 hand of 20 tiles: fewer players cannot help, so the hint does not offer "at most 1 players"
-    pytest.param("allfives", "players 2\nhand 20 tiles\n",
-                 [(
-        "too-many-tiles", 5, 1, "2 hands of 20 tiles need 2 x 20 = 40 tiles, but a double-six set has 28",
-        "deal at most 14 tiles to each of 2 players (2 x 14 = 28 of 28), or write `tiles double-nine` / "
-        "`tiles double-twelve`")],
-                 id="a_hand_too_large_for_two_players_offers_no_smaller_player_count"),
-    pytest.param("allfives", "overshoot bounces back\n",
-                 [("overshoot-needs-exact", 4, 1, "an at-least target cannot be overshot",
-                   "write `no overshoot rule`, or `target exactly ...`")],
-                 id="an_at_least_target_cannot_bounce_back"),
-    pytest.param("allfives", ("5 raw points make 1 shown point\non domino:\n"
-                  "  credit opponents' hands separately, rounded to 5, to the winner\n"
-                  "  credit opponents' hands pooled, 1 point per tile, to the winner\n  as one event\n"),
-                 [("unit-mismatch", 7, 3, "1 point per tile can give raw scores that are not multiples of 5",
-                   "with 5 raw points to 1 shown point, count a multiple of 5 per tile")],
-                 id="one_point_per_tile_in_shown_points_is_singular_and_points_at_its_term_line"),
-    pytest.param("allfives", ("5 raw points make 1 shown point\non domino:\n"
-                  "  credit opponents' hands separately, rounded to 3, to the winner\n  as one event\n"),
-                 [("unit-mismatch", 6, 3, "a hand rounded to 3 can give raw scores that are not multiples of 5",
-                   "with 5 raw points to 1 shown point, write `rounded to 5`")],
-                 id="a_hand_rounded_to_other_than_the_unit_cannot_be_shown"),
-    pytest.param("muggins", "scores never fall below -7\n",
-                 [("unit-mismatch", 4, 1, "a score floor of -7 is not a multiple of 5",
-                   "with 5 raw points to 1 shown point, use a multiple of 5")],
-                 id="a_score_floor_in_shown_points_must_be_a_multiple_of_the_unit"),
-    pytest.param("allfives", "players 2 to 3\ntarget at least 100 points with 2 players, 150 with 3 or 4\n",
-                 [("per-count", 5, 1, "the target is not given for exactly the allowed player counts",
-                   "give a target for each of 2, 3 players")],
-                 id="a_target_per_player_count_must_name_exactly_the_allowed_counts"),
-    pytest.param("allfives", ("ties at the top: play extra rounds\ncheck the target after settlement\n"
-                  "a tie at the top plays 2 extra rounds with 2 players, 3 with 2\n"),
-                 [("per-count", 6, 1, "a player count is given two numbers of extra rounds",
-                   "name each player count once")],
-                 id="a_tie_rounds_line_naming_a_count_twice_is_refused"),
-]
+# a bad ruleset and the one error it gets: tests/data/rulesets/one-error.toml
+ONE_ERROR = tomllib.loads((Path(__file__).parent / "data" / "rulesets" / "one-error.toml").read_text(encoding="utf-8"))[
+    "ruleset"]
 
 
-@pytest.mark.parametrize(("base", "text", "expected"), SINGLE_ERRORS)
-def test_a_bad_ruleset_gets_its_one_error(base, text, expected):
-    assert child_errors(base, text) == expected
+def test_the_table_of_rulesets_with_one_error_is_found():
+    assert ONE_ERROR
 
-# -- configuration rules an author breaks ------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", ONE_ERROR, ids=[case["id"] for case in ONE_ERROR])
+def test_a_bad_ruleset_gets_its_one_error(case):
+    expected = (case["code"], case["line"], case["column"], case["message"], case["hint"])
+    assert child_errors(case["base"], case["text"]) == [expected]
 
 
 def test_a_hand_rounded_to_one_number_and_divided_by_another_keeps_both():
@@ -109,18 +76,6 @@ def test_a_hand_rounded_to_one_number_and_divided_by_another_keeps_both():
     assert (term["rounding"], term["divisor"]) == ("round10", 5)
     assert "credit opponents' hands separately, rounded to 10 and divided by 5, to the winner" in \
         config_to_text({**config, "based_on": None})
-
-
-# -- bases that cannot be read --------------------------------------------------------------------------------
-
-
-# -- a text missing a few statements ---------------------------------------------------------------------------
-
-
-# -- explain sentences of house rules ------------------------------------------------------------------------
-
-
-# -- the public values of the Python API ------------------------------------------------------------------
 
 
 def _stated(config: dict) -> list[str]:

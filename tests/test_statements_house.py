@@ -19,9 +19,6 @@ def _explained(config: dict) -> list[str]:
     return explain_text(config).splitlines()
 
 
-# -- round trips: a configuration written as text compiles back to itself -----------------------------------
-
-
 def test_per_count_tie_rounds_are_written_back_per_count():
     config = compiled("pagat", "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4\n")
     assert config["target"]["tie_rounds"] == {"2": 2, "3": 3, "4": 4}
@@ -34,9 +31,6 @@ def test_per_count_tie_rounds_are_written_back_per_count():
 def test_an_entry_threshold_is_written_back_in_the_ruleset_s_points():
     assert "2 shown points to get in" in _stated(compiled("pagat", "10 raw points to get in\n"))
     assert "10 points to get in" in _stated(compiled("allfives", "10 points to get in\n"))
-
-
-# -- fmt lines and explain sentences ------------------------------------------------------------------------
 
 
 def test_a_draw_limit_says_tile_or_tiles():
@@ -83,17 +77,11 @@ def test_tie_rounds_are_explained_per_player_count():
     assert any("(2 with 2 players; 3 with 3 players; 4 with 4 players)" in s for s in _explained(config))
 
 
-# -- error messages and where they point ---------------------------------------------------------------------
-
-
 def test_a_knock_bonus_in_plain_points_says_point_or_points():
     one = compiled("allfives", "the next player to place scores 1 point per knock\n")
     assert any("scores 1 point for each knock" in s for s in _explained(one))
     two = compiled("allfives", "the next player to place scores 2 points per knock\n")
     assert any("scores 2 points for each knock" in s for s in _explained(two))
-
-
-# -- a ruleset without a base, and the files a `based on` names ------------------------------------------------
 
 
 def test_an_entry_threshold_with_2_raw_points_to_a_shown_one_is_explained_in_both():

@@ -18,9 +18,6 @@ def _explained(config: dict) -> list[str]:
     return explain_text(config).splitlines()
 
 
-# -- configurations written back as text ----------------------------------------------------------------------
-
-
 def test_a_ruleset_whose_placements_score_nothing_is_written_so():
     stated = _stated(rulelang.compile_bundled("allfives-block"))
     assert "placements score nothing" in stated
@@ -36,15 +33,6 @@ def test_a_target_per_player_count_is_written_from_the_smallest_count_up_past_9(
     config = compiled("allfives", "tiles double-twelve\nplayers 9 to 10\nhand 5 tiles\n"
                                    "target at least 100 points with 9 players, 150 with 10\n")
     assert "target at least 100 points with 9 players, 150 with 10" in _stated(config)
-
-
-# -- explain sentences ----------------------------------------------------------------------------------------
-
-
-# -- errors -----------------------------------------------------------------------------------------------------
-
-
-# -- values -----------------------------------------------------------------------------------------------------
 
 
 def test_a_round_ending_when_both_partners_go_out_is_explained_without_partners_too():

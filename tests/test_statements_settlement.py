@@ -26,11 +26,6 @@ def _domino(line: str) -> dict:
     return compiled("allfives", f"on domino:\n  {line}\n  as one event\n")
 
 
-# -- explain and diff: house rules, and the default side of a diff ---------------------------------------
-
-
-# -- explain: settlement terms -----------------------------------------------------------------------------
-
 def test_the_heaviest_hand_term_is_explained_as_one_hand():
     config = _domino("credit the heaviest opponent's hand only, rounded to 5, to the winner")
     assert ("The heaviest single opponent's hand (rounded to the nearest 5) is credited to the winner's side; the "
@@ -85,15 +80,6 @@ def test_a_term_built_with_the_defaults_is_rounded_to_5():
                               "to": "winner", "sign": "credit"}
     assert term_sentence(term) == ("The opponents' remaining pips, each hand rounded separately to the nearest 5, "
                                    "are credited to the winner's side.")
-
-
-# -- checks at their boundaries ------------------------------------------------------------------------------
-
-
-# -- bases and missing statements -------------------------------------------------------------------------------
-
-
-# -- the statement values a configuration reads back as; the public API ---------------------------------------
 
 
 def _stated(config: dict) -> list[str]:
