@@ -13,6 +13,7 @@ from rulelang import RulesetCheckError, RulesetError, RulesetErrors, RulesetFile
 from rulelang.bundled import bundled_text
 from rulelang.errors import CODES
 from rulelang.parser import TERMINAL_WORDS, describe_terminal, grammar
+from rulelang.statements import TABLE
 
 HEAD = 'based on exact61\nruleset house "House rules"\nsource "test"\n'
 
@@ -128,7 +129,12 @@ def test_a_few_missing_statements_show_a_line_for_each():
 def test_empty_text_is_missing_everything():
     errors = rulelang.check_text("", "empty.rules")
     assert len(errors) == 1 and errors[0].code == "missing-statement" and errors[0].line == 1
-    assert str(errors[0]).startswith("empty.rules:1:1: missing 22 statements: the ruleset's name and title; ")
+    head, _, listed = errors[0].message.partition(" statements: ")
+    named = listed.split("; ")
+    assert head == f"missing {len(named)}" and named[0] == "the ruleset's name and title"
+    # every required statement outside a section is named (a section is named once, by its heading)
+    assert {info.words for info in TABLE if info.required and not info.section} <= set(named)
+    assert str(errors[0]).startswith("empty.rules:1:1: missing ")
 
 
 def test_file_errors(tmp_path):
