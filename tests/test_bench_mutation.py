@@ -308,3 +308,9 @@ def test_without_cosmic_ray_the_script_says_how_to_install_it(tmp_path, monkeypa
 
     monkeypatch.setattr(mutation, "available_sources", lambda: ("project",))
     assert mutation.main(["--match", "nothing", "--source", "cosmic-ray"]) == 2
+
+
+def test_the_language_tests_the_judge_runs_exist():
+    import judge
+
+    assert [path for path in judge.LANGUAGE_TESTS if not (ROOT / path).is_file()] == []

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import rulelang
 from rulelang.cli import main
 from rulelang.conformance import cases, runner
+from rulelang.conformance.builtin import run_case
 from rulelang.conformance.protocol import PROTOCOL_VERSION, SubprocessEngine, serve
 
 TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
@@ -180,3 +182,23 @@ def test_engine_adapter_survives_requests_of_the_wrong_shape():
     assert len(answers) == 5
     assert answers[1] == {"seq": 1, "errored": {"message": "bad request: `case` must be a JSON object"}}
     assert all("errored" in a for a in answers[2:])
+
+
+DRAW_HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+DRAW_WHILE_ABLE = DRAW_HEAD + "a player may draw while able to place\n"
+
+
+def draw_cfg(text: str = DRAW_WHILE_ABLE) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+def test_the_adapter_applies_a_draw_step_only_where_the_rule_offers_it():
+    setup = {"hands": [["[1|4]", "[4|5]"], ["[1|5]", "[6|6]"]], "boneyard": ["[0|0]"], "opener": 0}
+    steps = [{"play": "[1|4]"}, {"draw": True}, {"draw": True}]
+    off = run_case({"config": rulelang.compile_bundled("muggins"), "players": 2, "setup": setup, "steps": steps})
+    assert [s.get("reject") for s in off["steps"]] == [None, "must-place", "must-place"]
+    on = run_case({"config": draw_cfg(), "players": 2, "setup": setup, "steps": steps})
+    assert [s.get("reject") for s in on["steps"]] == [None, None, "boneyard-empty"]
+    assert on["steps"][1]["offered"] == ["[1|5] on [1|4] low", "draw"] and on["steps"][1]["seat"] == 1

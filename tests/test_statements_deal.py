@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from ruleset_text import HEAD, child_errors, compiled, refused
 
+import rulelang
 from rulelang.compiler import analyse
-from rulelang.explain import explain_text
-from rulelang.formatter import config_to_text
+from rulelang.explain import diff_configs, explain_text
+from rulelang.formatter import config_to_text, format_text
 
 
 def _file_errors(tmp_path: Path, base: str, extra: str = "") -> list[tuple[str, int | None, str, str | None]]:
@@ -155,3 +156,80 @@ def test_a_hand_of_1_tile_is_allowed_and_of_0_tiles_refused():
 def test_a_hand_larger_than_the_largest_set_names_its_size():
     (e,) = refused(HEAD.format(base="allfives") + "tiles double-twelve\nplayers 2\nhand 92 tiles\n")
     assert (e.code, e.message) == ("too-many-tiles", "a double-twelve set, the largest, has only 91 tiles")
+
+
+PUBLISHED_HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
+
+
+REDEAL = PUBLISHED_HEAD + "the tiles are dealt again when a hand holds 4 or more doubles\n"
+
+
+def published_cfg(text: str) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+def published_codes(text: str) -> list[str]:
+    return [e.code for e in rulelang.check_text(text, "h.rules")]
+
+
+def test_redeal_doubles_compiles_round_trips_and_is_omitted_when_not_written():
+    assert published_cfg(REDEAL)["redeal_doubles"] == 4
+    assert "redeal_doubles" not in rulelang.compile_bundled("allfives")
+    assert "the tiles are dealt again when a hand holds 4 or more doubles" in format_text(REDEAL)
+    assert published_cfg(format_text(REDEAL)) == published_cfg(REDEAL)
+    assert published_cfg(REDEAL.replace("4 or more doubles", "5 or more double"))["redeal_doubles"] == 5
+
+
+def test_redeal_doubles_is_explained_and_diffed():
+    assert "one hand holds 4 or more doubles is thrown in" in explain_text(published_cfg(REDEAL))
+    diff = {what: (a, b) for what, a, b in diff_configs(rulelang.compile_bundled("allfives"), published_cfg(REDEAL))}
+    assert "4 or more doubles" in diff["the deal thrown in for a hand of doubles"][1]
+
+
+def test_redeal_doubles_that_cannot_apply_is_an_error():
+    assert published_codes(REDEAL.replace("4 or more", "1 or more")) == ["bad-number"]
+    never = rulelang.check_text(REDEAL.replace("4 or more", "8 or more"), "h.rules")
+    assert [e.code for e in never] == ["redeal-doubles-cannot-apply"]
+    assert "no hand can hold 8 doubles" in never[0].message and never[0].hint == "write a number from 2 to 7"
+    # a hand of 7 tiles of the double-six set can hold 7 doubles; the double-nine set has 10
+    assert published_codes(REDEAL.replace("4 or more", "7 or more")) == []
+    # 2 hands of 12 of the 28 tiles hold at least 3 of the 7 doubles: every deal would be thrown in
+    always = PUBLISHED_HEAD + "hand 12 tiles with 2 players, 6 with 3, 5 with 4\n" + REDEAL.removeprefix(PUBLISHED_HEAD).replace("4 or", "2 or")
+    assert published_codes(always) == ["redeal-doubles-cannot-apply"]
+    assert published_codes(always.replace("2 or more", "3 or more")) == []
+
+
+DRAW_HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+DRAW_WHILE_ABLE = DRAW_HEAD + "a player may draw while able to place\n"
+
+
+HEAVIEST_ONLY = DRAW_HEAD + "on block:\n  credit the heaviest opponent's hand only, rounded to 5, to the winner\n"
+
+
+def draw_cfg(text: str = DRAW_WHILE_ABLE) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+def test_the_statements_compile_round_trip_and_are_omitted_when_not_written():
+    assert draw_cfg()["draw_while_able"] is True
+    assert "draw_while_able" not in rulelang.compile_bundled("muggins")
+    for text in (DRAW_WHILE_ABLE, HEAVIEST_ONLY):
+        assert draw_cfg(format_text(text)) == draw_cfg(text)
+    assert "a player may draw while able to place" in format_text(DRAW_WHILE_ABLE)
+    assert "credit the heaviest opponent's hand only, rounded to 5, to the winner" in format_text(HEAVIEST_ONLY)
+
+
+def test_explain_and_diff_say_what_changes():
+    assert "may draw instead" in explain_text(draw_cfg())
+    assert "heaviest single opponent's hand" in explain_text(draw_cfg(HEAVIEST_ONLY))
+    diff = {what: (a, b) for what, a, b in diff_configs(rulelang.compile_bundled("muggins"), draw_cfg())}
+    assert diff["drawing while able to place"][0] == "A player draws only when no tile fits."
+    assert "may draw instead" in diff["drawing while able to place"][1]
+
+
+def test_drawing_while_able_needs_drawing():
+    errors = rulelang.check_text(DRAW_HEAD + "no drawing\na player may draw while able to place\n", "h.rules")
+    assert [e.code for e in errors] == ["draw-while-able-needs-drawing"]
+    assert "draw until playable" in errors[0].hint

@@ -7,7 +7,7 @@ from ruleset_text import HEAD, compiled, refused
 import rulelang
 from rulelang import langapi
 from rulelang.explain import diff_configs, explain_text
-from rulelang.formatter import config_statements, config_to_text
+from rulelang.formatter import config_statements, config_to_text, format_text
 
 
 def _stated(config: dict) -> list[str]:
@@ -153,3 +153,108 @@ def test_a_stated_house_rule_reads_back_from_the_configuration_as_the_value_its_
     assert read is True
     assert dict(config_statements(compiled("allfives", "the opening placement cannot win\n")))["lead_cannot_win"] \
         is True
+
+
+FAMILY_HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+def family_compiled(body: str) -> dict:
+    return rulelang.compile_text(FAMILY_HEAD + body, "h.rules")
+
+
+def family_codes(body: str) -> list[str]:
+    return [e.code for e in rulelang.check_text(FAMILY_HEAD + body, "h.rules")]
+
+
+def first_error(line: str):
+    errors = rulelang.check_text(FAMILY_HEAD + line + "\n", "h.rules")
+    assert errors, line
+    return errors[0]
+
+
+F3 = 'ruleset h "H"\nsource "a test"\nbased on fives-and-threes\n'
+
+
+KNOCK = "the next player to place scores 1 point per knock\n"
+
+
+HALF = "a double left in hand counts one half\n"
+
+
+PAGAT = 'ruleset h "H"\nsource "a test"\nbased on pagat\n'
+
+
+TIE3 = "a tie at the top plays 2 extra rounds with 2 players, 3 with 3, 4 with 4\n"
+
+
+def test_knock_bonus_compiles_round_trips_and_is_omitted_when_not_written():
+    cfg = rulelang.compile_text(F3 + KNOCK, "h.rules")
+    assert cfg["scoring"]["knock_bonus"] == 1
+    assert "knock_bonus" not in rulelang.compile_bundled("fives-and-threes")["scoring"]
+    assert "the next player to place scores 1 point per knock" in format_text(F3 + "the next  player to place "
+                                                                                   "scores 1 point per knock\n")
+    assert "for each knock" in explain_text(cfg)
+    assert [e.code for e in rulelang.check_text(F3 + "the next player to place scores 0 points per knock\n",
+                                                "h.rules")] == ["bad-number"]
+    # muggins shows raw points in fives: a knock of 1 raw point is not a whole shown point
+    assert family_codes("the next player to place scores 1 point per knock\n") == ["unit-mismatch"]
+    assert family_compiled("the next player to place scores 5 points per knock\n")["scoring"]["knock_bonus"] == 5
+
+
+def test_hand_doubles_compiles_and_is_omitted_at_its_default():
+    assert family_compiled(HALF)["scoring"]["hand_doubles"] == "one-half"
+    assert "hand_doubles" not in family_compiled("a double left in hand counts both halves\n")["scoring"]
+    assert "[4|4] counts 4" in explain_text(family_compiled(HALF))
+    # once stated by the language, the phrase is no longer reported as outside it
+    assert first_error("a double left in hand counts one halve").code != "outside-language"
+
+
+def test_tie_rounds_compile_per_count_and_need_extra_rounds():
+    cfg = rulelang.compile_text(PAGAT + TIE3, "h.rules")
+    assert cfg["target"]["tie_rounds"] == {"2": 2, "3": 3, "4": 4}
+    same = rulelang.compile_text(PAGAT + "a tie at the top plays 3 extra rounds\n", "h.rules")
+    assert same["target"]["tie_rounds"] == {"2": 3, "3": 3, "4": 3}
+    assert "a tie at the top plays 3 extra rounds" in format_text(PAGAT + "a tie at the top  plays 3 extra rounds\n")
+    assert "fixed number of extra rounds" in explain_text(cfg)
+    assert "tie_rounds" not in rulelang.compile_bundled("pagat")["target"]
+    errors = rulelang.check_text(PAGAT + "a tie at the top plays 2 extra rounds with 2 players, 3 with 3\n", "h.rules")
+    assert [e.code for e in errors] == ["per-count"]
+    assert family_codes("a tie at the top plays 2 extra rounds\n") == ["tie-rounds-need-extra-rounds"]  # muggins: impossible
+
+
+PUBLISHED_HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
+
+
+def published_cfg(text: str) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+def published_codes(text: str) -> list[str]:
+    return [e.code for e in rulelang.check_text(text, "h.rules")]
+
+
+NO_FIVES = PUBLISHED_HEAD + "a placement scores only from 10 points up\n"
+
+
+def test_placement_minimum_compiles_round_trips_and_is_explained():
+    assert published_cfg(NO_FIVES)["scoring"]["minimum"] == 10
+    assert "minimum" not in rulelang.compile_bundled("allfives")["scoring"]
+    assert published_cfg(format_text(NO_FIVES)) == published_cfg(NO_FIVES)
+    assert "a placement scores only from 10 points up" in format_text(NO_FIVES)
+    assert "scores only when it earns at least 10 points" in explain_text(published_cfg(NO_FIVES))
+    # in shown points where points are shown (muggins: 5 raw to 1 shown), and back
+    shown = 'ruleset h "H"\nsource "a test"\nbased on muggins\na placement scores only from 2 points up\n'
+    assert published_cfg(shown)["scoring"]["minimum"] == 10
+    assert "a placement scores only from 2 points up" in format_text(shown)
+    assert published_cfg(shown.replace("2 points", "10 raw points")) == published_cfg(shown)
+
+
+def test_placement_minimum_that_cannot_apply_is_an_error():
+    assert published_codes(NO_FIVES.replace("10 points", "1 point")) == ["bad-number"]
+    errors = rulelang.check_text(NO_FIVES.replace("10 points", "5 points"), "h.rules")
+    assert [e.code for e in errors] == ["placement-minimum-cannot-apply"]
+    assert "every placement that scores earns at least 5 raw points" in errors[0].message
+    assert published_codes(NO_FIVES + "placements score nothing\n") == ["placement-minimum-cannot-apply"]
+    # one point per multiple (fives and threes): a count of 5 or 3 earns 1, so `from 2 points up` applies
+    assert published_codes('ruleset h "H"\nsource "a test"\nbased on fives-and-threes\na placement scores only from 2 points '
+                 'up\n') == []

@@ -10,7 +10,7 @@ from ruleset_text import compiled, refused
 import rulelang
 from rulelang.compiler import analyse
 from rulelang.explain import explain_text
-from rulelang.formatter import config_to_text
+from rulelang.formatter import config_to_text, format_text
 
 
 def _explained(config: dict) -> list[str]:
@@ -81,3 +81,61 @@ def test_a_missing_opener_after_a_domino_suggests_the_dominoer():
     (e,) = refused(without + "\n")
     assert (e.code, e.message, e.hint) == ("missing-statement", "missing statement: the opener after a domino",
                                            "add a line such as `opener after a domino: the dominoer`")
+
+
+PUBLISHED_HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
+
+
+def published_cfg(text: str) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+LOWEST = PUBLISHED_HEAD + ("opener of the first round: the lowest double\nopener after a domino: the lowest double\n"
+                 "opener after a block: the lowest double\n")
+
+
+NEXT_SEAT_DOUBLE = PUBLISHED_HEAD + ("opener of the first round: the double six\nopener after a domino: the double six\n"
+                           "opener after a block: the double six\n"
+                           "if nobody holds the opening double: the lead passes to the next seat, who must lead its highest double\n")
+
+
+def test_lowest_double_compiles_round_trips_and_is_explained():
+    c = published_cfg(LOWEST)
+    assert c["opener"]["first_round"] == c["opener"]["after_domino"] == c["opener"]["after_block"] == "lowest-double"
+    assert published_cfg(format_text(LOWEST)) == c
+    assert "opener of the first round: the lowest double" in format_text(LOWEST)
+    text = explain_text(c)
+    assert "The first round is opened by the holder of the lowest double ([0|0], else [1|1]" in text
+    assert "A round opened by the highest or the lowest double must lead that double" in text
+    assert "the highest or the lowest" not in explain_text(rulelang.compile_bundled("allfives"))
+
+
+def test_a_forced_lead_without_a_double_opener_names_the_lowest_double():
+    errors = rulelang.check_text(PUBLISHED_HEAD + "opener of the first round: lottery\nopener after a domino: the dominoer\n"
+                                 "opener after a block: lottery\n", "h.rules")
+    assert [e.code for e in errors] == ["forced-lead-unused"]
+    assert "the rotating double or the lowest double" in errors[0].message
+
+
+def test_branching_decided_at_the_lead_compiles_round_trips_and_is_explained():
+    for line, value, words in (("only a leading double branches", "lead", "Only a double led"),
+                               ("every double but the lead branches", "all-but-lead", "a double led to open the "
+                                                                                       "round does not branch")):
+        text = PUBLISHED_HEAD + line + "\n"
+        assert published_cfg(text)["doubles"]["branching"] == value
+        assert published_cfg(format_text(text)) == published_cfg(text) and line in format_text(text)
+        assert words in explain_text(published_cfg(text))
+
+
+def test_a_sniff_rule_names_the_branching_stated():
+    errors = rulelang.check_text(PUBLISHED_HEAD + "only a leading double branches\nthe spinner is always laid endwise\n",
+                                 "h.rules")
+    assert [e.code for e in errors] == ["sniff-needs-first-double"]
+    assert "here only a leading double branches" in errors[0].message
+
+
+def test_next_seat_double_compiles_round_trips_and_is_explained():
+    c = published_cfg(NEXT_SEAT_DOUBLE)
+    assert c["opener"]["no_double"] == "next-seat-double"
+    assert published_cfg(format_text(NEXT_SEAT_DOUBLE)) == c
+    assert "must lead its own highest double" in explain_text(c)

@@ -6,7 +6,7 @@ from ruleset_text import HEAD, child_errors, compiled, refused
 
 import rulelang
 from rulelang.explain import explain_text
-from rulelang.formatter import config_to_text
+from rulelang.formatter import config_to_text, format_text
 
 
 def _stated(config: dict) -> list[str]:
@@ -108,3 +108,24 @@ def test_a_target_per_player_count_may_be_1_point_but_not_0():
 def test_a_target_of_0_points_for_the_first_player_count_is_reported_once():
     assert child_errors("allfives", "players 2 to 3\ntarget at least 0 points with 2 players, 150 with 3\n") == [
         ("bad-number", 5, 1, "the target must be at least 1 point", None)]
+
+
+PUBLISHED_HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
+
+
+def published_cfg(text: str) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+TIE = PUBLISHED_HEAD + "check the target after settlement\nties at the top: the side that opened the round wins\n"
+
+
+def test_ties_to_the_round_opener_compile_round_trip_are_explained_and_need_a_tie():
+    assert published_cfg(TIE)["target"]["ties"] == "round-opener"
+    assert published_cfg(format_text(TIE)) == published_cfg(TIE)
+    assert "the side that opened the round wins" in explain_text(published_cfg(TIE))
+    # checked after every event the first side to reach the target wins: no tie can arise
+    errors = rulelang.check_text(PUBLISHED_HEAD + "ties at the top: the side that opened the round wins\n", "h.rules")
+    assert [e.code for e in errors] == ["ties-contradict-check"]
+    rounds = rulelang.compile_text(TIE + "the match lasts 3 rounds\n", "h.rules")
+    assert "the side that opened the last round wins" in explain_text(rounds)

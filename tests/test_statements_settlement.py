@@ -12,8 +12,10 @@ import rulelang
 from rulelang.ast import Term
 from rulelang.compiler import analyse
 from rulelang.config.rules import mentions_winner
-from rulelang.explain import explain_text, term_sentence
-from rulelang.formatter import config_to_text
+from rulelang.explain import diff_configs, explain_text, term_sentence
+from rulelang.formatter import config_to_text, format_text
+from rulelang.interpreter import Round
+from rulelang.interpreter.config import ConfigError, as_config
 from rulelang.parser import parse
 
 
@@ -267,3 +269,75 @@ def test_a_bonus_of_one_unit_is_explained_as_1_shown_point():
 def test_a_bonus_of_two_units_is_explained_as_2_shown_points():
     assert ("- The player who goes out scores a bonus of 2 shown points (10 raw), in the same event as the "
             "settlement.") in _explained(_bonus(10))
+
+
+FAMILY_HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+def family_compiled(body: str) -> dict:
+    return rulelang.compile_text(FAMILY_HEAD + body, "h.rules")
+
+
+def family_codes(body: str) -> list[str]:
+    return [e.code for e in rulelang.check_text(FAMILY_HEAD + body, "h.rules")]
+
+
+TEAM_SIDE = "players 2 to 4, partnerships with 4\non domino:\n  winner: the lightest side\n"
+
+
+DIFF = "credit each hand the differences to heavier opponents' hands, not rounded\n  one event per hand\n"
+
+
+def test_domino_lightest_side_compiles_and_is_omitted_at_its_default():
+    assert family_compiled(TEAM_SIDE)["settlement"]["domino"]["winner"] == "lightest-side"
+    assert "winner" not in family_compiled("on domino:\n  winner: the dominoer\n")["settlement"]["domino"]
+    assert "winner" not in rulelang.compile_bundled("muggins")["settlement"]["domino"]
+    text = format_text(FAMILY_HEAD + "on domino:\n    winner:   the lightest side\n")
+    assert "on domino:\n  winner: the lightest side\n" in text
+
+
+def test_domino_lightest_side_explain_and_diff():
+    cfg = family_compiled(TEAM_SIDE)
+    assert "lower pip total wins" in explain_text(cfg)
+    changes = diff_configs(rulelang.compile_bundled("muggins"), cfg)
+    assert any(words == "the winner of a domino" for words, *_ in changes), changes
+
+
+def test_other_winner_lines_under_domino_are_misplaced_and_the_dominoer_under_block_too():
+    assert family_codes("on domino:\n  winner: the lightest hand, ties not broken\n") == ["misplaced-line"]
+    assert family_codes("on block:\n  winner: the dominoer\n") == ["misplaced-line"]
+
+
+def test_the_last_placement_cannot_join_a_settlement_another_side_may_win():
+    errors = rulelang.check_text('ruleset h "H"\nsource "s"\nbased on exact61\non domino:\n'
+                                 "  winner: the lightest side\n", "h.rules")
+    assert [e.code for e in errors] == ["last-placement-needs-dominoer"]
+    bad = rulelang.compile_bundled("exact61")
+    bad["settlement"]["domino"]["winner"] = "lightest-side"
+    with pytest.raises(ConfigError):  # the engine refuses it as the language does (schema)
+        as_config(bad)
+
+
+def test_unrounded_differences_are_stated_with_raw_points_and_refused_with_fives():
+    cfg = family_compiled("points are shown raw\ntarget at least 100 points\non block:\n  " + DIFF)
+    assert cfg["settlement"]["block"]["terms"] == [
+        {"kind": "differences", "rounding": "none", "to": "owner", "sign": "credit"}]
+    assert "not rounded" in explain_text(cfg)
+    assert family_codes("on block:\n  " + DIFF) == ["unit-mismatch"]  # muggins shows fives: say `rounded to 5`
+    rnd = Round(cfg, 3, [[(1, 2), (6, 6)], [(4, 4), (3, 5)], [(5, 6)]], [], 0)
+    rnd.play("[1|2]")
+    assert rnd.result.kind == "blocked"
+    assert [(e.side, e.raw) for e in rnd.events] == [(2, 6), (0, 4)]  # 1 + 5 and 4, not 5 and 5
+
+
+DRAW_HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+HEAVIEST_ONLY = DRAW_HEAD + "on block:\n  credit the heaviest opponent's hand only, rounded to 5, to the winner\n"
+
+
+def test_the_heaviest_term_needs_a_winner_and_a_unit_rounding():
+    errors = rulelang.check_text(HEAVIEST_ONLY + "  winner: none\n", "h.rules")
+    assert "terms-need-winner" in [e.code for e in errors]
+    errors = rulelang.check_text(HEAVIEST_ONLY.replace("rounded to 5", "not rounded"), "h.rules")
+    assert "unit-mismatch" in [e.code for e in errors]

@@ -385,3 +385,18 @@ def test_match_with_an_explicit_deal_rejects_a_tile_twice():
     with pytest.raises(ValueError, match="dealt twice"):
         Match(rulelang.compile_bundled("allfives"), 2, seed=0,
               deal=[{"hands": [["[1|2]"], ["[1|2]"]], "boneyard": [], "opener": 0}])
+
+
+DRAW_HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+DRAW_WHILE_ABLE = DRAW_HEAD + "a player may draw while able to place\n"
+
+
+def test_play_reads_draw(tmp_path):
+    path = tmp_path / "h.rules"
+    path.write_text(DRAW_WHILE_ABLE, encoding="utf-8")
+    res = CliRunner().invoke(main, ["play", str(path), "--seed", "3", "--seat", "0=human,1=greedy"],
+                             input="1\ndraw\nq\n\n")
+    assert "4) draw" in res.output or ") draw" in res.output
+    assert "seat 0 (you) draws [" in res.output and "instead of placing" in res.output
