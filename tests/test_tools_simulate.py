@@ -361,7 +361,7 @@ def _workers_of(pid: int) -> list[str] | None:
 
 
 def _sigint_after(args, seconds):
-    """Ctrl-C to `rulelang ARGS` once its workers run_guarded, or after `seconds` where they cannot be seen.
+    """Ctrl-C to `rulelang ARGS` once its workers run, or after `seconds` where they cannot be seen.
 
     Bounds are generous (a loaded machine starts the workers slowly): the test is that the run_guarded ends, with 130
     and nothing left of its process group, not how fast."""
@@ -381,7 +381,7 @@ def _sigint_after(args, seconds):
             _out, err = p.communicate(timeout=120)
         except subprocess.TimeoutExpired:
             pytest.fail(f"Ctrl-C did not stop `rulelang {' '.join(args)}`")
-        assert _group_gone(p.pid), "a process of the run_guarded outlived it"
+        assert _group_gone(p.pid), "a process of the run outlived it"
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(p.pid, signal.SIGKILL)
