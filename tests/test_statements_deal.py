@@ -233,3 +233,18 @@ def test_drawing_while_able_needs_drawing():
     errors = rulelang.check_text(DRAW_HEAD + "no drawing\na player may draw while able to place\n", "h.rules")
     assert [e.code for e in errors] == ["draw-while-able-needs-drawing"]
     assert "draw until playable" in errors[0].hint
+
+
+FIVE = 'ruleset h "H"\nsource "a test"\nbased on muggins\nplayers 2 to 5\n'
+
+
+def test_a_deal_that_does_not_fit_says_the_arithmetic():
+    errors = rulelang.check_text(FIVE + "hand 6 tiles\n", "h.rules")
+    assert [e.code for e in errors] == ["too-many-tiles"]
+    assert errors[0].message == "5 hands of 6 tiles need 5 x 6 = 30 tiles, but a double-six set has 28"
+    assert errors[0].hint.startswith("deal at most 5 tiles to each of 5 players (5 x 5 = 25 of 28), "
+                                     "or allow at most 4 players with 6 tiles each")
+    errors = rulelang.check_text(FIVE + "hand 5 tiles\nreserve 4 tiles\n", "h.rules")
+    assert errors[0].message == ("5 hands of 5 tiles and a reserve of 4 need 5 x 5 + 4 = 29 tiles, "
+                                 "but a double-six set has 28")
+    assert "(5 x 4 + 4 = 24 of 28)" in errors[0].hint
