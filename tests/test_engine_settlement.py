@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import rulelang
+from rulelang import compile_text
 from rulelang.explain import explain_text
 from rulelang.interpreter import Round
 from rulelang.interpreter.match import play_match
 from rulelang.interpreter.settlement import settle
-from rulelang.interpreter.tiles import BIT, INDEX
+from rulelang.interpreter.tiles import BIT, INDEX, parse_tile
 
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
 
@@ -132,3 +133,43 @@ def test_a_blocked_round_pays_only_the_heaviest_hand():
     rnd.play("[6|6]")
     assert rnd.result is not None and rnd.result.kind == "blocked" and rnd.result.seat == 0
     assert [(e.side, e.raw) for e in rnd.result.settlement] == [(0, 15)]
+
+
+SCORING_HEAD = 'ruleset house "House"\nsource "s"\nbased on muggins\n'
+
+
+RAW_HEAD = SCORING_HEAD + "points are shown raw\ntarget at least 305 points\n"
+
+
+def scoring_compiled(body: str, head: str = SCORING_HEAD) -> dict:
+    return compile_text(head + body)
+
+
+def block_text(line: str, head: str = SCORING_HEAD) -> str:
+    return head + f"on block:\n  winner: the lightest hand, ties not broken\n  {line}\n  as one event\n"
+
+
+def hand_masks(*hands: list[str]) -> list[int]:
+    from rulelang.interpreter.tiles import TILES
+    index = {t: i for i, t in enumerate(TILES)}
+    return [sum(1 << index[parse_tile(t)] for t in h) for h in hands]
+
+
+def test_per_tile_counts_tiles_not_pips():
+    spec = scoring_compiled("on domino:\n  credit opponents' hands separately, 5 points per tile, to the winner\n"
+                    "  one event per hand\n")["settlement"]["domino"]
+    hands = hand_masks([], ["[6|6]", "[5|5]"], ["[0|0]"])
+    assert settle(spec, hands, [0, 1, 2], 0, 0) == [(0, 5, 2), (0, 10, 1)]  # lightest hand first: 0 pips, 22 pips
+
+
+def test_divided_and_net_amounts():
+    divided = scoring_compiled("on domino:\n  credit opponents' hands pooled, rounded to 5 and divided by 5, to the winner\n"
+                       "  as one event\n", RAW_HEAD)["settlement"]["domino"]
+    assert settle(divided, hand_masks([], ["[6|6]", "[5|6]", "[0|4]"]), [0, 1], 0, 0) == [(0, 5, 0)]  # 27 -> 25 -> 5
+    net = scoring_compiled(block_text("credit opponents' hands minus own hand, rounded to 5, to the winner")[len(SCORING_HEAD):])
+    spec = net["settlement"]["block"]
+    three = hand_masks(["[1|2]"], ["[2|4]", "[0|3]"], ["[3|5]", "[1|4]"])  # 3, 9 and 13 pips
+    assert settle(spec, three, [0, 1, 2], 0, 0) == [(0, 20, 0)]  # 22 - 3 = 19, rounded once: 20 (not 20 - 5)
+    # a net of 0 or less gives nothing; so does a round without a winner
+    assert settle(spec, hand_masks(["[6|6]"], ["[1|2]"], ["[0|1]"]), [0, 1, 2], 0, 0) == []
+    assert settle(spec, three, [0, 1, 2], 0, None) == []

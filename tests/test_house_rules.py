@@ -163,3 +163,15 @@ def test_a_house_rule_outside_the_language_says_so():
             assert "this rule is outside the language" in res.output, res.output
             assert f"family.md {rule.section}" in res.output
             assert "Traceback" not in res.output
+
+
+TEXTS = Path(__file__).parent / "data" / "rulesets" / "house" / "texts"
+
+
+@pytest.mark.parametrize("path", sorted(TEXTS.glob("*.rules")), ids=lambda p: p.stem)
+def test_house_ruleset_checks_explains_and_simulates(path):
+    for args in (["check", str(path)], ["fmt", "--check", str(path)], ["explain", str(path)],
+                 ["simulate", "-n", "3", str(path)]):
+        res = runner.invoke(main, args)
+        assert res.exit_code == 0, (args, res.output)
+    assert "source" in path.read_text(encoding="utf-8")

@@ -225,3 +225,16 @@ def test_a_line_that_goes_on_past_a_statement_names_the_closest(line, code, clos
 def test_slips_of_the_pen_keep_their_plain_hints(line, hint):
     e = first_error(line)
     assert e.hint == hint and "outside" not in e.message
+
+
+SCORING_HEAD = 'ruleset house "House"\nsource "s"\nbased on muggins\n'
+
+
+@pytest.mark.parametrize("line", ["drawing while able to play costs 30 points",
+                                  "a player who passes when he could play loses 30 points",
+                                  "misplays are penalised", "a wrong number of tiles costs 100 points"])
+def test_penalties_for_misplays_are_outside_the_language(line):
+    errors = rulelang.check_text(SCORING_HEAD + line + "\n", "t.rules")
+    assert [e.code for e in errors] == ["outside-language"]
+    assert "penalties for misplays" in errors[0].message
+    assert "`a player may draw while able to place`" in errors[0].hint and "rocoh.org" in errors[0].hint

@@ -6,10 +6,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from ruleset_text import HEAD, child_errors, compiled, refused
 
 import rulelang
+from rulelang import compile_text
 from rulelang.ast import Term
+from rulelang.cli import main
 from rulelang.compiler import analyse
 from rulelang.config.rules import mentions_winner
 from rulelang.explain import diff_configs, explain_text, term_sentence
@@ -341,3 +344,78 @@ def test_the_heaviest_term_needs_a_winner_and_a_unit_rounding():
     assert "terms-need-winner" in [e.code for e in errors]
     errors = rulelang.check_text(HEAVIEST_ONLY.replace("rounded to 5", "not rounded"), "h.rules")
     assert "unit-mismatch" in [e.code for e in errors]
+
+
+SCORING_HEAD = 'ruleset house "House"\nsource "s"\nbased on muggins\n'
+
+
+RAW_HEAD = SCORING_HEAD + "points are shown raw\ntarget at least 305 points\n"
+
+
+runner = CliRunner()
+
+
+def block_text(line: str, head: str = SCORING_HEAD) -> str:
+    return head + f"on block:\n  winner: the lightest hand, ties not broken\n  {line}\n  as one event\n"
+
+
+TERMS = [
+    ("credit opponents' hands pooled, 5 points per tile, to the winner",
+     {"kind": "tiles", "hands": "opponents", "pooling": "pooled", "per_tile": 5, "to": "winner", "sign": "credit"},
+     "Each tile left in the opponents' hands counts 5 points, whatever its pips; the total is credited to the "
+     "winner's side."),
+    ("debit own hand separately, 1 point per tile, from the winner",
+     {"kind": "tiles", "hands": "own", "pooling": "each", "per_tile": 1, "to": "winner", "sign": "debit"},
+     "Each tile left in the winner's own hand counts 1 point, whatever its pips; each hand's amount is deducted "
+     "from the winner's side."),
+    ("credit opponents' hands separately, rounded to 5 and divided by 5, to the winner",
+     {"kind": "hands", "hands": "opponents", "pooling": "each", "rounding": "round5", "divisor": 5, "to": "winner",
+      "sign": "credit"},
+     "each hand rounded separately to the nearest 5 and then divided by 5"),
+    ("credit the heaviest opponent's hand only, rounded to 5 and divided by 5, to the winner",
+     {"kind": "heaviest", "rounding": "round5", "divisor": 5, "to": "winner", "sign": "credit"},
+     "rounded to the nearest 5 and then divided by 5"),
+    ("credit opponents' hands minus own hand, rounded to 5, to the winner",
+     {"kind": "net", "rounding": "round5", "to": "winner", "sign": "credit"},
+     "minus the winner's own remaining pips, the net rounded once to the nearest 5"),
+]
+
+
+@pytest.mark.parametrize(("line", "term", "said"), TERMS, ids=[t[1]["kind"] for t in TERMS])
+def test_a_term_compiles_formats_and_explains(line, term, said, tmp_path):
+    text = block_text(line, RAW_HEAD if "divided" in line or "1 point" in line else SCORING_HEAD)
+    config = compile_text(text)
+    assert config["settlement"]["block"]["terms"] == [term]
+    assert rulelang.validate_config(config) == []
+    assert format_text(text) == format_text(format_text(text))
+    assert line in format_text(text)
+    path = tmp_path / "t.rules"
+    path.write_text(text, encoding="utf-8")
+    res = runner.invoke(main, ["explain", str(path)])
+    assert res.exit_code == 0 and said in res.output, res.output
+
+
+def test_existing_configurations_have_no_new_field():
+    for name in rulelang.bundled_names():
+        config = rulelang.compile_bundled(name)
+        for end in ("domino", "block"):
+            for term in config["settlement"][end]["terms"]:
+                assert "divisor" not in term and term["kind"] in ("hands", "differences", "heaviest"), name
+        assert config.get("claims", "none") in ("none", "muggins", "forfeit"), name
+
+
+@pytest.mark.parametrize(("text", "code", "words"), [
+    (block_text("credit opponents' hands pooled, rounded to 5 and divided by 2, to the winner", RAW_HEAD), "bad-division",
+     "cannot be divided by 2"),
+    (block_text("credit opponents' hands pooled, rounded to 5 and divided by 1, to the winner", RAW_HEAD), "bad-division",
+     "divided by 1"),
+    (block_text("credit opponents' hands pooled, 0 points per tile, to the winner"), "bad-number", "0 points"),
+    (block_text("credit opponents' hands pooled, 3 points per tile, to the winner"), "unit-mismatch", "per tile"),
+    (block_text("credit opponents' hands pooled, rounded to 5 and divided by 5, to the winner"), "unit-mismatch",
+     "shown raw"),
+    (block_text("credit opponents' hands pooled, 5 points per tile, to each owner"), "pooled-to-owner", "no single owner"),
+])
+def test_bad_values_give_their_errors(text, code, words):
+    errors = rulelang.check_text(text, "t.rules")
+    assert [e.code for e in errors] == [code], [e.render() for e in errors]
+    assert words in errors[0].message + (errors[0].hint or "")
