@@ -1,0 +1,121 @@
+"""The JSON documents the tools write and read back, as TypedDicts: one match of `simulate -o`, one match of a
+balance study or ladder (`balance -o`), the study each results file starts with, and the balance report
+(`balance --json`). docs/tools.md describes them; the `--json` reports follow rulelang/schema/*.schema.json."""
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+from rulelang.jsontypes import ConfigJSON
+
+
+class SimRound(TypedDict):
+    """A round of a `simulate` match: how it ended and the accepted raw points by where they came from."""
+
+    kind: str
+    turns: int
+    events: int
+    discarded: int
+    placement: int
+    settlement: int
+    call: NotRequired[int]  # the muggins rule only: points taken by calls
+
+
+class SimMatch(TypedDict):
+    """One line of `simulate -o FILE.jsonl` (the score race `race` only in memory, for plots)."""
+
+    index: int
+    seed: int
+    variant: str
+    players: int
+    bots: list[str]
+    finished: bool
+    winner: int | None
+    scores: list[int]
+    shown_scores: list[float]
+    rounds: int
+    round_details: list[SimRound]
+    miss_rate: NotRequired[float]
+    race: NotRequired[list[list[int]]]
+
+
+class StudyRound(TypedDict):
+    """A round of a study's match: its opener and the raw points per side from play, settlement and calls."""
+
+    kind: str
+    opener: int
+    turns: int
+    play: list[int]
+    settle: list[int]
+    call: NotRequired[list[int]]  # the muggins rule only
+
+
+class StudyMatch(TypedDict):
+    """One match line of `balance -o FILE.jsonl` (and of a ladder): which variant, part and index it is."""
+
+    key: str
+    part: str
+    index: int
+    focus: int | None
+    finished: bool
+    winner: int | None
+    scores: list[int]
+    rounds: int
+    lead_changes: int
+    round_details: list[StudyRound]
+    race: NotRequired[list[list[int]]]
+
+
+class Study(TypedDict, total=False):
+    """What a study plays: the header line of its results file (`balance`, or `mode: ladder`)."""
+
+    mode: str
+    variants: dict[str, ConfigJSON]
+    players: int
+    seed: int
+    matches: int
+    skill_matches: int
+    field: str
+    strong: str
+    link_matches: int
+    rungs: list[str]
+    bars: list[float]
+
+
+Parts = dict[str, dict[str, list[StudyMatch]]]
+"""A study's matches by variant key ("a", "b") and part, in index order."""
+
+
+class Figure(TypedDict):
+    """One figure of `balance --json`: its value and 95% interval over `n` matches."""
+
+    value: float
+    ci95: list[float]
+    n: int
+    kind: str
+    part: str
+
+
+class ComparisonRow(TypedDict):
+    metric: str
+    a: float
+    b: float
+    difference: float
+    test: str
+    statistic: float
+    p: float
+    significant: bool
+
+
+class Comparison(TypedDict):
+    alpha: float
+    correction: str
+    rows: list[ComparisonRow]
+
+
+class BalanceReport(TypedDict):
+    """`balance --json`: the figures per variant name, the length spread, and with `--vs` the comparison."""
+
+    variants: dict[str, dict[str, Figure]]
+    length: dict[str, dict[str, float]]
+    comparison: NotRequired[Comparison]
+    study: NotRequired[dict[str, object]]
