@@ -65,6 +65,19 @@ class StudyMatch(TypedDict):
     race: NotRequired[list[list[int]]]
 
 
+class LadderMatch(TypedDict):
+    """One match line of `balance --ladder -o FILE.jsonl`: a link (`part`, "UPPER vs LOWER") and its result."""
+
+    key: str
+    part: str
+    index: int
+    focus: int
+    winner: int | None
+    finished: bool
+    rounds: int
+    scores: list[int]
+
+
 class Study(TypedDict, total=False):
     """What a study plays: the header line of its results file (`balance`, or `mode: ladder`)."""
 
@@ -112,10 +125,106 @@ class Comparison(TypedDict):
     rows: list[ComparisonRow]
 
 
+class BalanceStudy(TypedDict):
+    """What `balance --json` says it played (the study without its rulesets, and their names)."""
+
+    players: int
+    seed: int
+    matches: int
+    skill_matches: int
+    field: str
+    strong: str
+    names: list[str]
+
+
 class BalanceReport(TypedDict):
     """`balance --json`: the figures per variant name, the length spread, and with `--vs` the comparison."""
 
     variants: dict[str, dict[str, Figure]]
     length: dict[str, dict[str, float]]
     comparison: NotRequired[Comparison]
-    study: NotRequired[dict[str, object]]
+    study: NotRequired[BalanceStudy]  # set last, by the command
+
+
+class Estimate(TypedDict):
+    value: float
+    ci95: list[float | None]
+
+
+class LadderLink(TypedDict):
+    lower: str
+    upper: str
+    matches: int
+    upper_wins: int
+    draws: int
+    share: float
+    ci95: list[float]
+    head_to_head: float
+    head_to_head_ci95: list[float]
+
+
+class Chain(TypedDict):
+    bar: float
+    length: int
+    ci95: list[float | None]
+
+
+class Rating(TypedDict):
+    player: str
+    rating: float
+    se: float
+    ci95: list[float]
+    elo: float
+    elo_ci95: list[float]
+
+
+class Ladder(TypedDict):
+    """One ruleset's ladder in `balance --ladder --json` (rulelang/schema/ladder.schema.json, `ladder`)."""
+
+    links: list[LadderLink]
+    stopped: str
+    chain: list[Chain]
+    ratings: list[Rating]
+    spread: Estimate
+    coin_share: Estimate
+
+
+class LadderTest(TypedDict):
+    figure: str
+    a: float
+    b: float
+    difference: float
+    ci95: list[float | None] | None
+    test: str
+    statistic: float
+    p: float
+    significant: NotRequired[bool]  # set once Holm's correction has seen every row
+
+
+class LadderComparison(TypedDict):
+    alpha: float
+    correction: str
+    bootstrap: int
+    rows: list[LadderTest]
+
+
+class LadderStudy(TypedDict):
+    players: int
+    seed: int
+    link_matches: int
+    rungs: list[str]
+    bars: list[float]
+    sides: int
+    partnerships: bool
+    bootstrap: int
+    names: list[str]
+
+
+class LadderReport(TypedDict):
+    """`balance --ladder --json` (rulelang/schema/ladder.schema.json)."""
+
+    format: str
+    version: int
+    variants: dict[str, Ladder]
+    comparison: NotRequired[LadderComparison]
+    study: NotRequired[LadderStudy]  # set last, as the schema's required key
