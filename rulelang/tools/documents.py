@@ -228,3 +228,86 @@ class LadderReport(TypedDict):
     variants: dict[str, Ladder]
     comparison: NotRequired[LadderComparison]
     study: NotRequired[LadderStudy]  # set last, as the schema's required key
+
+
+# --------------------------------------------------------------------------- transcripts (the engine's
+# `Match.transcript()` and `Round.transcript()`, as `rulelang play` saves them and `rulelang replay` reads them)
+
+class Deal(TypedDict):
+    """A round's deal: the hands as dealt, the boneyard, who opens and how, the scores it starts from."""
+
+    players: int
+    opener: int
+    hands: list[list[str]]
+    boneyard: list[str]
+    opening: NotRequired[str]
+    scores: NotRequired[list[int] | None]
+    tiebreak: NotRequired[bool]
+    round: NotRequired[int]  # the rotating double: which double opens it
+    opening_draws: NotRequired[list[tuple[int, str]]]  # [seat, tile drawn]
+
+
+class ThrownDeal(TypedDict):
+    """A deal thrown in before a round's own ("the tiles are dealt again")."""
+
+    hands: list[list[str]]
+    boneyard: NotRequired[list[str]]
+
+
+class TurnRecord(TypedDict, total=False):
+    """A recorded turn (the engine's `Turn.to_dict()`)."""
+
+    seat: int
+    passed: list[int]
+    pass_drawn: list[list[str]]
+    drawn: list[str]
+    offered: list[str]
+    move: str
+    counted: list[list[str | int]]  # [tile, end, value]
+    count: int
+    points: int
+    events: list[dict[str, object]]
+    call: dict[str, object]
+
+
+class Result(TypedDict, total=False):
+    """A transcript's result: the match's (over, winner, scores), or the round's in a transcript of one round."""
+
+    over: bool
+    winner: int | None
+    scores: list[int]
+    shown_scores: list[float]
+    rounds: int
+    kind: str
+
+
+class RoundRecord(TypedDict):
+    """A round of a match transcript."""
+
+    deal: Deal
+    turns: NotRequired[list[TurnRecord]]
+    result: NotRequired[Result | None]
+    thrown_in: NotRequired[list[ThrownDeal]]
+
+
+Transcript = TypedDict("Transcript", {
+    "format": NotRequired[str],
+    "config": ConfigJSON,
+    "players": NotRequired[int],
+    "seed": NotRequired[int],
+    "rounds": NotRequired[list[RoundRecord]],  # a match's
+    "deal": NotRequired[Deal],  # a single round's, with its turns and result at the top
+    "turns": NotRequired[list[TurnRecord]],
+    "result": NotRequired[Result | None],
+    "x-play": NotRequired[dict[str, object]],  # `rulelang play`: the variant, seats and seed it was started with
+})
+"""A saved game: a match's rounds, or one round (`deal`, `turns`, `result`)."""
+
+
+class CallWindow(TypedDict):
+    """The muggins rule: the open call window of an observation (`observation(seat)["call"]`)."""
+
+    placer: int
+    caller: int
+    amount: int | None  # only for a seat that may call
+    callers: NotRequired[list[int]]  # `any-opponent`: every seat that may, in turn order
