@@ -311,3 +311,35 @@ class CallWindow(TypedDict):
     caller: int
     amount: int | None  # only for a seat that may call
     callers: NotRequired[list[int]]  # `any-opponent`: every seat that may, in turn order
+
+
+# --------------------------------------------------------------------------- conformance cases, as rendering
+# reads them (conformance/schema/case.schema.json has the whole shape; `rulelang conform` checks it)
+
+class InlineRuleset(TypedDict):
+    text: str
+    filename: NotRequired[str]
+
+
+class CaseStep(TypedDict, total=False):
+    """A step of a case: a placement (`play`), a draw (`draw`), or else a pass."""
+
+    play: str
+    draw: object
+
+
+class Case(TypedDict):
+    id: str
+    players: int
+    setup: dict[str, object]  # the deal: `hands` and `boneyard` lists, and what else the engine's deal takes
+    steps: NotRequired[list[CaseStep]]
+    next_rounds: NotRequired[list[dict[str, object]]]
+    ruleset: NotRequired[str | InlineRuleset]
+    description: NotRequired[str]
+    tags: NotRequired[list[str]]
+    features: NotRequired[list[str]]
+
+
+class CaseFile(TypedDict):
+    cases: list[Case]
+    ruleset: NotRequired[str | InlineRuleset]
