@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import os
 from functools import cache
+from typing import cast
 
 from rulelang.ast import Ruleset
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
@@ -113,7 +114,7 @@ def load_config_dict(spec: str | os.PathLike[str]) -> ConfigJSON:
             where = p.path.lstrip("/") or "(top)"
             raise RulesetFileError(p.code, f"not a rulelang configuration: {where}: {p.message}",
                                    filename=name, hint="compile a ruleset with `rulelang compile`")
-        return copy.deepcopy(config)
+        return cast(ConfigJSON, copy.deepcopy(config))  # an object: config_problems said so
     if name in bundled_names() and not os.path.exists(name):
         return compile_bundled(name)
     if os.path.exists(name) or name.endswith(".rules") or os.sep in name:

@@ -6,9 +6,9 @@ can check what the engine will do against a rule book.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from rulelang.formatter import config_statements
+from rulelang.jsontypes import ConfigJSON
 from rulelang.statements import GROUPS, INFO, TABLE
 from rulelang.statements.settlement import term_sentence
 from rulelang.statements.table import get_path
@@ -25,12 +25,12 @@ class Sentence:
     inherited: bool = False
 
 
-def describe(key: str, v: Any, config: dict[str, Any]) -> str:
+def describe(key: str, v: object, config: ConfigJSON) -> str:
     """One statement of a configuration in plain English."""
     return INFO[key].explain(v, config)
 
 
-def explain_config(config: dict[str, Any], inherited: set[str] | None = None) -> list[tuple[str, list[Sentence]]]:
+def explain_config(config: ConfigJSON, inherited: set[str] | None = None) -> list[tuple[str, list[Sentence]]]:
     """Sections of sentences (heading, sentences) describing a configuration."""
     inherited = inherited or set()
     groups: dict[int, list[Sentence]] = {}
@@ -44,7 +44,7 @@ def explain_config(config: dict[str, Any], inherited: set[str] | None = None) ->
     return [(HEADINGS[g], groups[g]) for g in sorted(groups)]
 
 
-def explain_text(config: dict[str, Any], inherited: set[str] | None = None) -> str:
+def explain_text(config: ConfigJSON, inherited: set[str] | None = None) -> str:
     """The whole explanation as plain text; inherited rules are marked `(from BASE)`."""
     base = config.get("based_on")
     out = [f"{config['title']} ({config['name']})", f"Source: {config['source']}"]
@@ -59,7 +59,7 @@ def explain_text(config: dict[str, Any], inherited: set[str] | None = None) -> s
     return "\n".join(out) + "\n"
 
 
-def _get(config: dict[str, Any], path: tuple[str, ...]) -> Any:
+def _get(config: ConfigJSON, path: tuple[str, ...]) -> object:
     """A field's value, None when an optional field is omitted."""
     try:
         return get_path(config, path)
@@ -67,7 +67,7 @@ def _get(config: dict[str, Any], path: tuple[str, ...]) -> Any:
         return None
 
 
-def diff_configs(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, str]]:
+def diff_configs(a: ConfigJSON, b: ConfigJSON) -> list[tuple[str, str, str]]:
     """The rules on which two configurations differ: (what, how A says it, how B says it)."""
     out = []
     va = dict(config_statements(a))
@@ -88,6 +88,6 @@ def diff_configs(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, s
     return out
 
 
-def _said(key: str, v: Any, config: dict[str, Any]) -> str:
+def _said(key: str, v: object, config: ConfigJSON) -> str:
     """`describe` for a diff, which names both sides even where a rule does not apply."""
     return describe(key, v, config) or f"(does not apply: {INFO[key].words})"
