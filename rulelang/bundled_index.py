@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import zlib
-from typing import Required, TypedDict, cast
+from typing import TypedDict, cast
 
 from rulelang.bundled import bundled_names, bundled_text, package_folder, package_root
 
@@ -20,12 +20,15 @@ __all__ = ["summaries", "build", "INDEX_NAME"]
 INDEX_NAME = "index.json"
 
 
-class RulesetSummary(TypedDict, total=False):
-    """What `list` shows of a bundled ruleset (rulelang/schema/list.schema.json): a valid one's title, players,
-    target, unit and source, or an invalid one's error code."""
+class _Named(TypedDict):
+    name: str
+    valid: bool
 
-    name: Required[str]
-    valid: Required[bool]
+
+class RulesetSummary(_Named, total=False):
+    """What `list` shows of a bundled ruleset (rulelang/schema/list.schema.json): its name and whether it is
+    valid, then a valid one's title, players, target, unit and source, or an invalid one's error code."""
+
     code: str
     title: str
     based_on: str | None

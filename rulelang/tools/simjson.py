@@ -5,7 +5,7 @@ and the table never disagree; a value that cannot be computed is null.
 """
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from rulelang.tools import stats
 from rulelang.tools.simulation import Summary, paired_tests, significant
@@ -32,6 +32,38 @@ class Rate(TypedDict):
     ci95: list[float] | None
 
 
+class Win(TypedDict):
+    count: int
+    of: int
+    rate: float | None
+    ci95: list[float] | None
+    side: int
+
+
+class Points(TypedDict):
+    play: Spread
+    settlement: Spread
+    call: NotRequired[Spread]  # the muggins rule only
+
+
+class SummaryRecord(TypedDict):
+    """One variant's statistics in `simulate --json` (rulelang/schema/simulate.schema.json, `summary`)."""
+
+    variant: str
+    matches: int
+    partnerships: bool
+    wins: list[Win]
+    draws: int
+    unfinished: int
+    rounds_per_match: Spread
+    turns_per_round: Spread
+    blocked_rounds: Rate
+    discarded_events: Rate
+    points_per_round: Points
+    unit: int
+    target: int | None
+
+
 class Test(TypedDict):
     metric: str
     test: str
@@ -51,16 +83,20 @@ def _rate(k: int, n: int) -> Rate:
     return {"count": k, "of": n, "rate": k / n if n else None, "ci95": [lo, hi] if n else None}
 
 
-def summary_record(s: Summary) -> dict[str, object]:
+def _win(rate: Rate, side: int) -> Win:
+    return {**rate, "side": side}
+
+
+def summary_record(s: Summary) -> SummaryRecord:
     """One variant's statistics: win rates with Wilson intervals, spreads as n/mean/sd/min/max."""
-    points = {"play": _spread(s.placement_per_round), "settlement": _spread(s.settlement_per_round)}
+    points: Points = {"play": _spread(s.placement_per_round), "settlement": _spread(s.settlement_per_round)}
     if s.call_per_round is not None:  # the muggins rule: points taken by calls
         points["call"] = _spread(s.call_per_round)
     return {
         "variant": s.variant,
         "matches": s.matches,
         "partnerships": s.partnerships,
-        "wins": [dict(_rate(s.wins[side], s.matches), side=side) for side in range(s.sides)],
+        "wins": [_win(_rate(s.wins[side], s.matches), side) for side in range(s.sides)],
         "draws": s.draws,
         "unfinished": s.unfinished,
         "rounds_per_match": _spread(s.rounds_per_match),
