@@ -5,11 +5,12 @@ from rulelang.interpreter import Config
 from rulelang.interpreter.players import FastPlayer
 from rulelang.players.ismcts import InformationSetMCTS
 from rulelang.players.pimc import DeterminizedSearch
+from rulelang.players.searchbase import SearchPlayer
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError
 
 PLAYER_NAMES = ("random", "greedy", "pimc", "ismcts", "strong")
-Player = FastPlayer | DeterminizedSearch | InformationSetMCTS
+Player = FastPlayer | SearchPlayer
 """A player a seat can take: a bundled bot (it picks by move code) or a search player (called with what it sees)."""
 STRONG = "pimc:12"  # what `strong` means (the search player whose strength bench/README.md measures)
 
