@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rulelang.readinput import read_json
 
@@ -316,5 +316,5 @@ def load_expected_failures(engine: str, directory: Path = EXPECTED_FAILURES_DIR)
     path = directory / f"{engine}.json"
     if not path.exists():
         return {}
-    doc = read_json(path)
+    doc = cast("dict[str, list[dict[str, str]]]", read_json(path))  # shaped by expected-failures.schema.json
     return {e["id"]: e["reason"] for e in doc.get("expected_failures", [])}

@@ -20,8 +20,6 @@ import importlib
 
 TYPE_CHECKING = False  # not `typing`'s: importing typing takes long enough for a Ctrl-C to land in it (interrupt.py)
 if TYPE_CHECKING:
-    from typing import Any
-
     from rulelang._version import __version__
     from rulelang.analysis import Analysis, analyse
     from rulelang.api import (
@@ -80,7 +78,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _WHERE.get(_ALIASES.get(name, name))
     if module is None:
         raise AttributeError(f"module 'rulelang' has no attribute {name!r}")

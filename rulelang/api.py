@@ -8,13 +8,14 @@ from __future__ import annotations
 import copy
 import os
 from functools import cache
-from typing import Any
+from typing import cast
 
 from rulelang.ast import Ruleset
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
 from rulelang.compiler import analyse
 from rulelang.config.rules import config_problems
 from rulelang.errors import RulesetError, RulesetFileError, raise_errors
+from rulelang.jsontypes import ConfigJSON
 from rulelang.limits import read_ruleset_file, read_text_file
 from rulelang.readinput import parse_json
 
@@ -54,16 +55,16 @@ def load(path: str | os.PathLike[str]) -> Ruleset:
     return loads(_read(path), os.fspath(path))
 
 
-def compile_text(text: str, filename: str = "<string>") -> dict[str, Any]:
+def compile_text(text: str, filename: str = "<string>") -> ConfigJSON:
     """Compile a ruleset text to its configuration dict (raises RulesetError)."""
     result = analyse(text, filename)
     raise_errors(result.errors)
     assert result.config is not None
-    config: dict[str, Any] = result.config
+    config: ConfigJSON = result.config
     return config
 
 
-def compile_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+def compile_file(path: str | os.PathLike[str]) -> ConfigJSON:
     """Compile a ruleset file to its configuration dict."""
     return compile_text(_read(path), os.fspath(path))
 
@@ -75,18 +76,18 @@ def _compiled_bundled(name: str) -> str:
     return json.dumps(compile_text(bundled_text(name), bundled_filename(name)))
 
 
-def compile_bundled(name: str) -> dict[str, Any]:
+def compile_bundled(name: str) -> ConfigJSON:
     """The configuration of a bundled ruleset (a fresh dict each call)."""
     if name not in bundled_names():
         raise RulesetFileError("unknown-ruleset", f"there is no bundled ruleset `{name}`",
                                filename=name, hint=_bundled_hint())
     import json
 
-    config: dict[str, Any] = json.loads(_compiled_bundled(name))
+    config: ConfigJSON = json.loads(_compiled_bundled(name))
     return config
 
 
-def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
+def load_config_dict(spec: str | os.PathLike[str]) -> ConfigJSON:
     """A configuration dict from a bundled name, a `.rules` file or a compiled `.json` file.
 
     A `.json` file is validated by the one validator the engine uses too
@@ -113,7 +114,7 @@ def load_config_dict(spec: str | os.PathLike[str]) -> dict[str, Any]:
             where = p.path.lstrip("/") or "(top)"
             raise RulesetFileError(p.code, f"not a rulelang configuration: {where}: {p.message}",
                                    filename=name, hint="compile a ruleset with `rulelang compile`")
-        return copy.deepcopy(config)
+        return cast(ConfigJSON, copy.deepcopy(config))  # an object: config_problems said so
     if name in bundled_names() and not os.path.exists(name):
         return compile_bundled(name)
     if os.path.exists(name) or name.endswith(".rules") or os.sep in name:

@@ -78,7 +78,7 @@ class LazyGroup(click.Group):
             raise
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:
+                     **extra: object) -> click.Context:
         """Read the group's options; a Ctrl-C meanwhile (`--version` loads the engine) ends as one in a command
         does, not with click's "Aborted!" and status 1."""
         try:
@@ -87,7 +87,7 @@ class LazyGroup(click.Group):
             interrupt.report()
             raise click.exceptions.Exit(interrupt.EXIT_STATUS) from None
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: click.Context) -> object:
         """Run the subcommand; an unexpected exception becomes a one-line message and an exit status, never a
         traceback (every expected bad input has its own message in its command: this is the last guard)."""
         try:

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Set
 from dataclasses import dataclass
-from typing import Any
 
 from rulelang.ast import Statement
 from rulelang.formatter import config_statements, statement_lines
+from rulelang.jsontypes import ConfigJSON
 from rulelang.statements import GROUPS, INFO, TABLE
 from rulelang.statements.settlement import term_sentence
 from rulelang.statements.table import get_path
@@ -28,12 +28,12 @@ class Sentence:
     inherited: bool = False
 
 
-def describe(key: str, v: Any, config: dict[str, Any]) -> str:
+def describe(key: str, v: object, config: ConfigJSON) -> str:
     """One statement of a configuration in plain English."""
     return INFO[key].explain(v, config)
 
 
-def explain_config(config: dict[str, Any], inherited: Set[str] | None = None) -> list[tuple[str, list[Sentence]]]:
+def explain_config(config: ConfigJSON, inherited: Set[str] | None = None) -> list[tuple[str, list[Sentence]]]:
     """Sections of sentences (heading, sentences) describing a configuration."""
     inherited = inherited or set()
     groups: dict[int, list[Sentence]] = {}
@@ -47,7 +47,7 @@ def explain_config(config: dict[str, Any], inherited: Set[str] | None = None) ->
     return [(HEADINGS[g], groups[g]) for g in sorted(groups)]
 
 
-def explain_text(config: dict[str, Any], inherited: Set[str] | None = None) -> str:
+def explain_text(config: ConfigJSON, inherited: Set[str] | None = None) -> str:
     """The whole explanation as plain text; inherited rules are marked `(from BASE)`."""
     base = config.get("based_on")
     out = [f"{config['title']} ({config['name']})", f"Source: {config['source']}"]
@@ -62,7 +62,7 @@ def explain_text(config: dict[str, Any], inherited: Set[str] | None = None) -> s
     return "\n".join(out) + "\n"
 
 
-def sentence_for(config: dict[str, Any], key: str) -> str | None:
+def sentence_for(config: ConfigJSON, key: str) -> str | None:
     """The `explain` sentence of one statement of a configuration, or None (a rule it does not apply)."""
     for _heading, sentences in explain_config(config):
         for s in sentences:
@@ -78,7 +78,7 @@ def statement_words(statement: Statement) -> str:
     return f"{words[:1].upper()}{words[1:]}: `{'; '.join(statement_lines(statement.key, statement.value))}`."
 
 
-def _get(config: dict[str, Any], path: tuple[str, ...]) -> Any:
+def _get(config: ConfigJSON, path: tuple[str, ...]) -> object:
     """A field's value, None when an optional field is omitted."""
     try:
         return get_path(config, path)
@@ -86,7 +86,7 @@ def _get(config: dict[str, Any], path: tuple[str, ...]) -> Any:
         return None
 
 
-def diff_configs(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, str]]:
+def diff_configs(a: ConfigJSON, b: ConfigJSON) -> list[tuple[str, str, str]]:
     """The rules on which two configurations differ: (what, how A says it, how B says it)."""
     out = []
     va = dict(config_statements(a))
@@ -107,6 +107,6 @@ def diff_configs(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, s
     return out
 
 
-def _said(key: str, v: Any, config: dict[str, Any]) -> str:
+def _said(key: str, v: object, config: ConfigJSON) -> str:
     """`describe` for a diff, which names both sides even where a rule does not apply."""
     return describe(key, v, config) or f"(does not apply: {INFO[key].words})"

@@ -5,12 +5,15 @@ is spelt, so the text `fmt` writes is the text the emitter writes.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rulelang.ast import Ruleset, Statement, written_lines
 from rulelang.errors import RulesetError
 from rulelang.statements import INFO, ORDER, TABLE
 from rulelang.statements.settlement import term_text
+
+if TYPE_CHECKING:
+    from rulelang.jsontypes import ConfigJSON
 
 __all__ = ["config_to_text", "config_statements", "format_ruleset", "format_text", "statement_lines", "term_text",
            "canonical", "canonical_lines", "split_comment", "INDENT"]
@@ -18,12 +21,12 @@ __all__ = ["config_to_text", "config_statements", "format_ruleset", "format_text
 INDENT = "  "
 
 
-def statement_lines(key: str, value: Any) -> list[str]:
+def statement_lines(key: str, value: object) -> list[str]:
     """The canonical line(s) of one statement (settlement lines without indentation)."""
     return INFO[key].fmt(value)
 
 
-def config_statements(config: dict[str, Any]) -> list[tuple[str, Any]]:
+def config_statements(config: ConfigJSON) -> list[tuple[str, object]]:
     """Every statement (key, value) that states this configuration, in canonical order."""
     out = []
     for entry in TABLE:
@@ -69,7 +72,7 @@ def _layout(items: list[_Item], headers: dict[str, tuple[list[str], str | None]]
     return "\n".join(out) + "\n"
 
 
-def config_to_text(config: dict[str, Any]) -> str:
+def config_to_text(config: ConfigJSON) -> str:
     """A ruleset text that compiles back to exactly this configuration."""
     items: list[_Item] = [(INFO[key].section, INFO[key].group, [(line, [], None) for line in statement_lines(key, value)])
                           for key, value in config_statements(config)]

@@ -16,13 +16,14 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
-from typing import Any
 
 import lark
 from lark import Lark
 from lark.exceptions import UnexpectedInput
+from lark.parsers.lalr_interactive_parser import InteractiveParser
 
 __all__ = ["GRAMMAR_FILE", "KEYWORD_BOUNDARY", "TABLES_FILE", "grammar", "grammar_source", "keyword_terminals",
            "keywords", "keyword_set", "statement_starts", "accepted_after", "tables_current", "tables_text"]
@@ -30,7 +31,7 @@ __all__ = ["GRAMMAR_FILE", "KEYWORD_BOUNDARY", "TABLES_FILE", "grammar", "gramma
 GRAMMAR_FILE = "ruleset.lark"
 TABLES_FILE = "parser-tables.json"
 TABLES_FORMAT = "rulelang-parser-tables/1"
-_OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
+_OPTIONS: dict[str, str | bool] = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False}
 
 # A keyword, a name or a number ends at a word boundary: `floors` is not `floor` + `s`,
 # `5tiles` is not `5` + `tiles`. The grammar file spells keywords as plain strings (easy
@@ -56,7 +57,7 @@ def _stamp(grammar_text: str) -> dict[str, str]:
             "grammar": hashlib.sha256(grammar_text.encode()).hexdigest()}
 
 
-def _int_keys(pairs: list[tuple[str, Any]]) -> dict[Any, Any]:
+def _int_keys(pairs: list[tuple[str, object]]) -> dict[int | str, object]:
     """A JSON object of lark's tables, its number keys (states, memo ids) numbers again."""
     return {int(k) if k.isdigit() else k: v for k, v in pairs}
 
@@ -82,7 +83,7 @@ def tables_text(raw: str | None = None) -> str:
     return out
 
 
-def _as_lists(value: Any) -> Any:
+def _as_lists(value: object) -> object:
     """VALUE with its tuples as lists (what JSON gives back), its keys as they are."""
     if isinstance(value, dict):
         return {k: _as_lists(v) for k, v in value.items()}
@@ -91,7 +92,7 @@ def _as_lists(value: Any) -> Any:
     return value
 
 
-def _current(raw: str, grammar_text: str) -> dict[str, Any] | None:
+def _current(raw: str, grammar_text: str) -> dict[str, object] | None:
     """The tables in RAW (JSON) when they were built from GRAMMAR_TEXT by this lark, else None."""
     doc = json.loads(raw, object_pairs_hook=_int_keys)
     if not isinstance(doc, dict) or {k: doc.get(k) for k in ("format", "lark", "grammar")} != _stamp(grammar_text):
@@ -154,17 +155,18 @@ def keywords() -> list[str]:
 @cache
 def statement_starts() -> frozenset[str]:
     """The terminals that can start a statement (what the parser accepts at the start of a text)."""
-    interactive: Any = grammar().parse_interactive("")  # lark leaves `accepts` untyped
-    return frozenset(interactive.accepts()) - {"_NL", "$END"}
+    accepts: Callable[[], set[str]] = grammar().parse_interactive("").accepts  # lark leaves `accepts` untyped
+    return frozenset(accepts()) - {"_NL", "$END"}
 
 
 def accepted_after(context: str) -> set[str] | None:
     """What the grammar accepts after CONTEXT (a section header line, then the line up to the cursor): the
     terminal names (`HAND`, `NUMBER`, `NAME`, ...), from lark's interactive parser; None where it cannot go on."""
     try:
-        interactive: Any = grammar().parse_interactive(context)  # lark leaves the interactive parser untyped
+        interactive: InteractiveParser = grammar().parse_interactive(context)
         interactive.exhaust_lexer()
-        accepted: set[str] = set(interactive.accepts())
+        accepts: Callable[[], set[str]] = interactive.accepts  # lark leaves `accepts` untyped
+        accepted = set(accepts())
     except UnexpectedInput:
         return None
     return accepted

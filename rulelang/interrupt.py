@@ -10,7 +10,7 @@ import sys
 
 TYPE_CHECKING = False  # not typing's: this runs before the Ctrl-C guard, where every import widens the gap
 if TYPE_CHECKING:
-    from typing import Any
+    from collections.abc import Callable
 
 __all__ = ["EXIT_STATUS", "MESSAGE", "during_interrupt", "forget", "redeliver_lost", "report"]
 
@@ -53,7 +53,8 @@ def during_interrupt(exc: BaseException) -> bool:
     return False
 
 
-def redeliver_lost(unraisable: Any, previous: Any = sys.__unraisablehook__) -> None:
+def redeliver_lost(unraisable: sys.UnraisableHookArgs,
+                   previous: Callable[[sys.UnraisableHookArgs], object] = sys.__unraisablehook__) -> None:
     """`sys.unraisablehook`: a Ctrl-C that landed in a finaliser or a weakref callback, where Python prints the
     KeyboardInterrupt and drops it, is delivered again to the main thread instead of being lost.
 

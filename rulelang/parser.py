@@ -6,10 +6,11 @@ the text is parsed again, so one run reports every broken line.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from lark import Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
+from lark.tree import Meta
 
 from rulelang.ast import Ruleset, Span, Statement
 from rulelang.errors import RulesetError, RulesetFileError, RulesetSyntaxError
@@ -103,7 +104,7 @@ def parse_tree(text: str, filename: str = "<string>") -> tuple[Tree[Token] | Non
 # Tree -> statements, driven by the statement table
 # ---------------------------------------------------------------------------
 
-def _span(meta: Any) -> Span:
+def _span(meta: Meta) -> Span:
     return Span(meta.line, meta.column, meta.end_line, meta.end_column)
 
 
@@ -122,7 +123,7 @@ class _Section:
         self.name, self.span, self.lines = name, span, lines
 
 
-def _read_node(data: Any, children: list[Any], meta: Any) -> Any:
+def _read_node(data: str, children: list[object], meta: Meta) -> object:
     """What one node of the parse tree reads to: each grammar rule is read by its statement table entry."""
     rule = str(data)
     span = _span(meta) if not meta.empty else None
@@ -143,14 +144,14 @@ def _read_node(data: Any, children: list[Any], meta: Any) -> Any:
     return Words(phrase.text)
 
 
-class _ToStatements(Transformer[Token, Any]):
+class _ToStatements(Transformer[Token, object]):
     """The one transformer: each grammar rule is read by its statement table entry (`_read_node`)."""
 
-    def __default__(self, data: Any, children: list[Any], meta: Any) -> Any:
+    def __default__(self, data: str, children: list[object], meta: Meta) -> object:
         return _read_node(data, children, meta)
 
 
-def build(items: list[Any], filename: str, text: str) -> Ruleset:
+def build(items: list[Statement | _Section], filename: str, text: str) -> Ruleset:
     """Sections become their statements; consecutive term lines are one statement (the section's terms)."""
     statements: list[Statement] = []
     sections: list[tuple[str, Span]] = []
@@ -186,7 +187,8 @@ def parse(text: str, filename: str = "<string>") -> tuple[Ruleset | None, list[R
     tree, errors = parse_tree(text, filename)
     if tree is None:
         return None, errors
-    return build(_ToStatements().transform(tree), filename, text), errors
+    items = cast("list[Statement | _Section]", _ToStatements().transform(tree))  # `start` reads to its children
+    return build(items, filename, text), errors
 
 
 def statement_of_line(text: str) -> list[tuple[str, str | None]]:

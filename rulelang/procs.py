@@ -14,18 +14,19 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing.process import BaseProcess
+    from types import FrameType
 
 __all__ = ["die_with_parent", "prepare", "run_in_workers"]
 
 PR_SET_PDEATHSIG = 1
 
 
-_PRCTL: list[Any] = []  # [prctl] once looked up: a forked child must not call dlopen/dlsym (the loader's lock)
+_PRCTL: list[Callable[..., int] | None] = []  # [prctl] once looked up: a forked child must not call dlopen/dlsym (the loader's lock)
 
 
 def prepare() -> None:
@@ -62,7 +63,11 @@ def _watch(parent_pid: int, sig: int) -> None:  # pragma: no cover - the fallbac
     os.kill(os.getpid(), sig)
 
 
-def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, sink: Callable[[Any], None]) -> None:
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def run_in_workers(fn: Callable[[T], R], tasks: Iterable[T], jobs: int, sink: Callable[[R], None]) -> None:
     """Run `fn(task)` for every task in `jobs` worker processes, giving each result to `sink` as it comes.
 
     The workers ignore SIGINT (Ctrl-C reaches the parent, which stops them: no traceback per worker and
@@ -91,7 +96,7 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
             raise
         try:
             try:
-                done: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
+                done: queue.SimpleQueue[Future[R]] = queue.SimpleQueue()
                 futures = [pool.submit(fn, t) for t in tasks]
                 for fut in futures:
                     fut.add_done_callback(done.put)  # called by the pool's thread as each finishes
@@ -109,7 +114,7 @@ def run_in_workers(fn: Callable[[Any], Any], tasks: Iterable[Any], jobs: int, si
 POLL = 0.05  # seconds between looks at the Ctrl-C flag while waiting for a result
 
 
-def _next_done(done: queue.SimpleQueue[Future[Any]], interrupted: _SigintFlag) -> Future[Any]:
+def _next_done(done: queue.SimpleQueue[Future[R]], interrupted: _SigintFlag) -> Future[R]:
     """The next finished future; KeyboardInterrupt as soon as a Ctrl-C has come."""
     while True:
         interrupted.check()
@@ -129,19 +134,19 @@ class _SigintFlag:
 
     def __init__(self) -> None:
         self.event = threading.Event()
-        self.previous: Any = None
+        self.previous: Callable[[int, FrameType | None], object] | None = None
         self.active = False
 
     def __enter__(self) -> _SigintFlag:
         if threading.current_thread() is threading.main_thread():
             current = signal.getsignal(signal.SIGINT)
             if current is signal.default_int_handler:
-                self.previous = current
+                self.previous = signal.default_int_handler  # `current`
                 signal.signal(signal.SIGINT, self._handle)
                 self.active = True
         return self
 
-    def _handle(self, _signum: int, _frame: Any) -> None:
+    def _handle(self, _signum: int, _frame: FrameType | None) -> None:
         self.event.set()  # only this: nothing may raise inside the pool's locks
 
     def check(self) -> None:
@@ -149,7 +154,7 @@ class _SigintFlag:
             raise KeyboardInterrupt
 
     def __exit__(self, *_exc: object) -> None:
-        if self.active:
+        if self.active and self.previous is not None:
             signal.signal(signal.SIGINT, self.previous)
 
 

@@ -9,8 +9,8 @@ handlers report them); their text never repeats the path, so callers can write
 `f"cannot read {path}: {exc}"`.
 
     read_text(path, limit=TEXT_LIMIT) -> str      # UTF-8, a regular file (or "-" when allow_stdin)
-    read_json(path, limit=JSON_LIMIT) -> Any      # read_text + parse_json
-    parse_json(text, max_depth=JSON_DEPTH) -> Any # ValueError for bad, oversized or too deeply nested JSON
+    read_json(path, limit=JSON_LIMIT) -> object   # read_text + parse_json
+    parse_json(text, max_depth=JSON_DEPTH) -> object # ValueError for bad, oversized or too deeply nested JSON
     with processing(name): ...                    # names the input for the CLI's last-resort error message
     input_of(exc) -> str | None                   # that name (or the last file read), for the message
 """
@@ -21,7 +21,6 @@ import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 __all__ = ["InputError", "FolderError", "TEXT_LIMIT", "JSON_LIMIT", "JSON_DEPTH", "read_bytes", "read_text", "read_json",
            "parse_json", "json_depth", "size_words", "processing", "input_of", "forget"]
@@ -152,10 +151,10 @@ def read_text(path: str | os.PathLike[str], limit: int = TEXT_LIMIT, allow_stdin
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def json_depth(obj: Any, limit: int = JSON_DEPTH) -> int:
+def json_depth(obj: object, limit: int = JSON_DEPTH) -> int:
     """How deeply `obj` nests (a scalar is 0), counted without recursion and stopping past `limit`."""
     deepest = 0
-    stack: list[tuple[Any, int]] = [(obj, 0)]
+    stack: list[tuple[object, int]] = [(obj, 0)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, dict):
@@ -169,7 +168,7 @@ def json_depth(obj: Any, limit: int = JSON_DEPTH) -> int:
     return deepest
 
 
-def parse_json(text: str | bytes, max_depth: int = JSON_DEPTH) -> Any:
+def parse_json(text: str | bytes, max_depth: int = JSON_DEPTH) -> object:
     """A JSON document nesting at most `max_depth` deep; ValueError (json's own, or ours) otherwise.
 
     json itself gives up on very deep nesting with RecursionError; that and a
@@ -188,7 +187,7 @@ def parse_json(text: str | bytes, max_depth: int = JSON_DEPTH) -> Any:
 
 
 def read_json(path: str | os.PathLike[str], limit: int = JSON_LIMIT, max_depth: int = JSON_DEPTH,
-              allow_stdin: bool = False) -> Any:
+              allow_stdin: bool = False) -> object:
     """A JSON file, bounded in size and nesting (raises InputError, OSError or ValueError)."""
     text = read_text(path, limit, allow_stdin)
     return parse_json(text, max_depth)

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 import rulelang
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
 from rulelang.errors import RulesetFileError, raise_errors
 from rulelang.readinput import read_text
+
+if TYPE_CHECKING:
+    from rulelang.jsontypes import ConfigJSON
 
 __all__ = ["STDIN_NAME", "read_stdin", "source", "config_and_inherited"]
 
@@ -43,7 +46,7 @@ def source(spec: str, stdin_name: str | None = None) -> tuple[str, str]:
                            hint="bundled rulesets: " + ", ".join(bundled_names()))
 
 
-def config_and_inherited(spec: str) -> tuple[dict[str, Any], set[str]]:
+def config_and_inherited(spec: str) -> tuple[ConfigJSON, set[str]]:
     """The configuration of SPEC (a path, a bundled name or a compiled .json) and the statement keys it
     inherits from its base (raises RulesetError)."""
     if spec.endswith(".json"):

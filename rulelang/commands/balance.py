@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, cast
 
 import click
 
@@ -12,15 +12,21 @@ from rulelang.commands.complete import bundled_or_file
 from rulelang.commands.progress import chosen_mode, progress_option
 from rulelang.tools.configs import ToolError, load_engine_config, player_count
 
+if TYPE_CHECKING:
+    from rulelang.interpreter import Config
+    from rulelang.jsontypes import ConfigJSON
+    from rulelang.tools.documents import BalanceReport, Parts, Study, StudyMatch
+    from rulelang.tools.study import Task
 
-def _run(params: dict[str, Any], jobs: int, dask: str | None, out: str | None, resume: bool,
-         show: str) -> tuple[Any, int]:
+
+def _run(params: Study, jobs: int, dask: str | None, out: str | None, resume: bool,
+         show: str) -> tuple[Parts, int]:
     """Play the study's matches not already in OUT (with --resume); the collected parts, and how many were reused."""
     from rulelang.tools import study
 
-    kept: list[dict[str, Any]] = []
+    kept: list[StudyMatch] = []
     if out and resume:
-        kept = study.read_done(out, params)
+        kept = cast("list[StudyMatch]", study.read_done(out, params))  # a balance study's lines (its header says so)
     elif out and os.path.exists(out) and os.path.getsize(out) > 0:
         raise ToolError(f"--out {out} exists: add --resume to go on with that study, or remove the file")
     done = {(r["key"], r["part"], r["index"]) for r in kept}
@@ -28,7 +34,7 @@ def _run(params: dict[str, Any], jobs: int, dask: str | None, out: str | None, r
     rows = list(kept)
     sink = study.Sink(out, params, kept) if out else None
 
-    def got(chunk: list[dict[str, Any]]) -> None:
+    def got(chunk: list[StudyMatch]) -> None:
         rows.extend(chunk)
         if sink:
             sink.write(chunk)
@@ -42,7 +48,7 @@ def _run(params: dict[str, Any], jobs: int, dask: str | None, out: str | None, r
     return study.collect(params, rows), len(kept)
 
 
-def _execute_with_progress(tasks: Any, jobs: int, dask: str | None, got: Callable[[list[dict[str, Any]]], None],
+def _execute_with_progress(tasks: Sequence[Task], jobs: int, dask: str | None, got: Callable[[list[StudyMatch]], None],
                            total: int, show: str) -> None:
     """Run the tasks with progress of matches on standard error as SHOW (`bar`, `lines`, `none`) says."""
     from rulelang.commands.progress import reporter
@@ -51,7 +57,7 @@ def _execute_with_progress(tasks: Any, jobs: int, dask: str | None, got: Callabl
     with reporter(show if total else "none", "matches", label="matches") as rep:
         rep.start("balance", total)
 
-        def advance(chunk: list[dict[str, Any]]) -> None:
+        def advance(chunk: list[StudyMatch]) -> None:
             got(chunk)
             rep.advance(len(chunk))
 
@@ -118,13 +124,14 @@ def balance_cmd(variant: str, other: str | None, players: int | None, matches: i
         return
     for spec in (field, strong):
         make_player(spec, cfg, 0)  # refuses a bad name before any work
-    params = {"variants": variants, "players": count, "seed": seed, "matches": matches,
+    params: Study = {"variants": variants, "players": count, "seed": seed, "matches": matches,
               "skill_matches": skill_matches, "field": field, "strong": STRONG if strong == "strong" else strong}
     show = chosen_mode(progress_mode)
     parts, reused = _run(params, jobs, dask, out, resume, show)
     sides_of = list(cfg.sides_of(count))
     rep = br.report(parts, names, sides_of, len(set(sides_of)) != count, alpha)
-    rep["study"] = {k: v for k, v in params.items() if k != "variants"} | {"names": [names[k] for k in sorted(names)]}
+    rep["study"] = {"players": count, "seed": seed, "matches": matches, "skill_matches": skill_matches, "field": field,
+                    "strong": params["strong"], "names": [names[k] for k in sorted(names)]}
     if out:
         click.echo(f"results: {out} ({reused} matches reused)" if resume else f"results: {out}", err=True)
     if html:
@@ -154,7 +161,7 @@ def _check_outputs(alpha: float, resume: bool, out: str | None, out_alias: str |
     return out
 
 
-def _variants(data: dict[str, Any], cfg: Any, other: str | None, players: int) -> tuple[dict[str, Any], dict[str, str]]:
+def _variants(data: ConfigJSON, cfg: Config, other: str | None, players: int) -> tuple[dict[str, ConfigJSON], dict[str, str]]:
     """The configurations to play ("a", and "b" for --vs) and their names; refuses rulesets that cannot be compared."""
     variants = {"a": data}
     names = {"a": cfg.name}
@@ -169,7 +176,7 @@ def _variants(data: dict[str, Any], cfg: Any, other: str | None, players: int) -
     return variants, names
 
 
-def _write_html(html: str, rep: dict[str, Any], parts: Any, names: dict[str, str], cfg: Any) -> None:
+def _write_html(html: str, rep: BalanceReport, parts: Parts, names: dict[str, str], cfg: Config) -> None:
     from rulelang.outfiles import write_atomic
     from rulelang.tools.balance_html import html_report
 
@@ -180,7 +187,7 @@ def _write_html(html: str, rep: dict[str, Any], parts: Any, names: dict[str, str
     click.echo(f"report: {html}", err=True)
 
 
-def _print(rep: dict[str, Any], names: dict[str, str], params: dict[str, Any]) -> None:
+def _print(rep: BalanceReport, names: dict[str, str], params: Study) -> None:
     from rich.table import Table
 
     from rulelang.commands.console import table_box, table_console

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -19,10 +19,10 @@ if TYPE_CHECKING:
 
     from rulelang.conformance.cases import Case, LintReport
     from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
-    from rulelang.conformance.runner import RunResult
+    from rulelang.conformance.runner import CaseResult, RunResult
 
 
-def _read_json(path: str, what: str) -> Any:
+def _read_json(path: str, what: str) -> object:
     """A JSON document given by an option, or a one-line error and exit 2."""
     from rulelang.readinput import read_json
 
@@ -43,14 +43,13 @@ def _expected_failures(path: str) -> dict[str, str]:
     return {e["id"]: e["reason"] for e in entries}
 
 
-def _baseline(path: str) -> dict[str, Any]:
+def _baseline(path: str) -> dict[str, object]:
     doc = _read_json(path, "--baseline")
     cases = doc.get("cases") if isinstance(doc, dict) else None
-    if not isinstance(cases, list) or not all(
+    if not isinstance(doc, dict) or not isinstance(cases, list) or not all(
             isinstance(c, dict) and isinstance(c.get("id"), str) and isinstance(c.get("outcome"), str) for c in cases):
         raise click.BadParameter(f"{path} is not a conformance report (written by --report)", param_hint="--baseline")
-    report: dict[str, Any] = doc
-    return report
+    return doc
 
 
 @click.command("conform")
@@ -187,7 +186,7 @@ def _write_each(result: RunResult, writers: tuple[tuple[str | None, Callable[[Ru
 
 
 @contextlib.contextmanager
-def _progress(total: int) -> Iterator[Callable[[Any], None] | None]:
+def _progress(total: int) -> Iterator[Callable[[CaseResult], None] | None]:
     """The runner's progress hook: a bar of cases on standard error at a terminal (gone when the run ends, before
     the table), else a line every 10 s (rulelang/commands/progress.py), none in a quick run, so that piped
     output is what it was without them."""
@@ -199,7 +198,7 @@ def _progress(total: int) -> Iterator[Callable[[Any], None] | None]:
         rep.start("conformance", total)
         failed = 0
 
-        def advance(res: Any) -> None:
+        def advance(res: CaseResult) -> None:
             nonlocal failed
             failed += res.outcome in ("fail", "error", "xpass")
             rep.advance(1, f"{failed} failed" if failed else "")

@@ -9,9 +9,13 @@ Schema ships in `rulelang/schema/KIND.schema.json`.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, TypedDict
 
 import click
+
+if TYPE_CHECKING:
+    from rulelang.errors import RulesetError
 
 __all__ = ["error_record", "file_record", "emit", "versioned", "schema_file", "KINDS"]
 
@@ -19,7 +23,7 @@ KINDS = ("check", "list", "explain", "diff", "simulate", "identify")  # the comm
 VERSION = 1  # the major version of every shape: raised when a field changes meaning or goes away
 
 
-def versioned(kind: str, document: dict[str, Any]) -> dict[str, Any]:
+def versioned(kind: str, document: Mapping[str, object]) -> dict[str, object]:
     """`document` with its format first: `{"format": "rulelang-KIND/1", ...}`."""
     return {"format": f"rulelang-{kind}/{VERSION}", **document}
 
@@ -29,9 +33,35 @@ def schema_file(kind: str) -> str:
     return f"schema/{kind}.schema.json"
 
 
-def error_record(error: Any) -> dict[str, Any]:
+class Position(TypedDict):
+    line: int
+    column: int | None
+
+
+class ErrorRecord(TypedDict):
+    """One error of `check --json` (rulelang/schema/check.schema.json)."""
+
+    code: str
+    file: str | None
+    line: int | None
+    column: int | None
+    end: Position | None
+    message: str
+    hint: str | None
+
+
+class FileRecord(TypedDict):
+    """One checked file of `check --json`."""
+
+    file: str | None
+    kind: str
+    ok: bool
+    errors: list[ErrorRecord]
+
+
+def error_record(error: RulesetError) -> ErrorRecord:
     """One error as JSON: code, file, line, column, end, message, hint (positions 1-based; end exclusive)."""
-    end = None
+    end: Position | None = None
     if error.line is not None and error.end_column is not None:
         end = {"line": error.line, "column": error.end_column}
     return {
@@ -45,11 +75,11 @@ def error_record(error: Any) -> dict[str, Any]:
     }
 
 
-def file_record(filename: str, errors: list[Any], kind: str = "ruleset") -> dict[str, Any]:
+def file_record(filename: str | None, errors: Sequence[RulesetError], kind: str = "ruleset") -> FileRecord:
     """One checked file: its name, whether it is valid, and its errors."""
     return {"file": filename, "kind": kind, "ok": not errors, "errors": [error_record(e) for e in errors]}
 
 
-def emit(document: Any) -> None:
+def emit(document: object) -> None:
     """Print a JSON document on standard output (one document, indented, newline-terminated)."""
     click.echo(json.dumps(document, indent=2, ensure_ascii=False))

@@ -4,13 +4,18 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 import click
 
 from rulelang.commands.progress import chosen_mode, reporter
 from rulelang.tools import ladder, study
 from rulelang.tools.configs import ToolError
+
+if TYPE_CHECKING:
+    from rulelang.interpreter import Config
+    from rulelang.jsontypes import ConfigJSON
+    from rulelang.tools.documents import LadderMatch, Study
 
 
 @dataclass(frozen=True)
@@ -32,7 +37,7 @@ class LadderOptions:
     progress: str = "auto"  # --progress: auto, bar, lines or none
 
 
-def ladder_params(variants: dict[str, Any], players: int, cfg: Any, opts: LadderOptions) -> dict[str, Any]:
+def ladder_params(variants: dict[str, ConfigJSON], players: int, cfg: Config, opts: LadderOptions) -> Study:
     """The study (what the results file's header holds), every player name checked first."""
     from rulelang.tools.playernames import make_player
 
@@ -44,21 +49,21 @@ def ladder_params(variants: dict[str, Any], players: int, cfg: Any, opts: Ladder
             "link_matches": opts.link_matches, "rungs": rungs, "bars": bars}
 
 
-def run(variants: dict[str, Any], names: dict[str, str], cfg: Any, players: int, opts: LadderOptions) -> None:
+def run(variants: dict[str, ConfigJSON], names: dict[str, str], cfg: Config, players: int, opts: LadderOptions) -> None:
     """Play (or resume) the ladder and print or write its report."""
     from rulelang.tools import ladder_report
 
     params = ladder_params(variants, players, cfg, opts)
-    kept: list[dict[str, Any]] = []
+    kept: list[LadderMatch] = []
     if opts.out and opts.resume:
-        kept = study.read_done(opts.out, params)
+        kept = cast("list[LadderMatch]", study.read_done(opts.out, params))  # a ladder's lines (its header says so)
     elif opts.out and os.path.exists(opts.out) and os.path.getsize(opts.out) > 0:
         raise ToolError(f"-o/--output {opts.out} exists: add --resume to go on with that study, or remove the file")
     sides_of = list(cfg.sides_of(players))
     sink = study.Sink(opts.out, params, kept) if opts.out else None
     try:
         with reporter(chosen_mode(opts.progress), "matches") as prog:
-            def got(chunk: list[dict[str, Any]]) -> None:
+            def got(chunk: list[LadderMatch]) -> None:
                 if sink:
                     sink.write(chunk)
                 prog.advance(len(chunk))

@@ -12,14 +12,17 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
 
 MODES = ("auto", "bar", "lines", "none")
 DEFAULT_INTERVAL = 10.0
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def progress_option(command: F) -> F:
@@ -90,9 +93,9 @@ class _Lines(Reporter):
 class _Bar(Reporter):
     """A rich progress bar per stage (the last one shown), gone when the work ends."""
 
-    def __init__(self, prog: Any, label: str | None):
+    def __init__(self, prog: Progress, label: str | None):
         self.prog, self.label = prog, label
-        self.task: Any = None
+        self.task: TaskID | None = None
 
     def start(self, name: str, total: int) -> None:
         self.task = self.prog.add_task(self.label or name, total=total, note="")

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from rulelang.tools.configs import ToolError
+
+if TYPE_CHECKING:
+    from rulelang.interpreter import Round
 
 
 @click.command("render")
@@ -67,7 +70,7 @@ def _refuse_input_as_output(out: str, source: str) -> None:
         raise click.BadParameter(f"{out} is the input file: writing the SVG there would replace it", param_hint="-o")
 
 
-def _transcript_layout(transcript: str, turn: int | None) -> tuple[Any, str, list[str]]:
+def _transcript_layout(transcript: str, turn: int | None) -> tuple[Round, str, list[str]]:
     """The round of a saved game after turn TURN, its title and notes."""
     from rulelang.tools.transcripts import check_transcript, load_transcript, round_at
 
@@ -85,7 +88,7 @@ def _transcript_layout(transcript: str, turn: int | None) -> tuple[Any, str, lis
     return rnd, title, notes
 
 
-def _case_layout(case: str, step: int | None) -> tuple[Any, str, list[str]]:
+def _case_layout(case: str, step: int | None) -> tuple[Round, str, list[str]]:
     """The round of a conformance case after its first STEP steps, its title and notes."""
     from rulelang.tools.cases import case_round_at
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,19 +12,22 @@ from rulelang.commands.progress import chosen_mode, progress_option
 from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
 if TYPE_CHECKING:
+    from rulelang.interpreter import Config
+    from rulelang.jsontypes import ConfigJSON
+    from rulelang.tools.documents import SimMatch
     from rulelang.tools.simulation import Journal, StreamJournal, Summary
 
 
-def _run(spec_label: str, data: dict[str, Any], players: int, bots: list[str], seed: int, matches: int, jobs: int,
+def _run(spec_label: str, data: ConfigJSON, players: int, bots: list[str], seed: int, matches: int, jobs: int,
          progress: str, miss_rate: float = 0.0,
-         journal: Journal | StreamJournal | None = None) -> list[dict[str, Any]]:
+         journal: Journal | StreamJournal | None = None) -> list[SimMatch]:
     """The results of the matches, with progress on standard error as PROGRESS (`bar`, `lines`, `none`) says."""
     from rulelang.commands.progress import reporter
     from rulelang.tools.simulation import run_matches
 
     with reporter(progress, "matches") as rep:
         rep.start(spec_label, matches)
-        results: list[dict[str, Any]] = run_matches(data, players, bots, seed, matches, jobs, progress=rep.advance,
+        results: list[SimMatch] = run_matches(data, players, bots, seed, matches, jobs, progress=rep.advance,
                                                     miss_rate=miss_rate, journal=journal)
         return results
 
@@ -138,7 +141,7 @@ def _check_outputs(alpha: float, out: str | None, out_alias: str | None, as_json
     return out
 
 
-def _emit_json(cfg: Any, runs: list[tuple[Summary, list[dict[str, Any]]]], matches: int, players: int,
+def _emit_json(cfg: Config, runs: list[tuple[Summary, list[SimMatch]]], matches: int, players: int,
                bot_names: list[str], seed: int, alpha: float) -> None:
     """--json: the statistics (and, with --vs, the other variant's and the tests) as one JSON document."""
     from rulelang.commands.jsonout import emit, versioned
@@ -155,7 +158,7 @@ def _emit_json(cfg: Any, runs: list[tuple[Summary, list[dict[str, Any]]]], match
     emit(doc)
 
 
-def _write_results(out: str, rows: list[dict[str, Any]]) -> None:
+def _write_results(out: str, rows: list[SimMatch]) -> None:
     """-o FILE: the raw per-match results (`-o -` is written as the matches end, by a StreamJournal)."""
     from rulelang.tools import simulation as sim
 
@@ -166,7 +169,7 @@ def _write_results(out: str, rows: list[dict[str, Any]]) -> None:
     click.echo(f"raw results: {out} ({len(rows)} matches)", err=True)
 
 
-def _write_plots(plots: str, runs: list[tuple[Summary, list[dict[str, Any]]]]) -> None:
+def _write_plots(plots: str, runs: list[tuple[Summary, list[SimMatch]]]) -> None:
     from rulelang.tools.simplots import write_plots
 
     try:
@@ -176,7 +179,7 @@ def _write_plots(plots: str, runs: list[tuple[Summary, list[dict[str, Any]]]]) -
     click.echo(f"plots: {', '.join(written)}", err=True)
 
 
-def _print_tables(cfg: Any, other_cfg: Any, summary: Summary, other_summary: Summary | None, alpha: float, head: str,
+def _print_tables(cfg: Config, other_cfg: Config | None, summary: Summary, other_summary: Summary | None, alpha: float, head: str,
                   to_stderr: bool) -> None:
     """The statistics table (plain ASCII when not a terminal); on stderr when stdout carries `-o -`."""
     from rich import box
@@ -189,6 +192,7 @@ def _print_tables(cfg: Any, other_cfg: Any, summary: Summary, other_summary: Sum
     console = pipe_safe(Console(width=max(120, min(160, Console().width)), highlight=False, stderr=to_stderr))
     style = box.HEAVY_HEAD if console.is_terminal else box.ASCII
     if other_summary is not None:
+        assert other_cfg is not None  # summarised from it
         console.print(head + f"\nvs {other_cfg.name} ({other_cfg.title}), same seeds")
         table = Table(show_header=True, header_style="bold", box=style)
         table.add_column("metric")

@@ -5,12 +5,15 @@ Starlette and uvicorn are dependencies of rulelang (the extra `serve` is kept fo
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
 
 __all__ = ["create_app"]
 
 
-def create_app(workspace: str = ".", hosts: list[str] | None = None) -> Any:
+def create_app(workspace: str = ".", hosts: list[str] | None = None) -> Starlette:
     """The Starlette application (imported here lazily so that a missing extra is reported by the command)."""
     from rulelang.playground.app import create_app as make
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from rulelang import compile_bundled
 from rulelang.analysis import analyse
@@ -18,6 +18,7 @@ from rulelang.bundled import bundled_names, bundled_text
 from rulelang.errors import RulesetCheckError, RulesetError
 from rulelang.explain import diff_configs, explain_config, explain_text
 from rulelang.formatter import format_text
+from rulelang.jsontypes import ConfigJSON
 from rulelang.parser import keywords, parse
 from rulelang.readinput import TooLargeError, read_text
 
@@ -31,7 +32,32 @@ MAX_BASE_BYTES = 256 * 1024  # a base file larger than this is refused before an
 _LOCK = threading.Lock()
 
 
-def diagnostic(e: RulesetError, path: str | None = None) -> dict[str, Any]:
+class Diagnostic(TypedDict):
+    """An error as the editor shows it."""
+
+    code: str
+    message: str
+    line: int | None
+    column: int | None
+    end_column: int | None
+    hint: str | None
+    rendered: str
+
+
+class Sentence(TypedDict):
+    key: str
+    text: str
+    inherited: bool
+
+
+class Section(TypedDict):
+    """A heading of the explanation and its sentences."""
+
+    heading: str
+    sentences: list[Sentence]
+
+
+def diagnostic(e: RulesetError, path: str | None = None) -> Diagnostic:
     """One error as the editor shows it: the same code, position, hint and text as `rulelang check`.
 
     An error in the text at PATH is named by the file's name alone, not its place in the workspace.
@@ -46,15 +72,15 @@ def diagnostic(e: RulesetError, path: str | None = None) -> dict[str, Any]:
 class Analysis:
     """What the side panels show for one text: diagnostics, or the explanation, diff and inherited rules."""
 
-    diagnostics: list[dict[str, Any]]
-    config: dict[str, Any] | None = None
+    diagnostics: list[Diagnostic]
+    config: ConfigJSON | None = None
     explain: str = ""
-    sections: list[dict[str, Any]] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
     inherited: list[str] = field(default_factory=list)
     base: str | None = None
     diff: list[dict[str, str]] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         return {"ok": not self.diagnostics, "diagnostics": self.diagnostics, "explain": self.explain,
                 "sections": self.sections, "inherited": self.inherited, "base": self.base, "diff": self.diff,
                 "name": self.config["name"] if self.config else None,
@@ -115,7 +141,7 @@ def _confined(text: str, filename: str, root: str) -> RulesetError | None:
                   "base the ruleset on a bundled variant or a shorter chain")
 
 
-def _base_config(text: str, filename: str) -> dict[str, Any] | None:
+def _base_config(text: str, filename: str) -> ConfigJSON | None:
     """The compiled configuration of the base a valid text is `based on`."""
     ref, _st = _base_of(text, filename)
     if ref is None:
@@ -158,7 +184,7 @@ def _analyse_text(text: str, filename: str) -> Analysis:
         return Analysis([diagnostic(e, filename) for e in result.errors])
     config, inherited = result.config, result.inherited
     explained = explain_config(config, inherited)
-    sections = [{"heading": heading, "sentences": [{"key": s.key, "text": s.text, "inherited": s.inherited}
+    sections: list[Section] = [{"heading": heading, "sentences": [{"key": s.key, "text": s.text, "inherited": s.inherited}
                                                     for s in sentences]}
                 for heading, sentences in explained]
     out = Analysis([], config, explain_text(config, inherited), sections, base=result.base_label)
@@ -166,7 +192,7 @@ def _analyse_text(text: str, filename: str) -> Analysis:
     return out
 
 
-def format_ruleset_text(text: str, filename: str) -> tuple[str | None, list[dict[str, Any]]]:
+def format_ruleset_text(text: str, filename: str) -> tuple[str | None, list[Diagnostic]]:
     """(canonical text, []) or (None, diagnostics) when the text cannot be formatted."""
     try:
         with _LOCK:
@@ -175,7 +201,7 @@ def format_ruleset_text(text: str, filename: str) -> tuple[str | None, list[dict
         return None, [diagnostic(e, filename) for e in exc.errors]
 
 
-def language_words() -> dict[str, Any]:
+def language_words() -> dict[str, object]:
     """The keywords (for highlighting) and the statement starts (for completion)."""
     with _LOCK:
         words = keywords()

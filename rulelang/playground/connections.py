@@ -11,7 +11,7 @@ closed at once. h11's own bound keeps a head small (`MAX_HEAD_BYTES`).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypedDict
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
@@ -35,7 +35,7 @@ class GuardedH11Protocol(H11Protocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
-        self._waiting_for: Any = None  # h11's state of the client the deadline is for (IDLE: a head, SEND_BODY)
+        self._waiting_for: object = None  # h11's state of the client the deadline is for (IDLE: a head, SEND_BODY)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -80,7 +80,13 @@ class GuardedH11Protocol(H11Protocol):
             self.transport.close()
 
 
-def uvicorn_settings() -> dict[str, Any]:
+class UvicornSettings(TypedDict):
+    http: type[H11Protocol]
+    timeout_keep_alive: int
+    h11_max_incomplete_event_size: int
+
+
+def uvicorn_settings() -> UvicornSettings:
     """The keyword arguments of `uvicorn.run` that bound the playground's connections."""
     return {"http": GuardedH11Protocol, "timeout_keep_alive": KEEP_ALIVE_SECONDS,
             "h11_max_incomplete_event_size": MAX_HEAD_BYTES}

@@ -5,7 +5,7 @@ Only ids found in the bundled suite are accepted, so a request never names a fil
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TypedDict
 
 from rulelang.playground.limits import ApiError
 from rulelang.tools.cases import CASES_DIR, case_round_at, suite_cases
@@ -13,8 +13,19 @@ from rulelang.tools.configs import ToolError
 from rulelang.tools.svg import round_svg
 
 
+class CaseEntry(TypedDict):
+    """A case of the suite as the Diagrams tab lists it."""
+
+    id: str
+    variant: str
+    file: str
+    description: str
+    tags: list[str]
+    steps: int
+
+
 @cache
-def case_index() -> tuple[dict[str, Any], ...]:
+def case_index() -> tuple[CaseEntry, ...]:
     """Every case of the suite: id, variant, file, description, tags and number of steps."""
     return tuple({"id": case["id"], "variant": f.parent.name, "file": f.relative_to(CASES_DIR).as_posix(),
                   "description": str(case.get("description", "")),

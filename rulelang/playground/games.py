@@ -10,15 +10,17 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import replace
-from typing import Any
 
-from rulelang.interpreter import Config, IllegalMove, Match, Move
+from rulelang.interpreter import Config, IllegalMove, Match, Move, Round, Turn
+from rulelang.jsontypes import ConfigJSON
 from rulelang.playground.limits import GAME_IDLE_SECONDS, MAX_GAMES, ApiError
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
+from rulelang.tools.documents import CallWindow
 from rulelang.tools.opening import opening_lines, thrown_in_lines
 from rulelang.tools.session import _partner_words
 from rulelang.tools.svg import round_svg
+from rulelang.tools.transcripts import deal_of, transcript_of
 
 HUMAN = 0  # the seat the user plays
 MAX_LOG = 300  # lines of the event log sent back
@@ -31,7 +33,7 @@ def bot_names() -> list[str]:
 class Game:
     """One match: the human at seat 0, a bot of the user's choice at every other seat."""
 
-    def __init__(self, config: dict[str, Any], players: int, bots: list[str], seed: int) -> None:
+    def __init__(self, config: ConfigJSON, players: int, bots: list[str], seed: int) -> None:
         try:
             self.cfg = Config.from_dict(config)
         except Exception as exc:  # ConfigError and friends: the configuration does not make a game
@@ -51,7 +53,7 @@ class Game:
         self.log: list[str] = []
         self._told = (0, 0)  # passes and draws told at a draw move since the last placement
         self.round_no = 1
-        self.last_round: dict[str, Any] | None = None
+        self.last_round: dict[str, object] | None = None  # {number, summary, svg, hands} of the round just played
         # the muggins rule (family.md 2.3): "none", "muggins" (the next opponent may call) or "forfeit"
         self.claims: str = self.cfg.claims
         self.placements = 0  # placements so far: a call window is the last one's
@@ -122,17 +124,18 @@ class Game:
             self._call(rnd, HUMAN, window["placer"])
         self._bots_play()
 
-    def _window(self) -> dict[str, Any] | None:
+    def _window(self) -> CallWindow | None:
         """The open call window of the muggins rule ({placer, caller}), or None."""
         if self.claims not in ("muggins", "any-opponent", "lost-if-called") or self.match.over:
             return None
-        return self.match.round.observation(HUMAN).get("call")
+        window: CallWindow | None = self.match.round.observation(HUMAN).get("call")
+        return window
 
     def _human_may_call(self) -> bool:
         w = self._window()
         return w is not None and HUMAN in _callers(w) and self.let_go != self.placements
 
-    def _call(self, rnd: Any, caller: int, placer: int) -> None:
+    def _call(self, rnd: Round, caller: int, placer: int) -> None:
         try:
             events = self.match.call(caller)
         except IllegalMove as exc:
@@ -160,7 +163,7 @@ class Game:
                 move = replace(move, claim=rnd.points_of(move) // self.unit)  # bots claim all their points
             self._play(move)
 
-    def _play(self, move: Any) -> None:
+    def _play(self, move: Move) -> None:
         rnd = self.match.round
         turn = self.match.play(move)
         self.placements += 1
@@ -172,7 +175,7 @@ class Game:
         if w is not None:
             self._bot_calls(rnd, w)
 
-    def _bot_calls(self, rnd: Any, w: dict[str, Any], after: int | None = None) -> bool:
+    def _bot_calls(self, rnd: Round, w: CallWindow, after: int | None = None) -> bool:
         """Bots call whenever there is something to take, in turn order after the placer (under `any-opponent`
         every opponent may), until the human's turn to decide; `after`: only the seats after that one."""
         callers = _callers(w)
@@ -184,7 +187,7 @@ class Game:
                 return True
         return False
 
-    def _note_turn(self, rnd: Any, turn: Any) -> None:
+    def _note_turn(self, rnd: Round, turn: Turn | None) -> None:
         if turn is None:
             return
         told, self._told = self._told, (0, 0)
@@ -214,13 +217,18 @@ class Game:
             # side-out: a seat out while its partner plays on, worded as `rulelang play` words it
             self.log.append(f"{self.seat_name(turn.seat)} goes out; {_partner_words(rnd.sides, turn.seat, self.seat_name)}")
 
-    def _note_round(self, rnd: Any) -> None:
+    def _note_round(self, rnd: Round) -> None:
         res = rnd.result
+        assert res is not None  # the round is over
         if res.kind == "domino":
+            assert res.seat is not None  # the seat that went out
             what = f"{self.seat_name(res.seat)} dominoes"
         elif res.kind == "blocked":
-            what = "blocked, with no winner" if res.side is None else \
-                f"blocked; {self.seat_name(res.seat)} has the lightest hand"
+            if res.side is None:
+                what = "blocked, with no winner"
+            else:
+                assert res.seat is not None  # the side with the lightest hand, by its seat
+                what = f"blocked; {self.seat_name(res.seat)} has the lightest hand"
         else:
             what = "the target is reached"
         self.log.append(f"Round {self.round_no} over: {what}.")
@@ -236,8 +244,8 @@ class Game:
         """How the round opens, as `rulelang play` says it: the deals thrown in, the fallback used when nobody
         holds the opening double and the opening draws (the bots' hidden tiles are not shown)."""
         index = self.round_no - 1
-        deal = self.match.round.deal_dict()
-        thrown = self.match.transcript()["rounds"][index].get("thrown_in")
+        deal = deal_of(self.match.round)
+        thrown = transcript_of(self.match)["rounds"][index].get("thrown_in")
         lines = (thrown_in_lines(self.cfg, deal, index, thrown, self.seat_name, reveal=lambda s: False)
                  + opening_lines(self.cfg, deal, index, self.seat_name, reveal=lambda s: s == HUMAN))
         self.log += [f"Round {self.round_no}: {lines[0].strip()}"] + [line.strip() for line in lines[1:]]
@@ -250,7 +258,7 @@ class Game:
 
     # -- what the page shows --------------------------------------------------------------
 
-    def state(self, game_id: str) -> dict[str, Any]:
+    def state(self, game_id: str) -> dict[str, object]:
         m = self.match
         rnd = m.round
         obs = rnd.observation(HUMAN)
@@ -282,7 +290,7 @@ class Game:
             "call": {"placer": self.seat_name(w["placer"])} if (w := self._window()) and self._human_may_call() else None,
         }
 
-    def transcript(self) -> dict[str, Any]:
+    def transcript(self) -> dict[str, object]:
         return dict(self.match.transcript())
 
 
@@ -326,6 +334,6 @@ class GameStore:
                 raise ApiError(404, "no such game")
 
 
-def _callers(window: dict[str, Any]) -> list[int]:
+def _callers(window: CallWindow) -> list[int]:
     """The seats that may call on an open window, in turn order after the placer."""
     return list(window.get("callers", [window["caller"]]))

@@ -5,8 +5,6 @@ bounded before anything is parsed: an oversized body gets 413 with a message.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 
 from rulelang.readinput import parse_json
@@ -29,7 +27,7 @@ class ApiError(Exception):
         self.message = message
 
 
-async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
+async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, object]:
     """The request's JSON object, refusing bodies over LIMIT bytes (413) and anything but an object (400).
 
     The content type must say JSON: a page of another site cannot send that
@@ -61,7 +59,7 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
     return data
 
 
-def text_field(data: dict[str, Any], key: str = "text", required: bool = True) -> str:
+def text_field(data: dict[str, object], key: str = "text", required: bool = True) -> str:
     """A text field of a request, bounded by MAX_TEXT (413)."""
     value = data.get(key)
     if value is None and not required:
@@ -73,7 +71,7 @@ def text_field(data: dict[str, Any], key: str = "text", required: bool = True) -
     return value
 
 
-def int_field(data: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+def int_field(data: dict[str, object], key: str, default: int, low: int, high: int) -> int:
     """A whole number field of a request within [low, high] (400 otherwise)."""
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

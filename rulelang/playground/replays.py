@@ -2,19 +2,20 @@
 machinery), for the game being played or a transcript the user uploads."""
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from rulelang.playground.limits import ApiError
 from rulelang.tools.configs import ToolError
+from rulelang.tools.documents import Transcript
 from rulelang.tools.svg import round_svg
 from rulelang.tools.transcripts import check_transcript, round_at, rounds_of
 
 
-def replay_view(transcript: object, turn: object) -> dict[str, Any]:
+def replay_view(data: object, turn: object) -> dict[str, object]:
     """{svg, turn, turns, caption}: the layout after TURN turns (None: the last) of a checked transcript."""
-    if not isinstance(transcript, dict) or "config" not in transcript or \
-            not ("rounds" in transcript or "deal" in transcript):
+    if not isinstance(data, dict) or "config" not in data or not ("rounds" in data or "deal" in data):
         raise ApiError(400, "not a rulelang transcript (no config, rounds or deal)")
+    transcript = cast(Transcript, data)  # checked by the engine's replay below
     if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
         raise ApiError(400, "`turn` must be a whole number")
     try:

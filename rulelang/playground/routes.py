@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -30,7 +29,7 @@ def _games(request: Request) -> GameStore:
     return games
 
 
-def _analyse(request: Request, data: dict[str, Any]) -> adapter.Analysis:
+def _analyse(request: Request, data: dict[str, object]) -> adapter.Analysis:
     """The analysis of the request's text, named by its optional workspace `path` (for `based on "FILE"`)."""
     text = text_field(data)
     ws = _workspace(request)
@@ -90,7 +89,7 @@ async def file_write(request: Request) -> JSONResponse:
     return JSONResponse({"path": saved, "saved": True})
 
 
-def _new_game(request: Request, data: dict[str, Any]) -> Game:
+def _new_game(request: Request, data: dict[str, object]) -> Game:
     if "variant" in data:
         name = data["variant"]
         text = adapter.variant_text(name) if isinstance(name, str) else None
@@ -117,13 +116,13 @@ async def game_new(request: Request) -> JSONResponse:
     return JSONResponse(game.state(key), status_code=201)
 
 
-async def _game_state_after(request: Request, act: Callable[[Game, dict[str, Any]], None] | None) -> JSONResponse:
+async def _game_state_after(request: Request, act: Callable[[Game, dict[str, object]], None] | None) -> JSONResponse:
     """Do ACT (with the request's JSON body) on the game under its lock, then answer the game's state."""
     data = await read_json(request) if act is not None else {}
     key = request.path_params["game"]
     game = _games(request).get(key)
 
-    def run() -> dict[str, Any]:
+    def run() -> dict[str, object]:
         with game.lock:
             if act is not None:
                 act(game, data)
@@ -175,7 +174,7 @@ async def game_replay(request: Request) -> JSONResponse:
     game = _games(request).get(key)
     turn = _turn(request)
 
-    def view() -> dict[str, Any]:
+    def view() -> dict[str, object]:
         with game.lock:
             transcript = game.transcript()
         return replay_view(transcript, turn)
@@ -217,7 +216,7 @@ async def sheet(request: Request) -> HTMLResponse:
         text = adapter.variant_text(name)
         if text is None:
             raise ApiError(404, f"there is no bundled ruleset `{name[:60]}`")
-        data: dict[str, Any] = {"text": text}
+        data: dict[str, object] = {"text": text}
     else:
         data = await read_json(request)
     result = await run_in_threadpool(_analyse, request, data)

@@ -7,7 +7,6 @@ from functools import cache
 from html import escape
 from importlib import resources
 from string import Template
-from typing import Any
 
 from rulelang._version import __version__
 from rulelang.interpreter import Config, Round, greedy_player
@@ -24,9 +23,8 @@ def _template() -> Template:
     return Template(resources.files("rulelang.playground").joinpath("templates/sheet.html").read_text("utf-8"))
 
 
-def _example(config: dict[str, Any]) -> tuple[str, str]:
+def _example(cfg: Config) -> tuple[str, str]:
     """(SVG, caption) of a position reached by greedy play whose counted ends score, when one is found."""
-    cfg = Config.from_dict(config)
     score = placement_scoring(cfg)  # the engine's own: per multiple and face value are not "a multiple of N"
     players = cfg.counts[0]
     fallback: Round | None = None
@@ -64,43 +62,41 @@ def _points(raw: int, unit: int) -> str:
     return f"{tb.fmt_shown(raw / unit)} shown point{'s' if raw != unit else ''} ({raw} raw)"
 
 
-def _scoring_table(config: dict[str, Any]) -> str:
-    sc = config["scoring"]
-    if not sc["in_play"]:
+def _scoring_table(cfg: Config) -> str:
+    if not cfg.in_play:
         return "<p>Placements score nothing; points come from the settlement of each round.</p>"
-    unit = sc["unit"]
-    score = placement_scoring(Config.from_dict(config))  # the engine's own, whatever the formula
+    unit = cfg.unit
+    score = placement_scoring(cfg)  # the engine's own, whatever the formula
     head = "<tr><th>counted ends</th><th>points</th>" + ("<th>shown</th>" if unit != 1 else "") + "</tr>"
     rows = []
     for count in (c for c in range(1, 45) if score(c) > 0):
         shown = f"<td>{tb.fmt_shown(score(count) / unit)}</td>" if unit != 1 else ""
         rows.append(f"<tr><td>{count}</td><td>{score(count)}</td>{shown}</tr>")
-    what = (f"a multiple of {sc['multiple']}" if sc.get("formula", "value") == "value"
-            else "a multiple of " + " or ".join(str(d) for d in sc["divisors"]))
+    what = (f"a multiple of {cfg.multiple}" if cfg.formula == "value"
+            else "a multiple of " + " or ".join(str(d) for d in cfg.divisors))
     note = f"<p>Any other count scores nothing (it must be {what}).</p>"
     return f'<table class="scoring">{head}{"".join(rows)}</table>{note}'
 
 
-def _target(config: dict[str, Any]) -> str:
-    t, unit = config["target"], config["scoring"]["unit"]
-    how = "exactly" if t["mode"] == "exact" else "at least"
-    return f"The match is won by the first side to reach {how} {_points(t['raw'], unit)}."
+def _target(cfg: Config) -> str:
+    how = "exactly" if cfg.target_mode == "exact" else "at least"
+    return f"The match is won by the first side to reach {how} {_points(cfg.target, cfg.unit)}."
 
 
 def sheet_html(analysis: Analysis) -> str:
     """The whole sheet for a valid ruleset."""
-    config = analysis.config
-    assert config is not None
-    base = config.get("based_on")
+    assert analysis.config is not None
+    cfg = Config.from_dict(analysis.config)
+    base = cfg.based_on
     sections = []
     for sec in analysis.sections:
         items = "".join(
             f'<li class="inherited">{escape(s["text"])} (from {escape(base)})</li>' if s["inherited"] and base
             else f"<li>{escape(s['text'])}</li>" for s in sec["sentences"])
         sections.append(f"<section><h2>{escape(sec['heading'])}</h2><ul>{items}</ul></section>")
-    svg, caption = _example(config)
+    svg, caption = _example(cfg)
     return _template().substitute(
-        title=escape(config["title"]), name=escape(config["name"]), source=escape(config["source"]),
+        title=escape(cfg.title), name=escape(cfg.name), source=escape(cfg.source),
         based=f"<p>Based on {escape(base)}; rules taken from it are marked.</p>" if base else "",
-        sections="\n".join(sections), scoring_table=_scoring_table(config), target=escape(_target(config)),
+        sections="\n".join(sections), scoring_table=_scoring_table(cfg), target=escape(_target(cfg)),
         example=svg, example_caption=escape(caption), version=escape(__version__))

@@ -8,17 +8,16 @@ test is significant after Holm's correction, as the tables below say it.
 """
 from __future__ import annotations
 
-from typing import Any
-
+from rulelang.tools.documents import BalanceReport, Figure
 from rulelang.tools.ladder_text import pct
 
 
-def _interval(f: dict[str, Any]) -> str:
+def _interval(f: Figure) -> str:
     lo, hi = f["ci95"]
     return f"95% interval {pct(lo)} to {pct(hi)}"
 
 
-def _seats(figs: dict[str, Any], even: float) -> str:
+def _seats(figs: dict[str, Figure], even: float) -> str:
     seats = [(name.removeprefix("win rate "), f) for name, f in figs.items() if name.startswith("win rate ")]
     ahead = [(who, f) for who, f in seats if f["ci95"][0] > even]
     behind = [(who, f) for who, f in seats if f["ci95"][1] < even]
@@ -31,7 +30,7 @@ def _seats(figs: dict[str, Any], even: float) -> str:
             f"{pct(f['value'])} of matches ({_interval(f)}), against {pct(even)}.")
 
 
-def _opener(figs: dict[str, Any], even: float) -> str:
+def _opener(figs: dict[str, Figure], even: float) -> str:
     f = figs["first opener's side wins the match"]
     if f["ci95"][0] > even:
         return (f"Opening the first round is an advantage: that side wins {pct(f['value'])} of matches "
@@ -43,7 +42,7 @@ def _opener(figs: dict[str, Any], even: float) -> str:
             f"({_interval(f)}).")
 
 
-def _skill_and_luck(figs: dict[str, Any], strong: str) -> str:
+def _skill_and_luck(figs: dict[str, Figure], strong: str) -> str:
     skill = figs["strong beats greedy"]
     luck = figs["random beats greedy"]
     said = (f"the strong player ({strong}) beats the greedy bot in {pct(skill['value'])} of matches, and a player "
@@ -55,19 +54,19 @@ def _skill_and_luck(figs: dict[str, Any], strong: str) -> str:
     return f"Skill is not measurable at this sample size: {said}."
 
 
-def _length(figs: dict[str, Any]) -> str:
+def _length(figs: dict[str, Figure]) -> str:
     rounds = figs["rounds per match"]
     blocked = figs["blocked rounds"]
     return (f"A match lasts {rounds['value']:.1f} rounds on average (95% interval {rounds['ci95'][0]:.1f} to "
             f"{rounds['ci95'][1]:.1f}), and {pct(blocked['value'])} of rounds end blocked.")
 
 
-def _unfinished(figs: dict[str, Any]) -> str | None:
+def _unfinished(figs: dict[str, Figure]) -> str | None:
     f = figs["drawn or unfinished matches"]
     return None if not f["value"] else f"{pct(f['value'])} of matches end drawn or unfinished."
 
 
-def _changes(rep: dict[str, Any], a: str, b: str) -> list[str]:
+def _changes(rep: BalanceReport, a: str, b: str) -> list[str]:
     rows = rep["comparison"]["rows"]
     found = []
     for r in rows:
@@ -90,7 +89,7 @@ def _p(p: float) -> str:
     return shown if shown.startswith("<") else f"= {shown}"
 
 
-def findings(rep: dict[str, Any], names: dict[str, str], sides: int) -> list[str]:
+def findings(rep: BalanceReport, names: dict[str, str], sides: int) -> list[str]:
     """The sentences, in the order a rules author asks: seats, the opener, skill and luck, length, then changes."""
     keys = sorted(names)
     first = names[keys[0]]

@@ -5,10 +5,10 @@ import functools
 import math
 from html import escape
 from importlib import resources
-from typing import Any
 
 from rulelang.interpreter import Config
 from rulelang.tools import balance_report as br
+from rulelang.tools.documents import BalanceReport, Figure, LadderReport, Parts
 from rulelang.tools.plots import COLOURS, histogram, histograms, line_chart
 from rulelang.tools.stats import format_p
 
@@ -99,7 +99,7 @@ def fmt_difference(kind: str, d: float) -> str:
     return f"{round(d, 2) or 0.0:+.2f}"
 
 
-def _table(rep: dict[str, Any], names: dict[str, str]) -> str:
+def _table(rep: BalanceReport, names: dict[str, str]) -> str:
     keys = sorted(names)
     cols = [names[k] for k in keys]
     comp = {r["metric"]: r for r in rep.get("comparison", {}).get("rows", [])}
@@ -124,7 +124,7 @@ def _table(rep: dict[str, Any], names: dict[str, str]) -> str:
     return _wrapped(rows)
 
 
-def html_report(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg: Config) -> str:
+def html_report(rep: BalanceReport, parts: Parts, names: dict[str, str], cfg: Config) -> str:
     """A self-contained HTML page."""
     from rulelang.tools.balance_findings import findings
 
@@ -203,7 +203,7 @@ def interval_svg(labels: list[str], series: list[tuple[str, list[tuple[float, fl
     return "\n".join(out)
 
 
-def _ladder_tables(rep: dict[str, Any]) -> list[str]:
+def _ladder_tables(rep: LadderReport) -> list[str]:
     from rulelang.tools.ladder_text import pct, pct_interval
 
     body = []
@@ -233,17 +233,18 @@ def _ladder_tables(rep: dict[str, Any]) -> list[str]:
     return body
 
 
-def ladder_html(rep: dict[str, Any]) -> str:
+def ladder_html(rep: LadderReport) -> str:
     """A self-contained HTML page of a skill ladder: the links' shares against the bars, the ratings, the tables."""
     st = rep["study"]
     title = " vs ".join(st["names"]) + ": skill ladder"
     variants = rep["variants"]
     longest = max(variants.values(), key=lambda v: len(v["ratings"]))
     links = [f"{link['upper']} vs {link['lower']}" for link in longest["links"]]
-    shares = [(name, [(link["head_to_head"], *link["head_to_head_ci95"]) for link in v["links"]]) for name, v in variants.items()]
+    shares = [(name, [(link["head_to_head"], link["head_to_head_ci95"][0], link["head_to_head_ci95"][1]) for link in v["links"]])
+              for name, v in variants.items()]
     bars = [(b, f"bar {100 * b:g}%") for b in st["bars"]] + [(0.5, "even")]
     players = [r["player"] for r in longest["ratings"]]
-    elo = [(name, [(r["elo"], *r["elo_ci95"]) for r in v["ratings"]]) for name, v in variants.items()]
+    elo = [(name, [(r["elo"], r["elo_ci95"][0], r["elo_ci95"][1]) for r in v["ratings"]]) for name, v in variants.items()]
     from rulelang.tools.ladder_text import summary
 
     body = [f"<h1>{escape(title)}</h1>", _findings(summary(rep), "What the ladder found"),
@@ -258,7 +259,7 @@ def ladder_html(rep: dict[str, Any]) -> str:
     body += _ladder_tables(rep)
     return _page(title, body)
 
-def _plots(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], cfg: Config) -> list[str]:
+def _plots(rep: BalanceReport, parts: Parts, names: dict[str, str], cfg: Config) -> list[str]:
     """The score race, the match length and the advantage by seat; two variants are overlaid in each plot."""
     study = rep["study"]
     keys = sorted(names)
@@ -271,7 +272,7 @@ def _plots(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]
     series: list[tuple[str, list[float]]] = []
     styles: list[tuple[str, str | None]] = []
     for v, key in enumerate(keys):
-        race: list[Any] = next((r["race"] for r in parts[key]["field"] if "race" in r), [])
+        race: list[list[int]] = next((r["race"] for r in parts[key]["field"] if "race" in r), [])
         for s in range(sides if race else 0):
             series.append((f"{names[key]}: {who} {s}" if two else f"{who} {s}", [row[s] / cfg.unit for row in race]))
             styles.append((COLOURS[s % len(COLOURS)], "6 3" if v else None))  # a colour per side, a dash per variant
@@ -284,13 +285,14 @@ def _plots(rep: dict[str, Any], parts: dict[str, dict[str, list[dict[str, Any]]]
     out.append("<figure>" + _inline(length) + "</figure>")
     bars = []
     for label, metric in _advantage_figures(rep["variants"][shown[0]]):
-        bars.append((label, [(rep["variants"][n][metric]["value"], *rep["variants"][n][metric]["ci95"]) for n in shown]))
+        figs = [rep["variants"][n][metric] for n in shown]
+        bars.append((label, [(f["value"], f["ci95"][0], f["ci95"][1]) for f in figs]))
     out.append("<figure>" + advantage_svg(bars, f"{title}: advantage by seat (95% intervals)", 1 / sides,
                                           shown if two else None) + "</figure>")
     return out
 
 
-def _advantage_figures(figures: dict[str, Any]) -> list[tuple[str, str]]:
+def _advantage_figures(figures: dict[str, Figure]) -> list[tuple[str, str]]:
     """(label, figure) of the advantage plot: each side's win rate, then the first opener's side's."""
     opener = "first opener's side wins the match"
     return [(m, m) for m in figures if m.startswith("win rate")] + [("first opener's side wins", opener)]

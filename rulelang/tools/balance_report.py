@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rulelang.tools import stats
+from rulelang.tools.documents import BalanceReport, ComparisonRow, Figure, Parts, StudyMatch, StudyRound
+
+Value = bool | float | tuple[int, int]
+"""A figure's value in one match: yes/no (rate), a number (mean), or (numerator, denominator) (ratio)."""
 
 
 @dataclass(frozen=True)
@@ -23,11 +26,11 @@ class Metric:
     name: str
     part: str
     kind: str
-    of: Callable[[dict[str, Any]], Any]
+    of: Callable[[StudyMatch], Value]
     help: str = ""
 
 
-def _gain(rd: dict[str, Any]) -> list[int]:
+def _gain(rd: StudyRound) -> list[int]:
     """A round's points per side: play, settlement and (the muggins rule) calls."""
     call = rd.get("call") or [0] * len(rd["play"])  # absent without calls, and in records made before them
     return [a + b + c for a, b, c in zip(rd["play"], rd["settle"], call)]
@@ -38,16 +41,16 @@ def metrics(sides_of: Sequence[int], partnerships: bool) -> list[Metric]:
     nsides = max(sides_of) + 1
     label = "team" if partnerships else "seat"
     out = []
-    def wins_of(side: int) -> Callable[[dict[str, Any]], bool]:
+    def wins_of(side: int) -> Callable[[StudyMatch], bool]:
         return lambda r: r["winner"] == side
 
     for s in range(nsides):
         out.append(Metric(f"win rate {label} {s}", "field", "rate", wins_of(s), "field bots in every seat"))
 
-    def opener_wins(r: dict[str, Any]) -> bool:
+    def opener_wins(r: StudyMatch) -> bool:
         return r["winner"] is not None and r["winner"] == sides_of[r["round_details"][0]["opener"]]
 
-    def opener_rounds(r: dict[str, Any]) -> tuple[int, int]:
+    def opener_rounds(r: StudyMatch) -> tuple[int, int]:
         won = 0
         for rd in r["round_details"]:
             g = _gain(rd)
@@ -55,8 +58,9 @@ def metrics(sides_of: Sequence[int], partnerships: bool) -> list[Metric]:
             won += g[side] > max(g[x] for x in range(nsides) if x != side)
         return won, len(r["round_details"])
 
-    def focus_side(r: dict[str, Any]) -> int:
-        focus: int = r["focus"]
+    def focus_side(r: StudyMatch) -> int:
+        focus = r["focus"]
+        assert focus is not None  # a part with a stronger player
         return sides_of[focus]
 
     out += [
@@ -81,16 +85,17 @@ def metrics(sides_of: Sequence[int], partnerships: bool) -> list[Metric]:
     return out
 
 
-def estimate(m: Metric, records: Sequence[dict[str, Any]]) -> stats.Estimate:
+def estimate(m: Metric, records: Sequence[StudyMatch]) -> stats.Estimate:
     vals = [m.of(r) for r in records]
     if m.kind == "rate":
         return stats.proportion(sum(bool(v) for v in vals), len(vals))
     if m.kind == "mean":
-        return stats.mean_interval([float(v) for v in vals])
-    return stats.ratio_interval([v[0] for v in vals], [v[1] for v in vals])
+        return stats.mean_interval([_number(v) for v in vals])
+    pairs = [_pair(v) for v in vals]
+    return stats.ratio_interval([v[0] for v in pairs], [v[1] for v in pairs])
 
 
-def spread(records: Sequence[dict[str, Any]]) -> dict[str, float]:
+def spread(records: Sequence[StudyMatch]) -> dict[str, float]:
     """Rounds per match: sd, min, deciles and max (the length distribution in numbers)."""
     xs = sorted(r["rounds"] for r in records)
     if not xs:
@@ -102,7 +107,7 @@ def spread(records: Sequence[dict[str, Any]]) -> dict[str, float]:
     return {"sd": stats.stdev(xs), "min": xs[0], "p10": q(0.1), "median": q(0.5), "p90": q(0.9), "max": xs[-1]}
 
 
-def compare(m: Metric, a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> stats.TestResult:
+def compare(m: Metric, a: Sequence[StudyMatch], b: Sequence[StudyMatch]) -> stats.TestResult:
     """The paired test of one figure between two variants played on the same seeds."""
     va = [m.of(r) for r in a]
     vb = [m.of(r) for r in b]
@@ -111,24 +116,24 @@ def compare(m: Metric, a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]])
         b_only = sum(1 for x, y in zip(va, vb) if y and not x)
         return stats.mcnemar_exact(a_only, b_only)
     if m.kind == "mean":
-        return stats.paired_t([float(x) for x in va], [float(y) for y in vb])
-    pairs = [(x[0] / x[1], y[0] / y[1]) for x, y in zip(va, vb) if x[1] and y[1]]
+        return stats.paired_t([_number(x) for x in va], [_number(y) for y in vb])
+    pa, pb = [_pair(x) for x in va], [_pair(y) for y in vb]
+    pairs = [(x[0] / x[1], y[0] / y[1]) for x, y in zip(pa, pb) if x[1] and y[1]]
     return stats.paired_t([p[0] for p in pairs], [p[1] for p in pairs])
 
 
-def report(parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, str], sides_of: Sequence[int],
-           partnerships: bool, alpha: float = 0.05) -> dict[str, Any]:
+def report(parts: Parts, names: dict[str, str], sides_of: Sequence[int],
+           partnerships: bool, alpha: float = 0.05) -> BalanceReport:
     """JSON-ready figures per variant and, with two variants, the paired comparison."""
     ms = metrics(sides_of, partnerships)
-    out: dict[str, Any] = {"variants": {}, "length": {}}
+    out: BalanceReport = {"variants": {}, "length": {}}
     for key in sorted(parts):
-        out["variants"][names[key]] = {m.name: {**estimate(m, parts[key][m.part]).to_dict(), "kind": m.kind,
-                                                "part": m.part} for m in ms}
+        out["variants"][names[key]] = {m.name: _figure(m, estimate(m, parts[key][m.part])) for m in ms}
         out["length"][names[key]] = spread(parts[key]["field"])
     if "b" in parts:
         tests = [compare(m, parts["a"][m.part], parts["b"][m.part]) for m in ms]
         keep = stats.holm([t.p_value for t in tests], alpha)
-        rows = []
+        rows: list[ComparisonRow] = []
         for m, t, sig in zip(ms, tests, keep):
             va = out["variants"][names["a"]][m.name]["value"]
             vb = out["variants"][names["b"]][m.name]["value"]
@@ -136,6 +141,23 @@ def report(parts: dict[str, dict[str, list[dict[str, Any]]]], names: dict[str, s
                          "statistic": t.statistic, "p": t.p_value, "significant": sig})
         out["comparison"] = {"alpha": alpha, "correction": "holm", "rows": rows}
     return out
+
+
+def _number(v: Value) -> float:
+    """A mean figure's value in one match."""
+    assert not isinstance(v, tuple), v
+    return float(v)
+
+
+def _pair(v: Value) -> tuple[int, int]:
+    """A ratio figure's (numerator, denominator) in one match."""
+    assert isinstance(v, tuple), v
+    return v
+
+
+def _figure(m: Metric, e: stats.Estimate) -> Figure:
+    """A figure of the report: the estimate with its interval, and what kind of figure of which part it is."""
+    return {"value": e.value, "ci95": [e.lo, e.hi], "n": e.n, "kind": m.kind, "part": m.part}
 
 
 def fmt_value(kind: str, v: float) -> str:

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from rulelang.interpreter import greedy_player, random_player
 from rulelang.interpreter.players import FastPlayer
 
-BotFactory = Callable[[Any], FastPlayer]
+BotFactory = Callable[[int], FastPlayer]  # a seed -> a player
 
 # bot name -> factory(seed) -> a player
 BOTS: dict[str, BotFactory] = {"random": random_player, "greedy": greedy_player}

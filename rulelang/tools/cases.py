@@ -5,17 +5,19 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import cast
 
 import rulelang
 from rulelang.interpreter import Config, IllegalMove, Match, Round
+from rulelang.jsontypes import ConfigJSON
 from rulelang.readinput import read_json
 from rulelang.tools.configs import ToolError, load_config_dict
+from rulelang.tools.documents import Case, CaseFile
 
 CASES_DIR = Path(__file__).parents[1] / "conformance" / "cases"  # rulelang/conformance: the suite, installed or linked
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path) -> CaseFile:
     try:
         data = read_json(path)  # a regular file, bounded in size and nesting
     except FileNotFoundError:
@@ -29,10 +31,10 @@ def _read(path: Path) -> dict[str, Any]:
         if problem:
             raise ToolError(f"{path} is not a valid conformance case file: /cases/{k}: {problem} "
                             "(see `rulelang help conformance`)")
-    return data
+    return cast(CaseFile, data)  # what rendering needs of it checked above
 
 
-def _case_problem(case: Any) -> str | None:
+def _case_problem(case: object) -> str | None:
     """What a case lacks for rendering (its structure only; `rulelang conform` lints the rest), or None."""
     if not isinstance(case, dict):
         return "a case must be an object"
@@ -51,7 +53,7 @@ def _case_problem(case: Any) -> str | None:
     return None
 
 
-def suite_cases() -> Iterator[tuple[dict[str, Any], dict[str, Any], Path]]:
+def suite_cases() -> Iterator[tuple[CaseFile, Case, Path]]:
     """(file data, case, path) of every case of the shipped suite that has an id; unreadable files are passed over."""
     for f in sorted(CASES_DIR.glob("**/*.json")):
         try:
@@ -60,10 +62,10 @@ def suite_cases() -> Iterator[tuple[dict[str, Any], dict[str, Any], Path]]:
             continue
         for case in data.get("cases", []) if isinstance(data, dict) else []:
             if isinstance(case, dict) and isinstance(case.get("id"), str):
-                yield data, case, f
+                yield cast(CaseFile, data), cast(Case, case), f  # a case with an id (unchecked, as ever)
 
 
-def find_case(spec: str) -> tuple[dict[str, Any], dict[str, Any], Path]:
+def find_case(spec: str) -> tuple[CaseFile, Case, Path]:
     """(file data, case, path) for CASE_ID, FILE (with one case) or FILE:CASE_ID."""
     file_part, _, id_part = spec.partition(".json:")
     if id_part:
@@ -88,7 +90,7 @@ def find_case(spec: str) -> tuple[dict[str, Any], dict[str, Any], Path]:
     raise ToolError(f"no conformance case {spec!r} (give a case id, a case file, or FILE:CASE_ID)")
 
 
-def case_config(data: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
+def case_config(data: CaseFile, case: Case) -> ConfigJSON:
     ruleset = case.get("ruleset", data.get("ruleset"))
     if isinstance(ruleset, str):
         return load_config_dict(ruleset)
@@ -100,7 +102,7 @@ def case_config(data: dict[str, Any], case: dict[str, Any]) -> dict[str, Any]:
     raise ToolError("the case names no ruleset")
 
 
-def case_round_at(spec: str, step: int | None) -> tuple[Round, dict[str, Any], int, list[str]]:
+def case_round_at(spec: str, step: int | None) -> tuple[Round, Case, int, list[str]]:
     """(round, case, applied steps, info lines) after the case's first ``step`` steps."""
     data, case, path = find_case(spec)
     cfg = Config.from_dict(case_config(data, case))

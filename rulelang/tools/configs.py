@@ -3,12 +3,12 @@ the tools show (a ``ToolError`` exits 1, a ``ToolUsageError`` 2)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
 import rulelang
 from rulelang.interpreter import Config
+from rulelang.jsontypes import ConfigJSON
 
 
 class ToolError(click.ClickException):
@@ -25,7 +25,7 @@ def bundled_names() -> list[str]:
     return rulelang.bundled_names()
 
 
-def load_config_dict(spec: str) -> dict[str, Any]:
+def load_config_dict(spec: str) -> ConfigJSON:
     """The compiled configuration for a bundled name, a .rules path or a .json path."""
     path = Path(spec)
     try:
@@ -45,13 +45,13 @@ def load_config_dict(spec: str) -> dict[str, Any]:
         raise ToolError(f"cannot load variant {spec!r}: {exc}") from exc
 
 
-def load_engine_config(spec: str) -> tuple[dict[str, Any], Config]:
+def load_engine_config(spec: str) -> tuple[ConfigJSON, Config]:
     """(config dict, engine Config) for a spec; a schema failure is a ToolError."""
     data = load_config_dict(spec)
     return data, engine_config(data)
 
 
-def engine_config(data: dict[str, Any]) -> Config:
+def engine_config(data: ConfigJSON) -> Config:
     try:
         return Config.from_dict(data)
     except Exception as exc:

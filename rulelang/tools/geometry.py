@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import cast
 
 from rulelang.interpreter import Layout
 
@@ -179,7 +179,7 @@ class LayoutTree:
     endwise: frozenset[Tile] = frozenset()  # the sniff laid endwise
 
     @classmethod
-    def from_connections(cls, tiles: Sequence[Tile], connections: Iterable[Sequence[Any]],
+    def from_connections(cls, tiles: Sequence[Tile], connections: Iterable[Connection],
                          spinners: Iterable[Tile] = (), endwise: Iterable[Tile] = ()) -> LayoutTree:
         tiles = [cast(Tile, tuple(t)) for t in tiles]
         if not tiles:
@@ -187,7 +187,7 @@ class LayoutTree:
         children: dict[Tile, list[tuple[str, Tile, str]]] = {t: [] for t in tiles}
         has_parent = set()
         for parent, pside, child, cside in connections:
-            parent, child = tuple(parent), tuple(child)
+            parent, child = cast(Tile, tuple(parent)), cast(Tile, tuple(child))
             children.setdefault(parent, []).append((pside, child, cside))
             children.setdefault(child, [])
             has_parent.add(child)

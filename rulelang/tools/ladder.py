@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import nullcontext
-from typing import Any
 
 from rulelang.tools import study
 from rulelang.tools.configs import ToolError
+from rulelang.tools.documents import LadderMatch, Study
 from rulelang.tools.ratings import head_to_head
 
 FLOOR = {"pimc": 4, "ismcts": 25}  # the weakest search rung a ladder starts from
@@ -28,7 +28,7 @@ DEFAULT_TOP = "pimc:32"
 SEARCH_CHUNK = 4  # matches per task when a search player plays (seconds each)
 QUICK_CHUNK = 40  # matches per task of random against greedy (milliseconds each)
 
-Row = dict[str, Any]
+Row = LadderMatch
 Rows = dict[tuple[str, str, int], Row]
 
 
@@ -74,7 +74,7 @@ def deal_of(index: int, sides: int) -> int:
     return index // sides
 
 
-def play_one(params: dict[str, Any], key: str, part: str, index: int) -> Row:
+def play_one(params: Study, key: str, part: str, index: int) -> Row:
     """Match `index` of link `part` for ruleset `key`: who won, from which side the upper rung played."""
     from rulelang.players.arena import play_match
     from rulelang.tools.playernames import make_player
@@ -90,17 +90,17 @@ def play_one(params: dict[str, Any], key: str, part: str, index: int) -> Row:
             "finished": rec["finished"], "rounds": rec["rounds"], "scores": rec["scores"]}
 
 
-def play_chunk(params: dict[str, Any], key: str, part: str, indices: list[int]) -> list[Row]:
+def play_chunk(params: Study, key: str, part: str, indices: list[int]) -> list[Row]:
     """A chunk of one link's matches (the unit of work a worker gets)."""
     return [play_one(params, key, part, i) for i in indices]
 
 
-def plan_link(params: dict[str, Any], lower: str, upper: str, done: Iterable[tuple[str, str, int]]) -> list[tuple[Any, ...]]:
+def plan_link(params: Study, lower: str, upper: str, done: Iterable[tuple[str, str, int]]) -> list[study.Task]:
     """The chunks of a link still to play in every ruleset."""
     have = set(done)
     part = link_name(lower, upper)
     size = QUICK_CHUNK if {lower, upper} <= {"random", "greedy"} else SEARCH_CHUNK
-    tasks: list[tuple[Any, ...]] = []
+    tasks: list[study.Task] = []
     for key in sorted(params["variants"]):
         todo = [i for i in range(params["link_matches"]) if (key, part, i) not in have]
         tasks += [(params, key, part, todo[a:a + size]) for a in range(0, len(todo), size)]
@@ -118,7 +118,7 @@ def link_rows(rows: Rows, key: str, part: str, matches: int) -> list[Row]:
     return [rows[(key, part, i)] for i in range(matches) if (key, part, i) in rows]
 
 
-def keeps_climbing(params: dict[str, Any], rows: Rows, part: str, sides: int) -> bool:
+def keeps_climbing(params: Study, rows: Rows, part: str, sides: int) -> bool:
     """Whether the upper rung beat the lower (more than half head to head) in some ruleset."""
     for key in params["variants"]:
         got = link_rows(rows, key, part, params["link_matches"])
@@ -128,7 +128,7 @@ def keeps_climbing(params: dict[str, Any], rows: Rows, part: str, sides: int) ->
     return False
 
 
-def climb(params: dict[str, Any], sides: int, kept: Iterable[Row] = (), jobs: int = 1, dask: Any = None,
+def climb(params: Study, sides: int, kept: Iterable[Row] = (), jobs: int = 1, dask: object = None,
           on_rows: Callable[[list[Row]], None] | None = None,
           on_link: Callable[[str, int], None] | None = None) -> Rows:
     """Play the ladder bottom up (reusing `kept` matches); every match played, by (ruleset, link, index)."""
@@ -146,13 +146,13 @@ def climb(params: dict[str, Any], sides: int, kept: Iterable[Row] = (), jobs: in
             tasks = plan_link(params, lower, upper, rows)
             if on_link:
                 on_link(link_name(lower, upper), sum(len(t[3]) for t in tasks))
-            study.execute(tasks, jobs, where, got, run=play_chunk)
+            study.run_chunks(tasks, play_chunk, jobs, where, got)
             if not keeps_climbing(params, rows, link_name(lower, upper), sides):
                 break
     return rows
 
 
-def played_links(params: dict[str, Any], rows: Rows) -> list[tuple[str, str]]:
+def played_links(params: Study, rows: Rows) -> list[tuple[str, str]]:
     """The links every ruleset played in full, bottom up (the ladder's stop or cap ends them)."""
     out = []
     for lower, upper in links(params["rungs"]):

@@ -23,9 +23,9 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rulelang.tools import ladder, ratings, stats
+from rulelang.tools.documents import Ladder, LadderComparison, LadderLink, LadderReport, LadderTest, Rating, Study
 from rulelang.tools.study import derive
 
 FORMAT = "rulelang-ladder"
@@ -101,7 +101,7 @@ def bootstrap_p(diffs: Sequence[float]) -> float:
 class _Data:
     """One ruleset's played links as per-deal sums, so that a bootstrap resample costs one pass per link."""
 
-    def __init__(self, params: dict[str, Any], rows: ladder.Rows, key: str, played: Sequence[tuple[str, str]], sides: int):
+    def __init__(self, params: Study, rows: ladder.Rows, key: str, played: Sequence[tuple[str, str]], sides: int):
         m = params["link_matches"]
         self.deals = math.ceil(m / sides)
         self.links: list[list[ladder.Row]] = [ladder.link_rows(rows, key, ladder.link_name(lo, up), m) for lo, up in played]
@@ -121,8 +121,8 @@ class _Data:
         return [sum(c * s for c, s in zip(w, sums)) for sums in self.deal_scores], [games] * len(self.deal_scores)
 
 
-def report(params: dict[str, Any], rows: ladder.Rows, names: dict[str, str], sides_of: Sequence[int],
-           alpha: float = 0.05, bootstrap: int = BOOTSTRAP) -> dict[str, Any]:
+def report(params: Study, rows: ladder.Rows, names: dict[str, str], sides_of: Sequence[int],
+           alpha: float = 0.05, bootstrap: int = BOOTSTRAP) -> LadderReport:
     """JSON-ready figures per ruleset and, with two rulesets, the paired comparison."""
     sides = max(sides_of) + 1
     bars = list(params["bars"])
@@ -142,7 +142,7 @@ def report(params: dict[str, Any], rows: ladder.Rows, names: dict[str, str], sid
             counts[rng.randrange(first.deals)] += 1
         for k in keys:
             resampled[k].append(figures(*data[k].totals(counts), sides, bars, curve, point[k].fit))
-    out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "variants": {}}
+    out: LadderReport = {"format": FORMAT, "version": VERSION, "variants": {}}
     for k in keys:
         out["variants"][names[k]] = _variant(data[k], point[k], resampled[k], played, rungs, params, sides, bars)
     if len(keys) == 2:
@@ -154,8 +154,8 @@ def report(params: dict[str, Any], rows: ladder.Rows, names: dict[str, str], sid
 
 
 def _variant(data: _Data, point: Figures, boot: Sequence[Figures], played: Sequence[tuple[str, str]], rungs: Sequence[str],
-             params: dict[str, Any], sides: int, bars: Sequence[float]) -> dict[str, Any]:
-    links = []
+             params: Study, sides: int, bars: Sequence[float]) -> Ladder:
+    links: list[LadderLink] = []
     for (lower, upper), got, share in zip(played, data.links, point.shares):
         score = sum(ladder.upper_score(r, sides) for r in got)
         lo, hi = ratings.wilson(score, len(got))
@@ -165,7 +165,7 @@ def _variant(data: _Data, point: Figures, boot: Sequence[Figures], played: Seque
                       "share": score / len(got), "ci95": [lo, hi], "head_to_head": share,
                       "head_to_head_ci95": [ratings.head_to_head(lo, sides), ratings.head_to_head(hi, sides)]})
     fit = point.fit
-    table = []
+    table: list[Rating] = []
     for player, r, se in zip(rungs, fit.ratings, fit.se):
         ci = [r - Z95 * se, r + Z95 * se]
         table.append({"player": player, "rating": r, "se": se, "ci95": ci, "elo": r * ratings.ELO_PER_NAT,
@@ -182,9 +182,9 @@ def _variant(data: _Data, point: Figures, boot: Sequence[Figures], played: Seque
 
 
 def _compare(data: dict[str, _Data], point: dict[str, Figures], boot: dict[str, list[Figures]], played: Sequence[tuple[str, str]],
-             keys: Sequence[str], bars: Sequence[float], sides: int, alpha: float, bootstrap: int) -> dict[str, Any]:
+             keys: Sequence[str], bars: Sequence[float], sides: int, alpha: float, bootstrap: int) -> LadderComparison:
     a, b = keys
-    rows: list[dict[str, Any]] = []
+    rows: list[LadderTest] = []
     for li, (lower, upper) in enumerate(played):
         won_a = [r["winner"] is not None and r["winner"] == r["focus"] for r in data[a].links[li]]
         won_b = [r["winner"] is not None and r["winner"] == r["focus"] for r in data[b].links[li]]

@@ -1,12 +1,13 @@
 """The terminal view of `rulelang balance --ladder`: the links, the chain, the ratings and the coin share."""
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from rulelang.tools.documents import LadderReport
 from rulelang.tools.stats import format_p
 
 
@@ -14,7 +15,7 @@ def pct(v: float | None) -> str:
     return "-" if v is None or v != v else f"{100 * v:.1f}%"
 
 
-def pct_interval(ci: list[float] | None) -> str:
+def pct_interval(ci: Sequence[float | None] | None) -> str:
     return "-" if not ci or ci[0] != ci[0] else f"[{pct(ci[0])}, {pct(ci[1])}]"
 
 
@@ -35,7 +36,7 @@ def _coin(v: float) -> str:
     return f"about {100 * v:.0f}%"
 
 
-def summary(rep: dict[str, Any]) -> list[str]:
+def summary(rep: LadderReport) -> list[str]:
     """What the ladder found, in words a club understands: one sentence per ruleset, then the comparison's."""
     st = rep["study"]
     bar = st["bars"][0]
@@ -57,7 +58,7 @@ def summary(rep: dict[str, Any]) -> list[str]:
     return out
 
 
-def verdict(rep: dict[str, Any]) -> str:
+def verdict(rep: LadderReport) -> str:
     """One sentence on what the second ruleset does to skill, e.g. 'B rewards skill more than A: ...'."""
     a, b = rep["study"]["names"]
     rows = {r["figure"]: r for r in rep["comparison"]["rows"]}
@@ -65,7 +66,7 @@ def verdict(rep: dict[str, Any]) -> str:
     bar = rep["study"]["bars"][0]
     chain = rows[f"chain length at {100 * bar:g}%"]
     figs = (f"{_coin(coin['b'])} of the results are as good as a coin toss with {b}, {_coin(coin['a'])} with {a}; "
-            f"the ladder climbs {_steps(chain['b'])} with {b}, {_steps(chain['a'])} with {a}")
+            f"the ladder climbs {_steps(int(chain['b']))} with {b}, {_steps(int(chain['a']))} with {a}")
     if coin["significant"] or chain["significant"]:
         more = coin["difference"] < 0 if coin["significant"] else chain["difference"] > 0
         return (f"{b} rewards skill more than {a}: the better player wins more often ({figs})." if more else
@@ -73,7 +74,7 @@ def verdict(rep: dict[str, Any]) -> str:
     return f"{b} and {a} reward skill about equally: at this sample size the ladder sees no clear difference ({figs})."
 
 
-def show(rep: dict[str, Any], console: Console) -> None:
+def show(rep: LadderReport, console: Console) -> None:
     st = rep["study"]
     who = "teams" if st["partnerships"] else "seats"
     console.print(f"Skill ladder, {st['players']} players ({st['sides']} {who}), seed {st['seed']}, "
@@ -115,12 +116,12 @@ def show(rep: dict[str, Any], console: Console) -> None:
         a, b = st["names"]
         t = _table(console, ("figure", "left"), (a, "right"), (b, "right"), ("difference", "right"), ("test", "left"),
                    ("p", "right"), ("", "left"))
-        for r in comp["rows"]:
-            if r["figure"].startswith("chain"):
-                va, vb, d = str(r["a"]), str(r["b"]), f"{r['difference']:+d}" if isinstance(r["difference"], int) else f"{r['difference']:+g}"
+        for row in comp["rows"]:
+            if row["figure"].startswith("chain"):
+                va, vb, d = str(row["a"]), str(row["b"]), f"{row['difference']:+d}" if isinstance(row["difference"], int) else f"{row['difference']:+g}"
             else:
-                va, vb, d = pct(r["a"]), pct(r["b"]), f"{100 * r['difference']:+.1f} pts"
-            t.add_row(r["figure"], va, vb, d, r["test"], format_p(r["p"]), "significant" if r["significant"] else "")
+                va, vb, d = pct(row["a"]), pct(row["b"]), f"{100 * row['difference']:+.1f} pts"
+            t.add_row(row["figure"], va, vb, d, row["test"], format_p(row["p"]), "significant" if row["significant"] else "")
         console.print(t)
         console.print(f"Paired on deals: McNemar's exact test per link, a paired bootstrap for the chain and the coin "
                       f"share; 'significant': p below {comp['alpha']:g} after Holm's correction.")

@@ -7,9 +7,9 @@ before it (`thrown_in`), as a transcript keeps them, so a replay shows where eve
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from rulelang.interpreter import Config
+from rulelang.tools.documents import Deal, ThrownDeal
 
 __all__ = ["opening_lines", "thrown_in_lines", "wanted_double"]
 
@@ -59,13 +59,13 @@ def _pips(hand: Sequence[str]) -> int:
     return sum(sum(_tile(t)) for t in hand)
 
 
-def _what(cfg: Config, deal: dict[str, Any], round_index: int) -> tuple[str | None, str]:
+def _what(cfg: Config, deal: Deal, round_index: int) -> tuple[str | None, str]:
     opening = deal.get("opening") or ""
     want = wanted_double(cfg, opening, deal.get("round", round_index)) if opening in DOUBLE_OPENERS else None
     return want, want or "a double"
 
 
-def thrown_in_lines(cfg: Config, deal: dict[str, Any], round_index: int, thrown: Sequence[dict[str, Any]] | None,
+def thrown_in_lines(cfg: Config, deal: Deal, round_index: int, thrown: Sequence[ThrownDeal] | None,
                     name: Name = _seat, reveal: Callable[[int], bool] = lambda seat: True) -> list[str]:
     """The deals thrown in before a round's own ("if nobody holds the opening double: the tiles are dealt
     again"), each with the hands `reveal` lets be shown."""
@@ -78,7 +78,7 @@ def thrown_in_lines(cfg: Config, deal: dict[str, Any], round_index: int, thrown:
     return out
 
 
-def opening_lines(cfg: Config, deal: dict[str, Any], round_index: int, name: Name = _seat,
+def opening_lines(cfg: Config, deal: Deal, round_index: int, name: Name = _seat,
                   reveal: Callable[[int], bool] = lambda seat: True) -> list[str]:
     """Who opens and by which rule; when nobody holds the opening double, the fallback used and the opening
     draws. `reveal(seat)`: whether that seat's hidden tiles may be shown (a replay shows every hand; a game

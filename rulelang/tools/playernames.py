@@ -1,19 +1,21 @@
 """Player names for the command line: `random`, `greedy`, `pimc[:N]`, `ismcts[:N]`, `strong` (N: strength; `Ns`: seconds per move)."""
 from __future__ import annotations
 
-from typing import Any
-
 from rulelang.interpreter import Config
+from rulelang.interpreter.players import FastPlayer
 from rulelang.players.ismcts import InformationSetMCTS
 from rulelang.players.pimc import DeterminizedSearch
+from rulelang.players.searchbase import SearchPlayer
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError
 
 PLAYER_NAMES = ("random", "greedy", "pimc", "ismcts", "strong")
+Player = FastPlayer | SearchPlayer
+"""A player a seat can take: a bundled bot (it picks by move code) or a search player (called with what it sees)."""
 STRONG = "pimc:12"  # what `strong` means (the search player whose strength bench/README.md measures)
 
 
-def make_player(spec: str, config: Config, seed: int) -> Any:
+def make_player(spec: str, config: Config, seed: int) -> Player:
     """A player from its name, e.g. `greedy`, `pimc:24`, `ismcts:300`, `pimc:0.05s`; ToolError if unknown."""
     name, _, arg = spec.strip().partition(":")
     if name == "strong":

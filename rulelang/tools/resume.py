@@ -8,15 +8,13 @@ message, exit 1, the file left as it was), never taken for an empty run.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from rulelang.readinput import InputError, parse_json, read_text
 from rulelang.tools.configs import ToolError
 
 LIMIT = 1 << 30  # a results file read back at most this large
 
 
-def json_lines(path: str, what: str) -> list[Any]:
+def json_lines(path: str, what: str) -> list[object]:
     """The JSON value of every line of PATH ([] when there is no such file).
 
     Only a last line cut short by the interruption is dropped: it starts as a
@@ -32,7 +30,7 @@ def json_lines(path: str, what: str) -> list[Any]:
         raise ToolError(f"--resume: cannot read {path}: {exc.strerror or exc}") from None
     lines = text.split("\n")
     last = lines.pop()  # "" when the file ends with a line end, as a finished write does
-    values = []
+    values: list[object] = []
     for line in lines:
         try:
             values.append(parse_json(line))

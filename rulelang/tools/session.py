@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TextIO
+from typing import TextIO, TypedDict, Unpack
 
 import click
 
@@ -18,9 +18,10 @@ from rulelang.outfiles import write_atomic
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolUsageError
+from rulelang.tools.documents import CallWindow, Result, RoundRecord, Transcript
 from rulelang.tools.opening import opening_lines, thrown_in_lines
 from rulelang.tools.simulation import _derive
-from rulelang.tools.transcripts import Step, rounds_of, step_transcript
+from rulelang.tools.transcripts import Step, deal_of, rounds_of, step_transcript, transcript_of
 
 SEAT_KINDS = ("human", "random", "greedy")
 
@@ -75,6 +76,13 @@ def parse_seats(text: str | None, players: int) -> list[str]:
     return kinds
 
 
+class _Style(TypedDict, total=False):
+    """How `say` styles a line (click.style's options it uses)."""
+
+    fg: str | None
+    bold: bool
+
+
 class Quit(Exception):
     """The player stopped the game (q, Ctrl-C or end of input)."""
 
@@ -119,7 +127,7 @@ class Game:
 
     # -- output ---------------------------------------------------------------------
 
-    def say(self, text: str = "", **style: Any) -> None:
+    def say(self, text: str = "", **style: Unpack[_Style]) -> None:
         if style and self.color:
             text = click.style(text, **style)
         click.echo(text, file=self.out)
@@ -231,15 +239,15 @@ class Game:
     def _say_opening(self, rnd: Round, index: int) -> None:
         """How the round opened: the deals thrown in, the fallback used and the opening draws (a bot's hidden
         tiles are not shown)."""
-        deal = rnd.deal_dict()
-        thrown = self.match.transcript()["rounds"][index].get("thrown_in")
+        deal = deal_of(rnd)
+        thrown = transcript_of(self.match)["rounds"][index].get("thrown_in")
         for line in (thrown_in_lines(self.cfg, deal, index, thrown, reveal=lambda s: False)
                      + opening_lines(self.cfg, deal, index, reveal=lambda s: s in self.humans)):
             self.say(line)
 
     # -- the muggins rule (family.md 2.3): claims and calls
 
-    def _asks_to_call(self, w: dict[str, Any], amount: int | None, last: bool) -> bool:
+    def _asks_to_call(self, w: CallWindow, amount: int | None, last: bool) -> bool:
         """Whether the human calls muggins (asked again, with the accepted answers, after another answer)."""
         while True:
             answer = self._input("Call muggins? [y/N]: ").strip().lower()
@@ -270,7 +278,7 @@ class Game:
     def _calls(self, rnd: Round) -> None:
         """After a placement: the first opponent may call muggins (under `any-opponent`, each opponent in turn
         order until one calls); a bot calls when there is something to take."""
-        w = rnd.observation(rnd.seat_to_move if rnd.seat_to_move is not None else 0).get("call")
+        w: CallWindow | None = rnd.observation(rnd.seat_to_move if rnd.seat_to_move is not None else 0).get("call")
         if not w:
             return
         callers = w.get("callers", [w["caller"]])
@@ -514,8 +522,8 @@ class Game:
             self.say("Transcript not saved.")
         return done
 
-    def transcript(self) -> dict[str, Any]:
-        t = self.match.transcript()
+    def transcript(self) -> Transcript:
+        t = transcript_of(self.match)
         t["x-play"] = {"variant": self.variant, "seats": self.seats, "seed": self.seed}
         return t
 
@@ -573,7 +581,7 @@ class _Replay:
 
     echo: Echo
     config: Config
-    rounds: list[dict[str, Any]]
+    rounds: list[RoundRecord]
     names: list[str]
     nsides: int
     unit: int
@@ -625,8 +633,8 @@ class _Replay:
                 echo("    " + line)
         return None
 
-    def match_end(self, t: dict[str, Any]) -> None:
-        res = t.get("result") or {}
+    def match_end(self, t: Transcript) -> None:
+        res: Result = t.get("result") or {}
         self.echo("")
         if "rounds" not in t:
             return
@@ -640,7 +648,7 @@ class _Replay:
             self.echo(line)
 
 
-def _replay_header(t: dict[str, Any], cfg: Config, players: int) -> str:
+def _replay_header(t: Transcript, cfg: Config, players: int) -> str:
     meta = t["x-play"] if isinstance(t.get("x-play"), dict) else {}
     seats = meta.get("seats")
     return (f"{cfg.title} ({cfg.name}): {players} players"
@@ -648,7 +656,7 @@ def _replay_header(t: dict[str, Any], cfg: Config, players: int) -> str:
             + (f", seats {', '.join(map(str, seats))}" if isinstance(seats, list) and seats else ""))
 
 
-def print_replay(t: dict[str, Any], echo: Echo = click.echo, boards: bool = False, tally: bool = False) -> None:
+def print_replay(t: Transcript, echo: Echo = click.echo, boards: bool = False, tally: bool = False) -> None:
     """Print a (checked) transcript turn by turn."""
     cfg = Config.from_dict(t["config"])
     rounds = rounds_of(t)

@@ -5,7 +5,7 @@ and the table never disagree; a value that cannot be computed is null.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from rulelang.tools import stats
 from rulelang.tools.simulation import Summary, paired_tests, significant
@@ -17,26 +17,86 @@ def _num(x: float) -> float | None:
     return None if x != x else x
 
 
-def _spread(xs: list[float]) -> dict[str, Any]:
+class Spread(TypedDict):
+    n: int
+    mean: float | None
+    sd: float | None
+    min: float | None
+    max: float | None
+
+
+class Rate(TypedDict):
+    count: int
+    of: int
+    rate: float | None
+    ci95: list[float] | None
+
+
+class Win(TypedDict):
+    count: int
+    of: int
+    rate: float | None
+    ci95: list[float] | None
+    side: int
+
+
+class Points(TypedDict):
+    play: Spread
+    settlement: Spread
+    call: NotRequired[Spread]  # the muggins rule only
+
+
+class SummaryRecord(TypedDict):
+    """One variant's statistics in `simulate --json` (rulelang/schema/simulate.schema.json, `summary`)."""
+
+    variant: str
+    matches: int
+    partnerships: bool
+    wins: list[Win]
+    draws: int
+    unfinished: int
+    rounds_per_match: Spread
+    turns_per_round: Spread
+    blocked_rounds: Rate
+    discarded_events: Rate
+    points_per_round: Points
+    unit: int
+    target: int | None
+
+
+class Test(TypedDict):
+    metric: str
+    test: str
+    statistic: float | None
+    p_value: float | None
+    significant: bool
+    p: str
+
+
+def _spread(xs: list[float]) -> Spread:
     s = stats.summarize(xs)
     return {"n": s.n, "mean": _num(s.mean), "sd": _num(s.sd), "min": _num(s.minimum), "max": _num(s.maximum)}
 
 
-def _rate(k: int, n: int) -> dict[str, Any]:
+def _rate(k: int, n: int) -> Rate:
     lo, hi = stats.wilson_interval(k, n)
     return {"count": k, "of": n, "rate": k / n if n else None, "ci95": [lo, hi] if n else None}
 
 
-def summary_record(s: Summary) -> dict[str, Any]:
+def _win(rate: Rate, side: int) -> Win:
+    return {**rate, "side": side}
+
+
+def summary_record(s: Summary) -> SummaryRecord:
     """One variant's statistics: win rates with Wilson intervals, spreads as n/mean/sd/min/max."""
-    points = {"play": _spread(s.placement_per_round), "settlement": _spread(s.settlement_per_round)}
+    points: Points = {"play": _spread(s.placement_per_round), "settlement": _spread(s.settlement_per_round)}
     if s.call_per_round is not None:  # the muggins rule: points taken by calls
         points["call"] = _spread(s.call_per_round)
     return {
         "variant": s.variant,
         "matches": s.matches,
         "partnerships": s.partnerships,
-        "wins": [dict(_rate(s.wins[side], s.matches), side=side) for side in range(s.sides)],
+        "wins": [_win(_rate(s.wins[side], s.matches), side) for side in range(s.sides)],
         "draws": s.draws,
         "unfinished": s.unfinished,
         "rounds_per_match": _spread(s.rounds_per_match),
@@ -49,12 +109,13 @@ def summary_record(s: Summary) -> dict[str, Any]:
     }
 
 
-def _test(metric: str, result: stats.TestResult, alpha: float) -> dict[str, Any]:
+def _test(metric: str, result: stats.TestResult, alpha: float) -> Test:
     return {"metric": metric, "test": result.test, "statistic": _num(result.statistic),
-            "p_value": _num(result.p_value), "significant": result.significant(alpha)}
+            "p_value": _num(result.p_value), "significant": result.significant(alpha),
+            "p": stats.format_p(result.p_value)}
 
 
-def comparison_record(a: Summary, b: Summary, alpha: float) -> list[dict[str, Any]]:
+def comparison_record(a: Summary, b: Summary, alpha: float) -> list[Test]:
     """The tests of `--vs`, match by match on the same seeds: McNemar's exact test for wins, a paired
     t-test on per-match values otherwise; `significant` after Holm's correction over all the tests."""
     tests = paired_tests(a, b)
@@ -62,6 +123,5 @@ def comparison_record(a: Summary, b: Summary, alpha: float) -> list[dict[str, An
     for (metric, result), sig in zip(tests, significant(tests, alpha)):
         record = _test(metric, result, alpha)
         record["significant"] = sig
-        record["p"] = stats.format_p(result.p_value)
         out.append(record)
     return out

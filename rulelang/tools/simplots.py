@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from rulelang.outfiles import write_atomic
+from rulelang.tools.documents import SimMatch
 from rulelang.tools.plots import histogram, line_chart
 from rulelang.tools.simulation import Summary
 
 
-def write_plots(directory: str, runs: Sequence[tuple[Summary, Sequence[dict[str, Any]]]]) -> list[str]:
+def write_plots(directory: str, runs: Sequence[tuple[Summary, Sequence[SimMatch]]]) -> list[str]:
     """Write plots for each (Summary, results); return the file paths."""
     os.makedirs(directory, exist_ok=True)
     written = []

@@ -15,16 +15,18 @@ import os
 import stat as filestat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO, cast
 
 from rulelang.interpreter import Config, Event, Match, Round
 from rulelang.interpreter.claims import set_miss_rate
 from rulelang.interpreter.players import FastPlayer
+from rulelang.jsontypes import ConfigJSON
 from rulelang.outfiles import write_atomic
 from rulelang.procs import run_in_workers
 from rulelang.tools import resume, stats
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError
+from rulelang.tools.documents import SimMatch, SimRound
 
 MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
 SETTLEMENT_KINDS = ("domino", "block")
@@ -38,7 +40,7 @@ def has_calls(config: Config) -> bool:
     return config.claims in ("muggins", "any-opponent")
 
 
-def _derive(*parts: Any) -> int:
+def _derive(*parts: object) -> int:
     h = hashlib.sha256("/".join(str(p) for p in parts).encode()).hexdigest()
     return int(h[:15], 16)
 
@@ -77,7 +79,7 @@ def n_sides(config: Config, players: int) -> int:
 class _Plan:
     """A configuration and bot line-up prepared for simulate's matches: made once per worker, not per match."""
 
-    def __init__(self, config_dict: dict[str, Any], players: int, bots: Sequence[str], miss_rate: float = 0.0):
+    def __init__(self, config_dict: ConfigJSON, players: int, bots: Sequence[str], miss_rate: float = 0.0):
         self.cfg = Config.from_dict(config_dict)
         self.miss_rate = miss_rate  # the muggins rule: how often a bot misses a scoring placement's points
         self.match = Match
@@ -91,7 +93,7 @@ class _Plan:
 _PLANS: dict[tuple[str, int, tuple[str, ...], float], _Plan] = {}
 
 
-def _plan(config_dict: dict[str, Any], players: int, bots: Sequence[str], miss_rate: float = 0.0) -> _Plan:
+def _plan(config_dict: ConfigJSON, players: int, bots: Sequence[str], miss_rate: float = 0.0) -> _Plan:
     """The plan of a run, compiled on the first call in this process and reused after."""
     key = (json.dumps(config_dict, sort_keys=True), players, tuple(bots), miss_rate)
     plan = _PLANS.get(key)
@@ -100,8 +102,8 @@ def _plan(config_dict: dict[str, Any], players: int, bots: Sequence[str], miss_r
     return plan
 
 
-def run_match(config_dict: dict[str, Any], players: int, bots: Sequence[str], seed: int, index: int,
-              history: bool = False) -> dict[str, Any]:
+def run_match(config_dict: ConfigJSON, players: int, bots: Sequence[str], seed: int, index: int,
+              history: bool = False) -> SimMatch:
     """Play match ``index`` of a run seeded ``seed``; a JSON-ready summary."""
     return _play(_plan(config_dict, players, bots), seed, index, history)
 
@@ -115,7 +117,7 @@ def _seat_bots(plan: _Plan, seed: int, index: int) -> list[FastPlayer]:
     return seat_bots
 
 
-def _round_detail(rnd: Round, calls: bool) -> dict[str, Any]:
+def _round_detail(rnd: Round, calls: bool) -> SimRound:
     """What a played round adds to a match's summary: how it ended and where its points came from."""
     evs = rnd.events
     placement = settlement = called = discarded = 0
@@ -129,7 +131,7 @@ def _round_detail(rnd: Round, calls: bool) -> dict[str, Any]:
         elif e.kind == CALL_KIND:
             called += e.raw
     res = rnd.result
-    detail: dict[str, Any] = {
+    detail: SimRound = {
         "kind": res.kind if res else "unfinished",
         "turns": rnd.placements,
         "events": len(evs),
@@ -153,13 +155,13 @@ def _race_steps(start: list[int], events: Sequence[Event]) -> list[list[int]]:
     return steps
 
 
-def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict[str, Any]:
+def _play(plan: _Plan, seed: int, index: int, history: bool) -> SimMatch:
     """Match ``index`` of a run seeded ``seed``, from a prepared plan."""
     cfg = plan.cfg
     seat_bots = _seat_bots(plan, seed, index)
     mseed = match_seed(seed, index)
     match = plan.match(cfg, plan.players, mseed)
-    rounds: list[dict[str, Any]] = []
+    rounds: list[SimRound] = []
     race: list[list[int]] = [[0] * plan.sides] if history else []
     while not match.over and len(match.rounds) < MAX_ROUNDS:
         rnd = match.round
@@ -169,7 +171,7 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict[str, Any]:
             race.extend(_race_steps(race[-1], rnd.events))
     scores = match.scores
     unit = cfg.unit
-    out: dict[str, Any] = {
+    out: SimMatch = {
         "index": index,
         "seed": mseed,
         "variant": cfg.name,
@@ -189,20 +191,20 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> dict[str, Any]:
     return out
 
 
-Chunk = tuple[dict[str, Any], int, Sequence[str], int, list[int], int | None, float]
+Chunk = tuple[ConfigJSON, int, Sequence[str], int, list[int], int | None, float]
 """A worker's task: (configuration, players, bots, seed, match indices, the index that keeps its history, miss rate)."""
 
 
-def _run_chunk(args: Chunk) -> list[dict[str, Any]]:
+def _run_chunk(args: Chunk) -> list[SimMatch]:
     config_dict, players, bots, seed, indices, history_index, miss_rate = args
     plan = _plan(config_dict, players, bots, miss_rate)  # compiled once per worker process (cached across its chunks)
     return [_play(plan, seed, i, i == history_index) for i in indices]
 
 
-def run_matches(config_dict: dict[str, Any], players: int, bots: Sequence[str], seed: int, matches: int,
+def run_matches(config_dict: ConfigJSON, players: int, bots: Sequence[str], seed: int, matches: int,
                 jobs: int = 1, progress: Callable[[int], None] | None = None,
                 history_index: int | None = 0, miss_rate: float = 0.0,
-                journal: Journal | StreamJournal | None = None) -> list[dict[str, Any]]:
+                journal: Journal | StreamJournal | None = None) -> list[SimMatch]:
     """Play ``matches`` matches; results sorted by index (identical for every ``jobs``).
 
     ``miss_rate``: under the muggins rule, each bot misses a scoring placement's points this often.
@@ -210,7 +212,7 @@ def run_matches(config_dict: dict[str, Any], players: int, bots: Sequence[str], 
     if matches < 0:
         raise ToolError("--matches must be at least 0")
     bots = list(bots)
-    results: list[dict[str, Any]] = []
+    results: list[SimMatch] = []
     todo = list(range(matches))
     if journal is not None:
         results = journal.kept_of(config_dict.get("name"), matches, history_index)
@@ -232,7 +234,7 @@ def run_matches(config_dict: dict[str, Any], players: int, bots: Sequence[str], 
     tasks = [(config_dict, players, bots, seed, todo[a:a + chunk], history_index, miss_rate)
              for a in range(0, len(todo), chunk)]
 
-    def take(part: list[dict[str, Any]]) -> None:
+    def take(part: list[SimMatch]) -> None:
         results.extend(part)
         if journal is not None:
             journal.write(part)
@@ -285,7 +287,7 @@ class Summary:
         return stats.wilson_interval(self.wins[side], self.matches)
 
 
-def summarize(results: Sequence[dict[str, Any]], config: Config, players: int) -> Summary:
+def summarize(results: Sequence[SimMatch], config: Config, players: int) -> Summary:
     sides = n_sides(config, players)
     wins = [0] * sides
     draws = unfinished = 0
@@ -296,12 +298,12 @@ def summarize(results: Sequence[dict[str, Any]], config: Config, players: int) -
     blocked = events = discarded = 0
     calls = has_calls(config)
     cl: list[float] = []
-    per_match: dict[str, list[Any]] = {k: [] for k in ("winners", "turns", "play", "settle", "call", "blocked",
-                                                  "discarded")}
+    winners: list[int | None] = []
+    per_match: dict[str, list[float]] = {k: [] for k in ("turns", "play", "settle", "call", "blocked", "discarded")}
     for r in results:
         details = r["round_details"]
         n_rounds = len(details) or 1
-        per_match["winners"].append(r["winner"] if r["finished"] else None)
+        winners.append(r["winner"] if r["finished"] else None)
         per_match["turns"].append(sum(d["turns"] for d in details) / n_rounds)
         per_match["play"].append(sum(d["placement"] for d in details) / n_rounds)
         per_match["settle"].append(sum(d["settlement"] for d in details) / n_rounds)
@@ -332,7 +334,7 @@ def summarize(results: Sequence[dict[str, Any]], config: Config, players: int) -
         rounds_per_match=rpm, turns_per_round=tpr, rounds_total=len(tpr), blocked_rounds=blocked,
         events_total=events, discarded_events=discarded, placement_per_round=pl,
         settlement_per_round=st, unit=config.unit, target=config.target,
-        match_winners=per_match["winners"], match_turns_per_round=per_match["turns"],
+        match_winners=winners, match_turns_per_round=per_match["turns"],
         match_play_per_round=per_match["play"], match_settlement_per_round=per_match["settle"],
         match_blocked_share=per_match["blocked"], match_discarded_share=per_match["discarded"],
         call_per_round=cl if calls else None, match_call_per_round=per_match["call"] if calls else None,
@@ -463,7 +465,7 @@ CSV_FIELDS = ("index", "seed", "variant", "players", "bots", "finished", "winner
 CALL_FIELD = "call_points"  # after settlement_points, only in a file with matches of a variant with calls
 
 
-def flat_row(r: dict[str, Any]) -> dict[str, Any]:
+def flat_row(r: SimMatch) -> dict[str, object]:
     d = r["round_details"]
     return {
         "index": r["index"], "seed": r["seed"], "variant": r["variant"], "players": r["players"],
@@ -491,20 +493,18 @@ class Journal:
     def __init__(self, path: str, players: int, bots: Sequence[str], seed: int, resume: bool,
                  miss_rates: dict[str, float] | None = None):
         self.path = path
-        study = {"players": players, "bots": list(bots), "seed": seed, "miss_rates": miss_rates}
-        self.kept = self._read(path, study) if resume else []
+        self.kept = self._read(path, players, list(bots), seed, miss_rates) if resume else []
         write_atomic(path, "".join(_line(r) for r in self.kept))  # the kept lines only: a cut-short line goes
         self.fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
 
     @staticmethod
-    def _read(path: str, study: dict[str, Any]) -> list[dict[str, Any]]:
+    def _read(path: str, players: int, bots: list[str], seed: int,
+              miss_rates: dict[str, float] | None) -> list[SimMatch]:
         what = "a simulate results file (JSON lines of matches)"
-        rows = resume.json_lines(path, what)
-        miss_rates = study["miss_rates"]
+        rows = cast(list[SimMatch], resume.json_lines(path, what))  # each checked below: a line of another run is refused
         for r in rows:
             try:
-                same = ((r["players"], r["bots"], r["seed"]) == (study["players"], study["bots"],
-                                                                   match_seed(study["seed"], r["index"]))
+                same = ((r["players"], r["bots"], r["seed"]) == (players, bots, match_seed(seed, r["index"]))
                         and (miss_rates is None or miss_rates.get(r["variant"]) == r.get("miss_rate", 0.0)))
             except (KeyError, TypeError):
                 raise resume.not_resumable(path, what) from None
@@ -512,13 +512,13 @@ class Journal:
                 raise resume.another_study(path, "variants, players, bots, seed or miss rate")
         return rows
 
-    def kept_of(self, variant: str | None, matches: int, history_index: int | None) -> list[dict[str, Any]]:
+    def kept_of(self, variant: str | None, matches: int, history_index: int | None) -> list[SimMatch]:
         """The kept matches of VARIANT below MATCHES (not the one whose history is wanted: it is not kept)."""
         rows = {r["index"]: r for r in self.kept if r.get("variant") == variant and isinstance(r["index"], int)
                 and 0 <= r["index"] < matches and r["index"] != history_index}
         return list(rows.values())
 
-    def write(self, rows: Sequence[dict[str, Any]]) -> None:
+    def write(self, rows: Sequence[SimMatch]) -> None:
         self.fh.write("".join(_line(r) for r in rows))
         self.fh.flush()
 
@@ -535,14 +535,14 @@ class StreamJournal:
 
     def __init__(self, stream: IO[str]):
         self.stream = stream
-        self.waiting: dict[int, dict[str, Any]] = {}
+        self.waiting: dict[int, SimMatch] = {}
         self.next = 0
 
-    def kept_of(self, variant: str | None, matches: int, history_index: int | None) -> list[dict[str, Any]]:
+    def kept_of(self, variant: str | None, matches: int, history_index: int | None) -> list[SimMatch]:
         """Nothing is kept from before: a stream is never resumed."""
         return []
 
-    def write(self, rows: Sequence[dict[str, Any]]) -> None:
+    def write(self, rows: Sequence[SimMatch]) -> None:
         self.waiting.update((r["index"], r) for r in rows)
         ready = []
         while self.next in self.waiting:
@@ -578,12 +578,12 @@ def open_journal(path: str | None, players: int, bots: Sequence[str], seed: int,
         raise ToolError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _line(r: dict[str, Any]) -> str:
+def _line(r: SimMatch) -> str:
     """One match as a JSON line of the results file (without the score race, which only plots use)."""
     return json.dumps({k: v for k, v in r.items() if k != "race"}, sort_keys=True) + "\n"
 
 
-def write_results(path: str, results: Sequence[dict[str, Any]]) -> None:
+def write_results(path: str, results: Sequence[SimMatch]) -> None:
     fh = io.StringIO(newline="")
     if path.lower().endswith(".csv"):
         rows = [flat_row(r) for r in results]

@@ -4,7 +4,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 Z95 = 1.959963984540054
 
@@ -188,7 +187,7 @@ class Estimate:
     hi: float
     n: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"value": self.value, "ci95": [self.lo, self.hi], "n": self.n}
 
 

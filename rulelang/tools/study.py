@@ -15,34 +15,45 @@ import json
 import logging
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from rulelang.interpreter import Config
+from rulelang.jsontypes import ConfigJSON
 from rulelang.outfiles import write_atomic
 from rulelang.players.arena import play_match
 from rulelang.procs import run_in_workers
 from rulelang.tools import resume
 from rulelang.tools.configs import ToolError
+from rulelang.tools.documents import Parts, Study, StudyMatch
 from rulelang.tools.playernames import make_player
 
 FORMAT = "rulelang-balance/1"
 PARTS = ("field", "luck", "skill-random", "skill-greedy")
+if TYPE_CHECKING:
+    from distributed import Client
+
+Task = tuple[Study, str, str, list[int]]
+"""A chunk of matches: (the study, variant key, part, match indices)."""
+R = TypeVar("R", bound=Mapping[str, object])  # a match line (a study's, or a ladder's)
+_Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
+
 CHUNK = {"field": 40, "luck": 40, "skill-random": 4, "skill-greedy": 4}  # matches per task
 
 
-def derive(*parts: Any) -> int:
+def derive(*parts: object) -> int:
     """A 60-bit seed from any parts (sha256: the same on every machine and Python)."""
     return int(hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:15], 16)
 
 
-def part_size(params: dict[str, Any], part: str) -> int:
+def part_size(params: Study, part: str) -> int:
     size: int = params["matches"] if part in ("field", "luck") else params["skill_matches"]
     return size
 
 
-def seat_specs(params: dict[str, Any], part: str, index: int) -> tuple[list[str], int | None]:
+def seat_specs(params: Study, part: str, index: int) -> tuple[list[str], int | None]:
     """The player of each seat, and the seat of the stronger player (None in the field)."""
     n = params["players"]
     if part == "field":
@@ -56,7 +67,7 @@ def seat_specs(params: dict[str, Any], part: str, index: int) -> tuple[list[str]
 _CONFIGS: dict[str, Config] = {}
 
 
-def config_of(data: dict[str, Any]) -> Config:
+def config_of(data: ConfigJSON) -> Config:
     """The validated Config of a configuration dict, made once per process (workers receive dicts)."""
     key = json.dumps(data, sort_keys=True)
     cfg = _CONFIGS.get(key)
@@ -65,7 +76,7 @@ def config_of(data: dict[str, Any]) -> Config:
     return cfg
 
 
-def play_one(params: dict[str, Any], key: str, part: str, index: int) -> dict[str, Any]:
+def play_one(params: Study, key: str, part: str, index: int) -> StudyMatch:
     """Match `index` of `part` for variant `key` ('a', or 'b' with --vs): a JSON-ready record."""
     cfg = config_of(params["variants"][key])
     seed = params["seed"]
@@ -75,21 +86,21 @@ def play_one(params: dict[str, Any], key: str, part: str, index: int) -> dict[st
                      race=(part == "field" and index == 0))
     for r in rec["round_details"]:
         del r["start"], r["end"]
-    return {"key": key, "part": part, "index": index, "focus": focus, **rec}
+    return cast(StudyMatch, {"key": key, "part": part, "index": index, "focus": focus, **rec})
 
 
-def run_task(task: tuple[dict[str, Any], str, str, list[int]]) -> list[dict[str, Any]]:
+def run_task(task: Task) -> list[StudyMatch]:
     """One chunk of matches (the unit of work a worker gets)."""
     return _run_parts(*task)
 
 
-def _run_parts(params: dict[str, Any], key: str, part: str, indices: list[int]) -> list[dict[str, Any]]:
+def _run_parts(params: Study, key: str, part: str, indices: list[int]) -> list[StudyMatch]:
     return [play_one(params, key, part, i) for i in indices]
 
 
-def plan(params: dict[str, Any], done: set[tuple[str, str, int]]) -> list[tuple[dict[str, Any], str, str, list[int]]]:
+def plan(params: Study, done: set[tuple[str, str, int]]) -> list[Task]:
     """The chunks still to play, skipping the matches in `done`."""
-    tasks = []
+    tasks: list[Task] = []
     for key in sorted(params["variants"]):
         for part in PARTS:
             todo = [i for i in range(part_size(params, part)) if (key, part, i) not in done]
@@ -100,15 +111,19 @@ def plan(params: dict[str, Any], done: set[tuple[str, str, int]]) -> list[tuple[
 
 # --------------------------------------------------------------------------- backends
 
-def execute(tasks: Sequence[Any], jobs: int = 1, dask: Any = None,
-            on_result: Callable[[list[dict[str, Any]]], None] | None = None,
-            run: Callable[..., list[dict[str, Any]]] | None = None) -> None:
-    """Run the chunks serially, in `jobs` processes, or on Dask (`dask`: "local", an address, or a Client).
+def execute(tasks: Sequence[Task], jobs: int = 1, dask: object = None,
+            on_result: Callable[[list[StudyMatch]], None] | None = None) -> None:
+    """Play the balance study's chunks serially, in `jobs` processes, or on Dask (`dask`: "local", an address,
+    or a Client)."""
+    run_chunks(tasks, _run_parts, jobs, dask, on_result)
 
-    A chunk is `(params, key, part, indices)`; `run(*chunk)` plays it (default: the balance study's matches).
-    `run` must be a module-level function (it goes to other processes by name)."""
+
+def run_chunks(tasks: Sequence[Task], runner: Callable[[Study, str, str, list[int]], list[R]], jobs: int = 1,
+               dask: object = None, on_result: Callable[[list[R]], None] | None = None) -> None:
+    """Run the chunks as `execute` does; `runner(*chunk)` plays one (a ladder's links: `ladder.play_chunk`).
+
+    `runner` must be a module-level function (it goes to other processes by name)."""
     sink = on_result or (lambda _rows: None)
-    runner = run or _run_parts
     if dask is not None:
         with dask_client(dask, jobs) as client:
             _dask(tasks, client, sink, runner)
@@ -121,12 +136,12 @@ def execute(tasks: Sequence[Any], jobs: int = 1, dask: Any = None,
         run_in_workers(partial(_run_with, runner), tasks, jobs, sink)
 
 
-def _run_with(run: Callable[..., list[dict[str, Any]]], task: tuple[Any, ...]) -> list[dict[str, Any]]:
+def _run_with(run: Callable[[Study, str, str, list[int]], list[R]], task: Task) -> list[R]:
     return run(*task)
 
 
 @contextmanager
-def dask_client(where: Any, jobs: int) -> Iterator[Any]:
+def dask_client(where: object, jobs: int) -> Iterator[Client]:
     """A Dask client for `where` ("local": a local cluster of `jobs` workers; an address; or a Client, kept open)."""
     try:
         from distributed import Client, LocalCluster
@@ -177,7 +192,7 @@ def _quiet_after_a_kill() -> None:
         sys.warnoptions.append(option)
 
 
-def _sigterm_as_exit() -> Any:
+def _sigterm_as_exit() -> _Handler:
     """While a local cluster runs, SIGTERM ends the command as an exception would: the cluster is closed
     cleanly (no worker left to report a lost scheduler). The handler before, or None off the main thread."""
     import threading
@@ -185,14 +200,14 @@ def _sigterm_as_exit() -> Any:
     if threading.current_thread() is not threading.main_thread():
         return None
 
-    def stop(_signum: int, _frame: Any) -> None:
+    def stop(_signum: int, _frame: FrameType | None) -> None:
         raise SystemExit(128 + signal.SIGTERM)
 
     return signal.signal(signal.SIGTERM, stop)
 
 
-def _dask(tasks: Sequence[Any], client: Any, sink: Callable[[list[dict[str, Any]]], None],
-          run: Callable[..., list[dict[str, Any]]]) -> None:
+def _dask(tasks: Sequence[Task], client: Client, sink: Callable[[list[R]], None],
+          run: Callable[[Study, str, str, list[int]], list[R]]) -> None:
     from distributed import as_completed
 
     # the study (rulesets included) goes to every worker once, not with every chunk; in a list, so that
@@ -205,12 +220,13 @@ def _dask(tasks: Sequence[Any], client: Any, sink: Callable[[list[dict[str, Any]
 
 # --------------------------------------------------------------------------- results as they come
 
-def header(params: dict[str, Any]) -> dict[str, Any]:
+def header(params: Study) -> dict[str, object]:
     return {"format": FORMAT, "study": params}
 
 
-def read_done(path: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-    """The matches already in a results file of the same study (a line cut short is dropped)."""
+def read_done(path: str, params: Study) -> list[dict[str, object]]:
+    """The matches already in a results file of the same study (a line cut short is dropped): each with its
+    key, part and index, as read (the caller knows their shape: a balance study's or a ladder's)."""
     values = resume.json_lines(path, "a balance results file")
     if not values:
         return []
@@ -219,8 +235,10 @@ def read_done(path: str, params: dict[str, Any]) -> list[dict[str, Any]]:
         raise resume.not_resumable(path, "a balance results file")
     if head.get("study") != json.loads(json.dumps(params)):
         raise resume.another_study(path, "variants, players, seed, bots or match counts")
-    rows: dict[tuple[str, str, int], dict[str, Any]] = {}
+    rows: dict[tuple[object, object, object], dict[str, object]] = {}
     for r in values[1:]:
+        if not isinstance(r, dict):  # indexing it would fail as a missing key does
+            raise resume.not_resumable(path, "a balance results file")
         try:
             rows[(r["key"], r["part"], r["index"])] = r
         except (KeyError, TypeError):
@@ -231,13 +249,13 @@ def read_done(path: str, params: dict[str, Any]) -> list[dict[str, Any]]:
 class Sink:
     """Appends each finished chunk to the results file, flushed, so an interruption loses at most a chunk."""
 
-    def __init__(self, path: str, params: dict[str, Any], kept: Iterable[dict[str, Any]]):
+    def __init__(self, path: str, params: Study, kept: Iterable[Mapping[str, object]]):
         text = json.dumps(header(params), sort_keys=True) + "\n"
         text += "".join(json.dumps(r, sort_keys=True) + "\n" for r in kept)
         write_atomic(path, text, newline=None)  # the kept lines only: a cut-short line goes
         self.fh = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed by close()
 
-    def write(self, rows: list[dict[str, Any]]) -> None:
+    def write(self, rows: Sequence[Mapping[str, object]]) -> None:
         self.fh.write("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
         self.fh.flush()
 
@@ -245,9 +263,9 @@ class Sink:
         self.fh.close()
 
 
-def collect(params: dict[str, Any], rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+def collect(params: Study, rows: Iterable[StudyMatch]) -> Parts:
     """Records by variant key and part, in index order (every match present)."""
-    out: dict[str, dict[str, list[dict[str, Any]]]] = {k: {p: [] for p in PARTS} for k in params["variants"]}
+    out: Parts = {k: {p: [] for p in PARTS} for k in params["variants"]}
     for r in rows:
         out[r["key"]][r["part"]].append(r)
     for key, parts in out.items():

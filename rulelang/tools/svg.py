@@ -11,7 +11,6 @@ from __future__ import annotations
 import textwrap
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from typing import Any
 from xml.sax.saxutils import escape
 
 from rulelang.interpreter import Layout, Round
@@ -264,8 +263,8 @@ def _layout_body(cv: _Canvas, tree: LayoutTree | None, placement: Placement, cou
 
 def render_svg(
     tree: LayoutTree | None,
-    counted: Iterable[Sequence[Any]] = (),
-    attach_points: Iterable[Sequence[Any]] = (),
+    counted: Iterable[Counted] = (),
+    attach_points: Iterable[Attach] = (),
     title: str | None = None,
     notes: Sequence[str] = (),
     placement: Placement | None = None,

@@ -9,10 +9,9 @@ terminal count.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from rulelang.interpreter import Event, Layout
-from rulelang.tools.geometry import SIDES_ORDER, LayoutTree, Tile, as_tile
+from rulelang.tools.geometry import SIDES_ORDER, Connection, LayoutTree, Tile, as_tile
 from rulelang.tools.tally import tally_compact, tally_lines
 
 COUNTED = "●"
@@ -29,9 +28,9 @@ def fmt_shown(x: float) -> str:
     return str(x)
 
 
-def layout_lines(tiles: Sequence[Sequence[int]], connections: Iterable[Sequence[Any]],
-                 spinners: Iterable[Tile] = (), counted: Iterable[Sequence[Any]] = (),
-                 attach_points: Iterable[Sequence[Any]] = (), endwise: Iterable[Tile] = ()) -> list[str]:
+def layout_lines(tiles: Sequence[Sequence[int]], connections: Iterable[Connection],
+                 spinners: Iterable[Tile] = (), counted: Iterable[tuple[Tile, str, int]] = (),
+                 attach_points: Iterable[tuple[Tile, str, int]] = (), endwise: Iterable[Tile] = ()) -> list[str]:
     """The layout as an indented tree of text lines."""
     pairs = [as_tile(t) for t in tiles]
     if not pairs:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from rulelang.interpreter import (
     Config,
@@ -27,13 +27,14 @@ from rulelang.interpreter import (
 )
 from rulelang.readinput import InputError, read_json
 from rulelang.tools.configs import ToolError
+from rulelang.tools.documents import Deal, RoundRecord, Transcript, TurnRecord
 
 
 class TranscriptError(ToolError):
     """A transcript that cannot be read or contradicts the rules (exit 1)."""
 
 
-def load_transcript(path: str) -> dict[str, Any]:
+def load_transcript(path: str) -> Transcript:
     try:
         data = read_json(path)  # a regular file, bounded in size and nesting
     except FileNotFoundError:
@@ -52,10 +53,20 @@ def load_transcript(path: str) -> dict[str, Any]:
     problem = _shape_problem(data)
     if problem:
         raise TranscriptError(f"{path} is not a valid rulelang transcript: {problem}")
-    return data
+    return cast(Transcript, data)  # its shape checked above; its content, by the engine's replay
 
 
-def _shape_problem(t: dict[str, Any]) -> str | None:
+def transcript_of(game: Match | Round) -> Transcript:
+    """The engine's transcript of a game (record=True), typed."""
+    return cast(Transcript, game.transcript())
+
+
+def deal_of(rnd: Round) -> Deal:
+    """The engine's record of a round's deal, typed."""
+    return cast(Deal, rnd.deal_dict())
+
+
+def _shape_problem(t: dict[str, object]) -> str | None:
     """Where the transcript's structure is wrong (a JSON path and what is expected), or None."""
     if not isinstance(t["config"], dict):
         return "/config must be an object (a compiled configuration)"
@@ -85,13 +96,13 @@ def _shape_problem(t: dict[str, Any]) -> str | None:
     return None
 
 
-def rounds_of(t: dict[str, Any]) -> list[dict[str, Any]]:
+def rounds_of(t: Transcript) -> list[RoundRecord]:
     if "rounds" in t:
         return list(t["rounds"])
     return [{"deal": t["deal"], "turns": t.get("turns", []), "result": t.get("result")}]
 
 
-def is_finished(t: dict[str, Any]) -> bool:
+def is_finished(t: Transcript) -> bool:
     if "rounds" in t:
         return bool((t.get("result") or {}).get("over"))
     return t.get("result") is not None
@@ -104,7 +115,7 @@ class Step:
     number: int  # 1-based turn number over the whole transcript
     round_index: int  # 0-based
     turn_index: int  # 0-based within the round
-    record: dict[str, Any]  # the recorded turn
+    record: TurnRecord  # the recorded turn
     turn: Turn  # the engine's Turn
     round: Round  # the live Round (state after the turn)
 
@@ -115,12 +126,12 @@ def _mismatch_text(exc: TranscriptMismatch) -> str:
             f"the transcript has {exc.expected!r}, the rules give {exc.got!r}")
 
 
-def check_transcript(t: dict[str, Any]) -> Match | Round:
+def check_transcript(t: Transcript) -> Match | Round:
     """Validate a transcript; TranscriptError naming the step if it contradicts the rules."""
     try:
         # the engine's replay checks a match stopped early too (its last round in progress):
         # every round's deal (openers, carried scores) and the match result, not only the turns
-        return replay(t)
+        return replay(dict(t))
     except TranscriptMismatch as exc:
         raise TranscriptError(_mismatch_text(exc)) from None
     except ConfigError as exc:
@@ -129,7 +140,7 @@ def check_transcript(t: dict[str, Any]) -> Match | Round:
         raise TranscriptError(f"malformed transcript: {exc!r}") from None
 
 
-def new_round(cfg: Config, deal: dict[str, Any]) -> Round:
+def new_round(cfg: Config, deal: Deal) -> Round:
     """A round rebuilt from its recorded deal, as the engine's replay rebuilds it (the rotating double's round
     number included: without it every round would want the top double)."""
     return Round(cfg, deal["players"], deal["hands"], deal["boneyard"], deal["opener"],
@@ -137,7 +148,7 @@ def new_round(cfg: Config, deal: dict[str, Any]) -> Round:
                  tiebreak=deal.get("tiebreak", False), round_no=deal.get("round", 0))
 
 
-def step_transcript(t: dict[str, Any], check: bool = False) -> Iterator[Step]:
+def step_transcript(t: Transcript, check: bool = False) -> Iterator[Step]:
     """Yield the state after every recorded turn (rounds rebuilt from their deals)."""
     cfg = Config.from_dict(t["config"])
     number = 0
@@ -171,7 +182,7 @@ def step_transcript(t: dict[str, Any], check: bool = False) -> Iterator[Step]:
                 raise TranscriptMismatch(number, d[0], d[1], d[2])
 
 
-def round_at(t: dict[str, Any], turn: int | None) -> tuple[Round, Step | None]:
+def round_at(t: Transcript, turn: int | None) -> tuple[Round, Step | None]:
     """The live round after ``turn`` turns (None: the last), and its Step (None before any turn)."""
     if turn is not None and turn < 0:
         raise TranscriptError("--turn must be 0 or more")
