@@ -174,3 +174,22 @@ def test_the_playground_offers_the_search_player_and_its_games_replay_from_the_s
     bot = a.bots[1]
     assert bot.searched > 0 and bot.failed == 0  # it searched from the table's public history
     assert bot.playouts >= bot.searched * int(PLAYGROUND_STRONG.partition(":")[2])
+
+
+def test_the_strength_benchmark_times_decisions_and_counts_playouts():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    bench = str(root / "bench" / "bench_strong.py")
+    res = subprocess.run([sys.executable, bench, "--latency", "--variants", "allfives", "--player", "pimc:2",
+                          "--matches", "2", "--json"], capture_output=True, text=True, timeout=300, cwd=root)
+    assert res.returncode == 0, res.stderr
+    row = json.loads(res.stdout)[0]
+    assert row["decisions"] > 0 and 0 < row["wall"]["median"] <= row["wall"]["p95"] <= row["wall"]["max"]
+    res = subprocess.run([sys.executable, bench, "--variants", "allfives", "--player", "pimc:2", "--opponents", "greedy",
+                          "--matches", "2", "--json"], capture_output=True, text=True, timeout=300, cwd=root)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)[0]["playouts_per_decision"] >= 2 * 2  # two roll-outs of at least two moves
