@@ -92,6 +92,9 @@ def latency(variants: list[str], player: str, players: int, matches: int, as_jso
             timed.append(t)
         wall = [x for t in timed for x in t.wall]
         cpu = [x for t in timed for x in t.cpu]
+        if not wall:
+            print(f"{variant}: {player} had no decision with more than one legal move", file=sys.stderr)
+            continue
         row = {"variant": variant, "player": player, "players": players, "decisions": len(wall),
                "wall": {"median": _pct(wall, 0.5), "p95": _pct(wall, 0.95), "max": max(wall)},
                "cpu": {"median": _pct(cpu, 0.5), "p95": _pct(cpu, 0.95), "max": max(cpu)}}
