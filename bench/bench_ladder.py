@@ -1,7 +1,7 @@
 """What a skill ladder costs: CPU seconds per match and searched decisions per second, link by link.
 
     nice -n 10 python bench/bench_ladder.py [--variants exact61,pagat,allfives] [--link-matches 20]
-                                            [--top pimc:32] [--rungs LIST] [--players 2] [--json]
+                                            [--top pimc:80] [--rungs LIST] [--players 2] [--json]
 
 Plays each link of the ladder of `rulelang balance VARIANT --ladder` (the
 same code, serially in this process; every link, whether or not the ladder

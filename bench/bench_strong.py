@@ -2,6 +2,13 @@
 
     nice -n 10 python bench/bench_strong.py [--variants exact61,pagat,allfives] [--player strong]
                                             [--matches 400] [--out results.jsonl] [--json]
+    python bench/bench_strong.py --latency [--variants allfives] [--player strong] [--players 2]
+                                 [--matches 20]
+
+With `--latency`, the player plays `--matches` matches against greedy per
+variant at `--players` players (the other seats greedy) and prints the wall
+and CPU time of each searched decision: median, 95th percentile and maximum
+(what a player of the playground waits for its reply).
 
 For each variant at 2 players, the player plays `--matches` matches against
 `greedy` and as many against `random`, taking seat 0 in even matches and seat 1
@@ -41,7 +48,63 @@ def one(cfg, variant: str, player: str, opponent: str, i: int) -> dict:
     rec = play_match(cfg, 2, derive("match", variant, opponent, i), seats)
     return {"variant": variant, "opponent": opponent, "index": i, "seat": me, "won": rec["winner"] == me,
             "drawn": rec["winner"] is None, "rounds": rec["rounds"], "decisions": getattr(strong, "searched", 0),
-            "cpu": getattr(strong, "busy", 0.0), "failed": getattr(strong, "failed", 0)}
+            "cpu": getattr(strong, "busy", 0.0), "failed": getattr(strong, "failed", 0),
+            "playouts": getattr(strong, "playouts", 0)}
+
+
+class _Timed:
+    """A player whose searched decisions (more than one legal move) are timed, wall clock and CPU."""
+
+    wants_history = True
+
+    def __init__(self, player):
+        self.player = player
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def __call__(self, obs, legal):
+        w, c = time.perf_counter(), time.process_time()
+        move = self.player(obs, legal)
+        if len(legal) > 1:
+            self.wall.append(time.perf_counter() - w)
+            self.cpu.append(time.process_time() - c)
+        return move
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def latency(variants: list[str], player: str, players: int, matches: int, as_json: bool) -> None:
+    """Per-decision wall and CPU time of `player` against greedy seats."""
+    from rulelang.interpreter import Config
+
+    rows = []
+    for variant in variants:
+        cfg = Config.from_dict(compile_bundled(variant))
+        timed = []
+        for i in range(matches):
+            me = i % players
+            t = _Timed(make_player(player, cfg, derive("latency", variant, i)))
+            seats = [t if s == me else make_player("greedy", cfg, derive("greedy", variant, i, s)) for s in range(players)]
+            play_match(cfg, players, derive("match", variant, "latency", i), seats)
+            timed.append(t)
+        wall = [x for t in timed for x in t.wall]
+        cpu = [x for t in timed for x in t.cpu]
+        if not wall:
+            print(f"{variant}: {player} had no decision with more than one legal move", file=sys.stderr)
+            continue
+        row = {"variant": variant, "player": player, "players": players, "decisions": len(wall),
+               "wall": {"median": _pct(wall, 0.5), "p95": _pct(wall, 0.95), "max": max(wall)},
+               "cpu": {"median": _pct(cpu, 0.5), "p95": _pct(cpu, 0.95), "max": max(cpu)}}
+        rows.append(row)
+        if not as_json:
+            print(f"{variant:9} {player} at {players} players: {len(wall)} decisions; wall median "
+                  f"{row['wall']['median']:.3f} s, p95 {row['wall']['p95']:.3f} s, max {row['wall']['max']:.3f} s; "
+                  f"CPU median {row['cpu']['median']:.3f} s, p95 {row['cpu']['p95']:.3f} s", flush=True)
+    if as_json:
+        print(json.dumps(rows, indent=1))
 
 
 def main() -> None:
@@ -52,7 +115,12 @@ def main() -> None:
     ap.add_argument("--matches", type=int, default=400)
     ap.add_argument("--out", default=None)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--latency", action="store_true", help="time each decision against greedy seats instead")
+    ap.add_argument("--players", type=int, default=2, help="--latency: players per match")
     a = ap.parse_args()
+    if a.latency:
+        latency(a.variants.split(","), a.player, a.players, a.matches, a.json)
+        return
     from rulelang.interpreter import Config
 
     done: dict[tuple, dict] = {}
@@ -83,11 +151,14 @@ def main() -> None:
             cpu = sum(r["cpu"] for r in got)
             rows.append({"variant": variant, "player": a.player, "opponent": opp, "matches": len(got), "wins": wins,
                          "rate": wins / len(got), "ci95": [lo, hi], "decisions_per_s": dec / cpu if cpu else None,
-                         "fallbacks": sum(r["failed"] for r in got)})
+                         "fallbacks": sum(r["failed"] for r in got),
+                         "playouts_per_decision": sum(r.get("playouts", 0) for r in got) / dec if dec else None,
+                         "cpu_per_decision": cpu / dec if dec else None})
             if not a.json:
                 r2 = rows[-1]
                 print(f"{variant:9} {a.player} vs {opp:6}: {wins}/{len(got)} = {100 * r2['rate']:.1f}% "
-                      f"[{100 * lo:.1f}%, {100 * hi:.1f}%]  {r2['decisions_per_s'] or 0:.0f} decisions/s "
+                      f"[{100 * lo:.1f}%, {100 * hi:.1f}%]  {r2['decisions_per_s'] or 0:.0f} decisions/s, "
+                      f"{r2['playouts_per_decision'] or 0:.0f} playouts/decision "
                       f"({r2['fallbacks']} fallbacks)", flush=True)
     if a.json:
         print(json.dumps(rows, indent=1))

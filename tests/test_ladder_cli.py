@@ -158,3 +158,15 @@ def test_jobs_print_the_same_figures():
     one = run("exact61", *SMALL, "--json")
     two = run("exact61", *SMALL, "--json", "--jobs", "2")
     assert one.exit_code == two.exit_code == 0 and json.loads(one.stdout) == json.loads(two.stdout)
+
+
+def test_the_default_rungs_spend_ten_times_the_playouts_of_the_first_ladders():
+    """The first ladders climbed pimc:4, 8, 16, 32; the search rungs now start at 10 times that floor."""
+    assert ladder.default_rungs(ladder.DEFAULT_TOP) == ["random", "greedy", "pimc:40", "pimc:80"]
+    assert ladder.default_rungs("pimc:320") == ["random", "greedy", "pimc:40", "pimc:80", "pimc:160", "pimc:320"]
+    assert ladder.default_rungs("ismcts:1000") == ["random", "greedy", "ismcts:250", "ismcts:500", "ismcts:1000"]
+    import click
+
+    balance = main.get_command(click.Context(main), "balance")
+    top = next(p for p in balance.params if p.name == "top")
+    assert top.default == ladder.DEFAULT_TOP  # the command's default is the ladder's

@@ -119,3 +119,77 @@ def test_a_match_with_a_strong_player_is_the_same_for_the_same_seeds():
 def test_bad_player_names_are_refused(spec):
     with pytest.raises(ToolError):
         make_player(spec, CFG, 0)
+
+
+def _searched_position():
+    """Seat 0 to move with several legal moves, its observation and history (allfives, a seeded deal)."""
+    cfg = Config.from_dict(compile_bundled("allfives"))
+    for seed in range(50):
+        rnd = Round.deal(cfg, 2, random.Random(seed), opener=0, opening="lottery")
+        log = PublicLog(rnd, 0)
+        fits = []
+        log.record(rnd.play(rnd.legal_moves()[0]), fits)
+        fits = fitting_tiles(rnd.layout)
+        log.record(rnd.play(rnd.legal_moves()[0]), fits, rnd)
+        if rnd.seat_to_move == 0 and len(rnd.legal_moves()) >= 3:
+            obs = rnd.observation(0)
+            obs["history"] = log.view(0, rnd)
+            return cfg, obs
+    raise AssertionError("no position with three moves")
+
+
+@pytest.mark.parametrize("n", [1, 5, 20])
+def test_pimc_plays_its_budget_of_playouts_and_no_more(n):
+    cfg, obs = _searched_position()
+    p = make_player(f"pimc:{n}", cfg, 3)
+    move = p(obs, obs["legal"])
+    assert move in obs["legal"]
+    assert p.playouts == n * len(obs["legal"])  # N roll-outs of every legal move
+
+
+def test_a_forced_move_costs_no_playout():
+    cfg, obs = _searched_position()
+    p = make_player("pimc:20", cfg, 3)
+    assert p(obs, obs["legal"][:1]) == obs["legal"][0] and p.playouts == 0 and p.searched == 0
+
+
+def _playground_game(seed):
+    from rulelang.playground.games import Game
+
+    game = Game(compile_bundled("allfives"), 2, ["strong"], seed)
+    while not game.match.over:
+        state = game.state("g")
+        if state["legal"]:
+            game.play(state["legal"][0]["move"])  # the human plays its first legal move
+    return game
+
+
+def test_the_playground_offers_the_search_player_and_its_games_replay_from_the_seed():
+    from rulelang.playground.games import bot_names
+    from rulelang.tools.playernames import PLAYGROUND_STRONG
+
+    assert "strong" in bot_names() and PLAYGROUND_STRONG.startswith("pimc:")
+    a, b = _playground_game(5), _playground_game(5)
+    assert a.transcript() == b.transcript() and a.match.over
+    bot = a.bots[1]
+    assert bot.searched > 0 and bot.failed == 0  # it searched from the table's public history
+    assert bot.playouts >= bot.searched * int(PLAYGROUND_STRONG.partition(":")[2])
+
+
+def test_the_strength_benchmark_times_decisions_and_counts_playouts():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    bench = str(root / "bench" / "bench_strong.py")
+    res = subprocess.run([sys.executable, bench, "--latency", "--variants", "allfives", "--player", "pimc:2",
+                          "--matches", "2", "--json"], capture_output=True, text=True, timeout=300, cwd=root)
+    assert res.returncode == 0, res.stderr
+    row = json.loads(res.stdout)[0]
+    assert row["decisions"] > 0 and 0 < row["wall"]["median"] <= row["wall"]["p95"] <= row["wall"]["max"]
+    res = subprocess.run([sys.executable, bench, "--variants", "allfives", "--player", "pimc:2", "--opponents", "greedy",
+                          "--matches", "2", "--json"], capture_output=True, text=True, timeout=300, cwd=root)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)[0]["playouts_per_decision"] >= 2 * 2  # two roll-outs of at least two moves

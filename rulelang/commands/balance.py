@@ -89,7 +89,7 @@ def _execute_with_progress(tasks: Sequence[Task], jobs: int, dask: str | None, g
               help="Family-wise significance level for --vs (Holm).")
 @click.option("--ladder", is_flag=True, help="Play a skill ladder instead: chain length, ratings, the coin share of luck.")
 @click.option("--rungs", default=None, metavar="P1,P2,...", help="--ladder: the rungs, weakest first (default random, greedy, then --top halved).")
-@click.option("--top", default="pimc:32", show_default=True, help="--ladder: the top rung; the search rungs double up to it.")
+@click.option("--top", default="pimc:80", show_default=True, help="--ladder: the top rung; the search rungs double up to it.")
 @click.option("--link-matches", type=click.IntRange(min=2), default=200, show_default=True, help="--ladder: matches per link.")
 @click.option("--bar", type=click.FloatRange(min=0.5, max=1, max_open=True), default=None,
               help="--ladder: a second bar for the chain length besides 60% (e.g. 0.55).")

@@ -73,6 +73,35 @@ class PublicLog:
         return {**self.head, "steps": steps}
 
 
+class TableHistory:
+    """The public history of a match played move by move through `play` (as the playground plays one):
+    a `PublicLog` per round, started at the round's first move, for the players that want it."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self._round: Round | None = None
+        self._log: PublicLog | None = None
+
+    def _current(self) -> PublicLog:
+        rnd = self.match.round
+        if self._log is None or self._round is not rnd:
+            self._round, self._log = rnd, PublicLog(rnd, len(self.match.rounds))
+        return self._log
+
+    def play(self, move: Move) -> Turn:
+        """`match.play(move)`, recorded in the round's history."""
+        log = self._current()
+        rnd = self.match.round
+        fits = fitting_tiles(rnd.layout) if rnd.layout.tiles else []
+        turn = self.match.play(move)
+        log.record(turn, fits, rnd)
+        return turn
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What `seat` knows of the current round (`observation["history"]`)."""
+        return self._current().view(seat, self.match.round)
+
+
 def _fast_choice(player: FastPlayer, rnd: Round, legal: list[Move]) -> Move:
     """A bundled player's choice through `pick(round, codes)`, as the engine's fast path asks it."""
     codes = rnd.legal_codes()

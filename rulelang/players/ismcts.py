@@ -59,6 +59,7 @@ class InformationSetMCTS(SearchPlayer):
             else:
                 det = dets[it % self.pool]
             self._iterate(root, det.clone(), rng, sides, nsides, obs["players"])
+            self.playouts += 1
             it += 1
             if deadline is None:
                 if it >= self.iterations:

@@ -43,6 +43,7 @@ class DeterminizedSearch(SearchPlayer):
                 if not r.over:
                     r.run(bots)
                 totals[i] += value(r, start, nsides, self.scale)[side]
+            self.playouts += len(legal)
             done += 1
             if deadline is None:
                 if done >= self.determinizations:

@@ -26,6 +26,7 @@ class SearchPlayer:
         self.failed = 0  # searches that found no consistent sample (the greedy choice instead)
         self.decisions = self.searched = 0  # calls, and calls with a choice to search
         self.busy = 0.0  # CPU seconds spent searching
+        self.playouts = 0  # roll-outs played to the end of the round, over all decisions
 
     def __call__(self, obs: dict[str, Any], legal: list[Move]) -> Move:
         self.decisions += 1

@@ -13,11 +13,13 @@ from dataclasses import replace
 
 from rulelang.interpreter import Config, IllegalMove, Match, Move, Round, Turn
 from rulelang.jsontypes import ConfigJSON
+from rulelang.players.arena import TableHistory
 from rulelang.playground.limits import GAME_IDLE_SECONDS, MAX_GAMES, ApiError
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
 from rulelang.tools.documents import CallWindow
 from rulelang.tools.opening import opening_lines, thrown_in_lines
+from rulelang.tools.playernames import PLAYGROUND_STRONG, make_player
 from rulelang.tools.session import _partner_words
 from rulelang.tools.svg import round_svg
 from rulelang.tools.transcripts import deal_of, transcript_of
@@ -27,7 +29,8 @@ MAX_LOG = 300  # lines of the event log sent back
 
 
 def bot_names() -> list[str]:
-    return sorted(BOTS)
+    """The engine's bots and `strong`, the search player (PLAYGROUND_STRONG: sized to answer within 0.3 s)."""
+    return sorted([*BOTS, "strong"])
 
 
 class Game:
@@ -41,13 +44,15 @@ class Game:
         if players not in self.cfg.counts:
             allowed = ", ".join(str(n) for n in self.cfg.counts)
             raise ApiError(400, f"{self.cfg.name} is played by {allowed} players, not {players}")
-        if len(bots) != players - 1 or any(b not in BOTS for b in bots):
+        if len(bots) != players - 1 or any(b not in bot_names() for b in bots):
             raise ApiError(400, f"give one bot per other seat ({players - 1}), each one of: {', '.join(bot_names())}")
         self.players = players
         self.kinds = ["you"] + list(bots)
         self.seed = seed
-        self.bots = [None] + [BOTS[b](seed * 8 + s) for s, b in enumerate(bots, 1)]
+        self.bots = [None] + [make_player(PLAYGROUND_STRONG if b == "strong" else b, self.cfg, seed * 8 + s)
+                              for s, b in enumerate(bots, 1)]
         self.match = Match(self.cfg, players, seed, record=True)
+        self.history = TableHistory(self.match)  # the round's public history, for the search player
         self.side_of = list(self.cfg.sides_of(players))
         self.unit = self.cfg.unit
         self.log: list[str] = []
@@ -158,14 +163,17 @@ class Game:
             bot = self.bots[seat]
             assert bot is not None  # every seat but the human's has a bot
             rnd = m.round
-            move = bot(rnd.observation(seat), m.legal_moves())
+            obs = rnd.observation(seat)
+            if getattr(bot, "wants_history", False):
+                obs["history"] = self.history.view(seat)
+            move = bot(obs, m.legal_moves())
             if self.claims != "none":
                 move = replace(move, claim=rnd.points_of(move) // self.unit)  # bots claim all their points
             self._play(move)
 
     def _play(self, move: Move) -> None:
         rnd = self.match.round
-        turn = self.match.play(move)
+        turn = self.history.play(move)
         self.placements += 1
         self._note_turn(rnd, turn)
         if rnd.over:

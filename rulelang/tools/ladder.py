@@ -23,8 +23,12 @@ from rulelang.tools.configs import ToolError
 from rulelang.tools.documents import LadderMatch, Study
 from rulelang.tools.ratings import head_to_head
 
-FLOOR = {"pimc": 4, "ismcts": 25}  # the weakest search rung a ladder starts from
-DEFAULT_TOP = "pimc:32"
+# the weakest search rung a ladder starts from: 10 times the playouts a decision of the rungs before
+# (pimc:4, ismcts:25), so the first search rung beats greedy on every bundled source variant (bench/README.md)
+FLOOR = {"pimc": 40, "ismcts": 250}
+# the top rung: two search rungs (pimc:40, pimc:80) keep `balance allfives --ladder --jobs 2` near a minute
+# on two cores with the compiled engine; each further doubling would cost as much as all the links below it
+DEFAULT_TOP = "pimc:80"
 SEARCH_CHUNK = 4  # matches per task when a search player plays (seconds each)
 QUICK_CHUNK = 40  # matches per task of random against greedy (milliseconds each)
 
@@ -33,10 +37,10 @@ Rows = dict[tuple[str, str, int], Row]
 
 
 def default_rungs(top: str) -> list[str]:
-    """random, greedy, then `top`'s search family at halving strengths down to its floor (`pimc:32`: 4, 8, 16, 32)."""
+    """random, greedy, then `top`'s search family at halving strengths down to its floor (`pimc:320`: 40, 80, 160, 320)."""
     name, _, arg = top.strip().partition(":")
     if name not in FLOOR or not arg.isdigit() or int(arg) < 1:
-        raise ToolError(f"--top {top!r}: give a search player with a count, e.g. pimc:32 or ismcts:200")
+        raise ToolError(f"--top {top!r}: give a search player with a count, e.g. pimc:80 or ismcts:500")
     strengths: list[int] = []
     n = int(arg)
     while n >= FLOOR[name] or not strengths:
@@ -49,7 +53,7 @@ def parse_rungs(text: str) -> list[str]:
     """A comma-separated ladder, weakest first; each name checked by the player registry."""
     rungs = [r.strip() for r in text.split(",") if r.strip()]
     if len(rungs) < 2:
-        raise ToolError("--rungs: give at least two players, weakest first (e.g. random,greedy,pimc:4)")
+        raise ToolError("--rungs: give at least two players, weakest first (e.g. random,greedy,pimc:40)")
     if len(set(rungs)) != len(rungs):
         raise ToolError("--rungs: a player appears twice")
     return rungs

@@ -13,6 +13,9 @@ PLAYER_NAMES = ("random", "greedy", "pimc", "ismcts", "strong")
 Player = FastPlayer | SearchPlayer
 """A player a seat can take: a bundled bot (it picks by move code) or a search player (called with what it sees)."""
 STRONG = "pimc:12"  # what `strong` means (the search player whose strength bench/README.md measures)
+# the playground's `strong` bot: a count, not seconds, so a seeded game replays; sized by bench/bench_strong.py
+# --latency so that 95% of its decisions take under 0.3 s (bench/README.md)
+PLAYGROUND_STRONG = "pimc:100"
 
 
 def make_player(spec: str, config: Config, seed: int) -> Player:
