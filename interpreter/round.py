@@ -567,7 +567,7 @@ class Round:
         seat = self._seat
         hands = self._hands
         # 1. the tile leaves the hand (code_tile, inline: an endwise code has a bit above the tile's)
-        hands[seat] ^= BIT[code >> TILE_SHIFT & TILE_BITS]
+        hands[seat] = hands[seat] ^ BIT[code >> TILE_SHIFT & TILE_BITS]  # (not `^=`: compiled, that is a generic call)
         # 2. the tile joins the layout: free sides and the counted sum
         lay = self._layout
         count = lay.place(code)
@@ -845,7 +845,8 @@ class Round:
                 codes = self._legal
                 if codes is None:
                     codes = self.legal_codes()
-                self._do(codes[int(rnd() * len(codes))], rec, None)  # = RandomPlayer.pick
+                n = len(codes)  # (a local: compiled, float times len() is a generic call, times an int native)
+                self._do(codes[int(rnd() * n)], rec, None)  # = RandomPlayer.pick
                 continue
             bot = fast[seat]
             if bot is not None:
