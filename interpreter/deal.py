@@ -59,14 +59,35 @@ def highest_holder(masks: Sequence[int]) -> int:
 
 def deal_tiles(cfg: Config, players: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:
     """Shuffle the set (Fisher-Yates with rng.random()) and deal: (hands as index lists, boneyard)."""
+    d = _shuffled(SETS[cfg.tiles], rng)  # larger sets: the first n indices (double-six: the same 28 as always)
+    h = cfg.hand_size(players)
+    return [d[k * h:(k + 1) * h] for k in range(players)], d[players * h:]
+
+
+def deal_masks(cfg: Config, players: int, rng: random.Random) -> tuple[list[int], list[int]]:
+    """The deal of `deal_tiles` (the same tiles from the same generator) with the hands as bitmasks, made as
+    they are dealt: a random round's set-up reads them so, and the index lists are never built."""
+    d = _shuffled(SETS[cfg.tiles], rng)
+    h = cfg.hand_size(players)
+    masks: list[int] = []
+    k = 0
+    for _ in range(players):
+        m = 0
+        for i in range(k, k + h):
+            m |= BIT[d[i]]
+        masks.append(m)
+        k += h
+    return masks, d[k:]
+
+
+def _shuffled(n: int, rng: random.Random) -> list[int]:
+    """The indices 0..n-1 shuffled by Fisher-Yates with rng.random() (the order every seeded deal promises)."""
     rand = rng.random
-    n = SETS[cfg.tiles]  # larger sets: the first n indices (double-six: the same 28 as always)
     d = list(range(n))
     for i in range(n - 1, 0, -1):
         j = int(rand() * (i + 1))
         d[i], d[j] = d[j], d[i]
-    h = cfg.hand_size(players)
-    return [d[k * h:(k + 1) * h] for k in range(players)], d[players * h:]
+    return d
 
 
 def read_deal(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -> tuple[list[int], list[int]]:

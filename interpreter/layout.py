@@ -411,8 +411,11 @@ def placement_codes(free: dict[int, int], hand: int, mask: tuple[int, ...] = MAS
     for key, v in free.items():
         m = hand & mask[v]
         if m:
-            for c in SHIFTED[m]:
-                codes.append(c | key)
+            if m & (m - 1):  # two tiles or more fit there: their codes, ascending, from the table
+                for c in SHIFTED[m]:
+                    codes.append(c | key)
+            else:  # one tile (the usual case): its index by arithmetic (compiled: no boxed key, no look-up)
+                codes.append((m.bit_length() - 1) << TILE_SHIFT | key)
     if len(codes) > 1:
         codes.sort()
     return codes

@@ -22,7 +22,8 @@ from . import tiles
 from .claims import CLAIM_ALL, Claims, bot_claim, claims_of
 from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
 from .config import as_config
-from .deal import DOUBLE_OPENERS, deal_tiles, deciding_tile, highest_holder, open_by_double, read_deal, thrown_in
+from .deal import DOUBLE_OPENERS, deal_masks, deciding_tile, highest_holder, open_by_double, read_deal, thrown_in
+from .deal import deal_tiles as deal_tiles  # re-exported: interpreter.round.deal_tiles stays importable
 from .errors import IllegalMove
 from .hooks import Drawing, GoneOut, TurnBegun, placed
 from .layout import Layout, placement_codes
@@ -205,11 +206,13 @@ class Round:
         """A round from a random deal: Fisher-Yates over the sorted set with `rng.random()` (dealt again from
         the same generator while `...: the tiles are dealt again` throws the deal in)."""
         cfg = as_config(config)
-        hands, bone = deal_tiles(cfg, players, rng)
+        masks, bone = deal_masks(cfg, players, rng)  # (the hands as bitmasks at once: no index lists)
         rule = opening or cfg.opener_first
-        while opener is None and thrown_in(cfg, rule, [_mask_of(h) for h in hands], 0):
-            hands, bone = deal_tiles(cfg, players, rng)
-        return cls.from_indices(cfg, players, hands, bone, opener, scores, record, rng, opening, tiebreak)
+        while opener is None and thrown_in(cfg, rule, masks, 0):
+            masks, bone = deal_masks(cfg, players, rng)
+        obj = cls(_BARE, 0, (), ())
+        obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak)
+        return obj
 
     @classmethod
     def from_indices(cls, cfg: Config, players: int, hands: Sequence[Sequence[int]], bone: list[int],
@@ -564,7 +567,7 @@ class Round:
         seat = self._seat
         hands = self._hands
         # 1. the tile leaves the hand (code_tile, inline: an endwise code has a bit above the tile's)
-        hands[seat] ^= BIT[code >> TILE_SHIFT & TILE_BITS]
+        hands[seat] = hands[seat] ^ BIT[code >> TILE_SHIFT & TILE_BITS]  # (not `^=`: compiled, that is a generic call)
         # 2. the tile joins the layout: free sides and the counted sum
         lay = self._layout
         count = lay.place(code)
@@ -842,7 +845,8 @@ class Round:
                 codes = self._legal
                 if codes is None:
                     codes = self.legal_codes()
-                self._do(codes[int(rnd() * len(codes))], rec, None)  # = RandomPlayer.pick
+                n = len(codes)  # (a local: compiled, float times len() is a generic call, times an int native)
+                self._do(codes[int(rnd() * n)], rec, None)  # = RandomPlayer.pick
                 continue
             bot = fast[seat]
             if bot is not None:

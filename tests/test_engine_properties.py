@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from rulelang.interpreter import Move, Round, greedy_player, load_config, play_match, random_player, replay
 from rulelang.interpreter.round import deal_tiles
+from rulelang.interpreter.tiles import TILES as _TILES
 
 HERE = pathlib.Path(__file__).parent
 CONFIG_FILES = sorted((HERE / "data" / "configs").glob("*.json"))
@@ -132,6 +133,28 @@ def test_deal_is_fixed_across_machines():
         j = int(r() * (i + 1))
         d[i], d[j] = d[j], d[i]
     assert hands == [d[:7], d[7:14]] and bone == d[14:]
+
+
+@given(seed=seeds, players=st.sampled_from([2, 3, 4]), name=variant)
+@SETTINGS
+def test_random_round_is_the_deal_of_deal_tiles(seed, players, name):
+    """Round.deal (hands dealt as bitmasks) sets up the round `deal_tiles` deals from the same generator."""
+    import random
+
+    from rulelang.interpreter.deal import deal_masks
+
+    cfg = CONFIGS[name]
+    if players not in cfg.counts:
+        return
+    hands, bone = deal_tiles(cfg, players, random.Random(seed))
+    masks, bone2 = deal_masks(cfg, players, random.Random(seed))
+    assert masks == [sum(1 << t for t in h) for h in hands] and bone2 == bone
+    try:
+        rnd = Round.deal(cfg, players, random.Random(seed), opener=0, record=True)
+    except ValueError:
+        return  # an opener rule that needs a double nobody holds (a Match deals again)
+    assert rnd.deal_dict()["hands"] == Round(cfg, players, [[_TILES[t] for t in h] for h in hands],
+                                             [_TILES[t] for t in bone], opener=0, record=True).deal_dict()["hands"]
 
 
 # -- configurations beyond the bundled three ------------------------------------------------------
