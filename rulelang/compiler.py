@@ -23,6 +23,7 @@ from typing import Any
 from rulelang.ast import Ruleset, Span, Statement
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
 from rulelang.config.defaults import empty_config
+from rulelang.config.reading import read_record
 from rulelang.config.rules import Problem, rule_problems
 from rulelang.config.validation import config_schema, schema_problems
 from rulelang.config.vocabulary import FORMAT, TILES_IN_SET
@@ -418,7 +419,7 @@ def _drop_counts_not_allowed(cfg: Config, own: dict[str, Statement]) -> None:
 def _check_rules(ck: _Checker, cfg: Config, in_force: dict[str, Statement], own: dict[str, Statement],
                  base_label: str | None) -> None:
     """The configuration rules, each error pointing at the statement (and the file) that wrote it."""
-    for problem in rule_problems(cfg, ck.bad_keys):
+    for problem in rule_problems(read_record(cfg), ck.bad_keys):
         _report(ck, problem, in_force, own, base_label)
 
 

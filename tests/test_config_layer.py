@@ -197,6 +197,7 @@ def test_a_cross_field_rule_is_declared_once_for_the_schema_and_the_language():
     data = rulelang.compile_bundled("exact61")
     data["settlement"]["domino"] = {"winner": "lightest-side", **data["settlement"]["domino"]}
     assert [p.path for p in config_problems(data)] == ["/settlement/domino/with_last_placement"]
+    from rulelang.config.reading import read_record
     from rulelang.config.rules import rule_problems
 
-    assert [(p.code, p.message) for p in rule_problems(data)] == [(declared.code, declared.message)]
+    assert [(p.code, p.message) for p in rule_problems(read_record(data))] == [(declared.code, declared.message)]

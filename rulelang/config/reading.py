@@ -12,8 +12,9 @@ from types import MappingProxyType
 from typing import Annotated, Any, get_args, get_origin
 
 from rulelang.config.declared import typed
+from rulelang.config.fields import Fields
 
-__all__ = ["freeze", "read_fields"]
+__all__ = ["freeze", "thaw", "read_fields", "read_record"]
 
 Reader = Callable[[Any], Any]
 
@@ -24,6 +25,15 @@ def freeze(value: Any) -> Any:
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
     if isinstance(value, list):
         return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: object) -> Any:
+    """A field's value as JSON data (the inverse of `freeze`): tuples as lists, mappings as objects with text keys."""
+    if isinstance(value, Mapping):
+        return {str(k): thaw(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [thaw(v) for v in value]
     return value
 
 
@@ -63,3 +73,8 @@ def read_fields(data: Mapping[str, Any]) -> dict[str, Any]:
             value = spec.default_for(data)
         out[attr] = read(value) if read is not None and value is not None else value
     return out
+
+
+def read_record(data: Mapping[str, Any]) -> Fields:
+    """A valid configuration dict as the typed record of its fields (an absent optional field: its default)."""
+    return Fields(**read_fields(data))
