@@ -9,9 +9,11 @@ from typing import Any
 
 from rulelang.ast import Ruleset, Statement
 from rulelang.statements import INFO, ORDER, TABLE
+from rulelang.statements.record import Fields, read_record
 from rulelang.statements.settlement import term_text
 
-__all__ = ["config_to_text", "config_statements", "format_ruleset", "format_text", "statement_lines", "term_text"]
+__all__ = ["config_to_text", "config_statements", "record_statements", "format_ruleset", "format_text",
+           "statement_lines", "term_text"]
 
 INDENT = "  "
 
@@ -22,7 +24,12 @@ def statement_lines(key: str, value: Any) -> list[str]:
 
 
 def config_statements(config: dict[str, Any]) -> list[tuple[str, Any]]:
-    """Every statement (key, value) that states this configuration, in canonical order."""
+    """Every statement (key, value) that states this configuration (its JSON), in canonical order."""
+    return record_statements(read_record(config))
+
+
+def record_statements(config: Fields) -> list[tuple[str, Any]]:
+    """Every statement (key, value) that states this configuration's record, in canonical order."""
     out = []
     for entry in TABLE:
         value = entry.from_config(config)

@@ -191,8 +191,9 @@ def sentence_of(analysis: Analysis, statement: Any) -> str | None:
     needs a rule the text does not state yet is None.
     """
     from rulelang.statements import INFO
+    from rulelang.statements.record import read_record
 
-    config = analysis.config if analysis.config is not None else _lenient_config(analysis)
+    config = read_record(analysis.config) if analysis.config is not None else _lenient_config(analysis)
     if config is None:
         return None
     entry = INFO[statement.key]
@@ -214,8 +215,8 @@ def statement_words(statement: Any) -> str:
     return f"{words[:1].upper()}{words[1:]}: `{'; '.join(canonical_texts(statement.key, statement.value))}`."
 
 
-def _lenient_config(analysis: Analysis) -> dict[str, Any] | None:
-    """A configuration of the statements that have no error (see sentence_of), or None."""
+def _lenient_config(analysis: Analysis) -> Any:
+    """The typed record of the statements that have no error (see sentence_of), or None."""
     from dataclasses import replace
 
     from rulelang.compiler import analyse_ruleset, resolve
@@ -234,8 +235,8 @@ def _lenient_config(analysis: Analysis) -> dict[str, Any] | None:
     sections = tuple(s for s in ruleset.sections if s[1].line not in bad)
     try:
         compiled = analyse_ruleset(replace(ruleset, statements=tuple(good), sections=sections))
-        if compiled.config is not None:
-            return compiled.config
+        if compiled.record is not None:
+            return compiled.record
         return resolve(good, ruleset.based_on)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         return None

@@ -9,6 +9,7 @@ always written it), and `read_record` (rulelang/config/reading.py) reads one.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -17,7 +18,13 @@ from rulelang.config.defaults import empty_config
 from rulelang.config.fields import Fields
 from rulelang.config.reading import read_record, thaw
 
-__all__ = ["Fields", "empty_record", "read_record", "record_json"]
+__all__ = ["Fields", "empty_record", "read_record", "record_json", "with_field"]
+
+
+def with_field(record: Fields, attr: str, value: object) -> Fields:
+    """The record with the field named `attr` set to `value` (a statement's own field, named by its declaration)."""
+    changes: dict[str, Any] = {attr: value}
+    return replace(record, **changes)
 
 
 @cache
