@@ -26,6 +26,7 @@ from typing import Any
 from rulelang.ast import Ruleset, Span, Statement
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
 from rulelang.config.fields import Fields
+from rulelang.config.reading import with_field
 from rulelang.config.rules import Problem, rule_problems
 from rulelang.config.validation import config_schema, schema_problems
 from rulelang.config.vocabulary import FORMAT, TILES_IN_SET
@@ -33,7 +34,7 @@ from rulelang.errors import RulesetCheckError, RulesetError, raise_errors
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
 from rulelang.parser import parse
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
-from rulelang.statements.record import empty_record, read_record, record_json, with_field
+from rulelang.statements.record import empty_record, read_record, record_json
 from rulelang.statements.table import field_of
 from rulelang.unapplied_warnings import cannot_apply_warnings
 from rulelang.unit_warnings import inherited_amount_warnings

@@ -7,6 +7,7 @@ int), an absent optional field its declared default; a field's own `read`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import cache
 from types import MappingProxyType
 from typing import Annotated, Any, get_args, get_origin
@@ -14,7 +15,7 @@ from typing import Annotated, Any, get_args, get_origin
 from rulelang.config.declared import typed
 from rulelang.config.fields import Fields
 
-__all__ = ["freeze", "thaw", "read_fields", "read_record"]
+__all__ = ["freeze", "thaw", "read_fields", "read_record", "with_field"]
 
 Reader = Callable[[Any], Any]
 
@@ -78,3 +79,9 @@ def read_fields(data: Mapping[str, Any]) -> dict[str, Any]:
 def read_record(data: Mapping[str, Any]) -> Fields:
     """A valid configuration dict as the typed record of its fields (an absent optional field: its default)."""
     return Fields(**read_fields(data))
+
+
+def with_field(record: Fields, attr: str, value: object) -> Fields:
+    """The record with the field named `attr` set to `value` (a statement's field, named by its declaration)."""
+    changes: dict[str, Any] = {attr: value}
+    return replace(record, **changes)

@@ -5,9 +5,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any, Literal, NamedTuple, cast
 
+from rulelang.config.reading import with_field
 from rulelang.config.vocabulary import SET_NAMES, SET_TILES, PlayerCount
 from rulelang.statements.phrase import examples, fill
-from rulelang.statements.record import with_field
 from rulelang.statements.table import Doc, Fields, Issue, Part, Phrase, StatementDef, choice, field_of, flag, number
 from rulelang.statements.values import Counts, PerCount, Players
 

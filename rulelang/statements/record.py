@@ -9,7 +9,6 @@ always written it), and `read_record` (rulelang/config/reading.py) reads one.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -17,14 +16,9 @@ from rulelang.config.declared import Declared, declared
 from rulelang.config.defaults import empty_config
 from rulelang.config.fields import Fields
 from rulelang.config.reading import read_record, thaw
+from rulelang.statements import ORDER
 
-__all__ = ["Fields", "empty_record", "read_record", "record_json", "with_field"]
-
-
-def with_field(record: Fields, attr: str, value: object) -> Fields:
-    """The record with the field named `attr` set to `value` (a statement's own field, named by its declaration)."""
-    changes: dict[str, Any] = {attr: value}
-    return replace(record, **changes)
+__all__ = ["Fields", "empty_record", "read_record", "record_json"]
 
 
 @cache
@@ -38,8 +32,6 @@ def empty_record() -> Fields:
 def _layout() -> tuple[Declared, ...]:
     """The fields in the order they are written: the required ones as declared, then the optional ones in the
     canonical order of their statements (each at the end of its object, or before its `before` sibling)."""
-    from rulelang.statements import ORDER  # the table imports this module's users
-
     fields = declared()
     optional = sorted((d for d in fields if not d.spec.required),
                       key=lambda d: (ORDER[d.spec.statement] if d.spec.statement else -1, fields.index(d)))

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
+from rulelang.config.reading import with_field
 from rulelang.config.vocabulary import Events, PartnersTie, Sign
 from rulelang.statements.phrase import fill
-from rulelang.statements.record import with_field
 from rulelang.statements.scoring import points_text
 from rulelang.statements.table import (
     Doc,

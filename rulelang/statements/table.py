@@ -22,10 +22,10 @@ from lark import Token
 
 from rulelang.config.declared import Declared, declared, typed
 from rulelang.config.fields import Fields
+from rulelang.config.reading import with_field
 from rulelang.config.vocabulary import literal_values
 from rulelang.statements.phrase import examples as examples_of
 from rulelang.statements.phrase import fill, items
-from rulelang.statements.record import with_field
 from rulelang.statements.values import Span
 
 __all__ = ["StatementDef", "Part", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "number", "flag",
