@@ -26,7 +26,7 @@ class Sentence:
     inherited: bool = False
 
 
-def describe(key: str, v: Any, config: Fields) -> str:
+def describe(key: str, v: object, config: Fields) -> str:
     """One statement of a configuration in plain English."""
     return INFO[key].explain(v, config)
 
@@ -87,6 +87,6 @@ def _diff(a: Fields, b: Fields) -> list[tuple[str, str, str]]:
     return out
 
 
-def _said(key: str, v: Any, config: Fields) -> str:
+def _said(key: str, v: object, config: Fields) -> str:
     """`describe` for a diff, which names both sides even where a rule does not apply."""
     return describe(key, v, config) or f"(does not apply: {INFO[key].words})"

@@ -14,13 +14,14 @@ from typing import Annotated, Any, get_args, get_origin
 
 from rulelang.config.declared import typed
 from rulelang.config.fields import Fields
+from rulelang.config.spec import Spec
 
 __all__ = ["freeze", "thaw", "read_fields", "read_record", "with_field"]
 
 Reader = Callable[[Any], Any]
 
 
-def freeze(value: Any) -> Any:
+def freeze(value: object) -> Any:
     """JSON data made read-only: dicts as mappings, lists as tuples."""
     if isinstance(value, dict):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
@@ -42,7 +43,7 @@ def _by_count(value: Mapping[str, Any]) -> Mapping[int, Any]:
     return MappingProxyType({int(k): v for k, v in value.items()})
 
 
-def _shape_reader(hint: Any) -> Reader | None:
+def _shape_reader(hint: object) -> Reader | None:
     """How the annotation's shape reads a JSON value (None: as it is)."""
     if get_origin(hint) is Annotated:
         hint = get_args(hint)[0]
@@ -55,7 +56,7 @@ def _shape_reader(hint: Any) -> Reader | None:
 
 
 @cache
-def _plan() -> tuple[tuple[str, tuple[str, ...], bool, Any, Reader | None], ...]:
+def _plan() -> tuple[tuple[str, tuple[str, ...], bool, Spec, Reader | None], ...]:
     """Per field: attribute, path, required, the Spec (for its default), reader."""
     return tuple((d.attr, d.spec.path, d.spec.required, d.spec, d.spec.read or _shape_reader(d.hint))
                  for d in typed())

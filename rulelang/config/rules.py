@@ -3,7 +3,7 @@
 Each rule is small, has one stable code and names the statements it involves
 (`keys`): the compiler points its message at one of them (`at`, the first
 stated in the file being compiled, else the first) and skips a rule when one of
-its statements already has an error of its own; the engine (`Config.from_dict`)
+its statements already has an error of its own; the engine (`Fields.from_dict`)
 runs the same rules through `config_problems`, so exactly the same
 configurations are valid for both. A rule reads the typed record of the
 configuration (`Fields`: every optional field holding its value or its
@@ -24,7 +24,6 @@ from rulelang.config.vocabulary import DOUBLE_OPENERS, SET_NAMES, SET_TILES
 
 __all__ = ["Problem", "Rule", "RULES", "config_problems", "rule_problems", "mentions_winner"]
 
-Config = Fields  # the typed record a rule reads
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -45,15 +44,15 @@ class Rule:
 
     code: str
     keys: tuple[str, ...]
-    find: Callable[[Config], Iterator[Problem]]
+    find: Callable[[Fields], Iterator[Problem]]
 
 
 RULES: list[Rule] = []
 
 
-def rule(code: str, *keys: str) -> Callable[[Callable[[Config], Iterator[Problem]]], Callable[[Config], Iterator[Problem]]]:
+def rule(code: str, *keys: str) -> Callable[[Callable[[Fields], Iterator[Problem]]], Callable[[Fields], Iterator[Problem]]]:
     """Register a rule (in the order of this file: the order its messages come in)."""
-    def register(find: Callable[[Config], Iterator[Problem]]) -> Callable[[Config], Iterator[Problem]]:
+    def register(find: Callable[[Fields], Iterator[Problem]]) -> Callable[[Fields], Iterator[Problem]]:
         RULES.append(Rule(code, keys, find))
         return find
     return register
@@ -71,6 +70,18 @@ def mentions_winner(term: Term) -> bool:
     return term["kind"] in ("heaviest", "net")
 
 
+def _whole_shown(code: str, key: str, what: str, amount: Callable[[Fields], int], plural: bool = False) -> None:
+    """Register the rule that a raw amount of statement `key` is a whole number of shown points (a multiple of the
+    unit): `what` names it in the message (`a bonus`); `plural` writes `points` even for 1."""
+    @rule(code, "unit", key)
+    def find(c: Fields) -> Iterator[Problem]:
+        n, unit = amount(c), c.unit
+        if n % unit:
+            points = "points" if plural or n != 1 else "point"
+            yield _p(code, f"{what} of {n} raw {points} is not a whole number of shown points",
+                     f"with {unit} raw points to 1 shown point, use a multiple of {unit}", key)
+
+
 def _join(nums: list[int]) -> str:
     words = [str(n) for n in nums]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
@@ -78,21 +89,21 @@ def _join(nums: list[int]) -> str:
 
 # -- the tile set bounds the deal: as many players as its tiles deal (hands and reserve must fit)
 
-def _playable(c: Config) -> list[int]:
+def _playable(c: Fields) -> list[int]:
     """The allowed counts (a count whose deal does not fit gets one `too-many-tiles` fault, nothing more)."""
     return list(c.counts)
 
 
 @rule("partnerships-need-4", "players")
-def _partnerships(c: Config) -> Iterator[Problem]:
+def _partnerships(c: Fields) -> Iterator[Problem]:
     if c.partnerships and 4 not in c.counts:
         yield _p("partnerships-need-4", "partnerships need 4 players, but 4 players are not allowed",
                  "write `players 2 to 4, partnerships with 4` or `no partnerships`", "players")
 
 
-def _per_count(key: str, place: Callable[[Config], Mapping[int, int]], words: str) -> None:
+def _per_count(key: str, place: Callable[[Fields], Mapping[int, int]], words: str) -> None:
     @rule("per-count", "players", key)
-    def find(c: Config) -> Iterator[Problem]:
+    def find(c: Fields) -> Iterator[Problem]:
         counts, given = _playable(c), place(c)
         for n in sorted(given):
             if n not in counts:
@@ -109,7 +120,7 @@ _per_count("reserve", lambda c: c.reserves, "the reserve")
 
 
 @rule("too-many-tiles", "players", "hand", "reserve")
-def _tiles(c: Config) -> Iterator[Problem]:
+def _tiles(c: Fields) -> Iterator[Problem]:
     top = c.tiles
     in_set = SET_TILES[top]
     for n in _playable(c):
@@ -134,7 +145,7 @@ def _tiles(c: Config) -> Iterator[Problem]:
 
 
 @rule("per-count", "players", "tie_rounds")
-def _tie_rounds_counts(c: Config) -> Iterator[Problem]:
+def _tie_rounds_counts(c: Fields) -> Iterator[Problem]:
     by, counts = c.tie_rounds, sorted(c.counts)
     if by and sorted(by) != counts:
         yield _p("per-count", "the extra rounds on a tie are not given for exactly the allowed player counts",
@@ -142,22 +153,17 @@ def _tie_rounds_counts(c: Config) -> Iterator[Problem]:
 
 
 @rule("tie-rounds-need-extra-rounds", "tie_rounds", "ties")
-def _tie_rounds_ties(c: Config) -> Iterator[Problem]:
+def _tie_rounds_ties(c: Fields) -> Iterator[Problem]:
     if c.tie_rounds and c.ties != "extra-rounds":
         yield _p("tie-rounds-need-extra-rounds", "extra rounds on a tie need ties at the top to play extra rounds",
                  "write `ties at the top: play extra rounds`", "tie_rounds", "ties")
 
 
-@rule("target-not-multiple", "unit", "target")
-def _target_multiple(c: Config) -> Iterator[Problem]:
-    unit, raw = c.unit, c.target
-    if raw % unit:
-        yield _p("target-not-multiple", f"a target of {raw} raw points is not a whole number of shown points",
-                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "target")
+_whole_shown("target-not-multiple", "target", "a target", lambda c: c.target, plural=True)
 
 
 @rule("unit-mismatch", "unit", "scoring")
-def _unit_scoring(c: Config) -> Iterator[Problem]:
+def _unit_scoring(c: Fields) -> Iterator[Problem]:
     unit = c.unit  # placement points must be multiples of the unit
     if c.formula != "value":
         return  # `formula-needs-raw-points` says what is wrong
@@ -169,14 +175,14 @@ def _unit_scoring(c: Config) -> Iterator[Problem]:
 
 
 @rule("unit-mismatch", "unit", "floor")
-def _unit_floor(c: Config) -> Iterator[Problem]:
+def _unit_floor(c: Fields) -> Iterator[Problem]:
     floor, unit = c.score_floor, c.unit
     if unit > 1 and floor is not None and floor % unit:
         yield _p("unit-mismatch", f"a score floor of {floor} is not a multiple of {unit}",
                  f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "floor")
 
 
-def _terms_of(section: str) -> Callable[[Config], tuple[Term, ...]]:
+def _terms_of(section: str) -> Callable[[Fields], tuple[Term, ...]]:
     """The terms of `settlement.SECTION`."""
     return (lambda c: c.domino_terms) if section == "domino" else (lambda c: c.block_terms)
 
@@ -185,7 +191,7 @@ def _unit_terms(section: str, key: str) -> None:
     terms_of = _terms_of(section)
 
     @rule("unit-mismatch", "unit", key)
-    def find(c: Config) -> Iterator[Problem]:
+    def find(c: Fields) -> Iterator[Problem]:
         unit = c.unit
         if unit == 1:
             return
@@ -222,7 +228,7 @@ _unit_terms("block", "block_terms")
 # -- scoring formulas, bonuses and drawing ------------------------------------------------
 
 @rule("formula-needs-raw-points", "unit", "scoring")
-def _formula_unit(c: Config) -> Iterator[Problem]:
+def _formula_unit(c: Fields) -> Iterator[Problem]:
     formula = c.formula
     if c.in_play and formula != "value" and c.unit != 1:
         yield _p("formula-needs-raw-points", f"placements scoring {'one point per multiple' if formula == 'per-multiple' else 'at face value'} "
@@ -230,31 +236,19 @@ def _formula_unit(c: Config) -> Iterator[Problem]:
                  "write `points are shown raw`", "scoring")
 
 
-@rule("unit-mismatch", "unit", "domino_bonus")
-def _unit_bonus(c: Config) -> Iterator[Problem]:
-    bonus, unit = c.domino_bonus, c.unit
-    if bonus % unit:
-        yield _p("unit-mismatch", f"a bonus of {bonus} raw point{'s' if bonus != 1 else ''} is not a whole number of shown points",
-                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "domino_bonus")
-
-
-@rule("unit-mismatch", "unit", "knock_bonus")
-def _unit_knock(c: Config) -> Iterator[Problem]:
-    knock, unit = c.knock_bonus, c.unit
-    if knock % unit:  # the knock bonus is raw, like the domino bonus
-        yield _p("unit-mismatch", f"a knock bonus of {knock} raw point{'s' if knock != 1 else ''} is not a whole number of shown points",
-                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "knock_bonus")
+_whole_shown("unit-mismatch", "domino_bonus", "a bonus", lambda c: c.domino_bonus)
+_whole_shown("unit-mismatch", "knock_bonus", "a knock bonus", lambda c: c.knock_bonus)  # raw, like the domino bonus
 
 
 @rule("draw-while-able-needs-drawing", "draw_while_able", "drawing")
-def _draw_while_able(c: Config) -> Iterator[Problem]:
+def _draw_while_able(c: Fields) -> Iterator[Problem]:
     if c.draw_while_able and c.drawing != "until-playable":
         yield _p("draw-while-able-needs-drawing", "without drawing there is nothing to draw while able to place",
                  "write `draw until playable`, or remove this line", "draw_while_able")
 
 
 @rule("redeal-doubles-cannot-apply", "redeal_doubles", "hand")
-def _redeal_doubles(c: Config) -> Iterator[Problem]:
+def _redeal_doubles(c: Fields) -> Iterator[Problem]:
     # "the tiles are dealt again when a hand holds N or more doubles": a rule no deal can meet says nothing, and
     # one every deal meets would deal again for ever
     least = c.redeal_doubles
@@ -277,7 +271,7 @@ def _redeal_doubles(c: Config) -> Iterator[Problem]:
 
 
 @rule("placement-minimum-cannot-apply", "placement_minimum", "scoring")
-def _placement_minimum(c: Config) -> Iterator[Problem]:
+def _placement_minimum(c: Fields) -> Iterator[Problem]:
     # "a placement scores only from N points up" where placements score nothing, or where none scores below N
     least = c.minimum
     if not least:
@@ -297,21 +291,21 @@ def _placement_minimum(c: Config) -> Iterator[Problem]:
 
 
 @rule("exact-needs-overshoot", "target", "overshoot")
-def _exact(c: Config) -> Iterator[Problem]:
+def _exact(c: Fields) -> Iterator[Problem]:
     if c.target_mode == "exact" and c.overshoot == "none":
         yield _p("exact-needs-overshoot", "an exact target needs an overshoot rule",
                  "write `overshoot discards the event` or `overshoot bounces back`", "overshoot")
 
 
 @rule("overshoot-needs-exact", "target", "overshoot")
-def _at_least(c: Config) -> Iterator[Problem]:
+def _at_least(c: Fields) -> Iterator[Problem]:
     if c.target_mode == "at-least" and c.overshoot in ("discard", "bounce"):
         yield _p("overshoot-needs-exact", "an at-least target cannot be overshot",
                  "write `no overshoot rule`, or `target exactly ...`", "overshoot")
 
 
 @rule("ties-contradict-check", "check", "ties")
-def _ties(c: Config) -> Iterator[Problem]:
+def _ties(c: Fields) -> Iterator[Problem]:
     if c.target_mode == "rounds":
         return  # `rounds-need-ties` says what a fixed number of rounds needs
     if c.target_check == "every-event" and c.ties != "impossible":
@@ -324,7 +318,7 @@ def _ties(c: Config) -> Iterator[Problem]:
 
 
 @rule("forced-lead-unused", "lead", "opener_first", "opener_domino", "opener_block")
-def _forced(c: Config) -> Iterator[Problem]:
+def _forced(c: Fields) -> Iterator[Problem]:
     if c.lead == "forced" and not set(DOUBLE_OPENERS) & {c.opener_first, c.opener_after_domino,
                                                          c.opener_after_block}:
         yield _p("forced-lead-unused", "a forced lead needs a round opened by a double (the highest double, the "
@@ -333,20 +327,20 @@ def _forced(c: Config) -> Iterator[Problem]:
 
 
 @rule("opener-needs-winner", "opener_block", "block_winner")
-def _opener_winner(c: Config) -> Iterator[Problem]:
+def _opener_winner(c: Fields) -> Iterator[Problem]:
     if c.opener_after_block == "block-winner" and c.block_winner == "none":
         yield _p("opener-needs-winner", "a block has no winner to open the next round",
                  "write `opener after a block: lottery` or give the block a winner", "opener_block")
 
 
 @rule("last-placement-needs-one-event", "domino_events")
-def _last(c: Config) -> Iterator[Problem]:
+def _last(c: Fields) -> Iterator[Problem]:
     if c.domino_with_last_placement and c.domino_events != "one":
         yield _p("last-placement-needs-one-event", "the last placement can join the settlement only as one event",
                  "write `as one event with the last placement`", "domino_events")
 
 
-def _object(c: Config, where: tuple[str, ...]) -> dict[str, Any]:
+def _object(c: Fields, where: tuple[str, ...]) -> dict[str, Any]:
     """The JSON object at `where` with every field written (defaults included), as a schema keyword reads it."""
     return {d.spec.path[-1]: thaw(getattr(c, d.attr)) for d in declared() if d.spec.path[:-1] == where}
 
@@ -354,15 +348,15 @@ def _object(c: Config, where: tuple[str, ...]) -> dict[str, Any]:
 def _cross_field(declared: CrossField) -> None:
     """Register a rule declared with its schema keywords (rulelang/config/fields.py): the schema's condition, in
     the language's words."""
-    validator: list[Any] = []  # built on first use: jsonschema costs start-up time
+    validator: list[Callable[[object], bool]] = []  # built on first use: jsonschema costs start-up time
 
     @rule(declared.code, *declared.statements)
-    def find(c: Config) -> Iterator[Problem]:
+    def find(c: Fields) -> Iterator[Problem]:
         if not validator:
             import jsonschema
 
-            validator.append(jsonschema.Draft202012Validator(dict(declared.keywords)))
-        if not validator[0].is_valid(_object(c, tuple(declared.where.split(".")))):
+            validator.append(jsonschema.Draft202012Validator(dict(declared.keywords)).is_valid)
+        if not validator[0](_object(c, tuple(declared.where.split(".")))):
             yield _p(declared.code, declared.message, declared.hint, *declared.statements)
 
 
@@ -370,7 +364,7 @@ _cross_field(LAST_PLACEMENT_NEEDS_DOMINOER)
 
 
 @rule("terms-need-winner", "block_winner", "block_terms")
-def _terms_winner(c: Config) -> Iterator[Problem]:
+def _terms_winner(c: Fields) -> Iterator[Problem]:
     if c.block_winner != "none":
         return
     for i, term in enumerate(c.block_terms):
@@ -384,7 +378,7 @@ def _section_rules(section: str, key: str) -> None:
     terms_of = _terms_of(section)
 
     @rule("partner-needs-partnerships", "players", key)
-    def partner(c: Config) -> Iterator[Problem]:
+    def partner(c: Fields) -> Iterator[Problem]:
         if c.partnerships:
             return
         for i, term in enumerate(terms_of(c)):
@@ -393,7 +387,7 @@ def _section_rules(section: str, key: str) -> None:
                          "remove this line or play `partnerships with 4`", key, index=i)
 
     @rule("pooled-to-owner", key)
-    def pooled(c: Config) -> Iterator[Problem]:
+    def pooled(c: Fields) -> Iterator[Problem]:
         for i, term in enumerate(terms_of(c)):
             if (term["kind"] == "hands" or term["kind"] == "tiles") and term["pooling"] == "pooled" \
                     and term["to"] == "owner":
@@ -406,7 +400,7 @@ _section_rules("block", "block_terms")
 
 
 @rule("no-scoring", "scoring", "domino_terms", "block_terms")
-def _no_scoring(c: Config) -> Iterator[Problem]:
+def _no_scoring(c: Fields) -> Iterator[Problem]:
     credits = [t for t in c.domino_terms + c.block_terms if t["sign"] == "credit"]
     if not c.in_play and not credits:
         yield _p("no-scoring", "nobody can ever score: placements score nothing and no settlement credits points",
@@ -415,30 +409,25 @@ def _no_scoring(c: Config) -> Iterator[Problem]:
 
 # -- house rules of the match ----------------------------------------------------------------
 
-@rule("unit-mismatch", "unit", "entry")
-def _unit_entry(c: Config) -> Iterator[Problem]:
-    entry, unit = c.entry, c.unit
-    if entry % unit:
-        yield _p("unit-mismatch", f"an entry threshold of {entry} raw points is not a whole number of shown points",
-                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "entry")
+_whole_shown("unit-mismatch", "entry", "an entry threshold", lambda c: c.entry, plural=True)
 
 
 @rule("rounds-no-overshoot", "rounds", "overshoot")
-def _rounds_overshoot(c: Config) -> Iterator[Problem]:
+def _rounds_overshoot(c: Fields) -> Iterator[Problem]:
     if c.target_mode == "rounds" and c.overshoot != "none":
         yield _p("rounds-no-overshoot", "a match of a fixed number of rounds has no target to overshoot",
                  "write `no overshoot rule`", "rounds")
 
 
 @rule("rounds-need-ties", "rounds", "ties")
-def _rounds_ties(c: Config) -> Iterator[Problem]:
+def _rounds_ties(c: Fields) -> Iterator[Problem]:
     if c.target_mode == "rounds" and c.ties == "impossible":
         yield _p("rounds-need-ties", "after the last round two sides can share the highest score",
                  "write `ties at the top: draw` or `ties at the top: play extra rounds`", "rounds")
 
 
 @rule("per-count", "players", "target")
-def _target_counts(c: Config) -> Iterator[Problem]:
+def _target_counts(c: Fields) -> Iterator[Problem]:
     by = c.target_by_count
     if not by:
         return
@@ -452,7 +441,7 @@ def _target_counts(c: Config) -> Iterator[Problem]:
 
 
 @rule("target-not-multiple", "unit", "target")
-def _target_counts_unit(c: Config) -> Iterator[Problem]:
+def _target_counts_unit(c: Fields) -> Iterator[Problem]:
     unit = c.unit
     bad = [raw for raw in c.target_by_count.values() if raw % unit]
     if bad:
@@ -463,7 +452,7 @@ def _target_counts_unit(c: Config) -> Iterator[Problem]:
 # -- the muggins rule ------------------------------------------------------------------------
 
 @rule("claims-need-scoring", "claims", "scoring")
-def _claims_scoring(c: Config) -> Iterator[Problem]:
+def _claims_scoring(c: Fields) -> Iterator[Problem]:
     if c.claims != "none" and not c.in_play:
         yield _p("claims-need-scoring", "points must be claimed, but placements score nothing: there is nothing "
                  "to claim", "write `placements score multiples of 5`, or leave out the muggins rule", "claims")
@@ -475,21 +464,24 @@ _BRANCHING_WORDS = {"every": "every double branches", "none": "no double branche
                     "lead": "only a leading double branches", "all-but-lead": "every double but the lead branches"}
 
 
-def _sniff_rule(key: str, value: Callable[[Config], str], default: str, what: str) -> None:
+def _sniff_rule(key: str, what: str) -> None:
+    """A rule of the sniff (statement `key`) away from its declared default needs the first double alone to branch."""
+    field = next(d for d in declared() if d.spec.statement == key)
+
     @rule("sniff-needs-first-double", "branching", key)
-    def find(c: Config) -> Iterator[Problem]:
-        if value(c) != default and c.branching != "first":
+    def find(c: Fields) -> Iterator[Problem]:
+        if getattr(c, field.attr) != field.spec.default and c.branching != "first":
             yield _p("sniff-needs-first-double", f"{what} is a rule of the sniff, the first double of the round "
                      f"and the only one that branches; here {_BRANCHING_WORDS[c.branching]}",
                      "write `only the first double branches`, or remove this line", key)
 
 
-_sniff_rule("spinner_orientation", lambda c: c.spinner_orientation, "crosswise", "how the spinner is laid")
-_sniff_rule("spinner_count", lambda c: c.spinner_count, "terminal", "what the spinner counts")
-_sniff_rule("branch_length", lambda c: c.branch_length, "unlimited", "how long the spinner's branches are")
+_sniff_rule("spinner_orientation", "how the spinner is laid")
+_sniff_rule("spinner_count", "what the spinner counts")
+_sniff_rule("branch_length", "how long the spinner's branches are")
 
 
-def rule_problems(config: Config, skip: frozenset[str] | set[str] = frozenset()) -> list[Problem]:
+def rule_problems(config: Fields, skip: frozenset[str] | set[str] = frozenset()) -> list[Problem]:
     """The faults of a configuration's record (one that matches the schema), skipping rules that involve `skip`."""
     out: list[Problem] = []
     for r in RULES:

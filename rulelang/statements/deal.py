@@ -1,12 +1,12 @@
 """Statements of the players and the deal."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any, Literal, NamedTuple, cast
+from typing import Literal, NamedTuple, cast
 
 from rulelang.config.reading import with_field
-from rulelang.config.vocabulary import SET_NAMES, SET_TILES, PlayerCount
+from rulelang.config.vocabulary import SET_NAMES, SET_TILES, Drawing, PlayerCount
 from rulelang.statements.phrase import examples, fill
 from rulelang.statements.table import Doc, Fields, Issue, Part, Phrase, StatementDef, choice, field_of, flag, number
 from rulelang.statements.values import Counts, PerCount, Players
@@ -61,8 +61,8 @@ def _allows(counts: Counts, n: int) -> bool:
 
 def _read_players(p: Phrase) -> Players:
     counts, *rest = p.parts
-    partner: tuple[Any, ...] = rest[0] if rest else ("none",)
-    return Players(counts, (int(partner[1]),) if partner[0] == "with" else ())
+    partner: tuple[str] | tuple[str, int] = rest[0] if rest else ("none",)
+    return Players(counts, (partner[1],) if len(partner) == 2 else ())
 
 
 def _counts_text(c: Counts) -> str:
@@ -144,7 +144,7 @@ def _per_count_value(d: Mapping[int, int]) -> PerCount:
     return PerCount(by_count=tuple(sorted(d.items())))
 
 
-def _per_count_check(words: str, least: int) -> Any:
+def _per_count_check(words: str, least: int) -> Callable[[PerCount], Iterator[Issue]]:
     def check(v: PerCount) -> Iterator[Issue]:
         seen: set[int] = set()
         for n, _size in v.by_count:
@@ -159,7 +159,7 @@ def _per_count_check(words: str, least: int) -> Any:
     return check
 
 
-def _per_count_resolve(key: str) -> Any:
+def _per_count_resolve(key: str) -> Callable[[PerCount, Fields], Fields]:
     def resolve(v: PerCount, c: Fields) -> Fields:
         return with_field(c, field_of(key).attr, v.expand(c.counts))
     return resolve
@@ -287,15 +287,15 @@ class DrawLimit(NamedTuple):
 
 def _with_draw_limit(entry: StatementDef) -> StatementDef:
     """The drawing statement, which also reads `draw until playable, at most K tiles`."""
-    def read(p: Phrase) -> Any:
-        return DrawLimit(p.numbers[0]) if p.numbers else entry.read(p)
+    def read(p: Phrase) -> DrawLimit | Drawing:
+        return DrawLimit(p.numbers[0]) if p.numbers else cast("Drawing", entry.read(p))
 
-    def fmt(v: Any) -> list[str]:
+    def fmt(v: DrawLimit | Drawing) -> list[str]:
         if isinstance(v, DrawLimit):
             return [fill(DRAW_LIMIT, v.limit)]
         return entry.fmt(v)
 
-    def explain(v: Any, c: Fields) -> str:
+    def explain(v: DrawLimit | Drawing, c: Fields) -> str:
         if c.draw_limit is not None:
             k = c.draw_limit
             return (f"A player who cannot place draws from the boneyard one tile at a time until one fits, at most "
@@ -303,15 +303,15 @@ def _with_draw_limit(entry: StatementDef) -> StatementDef:
                     f"draw{'s' if k != 1 else ''} without one, the player passes.")
         return entry.explain(v, c)
 
-    def resolve(v: Any, c: Fields) -> Fields:
+    def resolve(v: DrawLimit | Drawing, c: Fields) -> Fields:
         if isinstance(v, DrawLimit):
             return replace(c, drawing="until-playable", draw_limit=v.limit)
         return entry.resolve(v, c)
 
-    def from_config(c: Fields) -> Any:
-        return DrawLimit(c.draw_limit) if c.draw_limit is not None else entry.from_config(c)
+    def from_config(c: Fields) -> DrawLimit | Drawing:
+        return DrawLimit(c.draw_limit) if c.draw_limit is not None else c.drawing
 
-    def check(v: Any) -> Iterator[Issue]:
+    def check(v: DrawLimit | Drawing) -> Iterator[Issue]:
         if isinstance(v, DrawLimit):
             if v.limit < 1:
                 yield Issue("bad-number", "a player must be able to draw at least 1 tile",

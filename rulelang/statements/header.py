@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
 from rulelang.statements.phrase import fill
 from rulelang.statements.table import Doc, Fields, Issue, Phrase, StatementDef, reads_field, sets_field
@@ -40,7 +39,7 @@ def _based_from_config(c: Fields) -> Based | None:
     return Based("name", based) if "/" not in based and not based.endswith(".rules") else Based("path", based)
 
 
-def _set_based(v: Any, c: Fields) -> Fields:
+def _set_based(v: Based, c: Fields) -> Fields:
     """The label is set by the compiler (the name or path as the child wrote it)."""
     return c
 

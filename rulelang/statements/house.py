@@ -12,6 +12,7 @@ from typing import NamedTuple
 from rulelang.statements.phrase import fill
 from rulelang.statements.scoring import MEASURES, counts_named_twice, measure_words, points_text, with_player_counts
 from rulelang.statements.table import Doc, Fields, Issue, Part, Phrase, StatementDef, flag, number, reads_field, sets_field
+from rulelang.statements.values import Measure
 
 __all__ = ["SCORING", "PARTS", "Entry"]
 
@@ -20,7 +21,7 @@ class Entry(NamedTuple):
     """`10 points to get in`: the threshold and the measure it was written in."""
 
     amount: int
-    measure: str  # "points" / "shown" / "raw"
+    measure: Measure
 
 
 def _unit(c: Fields) -> int:
@@ -54,7 +55,7 @@ def _set_entry(v: Entry, c: Fields) -> Fields:
     return replace(c, entry=v.amount if v.measure == "raw" else v.amount * _unit(c))
 
 
-def _measured(raw: int, unit: int) -> tuple[int, str]:
+def _measured(raw: int, unit: int) -> tuple[int, Measure]:
     """A raw amount as a text writes it: in shown points where the unit divides it, else points or raw points."""
     if unit > 1 and raw % unit == 0:
         return raw // unit, "shown"
@@ -152,7 +153,7 @@ class Minimum(NamedTuple):
     """`a placement scores only from 10 points up`: the least a placement scores, and the measure it was written in."""
 
     amount: int
-    measure: str  # "points" / "shown" / "raw"
+    measure: Measure
 
 
 def _check_minimum(v: Minimum) -> Iterator[Issue]:

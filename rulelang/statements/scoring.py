@@ -10,7 +10,7 @@ from rulelang.config.fields import DIVIDED_MULTIPLE
 from rulelang.config.vocabulary import Formula, RoundEnd
 from rulelang.statements.phrase import examples, fill
 from rulelang.statements.table import Doc, Fields, Issue, Part, Phrase, StatementDef, choice, reads_field, sets_field
-from rulelang.statements.values import Scoring, Target, UnitValue
+from rulelang.statements.values import Measure, Scoring, Target, UnitValue
 
 
 def points_text(raw: int, unit: int) -> str:
@@ -121,19 +121,19 @@ def _explain_unit(v: UnitValue, c: Fields) -> str:
 # -- the target ---------------------------------------------------------------------
 
 # How an amount is measured: its phrase (the part `{target_measure}`) and what it reads to, singular or plural.
-MEASURE_PHRASES: dict[Literal["points", "shown", "raw"], str] = {"points": "point[s]", "shown": "shown point[s]",
+MEASURE_PHRASES: dict[Measure, str] = {"points": "point[s]", "shown": "shown point[s]",
                                                                   "raw": "raw point[s]"}
-MEASURES: dict[str, Literal["points", "shown", "raw"]] = {
+MEASURES: dict[str, Measure] = {
     fill("{N} " + phrase, n).split(" ", 1)[1]: measure for measure, phrase in MEASURE_PHRASES.items() for n in (1, 2)}
 PARTS = (Part("target_measure", tuple(MEASURE_PHRASES.values())),)
 
 
-def amount_text(amount: int, measure: Literal["points", "shown", "raw"]) -> str:
+def amount_text(amount: int, measure: Measure) -> str:
     """`61 shown points`, `1 point`: an amount in the words of its measure."""
     return fill("{N} " + MEASURE_PHRASES[measure], amount)
 
 
-def measure_words(amount: int, measure: Literal["points", "shown", "raw"]) -> str:
+def measure_words(amount: int, measure: Measure) -> str:
     """The words of the part `{target_measure}` after AMOUNT: `shown points`, `point`."""
     return amount_text(amount, measure).split(" ", 1)[1]
 

@@ -28,8 +28,11 @@ from rulelang.config.vocabulary import (
     TieBreak,
 )
 
-__all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
+__all__ = ["Measure", "Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
            "UnitValue", "Target", "EventsValue", "Winner"]
+
+
+Measure = Literal["points", "shown", "raw"]  # how an amount is written: shown points (the unit's), or raw
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +122,7 @@ class Target(NamedTuple):
 
     mode: TargetMode
     amount: int
-    measure: Literal["points", "shown", "raw"]
+    measure: Measure
     # a target per player count, `... with 2 players, 150 with 3 or 4`: (amount, counts) groups, the first amount first
     by_count: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
