@@ -254,3 +254,15 @@ def test_a_simple_statement_resolves_and_reads_its_declared_field():
         assert entry.from_config(record) == value, key
         unstated = entry.from_config(empty_record())  # nothing resolved: no value, or the optional one's default
         assert unstated is None or unstated == entry.meta.get("default"), key
+
+
+def test_diff_reads_both_configurations_into_records_so_a_written_default_is_no_difference():
+    from rulelang.explain import diff_configs
+
+    plain = rulelang.compile_bundled("allfives")
+    written = json.loads(json.dumps(plain))
+    written["doubles"]["spinner_orientation"] = "crosswise"  # the default, written out by hand
+    written["scoring"]["knock_bonus"] = 0
+    assert diff_configs(plain, written) == []
+    written["scoring"]["knock_bonus"] = 5
+    assert [what for what, _, _ in diff_configs(plain, written)] == ["the knock bonus"]
