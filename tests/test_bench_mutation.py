@@ -122,7 +122,7 @@ def test_every_listed_equivalent_mutant_has_a_reason_and_a_unique_id():
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
 def test_a_language_mistake_that_changes_a_configuration_is_killed_by_a_case(tmp_path):
     # `placements score multiples of N` no longer sets the multiple: the compiled configurations change
-    res = _run("--match", "rulelang/statements/scoring.py::_set_scoring::if v.multiple is not None:::IsNot->Is",
+    res = _run("--match", "rulelang/statements/scoring.py::_set_scoring::multiple = v.multiple if v.multiple is not None else c.multiple::IsNot->Is",
                "--json", str(tmp_path / "m.json"))
     assert res.returncode == 0, res.stdout + res.stderr
     doc = json.loads((tmp_path / "m.json").read_text())
