@@ -39,6 +39,7 @@ from typing import Any
 
 from rulelang.config.declared import Declared, typed
 from rulelang.config.fields import Term
+from rulelang.config.reading import read_record
 from rulelang.config.rules import RULES, config_problems, rule_problems
 from rulelang.config.spec import REQUIRED, Schema
 from rulelang.config.validation import schema_problems
@@ -359,7 +360,7 @@ def _problems(config: dict[str, Any]) -> int:
     checked only once the schema holds)."""
     try:
         schema = len(schema_problems(config))
-        return 100 * schema if schema else len(rule_problems(config))
+        return 100 * schema if schema else len(rule_problems(read_record(config)))
     except (ValueError, KeyError, TypeError):  # the validator's own fault on an odd configuration
         return 10_000
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
+from rulelang.config.reading import read_record
 from rulelang.formatter import config_statements, statement_lines, statements_to_text
 from rulelang.interpreter import Match, greedy_player
 from rulelang.statements import INFO, TABLE
@@ -375,7 +376,7 @@ def alternatives(config: dict[str, Any], key: str) -> list[tuple[str, dict[str, 
     changed too (`check the target after settlement` needs `ties at the top: ...` other than impossible).
     """
     st = INFO[key]
-    own = st.from_config(config)
+    own = st.from_config(read_record(config))
     out = []
     for line in st.examples:
         alt = _with_lines(config, {key: line})
@@ -390,7 +391,7 @@ def alternatives(config: dict[str, Any], key: str) -> list[tuple[str, dict[str, 
                         break
                 if alt is not None:
                     break
-        if alt is not None and st.from_config(alt) != own:
+        if alt is not None and st.from_config(read_record(alt)) != own:
             out.append((said, alt))
     return out
 

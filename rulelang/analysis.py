@@ -19,12 +19,15 @@ from rulelang import compiler
 from rulelang.api import compile_bundled
 from rulelang.ast import Ruleset, Span, Statement, written_lines
 from rulelang.bundled import bundled_names
-from rulelang.compiler import OPEN_TEXTS, Config, analyse_ruleset, resolve
+from rulelang.compiler import OPEN_TEXTS, analyse_ruleset, resolve
+from rulelang.config.fields import Fields
 from rulelang.errors import RulesetError
 from rulelang.foreign import not_a_ruleset_error
+from rulelang.jsontypes import ConfigJSON
 from rulelang.limits import read_ruleset_file
 from rulelang.parser import parse
 from rulelang.statements import INFO, ORDER
+from rulelang.statements.record import read_record
 
 __all__ = ["Analysis", "analyse"]
 
@@ -41,7 +44,7 @@ class Analysis:
     errors: tuple[RulesetError, ...]  # syntax, then checks: `rulelang check`'s errors, in its order
     warnings: tuple[RulesetError, ...] = ()  # a valid text that may not mean what it says
     parsed: Ruleset | None = None  # the parser's tree; None when it gave up, or for another format
-    config: Config | None = None  # None while the text has errors
+    config: ConfigJSON | None = None  # None while the text has errors
     in_force: tuple[Statement, ...] = ()  # every statement in force once compiled: its own, then the inherited
     inherited: frozenset[str] = frozenset()  # the keys of the statements in force that its base states
     foreign: bool = False  # plainly another format (udev, polkit or Snort rules: rulelang/foreign.py)
@@ -81,7 +84,7 @@ class Analysis:
         not state is inherited), and failing that resolved alone: a sentence that
         needs a rule the text does not state yet is None.
         """
-        config = self.config if self.config is not None else self._lenient_config
+        config = read_record(self.config) if self.config is not None else self._lenient_config
         if config is None:
             return None
         entry = INFO[statement.key]
@@ -93,8 +96,8 @@ class Analysis:
         return str(sentence) if sentence else None
 
     @cached_property
-    def _lenient_config(self) -> Config | None:
-        """A configuration of the statements that have no error (see sentence_of), or None."""
+    def _lenient_config(self) -> Fields | None:
+        """The typed record of the statements that have no error (see sentence_of), or None."""
         ruleset = self.ruleset
         if ruleset is None:
             return None
@@ -109,8 +112,8 @@ class Analysis:
         sections = tuple(s for s in ruleset.sections if s[1].line not in bad)
         try:
             compiled = analyse_ruleset(replace(ruleset, statements=tuple(good), sections=sections))
-            if compiled.config is not None:
-                return compiled.config
+            if compiled.record is not None:
+                return compiled.record
             return resolve(good, ruleset.based_on)
         except _UNEXPLAINED:
             return None
@@ -124,7 +127,7 @@ class Analysis:
         folder = os.path.dirname(here) if not here.startswith("<") else os.getcwd()
         return os.path.normpath(os.path.join(folder, based.value.ref))
 
-    def base_config(self) -> Config | None:
+    def base_config(self) -> ConfigJSON | None:
         """The configuration of the ruleset the text is `based on` (a bundled one or a file), or None."""
         based = self.ruleset.get("based_on") if self.ruleset is not None else None
         if based is None:

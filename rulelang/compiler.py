@@ -3,9 +3,12 @@
 Steps: (1) check each statement alone (its table entry's `check`) and that
 none is given twice; (2) read the chain of bases (`based on`) iteratively and
 take the base's statements that the text does not restate, or require every
-statement; (3) resolve the statements into a configuration, a pure function
-of the statements (each entry's `resolve`, in canonical order); (4) run the
-configuration rules (rulelang/config/rules.py), the same the engine runs;
+statement; (3) resolve the statements into the typed record of the configuration
+(`Fields`, rulelang/config/fields.py), a pure function of the statements
+(each entry's `resolve`, in canonical order; an absent optional field holds
+its declared default); (4) run the configuration rules over the record
+(rulelang/config/rules.py), the same the engine runs; the record's JSON
+(rulelang/statements/record.py) is the compiled configuration;
 and the tests validate every compiled configuration against the shipped JSON
 schema (not done here: it would cost jsonschema's import at every start).
 Every error found is collected; the caller raises them together.
@@ -22,7 +25,8 @@ from typing import Any
 
 from rulelang.ast import Ruleset, Span, Statement
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
-from rulelang.config.defaults import empty_config
+from rulelang.config.fields import Fields
+from rulelang.config.reading import with_field
 from rulelang.config.rules import Problem, rule_problems
 from rulelang.config.validation import config_schema, schema_problems
 from rulelang.config.vocabulary import FORMAT, TILES_IN_SET
@@ -30,36 +34,38 @@ from rulelang.errors import RulesetCheckError, RulesetError, raise_errors
 from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
 from rulelang.parser import parse
 from rulelang.statements import INFO, ORDER, TABLE, StatementDef
+from rulelang.statements.record import empty_record, read_record, record_json
+from rulelang.statements.table import field_of
 from rulelang.unapplied_warnings import cannot_apply_warnings
 from rulelang.unit_warnings import inherited_amount_warnings
 
-__all__ = ["OPEN_TEXTS", "Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
+__all__ = ["OPEN_TEXTS", "Compiled", "Fields", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
            "validate_config", "resolve", "FORMAT", "TILES_IN_SET"]
-
-Config = dict[str, Any]
 
 # Path -> text of the base files open in an editor, read instead of the disk (the language server sets them,
 # so that a text based on a file is checked against that file as it is being edited).
 OPEN_TEXTS: ContextVar[Mapping[str, str]] = ContextVar("OPEN_TEXTS", default=MappingProxyType({}))
 
 
-def validate_config(config: Any) -> list[str]:
+def validate_config(config: object) -> list[str]:
     """Schema violations of a configuration, as `path: message` strings (empty when valid)."""
     return [f"{path.lstrip('/') or '(top)'}: {message}" for path, message in schema_problems(config)]
 
 
 @dataclass(slots=True)
 class Compiled:
-    """The outcome of compiling one text: the config (None on errors), where each rule came from."""
+    """The outcome of compiling one text: the configuration (None on errors), as its JSON and as its typed record,
+    and where each rule came from."""
 
     ruleset: Ruleset | None
-    config: Config | None
+    config: dict[str, Any] | None  # the compiled configuration's JSON (what `rulelang compile` writes)
     errors: list[RulesetError]
     # statement key -> the Statement that set it, or None when inherited from the base
     origins: dict[str, Statement | None] = field(default_factory=dict)
     base_label: str | None = None
     statements: tuple[Statement, ...] = ()  # every statement in force: its own, then the inherited ones
     warnings: list[RulesetError] = field(default_factory=list)  # the config compiles, but may mislead
+    record: Fields | None = None  # the configuration's typed record (None on errors)
 
 
 class _Checker:
@@ -336,14 +342,15 @@ def _failed(ruleset: Ruleset, fault: _Fault, texts: dict[str, str]) -> Compiled:
 # (3) resolve: statements -> configuration
 # ---------------------------------------------------------------------------
 
-def resolve(statements: Iterable[Statement], based_on: str | None = None, skip: frozenset[str] = frozenset()) -> Config:
-    """The configuration the statements state: each applied once, in canonical order (a pure function)."""
-    config: Config = empty_config()
-    config["based_on"] = based_on
+def resolve(statements: Iterable[Statement], based_on: str | None = None, skip: frozenset[str] = frozenset()) -> Fields:
+    """The configuration the statements state, as its typed record: each applied once, in canonical order (a pure
+    function). An optional field no statement sets holds its declared default (read back from the record's JSON,
+    as the engine reads it: a default may depend on another field)."""
+    config = replace(empty_record(), based_on=based_on)
     for st in sorted(statements, key=lambda s: ORDER[s.key]):
         if st.key not in skip:
-            INFO[st.key].resolve(st.value, config)
-    return config
+            config = INFO[st.key].resolve(st.value, config)
+    return read_record(record_json(config))
 
 
 # ---------------------------------------------------------------------------
@@ -393,8 +400,7 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
     for st in inherited or ():
         if st.key not in own and INFO[st.key].inherited:
             in_force.append(st)
-    cfg = resolve(in_force, base_label, frozenset(ck.bad_keys))
-    _drop_counts_not_allowed(cfg, own)
+    cfg = _drop_counts_not_allowed(resolve(in_force, base_label, frozenset(ck.bad_keys)), own)
     # No schema validation here: the typed resolution and the rules make a valid configuration
     # (tests/test_lang_properties.py and test_lang_shared_validator.py prove it against the schema).
     _check_rules(ck, cfg, {st.key: st for st in in_force}, own, base_label)
@@ -403,19 +409,20 @@ def analyse_ruleset(ruleset: Ruleset, syntax_errors: list[RulesetError] | None =
         return Compiled(ruleset, None, _sorted(ck.errors, ruleset.filename), origins, base_label, statements)
     warnings = inherited_amount_warnings(ruleset, cfg, own, inherited or (), base_label)
     warnings += cannot_apply_warnings(ruleset, cfg, own)
-    return Compiled(ruleset, cfg, [], origins, base_label, statements, warnings)
+    return Compiled(ruleset, record_json(cfg), [], origins, base_label, statements, warnings, cfg)
 
 
-def _drop_counts_not_allowed(cfg: Config, own: dict[str, Statement]) -> None:
+def _drop_counts_not_allowed(cfg: Fields, own: dict[str, Statement]) -> Fields:
     """An inherited size per count keeps only the counts this ruleset allows (its base allowed more)."""
-    counts = {str(n) for n in cfg["players"]["counts"]}
     for entry in TABLE:
-        place = entry.meta.get("per_count")
-        if place and entry.key not in own:
-            cfg[place] = {k: v for k, v in cfg[place].items() if k in counts}
+        if entry.meta.get("per_count") and entry.key not in own:
+            attr = field_of(entry.key).attr
+            by_count: Mapping[int, int] = getattr(cfg, attr)
+            cfg = with_field(cfg, attr, {n: v for n, v in by_count.items() if n in cfg.counts})
+    return cfg
 
 
-def _check_rules(ck: _Checker, cfg: Config, in_force: dict[str, Statement], own: dict[str, Statement],
+def _check_rules(ck: _Checker, cfg: Fields, in_force: dict[str, Statement], own: dict[str, Statement],
                  base_label: str | None) -> None:
     """The configuration rules, each error pointing at the statement (and the file) that wrote it."""
     for problem in rule_problems(cfg, ck.bad_keys):
@@ -457,8 +464,8 @@ def _sorted(errors: list[RulesetError], filename: str) -> list[RulesetError]:
     return sorted(errors, key=lambda e: (e.filename != filename, e.line or 0, e.column or 0))
 
 
-def compile_ruleset(ruleset: Ruleset) -> Config:
-    """Compile an already parsed ruleset, without parsing its text again (raises RulesetError)."""
+def compile_ruleset(ruleset: Ruleset) -> dict[str, Any]:
+    """Compile an already parsed ruleset, without parsing its text again, to its JSON (raises RulesetError)."""
     result = analyse_ruleset(ruleset)
     raise_errors(result.errors)
     assert result.config is not None

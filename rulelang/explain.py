@@ -1,7 +1,8 @@
 """Plain English from a compiled configuration (`rulelang explain`, `rulelang diff`).
 
 Everything here reads the configuration, never the ruleset text, so a reader
-can check what the engine will do against a rule book.
+can check what the engine will do against a rule book. A configuration comes
+in as its JSON and is read once into its typed record (`Fields`).
 """
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ from collections.abc import Set
 from dataclasses import dataclass
 
 from rulelang.ast import Statement
-from rulelang.formatter import config_statements, statement_lines
+from rulelang.formatter import record_statements, statement_lines
 from rulelang.jsontypes import ConfigJSON
 from rulelang.statements import GROUPS, INFO, TABLE
+from rulelang.statements.record import Fields, read_record
 from rulelang.statements.settlement import term_sentence
-from rulelang.statements.table import get_path
 
 __all__ = ["Sentence", "explain_config", "explain_text", "diff_configs", "describe", "term_sentence", "sentence_for",
            "statement_words"]
@@ -28,7 +29,7 @@ class Sentence:
     inherited: bool = False
 
 
-def describe(key: str, v: object, config: ConfigJSON) -> str:
+def describe(key: str, v: object, config: Fields) -> str:
     """One statement of a configuration in plain English."""
     return INFO[key].explain(v, config)
 
@@ -36,12 +37,13 @@ def describe(key: str, v: object, config: ConfigJSON) -> str:
 def explain_config(config: ConfigJSON, inherited: Set[str] | None = None) -> list[tuple[str, list[Sentence]]]:
     """Sections of sentences (heading, sentences) describing a configuration."""
     inherited = inherited or set()
+    record = read_record(config)
     groups: dict[int, list[Sentence]] = {}
-    for key, value in config_statements(config):
+    for key, value in record_statements(record):
         info = INFO[key]
         if info.group == 0:
             continue
-        text = describe(key, value, config)
+        text = describe(key, value, record)
         if text:  # an empty sentence: the rule does not apply in this game (when branches open, with none)
             groups.setdefault(info.group, []).append(Sentence(key, text, key in inherited))
     return [(HEADINGS[g], groups[g]) for g in sorted(groups)]
@@ -49,8 +51,9 @@ def explain_config(config: ConfigJSON, inherited: Set[str] | None = None) -> lis
 
 def explain_text(config: ConfigJSON, inherited: Set[str] | None = None) -> str:
     """The whole explanation as plain text; inherited rules are marked `(from BASE)`."""
-    base = config.get("based_on")
-    out = [f"{config['title']} ({config['name']})", f"Source: {config['source']}"]
+    record = read_record(config)
+    base = record.based_on
+    out = [f"{record.title} ({record.name})", f"Source: {record.source}"]
     if base:
         out.append(f"Based on {base}: rules marked (from {base}) are inherited, the others are stated here.")
     for heading, sentences in explain_config(config, inherited):
@@ -78,19 +81,15 @@ def statement_words(statement: Statement) -> str:
     return f"{words[:1].upper()}{words[1:]}: `{'; '.join(statement_lines(statement.key, statement.value))}`."
 
 
-def _get(config: ConfigJSON, path: tuple[str, ...]) -> object:
-    """A field's value, None when an optional field is omitted."""
-    try:
-        return get_path(config, path)
-    except KeyError:
-        return None
-
-
 def diff_configs(a: ConfigJSON, b: ConfigJSON) -> list[tuple[str, str, str]]:
     """The rules on which two configurations differ: (what, how A says it, how B says it)."""
+    return _diff(read_record(a), read_record(b))
+
+
+def _diff(a: Fields, b: Fields) -> list[tuple[str, str, str]]:
     out = []
-    va = dict(config_statements(a))
-    vb = dict(config_statements(b))
+    va = dict(record_statements(a))
+    vb = dict(record_statements(b))
     for info in TABLE:
         if info.group == 0:
             continue
@@ -99,14 +98,14 @@ def diff_configs(a: ConfigJSON, b: ConfigJSON) -> list[tuple[str, str, str]]:
                 out.append((info.words, _said(info.key, va.get(info.key, info.meta.get("default")), a),
                             _said(info.key, vb.get(info.key, info.meta.get("default")), b)))
             continue
-        x = [_get(a, f.path) for f in info.fields]
-        y = [_get(b, f.path) for f in info.fields]
+        x = [getattr(a, d.attr) for d in info.declared]
+        y = [getattr(b, d.attr) for d in info.declared]
         if x != y:
             x_v, y_v = (v.get(info.key, info.meta.get("default")) for v in (va, vb))  # an omitted default
             out.append((info.words, _said(info.key, x_v, a), _said(info.key, y_v, b)))
     return out
 
 
-def _said(key: str, v: object, config: ConfigJSON) -> str:
+def _said(key: str, v: object, config: Fields) -> str:
     """`describe` for a diff, which names both sides even where a rule does not apply."""
     return describe(key, v, config) or f"(does not apply: {INFO[key].words})"

@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING
 from rulelang.ast import Ruleset, Statement, written_lines
 from rulelang.errors import RulesetError
 from rulelang.statements import INFO, ORDER, TABLE
+from rulelang.statements.record import Fields, read_record
 from rulelang.statements.settlement import term_text
 
 if TYPE_CHECKING:
     from rulelang.jsontypes import ConfigJSON
 
-__all__ = ["config_to_text", "config_statements", "format_ruleset", "format_text", "statement_lines", "term_text",
-           "canonical", "canonical_lines", "split_comment", "INDENT"]
+__all__ = ["config_to_text", "config_statements", "record_statements", "format_ruleset", "format_text",
+           "statement_lines", "term_text", "canonical", "canonical_lines", "split_comment", "INDENT"]
 
 INDENT = "  "
 
@@ -27,7 +28,12 @@ def statement_lines(key: str, value: object) -> list[str]:
 
 
 def config_statements(config: ConfigJSON) -> list[tuple[str, object]]:
-    """Every statement (key, value) that states this configuration, in canonical order."""
+    """Every statement (key, value) that states this configuration (its JSON), in canonical order."""
+    return record_statements(read_record(config))
+
+
+def record_statements(config: Fields) -> list[tuple[str, object]]:
+    """Every statement (key, value) that states this configuration's record, in canonical order."""
     out = []
     for entry in TABLE:
         value = entry.from_config(config)

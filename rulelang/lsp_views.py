@@ -29,11 +29,11 @@ from pygls.workspace import PositionCodec, TextDocument
 from rulelang.analysis import Analysis
 from rulelang.ast import Statement
 from rulelang.bundled import bundled_filename, bundled_names
-from rulelang.compiler import Config
 from rulelang.config.vocabulary import SET_TILES
 from rulelang.explain import sentence_for
 from rulelang.foreign import foreign_format
 from rulelang.highlight.generate import textmate_grammar
+from rulelang.jsontypes import ConfigJSON
 from rulelang.statements import GROUPS, INFO, TABLE
 
 __all__ = ["register", "line_tokens", "TOKEN_TYPES", "TOKEN_MODIFIERS", "SECTION_NAMES"]
@@ -134,7 +134,7 @@ class Views:
     statements: list[StatementView]  # written here, in text order
     headers: list[tuple[int, int]]  # (group, 1-based line) of each `on domino:` / `on block:`
     inherited: list[StatementView]  # in force but written in a base (empty unless the text compiles)
-    config: Config | None
+    config: ConfigJSON | None
 
 
 def _view(st: Statement) -> StatementView:

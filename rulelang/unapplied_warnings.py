@@ -9,15 +9,13 @@ Only a statement written in the file itself is warned about: an inherited one is
 """
 from __future__ import annotations
 
-from typing import Any
-
 from rulelang.ast import Ruleset, Statement
+from rulelang.config.fields import Fields
 from rulelang.config.vocabulary import DOUBLE_OPENERS
 from rulelang.errors import RulesetError, RulesetWarning
+from rulelang.statements.play import openers as openers_of
 
 __all__ = ["cannot_apply_warnings"]
-
-Config = dict[str, Any]
 
 
 def _warning(ruleset: Ruleset, st: Statement, message: str, hint: str) -> RulesetWarning:
@@ -27,18 +25,17 @@ def _warning(ruleset: Ruleset, st: Statement, message: str, hint: str) -> Rulese
                           column=st.span.column, end_column=len(src.rstrip()) + 1, source_line=src, hint=hint)
 
 
-def cannot_apply_warnings(ruleset: Ruleset, cfg: Config, own: dict[str, Statement]) -> list[RulesetError]:
+def cannot_apply_warnings(ruleset: Ruleset, cfg: Fields, own: dict[str, Statement]) -> list[RulesetError]:
     """One warning per statement of this file that cannot apply (or applies only in a corner) here."""
-    o = cfg["opener"]
-    openers = {o["first_round"], o["after_domino"], o["after_block"]}
-    how = o.get("no_double", "heaviest-tile")
+    openers = set(openers_of(cfg))
+    how = cfg.no_double
     out: list[RulesetError] = []
     if "no_double" in own and not openers & set(DOUBLE_OPENERS):
         out.append(_warning(
             ruleset, own["no_double"],
             "no round is opened by a double, so `if nobody holds the opening double: ...` never applies",
             "remove the line, or open a round by a double: write `opener of the first round: the highest double`"))
-    if "lead" in own and o["lead"] == "any" and openers <= {"double-six", "rotating-double"}:
+    if "lead" in own and cfg.lead == "any" and openers <= {"double-six", "rotating-double"}:
         when = ("only when nobody holds it and the heaviest tile leads" if how in ("heaviest-tile", "draw")
                 else "never: nobody holding it is settled by the line `if nobody holds the opening double: ...`")
         out.append(_warning(

@@ -8,20 +8,18 @@ raw value and the line that keeps the old one.
 """
 from __future__ import annotations
 
-import copy
-from typing import Any
+from dataclasses import replace
 
 from rulelang.ast import Ruleset, Statement
 from rulelang.errors import RulesetError, RulesetWarning
 from rulelang.statements import INFO
+from rulelang.statements.record import Fields, record_json
 
-Config = dict[str, Any]
 
-
-def _leaves(value: Any, path: str = "") -> dict[str, Any]:
-    """Every scalar of a configuration part by its dotted path."""
+def _leaves(value: object, path: str = "") -> dict[str, object]:
+    """Every scalar of a configuration's JSON (or a part of it) by its dotted path."""
     if isinstance(value, dict):
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for k, v in value.items():
             out.update(_leaves(v, f"{path}.{k}" if path else str(k)))
         return out
@@ -33,32 +31,25 @@ def _leaves(value: Any, path: str = "") -> dict[str, Any]:
     return {path: value}
 
 
-def _resolved(st: Statement, cfg: Config, unit: int) -> Config:
+def _resolved(st: Statement, cfg: Fields, unit: int) -> Fields:
     """The configuration with `st` applied again under `unit`."""
-    c = copy.deepcopy(cfg)
-    c["scoring"]["unit"] = unit
-    INFO[st.key].resolve(st.value, c)
-    c["scoring"]["unit"] = cfg["scoring"]["unit"]
-    return c
+    return replace(INFO[st.key].resolve(st.value, replace(cfg, unit=unit)), unit=cfg.unit)
 
 
-def _old_unit(inherited: tuple[Statement, ...], cfg: Config) -> int | None:
+def _old_unit(inherited: tuple[Statement, ...], cfg: Fields) -> int | None:
     """The unit the base states, by resolving its unit statement."""
     st = next((s for s in inherited if s.key == "unit"), None)
     if st is None:
         return None
-    c = copy.deepcopy(cfg)
-    INFO["unit"].resolve(st.value, c)
-    unit: int = c["scoring"]["unit"]
-    return unit
+    return INFO["unit"].resolve(st.value, cfg).unit
 
 
-def inherited_amount_warnings(ruleset: Ruleset, cfg: Config, own: dict[str, Statement],
+def inherited_amount_warnings(ruleset: Ruleset, cfg: Fields, own: dict[str, Statement],
                               inherited: tuple[Statement, ...], base_label: str | None) -> list[RulesetError]:
     """One warning per inherited statement whose raw amounts the ruleset's own unit changes."""
     if "unit" not in own or base_label is None:
         return []
-    new, old = cfg["scoring"]["unit"], _old_unit(inherited, cfg)
+    new, old = cfg.unit, _old_unit(inherited, cfg)
     if old is None or old == new:
         return []
     at = own["unit"]
@@ -72,13 +63,11 @@ def inherited_amount_warnings(ruleset: Ruleset, cfg: Config, own: dict[str, Stat
             before, after = _resolved(st, cfg, old), _resolved(st, cfg, new)
         except (KeyError, TypeError, ValueError):  # a statement that needs more than the config holds
             continue
-        was, now = _leaves(before), _leaves(after)
+        was, now = _leaves(record_json(before)), _leaves(record_json(after))
         changed = [(path, was[path], now.get(path)) for path in was if was[path] != now.get(path)]
         if not changed:
             continue
-        kept = copy.deepcopy(before)
-        kept["scoring"]["unit"] = new
-        restate = "; ".join(INFO[st.key].fmt(INFO[st.key].from_config(kept)))
+        restate = "; ".join(INFO[st.key].fmt(INFO[st.key].from_config(replace(before, unit=new))))
         values = ", ".join(f"`{path}` {a} -> {b}" for path, a, b in changed)
         out.append(RulesetWarning(
             "inherited-amount-unit",

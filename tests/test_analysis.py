@@ -21,6 +21,7 @@ from rulelang.analysis import Analysis, analyse
 from rulelang.bundled import bundled_text
 from rulelang.cli import main
 from rulelang.formatter import canonical_lines
+from rulelang.jsontypes import ConfigJSON
 
 FOREIGN = Path(__file__).parent / "data" / "foreign" / "99-udev.rules"
 WARNED = 'ruleset t "t"\nsource "s"\nbased on muggins\npoints are shown raw\n'  # valid, with a warning
@@ -37,8 +38,8 @@ def _any_in(hint: object) -> bool:
 def test_the_analysis_is_frozen_and_no_field_is_typed_any():
     hints = typing.get_type_hints(Analysis)
     assert set(hints) == {f.name for f in dataclasses.fields(Analysis)}
-    # the configuration's own type is the configuration's (rulelang.compiler.Config), not the analysis'
-    assert hints["config"] == rulelang.compiler.Config | None
+    # the configuration's JSON is typed at the JSON boundary (rulelang.jsontypes.ConfigJSON), not by the analysis
+    assert hints["config"] == ConfigJSON | None
     assert [name for name, hint in hints.items() if name != "config" and _any_in(hint)] == []
     analysis = analyse(bundled_text("pagat"), "pagat.rules")
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -125,7 +125,7 @@ def test_every_listed_equivalent_mutant_has_a_reason_and_a_unique_id():
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
 def test_a_language_mistake_that_changes_a_configuration_is_killed_by_a_case(tmp_path):
     # `placements score multiples of N` no longer sets the multiple: the compiled configurations change
-    res = _run("--match", "rulelang/statements/scoring.py::_set_scoring::if v.multiple is not None:::IsNot->Is",
+    res = _run("--match", "rulelang/statements/scoring.py::_set_scoring::multiple = v.multiple if v.multiple is not None else c.multiple::IsNot->Is",
                "--json", str(tmp_path / "m.json"))
     assert res.returncode == 0, res.stdout + res.stderr
     doc = json.loads((tmp_path / "m.json").read_text())
@@ -136,8 +136,9 @@ def test_a_language_mistake_that_changes_a_configuration_is_killed_by_a_case(tmp
 
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
 def test_a_configuration_change_no_case_sees_is_judged_by_the_language_tests(tmp_path):
-    # `based_on` (metadata no engine reads) set to None: every child's configuration changes, every case passes
-    res = _run("--match", 'rulelang/compiler.py::resolve::config["based_on"] = based_on::assign->None',
+    # the base's label (`based_on`, metadata no engine reads) set to None: every child's configuration changes,
+    # every case passes
+    res = _run("--match", "rulelang/compiler.py::analyse_ruleset::base_label = based.value.ref::assign->None",
                "--json", str(tmp_path / "m.json"))
     assert res.returncode == 0, res.stdout + res.stderr
     [verdict] = json.loads((tmp_path / "m.json").read_text())["verdicts"]

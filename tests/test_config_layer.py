@@ -197,6 +197,72 @@ def test_a_cross_field_rule_is_declared_once_for_the_schema_and_the_language():
     data = rulelang.compile_bundled("exact61")
     data["settlement"]["domino"] = {"winner": "lightest-side", **data["settlement"]["domino"]}
     assert [p.path for p in config_problems(data)] == ["/settlement/domino/with_last_placement"]
+    from rulelang.config.reading import read_record
     from rulelang.config.rules import rule_problems
 
-    assert [(p.code, p.message) for p in rule_problems(data)] == [(declared.code, declared.message)]
+    assert [(p.code, p.message) for p in rule_problems(read_record(data))] == [(declared.code, declared.message)]
+
+
+# -- the typed record the compiler resolves into, and its JSON at the boundary ------------------------------
+
+@pytest.mark.parametrize("name", rulelang.bundled_names())
+def test_a_compiled_configuration_read_into_its_record_is_written_back_byte_for_byte(name):
+    from rulelang.statements.record import read_record, record_json
+
+    data = rulelang.compile_bundled(name)
+    assert json.dumps(record_json(read_record(data)), indent=2) == json.dumps(data, indent=2)
+
+
+def test_the_compiler_writes_an_optional_field_where_it_always_has():
+    from rulelang.statements.record import record_json
+
+    result = rulelang.compiler.analyse(
+        'ruleset order "Order"\nsource "a test"\n'
+        "based on allfives\nthe round ends when both partners go out\npoints must be claimed; missed points go "
+        "to the next opponent\ntiles double-nine\nplacements score multiples of 5 or 3, one point per multiple\n"
+        "points are shown raw\ntarget at least 150 points\n", "order.rules")
+    assert result.record is not None and result.errors == []
+    written = record_json(result.record)
+    assert list(written)[-4:] == ["round_end", "claims", "settlement", "tiles"]  # `before` and then the end
+    assert list(written["scoring"])[:4] == ["in_play", "formula", "multiple", "divisors"]
+
+
+def test_an_optional_field_holds_its_declared_default_in_the_record_and_is_not_written():
+    from rulelang.statements.record import empty_record, record_json
+
+    record = rulelang.compiler.resolve([])
+    for d in declared():
+        if not d.spec.required and not callable(d.spec.default):
+            assert getattr(record, d.attr) == getattr(empty_record(), d.attr) == _read_default(d), d.attr
+    written = record_json(record)
+    assert "knock_bonus" not in written["scoring"] and "tiles" not in written
+    assert record.knock_bonus == 0 and record.tiles == 6 and record.divisors == (record.multiple,)
+
+
+def _read_default(d):
+    default = d.spec.default
+    return {} if default == {} else tuple(default) if isinstance(default, list) else default
+
+
+def test_a_simple_statement_resolves_and_reads_its_declared_field():
+    from rulelang.statements.record import empty_record
+
+    for key, value in (("redeal_doubles", 5), ("knock_bonus", 3), ("draw_while_able", True), ("claims", "forfeit"),
+                       ("overshoot", "bounce"), ("spinner_count", "uncovered-sides")):
+        entry = INFO[key]
+        record = entry.resolve(value, empty_record())
+        assert entry.from_config(record) == value, key
+        unstated = entry.from_config(empty_record())  # nothing resolved: no value, or the optional one's default
+        assert unstated is None or unstated == entry.meta.get("default"), key
+
+
+def test_diff_reads_both_configurations_into_records_so_a_written_default_is_no_difference():
+    from rulelang.explain import diff_configs
+
+    plain = rulelang.compile_bundled("allfives")
+    written = json.loads(json.dumps(plain))
+    written["doubles"]["spinner_orientation"] = "crosswise"  # the default, written out by hand
+    written["scoring"]["knock_bonus"] = 0
+    assert diff_configs(plain, written) == []
+    written["scoring"]["knock_bonus"] = 5
+    assert [what for what, _, _ in diff_configs(plain, written)] == ["the knock bonus"]

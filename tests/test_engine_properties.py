@@ -217,6 +217,7 @@ def configs(draw):
 
 def _valid(d):
     """Repair what the shared validator (rulelang/config/rules.py) refuses, as the language would."""
+    from rulelang.config.reading import read_record
     from rulelang.config.rules import rule_problems
 
     if d["settlement"]["block"]["winner"] == "none":
@@ -224,7 +225,7 @@ def _valid(d):
     if not d["scoring"]["in_play"]:
         d["scoring"]["multiple"] = 5
     for _ in range(30):
-        problems = rule_problems(d)
+        problems = rule_problems(read_record(d))
         if not problems:
             return d
         p = problems[0]
@@ -240,9 +241,9 @@ def _valid(d):
             d["scoring"]["in_play"] = True
         else:  # pragma: no cover - the generator draws nothing else the rules refuse
             raise AssertionError(p)
-    if not rule_problems(d):
+    if not rule_problems(read_record(d)):
         return d
-    raise AssertionError(rule_problems(d))  # pragma: no cover
+    raise AssertionError(rule_problems(read_record(d)))  # pragma: no cover
 
 
 @given(data=configs(), seed=seeds, pick=st.data())

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
 
 import pytest
 
@@ -19,8 +18,14 @@ def test_the_checks_modules_export_their_public_names():
         assert names <= set(space)
 
 
-def test_the_compilers_configuration_type_is_a_dict_of_names():
-    assert rulelang.compiler.Config == dict[str, Any]
+def test_the_compiler_resolves_into_the_typed_record_and_writes_its_json_at_the_boundary():
+    from rulelang.config.fields import Fields
+    from rulelang.statements.record import record_json
+
+    result = rulelang.compiler.analyse(rulelang.bundled_text("exact61"), "exact61.rules")
+    assert isinstance(result.record, Fields) and not hasattr(rulelang.compiler, "Config")
+    assert result.record.knock_bonus == 0 and result.record.divisors == (result.record.multiple,)  # defaults, typed
+    assert record_json(result.record) == result.config == rulelang.compile_bundled("exact61")
 
 
 def test_a_configuration_problem_is_a_frozen_hashable_value():

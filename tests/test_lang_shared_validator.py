@@ -15,7 +15,13 @@ from rulelang.formatter import config_to_text
 from rulelang.interpreter import Config
 from rulelang.interpreter.errors import ConfigError
 from rulelang.statements import TABLE
-from rulelang.statements.table import set_path
+
+
+def set_path(config, path, value):
+    """Write VALUE at PATH of a configuration's JSON."""
+    for name in path[:-1]:
+        config = config[name]
+    config[path[-1]] = value
 
 ENUM_FIELDS = [(f.path, literal_values(f.type)) for e in TABLE for f in e.fields if get_origin(f.type) is Literal]
 TERM = st.fixed_dictionaries({

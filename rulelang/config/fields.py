@@ -7,7 +7,9 @@ STATEMENT the key of the statement that sets it; `default=` makes it
 optional (the value an absent field stands for). The annotation is the
 engine's type; the JSON Schema of the value follows from it (a `Literal` is
 an enum, `Annotated[int, Schema({"minimum": 1})]` adds keywords) unless `schema=`
-gives it. Fields are in the order the compiler writes them.
+gives it. Required fields are in the order the compiler writes them; an
+optional one is written after them, in the order of the statements, at the end
+of its object or `before=` a sibling (rulelang/statements/record.py).
 
 `CONSTRAINTS` holds the schema's rules across fields of one object (a
 JSON Schema `if`/`then`); one the language also reports in its own words is
@@ -57,7 +59,7 @@ from rulelang.config.vocabulary import (
     literal_values,
 )
 
-__all__ = ["Fields", "Term", "HandsTerm", "DifferencesTerm", "HeaviestTerm", "TilesTerm", "NetTerm", "CONSTRAINTS", "CrossField",
+__all__ = ["Fields", "Term", "divisor_of", "HandsTerm", "DifferencesTerm", "HeaviestTerm", "TilesTerm", "NetTerm", "CONSTRAINTS", "CrossField",
            "LAST_PLACEMENT_NEEDS_DOMINOER"]
 
 Positive = Annotated[int, Schema({"minimum": 1})]
@@ -95,6 +97,11 @@ class Divided(TypedDict, total=False):
     """The optional key of a rounded term: "rounded to N and divided by D" divides the rounded amount by D."""
 
     divisor: Positive
+
+
+def divisor_of(term: Divided) -> int:
+    """What a rounded term's amount is divided by (1: not divided, the key omitted)."""
+    return term.get("divisor", 1)
 
 
 class HandsTerm(Divided):
@@ -162,7 +169,7 @@ class Fields:
     title: Text = declare("title", "the ruleset's title", "ruleset", empty="")
     source: Text = declare("source", "where the rules come from", "source", empty="")
     based_on: str | None = declare("based_on", "the base ruleset the text names (for explain)", "based_on")
-    tiles: int = declare("tiles", "the set's highest pip (double-six when absent)", "tiles", default=6,
+    tiles: Literal[6, 9, 12] = declare("tiles", "the set's highest pip (double-six when absent)", "tiles", default=6,
                          schema={"enum": list(literal_values(TileSet))})
     counts: Annotated[tuple[PlayerCount, ...], Schema({"minItems": 1, "uniqueItems": True})] = declare(
         "players.counts", "the player counts the variant allows", "players", empty=[], read=_sorted_tuple)
@@ -200,13 +207,13 @@ class Fields:
                                              "branch_length", default="unlimited")
     in_play: bool = declare("scoring.in_play", "whether placements score", "scoring")
     formula: Formula = declare("scoring.formula", "what a placement whose count divides earns", "scoring",
-                               default="value")
+                               default="value", before="multiple")
     multiple: Positive = declare("scoring.multiple", "the multiple a placement's count must be to score "
                                  f"(under the divisor formulas, {DIVIDED_MULTIPLE}: the divisors decide)", "scoring",
                                  empty=5)
     divisors: Annotated[tuple[Positive, ...], Schema({"minItems": 1, "uniqueItems": True})] = declare(
         "scoring.divisors", "the divisors of the per-multiple and face-value formulas", "scoring",
-        default=_one_multiple, used_when=_formula_divides)
+        default=_one_multiple, used_when=_formula_divides, before="unit")
     unit: Positive = declare("scoring.unit", "the raw points that make one shown point", "unit")
     minimum: Annotated[int, Schema({"minimum": 2})] | None = declare(
         "scoring.minimum", "the raw points a placement must earn to score (fewer score nothing)", "placement_minimum",
@@ -232,10 +239,11 @@ class Fields:
                                             "tie_rounds", default={}, schema=BY_COUNT)
     score_floor: int | None = declare("score_floor", "the lowest a score can fall (null: no floor)", "floor")
     round_end: RoundEnd = declare("round_end", "when a player going out ends the round", "round_end",
-                                  default="player-out")
-    claims: Claims = declare("claims", "whether a placement's points must be claimed", "claims", default="none")
+                                  default="player-out", before="settlement")
+    claims: Claims = declare("claims", "whether a placement's points must be claimed", "claims", default="none",
+                          before="settlement")
     domino_winner: DominoWinner = declare("settlement.domino.winner", "who wins a domino", "domino_winner",
-                                          default="dominoer")
+                                          default="dominoer", before="terms")
     domino_terms: tuple[Term, ...] = declare("settlement.domino.terms", "the amounts a domino pays", "domino_terms",
                                              empty=[])
     domino_events: Events = declare("settlement.domino.events", "how a domino's amounts make events",
@@ -249,7 +257,8 @@ class Fields:
     block_tie_break: TieBreak = declare("settlement.block.tie_break", "how tied lightest hands are told apart",
                                         "block_winner")
     block_partners_tie: PartnersTie = declare("settlement.block.partners_tie", "whether partners sharing the "
-                                              "lightest hand win together", "block_winner", default="side-wins")
+                                              "lightest hand win together", "block_winner", default="side-wins",
+                                              before="terms")
     block_terms: tuple[Term, ...] = declare("settlement.block.terms", "the amounts a block pays", "block_terms",
                                             empty=[])
     block_events: Events = declare("settlement.block.events", "how a block's amounts make events", "block_events")

@@ -3,10 +3,12 @@
 Each rule is small, has one stable code and names the statements it involves
 (`keys`): the compiler points its message at one of them (`at`, the first
 stated in the file being compiled, else the first) and skips a rule when one of
-its statements already has an error of its own; the engine (`Config.from_dict`)
+its statements already has an error of its own; the engine (`Fields.from_dict`)
 runs the same rules through `config_problems`, so exactly the same
-configurations are valid for both. A fault's `path` is the JSON pointer of the
-first field its statement sets (rulelang/config/fields.py).
+configurations are valid for both. A rule reads the typed record of the
+configuration (`Fields`: every optional field holding its value or its
+default), never its JSON. A fault's `path` is the JSON pointer of the first
+field its statement sets (rulelang/config/fields.py).
 """
 from __future__ import annotations
 
@@ -14,14 +16,14 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from rulelang.config.declared import statement_pointer
-from rulelang.config.fields import LAST_PLACEMENT_NEEDS_DOMINOER, CrossField
+from rulelang.config.declared import declared, statement_pointer
+from rulelang.config.fields import LAST_PLACEMENT_NEEDS_DOMINOER, CrossField, Fields, Term, divisor_of
+from rulelang.config.reading import read_record, thaw
 from rulelang.config.validation import schema_problems
-from rulelang.config.vocabulary import SET_NAMES, SET_TILES
+from rulelang.config.vocabulary import DOUBLE_OPENERS, SET_NAMES, SET_TILES
 
 __all__ = ["Problem", "Rule", "RULES", "config_problems", "rule_problems", "mentions_winner"]
 
-Config = dict[str, Any]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -42,15 +44,15 @@ class Rule:
 
     code: str
     keys: tuple[str, ...]
-    find: Callable[[Config], Iterator[Problem]]
+    find: Callable[[Fields], Iterator[Problem]]
 
 
 RULES: list[Rule] = []
 
 
-def rule(code: str, *keys: str) -> Callable[[Callable[[Config], Iterator[Problem]]], Callable[[Config], Iterator[Problem]]]:
+def rule(code: str, *keys: str) -> Callable[[Callable[[Fields], Iterator[Problem]]], Callable[[Fields], Iterator[Problem]]]:
     """Register a rule (in the order of this file: the order its messages come in)."""
-    def register(find: Callable[[Config], Iterator[Problem]]) -> Callable[[Config], Iterator[Problem]]:
+    def register(find: Callable[[Fields], Iterator[Problem]]) -> Callable[[Fields], Iterator[Problem]]:
         RULES.append(Rule(code, keys, find))
         return find
     return register
@@ -61,10 +63,23 @@ def _p(code: str, message: str, hint: str | None, *at: str, index: int | None = 
     return Problem(code, message, hint, at, index, path + (f"/{index}" if index is not None else ""))
 
 
-def mentions_winner(term: Mapping[str, Any]) -> bool:
+def mentions_winner(term: Term) -> bool:
     """Whether a settlement term gives to or takes from the winner (so needs one)."""
-    return bool(term["kind"] in ("heaviest", "net") or term["kind"] in ("hands", "tiles") and (
-        term["to"] == "winner" or term["hands"] != "everyone"))
+    if term["kind"] == "hands" or term["kind"] == "tiles":
+        return term["to"] == "winner" or term["hands"] != "everyone"
+    return term["kind"] in ("heaviest", "net")
+
+
+def _whole_shown(code: str, key: str, what: str, amount: Callable[[Fields], int], plural: bool = False) -> None:
+    """Register the rule that a raw amount of statement `key` is a whole number of shown points (a multiple of the
+    unit): `what` names it in the message (`a bonus`); `plural` writes `points` even for 1."""
+    @rule(code, "unit", key)
+    def find(c: Fields) -> Iterator[Problem]:
+        n, unit = amount(c), c.unit
+        if n % unit:
+            points = "points" if plural or n != 1 else "point"
+            yield _p(code, f"{what} of {n} raw {points} is not a whole number of shown points",
+                     f"with {unit} raw points to 1 shown point, use a multiple of {unit}", key)
 
 
 def _join(nums: list[int]) -> str:
@@ -74,42 +89,42 @@ def _join(nums: list[int]) -> str:
 
 # -- the tile set bounds the deal: as many players as its tiles deal (hands and reserve must fit)
 
-def _playable(c: Config) -> list[int]:
+def _playable(c: Fields) -> list[int]:
     """The allowed counts (a count whose deal does not fit gets one `too-many-tiles` fault, nothing more)."""
-    return list(c["players"]["counts"])
+    return list(c.counts)
 
 
 @rule("partnerships-need-4", "players")
-def _partnerships(c: Config) -> Iterator[Problem]:
-    if c["players"]["partnerships"] and 4 not in c["players"]["counts"]:
+def _partnerships(c: Fields) -> Iterator[Problem]:
+    if c.partnerships and 4 not in c.counts:
         yield _p("partnerships-need-4", "partnerships need 4 players, but 4 players are not allowed",
                  "write `players 2 to 4, partnerships with 4` or `no partnerships`", "players")
 
 
-def _per_count(key: str, place: str, words: str) -> None:
+def _per_count(key: str, place: Callable[[Fields], Mapping[int, int]], words: str) -> None:
     @rule("per-count", "players", key)
-    def find(c: Config) -> Iterator[Problem]:
-        counts, given = _playable(c), c[place]
-        for n in sorted(int(k) for k in given):
+    def find(c: Fields) -> Iterator[Problem]:
+        counts, given = _playable(c), place(c)
+        for n in sorted(given):
             if n not in counts:
                 yield _p("per-count", f"{words} is given for {n} players, who cannot play",
                          f"the ruleset allows {_join(counts)} players", key)
         for n in counts:
-            if str(n) not in given:
+            if n not in given:
                 yield _p("per-count", f"{words} for {n} players is not given",
                          f"add `, N with {n}` or give one size for every count", key)
 
 
-_per_count("hand", "hand_size", "the hand size")
-_per_count("reserve", "reserve", "the reserve")
+_per_count("hand", lambda c: c.hand_sizes, "the hand size")
+_per_count("reserve", lambda c: c.reserves, "the reserve")
 
 
 @rule("too-many-tiles", "players", "hand", "reserve")
-def _tiles(c: Config) -> Iterator[Problem]:
-    top = c.get("tiles", 6)
+def _tiles(c: Fields) -> Iterator[Problem]:
+    top = c.tiles
     in_set = SET_TILES[top]
     for n in _playable(c):
-        hand, reserve = c["hand_size"].get(str(n)), c["reserve"].get(str(n))
+        hand, reserve = c.hand_sizes.get(n), c.reserves.get(n)
         if hand is None or reserve is None or n * hand + reserve <= in_set:
             continue
         extra = f" and a reserve of {reserve}" if reserve else ""
@@ -130,57 +145,57 @@ def _tiles(c: Config) -> Iterator[Problem]:
 
 
 @rule("per-count", "players", "tie_rounds")
-def _tie_rounds_counts(c: Config) -> Iterator[Problem]:
-    by = c["target"].get("tie_rounds")
-    counts = sorted(c["players"]["counts"])
-    if by is not None and sorted(int(n) for n in by) != counts:
+def _tie_rounds_counts(c: Fields) -> Iterator[Problem]:
+    by, counts = c.tie_rounds, sorted(c.counts)
+    if by and sorted(by) != counts:
         yield _p("per-count", "the extra rounds on a tie are not given for exactly the allowed player counts",
                  f"give a number for each of {', '.join(map(str, counts))} players", "tie_rounds")
 
 
 @rule("tie-rounds-need-extra-rounds", "tie_rounds", "ties")
-def _tie_rounds_ties(c: Config) -> Iterator[Problem]:
-    if c["target"].get("tie_rounds") and c["target"]["ties"] != "extra-rounds":
+def _tie_rounds_ties(c: Fields) -> Iterator[Problem]:
+    if c.tie_rounds and c.ties != "extra-rounds":
         yield _p("tie-rounds-need-extra-rounds", "extra rounds on a tie need ties at the top to play extra rounds",
                  "write `ties at the top: play extra rounds`", "tie_rounds", "ties")
 
 
-@rule("target-not-multiple", "unit", "target")
-def _target_multiple(c: Config) -> Iterator[Problem]:
-    unit, raw = c["scoring"]["unit"], c["target"]["raw"]
-    if raw % unit:
-        yield _p("target-not-multiple", f"a target of {raw} raw points is not a whole number of shown points",
-                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "target")
+_whole_shown("target-not-multiple", "target", "a target", lambda c: c.target, plural=True)
 
 
 @rule("unit-mismatch", "unit", "scoring")
-def _unit_scoring(c: Config) -> Iterator[Problem]:
-    scoring = c["scoring"]
-    unit = scoring["unit"]  # placement points must be multiples of the unit
-    if scoring.get("formula", "value") != "value":
+def _unit_scoring(c: Fields) -> Iterator[Problem]:
+    unit = c.unit  # placement points must be multiples of the unit
+    if c.formula != "value":
         return  # `formula-needs-raw-points` says what is wrong
-    if unit > 1 and scoring["in_play"] and scoring["multiple"] % unit:
-        yield _p("unit-mismatch", f"placements scoring multiples of {scoring['multiple']} can give raw scores "
+    if unit > 1 and c.in_play and c.multiple % unit:
+        yield _p("unit-mismatch", f"placements scoring multiples of {c.multiple} can give raw scores "
                  f"that are not multiples of {unit}",
                  f"with {unit} raw points to 1 shown point, score multiples of {unit} ({unit}, {2 * unit}...)",
                  "scoring")
 
 
 @rule("unit-mismatch", "unit", "floor")
-def _unit_floor(c: Config) -> Iterator[Problem]:
-    floor, unit = c["score_floor"], c["scoring"]["unit"]
+def _unit_floor(c: Fields) -> Iterator[Problem]:
+    floor, unit = c.score_floor, c.unit
     if unit > 1 and floor is not None and floor % unit:
         yield _p("unit-mismatch", f"a score floor of {floor} is not a multiple of {unit}",
                  f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "floor")
 
 
+def _terms_of(section: str) -> Callable[[Fields], tuple[Term, ...]]:
+    """The terms of `settlement.SECTION`."""
+    return (lambda c: c.domino_terms) if section == "domino" else (lambda c: c.block_terms)
+
+
 def _unit_terms(section: str, key: str) -> None:
+    terms_of = _terms_of(section)
+
     @rule("unit-mismatch", "unit", key)
-    def find(c: Config) -> Iterator[Problem]:
-        unit = c["scoring"]["unit"]
+    def find(c: Fields) -> Iterator[Problem]:
+        unit = c.unit
         if unit == 1:
             return
-        for i, term in enumerate(c["settlement"][section]["terms"]):
+        for i, term in enumerate(terms_of(c)):
             if term["kind"] == "tiles":  # "N points per tile": N must be a multiple of the unit
                 if term["per_tile"] % unit:
                     n = term["per_tile"]
@@ -188,7 +203,7 @@ def _unit_terms(section: str, key: str) -> None:
                              f"not multiples of {unit}", f"with {unit} raw points to 1 shown point, count a multiple "
                              f"of {unit} per tile", key, index=i)
                 continue
-            divisor = term.get("divisor", 1)
+            divisor = divisor_of(term)
             if divisor != 1:  # "rounded to N and divided by D": N / D must be a multiple of the unit
                 n = int(term["rounding"][len("round"):])
                 if (n // divisor) % unit:
@@ -213,47 +228,35 @@ _unit_terms("block", "block_terms")
 # -- scoring formulas, bonuses and drawing ------------------------------------------------
 
 @rule("formula-needs-raw-points", "unit", "scoring")
-def _formula_unit(c: Config) -> Iterator[Problem]:
-    formula = c["scoring"].get("formula", "value")
-    if c["scoring"]["in_play"] and formula != "value" and c["scoring"]["unit"] != 1:
+def _formula_unit(c: Fields) -> Iterator[Problem]:
+    formula = c.formula
+    if c.in_play and formula != "value" and c.unit != 1:
         yield _p("formula-needs-raw-points", f"placements scoring {'one point per multiple' if formula == 'per-multiple' else 'at face value'} "
-                 f"are already shown points: they cannot be divided by {c['scoring']['unit']}",
+                 f"are already shown points: they cannot be divided by {c.unit}",
                  "write `points are shown raw`", "scoring")
 
 
-@rule("unit-mismatch", "unit", "domino_bonus")
-def _unit_bonus(c: Config) -> Iterator[Problem]:
-    bonus, unit = c["settlement"]["domino"].get("bonus", 0), c["scoring"]["unit"]
-    if bonus % unit:
-        yield _p("unit-mismatch", f"a bonus of {bonus} raw point{'s' if bonus != 1 else ''} is not a whole number of shown points",
-                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "domino_bonus")
-
-
-@rule("unit-mismatch", "unit", "knock_bonus")
-def _unit_knock(c: Config) -> Iterator[Problem]:
-    knock, unit = c["scoring"].get("knock_bonus", 0), c["scoring"]["unit"]
-    if knock % unit:  # the knock bonus is raw, like the domino bonus
-        yield _p("unit-mismatch", f"a knock bonus of {knock} raw point{'s' if knock != 1 else ''} is not a whole number of shown points",
-                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "knock_bonus")
+_whole_shown("unit-mismatch", "domino_bonus", "a bonus", lambda c: c.domino_bonus)
+_whole_shown("unit-mismatch", "knock_bonus", "a knock bonus", lambda c: c.knock_bonus)  # raw, like the domino bonus
 
 
 @rule("draw-while-able-needs-drawing", "draw_while_able", "drawing")
-def _draw_while_able(c: Config) -> Iterator[Problem]:
-    if c.get("draw_while_able") and c["drawing"] != "until-playable":
+def _draw_while_able(c: Fields) -> Iterator[Problem]:
+    if c.draw_while_able and c.drawing != "until-playable":
         yield _p("draw-while-able-needs-drawing", "without drawing there is nothing to draw while able to place",
                  "write `draw until playable`, or remove this line", "draw_while_able")
 
 
 @rule("redeal-doubles-cannot-apply", "redeal_doubles", "hand")
-def _redeal_doubles(c: Config) -> Iterator[Problem]:
+def _redeal_doubles(c: Fields) -> Iterator[Problem]:
     # "the tiles are dealt again when a hand holds N or more doubles": a rule no deal can meet says nothing, and
     # one every deal meets would deal again for ever
-    least = c.get("redeal_doubles")
+    least = c.redeal_doubles
     if least is None:
         return
-    top = c.get("tiles", 6)
+    top = c.tiles
     doubles, in_set = top + 1, SET_TILES[top]
-    sizes = {n: c["hand_size"][str(n)] for n in _playable(c) if str(n) in c["hand_size"]}
+    sizes = {n: c.hand_sizes[n] for n in _playable(c) if n in c.hand_sizes}
     if sizes and all(least > min(h, doubles) for h in sizes.values()):
         most = min(max(sizes.values()), doubles)
         yield _p("redeal-doubles-cannot-apply", f"no hand can hold {least} doubles: a hand has at most "
@@ -268,20 +271,18 @@ def _redeal_doubles(c: Config) -> Iterator[Problem]:
 
 
 @rule("placement-minimum-cannot-apply", "placement_minimum", "scoring")
-def _placement_minimum(c: Config) -> Iterator[Problem]:
+def _placement_minimum(c: Fields) -> Iterator[Problem]:
     # "a placement scores only from N points up" where placements score nothing, or where none scores below N
-    least = c["scoring"].get("minimum", 0)
+    least = c.minimum
     if not least:
         return
-    sc = c["scoring"]
-    if not sc["in_play"]:
+    if not c.in_play:
         yield _p("placement-minimum-cannot-apply", "placements score nothing, so no placement scores too little",
                  "remove this line, or state how placements score", "placement_minimum")
         return
-    formula = sc.get("formula", "value")
-    lowest = {"value": sc["multiple"], "per-multiple": 1}.get(formula) or min(sc.get("divisors", [sc["multiple"]]))
+    lowest = {"value": c.multiple, "per-multiple": 1}.get(c.formula) or min(c.divisors)
     if least <= lowest:
-        unit = sc["unit"] if isinstance(sc["unit"], int) and sc["unit"] >= 1 else 1
+        unit = c.unit if isinstance(c.unit, int) and c.unit >= 1 else 1
         shown = f" ({lowest // unit} shown)" if unit > 1 and lowest % unit == 0 else ""
         yield _p("placement-minimum-cannot-apply", f"every placement that scores earns at least {lowest} raw "
                  f"point{'s' if lowest != 1 else ''}{shown}, so scoring only from {least} raw up changes nothing",
@@ -290,73 +291,72 @@ def _placement_minimum(c: Config) -> Iterator[Problem]:
 
 
 @rule("exact-needs-overshoot", "target", "overshoot")
-def _exact(c: Config) -> Iterator[Problem]:
-    if c["target"]["mode"] == "exact" and c["target"]["overshoot"] == "none":
+def _exact(c: Fields) -> Iterator[Problem]:
+    if c.target_mode == "exact" and c.overshoot == "none":
         yield _p("exact-needs-overshoot", "an exact target needs an overshoot rule",
                  "write `overshoot discards the event` or `overshoot bounces back`", "overshoot")
 
 
 @rule("overshoot-needs-exact", "target", "overshoot")
-def _at_least(c: Config) -> Iterator[Problem]:
-    if c["target"]["mode"] == "at-least" and c["target"]["overshoot"] in ("discard", "bounce"):
+def _at_least(c: Fields) -> Iterator[Problem]:
+    if c.target_mode == "at-least" and c.overshoot in ("discard", "bounce"):
         yield _p("overshoot-needs-exact", "an at-least target cannot be overshot",
                  "write `no overshoot rule`, or `target exactly ...`", "overshoot")
 
 
 @rule("ties-contradict-check", "check", "ties")
-def _ties(c: Config) -> Iterator[Problem]:
-    t = c["target"]
-    if t["mode"] == "rounds":
+def _ties(c: Fields) -> Iterator[Problem]:
+    if c.target_mode == "rounds":
         return  # `rounds-need-ties` says what a fixed number of rounds needs
-    if t["check"] == "every-event" and t["ties"] != "impossible":
+    if c.target_check == "every-event" and c.ties != "impossible":
         yield _p("ties-contradict-check", "when the target is checked after every event, the first side to "
                  "reach it wins, so ties at the top are impossible", "write `ties at the top: impossible`", "ties")
-    if t["check"] == "after-settlement" and t["ties"] == "impossible":
+    if c.target_check == "after-settlement" and c.ties == "impossible":
         yield _p("ties-contradict-check", "when the target is checked after settlement, two sides can tie at "
                  "the top", "write `ties at the top: play extra rounds`, `ties at the top: draw` or `ties at the top: "
                  "the side that opened the round wins`", "ties")
 
 
 @rule("forced-lead-unused", "lead", "opener_first", "opener_domino", "opener_block")
-def _forced(c: Config) -> Iterator[Problem]:
-    o = c["opener"]
-    if o["lead"] == "forced" and not {"highest-double", "double-six", "rotating-double", "lowest-double"} & {
-            o["first_round"], o["after_domino"], o["after_block"]}:
+def _forced(c: Fields) -> Iterator[Problem]:
+    if c.lead == "forced" and not set(DOUBLE_OPENERS) & {c.opener_first, c.opener_after_domino,
+                                                         c.opener_after_block}:
         yield _p("forced-lead-unused", "a forced lead needs a round opened by a double (the highest double, the "
                  "double six, the rotating double or the lowest double)",
                  "write `opener leads any tile`", "lead")
 
 
 @rule("opener-needs-winner", "opener_block", "block_winner")
-def _opener_winner(c: Config) -> Iterator[Problem]:
-    if c["opener"]["after_block"] == "block-winner" and c["settlement"]["block"]["winner"] == "none":
+def _opener_winner(c: Fields) -> Iterator[Problem]:
+    if c.opener_after_block == "block-winner" and c.block_winner == "none":
         yield _p("opener-needs-winner", "a block has no winner to open the next round",
                  "write `opener after a block: lottery` or give the block a winner", "opener_block")
 
 
 @rule("last-placement-needs-one-event", "domino_events")
-def _last(c: Config) -> Iterator[Problem]:
-    d = c["settlement"]["domino"]
-    if d["with_last_placement"] and d["events"] != "one":
+def _last(c: Fields) -> Iterator[Problem]:
+    if c.domino_with_last_placement and c.domino_events != "one":
         yield _p("last-placement-needs-one-event", "the last placement can join the settlement only as one event",
                  "write `as one event with the last placement`", "domino_events")
+
+
+def _object(c: Fields, where: tuple[str, ...]) -> dict[str, Any]:
+    """The JSON object at `where` with every field written (defaults included), as a schema keyword reads it."""
+    return {d.spec.path[-1]: thaw(getattr(c, d.attr)) for d in declared() if d.spec.path[:-1] == where}
 
 
 def _cross_field(declared: CrossField) -> None:
     """Register a rule declared with its schema keywords (rulelang/config/fields.py): the schema's condition, in
     the language's words."""
-    validator: list[Any] = []  # built on first use: jsonschema costs start-up time
+    validator: list[Callable[[object], bool]] = []  # built on first use: jsonschema costs start-up time
 
     @rule(declared.code, *declared.statements)
-    def find(c: Config) -> Iterator[Problem]:
+    def find(c: Fields) -> Iterator[Problem]:
         if not validator:
             import jsonschema
 
-            validator.append(jsonschema.Draft202012Validator(dict(declared.keywords)))
-        node: Any = c
-        for name in declared.where.split("."):
-            node = node[name]
-        if not validator[0].is_valid(node):
+            validator.append(jsonschema.Draft202012Validator(dict(declared.keywords)).is_valid)
+        if not validator[0](_object(c, tuple(declared.where.split(".")))):
             yield _p(declared.code, declared.message, declared.hint, *declared.statements)
 
 
@@ -364,11 +364,10 @@ _cross_field(LAST_PLACEMENT_NEEDS_DOMINOER)
 
 
 @rule("terms-need-winner", "block_winner", "block_terms")
-def _terms_winner(c: Config) -> Iterator[Problem]:
-    block = c["settlement"]["block"]
-    if block["winner"] != "none":
+def _terms_winner(c: Fields) -> Iterator[Problem]:
+    if c.block_winner != "none":
         return
-    for i, term in enumerate(block["terms"]):
+    for i, term in enumerate(c.block_terms):
         if mentions_winner(term):
             yield _p("terms-need-winner", "a block without a winner gives nothing to this term",
                      "give the block a winner, or settle `everyone's hands separately` with each owner",
@@ -376,19 +375,22 @@ def _terms_winner(c: Config) -> Iterator[Problem]:
 
 
 def _section_rules(section: str, key: str) -> None:
+    terms_of = _terms_of(section)
+
     @rule("partner-needs-partnerships", "players", key)
-    def partner(c: Config) -> Iterator[Problem]:
-        if c["players"]["partnerships"]:
+    def partner(c: Fields) -> Iterator[Problem]:
+        if c.partnerships:
             return
-        for i, term in enumerate(c["settlement"][section]["terms"]):
-            if term.get("hands") == "partner":
+        for i, term in enumerate(terms_of(c)):
+            if (term["kind"] == "hands" or term["kind"] == "tiles") and term["hands"] == "partner":
                 yield _p("partner-needs-partnerships", "there is no partner without partnerships",
                          "remove this line or play `partnerships with 4`", key, index=i)
 
     @rule("pooled-to-owner", key)
-    def pooled(c: Config) -> Iterator[Problem]:
-        for i, term in enumerate(c["settlement"][section]["terms"]):
-            if term.get("pooling") == "pooled" and term["to"] == "owner":
+    def pooled(c: Fields) -> Iterator[Problem]:
+        for i, term in enumerate(terms_of(c)):
+            if (term["kind"] == "hands" or term["kind"] == "tiles") and term["pooling"] == "pooled" \
+                    and term["to"] == "owner":
                 yield _p("pooled-to-owner", "a pooled amount has no single owner",
                          "write `separately` to score each hand for its owner, or `the winner`", key, index=i)
 
@@ -398,57 +400,50 @@ _section_rules("block", "block_terms")
 
 
 @rule("no-scoring", "scoring", "domino_terms", "block_terms")
-def _no_scoring(c: Config) -> Iterator[Problem]:
-    credits = [t for s in ("domino", "block") for t in c["settlement"][s]["terms"] if t["sign"] == "credit"]
-    if not c["scoring"]["in_play"] and not credits:
+def _no_scoring(c: Fields) -> Iterator[Problem]:
+    credits = [t for t in c.domino_terms + c.block_terms if t["sign"] == "credit"]
+    if not c.in_play and not credits:
         yield _p("no-scoring", "nobody can ever score: placements score nothing and no settlement credits points",
                  "write `placements score multiples of 5` or credit hands in a settlement", "scoring")
 
 
 # -- house rules of the match ----------------------------------------------------------------
 
-@rule("unit-mismatch", "unit", "entry")
-def _unit_entry(c: Config) -> Iterator[Problem]:
-    entry, unit = c["target"].get("entry", 0), c["scoring"]["unit"]
-    if entry % unit:
-        yield _p("unit-mismatch", f"an entry threshold of {entry} raw points is not a whole number of shown points",
-                 f"with {unit} raw points to 1 shown point, use a multiple of {unit}", "entry")
+_whole_shown("unit-mismatch", "entry", "an entry threshold", lambda c: c.entry, plural=True)
 
 
 @rule("rounds-no-overshoot", "rounds", "overshoot")
-def _rounds_overshoot(c: Config) -> Iterator[Problem]:
-    t = c["target"]
-    if t["mode"] == "rounds" and t["overshoot"] != "none":
+def _rounds_overshoot(c: Fields) -> Iterator[Problem]:
+    if c.target_mode == "rounds" and c.overshoot != "none":
         yield _p("rounds-no-overshoot", "a match of a fixed number of rounds has no target to overshoot",
                  "write `no overshoot rule`", "rounds")
 
 
 @rule("rounds-need-ties", "rounds", "ties")
-def _rounds_ties(c: Config) -> Iterator[Problem]:
-    t = c["target"]
-    if t["mode"] == "rounds" and t["ties"] == "impossible":
+def _rounds_ties(c: Fields) -> Iterator[Problem]:
+    if c.target_mode == "rounds" and c.ties == "impossible":
         yield _p("rounds-need-ties", "after the last round two sides can share the highest score",
                  "write `ties at the top: draw` or `ties at the top: play extra rounds`", "rounds")
 
 
 @rule("per-count", "players", "target")
-def _target_counts(c: Config) -> Iterator[Problem]:
-    by = c["target"].get("raw_by_count")
-    if by is None:
+def _target_counts(c: Fields) -> Iterator[Problem]:
+    by = c.target_by_count
+    if not by:
         return
-    counts = sorted(c["players"]["counts"])
-    if sorted(int(n) for n in by) != counts:
+    counts = sorted(c.counts)
+    if sorted(by) != counts:
         yield _p("per-count", "the target is not given for exactly the allowed player counts",
                  f"give a target for each of {', '.join(map(str, counts))} players", "target")
-    elif by[str(counts[0])] != c["target"]["raw"]:
+    elif by[counts[0]] != c.target:
         yield _p("per-count", "the target's raw value is not the one for the smallest player count",
                  "write the target per player count in one statement", "target")
 
 
 @rule("target-not-multiple", "unit", "target")
-def _target_counts_unit(c: Config) -> Iterator[Problem]:
-    unit = c["scoring"]["unit"]
-    bad = [raw for raw in (c["target"].get("raw_by_count") or {}).values() if raw % unit]
+def _target_counts_unit(c: Fields) -> Iterator[Problem]:
+    unit = c.unit
+    bad = [raw for raw in c.target_by_count.values() if raw % unit]
     if bad:
         yield _p("target-not-multiple", f"a target of {bad[0]} raw points is not a whole number of shown points",
                  f"with {unit} raw points to 1 shown point, use multiples of {unit}", "target")
@@ -457,8 +452,8 @@ def _target_counts_unit(c: Config) -> Iterator[Problem]:
 # -- the muggins rule ------------------------------------------------------------------------
 
 @rule("claims-need-scoring", "claims", "scoring")
-def _claims_scoring(c: Config) -> Iterator[Problem]:
-    if c.get("claims", "none") != "none" and not c["scoring"]["in_play"]:
+def _claims_scoring(c: Fields) -> Iterator[Problem]:
+    if c.claims != "none" and not c.in_play:
         yield _p("claims-need-scoring", "points must be claimed, but placements score nothing: there is nothing "
                  "to claim", "write `placements score multiples of 5`, or leave out the muggins rule", "claims")
 
@@ -469,23 +464,25 @@ _BRANCHING_WORDS = {"every": "every double branches", "none": "no double branche
                     "lead": "only a leading double branches", "all-but-lead": "every double but the lead branches"}
 
 
-def _sniff_rule(key: str, default: str, what: str) -> None:
+def _sniff_rule(key: str, what: str) -> None:
+    """A rule of the sniff (statement `key`) away from its declared default needs the first double alone to branch."""
+    field = next(d for d in declared() if d.spec.statement == key)
+
     @rule("sniff-needs-first-double", "branching", key)
-    def find(c: Config) -> Iterator[Problem]:
-        d = c["doubles"]
-        if d.get(key, default) != default and d["branching"] != "first":
+    def find(c: Fields) -> Iterator[Problem]:
+        if getattr(c, field.attr) != field.spec.default and c.branching != "first":
             yield _p("sniff-needs-first-double", f"{what} is a rule of the sniff, the first double of the round "
-                     f"and the only one that branches; here {_BRANCHING_WORDS[d['branching']]}",
+                     f"and the only one that branches; here {_BRANCHING_WORDS[c.branching]}",
                      "write `only the first double branches`, or remove this line", key)
 
 
-_sniff_rule("spinner_orientation", "crosswise", "how the spinner is laid")
-_sniff_rule("spinner_count", "terminal", "what the spinner counts")
-_sniff_rule("branch_length", "unlimited", "how long the spinner's branches are")
+_sniff_rule("spinner_orientation", "how the spinner is laid")
+_sniff_rule("spinner_count", "what the spinner counts")
+_sniff_rule("branch_length", "how long the spinner's branches are")
 
 
-def rule_problems(config: Config, skip: frozenset[str] | set[str] = frozenset()) -> list[Problem]:
-    """The faults of a configuration (that matches the schema), skipping rules that involve `skip`."""
+def rule_problems(config: Fields, skip: frozenset[str] | set[str] = frozenset()) -> list[Problem]:
+    """The faults of a configuration's record (one that matches the schema), skipping rules that involve `skip`."""
     out: list[Problem] = []
     for r in RULES:
         if not skip.intersection(r.keys):
@@ -493,9 +490,10 @@ def rule_problems(config: Config, skip: frozenset[str] | set[str] = frozenset())
     return out
 
 
-def config_problems(config: Any) -> list[Problem]:
-    """Every fault of a configuration: the schema's (code `invalid-config`), else the rules'."""
+def config_problems(config: object) -> list[Problem]:
+    """Every fault of a configuration (JSON data): the schema's (code `invalid-config`), else the rules'."""
     found = schema_problems(config)
     if found:
         return [Problem("invalid-config", message, path=path) for path, message in found]
-    return rule_problems(config)
+    assert isinstance(config, dict)  # the schema says it is an object
+    return rule_problems(read_record(config))

@@ -48,6 +48,7 @@ class Spec:
     schema: Mapping[str, Any] | None  # the value's JSON Schema, when the annotation does not give it
     read: Callable[[Any], Any] | None  # JSON value -> the engine's value (None: the annotation's shape decides)
     used_when: Callable[[Mapping[str, Any]], bool] | None  # an optional field that means nothing otherwise
+    before: str | None = None  # an optional field the compiler writes just before this sibling (else at the end)
 
     @property
     def required(self) -> bool:
@@ -70,9 +71,9 @@ class Spec:
 
 def declare(path: str, doc: str, statement: str | None = None, *, default: Any = REQUIRED, empty: Any = None,
             schema: Mapping[str, Any] | None = None, read: Callable[[Any], Any] | None = None,
-            used_when: Callable[[Mapping[str, Any]], bool] | None = None) -> Any:
+            used_when: Callable[[Mapping[str, Any]], bool] | None = None, before: str | None = None) -> Any:
     """A configuration field at dotted `path`; see `Spec` for the rest."""
-    spec = Spec(tuple(path.split(".")), doc, statement, default, empty, schema, read, used_when)
+    spec = Spec(tuple(path.split(".")), doc, statement, default, empty, schema, read, used_when, before)
     return dataclasses.field(metadata={META: spec})
 
 

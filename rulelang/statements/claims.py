@@ -6,7 +6,7 @@ placements score as they always did, so existing configurations stay the same.
 from __future__ import annotations
 
 from rulelang.config.vocabulary import Claims
-from rulelang.statements.table import Config, Doc, Phrase, StatementDef
+from rulelang.statements.table import Doc, Fields, Phrase, StatementDef, reads_stated, sets_field
 
 __all__ = ["STATEMENTS", "WORDS"]
 
@@ -24,21 +24,11 @@ def _read(p: Phrase) -> Claims:
     return "any-opponent" if p.has("CALLS") else "muggins"
 
 
-def _set(v: Claims, c: Config) -> None:
-    """Written only when not the default, just before `settlement` (existing configurations stay the same)."""
-    items = [(k, x) for k, x in c.items() if k != "claims"]
-    c.clear()
-    for k, x in items:
-        if k == "settlement" and v != "none":
-            c["claims"] = v
-        c[k] = x
-
-
-def _explain(v: Claims | None, c: Config) -> str:
-    claims = c.get("claims", "none")
+def _explain(v: Claims | None, c: Fields) -> str:
+    claims = c.claims
     if claims == "none":
         return "A placement's points are scored without being claimed."
-    unit = c["scoring"]["unit"]
+    unit = c.unit
     said = "in shown points" if unit > 1 else "in points"
     head = (f"A placement scores only what its player claims with the move ({said}): a claim up to the score "
             "is credited (claiming exactly the score credits it all; no claim claims 0); a claim above the score "
@@ -64,8 +54,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="claims", words="the muggins rule", group=4, phrases={"claims_stmt": tuple(WORDS.values())},
         read=_read, fmt=lambda v: [WORDS[v]],
-        explain=_explain, resolve=_set,
-        from_config=lambda c: c["claims"] if c.get("claims", "none") != "none" else None,
+        explain=_explain, resolve=sets_field("claims"), from_config=reads_stated("claims"),
         examples=(WORDS["muggins"], WORDS["forfeit"], WORDS["any-opponent"], WORDS["lost-if-called"]),
         docs=(Doc(f"`{WORDS['muggins']}`", "the muggins rule (by prior agreement, Britannica; Foster): a "
                   "placement scores only what its player claims with the move, in shown points; the first "

@@ -1,13 +1,14 @@
 """Statements of the players and the deal."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple, cast
 
-from rulelang.config.vocabulary import SET_NAMES, SET_TILES, Drawing
+from rulelang.config.reading import with_field
+from rulelang.config.vocabulary import SET_NAMES, SET_TILES, Drawing, PlayerCount
 from rulelang.statements.phrase import examples, fill
-from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice, flag, number
+from rulelang.statements.table import Doc, Fields, Issue, Part, Phrase, StatementDef, choice, field_of, flag, number
 from rulelang.statements.values import Counts, PerCount, Players
 
 ALLOWED_COUNTS = tuple(range(2, 13))  # any count whose deal fits in the set (config/rules.py, too-many-tiles)
@@ -60,8 +61,8 @@ def _allows(counts: Counts, n: int) -> bool:
 
 def _read_players(p: Phrase) -> Players:
     counts, *rest = p.parts
-    partner: tuple[Any, ...] = rest[0] if rest else ("none",)
-    return Players(counts, (int(partner[1]),) if partner[0] == "with" else ())
+    partner: tuple[str] | tuple[str, int] = rest[0] if rest else ("none",)
+    return Players(counts, (partner[1],) if len(partner) == 2 else ())
 
 
 def _counts_text(c: Counts) -> str:
@@ -97,24 +98,26 @@ def _check_players(v: Players) -> Iterator[Issue]:
                         "write `partnerships with 4` or `no partnerships`")
 
 
-def _set_players(v: Players, c: Config) -> None:
-    c["players"] = {"counts": v.counts.expand(), "partnerships": list(v.partnerships)}
+def _set_players(v: Players, c: Fields) -> Fields:
+    # the counts and the partnerships are checked (`_check_players`) before a statement is resolved
+    return replace(c, counts=cast("tuple[PlayerCount, ...]", tuple(v.counts.expand())),
+                   partnerships=cast("tuple[Literal[4], ...]", v.partnerships))
 
 
-def _players_from_config(c: Config) -> Players:
-    counts = sorted(c["players"]["counts"])
+def _players_from_config(c: Fields) -> Players:
+    counts: list[int] = sorted(c.counts)
     if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
         value = Counts("range", (counts[0], counts[-1]))
     else:
         value = Counts("list", tuple(counts))
-    return Players(value, tuple(c["players"]["partnerships"]))
+    return Players(value, tuple(c.partnerships))
 
 
-def _explain_players(v: Players, c: Config) -> str:
-    counts = c["players"]["counts"]
+def _explain_players(v: Players, c: Fields) -> str:
+    counts = c.counts
     text = f"{_and([str(n) for n in counts])} players" if len(counts) > 1 else _n(counts[0], "player")
     text = f"For {text}."
-    if c["players"]["partnerships"]:
+    if c.partnerships:
         text += (" With 4 players, partners sit opposite each other (seats 0 and 2, 1 and 3) and share"
                  " one score; otherwise everyone plays alone.")
     else:
@@ -134,14 +137,14 @@ def _per_count_text(v: PerCount) -> str:
     return ", ".join([f"{size} tiles with {n} players"] + [f"{s} with {m}" for m, s in pairs[1:]])
 
 
-def _per_count_value(d: dict[str, int]) -> PerCount:
+def _per_count_value(d: Mapping[int, int]) -> PerCount:
     values = set(d.values())
     if len(values) == 1:
         return PerCount(uniform=values.pop())
-    return PerCount(by_count=tuple(sorted((int(k), v) for k, v in d.items())))
+    return PerCount(by_count=tuple(sorted(d.items())))
 
 
-def _per_count_check(words: str, least: int) -> Any:
+def _per_count_check(words: str, least: int) -> Callable[[PerCount], Iterator[Issue]]:
     def check(v: PerCount) -> Iterator[Issue]:
         seen: set[int] = set()
         for n, _size in v.by_count:
@@ -156,30 +159,30 @@ def _per_count_check(words: str, least: int) -> Any:
     return check
 
 
-def _per_count_resolve(place: str) -> Any:
-    def resolve(v: PerCount, c: Config) -> None:
-        c[place] = v.expand(c["players"]["counts"])
+def _per_count_resolve(key: str) -> Callable[[PerCount, Fields], Fields]:
+    def resolve(v: PerCount, c: Fields) -> Fields:
+        return with_field(c, field_of(key).attr, v.expand(c.counts))
     return resolve
 
 
-def _explain_hand(v: PerCount, c: Config) -> str:
-    d = c["hand_size"]
+def _explain_hand(v: PerCount, c: Fields) -> str:
+    d = c.hand_sizes
     if len(set(d.values())) == 1:
         return f"Each player is dealt {_n(next(iter(d.values())), 'tile')}."
-    parts = [f"{d[k]} with {k} players" for k in sorted(d, key=int)]  # larger sets: 10 after 9
+    parts = [f"{d[k]} with {k} players" for k in sorted(d)]  # larger sets: 10 after 9
     return f"Each player is dealt {parts[0].replace(' with', ' tiles with', 1)}, " + ", ".join(parts[1:]) + "."
 
 
-def _explain_reserve(v: PerCount, c: Config) -> str:
-    d = c["reserve"]
+def _explain_reserve(v: PerCount, c: Fields) -> str:
+    d = c.reserves
     if not any(d.values()):
         # nothing to say when nobody draws: "every undealt tile may be drawn" would contradict it
-        return "" if c["drawing"] == "none" else "Every undealt tile may be drawn: there is no reserve."
-    parts = [f"{d[k]} with {k} players" for k in sorted(d, key=int)]  # larger sets: 10 after 9
+        return "" if c.drawing == "none" else "Every undealt tile may be drawn: there is no reserve."
+    parts = [f"{d[k]} with {k} players" for k in sorted(d)]  # larger sets: 10 after 9
     return "The last tiles of the boneyard are never drawn: " + ", ".join(parts) + "."
 
 
-def _explain_drawing(v: str, c: Config) -> str:
+def _explain_drawing(v: str, c: Fields) -> str:
     if v == "until-playable":
         return ("A player who cannot place draws from the boneyard one tile at a time until a drawn tile "
                 "fits, and must place that tile at once; a player passes only when the boneyard is empty.")
@@ -198,16 +201,12 @@ def _check_tiles(v: str) -> Iterator[Issue]:
                     "write `tiles double-six`, `tiles double-nine` or `tiles double-twelve`")
 
 
-def _set_tiles(v: str, c: Config) -> None:
-    top = _SET_OF_NAME.get(v, 6)
-    if top != 6:  # the default is omitted, so double-six configurations stay as they were
-        c["tiles"] = top
-    else:
-        c.pop("tiles", None)
+def _set_tiles(v: str, c: Fields) -> Fields:
+    return replace(c, tiles=cast("Literal[6, 9, 12]", _SET_OF_NAME.get(v, 6)))  # `_check_tiles` names the sets
 
 
-def _explain_tiles(v: str | None, c: Config) -> str:
-    top = c.get("tiles", 6)
+def _explain_tiles(v: str | None, c: Fields) -> str:
+    top = c.tiles
     return (f"Played with a {SET_NAMES[top]} set: {SET_TILES[top]} tiles, halves 0 to {top}, for as many "
             f"players as its tiles deal (the hands and the reserve within {SET_TILES[top]}).")
 
@@ -216,7 +215,7 @@ TILES_STATEMENT = StatementDef(
     key="tiles", words="the tile set", group=1, phrases={"tiles_stmt": (TILES,)},
     read=lambda p: str(p.tokens[1]), fmt=lambda v: [fill(TILES, v)], explain=_explain_tiles,
     resolve=_set_tiles,
-    from_config=lambda c: SET_NAMES[c["tiles"]] if c.get("tiles", 6) != 6 else None, check=_check_tiles,
+    from_config=lambda c: SET_NAMES[c.tiles] if c.tiles != 6 else None, check=_check_tiles,
     examples=("tiles double-nine", "tiles double-six", "tiles double-twelve"),
     docs=(Doc("`tiles double-six` / `tiles double-nine` / `tiles double-twelve`",
               "the set: 28, 55 or 91 tiles (double-six when not stated); any player count from 2 to 12 whose "
@@ -247,13 +246,13 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="hand", words="the hand size", group=1, phrases={"hand_stmt": (HAND,)},
         read=lambda p: p.parts[0], fmt=lambda v: [fill(HAND, _per_count_text(v))], explain=_explain_hand,
-        resolve=_per_count_resolve("hand_size"),
-        from_config=lambda c: _per_count_value(c["hand_size"]), check=_per_count_check("the hand size", 1),
+        resolve=_per_count_resolve("hand"),
+        from_config=lambda c: _per_count_value(c.hand_sizes), check=_per_count_check("the hand size", 1),
         examples=("hand 5 tiles", "hand 7 tiles with 2 players, 6 with 3, 5 with 4"),
         docs=(Doc("`hand 5 tiles`", "hand size for every player count", "`hand_size`"),
               Doc("`hand 7 tiles with 2 players, 6 with 3, 5 with 4`",
                   "hand size per count (one for each allowed count)", "`hand_size`")),
-        tags=("partial-deal", "draw"), meta={"per_count": "hand_size"}),
+        tags=("partial-deal", "draw"), meta={"per_count": True}),
     StatementDef(
         key="reserve", words="the reserve", group=1,
         phrases={"reserve_stmt": (RESERVE, f"{NO_RESERVE} -> no_reserve")},
@@ -261,15 +260,14 @@ STATEMENTS: tuple[StatementDef, ...] = (
         fmt=lambda v: [NO_RESERVE if v.uniform == 0 else fill(RESERVE, _per_count_text(v))],
         explain=_explain_reserve,
         resolve=_per_count_resolve("reserve"),
-        from_config=lambda c: _per_count_value(c["reserve"]), check=_per_count_check("the reserve", 0),
+        from_config=lambda c: _per_count_value(c.reserves), check=_per_count_check("the reserve", 0),
         examples=("no reserve", "reserve 2 tiles", "reserve 2 tiles with 3 players, 0 with 4"),
         docs=(Doc("`no reserve`", "every undealt tile can be drawn", "`reserve` all 0"),
               Doc("`reserve 2 tiles` / `reserve 2 tiles with 3 players, 0 with 4`",
                   "the last tiles of the boneyard are never drawn", "`reserve`")),
-        tags=("draw",), meta={"per_count": "reserve"}),
+        tags=("draw",), meta={"per_count": True}),
     choice("drawing", "the drawing rule", 1, "drawing_stmt",
-           {"draw until playable": "until-playable", "no drawing": "none"}, ("drawing",), Drawing,
-           _explain_drawing,
+           {"draw until playable": "until-playable", "no drawing": "none"}, _explain_drawing,
            {"draw until playable": "draw one at a time until a tile fits, and place it",
             "no drawing": "a player who cannot place passes (block game)"},
            tags=("draw", "no-drawing")),
@@ -289,33 +287,31 @@ class DrawLimit(NamedTuple):
 
 def _with_draw_limit(entry: StatementDef) -> StatementDef:
     """The drawing statement, which also reads `draw until playable, at most K tiles`."""
-    def read(p: Phrase) -> Any:
-        return DrawLimit(p.numbers[0]) if p.numbers else entry.read(p)
+    def read(p: Phrase) -> DrawLimit | Drawing:
+        return DrawLimit(p.numbers[0]) if p.numbers else cast("Drawing", entry.read(p))
 
-    def fmt(v: Any) -> list[str]:
+    def fmt(v: DrawLimit | Drawing) -> list[str]:
         if isinstance(v, DrawLimit):
             return [fill(DRAW_LIMIT, v.limit)]
         return entry.fmt(v)
 
-    def explain(v: Any, c: Config) -> str:
-        if "draw_limit" in c:
-            k = c["draw_limit"]
+    def explain(v: DrawLimit | Drawing, c: Fields) -> str:
+        if c.draw_limit is not None:
+            k = c.draw_limit
             return (f"A player who cannot place draws from the boneyard one tile at a time until one fits, at most "
                     f"{k} tile{'s' if k != 1 else ''} a turn, and must place a drawn tile that fits; after {k} "
                     f"draw{'s' if k != 1 else ''} without one, the player passes.")
         return entry.explain(v, c)
 
-    def resolve(v: Any, c: Config) -> None:
+    def resolve(v: DrawLimit | Drawing, c: Fields) -> Fields:
         if isinstance(v, DrawLimit):
-            c["drawing"] = "until-playable"
-            c["draw_limit"] = v.limit
-        else:
-            entry.resolve(v, c)
+            return replace(c, drawing="until-playable", draw_limit=v.limit)
+        return entry.resolve(v, c)
 
-    def from_config(c: Config) -> Any:
-        return DrawLimit(c["draw_limit"]) if "draw_limit" in c else entry.from_config(c)
+    def from_config(c: Fields) -> DrawLimit | Drawing:
+        return DrawLimit(c.draw_limit) if c.draw_limit is not None else c.drawing
 
-    def check(v: Any) -> Iterator[Issue]:
+    def check(v: DrawLimit | Drawing) -> Iterator[Issue]:
         if isinstance(v, DrawLimit):
             if v.limit < 1:
                 yield Issue("bad-number", "a player must be able to draw at least 1 tile",
@@ -338,17 +334,12 @@ STATEMENTS = STATEMENTS[:-1] + (_with_draw_limit(STATEMENTS[-1]),)
 
 # -- `a player may draw while able to place` (draw_while_able, family.md 3.8, puzzle-place.net) ---
 
-def _explain_draw_while_able(v: bool | None, c: Config) -> str:
-    if c.get("draw_while_able"):
+def _explain_draw_while_able(v: bool | None, c: Fields) -> str:
+    if c.draw_while_able:
         return ("A player who could place may draw instead, one tile at a time (the move `draw`), and then place "
                 "any tile of the hand or draw again, while the drawable boneyard has tiles; the lead, and a drawn "
                 "tile that must be placed, are not drawn over.")
     return "A player draws only when no tile fits."
-
-
-def _set_draw_while_able(v: bool, c: Config) -> None:
-    if v:
-        c["draw_while_able"] = True
 
 
 STATEMENTS = STATEMENTS + (
@@ -356,8 +347,6 @@ STATEMENTS = STATEMENTS + (
         "draw_while_able", "drawing while able to place", 1, "draw_while_able_stmt",
         "a player may draw while able to place",
         explain=_explain_draw_while_able,
-        resolve=_set_draw_while_able,
-        from_config=lambda c: True if c.get("draw_while_able") else None,
         docs=(Doc("`a player may draw while able to place`", "a draw is offered as a move (`draw`) even when a "
                   "tile fits, until the drawable boneyard is empty (not at the lead, nor over a drawn tile that "
                   "must be placed; puzzle-place.net Muggins); not written, a player draws only when no tile fits",
@@ -378,12 +367,8 @@ def _check_redeal_doubles(v: int) -> Iterator[Issue]:
                     f"write `{fill(REDEAL_DOUBLES, 5)}`")
 
 
-def _set_redeal_doubles(v: int, c: Config) -> None:
-    c["redeal_doubles"] = v
-
-
-def _explain_redeal_doubles(v: int | None, c: Config) -> str:
-    n = c.get("redeal_doubles")
+def _explain_redeal_doubles(v: int | None, c: Fields) -> str:
+    n = c.redeal_doubles
     if n is None:
         return "Every deal is played, however many doubles a hand holds."
     return (f"A deal in which one hand holds {n} or more doubles is thrown in, and the tiles are dealt again "
@@ -393,8 +378,7 @@ def _explain_redeal_doubles(v: int | None, c: Config) -> str:
 STATEMENTS = STATEMENTS + (
     number(
         "redeal_doubles", "the deal thrown in for a hand of doubles", 1, "redeal_doubles_stmt", REDEAL_DOUBLES,
-        explain=_explain_redeal_doubles, resolve=_set_redeal_doubles,
-        from_config=lambda c: c.get("redeal_doubles"), check=_check_redeal_doubles,
+        explain=_explain_redeal_doubles, check=_check_redeal_doubles,
         docs=(Doc("`the tiles are dealt again when a hand holds 5 or more doubles`", "a deal in which one hand holds "
                   "N or more doubles is thrown in and dealt again (a club's house rules: 4; an open-source engine "
                   "and a tournament's rules: 5 or more); not written, every deal is played",

@@ -2,18 +2,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from dataclasses import replace
 
 from rulelang.statements.phrase import fill
-from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
+from rulelang.statements.table import Doc, Fields, Issue, Phrase, StatementDef, reads_field, sets_field
 from rulelang.statements.values import Based, Named
 
 RULESET, SOURCE = "ruleset {NAME} {TEXT}", "source {TEXT}"
 BASED = {"name": "based on {NAME}", "path": "based on {TEXT}"}
 
 
-def _set_name(v: Named, c: Config) -> None:
-    c["name"], c["title"] = v.name, v.title
+def _set_name(v: Named, c: Fields) -> Fields:
+    return replace(c, name=v.name, title=v.title)
 
 
 def _check_name(v: Named) -> Iterator[Issue]:
@@ -26,25 +26,22 @@ def _check_source(v: str) -> Iterator[Issue]:
         yield Issue("empty-text", "the source is empty", "say where these rules come from")
 
 
-def _set_source(v: str, c: Config) -> None:
-    c["source"] = v
-
-
 def _read_based(p: Phrase) -> Based:
     if p.strings:
         return Based("path", p.strings[0])
     return Based("name", str(p.tokens[-1]))
 
 
-def _based_from_config(c: Config) -> Based | None:
-    based = c.get("based_on")
+def _based_from_config(c: Fields) -> Based | None:
+    based = c.based_on
     if not based:
         return None
     return Based("name", based) if "/" not in based and not based.endswith(".rules") else Based("path", based)
 
 
-def _set_based(v: Any, c: Config) -> None:
+def _set_based(v: Based, c: Fields) -> Fields:
     """The label is set by the compiler (the name or path as the child wrote it)."""
+    return c
 
 
 STATEMENTS: tuple[StatementDef, ...] = (
@@ -53,7 +50,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         read=lambda p: Named(str(p.tokens[1]), p.strings[0]),
         fmt=lambda v: [fill(RULESET, v.name, v.title)],
         explain=lambda v, c: f"{v.title} (`{v.name}`).",
-        resolve=_set_name, from_config=lambda c: Named(c["name"], c["title"]),
+        resolve=_set_name, from_config=lambda c: Named(c.name, c.title),
         examples=('ruleset my-fives "My Fives"',),
         docs=(Doc('`ruleset NAME "TITLE"`', "the ruleset's name (lower case letters, digits, `-`, starting with "
                   "a letter) and title", "`name`, `title`"),),
@@ -62,7 +59,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         key="source", words="the source of the rules", group=0, phrases={"source_stmt": (SOURCE,)},
         read=lambda p: p.strings[0], fmt=lambda v: [fill(SOURCE, v)],
         explain=lambda v, c: f"Source: {v}.",
-        resolve=_set_source, from_config=lambda c: c["source"],
+        resolve=sets_field("source"), from_config=reads_field("source"),
         examples=('source "where these rules come from"',),
         docs=(Doc('`source "TEXT"`', "where the rules come from; house variants say so here", "`source`"),),
         tags=("inline-ruleset",), check=_check_source, inherited=False),

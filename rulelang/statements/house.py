@@ -6,11 +6,13 @@ the engine keeps today's behaviour, so existing configurations stay the same.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import NamedTuple
 
 from rulelang.statements.phrase import fill
 from rulelang.statements.scoring import MEASURES, counts_named_twice, measure_words, points_text, with_player_counts
-from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, flag, number
+from rulelang.statements.table import Doc, Fields, Issue, Part, Phrase, StatementDef, flag, number, reads_field, sets_field
+from rulelang.statements.values import Measure
 
 __all__ = ["SCORING", "PARTS", "Entry"]
 
@@ -19,11 +21,11 @@ class Entry(NamedTuple):
     """`10 points to get in`: the threshold and the measure it was written in."""
 
     amount: int
-    measure: str  # "points" / "shown" / "raw"
+    measure: Measure
 
 
-def _unit(c: Config) -> int:
-    u = c["scoring"]["unit"]
+def _unit(c: Fields) -> int:
+    u = c.unit
     return u if isinstance(u, int) and u >= 1 else 1  # else `bad-unit` said so
 
 
@@ -49,27 +51,27 @@ def _check_entry(v: Entry) -> Iterator[Issue]:
         yield Issue("bad-number", "the entry threshold must be at least 1 point", f"write `{fill(ENTRY, 10, 'points')}`")
 
 
-def _set_entry(v: Entry, c: Config) -> None:
-    c["target"]["entry"] = v.amount if v.measure == "raw" else v.amount * _unit(c)
+def _set_entry(v: Entry, c: Fields) -> Fields:
+    return replace(c, entry=v.amount if v.measure == "raw" else v.amount * _unit(c))
 
 
-def _measured(raw: int, unit: int) -> tuple[int, str]:
+def _measured(raw: int, unit: int) -> tuple[int, Measure]:
     """A raw amount as a text writes it: in shown points where the unit divides it, else points or raw points."""
     if unit > 1 and raw % unit == 0:
         return raw // unit, "shown"
     return raw, "points" if unit == 1 else "raw"
 
 
-def _entry_from_config(c: Config) -> Entry | None:
-    raw = c["target"].get("entry", 0)
-    return Entry(*_measured(raw, c["scoring"]["unit"])) if raw else None
+def _entry_from_config(c: Fields) -> Entry | None:
+    raw = c.entry
+    return Entry(*_measured(raw, c.unit)) if raw else None
 
 
-def _explain_entry(v: Entry | None, c: Config) -> str:
-    raw = c["target"].get("entry", 0)
+def _explain_entry(v: Entry | None, c: Fields) -> str:
+    raw = c.entry
     if not raw:
         return "A side scores from its first point: there is no entry threshold."
-    amount = points_text(raw, c["scoring"]["unit"])
+    amount = points_text(raw, c.unit)
     return (f"A side whose score is exactly 0 is off the board: every event for it worth less than {amount} "
             f"(negative ones too) is discarded; the first event of at least {amount} puts it on the board.")
 
@@ -83,32 +85,26 @@ def _check_rounds(v: int) -> Iterator[Issue]:
         yield Issue("bad-number", "the match must last at least 1 round", f"write `{fill(ROUNDS, 3)}`")
 
 
-def _set_rounds(v: int, c: Config) -> None:
-    c["target"]["mode"] = "rounds"
-    c["target"]["rounds"] = v
+def _set_rounds(v: int, c: Fields) -> Fields:
+    return replace(c, target_mode="rounds", rounds=v)
 
 
-def _explain_rounds(v: int | None, c: Config) -> str:
-    if c["target"]["mode"] != "rounds":
+def _explain_rounds(v: int | None, c: Fields) -> str:
+    if c.target_mode != "rounds" or c.rounds is None:
         return "The match is played to its target, however many rounds that takes."
-    n = c["target"]["rounds"]
+    n = c.rounds
     ties = {"extra-rounds": "further complete rounds are played until one side alone has the highest score",
             "draw": "the match is drawn between them",
             "round-opener": "the side that opened the last round wins (if it is not among them, the first of them "
-                            "in turn after the opener)"}.get(c["target"]["ties"], "the match is drawn between them")
+                            "in turn after the opener)"}.get(c.ties, "the match is drawn between them")
     return (f"The match lasts {n} round{'s' if n != 1 else ''}, with no target and no overshoot: after the last "
             f"round the single highest score wins; if it is shared, {ties}.")
 
 
 # -- no winning score on the lead (family.md 3.8, Teesdale) ----------------------------
 
-def _set_lead_win(v: bool, c: Config) -> None:
-    if v:
-        c["target"]["lead_cannot_win"] = True
-
-
-def _explain_lead_win(v: bool | None, c: Config) -> str:
-    if c["target"].get("lead_cannot_win"):
+def _explain_lead_win(v: bool | None, c: Fields) -> str:
+    if c.lead_cannot_win:
         return ("The opening placement of a round cannot win: its event is discarded if it would reach the "
                 "target.")
     return "The opening placement of a round can win like any other."
@@ -124,12 +120,8 @@ def _check_knock(v: int) -> Iterator[Issue]:
                     f"write `{fill(KNOCK, 1)}`")
 
 
-def _set_knock(v: int, c: Config) -> None:
-    c["scoring"]["knock_bonus"] = v
-
-
-def _explain_knock(v: int | None, c: Config) -> str:
-    raw = c["scoring"].get("knock_bonus", 0)
+def _explain_knock(v: int | None, c: Fields) -> str:
+    raw = c.knock_bonus
     if not raw:
         return "A knock (a pass) scores nothing for anyone."
     unit = _unit(c)
@@ -145,12 +137,7 @@ HAND_DOUBLES = {"a double left in hand counts one half": "one-half",
                 "a double left in hand counts both halves": "both-halves"}
 
 
-def _set_hand_doubles(v: str, c: Config) -> None:
-    if v != "both-halves":  # omitted at its default
-        c["scoring"]["hand_doubles"] = v
-
-
-def _explain_hand_doubles(v: str, c: Config) -> str:
+def _explain_hand_doubles(v: str, c: Fields) -> str:
     if v == "one-half":
         return ("At the end of a round a double left in hand counts one half ([4|4] counts 4) wherever hands "
                 "are counted: the settlement's amounts and who has the lightest hand or side.")
@@ -166,7 +153,7 @@ class Minimum(NamedTuple):
     """`a placement scores only from 10 points up`: the least a placement scores, and the measure it was written in."""
 
     amount: int
-    measure: str  # "points" / "shown" / "raw"
+    measure: Measure
 
 
 def _check_minimum(v: Minimum) -> Iterator[Issue]:
@@ -175,17 +162,17 @@ def _check_minimum(v: Minimum) -> Iterator[Issue]:
                     "more", f"write `{fill(MINIMUM, 10, 'points')}`")
 
 
-def _set_minimum(v: Minimum, c: Config) -> None:
-    c["scoring"]["minimum"] = v.amount if v.measure == "raw" else v.amount * _unit(c)
+def _set_minimum(v: Minimum, c: Fields) -> Fields:
+    return replace(c, minimum=v.amount if v.measure == "raw" else v.amount * _unit(c))
 
 
-def _minimum_from_config(c: Config) -> Minimum | None:
-    raw = c["scoring"].get("minimum", 0)
+def _minimum_from_config(c: Fields) -> Minimum | None:
+    raw = c.minimum
     return Minimum(*_measured(raw, _unit(c))) if raw else None
 
 
-def _explain_minimum(v: Minimum | None, c: Config) -> str:
-    raw = c["scoring"].get("minimum", 0)
+def _explain_minimum(v: Minimum | None, c: Fields) -> str:
+    raw = c.minimum
     if not raw:
         return "A placement scores whatever its count earns, however little."
     amount = points_text(raw, _unit(c))
@@ -226,28 +213,28 @@ def _check_tie_rounds(v: TieRounds) -> Iterator[Issue]:
                     f"write `{fill(TIE_ROUNDS, 2)}`")
 
 
-def _set_tie_rounds(v: TieRounds, c: Config) -> None:
+def _set_tie_rounds(v: TieRounds, c: Fields) -> Fields:
     if v.groups[0][1]:
-        by = {str(n): amount for amount, counts in v.groups for n in counts}
+        by = {n: amount for amount, counts in v.groups for n in counts}
     else:  # the same for every allowed count (the players statement is resolved before this one)
-        by = {str(n): v.groups[0][0] for n in c["players"]["counts"]}
-    c["target"]["tie_rounds"] = {k: by[k] for k in sorted(by, key=int)}
+        by = dict.fromkeys(c.counts, v.groups[0][0])
+    return replace(c, tie_rounds={n: by[n] for n in sorted(by)})
 
 
-def _tie_rounds_from_config(c: Config) -> TieRounds | None:
-    by = c["target"].get("tie_rounds")
+def _tie_rounds_from_config(c: Fields) -> TieRounds | None:
+    by = c.tie_rounds
     if not by:
         return None
     if len(set(by.values())) == 1:
         return TieRounds(((next(iter(by.values())), ()),))
     groups: dict[int, list[int]] = {}
-    for n in sorted(by, key=int):
-        groups.setdefault(by[n], []).append(int(n))
+    for n in sorted(by):
+        groups.setdefault(by[n], []).append(n)
     return TieRounds(tuple((amount, tuple(ns)) for amount, ns in groups.items()))
 
 
-def _explain_tie_rounds(v: TieRounds | None, c: Config) -> str:
-    by = c["target"].get("tie_rounds")
+def _explain_tie_rounds(v: TieRounds | None, c: Fields) -> str:
+    by = c.tie_rounds
     if not by:
         return "A shared highest score is settled as `ties at the top` says, one round at a time."
     per = "; ".join(f"{k} with {n} players" for n, k in by.items())
@@ -272,7 +259,7 @@ SCORING: tuple[StatementDef, ...] = (
     number(
         "rounds", "the number of rounds", 4, "rounds_stmt", ROUNDS,
         explain=_explain_rounds, resolve=_set_rounds,
-        from_config=lambda c: c["target"]["rounds"] if c["target"]["mode"] == "rounds" else None,
+        from_config=lambda c: c.rounds if c.target_mode == "rounds" else None,
         check=_check_rounds,
         docs=(Doc("`the match lasts 3 rounds`", "a fixed number of rounds: no target check and no overshoot; after "
                   "the last round the single highest score wins, a shared one follows `ties at the top` (the "
@@ -280,16 +267,14 @@ SCORING: tuple[StatementDef, ...] = (
         tags=("fixed-rounds",), required=False, meta={"default": None}),
     flag(
         "lead_cannot_win", "no winning score on the lead", 4, "lead_win_stmt", "the opening placement cannot win",
-        explain=_explain_lead_win, resolve=_set_lead_win,
-        from_config=lambda c: True if c["target"].get("lead_cannot_win") else None,
+        explain=_explain_lead_win,
         docs=(Doc("`the opening placement cannot win`", "the round's opening placement cannot reach the target: "
                   "such an event is discarded (Teesdale); not written, it can", "`target.lead_cannot_win: true` "
                   "(omitted when false)"),),
         tags=("lead-cannot-win",), required=False, meta={"default": None}),
     number(
         "knock_bonus", "the knock bonus", 4, "knock_stmt", KNOCK,
-        explain=_explain_knock, resolve=_set_knock,
-        from_config=lambda c: c["scoring"].get("knock_bonus") or None, check=_check_knock,  # 0: not written
+        explain=_explain_knock, check=_check_knock,
         docs=(Doc("`the next player to place scores 1 point per knock`", "the knock bonus (Sadman): the player "
                   "who places after one or more knocks (passes) scores N raw points per knock since the last "
                   "placement, in that placement's event; not written, knocks score nothing",
@@ -312,7 +297,7 @@ SCORING: tuple[StatementDef, ...] = (
         phrases={"hand_doubles_stmt": tuple(HAND_DOUBLES)},
         read=lambda p: HAND_DOUBLES[p.text], fmt=lambda v: [{x: k for k, x in HAND_DOUBLES.items()}[v]],
         explain=_explain_hand_doubles,
-        resolve=_set_hand_doubles, from_config=lambda c: c["scoring"].get("hand_doubles", "both-halves"),
+        resolve=sets_field("hand_doubles"), from_config=reads_field("hand_doubles"),
         examples=tuple(HAND_DOUBLES),
         docs=(Doc("`a double left in hand counts one half`", "at the end of a round a double in hand counts one "
                   "half ([4|4] counts 4): in every settlement amount and in who is lightest (a Trademark Games "

@@ -1,24 +1,11 @@
 """Statements of opening a round and of doubles."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from rulelang.config.vocabulary import (
-    DOUBLE_OPENERS,
-    Branching,
-    BranchSides,
-    Lead,
-    NoDouble,
-    Opener,
-    OpenerBlock,
-    OpenerDomino,
-    OpenerFirst,
-    SpinnerBranches,
-    SpinnerCount,
-    SpinnerOrientation,
-    TerminalCount,
-)
-from rulelang.statements.table import Config, Doc, Part, StatementDef, choice, get_path
+from rulelang.config.vocabulary import DOUBLE_OPENERS, Opener, OpenerBlock, OpenerDomino, OpenerFirst
+from rulelang.statements.table import Doc, Fields, Part, StatementDef, choice
 
 OPENER_WORDS = {
     "lottery": "lottery",
@@ -63,9 +50,14 @@ FALLBACK_WORDS = {
 }
 
 
-def opener_meaning(v: str, c: Config) -> str:
+def openers(c: Fields) -> tuple[Opener, Opener, Opener]:
+    """Who opens the first round, the round after a domino and the round after a block."""
+    return c.opener_first, c.opener_after_domino, c.opener_after_block
+
+
+def opener_meaning(v: str, c: Fields) -> str:
     """Who opens, with the fallback in force when nobody holds the opening double."""
-    how = c["opener"].get("no_double", "heaviest-tile")
+    how = c.no_double
     if v == "highest-double" and how != "heaviest-tile":
         return f"the holder of the highest double (if nobody holds a double, {FALLBACK_WORDS[how]})"
     if v in ("double-six", "rotating-double"):
@@ -74,35 +66,34 @@ def opener_meaning(v: str, c: Config) -> str:
     return OPENER_MEANINGS[v]
 
 
-def _opener(key: str, words: str, head: str, place: str, allowed: object, when: str,
+def _opener(key: str, words: str, head: str, allowed: object, when: str,
             tags: tuple[str, ...], example: str) -> StatementDef:
-    def explain(v: str, c: Config) -> str:
+    def explain(v: str, c: Fields) -> str:
         return f"{when} is opened by {opener_meaning(v, c)}."
 
     phrases = {f"{head}: {w}": v for v, w in OPENER_WORDS.items()}
     meanings = {f"{head}: {w}": OPENER_MEANINGS[v] for v, w in OPENER_WORDS.items()}
-    return choice(key, words, 2, f"{key}_stmt", phrases, ("opener", place), Opener, explain, meanings, tags,
+    return choice(key, words, 2, f"{key}_stmt", phrases, explain, meanings, tags,
                   allowed=allowed, check_code="bad-opener", example=f"{head}: {example}",
                   grammar=(f"{head}: {{opener_value}}",))
 
 
-def _set_doubles(c: Config) -> list[str]:
+def _set_doubles(c: Fields) -> list[str]:
     """The set doubles that open some round (their holder must lead them, whatever `lead` says)."""
-    o = c["opener"]
-    used = {o["first_round"], o["after_domino"], o["after_block"]}
+    used = set(openers(c))
     return [w for v, w in (("double-six", "[6|6]"), ("rotating-double", "the round's double")) if v in used]
 
 
-def _explain_lead(v: str, c: Config) -> str:
+def _explain_lead(v: str, c: Fields) -> str:
     sets = _set_doubles(c)
     if v == "forced":
         # "...: the lowest double" (an app's rules) opens some round
-        doubles = "the highest or the lowest double" if "lowest-double" in c["opener"].values() else "the highest double"
+        doubles = "the highest or the lowest double" if "lowest-double" in openers(c) else "the highest double"
         if sets:
             return (f"A round opened by {' or '.join(sets)} must lead it; a round opened by {doubles}, or "
                     "by the heaviest tile when nobody holds the opening double, must lead that tile; other rounds "
                     "lead any tile.")
-        if c["opener"].get("no_double", "heaviest-tile") not in ("heaviest-tile", "draw"):
+        if c.no_double not in ("heaviest-tile", "draw"):
             return f"A round opened by {doubles} must lead that double; other rounds lead any tile."
         return (f"A round opened by {doubles} must lead that double (or that heaviest tile); "
                 "other rounds lead any tile.")
@@ -140,20 +131,12 @@ NO_DOUBLE_MEANINGS = {
 }
 
 
-def _openers_by_double(c: Config) -> list[str]:
-    o = c["opener"]
-    return [f"the {w}" for w, v in (("first round", o["first_round"]), ("round after a domino", o["after_domino"]),
-                                     ("round after a block", o["after_block"])) if v in DOUBLE_OPENERS]
+def _openers_by_double(c: Fields) -> list[str]:
+    return [f"the {w}" for w, v in zip(("first round", "round after a domino", "round after a block"), openers(c))
+            if v in DOUBLE_OPENERS]
 
 
-def _set_no_double(v: str, c: Config) -> None:
-    if v == "heaviest-tile":
-        c["opener"].pop("no_double", None)  # the default is omitted: configurations stay as they were
-    else:
-        c["opener"]["no_double"] = v
-
-
-def _explain_no_double(v: str, c: Config) -> str:
+def _explain_no_double(v: str, c: Fields) -> str:
     rounds = _openers_by_double(c)
     if not rounds:
         return "" if v == "heaviest-tile" else "(No round is opened by a double, so nobody holding one changes nothing.)"
@@ -197,15 +180,15 @@ BRANCHING = {
 }
 
 
-def _explain_branch_sides(v: str, c: Config) -> str:
-    if c["doubles"]["branching"] == "none":
+def _explain_branch_sides(v: str, c: Fields) -> str:
+    if c.branching == "none":
         return ""  # no double branches: when branches open says nothing about this game
     if v == "at-once":
         return "A spinner's side branches are open as soon as it is placed."
     return "A spinner's side branches open only once both its in-line sides are occupied."
 
 
-def _explain_terminal(v: str, c: Config) -> str:
+def _explain_terminal(v: str, c: Fields) -> str:
     if v == "both-halves":
         return ("A double at the end of a line counts both halves ([4|4] counts 8); once both its "
                 "in-line sides are occupied it counts nothing itself.")
@@ -250,30 +233,20 @@ BRANCH_LENGTH_MEANINGS = {
 
 
 def _optional(key: str, words: str, rule: str, phrases: dict[str, str], meanings: dict[str, str], field: str,
-              type_: object, default: str, explain: object, tags: tuple[str, ...]) -> StatementDef:
+              default: str, explain: Callable[[str, Fields], str], tags: tuple[str, ...]) -> StatementDef:
     """An optional statement of one field of `doubles`: written only when not the default."""
     values = {v: p for p, v in phrases.items()}
-    place = ("doubles", field)
-
-    def resolve(v: str, c: Config) -> None:
-        if v == default:
-            c["doubles"].pop(field, None)
-        else:
-            c["doubles"][field] = v
-
-    base = choice(key, words, 3, rule, phrases, place, type_, explain,  # type: ignore[arg-type]
-                  {p: meanings[v] for p, v in phrases.items()}, tags)
+    base = choice(key, words, 3, rule, phrases, explain, {p: meanings[v] for p, v in phrases.items()}, tags)
     docs = tuple(Doc(f"`{values[v]}`", meanings[v], f"`doubles.{field}: {v}`" + (" (omitted)" if v == default else ""))
                  for v in phrases.values())
-    return replace(base, resolve=resolve, docs=docs, required=False, meta={"default": default},
-                   from_config=lambda c: get_path(c, ("doubles",)).get(field, default))
+    return replace(base, docs=docs, required=False, meta={"default": default})
 
 
-def _sniff_words(c: Config) -> str:
-    return "" if c["doubles"]["branching"] == "first" else " (but only a first double alone that branches has one)"
+def _sniff_words(c: Fields) -> str:
+    return "" if c.branching == "first" else " (but only a first double alone that branches has one)"
 
 
-def _explain_orientation(v: str, c: Config) -> str:
+def _explain_orientation(v: str, c: Fields) -> str:
     if v == "crosswise":
         return "The spinner is laid crosswise, like every double."
     if v == "endwise":
@@ -284,14 +257,14 @@ def _explain_orientation(v: str, c: Config) -> str:
             "line either way" + _sniff_words(c) + ".")
 
 
-def _explain_branch_length(v: str, c: Config) -> str:
+def _explain_branch_length(v: str, c: Fields) -> str:
     if v == "unlimited":
         return "A spinner's branches grow like any line."
     return ("Each branch side of the spinner takes one tile only: that tile's free end counts for the rest of the "
             "round, but nothing may join it" + _sniff_words(c) + ".")
 
 
-def _explain_spinner_count(v: str, c: Config) -> str:
+def _explain_spinner_count(v: str, c: Fields) -> str:
     if v == "terminal":
         return "A crosswise spinner counts as a terminal double, while one of its in-line sides is free."
     return ("A crosswise spinner counts its half for each branch side no tile covers yet, even before its branches "
@@ -300,46 +273,43 @@ def _explain_spinner_count(v: str, c: Config) -> str:
 
 SNIFF: tuple[StatementDef, ...] = (
     _optional("spinner_orientation", "how the spinner is laid", "spinner_orientation_stmt", ORIENTATIONS,
-              ORIENTATION_MEANINGS, "spinner_orientation", SpinnerOrientation, "crosswise", _explain_orientation,
+              ORIENTATION_MEANINGS, "spinner_orientation", "crosswise", _explain_orientation,
               ("sniff-orientation",)),
     _optional("spinner_count", "what the spinner counts", "spinner_count_stmt", SPINNER_COUNTS,
-              SPINNER_COUNT_MEANINGS, "spinner_count", SpinnerCount, "terminal", _explain_spinner_count,
+              SPINNER_COUNT_MEANINGS, "spinner_count", "terminal", _explain_spinner_count,
               ("sniff-count",)),
     _optional("branch_length", "how long the spinner's branches are", "branch_length_stmt", BRANCH_LENGTHS,
-              BRANCH_LENGTH_MEANINGS, "branch_length", SpinnerBranches, "unlimited", _explain_branch_length,
+              BRANCH_LENGTH_MEANINGS, "branch_length", "unlimited", _explain_branch_length,
               ("sniff-branch-length",)),
 )
 
 
 STATEMENTS: tuple[StatementDef, ...] = (
-    _opener("opener_first", "the opener of the first round", "opener of the first round", "first_round",
-            OpenerFirst, "The first round", ("multi-round", "opener-double-six", "opener-rotating-double",
-                                             "opener-lowest-double"), "lottery"),
-    _opener("opener_domino", "the opener after a domino", "opener after a domino", "after_domino",
-            OpenerDomino, "After a domino, the next round", ("multi-round",), "the dominoer"),
-    _opener("opener_block", "the opener after a block", "opener after a block", "after_block",
-            OpenerBlock, "After a block, the next round", ("opener-block-winner",), "lottery"),
+    _opener("opener_first", "the opener of the first round", "opener of the first round", OpenerFirst,
+            "The first round", ("multi-round", "opener-double-six", "opener-rotating-double", "opener-lowest-double"),
+            "lottery"),
+    _opener("opener_domino", "the opener after a domino", "opener after a domino", OpenerDomino,
+            "After a domino, the next round", ("multi-round",), "the dominoer"),
+    _opener("opener_block", "the opener after a block", "opener after a block", OpenerBlock,
+            "After a block, the next round", ("opener-block-winner",), "lottery"),
     choice("lead", "what the opener leads", 2, "lead_stmt",
-           {"opener leads any tile": "any", "opener leads the deciding tile": "forced"}, ("opener", "lead"), Lead,
-           _explain_lead,
+           {"opener leads any tile": "any", "opener leads the deciding tile": "forced"}, _explain_lead,
            {"opener leads any tile": "the opener leads any tile",
             "opener leads the deciding tile": "a round opened by the highest (or the lowest) double leads that "
                                               "tile"},
            tags=("forced-lead",)),
     replace(choice("no_double", "who leads when nobody holds the opening double", 2, "no_double_stmt", NO_DOUBLE,
-                   ("opener", "no_double"), NoDouble, _explain_no_double,
+                   _explain_no_double,
                    {p: NO_DOUBLE_MEANINGS[v] for p, v in NO_DOUBLE.items()},
                    tags=("no-double-draw", "no-double-heaviest-hand", "no-double-next-seat", "no-double-redeal",
                          "no-double-next-seat-double"),
                    grammar=(NO_DOUBLE_HEAD + "{no_double_value}",)),
-            resolve=_set_no_double, from_config=lambda c: c["opener"].get("no_double", "heaviest-tile"),
             required=False, meta={"default": "heaviest-tile"}),
     choice("branching", "which doubles branch", 3, "branching_stmt",
            {"every double branches": "every", "only the first double branches": "first",
             "no double branches": "none",
             "only a leading double branches": "lead",  # "if the initial tile is a double"
-            "every double but the lead branches": "all-but-lead"}, ("doubles", "branching"), Branching,
-           lambda v, c: BRANCHING[v],
+            "every double but the lead branches": "all-but-lead"}, lambda v, c: BRANCHING[v],
            {"every double branches": "every double is a spinner",
             "only the first double branches": "only the first double of a round is a spinner",
             "no double branches": "the layout is a single line",
@@ -349,14 +319,14 @@ STATEMENTS: tuple[StatementDef, ...] = (
            tags=("branching-every", "branching-first", "branching-lead", "branching-all-but-lead")),
     choice("branch_sides", "when branches open", 3, "branch_sides_stmt",
            {"branches open after the line": "after-line", "branches open at once": "at-once"},
-           ("doubles", "branch_sides"), BranchSides, _explain_branch_sides,
+           _explain_branch_sides,
            {"branches open after the line": "a spinner's branches open once its in-line sides are occupied",
             "branches open at once": "a spinner's branches are open as soon as it is placed"},
            tags=("branch-after-line", "branch-at-once")),
     choice("terminal_count", "what a terminal double counts", 3, "terminal_stmt",
            {"a terminal double counts both halves": "both-halves",
             "a terminal double counts one half": "one-half"},
-           ("doubles", "terminal_count"), TerminalCount, _explain_terminal,
+           _explain_terminal,
            {"a terminal double counts both halves": "a double at the end of a line counts both halves",
             "a terminal double counts one half": "a double at the end of a line counts one half"},
            tags=("terminal-double",)),

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from typing import Literal
 
 from rulelang.config.fields import DIVIDED_MULTIPLE
-from rulelang.config.vocabulary import Overshoot, RoundEnd, TargetCheck, Ties
+from rulelang.config.vocabulary import Formula, RoundEnd
 from rulelang.statements.phrase import examples, fill
-from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice
-from rulelang.statements.values import Scoring, Target, UnitValue
+from rulelang.statements.table import Doc, Fields, Issue, Part, Phrase, StatementDef, choice, reads_field, sets_field
+from rulelang.statements.values import Measure, Scoring, Target, UnitValue
 
 
 def points_text(raw: int, unit: int) -> str:
@@ -26,8 +27,8 @@ def _read_scoring(p: Phrase) -> Scoring:
         return Scoring(False, None)
     nums = tuple(p.numbers)
     # `..., one point per multiple` / `... at face value`; several divisors need one of them
-    formula = "per-multiple" if p.has("PER") else "face-value" if p.has("FACE") else \
-        "ambiguous" if len(nums) > 1 else "value"
+    formula: Formula | Literal["ambiguous"] = "per-multiple" if p.has("PER") else "face-value" if p.has("FACE") \
+        else "ambiguous" if len(nums) > 1 else "value"
     if formula == "value":
         return Scoring(True, nums[0], formula)
     return Scoring(True, None, formula, nums)  # the divisors say it all: `multiple` keeps its fixed 5
@@ -49,26 +50,19 @@ def _check_scoring(v: Scoring) -> Iterator[Issue]:
         yield Issue("bad-number", "a divisor is given twice", "name each multiple once")
 
 
-def _set_scoring(v: Scoring, c: Config) -> None:
-    c["scoring"]["in_play"] = v.in_play
-    if v.multiple is not None:
-        c["scoring"]["multiple"] = v.multiple
-    if v.formula not in ("value", "ambiguous"):  # omitted when "value" (the default)
-        old = c["scoring"]
-        c["scoring"] = {"in_play": old["in_play"], "formula": v.formula, "multiple": DIVIDED_MULTIPLE,
-                        "divisors": list(v.divisors), "unit": old["unit"]}
-        if list(v.divisors) == [DIVIDED_MULTIPLE]:
-            del c["scoring"]["divisors"]  # the default: `[multiple]`
+def _set_scoring(v: Scoring, c: Fields) -> Fields:
+    if v.formula == "per-multiple" or v.formula == "face-value":  # the divisors decide: `multiple` keeps 5
+        return replace(c, in_play=v.in_play, formula=v.formula, multiple=DIVIDED_MULTIPLE, divisors=v.divisors)
+    multiple = v.multiple if v.multiple is not None else c.multiple
+    return replace(c, in_play=v.in_play, multiple=multiple, divisors=(multiple,))
 
 
-def _scoring_from_config(c: Config) -> Scoring:
-    sc = c["scoring"]
-    if not sc["in_play"]:
+def _scoring_from_config(c: Fields) -> Scoring:
+    if not c.in_play:
         return Scoring(False, None)
-    formula = sc.get("formula", "value")
-    if formula == "value":
-        return Scoring(True, sc["multiple"], formula)
-    return Scoring(True, None, formula, tuple(sc.get("divisors", [sc["multiple"]])))
+    if c.formula == "value":
+        return Scoring(True, c.multiple, c.formula)
+    return Scoring(True, None, c.formula, c.divisors)
 
 
 def _fmt_scoring(v: Scoring) -> list[str]:
@@ -82,13 +76,12 @@ def _fmt_scoring(v: Scoring) -> list[str]:
     return [f"placements score multiples of {spelled}{ending}"]
 
 
-def _explain_scoring(v: Scoring, c: Config) -> str:
-    if c["scoring"]["in_play"]:
-        m = c["scoring"]["multiple"]
-        raw = "raw " if c["scoring"]["unit"] > 1 else ""
+def _explain_scoring(v: Scoring, c: Fields) -> str:
+    if c.in_play:
+        m = c.multiple
+        raw = "raw " if c.unit > 1 else ""
         start = "After every placement (the lead and the last tile included) the counted ends are added up; "
-        formula = c["scoring"].get("formula", "value")
-        divisors = c["scoring"].get("divisors", [m])
+        formula, divisors = c.formula, c.divisors
         both = math.lcm(*divisors)
         if formula == "per-multiple":
             parts = ", plus ".join(f"one point for each {d} in it when {d} divides it" for d in divisors)
@@ -114,12 +107,12 @@ def _check_unit(v: UnitValue) -> Iterator[Issue]:
                     "or `points are shown raw`")
 
 
-def _set_unit(v: UnitValue, c: Config) -> None:
-    c["scoring"]["unit"] = v.raw
+def _set_unit(v: UnitValue, c: Fields) -> Fields:
+    return replace(c, unit=v.raw)
 
 
-def _explain_unit(v: UnitValue, c: Config) -> str:
-    unit = c["scoring"]["unit"]
+def _explain_unit(v: UnitValue, c: Fields) -> str:
+    unit = c.unit
     if unit > 1:
         return f"Points are counted raw and shown divided by {unit}: {unit} raw points make 1 shown point."
     return "Points are shown as counted."
@@ -128,19 +121,19 @@ def _explain_unit(v: UnitValue, c: Config) -> str:
 # -- the target ---------------------------------------------------------------------
 
 # How an amount is measured: its phrase (the part `{target_measure}`) and what it reads to, singular or plural.
-MEASURE_PHRASES: dict[Literal["points", "shown", "raw"], str] = {"points": "point[s]", "shown": "shown point[s]",
+MEASURE_PHRASES: dict[Measure, str] = {"points": "point[s]", "shown": "shown point[s]",
                                                                   "raw": "raw point[s]"}
-MEASURES: dict[str, Literal["points", "shown", "raw"]] = {
+MEASURES: dict[str, Measure] = {
     fill("{N} " + phrase, n).split(" ", 1)[1]: measure for measure, phrase in MEASURE_PHRASES.items() for n in (1, 2)}
 PARTS = (Part("target_measure", tuple(MEASURE_PHRASES.values())),)
 
 
-def amount_text(amount: int, measure: Literal["points", "shown", "raw"]) -> str:
+def amount_text(amount: int, measure: Measure) -> str:
     """`61 shown points`, `1 point`: an amount in the words of its measure."""
     return fill("{N} " + MEASURE_PHRASES[measure], amount)
 
 
-def measure_words(amount: int, measure: Literal["points", "shown", "raw"]) -> str:
+def measure_words(amount: int, measure: Measure) -> str:
     """The words of the part `{target_measure}` after AMOUNT: `shown points`, `point`."""
     return amount_text(amount, measure).split(" ", 1)[1]
 
@@ -184,47 +177,46 @@ def _check_target_counts(v: Target) -> Iterator[Issue]:
         yield Issue("bad-number", "the target must be at least 1 point")
 
 
-def _target_by_count_from_config(c: Config, t: Target) -> Target:
-    by = c["target"].get("raw_by_count")
+def _target_by_count_from_config(c: Fields, t: Target) -> Target:
+    by = c.target_by_count
     if not by:
         return t
-    unit = c["scoring"]["unit"]
+    unit = c.unit
     groups: dict[int, list[int]] = {}
-    for n in sorted(by, key=int):
+    for n in sorted(by):
         raw = by[n]
-        groups.setdefault(raw, []).append(int(n))
+        groups.setdefault(raw, []).append(n)
     div = unit if t.measure == "shown" else 1
     pairs = tuple((raw // div, tuple(ns)) for raw, ns in groups.items())
     return t._replace(amount=pairs[0][0], by_count=pairs)
 
 
-def _set_target(v: Target, c: Config) -> None:
-    _set_target_one(v, c)
+def _set_target(v: Target, c: Fields) -> Fields:
+    c = _set_target_one(v, c)
     if v.by_count:  # `raw_by_count` per count, `raw` the smallest count's
-        factor = 1 if v.measure == "raw" else c["target"]["raw"] // v.amount
-        by = {str(n): amount * factor for amount, counts in v.by_count for n in counts}
-        c["target"]["raw_by_count"] = {k: by[k] for k in sorted(by, key=int)}
-        c["target"]["raw"] = by[min(by, key=int)]
+        factor = 1 if v.measure == "raw" else c.target // v.amount
+        by = {n: amount * factor for amount, counts in v.by_count for n in counts}
+        c = replace(c, target_by_count={n: by[n] for n in sorted(by)}, target=by[min(by)])
+    return c
 
 
-def _set_target_one(v: Target, c: Config) -> None:
-    u = c["scoring"]["unit"]
+def _set_target_one(v: Target, c: Fields) -> Fields:
+    u = c.unit
     unit = u if isinstance(u, int) and u >= 1 else 1  # else `bad-unit` said so
-    c["target"]["mode"] = v.mode
-    c["target"]["raw"] = v.amount if v.measure == "raw" else v.amount * unit
+    return replace(c, target_mode=v.mode, target=v.amount if v.measure == "raw" else v.amount * unit)
 
 
-def _target_from_config(c: Config) -> Target:
+def _target_from_config(c: Fields) -> Target:
     return _target_by_count_from_config(c, _target_one_from_config(c))
 
 
-def _target_one_from_config(c: Config) -> Target:
-    unit, t = c["scoring"]["unit"], c["target"]
-    if unit > 1 and t["raw"] % unit == 0:
-        return Target(t["mode"], t["raw"] // unit, "shown")
+def _target_one_from_config(c: Fields) -> Target:
+    unit, raw, mode = c.unit, c.target, c.target_mode
+    if unit > 1 and raw % unit == 0:
+        return Target(mode, raw // unit, "shown")
     if unit == 1:
-        return Target(t["mode"], t["raw"], "points")
-    return Target(t["mode"], t["raw"], "raw")
+        return Target(mode, raw, "points")
+    return Target(mode, raw, "raw")
 
 
 def _check_target(v: Target) -> Iterator[Issue]:
@@ -233,20 +225,19 @@ def _check_target(v: Target) -> Iterator[Issue]:
     yield from _check_target_counts(v)  # a target per player count
 
 
-def _explain_target(v: Target, c: Config) -> str:
-    t = c["target"]
-    if t["mode"] == "rounds":  # `the match lasts N rounds`
-        n = t["rounds"]
+def _explain_target(v: Target, c: Fields) -> str:
+    if c.target_mode == "rounds":  # `the match lasts N rounds`
+        n = c.rounds
         return f"No target is played to (the match lasts {n} round{'s' if n != 1 else ''}); the target stated is not used."
-    how = "exactly" if t["mode"] == "exact" else "at least"
-    if t.get("raw_by_count"):  # a target per player count
-        per = "; ".join(f"{points_text(raw, c['scoring']['unit'])} with {n} players" for n, raw in t["raw_by_count"].items())
+    how = "exactly" if c.target_mode == "exact" else "at least"
+    if c.target_by_count:  # a target per player count
+        per = "; ".join(f"{points_text(raw, c.unit)} with {n} players" for n, raw in c.target_by_count.items())
         return f"A side wins by reaching {how} a target that depends on the number of players: {per}."
-    return f"A side wins by reaching {how} {points_text(t['raw'], c['scoring']['unit'])}."
+    return f"A side wins by reaching {how} {points_text(c.target, c.unit)}."
 
 
-def _explain_check(v: str, c: Config) -> str:
-    if c["target"]["mode"] == "rounds":  # `the match lasts N rounds`
+def _explain_check(v: str, c: Fields) -> str:
+    if c.target_mode == "rounds":  # `the match lasts N rounds`
         return "No target is checked: the match ends after its last round."
     if v == "every-event":
         return ("The target is checked after every scoring event, in the middle of a round too; "
@@ -274,18 +265,14 @@ TIES = {
 
 NO_FLOOR, FLOOR = "no score floor", "scores never fall below {SIGNED:0}"
 
-def _explain_floor(v: int | None, c: Config) -> str:
-    unit = c["scoring"]["unit"]
+def _explain_floor(v: int | None, c: Fields) -> str:
+    unit = c.unit
     if v is None:
-        debits = any(t["sign"] == "debit" for part in ("domino", "block") for t in c["settlement"][part]["terms"])
+        debits = any(t["sign"] == "debit" for t in c.domino_terms + c.block_terms)
         if not debits:
             return "Scores have no floor (though no rule here takes points away)."
         return "Scores have no floor: they can fall below zero."
     return f"Scores never fall below {points_text(v, unit) if v else '0'}."
-
-
-def _set_floor(v: int | None, c: Config) -> None:
-    c["score_floor"] = v
 
 
 # -- going out -----------------------------------------------------
@@ -295,21 +282,8 @@ ROUND_ENDS: dict[str, RoundEnd] = {"the round ends when a player goes out": "pla
 ROUND_END_WORDS = {v: k for k, v in ROUND_ENDS.items()}
 
 
-def _set_round_end(v: RoundEnd, c: Config) -> None:
-    """Written only when not the default, just before `settlement` (existing configurations stay the same)."""
-    if v == "player-out":
-        c.pop("round_end", None)
-        return
-    items = [(k, x) for k, x in c.items() if k != "round_end"]
-    c.clear()
-    for k, x in items:
-        if k == "settlement":
-            c["round_end"] = v
-        c[k] = x
-
-
-def _explain_round_end(v: RoundEnd, c: Config) -> str:
-    if v == "side-out" and c["players"]["partnerships"]:
+def _explain_round_end(v: RoundEnd, c: Fields) -> str:
+    if v == "side-out" and c.partnerships:
         return ("With partners, a player who empties their hand is skipped while their partner plays on "
                 "(they neither play nor pass); the round is a domino when both partners of a side have gone "
                 "out, the second being the dominoer, and a block when no player holding tiles can place.")
@@ -351,7 +325,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         read=lambda p: UnitValue(p.numbers[0], p.numbers[1]) if p.numbers else UnitValue(1, 1),
         fmt=lambda v: [UNIT_RAW if v == (1, 1) else fill(UNIT, v.raw, v.shown)],
         explain=_explain_unit, resolve=_set_unit, check=_check_unit,
-        from_config=lambda c: UnitValue(c["scoring"]["unit"], 1) if c["scoring"]["unit"] > 1 else UnitValue(1, 1),
+        from_config=lambda c: UnitValue(c.unit, 1) if c.unit > 1 else UnitValue(1, 1),
         examples=(examples(UNIT)[0], UNIT_RAW, examples(UNIT)[1]),
         docs=(Doc("`5 raw points make 1 shown point`", "scores are shown divided by 5 (any N: "
                   "`3 raw points make 1 shown point`)", "`scoring.unit: 5`"),
@@ -375,14 +349,13 @@ STATEMENTS: tuple[StatementDef, ...] = (
         tags=("target-exact", "match-end", "target-by-count")),
     choice("check", "when the target is checked", 4, "check_stmt",
            {"check the target after every event": "every-event",
-            "check the target after settlement": "after-settlement"}, ("target", "check"), TargetCheck,
-           _explain_check,
+            "check the target after settlement": "after-settlement"}, _explain_check,
            {"check the target after every event": "reaching the target mid-round ends the match at once",
             "check the target after settlement": "the target is checked once a round is settled"},
            tags=("target-every-event", "target-after-settlement")),
     choice("overshoot", "the overshoot rule", 4, "overshoot_stmt",
            {"overshoot discards the event": "discard", "overshoot bounces back": "bounce",
-            "no overshoot rule": "none"}, ("target", "overshoot"), Overshoot, lambda v, c: OVERSHOOT[v],
+            "no overshoot rule": "none"}, lambda v, c: OVERSHOOT[v],
            {"overshoot discards the event": "an event past an exact target is discarded whole",
             "overshoot bounces back": "the excess past an exact target is counted back down",
             "no overshoot rule": "going past the target is allowed"},
@@ -391,7 +364,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
            {"ties at the top: play extra rounds": "extra-rounds", "ties at the top: draw": "draw",
             "ties at the top: impossible": "impossible",
             "ties at the top: the side that opened the round wins": "round-opener"},
-           ("target", "ties"), Ties, lambda v, c: TIES[v],
+           lambda v, c: TIES[v],
            {"ties at the top: play extra rounds": "a shared top score plays further complete rounds",
             "ties at the top: draw": "a shared top score draws the match",
             "ties at the top: impossible": "the first side to reach the target wins",
@@ -403,8 +376,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         phrases={"floor_stmt": (NO_FLOOR, FLOOR)},
         read=lambda p: p.numbers[0] if p.numbers else None,
         fmt=lambda v: [NO_FLOOR if v is None else fill(FLOOR, v)],
-        explain=_explain_floor, resolve=_set_floor,
-        from_config=lambda c: c["score_floor"],
+        explain=_explain_floor, resolve=sets_field("floor"), from_config=reads_field("floor"),
         examples=(NO_FLOOR,) + examples(FLOOR),
         docs=(Doc("`no score floor` / `scores never fall below 0`", "the lowest score a side can have (raw points)",
                   "`score_floor`"),),
@@ -413,8 +385,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     StatementDef(
         key="round_end", words="when the round ends", group=4, phrases={"round_end_stmt": tuple(ROUND_ENDS)},
         read=lambda p: ROUND_ENDS[p.text], fmt=lambda v: [ROUND_END_WORDS[v]],
-        explain=_explain_round_end, resolve=_set_round_end,
-        from_config=lambda c: c.get("round_end", "player-out"),
+        explain=_explain_round_end, resolve=sets_field("round_end"), from_config=reads_field("round_end"),
         examples=("the round ends when a player goes out", "the round ends when both partners go out"),
         docs=(Doc("`the round ends when a player goes out`", "the first player to empty their hand dominoes "
                   "(the default)", "`round_end: player-out` (omitted)"),

@@ -6,11 +6,24 @@ together are one statement (the section's list of terms).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
-from rulelang.config.vocabulary import Events, Sign
+from rulelang.config.reading import with_field
+from rulelang.config.vocabulary import Events, PartnersTie, Sign
 from rulelang.statements.phrase import fill
 from rulelang.statements.scoring import points_text
-from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, number
+from rulelang.statements.table import (
+    Doc,
+    Fields,
+    Issue,
+    Part,
+    Phrase,
+    StatementDef,
+    field_of,
+    number,
+    reads_field,
+    sets_field,
+)
 from rulelang.statements.values import EventsValue, Term, Winner
 
 HAND_SETS = {"opponents' hands": "opponents", "partner's hand": "partner", "own hand": "own",
@@ -181,15 +194,18 @@ def term_sentence(t: Term) -> str:
     return f"{what[0].upper()}{what[1:]}, {how}, {verb} {whom}."
 
 
-def _explain_terms(v: tuple[Term, ...], c: Config) -> str:
+def _explain_terms(v: tuple[Term, ...], c: Fields) -> str:
     if not v:
         return "Nothing is scored for the hands left."
     return " ".join(term_sentence(t) for t in v)
 
 
 def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]) -> StatementDef:
-    def resolve(v: tuple[Term, ...], c: Config) -> None:
-        c["settlement"][section]["terms"] = [t.to_dict() for t in v]
+    def resolve(v: tuple[Term, ...], c: Fields) -> Fields:
+        return with_field(c, field_of(key).attr, tuple(t.to_dict() for t in v))
+
+    def from_config(c: Fields) -> tuple[Term, ...]:
+        return tuple(Term.from_dict(t) for t in (c.domino_terms if section == "domino" else c.block_terms))
 
     return StatementDef(
         key=key, words=words, group=group, section=section,
@@ -197,7 +213,7 @@ def _terms(key: str, section: str, group: int, words: str, tags: tuple[str, ...]
         read=_read_terms,
         fmt=lambda v: [term_text(t) for t in v] if v else ["nobody scores"], explain=_explain_terms,
         resolve=resolve, check=_check_terms,
-        from_config=lambda c: tuple(Term.from_dict(t) for t in c["settlement"][section]["terms"]),
+        from_config=from_config,
         examples=("credit opponents' hands separately, rounded to 5, to the winner",
                   "debit partner's hand pooled, rounded to 5, from the winner",
                   "debit everyone's hands separately, rounded to 5, from each owner",
@@ -239,7 +255,7 @@ def _fmt_events(v: EventsValue) -> list[str]:
     return [GROUPINGS[v.grouping] + (" with the last placement" if v.with_last_placement else "")]
 
 
-def _explain_events(v: EventsValue, c: Config) -> str:
+def _explain_events(v: EventsValue, c: Fields) -> str:
     if v.grouping == "one":
         text = "The amounts form one scoring event for each side that receives them"
         if v.with_last_placement:
@@ -252,13 +268,12 @@ def _explain_events(v: EventsValue, c: Config) -> str:
             "order from the round's opener).")
 
 
-def _set_domino_events(v: EventsValue, c: Config) -> None:
-    c["settlement"]["domino"]["events"] = v.grouping
-    c["settlement"]["domino"]["with_last_placement"] = v.with_last_placement
+def _set_domino_events(v: EventsValue, c: Fields) -> Fields:
+    return replace(c, domino_events=v.grouping, domino_with_last_placement=v.with_last_placement)
 
 
-def _set_block_events(v: EventsValue, c: Config) -> None:
-    c["settlement"]["block"]["events"] = v.grouping
+def _set_block_events(v: EventsValue, c: Fields) -> Fields:
+    return replace(c, block_events=v.grouping)
 
 
 def _check_block_events(v: EventsValue) -> Iterator[Issue]:
@@ -283,7 +298,7 @@ def _read_winner(p: Phrase) -> Winner:
         return Winner("fewest-tiles", "lightest-hand")
     if p.has("SIDE"):
         return Winner("lightest-side", "none")
-    partners = "no-winner" if "no-winner" in p.parts else "side-wins"
+    partners: PartnersTie = "no-winner" if "no-winner" in p.parts else "side-wins"
     if p.has("TILE"):  # `ties broken by lightest tile` (family.md reading 21)
         return Winner("lightest-hand", "lightest-tile", partners)
     return Winner("lightest-hand", "none" if p.has("NOT") else "fewest-tiles", partners)
@@ -304,7 +319,7 @@ def _check_block_winner(v: Winner) -> Iterator[Issue]:
                     "`winner: the lightest hand, ties not broken`")
 
 
-def _explain_winner(v: Winner, c: Config) -> str:
+def _explain_winner(v: Winner, c: Fields) -> str:
     if v.winner == "none":
         return "A block has no winner."
     if v.winner == "fewest-tiles":
@@ -315,10 +330,10 @@ def _explain_winner(v: Winner, c: Config) -> str:
                 "pips); its first seat clockwise from the opener is the winner; equal totals: no winner.")
     text = "The lightest hand (fewest pips) wins the block"
     alone = v.partners_tie == "no-winner"  # `partners' ties too`
-    if c["players"]["partnerships"] and not alone:
+    if c.partnerships and not alone:
         text += "; partners tied for lightest win together"
-    tie = "if opponents tie," if c["players"]["partnerships"] else "on a tie,"
-    if c["players"]["partnerships"] and alone:
+    tie = "if opponents tie," if c.partnerships else "on a tie,"
+    if c.partnerships and alone:
         tie = "on a tie, even between partners,"
     if v.tie_break == "fewest-tiles":
         return text + f"; {tie} the hand with fewer tiles wins; if still tied, the round has no winner."
@@ -328,13 +343,8 @@ def _explain_winner(v: Winner, c: Config) -> str:
     return text + f"; {tie} the round has no winner."
 
 
-def _set_winner(v: Winner, c: Config) -> None:
-    c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"] = v.winner, v.tie_break
-    if v.partners_tie != "side-wins":  # omitted when the default
-        old = c["settlement"]["block"]
-        c["settlement"]["block"] = {"winner": old["winner"], "tie_break": old["tie_break"],
-                                    "partners_tie": v.partners_tie,
-                                    **{k: x for k, x in old.items() if k not in ("winner", "tie_break")}}
+def _set_winner(v: Winner, c: Fields) -> Fields:
+    return replace(c, block_winner=v.winner, block_tie_break=v.tie_break, block_partners_tie=v.partners_tie)
 
 
 # -- the domino's winner (family.md 3.9: team totals decide a domino too) ----------------------
@@ -360,10 +370,10 @@ def _fmt_domino_winner(v: str | Winner) -> list[str]:
     return [WINNER_LINES["lightest-side" if v == "lightest-side" else "dominoer"]]
 
 
-def _explain_domino_winner(v: str, c: Config) -> str:
+def _explain_domino_winner(v: str, c: Fields) -> str:
     if v != "lightest-side":
         return "The player who dominoes wins the round, and the settlement is reckoned from that player."
-    if c["players"]["partnerships"]:
+    if c.partnerships:
         return ("After a domino the side with the lower pip total wins (with partners, the sum of both partners' "
                 "pips), even when it is not the side that went out; the settlement is reckoned from its first "
                 "seat clockwise from the dominoer. Equal totals: no winner, and terms that name the winner give "
@@ -373,25 +383,15 @@ def _explain_domino_winner(v: str, c: Config) -> str:
             "nothing.")
 
 
-def _set_domino_winner(v: str, c: Config) -> None:
-    if v != "dominoer":  # omitted at its default
-        c["settlement"]["domino"] = {"winner": v, **c["settlement"]["domino"]}
-
-
 # -- the domino bonus -------------------------------------------------------
 
-def _set_bonus(v: int, c: Config) -> None:
-    if v:  # omitted when 0 (the default)
-        c["settlement"]["domino"]["bonus"] = v
-
-
-def _explain_bonus(v: int, c: Config) -> str:
-    points = points_text(v, c["scoring"]["unit"])
-    if c.get("round_end") == "side-out" and c["players"]["partnerships"]:
+def _explain_bonus(v: int, c: Fields) -> str:
+    points = points_text(v, c.unit)
+    if c.round_end == "side-out" and c.partnerships:
         who = "The player who goes out (with partners, the side of the second partner to go out)"
     else:
         who = "The player who goes out"
-    joined = ", in the same event as the settlement" if c["settlement"]["domino"]["events"] == "one" else \
+    joined = ", in the same event as the settlement" if c.domino_events == "one" else \
         ", as an event of its own before the settlement"
     return f"{who} scores a bonus of {points}{joined}."
 
@@ -403,8 +403,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         key="domino_winner", words="the winner of a domino", group=5, section="domino",
         phrases=dict([WINNERS]), read=_read_domino_winner, fmt=_fmt_domino_winner,
         explain=_explain_domino_winner, check=_check_domino_winner,
-        resolve=_set_domino_winner,
-        from_config=lambda c: c["settlement"]["domino"].get("winner", "dominoer"),
+        resolve=sets_field("domino_winner"), from_config=reads_field("domino_winner"),
         examples=("winner: the lightest side", "winner: the dominoer"),
         docs=(Doc("`winner: the lightest side`", "the side with the lower pip total wins the domino (team totals "
                   "with partners), even if it did not go out; equal totals: no winner (terms that name the "
@@ -418,8 +417,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     number(
         "domino_bonus", "the bonus for going out", 5, "bonus_line", "bonus {N:1,10} point[s] to the winner",
         section="domino", explain=_explain_bonus,
-        resolve=_set_bonus,
-        from_config=lambda c: c["settlement"]["domino"].get("bonus", 0),
+        from_config=reads_field("domino_bonus"),  # 0 when not stated
         docs=(Doc("`bonus 1 point to the winner` / `bonus N points to the winner`", "the player (or side) that "
                   "goes out scores N raw points more, in the winner side's settlement event; a section with a "
                   "bonus line needs no term line", "`settlement.domino.bonus: N` (0, omitted, when not stated)"),),
@@ -428,8 +426,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         key="domino_events", words="how a domino's settlement makes events", group=5, section="domino",
         phrases=EVENTS, read=_read_events, fmt=_fmt_events, explain=_explain_events,
         resolve=_set_domino_events,
-        from_config=lambda c: EventsValue(c["settlement"]["domino"]["events"],
-                                          c["settlement"]["domino"]["with_last_placement"]),
+        from_config=lambda c: EventsValue(c.domino_events, c.domino_with_last_placement),
         examples=("as one event", "one event per term", "one event per hand", "as one event with the last placement"),
         docs=EVENT_DOCS + (Doc("`as one event with the last placement`", "the last placement and the settlement "
                                                                          "form one event",
@@ -440,8 +437,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         phrases=dict([WINNERS]), read=_read_winner, fmt=_fmt_winner, explain=_explain_winner,
         check=_check_block_winner,
         resolve=_set_winner,
-        from_config=lambda c: Winner(c["settlement"]["block"]["winner"], c["settlement"]["block"]["tie_break"],
-                                     c["settlement"]["block"].get("partners_tie", "side-wins")),
+        from_config=lambda c: Winner(c.block_winner, c.block_tie_break, c.block_partners_tie),
         examples=("winner: the lightest hand, ties not broken", "winner: the lightest hand, ties broken by fewest tiles",
                   "winner: none", "winner: the lightest hand, ties not broken, partners' ties too",
                   "winner: the fewest tiles, ties broken by lightest hand", "winner: the lightest side",
@@ -472,7 +468,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         phrases=EVENTS, read=_read_events, fmt=_fmt_events, explain=_explain_events,
         resolve=_set_block_events,
         check=_check_block_events,
-        from_config=lambda c: EventsValue(c["settlement"]["block"]["events"], False),
+        from_config=lambda c: EventsValue(c.block_events, False),
         examples=("as one event", "one event per term", "one event per hand"), docs=EVENT_DOCS,
         tags=("block",)),
 )

@@ -6,13 +6,33 @@ can prove that the canonical text states the same rules.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Literal, NamedTuple, cast
 
-from rulelang.config.vocabulary import BlockWinner, Events, HandSet, Pooling, Receiver, Rounding, Sign, TargetMode, TermKind, TieBreak
+from rulelang.config.fields import Term as ConfigTerm
+from rulelang.config.fields import divisor_of
+from rulelang.config.rules import mentions_winner
+from rulelang.config.vocabulary import (
+    BlockWinner,
+    Events,
+    Formula,
+    HandSet,
+    PartnersTie,
+    Pooling,
+    Receiver,
+    Rounding,
+    Sign,
+    TargetMode,
+    TermKind,
+    TieBreak,
+)
 
-__all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
+__all__ = ["Measure", "Span", "NO_SPAN", "PerCount", "Term", "Counts", "Players", "Named", "Based", "Scoring",
            "UnitValue", "Target", "EventsValue", "Winner"]
+
+
+Measure = Literal["points", "shown", "raw"]  # how an amount is written: shown points (the unit's), or raw
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +89,11 @@ class PerCount:
     uniform: int | None = None
     by_count: tuple[tuple[int, int], ...] = ()
 
-    def expand(self, counts: list[int]) -> dict[str, int]:
-        """Per count, as the configuration writes it (only the counts given)."""
+    def expand(self, counts: Iterable[int]) -> dict[int, int]:
+        """Per count, as the configuration holds it (only the counts given)."""
         if self.uniform is not None:
-            return {str(n): self.uniform for n in counts}
-        return {str(n): v for n, v in self.by_count}
+            return dict.fromkeys(counts, self.uniform)
+        return dict(self.by_count)
 
 
 class Scoring(NamedTuple):
@@ -86,7 +106,7 @@ class Scoring(NamedTuple):
 
     in_play: bool
     multiple: int | None
-    formula: str = "value"
+    formula: Formula | Literal["ambiguous"] = "value"
     divisors: tuple[int, ...] = ()
 
 
@@ -102,7 +122,7 @@ class Target(NamedTuple):
 
     mode: TargetMode
     amount: int
-    measure: Literal["points", "shown", "raw"]
+    measure: Measure
     # a target per player count, `... with 2 players, 150 with 3 or 4`: (amount, counts) groups, the first amount first
     by_count: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
@@ -119,7 +139,7 @@ class Winner(NamedTuple):
 
     winner: BlockWinner
     tie_break: TieBreak
-    partners_tie: str = "side-wins"  # or "no-winner" (`partners' ties too`)
+    partners_tie: PartnersTie = "side-wins"  # or "no-winner" (`partners' ties too`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +163,11 @@ class Term:
         """N of a term `rounded to N` (None when not rounded)."""
         return None if self.rounding == "none" else int(self.rounding[len("round"):])
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ConfigTerm:
         """The term as the configuration writes it (`divisor` only when not 1)."""
+        return cast(ConfigTerm, self._dict())  # the shapes of rulelang/config/fields.py: `check` ensures them
+
+    def _dict(self) -> dict[str, object]:
         divided = {"divisor": self.divisor} if self.divisor != 1 else {}
         if self.kind == "differences":
             return {"kind": "differences", "rounding": self.rounding, **divided, "to": "owner", "sign": "credit"}
@@ -159,20 +182,19 @@ class Term:
                 **divided, "to": self.to, "sign": self.sign}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Term:
+    def from_dict(cls, d: ConfigTerm) -> Term:
         """A term of a configuration."""
-        divisor = d.get("divisor", 1)
+        if d["kind"] == "tiles":
+            return cls("tiles", d["hands"], d["pooling"], "none", d["to"], d["sign"], per_tile=d["per_tile"])
+        divisor = divisor_of(d)
         if d["kind"] == "differences":
             return cls("differences", rounding=d["rounding"], divisor=divisor)
         if d["kind"] == "heaviest":
             return cls("heaviest", rounding=d["rounding"], to="winner", divisor=divisor)
         if d["kind"] == "net":
             return cls("net", rounding=d["rounding"], to="winner", divisor=divisor)
-        if d["kind"] == "tiles":
-            return cls("tiles", d["hands"], d["pooling"], "none", d["to"], d["sign"], per_tile=d["per_tile"])
         return cls("hands", d["hands"], d["pooling"], d["rounding"], d["to"], d["sign"], divisor=divisor)
 
     def mentions_winner(self) -> bool:
-        """Whether the term gives to or takes from the winner (so needs one)."""
-        return self.kind in ("heaviest", "net") or self.kind in ("hands", "tiles") and (
-            self.to == "winner" or self.hands != "everyone")
+        """Whether the term gives to or takes from the winner (so needs one): the configuration rules' test."""
+        return mentions_winner(self.to_dict())
