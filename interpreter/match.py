@@ -112,7 +112,8 @@ class Match:
         if not tiebreak:
             tiebreak = last
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
-                                   opening, tiebreak, i, None if prev is None else prev.opener)
+                                   opening, tiebreak, i, None if prev is None else prev.opener,
+                                   None if prev is None else prev.first_opener)
 
     def finish_round(self) -> None:
         """After the current round ends: record its result; end the match or start the next round."""

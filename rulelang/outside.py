@@ -110,11 +110,6 @@ KNOWN: tuple[Known, ...] = (
        "a match played on the clock (7 minutes, the highest score wins): the engine counts rounds, never time",
        "a tournament text (a timed match, the highest score at the end of the time wins)",
        "the match lasts 3 rounds"),
-    # A rule of published texts the language does not state yet (it names the statement nearest to it).
-    _k(("ties? ... (the side|the team|whoever|who) ... (started|starts?|began|begins?|opened) the (match|game)",),
-       "a tie at the top won by the side that started the match",
-       "a tournament's rules",
-       "ties at the top: the side that opened the round wins"),
 )
 
 

@@ -45,7 +45,7 @@ Unit = int  # any N >= 1 raw points make 1 shown point
 TargetMode = Literal["exact", "at-least", "rounds"]
 TargetCheck = Literal["every-event", "after-settlement"]
 Overshoot = Literal["discard", "bounce", "none"]
-Ties = Literal["extra-rounds", "draw", "impossible", "round-opener"]
+Ties = Literal["extra-rounds", "draw", "impossible", "round-opener", "match-opener"]
 Events = Literal["one", "per-term", "per-hand"]
 BlockWinner = Literal["lightest-hand", "none", "fewest-tiles", "lightest-side"]
 TieBreak = Literal["fewest-tiles", "none", "lightest-hand", "lightest-tile"]
