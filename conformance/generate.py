@@ -147,7 +147,7 @@ def config_tags(config: dict[str, Any]) -> set[str]:
         (tgt.get("check") == "every-event", "target-every-event"),
         (tgt.get("check") == "after-settlement", "target-after-settlement"),
         (tgt.get("ties") == "extra-rounds", "tie-extra-rounds"), (tgt.get("ties") == "draw", "tie-draw"),
-        (tgt.get("ties") == "round-opener", "tie-round-opener"),
+        (tgt.get("ties") == "round-opener", "tie-round-opener"), (tgt.get("ties") == "match-opener", "tie-match-opener"),
         (bool(tgt.get("raw_by_count")), "target-by-count"), (tgt.get("entry") is not None, "entry-threshold"),
         (bool(tgt.get("lead_cannot_win")), "lead-cannot-win"),
         (bool(sc.get("minimum")), "placement-minimum"), (config.get("score_floor") is not None, "score-floor"),
