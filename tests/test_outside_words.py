@@ -40,6 +40,17 @@ OUTSIDE = [
     ("a wrong number of tiles costs 100 points", "penalties for misplays", "a player may draw while able to place"),
     ("7 minutes, the highest score wins", "on the clock", "the match lasts 3 rounds"),
     ("the match is played against the clock", "on the clock", "the match lasts 3 rounds"),
+    # rules of the texts measured in docs/measurements/published-texts-2.md that no statement states
+    ("the enemy opens a new round with any stone", "the seat after the one who went out",
+     "opener after a domino: the next seat"),
+    ("play alternates between the players even between rounds", "turns alternating across rounds",
+     "opener after a domino: the next seat"),
+    ("the game is over if the needed bone is not found", "one player's draws find no tile", "draw until playable"),
+    ("the first player must set a double", "a double of his choice",
+     "if nobody holds the opening double: each player in turn draws until a double turns up"),
+    ("the next plays must be made on the set double until all four sides are taken", "plays forced onto the set double",
+     "branches open after the line"),
+    ("later doubles count one half", "later doubles counting one half", "a terminal double counts one half"),
 ]
 
 
