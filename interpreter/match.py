@@ -88,6 +88,9 @@ class Match:
         if rule == "dominoer":
             assert prev is not None and prev.result is not None
             opener = prev.result.seat  # "opener after a domino: the dominoer"
+        elif rule == "after-dominoer":
+            assert prev is not None and prev.result is not None and prev.result.seat is not None
+            opener = (prev.result.seat + 1) % n  # "opener after a domino: the seat after the dominoer"
         elif rule == "next-seat":
             assert prev is not None
             opener = (prev.opener + 1) % n  # "...: the next seat" after the previous round's opener

@@ -135,12 +135,13 @@ class Round:
             raise ValueError(f"{players} hands expected, got {len(hands)}")
         masks, bone = read_deal(hands, boneyard)
         _check_set(cfg, masks, bone)  # larger sets
-        self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous,
-                    first)
+        self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous)
+        if first is not None:
+            self._f.first = first  # a later round of its match (None: the round starts the match)
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
-               tiebreak: Tiebreak, round_no: int = 0, previous: int | None = None, first: int | None = None) -> None:
+               tiebreak: Tiebreak, round_no: int = 0, previous: int | None = None) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
         seating = rules_of(cfg).seating(players)  # the tables of this player count, found once
         nsides = seating.nsides
@@ -177,8 +178,6 @@ class Round:
         self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, dealt, bone, scores, forced)
         self._f.round_no = round_no
         self._f.opening_draws = drawn
-        if first is not None:
-            self._f.first = first  # a later round of its match (None: the round starts the match)
         self._hands = masks
         self._bi = len(drawn)  # next tile to draw (after the opening draws)
         self._scores = list(scores)
@@ -229,8 +228,9 @@ class Round:
             for i in h:
                 m |= BIT[i]
             masks.append(m)
-        obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous,
-                   first)
+        obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous)
+        if first is not None:
+            obj._f.first = first  # a later round of its match (None: the round starts the match)
         return obj
 
     def clone(self) -> Round:

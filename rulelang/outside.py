@@ -111,16 +111,11 @@ KNOWN: tuple[Known, ...] = (
        "a tournament text (a timed match, the highest score at the end of the time wins)",
        "the match lasts 3 rounds"),
     # Rules of published texts measured in docs/measurements/published-texts-2.md that no statement states.
-    _k(("(opponent|enemy|player (to the left|after)|next player) of (the|a) (player|one|seat) who (dominoed|went out|"
-        "placed all|played all|emptied)", "(dominoer's|dominoed player's) (opponent|left|next)",
-        "(opponent|enemy) (opens?|opened|leads?|led|starts?|started) (a |the )?(new|next) (round|hand|game)",
-        "alternat\\w* ... (even )?between (rounds|hands|games)"),
-       "the next round opened by the seat after the one who went out (with two players, its opponent), or by "
-       "turns alternating across rounds: the opener after a domino is the dominoer, the seat after the previous "
-       "round's opener, a lottery, a fixed seat or a double's holder",
-       "an app's rules (Domino All Fives: 'the enemy opened a new round') and an open-source game's "
-       "(play alternates even between rounds)",
-       "opener after a domino: the next seat"),
+    _k(("alternat\\w* ... (even )?between (rounds|hands|games)",),
+       "turns alternating across rounds: after a domino the seat after the dominoer opens (a statement), but "
+       "after a block no statement names the next seat in turn after the last to play",
+       "an open-source game's rules (play alternates even between rounds)",
+       "opener after a domino: the seat after the dominoer"),
     _k(("(round|game|hand) (is over|ends|is finished) ... (not found|cannot be found|finds? no|draws? no|"
         "cannot draw|can't draw)",),
        "a round that ends when one player's draws find no tile that plays: a player who draws the boneyard out "

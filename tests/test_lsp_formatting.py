@@ -1,6 +1,8 @@
 """`rulelang lsp`: range formatting, and diagnosing again the files based on one that changed (a client session)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("pygls")
@@ -171,8 +173,6 @@ def _out_of_order(text: str) -> str:
 
 
 def _rulesets() -> list[Path]:
-    from pathlib import Path
-
     root = Path(__file__).resolve().parent.parent
     return sorted((root / "rulesets").glob("*.rules")) + sorted((root / "tests/data/rulesets/house").glob("*.rules"))
 

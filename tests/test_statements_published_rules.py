@@ -236,6 +236,34 @@ def test_a_match_to_the_starter_replays_round_by_round_and_whole():
     assert "first_opener" not in _tied_in_the_second_round(TIE).transcript()["rounds"][1]["deal"]
 
 
+# -- `opener after a domino: the seat after the dominoer` ------------------------------------------
+
+AFTER = HEAD + "opener after a domino: the seat after the dominoer\nopener leads any tile\n"
+
+
+def test_the_seat_after_the_dominoer_compiles_round_trips_is_explained_and_only_follows_a_domino():
+    assert cfg(AFTER)["opener"]["after_domino"] == "after-dominoer"
+    assert cfg(format_text(AFTER)) == cfg(AFTER)
+    assert "opened by the seat after the player who dominoed" in explain_text(cfg(AFTER))
+    for field in ("of the first round", "after a block"):
+        assert codes(HEAD + f"opener {field}: the seat after the dominoer\n") == ["bad-opener"]
+
+
+def test_the_round_after_a_domino_is_opened_by_the_seat_after_the_dominoer():
+    for players in (2, 3):
+        seen = 0
+        for seed in range(30):
+            match = Match(cfg(AFTER), players, seed=seed, record=True)
+            while not match.over and len(match.rounds) < 6:
+                match.round.run(lambda view, moves: moves[0])
+                match.finish_round()
+            for before, after in zip(match.round_log, match.round_log[1:] + ([match.round] if not match.over else [])):
+                if before.result.kind == "domino":
+                    assert after.opener == (before.result.seat + 1) % players
+                    seen += 1
+        assert seen > 10
+
+
 # -- `only a leading double branches`, `every double but the lead branches` --------------------------
 
 def test_branching_decided_at_the_lead_compiles_round_trips_and_is_explained():

@@ -28,10 +28,10 @@ PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 Drawing = Literal["until-playable", "none"]
 Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0", "double-six",
-                 "rotating-double", "lowest-double"]
+                 "rotating-double", "lowest-double", "after-dominoer"]
 OpenerFirst = Literal["lottery", "highest-double", "seat-0", "double-six", "rotating-double", "lowest-double"]
 OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0", "double-six", "rotating-double",
-                       "lowest-double"]
+                       "lowest-double", "after-dominoer"]
 OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0", "double-six",
                       "rotating-double", "lowest-double"]
 # the openers that name a double: who holds it leads (`opener.no_double` says what happens when nobody does)
