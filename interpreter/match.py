@@ -115,8 +115,7 @@ class Match:
         if not tiebreak:
             tiebreak = last
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
-                                   opening, tiebreak, i, None if prev is None else prev.opener,
-                                   None if prev is None else prev.first_opener)
+                                   opening, tiebreak, i, *_carried(prev))
 
     def finish_round(self) -> None:
         """After the current round ends: record its result; end the match or start the next round."""
@@ -216,6 +215,12 @@ class Match:
             "result": {"over": self.over, "winner": self.winner, "scores": self.scores,
                        "shown_scores": self.shown_scores, "rounds": len(self.rounds)},
         }
+
+
+def _carried(prev: Round | None) -> tuple[int | None, int | None]:
+    """What a round carries from the one before it: that round's opener ("...: the next seat") and the match's
+    first opener ("ties at the top: the side that started the match wins"); nothing for the match's first."""
+    return (None, None) if prev is None else (prev.opener, prev.first_opener)
 
 
 def _round_record(k: int, rnd: Round, thrown: list[dict[str, Any]] | None) -> dict[str, Any]:
