@@ -38,6 +38,7 @@ BASELINE = "python -c pass"
 TARGET = 8.0
 # label -> (arguments of the console script, extra environment)
 COMMANDS: dict[str, tuple[list[str], dict[str, str]]] = {
+    "rulelang --version": (["--version"], {}),
     "rulelang --help": (["--help"], {}),
     "rulelang list": (["list"], {}),
     "rulelang check rulesets/exact61.rules": (["check", "rulesets/exact61.rules"], {}),

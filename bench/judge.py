@@ -37,13 +37,15 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 RULESET_DATA = REPO / "tests" / "data" / "rulesets"
 # golden errors and fmt of the examples, error rendering, explain and the statement table, warnings
-LANGUAGE_TESTS = ["tests/test_lang_examples.py", "tests/test_lang_errors.py", "tests/test_family_statements.py",
+LANGUAGE_TESTS = ["tests/test_lang_examples.py", "tests/test_lang_errors.py", "tests/test_outside_words.py",
                   "tests/test_statement_table.py", "tests/test_lang_unit_warnings.py",
-                  "tests/test_lang_teeth.py",
-                  "tests/test_lang_teeth_compiler.py",
-                  "tests/test_lang_teeth_statements.py",
-                  "tests/test_lang_teeth_seed3.py",
-                  "tests/test_lang_teeth_seed5.py"]
+                  # fmt lines, explain sentences, error messages and spans, round trips (a module per statement group)
+                  "tests/test_statements_deal.py", "tests/test_statements_play.py", "tests/test_statements_scoring.py",
+                  "tests/test_statements_settlement.py", "tests/test_statements_house.py", "tests/test_claims.py",
+                  "tests/test_lang_compiler_checks.py", "tests/test_lang_inheritance.py", "tests/test_lang_round_trip.py",
+                  "tests/test_lang_api.py",
+                  # the engine's side of the family's house rules
+                  "tests/test_engine_settlement.py", "tests/test_engine_scoring.py", "tests/test_engine_target.py"]
 
 
 def module_name(path: Path) -> str:

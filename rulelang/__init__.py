@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from rulelang._version import __version__
+    from rulelang.analysis import Analysis, analyse
     from rulelang.api import (
         check_text,
         compile_bundled,
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
 _WHERE = {
     "__version__": "rulelang._version",
     "Ruleset": "rulelang.ast",
+    "Analysis": "rulelang.analysis",
+    "analyse": "rulelang.analysis",
     "RulesetError": "rulelang.errors",
     "RulesetSyntaxError": "rulelang.errors",
     "RulesetCheckError": "rulelang.errors",
@@ -70,7 +73,7 @@ _WHERE = {
 _ALIASES = {"load_config": "load_config_dict"}
 
 __all__ = [
-    "__version__", "Ruleset", "RulesetError", "RulesetSyntaxError", "RulesetCheckError", "RulesetFileError",
+    "__version__", "Ruleset", "Analysis", "analyse", "RulesetError", "RulesetSyntaxError", "RulesetCheckError", "RulesetFileError",
     "RulesetErrors", "loads", "load", "check_text", "compile_text", "compile_file", "compile_bundled",
     "bundled_names", "load_config", "load_config_dict", "config_schema", "validate_config", "config_to_text",
     "format_text",

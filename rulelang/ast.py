@@ -14,7 +14,7 @@ from rulelang.statements import INFO, ORDER, TABLE, StatementDef
 from rulelang.statements.values import NO_SPAN, PerCount, Span, Term
 
 __all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Statement", "Ruleset", "STATEMENTS", "StatementInfo", "INFO",
-           "ORDER"]
+           "ORDER", "written_lines"]
 
 STATEMENTS = TABLE
 StatementInfo = StatementDef
@@ -30,6 +30,20 @@ class Statement:
     section: str | None = field(default=None, compare=False)  # "domino" / "block" for settlement lines
     misplaced: bool = field(default=False, compare=False)  # a line of the other section written here
     filename: str | None = field(default=None, compare=False, repr=False)  # its file, once inherited
+
+
+def written_lines(statement: Statement) -> list[int]:
+    """The 1-based lines a statement is written on: its own line, and each term line of a section's terms.
+
+    A statement's span runs to the start of the next statement (it takes in the
+    end of its line, and any blank or comment lines after it), so its lines are
+    where its words are, never what its span reaches.
+    """
+    lines = [statement.span.line]
+    if isinstance(statement.value, tuple):
+        lines += [item.span.line for item in statement.value
+                  if getattr(item, "span", None) is not None and item.span.line > 0]
+    return sorted(set(lines))
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,15 +5,18 @@ can check what the engine will do against a rule book.
 """
 from __future__ import annotations
 
+from collections.abc import Set
 from dataclasses import dataclass
 from typing import Any
 
-from rulelang.formatter import config_statements
+from rulelang.ast import Statement
+from rulelang.formatter import config_statements, statement_lines
 from rulelang.statements import GROUPS, INFO, TABLE
 from rulelang.statements.settlement import term_sentence
 from rulelang.statements.table import get_path
 
-__all__ = ["Sentence", "explain_config", "explain_text", "diff_configs", "describe", "term_sentence"]
+__all__ = ["Sentence", "explain_config", "explain_text", "diff_configs", "describe", "term_sentence", "sentence_for",
+           "statement_words"]
 
 HEADINGS = {g: words for g, words in GROUPS.items() if g}
 
@@ -30,7 +33,7 @@ def describe(key: str, v: Any, config: dict[str, Any]) -> str:
     return INFO[key].explain(v, config)
 
 
-def explain_config(config: dict[str, Any], inherited: set[str] | None = None) -> list[tuple[str, list[Sentence]]]:
+def explain_config(config: dict[str, Any], inherited: Set[str] | None = None) -> list[tuple[str, list[Sentence]]]:
     """Sections of sentences (heading, sentences) describing a configuration."""
     inherited = inherited or set()
     groups: dict[int, list[Sentence]] = {}
@@ -44,7 +47,7 @@ def explain_config(config: dict[str, Any], inherited: set[str] | None = None) ->
     return [(HEADINGS[g], groups[g]) for g in sorted(groups)]
 
 
-def explain_text(config: dict[str, Any], inherited: set[str] | None = None) -> str:
+def explain_text(config: dict[str, Any], inherited: Set[str] | None = None) -> str:
     """The whole explanation as plain text; inherited rules are marked `(from BASE)`."""
     base = config.get("based_on")
     out = [f"{config['title']} ({config['name']})", f"Source: {config['source']}"]
@@ -57,6 +60,22 @@ def explain_text(config: dict[str, Any], inherited: set[str] | None = None) -> s
             mark = f" (from {base})" if s.inherited and base else ""
             out.append(f"- {s.text}{mark}")
     return "\n".join(out) + "\n"
+
+
+def sentence_for(config: dict[str, Any], key: str) -> str | None:
+    """The `explain` sentence of one statement of a configuration, or None (a rule it does not apply)."""
+    for _heading, sentences in explain_config(config):
+        for s in sentences:
+            if s.key == key:
+                return s.text
+    return None
+
+
+def statement_words(statement: Statement) -> str:
+    """What a statement states and how `fmt` writes it: `The hand size: hand 6 tiles` (when it cannot be
+    explained yet: the text does not state a rule its sentence depends on)."""
+    words = INFO[statement.key].words
+    return f"{words[:1].upper()}{words[1:]}: `{'; '.join(statement_lines(statement.key, statement.value))}`."
 
 
 def _get(config: dict[str, Any], path: tuple[str, ...]) -> Any:

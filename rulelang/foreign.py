@@ -16,7 +16,9 @@ import re
 import tomllib
 from importlib import resources
 
-__all__ = ["foreign_format", "not_a_ruleset"]
+from rulelang.errors import RulesetFileError
+
+__all__ = ["foreign_format", "not_a_ruleset", "not_a_ruleset_error"]
 
 LOOK_AT = 20  # meaningful lines are looked for among the first LOOK_AT lines
 
@@ -46,3 +48,13 @@ def foreign_format(text: str) -> str | None:
 def not_a_ruleset(filename: str, kind: str) -> str:
     """The one message said of such a file, by the command line and the language server alike."""
     return f"{filename}: not a rulelang ruleset (it reads as {kind}); skipped"
+
+
+def not_a_ruleset_error(text: str, filename: str) -> RulesetFileError | None:
+    """The `not-a-ruleset` error of a text that is plainly another format, else None: `check`'s one error for it."""
+    kind = foreign_format(text)
+    if kind is None:
+        return None
+    return RulesetFileError("not-a-ruleset", f"not a rulelang ruleset (it reads as {kind})", filename=filename,
+                            hint="rulelang checks only rulesets; folder walks, the pre-commit hooks and the "
+                                 "language server skip such a file")

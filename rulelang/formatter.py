@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.ast import Ruleset, Statement
+from rulelang.ast import Ruleset, Statement, written_lines
+from rulelang.errors import RulesetError
 from rulelang.statements import INFO, ORDER, TABLE
 from rulelang.statements.settlement import term_text
 
-__all__ = ["config_to_text", "config_statements", "format_ruleset", "format_text", "statement_lines", "term_text"]
+__all__ = ["config_to_text", "config_statements", "format_ruleset", "format_text", "statement_lines", "term_text",
+           "canonical", "canonical_lines", "split_comment", "INDENT"]
 
 INDENT = "  "
 
@@ -84,7 +86,7 @@ def statements_to_text(said: dict[str, list[str]]) -> str:
 # fmt: a parsed text -> canonical text, comments kept with their lines
 # ---------------------------------------------------------------------------
 
-def _split_comment(line: str) -> tuple[str, str | None]:
+def split_comment(line: str) -> tuple[str, str | None]:
     """(code, comment) of a line; a `#` inside a quoted text is not a comment."""
     quoted = False
     for i, ch in enumerate(line):
@@ -104,7 +106,7 @@ class _Comments:
         self.trailing: dict[int, str] = {}
         pending: list[str] = []
         for number, line in enumerate(text.split("\n"), start=1):
-            code, comment = _split_comment(line)
+            code, comment = split_comment(line)
             if code.strip():
                 if pending:
                     self.leading[number] = pending
@@ -241,7 +243,59 @@ def format_text(text: str, filename: str = "<string>", sort: bool = False) -> st
     return format_ruleset(ruleset, sort)
 
 
-def duplicate_errors(ruleset: Ruleset) -> list[Any]:
+def canonical(text: str, filename: str = "<string>", sort: bool = False) -> tuple[str | None, list[RulesetError]]:
+    """(the formatted text, []) or (None, the errors that stop `fmt`), as `rulelang fmt` decides: the
+    author's order of statements, or with `sort` the canonical order (`fmt --sort`).
+
+    The canonical text is parsed again and must state the same rules; if it
+    does not (a bug), the answer is (None, []).
+    """
+    from rulelang.parser import parse  # as in format_text: explaining a configuration loads no parser
+
+    ruleset, errors = parse(text, filename)
+    if ruleset is not None and not errors:
+        errors = duplicate_errors(ruleset)
+    if errors or ruleset is None:
+        return None, list(errors)
+    new = format_ruleset(ruleset, sort)
+    again, _ = parse(new, filename)
+    if again is None or _stated(again.statements) != _stated(ruleset.statements):  # pragma: no cover
+        return None, []
+    return new, []
+
+
+def canonical_lines(ruleset: Ruleset | None) -> dict[int, str]:
+    """1-based line -> its canonical text (indented in a section, its comment kept), for every line of RULESET
+    (what parses of a text) that states a rule or opens a section: what `fmt` writes for it, in place (range
+    formatting)."""
+    lines = ruleset.text.split("\n") if ruleset is not None else []
+    out: dict[int, str] = {}
+
+    def put(number: int, text: str) -> None:
+        if 0 < number <= len(lines):
+            _code, comment = split_comment(lines[number - 1])
+            out[number] = text + (f"  {comment}" if comment else "")
+
+    for st in ruleset.statements if ruleset is not None else ():
+        texts = statement_lines(st.key, st.value)
+        numbers = written_lines(st)
+        if len(numbers) != len(texts):  # one statement on one line, however many lines `fmt` would give it
+            numbers, texts = [st.span.line], ["; ".join(texts)] if len(texts) > 1 else texts
+            if len(texts) != 1:
+                continue
+        for number, text in zip(numbers, texts):
+            put(number, (INDENT if st.section else "") + text)
+    for name, span in (ruleset.sections if ruleset is not None else ()):
+        put(span.line, f"on {name}:")
+    return out
+
+
+def _stated(statements: tuple[Statement, ...]) -> list[Statement]:
+    """The statements in one order whatever order the text gives them: what two texts compare on."""
+    return sorted(statements, key=lambda s: (ORDER.get(s.key, 99), repr(s.value)))
+
+
+def duplicate_errors(ruleset: Ruleset) -> list[RulesetError]:
     """Statements or sections given twice: `fmt` cannot know which to keep, so it refuses."""
     from rulelang.compiler import _Checker, check_statements
 

@@ -22,9 +22,10 @@ from typing import Any
 
 import lark
 from lark import Lark
+from lark.exceptions import UnexpectedInput
 
 __all__ = ["GRAMMAR_FILE", "KEYWORD_BOUNDARY", "TABLES_FILE", "grammar", "grammar_source", "keyword_terminals",
-           "keywords", "keyword_set", "statement_starts", "tables_current", "tables_text"]
+           "keywords", "keyword_set", "statement_starts", "accepted_after", "tables_current", "tables_text"]
 
 GRAMMAR_FILE = "ruleset.lark"
 TABLES_FILE = "parser-tables.json"
@@ -155,3 +156,15 @@ def statement_starts() -> frozenset[str]:
     """The terminals that can start a statement (what the parser accepts at the start of a text)."""
     interactive: Any = grammar().parse_interactive("")  # lark leaves `accepts` untyped
     return frozenset(interactive.accepts()) - {"_NL", "$END"}
+
+
+def accepted_after(context: str) -> set[str] | None:
+    """What the grammar accepts after CONTEXT (a section header line, then the line up to the cursor): the
+    terminal names (`HAND`, `NUMBER`, `NAME`, ...), from lark's interactive parser; None where it cannot go on."""
+    try:
+        interactive: Any = grammar().parse_interactive(context)  # lark leaves the interactive parser untyped
+        interactive.exhaust_lexer()
+        accepted: set[str] = set(interactive.accepts())
+    except UnexpectedInput:
+        return None
+    return accepted

@@ -21,6 +21,8 @@ import logging
 import os
 import re
 import sys
+from importlib import resources
+from pathlib import Path
 from typing import IO, Any
 from urllib.parse import unquote, urlparse
 
@@ -30,9 +32,13 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.workspace import TextDocument
 
-from rulelang import langapi, lsp_actions, lsp_complete
+from rulelang import lsp_actions, lsp_complete, lsp_views
 from rulelang._version import __version__
+from rulelang.analysis import Analysis, analyse
 from rulelang.bundled import bundled_filename, bundled_names
+from rulelang.errors import RulesetError
+from rulelang.explain import sentence_for, statement_words
+from rulelang.formatter import canonical, canonical_lines
 
 __all__ = ["server", "serve", "diagnostics_of", "filename_of"]
 
@@ -115,7 +121,7 @@ def filename_of(uri: str) -> str:
 # Open documents, their analyses, and positions in the client's units
 # ---------------------------------------------------------------------------
 
-_analyses: dict[str, tuple[str, langapi.Analysis]] = {}  # uri -> (the text analysed, its analysis)
+_analyses: dict[str, tuple[str, Analysis]] = {}  # uri -> (the text analysed, its analysis)
 
 
 def _document(ls: LanguageServer, uri: str) -> TextDocument | None:
@@ -124,12 +130,12 @@ def _document(ls: LanguageServer, uri: str) -> TextDocument | None:
     return documents.get(uri) or documents.get(unquote(uri))
 
 
-def _analysis(document: TextDocument) -> langapi.Analysis:
+def _analysis(document: TextDocument) -> Analysis:
     """The analysis of a document's text, kept until the text (or a file it is based on) changes."""
     text = document.source
     kept = _analyses.get(document.uri)
     if kept is None or kept[0] != text:
-        kept = (text, langapi.analyse(text, filename_of(document.uri), _open_texts(server)))
+        kept = (text, analyse(text, filename_of(document.uri), _open_texts(server)))
         _analyses[document.uri] = kept
     return kept[1]
 
@@ -158,7 +164,7 @@ def _from_client(document: TextDocument, position: lsp.Position) -> tuple[int, i
     return at.line, at.character
 
 
-def _error_range(document: TextDocument, error: Any) -> lsp.Range:
+def _error_range(document: TextDocument, error: RulesetError) -> lsp.Range:
     """An error's span in LSP terms (0-based; `check` counts from 1 and its end is exclusive)."""
     if error.line is None or error.filename != filename_of(document.uri):
         return _to_client(document, 0, 0, 0, 0)
@@ -209,7 +215,7 @@ def _base_of(document: TextDocument) -> str | None:
     """The path a document's `based on` names: its own text says it, so an edit of the base keeps it."""
     kept = _bases.get(document.uri)
     if kept is None or kept[0] != document.source:
-        kept = (document.source, langapi.based_on_path(_analysis(document)))
+        kept = (document.source, _analysis(document).based_on_path())
         _bases[document.uri] = kept
     return kept[1]
 
@@ -354,7 +360,7 @@ def formatting(ls: LanguageServer, params: lsp.DocumentFormattingParams) -> list
     if document is None:
         return None
     text = document.source
-    new, _errors = langapi.canonical(text, filename_of(document.uri))
+    new, _errors = canonical(text, filename_of(document.uri))
     if new is None or new == text:
         return None
     lines = _lines(document)
@@ -375,7 +381,7 @@ def range_formatting(ls: LanguageServer, params: lsp.DocumentRangeFormattingPara
         last -= 1  # a range that ends at the start of a line does not cover that line
     lines = _lines(document)
     edits = []
-    for number, text in sorted(langapi.canonical_lines(_analysis(document)).items()):
+    for number, text in sorted(canonical_lines(_analysis(document).ruleset).items()):
         row = number - 1
         if first <= row <= last and row < len(lines) and lines[row].rstrip("\r") != text:
             edits.append(lsp.TextEdit(range=_to_client(document, row, 0, row, len(lines[row].rstrip("\r"))),
@@ -396,17 +402,17 @@ def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
         return None
     row, _ = _from_client(document, params.position)
     analysis = _analysis(document)
-    statement = langapi.statement_at(analysis, row + 1)
+    statement = analysis.statement_at(row + 1)
     if statement is None:
         return _section_hover(document, analysis, row)
-    sentence = langapi.sentence_of(analysis, statement)
-    text = sentence or langapi.statement_words(statement)
+    sentence = analysis.sentence_of(statement)
+    text = sentence or statement_words(statement)
     base = analysis.base_label
-    base_config = langapi.base_config(analysis) if base and statement.key not in ("ruleset", "source") else None
+    base_config = analysis.base_config() if base and statement.key not in ("ruleset", "source") else None
     if statement.key == "based_on" and analysis.inherited:
         text += f"\n\nThis text inherits {len(analysis.inherited)} rules from {base}."
     elif base_config is not None and statement.key != "based_on":
-        before = langapi.sentence_for(base_config, statement.key)
+        before = sentence_for(base_config, statement.key)
         if before and before != sentence:
             text += f"\n\nReplaces {base}'s rule: {before}"
         elif before:
@@ -416,12 +422,12 @@ def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
                      range=_to_client(document, row, len(line) - len(line.lstrip()), row, len(line.rstrip())))
 
 
-def _section_hover(document: TextDocument, analysis: langapi.Analysis, row: int) -> lsp.Hover | None:
+def _section_hover(document: TextDocument, analysis: Analysis, row: int) -> lsp.Hover | None:
     """On an `on domino:` / `on block:` line: the sentences of the section's statements."""
-    section = langapi.section_at(analysis, row + 1)
+    section = analysis.section_at(row + 1)
     if section is None:
         return None
-    said = [langapi.sentence_of(analysis, st) or langapi.statement_words(st)
+    said = [analysis.sentence_of(st) or statement_words(st)
             for st in analysis.statements if st.section == section and not st.misplaced]
     if not said:
         return None
@@ -508,8 +514,6 @@ def definition(ls: LanguageServer, params: lsp.DefinitionParams) -> lsp.Location
     path = _base_path(match.group(1), match.group(2), filename_of(document.uri))
     if path is None or not os.path.isfile(path):
         return None
-    from pathlib import Path
-
     return lsp.Location(uri=Path(path).resolve().as_uri(),
                         range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)))
 
@@ -518,8 +522,6 @@ def _base_path(quoted: str | None, name: str | None, here: str) -> str | None:
     if quoted:
         return os.path.normpath(os.path.join(os.path.dirname(here), quoted))
     if name in bundled_names():
-        from importlib import resources
-
         entry = resources.files("rulelang.rulesets") / os.path.basename(bundled_filename(name))
         return str(entry) if os.path.isfile(str(entry)) else None
     return None
@@ -536,11 +538,6 @@ def serve() -> None:
         sys.exit(EXIT_BROKEN)
 
 
-def _register_views() -> None:
-    """The outline, folding, semantic tokens and inlay hints (rulelang/lsp_views.py), added once the server exists."""
-    from rulelang import lsp_views
-
-    lsp_views.register(server)
-
-
-_register_views()
+# The outline, folding, semantic tokens and inlay hints (rulelang/lsp_views.py), added once the server exists;
+# they read the same analysis of a document as the diagnostics and the hover.
+lsp_views.register(server, _analysis)

@@ -10,14 +10,26 @@ start from, a line to restate); an error whose hint proposes no edit has no fix.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, TypedDict
 
-from rulelang import langapi
+from rulelang.analysis import Analysis
+from rulelang.ast import written_lines
 from rulelang.bundled import bundled_names
+from rulelang.errors import RulesetError
+from rulelang.formatter import split_comment, statement_lines
+from rulelang.parser import statement_of_line
 
-__all__ = ["Edit", "fixes_of", "restatements", "restate_edit"]
+__all__ = ["Edit", "Fix", "fixes_of", "restatements", "restate_edit"]
 
-Edit = list[Any]  # [line, column, end_line, end_column, new text]: 0-based, code points
+Edit = list[Any]  # JSON [line, column, end_line, end_column, new text]: 0-based, code points
+
+
+class Fix(TypedDict):
+    """One quick fix as a diagnostic's `data` carries it (JSON)."""
+
+    title: str
+    edits: list[Edit]
+
 
 _DID_YOU_MEAN = re.compile(r"did you mean `([^`]+)`\?")
 _QUOTED_BASE = re.compile(r'`(based on "[^`]*")`')
@@ -28,12 +40,12 @@ _BASE_NAME = re.compile(r"(\s*based\s+on\s+)(\S+)")
 _START_FROM = "start from a bundled variant"
 
 
-def fixes_of(error: Any, analysis: langapi.Analysis) -> list[dict[str, Any]]:
+def fixes_of(error: RulesetError, analysis: Analysis) -> list[Fix]:
     """The quick fixes for one error or warning of the analysed text: a title and its edits each."""
     hint = error.hint or ""
     line = (error.line or 1) - 1
     source = error.source_line or ""
-    out: list[dict[str, Any]] = []
+    out: list[Fix] = []
     word = _DID_YOU_MEAN.search(hint)
     if word and error.code == "unknown-base":
         name = _BASE_NAME.match(source)
@@ -66,26 +78,26 @@ def fixes_of(error: Any, analysis: langapi.Analysis) -> list[dict[str, Any]]:
     return out
 
 
-def _fix(title: str, edits: list[Edit]) -> dict[str, Any]:
-    return {"title": title, "edits": edits}
+def _fix(title: str, edits: list[Edit]) -> Fix:
+    return Fix(title=title, edits=edits)
 
 
-def _after_header(analysis: langapi.Analysis) -> int:
+def _after_header(analysis: Analysis) -> int:
     """The 0-based line after the header (`ruleset`, then `source`), where `based on` goes."""
     lines = [st.span.line for st in analysis.statements if st.key in ("ruleset", "source")]
     return max(lines) if lines else 0
 
 
-def _key_of(analysis: langapi.Analysis, text: str) -> tuple[str, str | None] | None:
+def _key_of(analysis: Analysis, text: str) -> tuple[str, str | None] | None:
     """(key, section) of the statement a line states; a settlement line, which reads the same in both sections,
     is taken for the one whose rule the text inherits, else the first."""
-    found = langapi.statement_of_line(text)
+    found = statement_of_line(text)
     if not found:
         return None
     return next((f for f in found if f[0] in analysis.inherited), found[0])
 
 
-def write_edit(analysis: langapi.Analysis, texts: list[str]) -> Edit | None:
+def write_edit(analysis: Analysis, texts: list[str]) -> Edit | None:
     """The edit that writes a statement: in place of the text's own one (on one line), else inserted."""
     found = _key_of(analysis, texts[0])
     if found is None:
@@ -93,24 +105,24 @@ def write_edit(analysis: langapi.Analysis, texts: list[str]) -> Edit | None:
     own = next((st for st in analysis.statements if st.key == found[0] and not st.misplaced), None)
     if own is None:
         return restate_edit(analysis, texts, found)
-    lines = langapi.statement_lines(own)
+    lines = written_lines(own)
     if len(lines) != 1 or len(texts) != 1 or analysis.ruleset is None:
         return None
     row = lines[0] - 1
     source = analysis.ruleset.text.split("\n")[row]
     start = len(source) - len(source.lstrip())
-    end = start + len(langapi.code_of(source[start:]).rstrip())
+    end = start + len(split_comment(source[start:])[0].rstrip())
     return [row, start, row, end, texts[0].strip()]
 
 
-def restate_edit(analysis: langapi.Analysis, texts: list[str],
+def restate_edit(analysis: Analysis, texts: list[str],
                  found: tuple[str, str | None] | None = None) -> Edit | None:
     """The edit that writes the lines of one statement where `fmt` would put it (its section too)."""
     found = found or _key_of(analysis, texts[0])
     if found is None:
         return None
     key, section = found
-    at, header = langapi.insertion_line(analysis, key, section)
+    at, header = analysis.insertion_line(key, section)
     indent = "  " if section else ""
     body = "".join(f"{indent}{text.strip()}\n" for text in texts)
     lines = analysis.ruleset.text.split("\n") if analysis.ruleset is not None else [""]
@@ -123,10 +135,8 @@ def restate_edit(analysis: langapi.Analysis, texts: list[str],
     return [at, 0, at, 0, body]
 
 
-def restatements(analysis: langapi.Analysis) -> list[tuple[str, Edit]]:
+def restatements(analysis: Analysis) -> list[tuple[str, Edit]]:
     """(the canonical text, the edit) for every rule the text inherits from its base: "restate it here"."""
-    from rulelang.formatter import statement_lines
-
     out = []
     for st in analysis.in_force:
         if st.key not in analysis.inherited:

@@ -15,8 +15,10 @@ import os
 import re
 from dataclasses import dataclass
 
-from rulelang import langapi
 from rulelang.bundled import bundled_names
+from rulelang.config.vocabulary import SET_NAMES
+from rulelang.grammar import accepted_after, keyword_terminals
+from rulelang.statements import TABLE
 
 __all__ = ["Offer", "offers"]
 
@@ -68,6 +70,11 @@ def _agreeing(keywords: list[str], words: list[str]) -> list[str]:
     return [w for w in keywords if not (w in both and not one or w[:-1] in both and one)]
 
 
+def _set_names() -> list[str]:
+    """The names of the tile sets (`tiles double-nine`), by their size."""
+    return [SET_NAMES[n] for n in sorted(SET_NAMES)]
+
+
 def offers(lines: list[str], row: int, column: int, filename: str | None = None) -> list[Offer]:
     """The completions at a 0-based line and column (code points) of a text given as lines; FILENAME (the
     text's file, if it has one) lets a `based on "` offer the ruleset files beside it."""
@@ -81,13 +88,14 @@ def offers(lines: list[str], row: int, column: int, filename: str | None = None)
     header = _section_of(lines, row)
     if not done.strip():
         section = header[len("on "):-1] if header and header.endswith(":") else None
-        return [Offer(example, "statement", words, start) for words, example in langapi.section_examples(section)]
-    accepted = langapi.next_words((header + "\n" if header else "") + done)
+        return [Offer(info.example, "statement", info.words, start) for info in TABLE if info.section == section]
+    accepted = accepted_after((header + "\n" if header else "") + done)
     if not accepted:
         return []
     out: list[Offer] = []
     words = done.split()
-    keywords = _agreeing(sorted(word for word in map(langapi.keyword_of, accepted) if word is not None), words)
+    keyword_of = keyword_terminals()  # a terminal's keyword; a value (a number, a name, a text) has none
+    keywords = _agreeing(sorted(keyword_of[t] for t in accepted if t in keyword_of), words)
     out += [Offer(word, "keyword", "keyword", start) for word in keywords]
     for terminal in sorted(accepted):
         if terminal == "NAME" and words[-2:] == ["based", "on"]:
@@ -95,5 +103,5 @@ def offers(lines: list[str], row: int, column: int, filename: str | None = None)
         elif terminal == "STRING" and words[-2:] == ["based", "on"]:
             out += [Offer(path, "file", "ruleset file", start) for path in _files(folder, here)]
         elif terminal == "NAME" and words[-1:] == ["tiles"]:
-            out += [Offer(name, "value", "tile set", start) for name in langapi.set_names()]
+            out += [Offer(name, "value", "tile set", start) for name in _set_names()]
     return out

@@ -15,22 +15,26 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
 from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
-from pygls.workspace import TextDocument
+from pygls.workspace import PositionCodec, TextDocument
 
-from rulelang import langapi
+from rulelang.analysis import Analysis
+from rulelang.ast import Statement
 from rulelang.bundled import bundled_filename, bundled_names
+from rulelang.compiler import Config
 from rulelang.config.vocabulary import SET_TILES
+from rulelang.explain import sentence_for
+from rulelang.foreign import foreign_format
 from rulelang.highlight.generate import textmate_grammar
+from rulelang.statements import GROUPS, INFO, TABLE
 
 __all__ = ["register", "line_tokens", "TOKEN_TYPES", "TOKEN_MODIFIERS", "SECTION_NAMES"]
 
@@ -46,8 +50,14 @@ TOKEN_MODIFIERS = ["defaultLibrary"]  # a bundled variant's name (`based on allf
 LEGEND = lsp.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=TOKEN_MODIFIERS)
 
 
-def register(server: LanguageServer) -> None:
-    """Add the outline, folding, semantic tokens and inlay hints to a server."""
+AnalysisOf = Callable[[TextDocument], Analysis]
+_analysis_of: list[AnalysisOf] = []  # the server's analysis of an open document (`register` sets it)
+
+
+def register(server: LanguageServer, analysis_of: AnalysisOf) -> None:
+    """Add the outline, folding, semantic tokens and inlay hints to a server; ANALYSIS_OF gives the analysis of
+    an open document that the server keeps (the one its diagnostics and hover read)."""
+    _analysis_of[:] = [analysis_of]
     server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)(document_symbols)
     server.feature(lsp.TEXT_DOCUMENT_FOLDING_RANGE)(folding_ranges)
     server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)(semantic_tokens)
@@ -62,7 +72,8 @@ class _Doc:
 
     lines: list[str]
     filename: str
-    codec: Any
+    codec: PositionCodec
+    document: TextDocument
 
     def position(self, row: int, column: int) -> lsp.Position:
         """A 0-based row and code-point column in the client's units."""
@@ -77,15 +88,13 @@ class _Doc:
 def _open(ls: LanguageServer, uri: str) -> _Doc | None:
     """The open document of a URI, or None: a file the client has not opened is not read from disk, and one
     that is plainly another format (rulelang/foreign.py) is left alone."""
-    from rulelang.foreign import foreign_format
-
     if unquote(uri) not in ls.workspace.text_documents:
         return None
     document: TextDocument = ls.workspace.get_text_document(uri)
     if foreign_format(document.source) is not None:
         return None  # udev, polkit or Snort rules: no outline, folding, colours or hints of a ruleset
     lines = [line.removesuffix("\r") for line in document.source.split("\n")]
-    return _Doc(lines, to_fs_path(uri) or uri, document.position_codec)
+    return _Doc(lines, to_fs_path(uri) or uri, document.position_codec, document)
 
 
 def _is_blank_or_comment(line: str) -> bool:
@@ -93,13 +102,58 @@ def _is_blank_or_comment(line: str) -> bool:
     return not stripped or stripped.startswith("#")
 
 
-def _last_row(doc: _Doc, st: langapi.StatementView) -> int:
+def _last_row(doc: _Doc, st: StatementView) -> int:
     """The 0-based row of a statement's last line of its own (its span runs over the blanks and comments after it)."""
     end = st.end_line - 1 if st.end_column == 1 and st.end_line > st.line else st.end_line
     row = min(end, len(doc.lines)) - 1
     while row > st.line - 1 and _is_blank_or_comment(doc.lines[row]):
         row -= 1
     return row
+
+
+# -- the statements an editor shows ----------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class StatementView:
+    """One statement as an editor shows it: what it is, its section and where it is written (1-based)."""
+
+    key: str
+    words: str  # what it is called: "the hand size"
+    group: int  # its section (`GROUPS`)
+    line: int
+    column: int
+    end_line: int  # its span runs to the next statement (end exclusive)
+    end_column: int
+    filename: str | None  # the file that writes it (an inherited rule's base)
+
+
+@dataclass(frozen=True, slots=True)
+class Views:
+    """A text's statements and settlement headers, and the rules it inherits (once it compiles)."""
+
+    statements: list[StatementView]  # written here, in text order
+    headers: list[tuple[int, int]]  # (group, 1-based line) of each `on domino:` / `on block:`
+    inherited: list[StatementView]  # in force but written in a base (empty unless the text compiles)
+    config: Config | None
+
+
+def _view(st: Statement) -> StatementView:
+    info, s = INFO[st.key], st.span
+    return StatementView(st.key, info.words, info.group, s.line, s.column, s.end_line, s.end_column, st.filename)
+
+
+def _views(doc: _Doc) -> Views:
+    """What the outline, folding ranges and inlay hints show of a text (with or without errors): the statements
+    the parser read (none when it gave up), and those a valid text inherits."""
+    analysis = _analysis_of[0](doc.document)
+    parsed = analysis.parsed
+    own = [_view(st) for st in parsed.statements] if parsed is not None else []
+    group_of = {st.section: st.group for st in TABLE if st.section}
+    headers = [(group_of[name], span.line) for name, span in parsed.sections] if parsed is not None else []
+    inherited = []
+    if analysis.config is not None and analysis.inherited:
+        inherited = [_view(st) for st in analysis.in_force if st.key in analysis.inherited]
+    return Views(own, headers, inherited, analysis.config)
 
 
 # -- outline and folding ----------------------------------------------------------------------------------
@@ -111,10 +165,10 @@ class _Section:
     group: int
     first_row: int
     last_row: int
-    statements: list[langapi.StatementView]
+    statements: list[StatementView]
 
 
-def _sections(doc: _Doc, views: langapi.Views) -> list[_Section]:
+def _sections(doc: _Doc, views: Views) -> list[_Section]:
     """The text's sections in text order: each run of consecutive statements of one group."""
     runs: list[_Section] = []
     for st in sorted(views.statements, key=lambda s: (s.line, s.column)):
@@ -137,8 +191,8 @@ def document_symbols(ls: LanguageServer, params: lsp.DocumentSymbolParams) -> li
     doc = _open(ls, params.text_document.uri)
     if doc is None:
         return None
-    views = langapi.views("\n".join(doc.lines), doc.filename)
-    titles = langapi.section_titles()
+    views = _views(doc)
+    titles = GROUPS  # each section's heading (`explain`'s), by group number
     symbols = []
     for run in _sections(doc, views):
         children = []
@@ -163,7 +217,7 @@ def folding_ranges(ls: LanguageServer, params: lsp.FoldingRangeParams) -> list[l
     doc = _open(ls, params.text_document.uri)
     if doc is None:
         return None
-    views = langapi.views("\n".join(doc.lines), doc.filename)
+    views = _views(doc)
     ranges = [lsp.FoldingRange(start_line=run.first_row, end_line=run.last_row, kind=lsp.FoldingRangeKind.Region)
               for run in _sections(doc, views) if run.last_row > run.first_row]
     ranges += [lsp.FoldingRange(start_line=first, end_line=last, kind=lsp.FoldingRangeKind.Comment)
@@ -238,7 +292,7 @@ def inlay_hints(ls: LanguageServer, params: lsp.InlayHintParams) -> list[lsp.Inl
     doc = _open(ls, params.text_document.uri)
     if doc is None:
         return None
-    views = langapi.views("\n".join(doc.lines), doc.filename)
+    views = _views(doc)
     if views.config is None:
         return []
     hints = [*_raw_amounts(doc, views), *_deal(doc, views), *_inheritance(doc, views)]
@@ -252,7 +306,7 @@ def _hint(position: lsp.Position, label: str, tooltip: str) -> lsp.InlayHint:
                          tooltip=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=tooltip))
 
 
-def _raw_amounts(doc: _Doc, views: langapi.Views) -> Iterator[lsp.InlayHint]:
+def _raw_amounts(doc: _Doc, views: Views) -> Iterator[lsp.InlayHint]:
     """`= 305 raw` after `61 shown points` (and `points`, which are shown points too) while the unit is above 1."""
     unit = views.config["scoring"]["unit"] if views.config else 1
     if unit <= 1:
@@ -272,7 +326,7 @@ def _raw_amounts(doc: _Doc, views: langapi.Views) -> Iterator[lsp.InlayHint]:
                 yield _hint(doc.position(row, end), f"= {n * unit} raw", why.format(n=n))
 
 
-def _deal(doc: _Doc, views: langapi.Views) -> Iterator[lsp.InlayHint]:
+def _deal(doc: _Doc, views: Views) -> Iterator[lsp.InlayHint]:
     """The hand and the boneyard per player count: on the hand statement, or on the header when it is inherited.
 
     The label is short (`with 2/3/4 players: hand 7/5/5, boneyard 14/13/8`); the tooltip says it count by count.
@@ -312,12 +366,12 @@ def _origin(filename: str | None, here: str) -> str:
     return os.path.relpath(filename, directory) if os.path.isabs(filename) else filename
 
 
-def _inheritance(doc: _Doc, views: langapi.Views) -> Iterator[lsp.InlayHint]:
+def _inheritance(doc: _Doc, views: Views) -> Iterator[lsp.InlayHint]:
     """On the `based on` line: the sections it inherits rules in and where they come from, each rule in the tooltip."""
     based = next((st for st in views.statements if st.key == "based_on"), None)
     if based is None or not views.inherited or views.config is None:
         return
-    titles = langapi.section_titles()
+    titles = GROUPS  # each section's heading (`explain`'s), by group number
     origins = list(dict.fromkeys(_origin(st.filename, doc.filename) for st in views.inherited))
     groups = sorted({st.group for st in views.inherited})
     label = f"inherits {', '.join(SECTION_NAMES[g] for g in groups)} from {', '.join(origins)}"
@@ -325,6 +379,6 @@ def _inheritance(doc: _Doc, views: langapi.Views) -> Iterator[lsp.InlayHint]:
     for g in groups:
         lines += ["", f"**{titles.get(g, SECTION_NAMES[g])}**"]
         for st in (s for s in views.inherited if s.group == g):
-            sentence = langapi.sentence_for(views.config, st.key) or st.words
+            sentence = sentence_for(views.config, st.key) or st.words
             lines.append(f"- {sentence} (`{_origin(st.filename, doc.filename)}`)")
     yield _hint(doc.line_end(_last_row(doc, based)), label, "\n".join(lines))

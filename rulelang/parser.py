@@ -18,7 +18,7 @@ from rulelang.limits import MAX_DIGITS, MAX_NUMBER, text_error
 from rulelang.statements import PHRASES, Phrase, Words, for_rule
 from rulelang.syntax_errors import TERMINAL_WORDS, describe_terminal, syntax_error
 
-__all__ = ["grammar", "parse", "parse_tree", "TERMINAL_WORDS", "describe_terminal", "keywords"]
+__all__ = ["grammar", "parse", "parse_tree", "TERMINAL_WORDS", "describe_terminal", "keywords", "statement_of_line"]
 
 MAX_SYNTAX_ERRORS = 20
 PARSE_BUDGET = 300_000
@@ -187,3 +187,17 @@ def parse(text: str, filename: str = "<string>") -> tuple[Ruleset | None, list[R
     if tree is None:
         return None, errors
     return build(_ToStatements().transform(tree), filename, text), errors
+
+
+def statement_of_line(text: str) -> list[tuple[str, str | None]]:
+    """(key, section) of the statement one line of text states: a settlement line may read the same in both
+    sections (then both, `on domino:` first); [] when it states none."""
+    out = []
+    for header in ("", "on domino:\n", "on block:\n"):
+        ruleset, errors = parse(header + "  " * bool(header) + text.strip() + "\n")
+        if ruleset is not None and not errors and len(ruleset.statements) == 1 and not ruleset.statements[0].misplaced:
+            st = ruleset.statements[0]
+            out.append((st.key, st.section))
+            if not header:
+                break
+    return out

@@ -5,8 +5,9 @@ import os
 import sys
 from typing import Any
 
+import rulelang
 from rulelang.bundled import bundled_filename, bundled_names, bundled_text
-from rulelang.errors import RulesetFileError
+from rulelang.errors import RulesetFileError, raise_errors
 from rulelang.readinput import read_text
 
 __all__ = ["STDIN_NAME", "read_stdin", "source", "config_and_inherited"]
@@ -46,15 +47,12 @@ def config_and_inherited(spec: str) -> tuple[dict[str, Any], set[str]]:
     """The configuration of SPEC (a path, a bundled name or a compiled .json) and the statement keys it
     inherits from its base (raises RulesetError)."""
     if spec.endswith(".json"):
-        import rulelang
-
         return rulelang.load_config_dict(spec), set()
-    from rulelang.compiler import analyse
-    from rulelang.errors import raise_errors
+    # here, not at the top: `rulelang list` imports this module and parses no ruleset (bench/bench_startup.py)
+    from rulelang.analysis import analyse
 
     text, filename = source(spec)
-    result = analyse(text, filename)
-    raise_errors(result.errors)
-    assert result.config is not None
-    inherited = {key for key, st in result.origins.items() if st is None} if result.base_label else set()
-    return result.config, inherited
+    analysis = analyse(text, filename)
+    raise_errors(list(analysis.errors))
+    assert analysis.config is not None
+    return analysis.config, set(analysis.inherited)

@@ -12,9 +12,9 @@ import pytest
 from pygments.token import Error, Keyword
 
 from rulelang.bundled import bundled_names, bundled_text
+from rulelang.grammar import keywords
 from rulelang.highlight.generate import TEXTMATE_FILES
 from rulelang.highlight.lexer import RulesetLexer
-from rulelang.langapi import keywords
 
 yaml = pytest.importorskip("yaml")  # in the test extra (pyyaml)
 
@@ -27,13 +27,17 @@ def test_the_grammar_has_keywords():
     assert len(GRAMMAR_KEYWORDS) > 50 and "players" in GRAMMAR_KEYWORDS
 
 
-@pytest.mark.parametrize("word", GRAMMAR_KEYWORDS)
-def test_every_keyword_is_highlighted(word):
-    tokens = [t for t in RulesetLexer().get_tokens(word) if t[1].strip()]
-    assert tokens == [(Keyword, word)]
+def test_every_keyword_is_one_keyword_token_of_the_pygments_lexer():
+    wrong = [word for word in GRAMMAR_KEYWORDS
+             if [t for t in RulesetLexer().get_tokens(word) if t[1].strip()] != [(Keyword, word)]]
+    assert wrong == [], f"not one Keyword token for Pygments: {wrong}"
+
+
+def test_every_keyword_matches_the_textmate_keyword_rule():
     grammar = json.loads(TEXTMATE_FILES[0].read_text(encoding="utf-8"))
     keyword_rule = next(p for p in grammar["patterns"] if p["name"].startswith("keyword"))
-    assert re.fullmatch(keyword_rule["match"], word)
+    wrong = [word for word in GRAMMAR_KEYWORDS if not re.fullmatch(keyword_rule["match"], word)]
+    assert wrong == [], f"not matched by the TextMate keyword rule: {wrong}"
 
 
 @pytest.mark.parametrize("name", bundled_names())

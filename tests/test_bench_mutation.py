@@ -17,6 +17,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import mutants  # noqa: E402 - the bench folder is no package
 
+# the mutation tooling's own tests: a CI step of their own (`python -m pytest -m tooling`, .ci/run)
+pytestmark = pytest.mark.tooling
+
 # the engine compiled into the checkout (.ci/run's second pass): the script refuses to judge mutants
 COMPILED_IN_TREE = compiled_in_tree()
 # cosmic-ray (the `dev` extra) makes the default mutants; without it the script runs the project's operators alone
@@ -305,3 +308,9 @@ def test_without_cosmic_ray_the_script_says_how_to_install_it(tmp_path, monkeypa
 
     monkeypatch.setattr(mutation, "available_sources", lambda: ("project",))
     assert mutation.main(["--match", "nothing", "--source", "cosmic-ray"]) == 2
+
+
+def test_the_language_tests_the_judge_runs_exist():
+    import judge
+
+    assert [path for path in judge.LANGUAGE_TESTS if not (ROOT / path).is_file()] == []

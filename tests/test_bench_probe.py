@@ -16,6 +16,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 import mutants  # noqa: E402 - the bench folder is no package
 import probe  # noqa: E402
 
+# the mutation tooling's own tests: a CI step of their own (`python -m pytest -m tooling`, .ci/run)
+pytestmark = pytest.mark.tooling
+
 # "events of net raw 0 are not recorded" turned around: every scoring event changes
 RAW_DROP_NOT = "interpreter/round.py::Round._event::if not raw:::drop-not"
 # the bots' claim under the muggins rule: a case (and the probe) gives every claim itself

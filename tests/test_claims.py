@@ -5,20 +5,26 @@ import json
 import os
 import sys
 from dataclasses import replace
+from typing import Any
 
 import pexpect
 import pytest
 from click.testing import CliRunner
+from ruleset_text import compiled
 
 from rulelang import compile_text
 from rulelang.cli import main
 from rulelang.config.defaults import without_defaults
+from rulelang.explain import explain_text
+from rulelang.formatter import format_text
 from rulelang.interpreter import IllegalMove, Match, Move, Round, as_config, play_match, random_player, replay
 from rulelang.interpreter.claims import set_miss_rate
 
 BASE = 'ruleset house "House"\nsource "s"\nbased on muggins\n'
 MUGGINS = BASE + "points must be claimed; missed points go to the next opponent\n"
 FORFEIT = BASE + "points must be claimed; missed points are lost\n"
+
+
 # a short deal: seat 0 leads [5|5] (10 raw, 2 shown); seat 1 may join [0|5] on it (10 again)
 HANDS = [["[5|5]", "[0|1]", "[3|6]"], ["[0|5]", "[4|4]", "[2|3]"]]
 
@@ -369,3 +375,145 @@ def test_an_over_claim_nobody_calls_is_credited_at_its_true_value_when_lost_only
     assert r.scores == [0, 0]
     r.play("[0|5] on [5|5] line-a claim 2")  # the chance to call closes: the true 10, not the 15 claimed
     assert r.scores[0] == 10
+
+
+def _explained(config: dict[str, Any], start: str) -> str:
+    [line] = [line for line in explain_text(config).splitlines() if line.startswith("- " + start)]
+    return line[2:]
+
+
+def test_claims_lost_only_when_called_are_explained_as_such():
+    config = compiled("allfives", "points must be claimed; missed points are lost only when an opponent calls\n")
+    sentence = _explained(config, "A placement scores only what its player claims")
+    assert "a claim above the score earns nothing at once." in sentence
+    assert ("any opponent may call muggins: the points not claimed (after a claim too high, the whole score) are "
+            "then lost, and the caller takes nothing.") in sentence
+
+
+def _sentences(config: dict) -> list[str]:
+    """The sentences of `rulelang explain` (without the title, source and headings)."""
+    return [line[2:] for line in explain_text(config).splitlines() if line.startswith("- ")]
+
+
+def test_forfeited_claims_are_explained():
+    config = compiled("allfives", "points must be claimed; missed points are lost\n")
+    assert ("A placement scores only what its player claims with the move (in points): a claim up to the score is "
+            "credited (claiming exactly the score credits it all; no claim claims 0); a claim above the score earns "
+            "nothing. Points not claimed are lost.") in _sentences(config)
+
+
+def test_the_claims_statements_module_exports_its_public_names():
+    space: dict[str, object] = {}
+    exec("from rulelang.statements.claims import *", space)  # noqa: S102 - what a star import of the module gives
+    assert {"STATEMENTS", "WORDS"} <= set(space)
+
+
+CALL_HEAD = 'ruleset house "House"\nsource "s"\nbased on muggins\n'
+
+
+runner = CliRunner()
+
+
+ANY_CALLS = CALL_HEAD + "points must be claimed; missed points go to any opponent who calls\n"
+
+
+LOST_IF_CALLED = CALL_HEAD + "points must be claimed; missed points are lost only when an opponent calls\n"
+
+
+THREE_HANDS = [["[5|5]", "[1|1]"], ["[0|5]", "[0|1]"], ["[0|2]", "[2|4]"]]
+
+
+def call_round(text: str, hands=THREE_HANDS, scores=None, opener: int = 0) -> Round:
+    return Round(as_config(compile_text(text)), len(hands), hands, [], opener=opener, scores=scores, record=True)
+
+
+def test_the_statements_compile_fmt_and_explain(tmp_path):
+    for text, value, said in [(ANY_CALLS, "any-opponent", "any opponent may call muggins: his side takes"),
+                              (LOST_IF_CALLED, "lost-if-called", "Without a call they stay with the player")]:
+        assert compile_text(text)["claims"] == value
+        assert format_text(text) == format_text(format_text(text))
+        path = tmp_path / "t.rules"
+        path.write_text(text, encoding="utf-8")
+        res = runner.invoke(main, ["explain", str(path)])
+        assert res.exit_code == 0 and said in res.output, res.output
+
+
+def test_any_opponent_may_call_and_the_first_call_takes_it():
+    r = call_round(ANY_CALLS)
+    r.play("[5|5] claim 0")
+    assert r.observation(2)["call"] == {"placer": 0, "caller": 1, "amount": 10, "callers": [1, 2]}
+    assert r.observation(0)["call"]["amount"] is None  # the placer does not see what a call takes
+    with pytest.raises(IllegalMove) as exc:
+        r.call(0)
+    assert exc.value.code == "not-caller"
+    assert [(e.side, e.kind, e.raw, e.seat) for e in r.call(2)] == [(2, "call", 10, 2)]
+    with pytest.raises(IllegalMove) as exc:
+        r.call(1)
+    assert exc.value.code == "late-call"
+    r = call_round(ANY_CALLS)
+    r.play("[5|5] claim 0")
+    assert r.call()[0].seat == 1  # without a seat: the first opponent in turn order after the placer
+
+
+def test_a_partner_may_not_call():
+    text = ANY_CALLS.replace("based on muggins\n", "based on muggins\nplayers 2 to 4, partnerships with 4\n")
+    hands = [["[5|5]", "[1|1]"], ["[0|5]", "[0|1]"], ["[0|2]", "[2|4]"], ["[3|3]", "[1|3]"]]
+    r = call_round(text, hands)
+    r.play("[5|5] claim 0")
+    assert r.observation(3)["call"]["callers"] == [1, 3]
+    with pytest.raises(IllegalMove) as exc:
+        r.call(2)
+    assert exc.value.code == "not-caller"
+    assert r.call(3)[0].side == 1  # seat 3 plays for the side of seats 1 and 3
+
+
+def test_bots_call_in_turn_order():
+    def leads_five_five_claiming_nothing(obs, legal):
+        move = next((m for m in legal if str(m).startswith("[5|5]")), legal[0])
+        return replace(move, claim=0)
+
+    cfg = as_config(compile_text(ANY_CALLS))
+    for first_calls, caller in ((True, 1), (False, 2)):
+        bots = [leads_five_five_claiming_nothing, random_player(2), random_player(3)]
+        bots[1].calls = first_calls  # the first opponent in turn order calls, else the next one does
+        r = Round(cfg, 3, THREE_HANDS, [], opener=0, record=True)
+        r.run(bots)
+        assert r.turns[0].call is not None and r.turns[0].call[0] == caller
+
+
+def test_lost_if_called_a_call_forfeits_and_no_call_keeps():
+    r = call_round(LOST_IF_CALLED)
+    r.play("[5|5] claim 0")
+    assert r.call(2) == [] and r.scores == [0, 0, 0]  # forfeited: the caller takes nothing
+    turn = r.play("[0|5] on [5|5] line-a claim 1")
+    assert [(e.side, e.raw) for e in turn.events] == [(1, 5)]
+    turn = r.play("[0|2] on [0|5] low claim 0")  # the chance has closed: seat 1 keeps its missed 5
+    assert [(e.side, e.kind, e.raw, e.seat) for e in turn.events] == [(1, "placement", 5, 1)]
+    assert r.scores == [0, 10, 0]
+
+
+def test_lost_if_called_an_over_claim_keeps_the_score_unless_called():
+    r = call_round(LOST_IF_CALLED)
+    r.play("[5|5] claim 3")  # 15 claimed for 10: nothing at once
+    assert r.scores == [0, 0, 0]
+    r.play("[0|5] on [5|5] line-a claim 2")
+    assert r.scores == [10, 10, 0]  # seat 0 keeps its score, then seat 1 scores its own
+
+
+def test_lost_if_called_at_the_round_end_and_at_the_target():
+    r = call_round(LOST_IF_CALLED, [["[0|5]", "[5|5]"], ["[1|1]", "[2|2]"]])
+    r.play("[0|5] claim 1")
+    r.play("[5|5] on [0|5] high claim 0")  # the last tile: no call can come, the whole 10 stay with the player
+    assert r.over and r.scores[0] == 5 + 10 + 5  # 5 claimed, then 5 kept, the placement's 10, the domino's 5
+    r = call_round(LOST_IF_CALLED, scores=[300, 0, 0])
+    r.play("[5|5] claim 0")
+    turn = r.play("[0|5] on [5|5] line-a claim 2")  # seat 0's kept 10 reach the target before seat 1 scores
+    assert r.over and r.winner == 0 and [(e.side, e.raw) for e in turn.events] == [(0, 10)]
+
+
+@pytest.mark.parametrize("text", [ANY_CALLS, LOST_IF_CALLED], ids=["any-opponent", "lost-if-called"])
+def test_matches_record_and_replay(text):
+    cfg = as_config(compile_text(text))
+    bots = [set_miss_rate(random_player(s), 0.5, s) for s in range(3)]
+    m = play_match(cfg, 3, 7, bots=bots, record=True, max_rounds=3)
+    replay(json.loads(json.dumps(m.transcript())))

@@ -3,7 +3,11 @@ documented table (0 done, 1 invalid rulesets or files, 2 wrong usage), folders w
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -239,3 +243,39 @@ def test_an_unknown_variant_exits_as_the_table_says_in_every_command(name, tmp_p
     assert result.exit_code == expected, result.output
     assert "nosuch" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "club.rules").exists()
+
+
+def _exit_status_when_reader_leaves(args):
+    p = subprocess.Popen([sys.executable, "-m", "rulelang", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         env={**os.environ, "RULELANG_NO_PROGRESS": "1"})
+    assert p.stdout is not None and p.stderr is not None
+    # The reader leaves before the command has written anything (it is still starting up):
+    # reading a line first would race, as a short output can fit whole in the pipe's buffer.
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    return p.wait(), err
+
+
+@pytest.mark.parametrize("args", [["conform", "--variant", "pagat"], ["simulate", "pagat", "-n", "5"]])
+def test_rich_output_into_a_closed_pipe_ends_like_the_other_commands(args):
+    code, err = _exit_status_when_reader_leaves(args)
+    assert code == 141 and "Traceback" not in err  # not 1, which reads as "a case failed"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["compile", "exact61"], ["list"], ["explain", "pagat"]])
+def test_a_full_disk_on_stdout_is_an_error_not_a_bug(args):
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "rulelang", *args], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert p.returncode == 1
+    assert "No space left on device" in p.stderr and "bug" not in p.stderr and "Traceback" not in p.stderr
+
+
+def test_a_dash_as_output_means_standard_output(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["compile", "allfives-pooled", "-o", "-"])
+    assert res.exit_code == 0 and json.loads(res.output)["name"] == "allfives-pooled"
+    res = CliRunner().invoke(main, ["render", "--case", "pagat-diagram-13", "-o", "-"])
+    assert res.exit_code == 0 and res.output.lstrip().startswith("<")
+    ET.fromstring(res.output)
+    assert not (tmp_path / "-").exists()

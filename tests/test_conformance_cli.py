@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from rulelang.cli import main
@@ -126,3 +128,119 @@ def test_cases_outside_the_claimed_features_are_skipped_and_strict_counts_them()
     assert "skipped by the engine count as failures" in res.output
     res = conform("--engine", engine, "--variant", "pagat", "--tag", "diagram", "--strict")
     assert res.exit_code == 0, res.output
+
+
+PAGAT_CASE = "pagat-diagram-22"
+
+
+def run(*args, input=None):
+    res = CliRunner().invoke(main, list(args), input=input)
+    assert res.exit_code != 70, res.output  # the last guard: "internal error"
+    assert "Traceback" not in res.output
+    if res.exception is not None:
+        assert isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+def _engine(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / name
+    path.write_text(body)
+    return f"{sys.executable} {path}"
+
+
+def test_conform_checks_report_paths_before_the_run(tmp_path):
+    for opt in ("--report", "--junit"):
+        res = run("conform", "--id", PAGAT_CASE, opt, str(tmp_path / "no" / "r"))
+        assert res.exit_code == 2 and "no such folder" in res.output
+        assert "conformance" not in res.output  # nothing ran
+    res = run("conform", "--id", PAGAT_CASE, "--report", str(tmp_path / "r"), "--junit", str(tmp_path / "r"))
+    assert res.exit_code == 2 and "also the --report file" in res.output
+
+
+def test_conform_report_replaces_an_existing_file_whole(tmp_path):
+    report = tmp_path / "r.json"
+    report.write_text("old")
+    assert run("conform", "--id", PAGAT_CASE, "--report", str(report)).exit_code == 0
+    assert json.loads(report.read_text())["ok"] is True
+    assert not [p for p in os.listdir(tmp_path) if p.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("opt, content, needle", [
+    ("--baseline", "{", "cannot read"),
+    ("--baseline", "[1, 2]", "not a conformance report"),
+    ("--expected-failures", "{", "cannot read"),
+    ("--expected-failures", "[1]", "not an expected-failures file"),
+    ("--expected-failures", '{"a": 1}', "not an expected-failures file"),
+    ("--expected-failures", '{"expected_failures": [{"id": 1}]}', "not an expected-failures file"),
+])
+def test_conform_bad_json_options_are_usage_errors(tmp_path, opt, content, needle):
+    path = tmp_path / "f.json"
+    path.write_text(content)
+    res = run("conform", "--id", PAGAT_CASE, opt, str(path))
+    assert res.exit_code == 2 and needle in res.output
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "1e300"])
+def test_conform_timeout_must_be_a_positive_number(value):
+    res = run("conform", "--id", PAGAT_CASE, "--timeout", value)
+    assert res.exit_code == 2 and "--timeout" in res.output
+
+
+@pytest.mark.parametrize("cmd, needle", [("", "empty command"), ('python3 "', "cannot split")])
+def test_conform_engine_command_that_is_empty_or_unbalanced(cmd, needle):
+    res = run("conform", "--id", PAGAT_CASE, "--engine", cmd)
+    assert res.exit_code == 2 and needle in res.output
+    assert "engine: rulelang" not in res.output  # the built-in engine did not run instead
+
+
+def test_conform_unknown_id_or_variant_is_named():
+    res = run("conform", "--id", PAGAT_CASE, "--id", "no-such-case")
+    assert res.exit_code == 2 and "no case with id no-such-case" in res.output
+    res = run("conform", "--variant", "nope")
+    assert res.exit_code == 2 and "unknown variant" in res.output and "pagat" in res.output
+
+
+def test_conform_engine_that_hangs_at_start_costs_one_start_timeout_not_one_per_case(tmp_path):
+    starts = tmp_path / "starts"
+    engine = _engine(tmp_path, "hang.py", f"import time\nwith open({str(starts)!r}, 'a') as f:\n    f.write('.')\n"
+                     "time.sleep(60)\n")
+    # 12 diagram cases: the engine is started once, and the run gives up after that one start timeout
+    res = run("conform", "--variant", "pagat", "--tag", "diagram", "--engine", engine, "--timeout", "1",
+              "--start-timeout", "1")
+    assert res.exit_code == 1 and "did not start" in res.output
+    assert starts.read_text() == "."
+
+
+def test_conform_garbage_engine_shows_the_line(tmp_path):
+    engine = _engine(tmp_path, "garbage.py", "import sys\nfor line in sys.stdin:\n    print('hello garbage', flush=True)\n")
+    res = run("conform", "--id", PAGAT_CASE, "--engine", engine, "--timeout", "5")
+    assert res.exit_code == 1 and "hello garbage" in res.output
+
+
+def test_conform_engine_with_a_malformed_start_answer(tmp_path):
+    body = ("import json, sys\nfor line in sys.stdin:\n"
+            "    print(json.dumps({'version': 1, 'implementation': 'x', 'capabilities': [1]}), flush=True)\n")
+    res = run("conform", "--id", PAGAT_CASE, "--engine", _engine(tmp_path, "bad.py", body), "--timeout", "5")
+    assert res.exit_code == 1 and "capabilities" in res.output
+
+
+def test_an_engine_name_is_never_a_path_to_an_expected_failures_file(tmp_path):
+    from rulelang.conformance.cases import load_expected_failures
+
+    (tmp_path / "x.json").write_text("[1, 2]")  # would crash if read
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    assert load_expected_failures("../x", sub) == {}
+    assert load_expected_failures(".hidden", sub) == {}
+
+
+def test_baseline_with_a_selection_lists_no_unselected_case_as_changed(tmp_path):
+    full = tmp_path / "full.json"
+    assert run("conform", "--report", str(full)).exit_code == 0
+    doc = json.loads(full.read_text())
+    doc["cases"].append({"id": "gone-from-the-suite", "outcome": "pass"})
+    full.write_text(json.dumps(doc))
+    res = run("conform", "--variant", "pagat", "--tag", "diagram", "--baseline", str(full))
+    assert res.exit_code == 0
+    assert "gone-from-the-suite: pass -> -" in res.output
+    assert "allfives" not in res.output  # not selected: no change to report

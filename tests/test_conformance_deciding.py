@@ -157,3 +157,10 @@ def test_a_rounding_the_language_refuses_is_no_valid_configuration() -> None:
     assert not deciding.valid(config)
     config["settlement"]["domino"]["terms"][0]["rounding"] = "round2"
     assert deciding.valid(config)
+
+
+def test_a_deciding_case_id_keeps_the_hyphen_of_a_word_and_spells_a_sign():
+    from rulelang.conformance.deciding_search import slug
+
+    assert slug("seat-0") == "seat-0"  # was seatminus-0
+    assert (slug(-1), slug([1, 2]), slug("one-half"), slug([])) == ("minus-1", "1-2", "one-half", "empty")

@@ -8,8 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+import rulelang
+from rulelang.cli import main
 from rulelang.conformance import cases, runner
+from rulelang.conformance.builtin import run_case
 from rulelang.conformance.protocol import PROTOCOL_VERSION, SubprocessEngine, serve
 
 TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
@@ -158,3 +162,43 @@ def test_an_in_process_engine_that_loops_is_stopped_by_the_case_timeout_and_the_
     assert outcomes[hang_id] == "error"
     assert [r.error for r in result.results if r.case.id == hang_id][0]["kind"] == "timeout"
     assert [o for i, o in outcomes.items() if i != hang_id] == ["pass", "pass"]
+
+
+def run(*args, input=None):
+    res = CliRunner().invoke(main, list(args), input=input)
+    assert res.exit_code != 70, res.output  # the last guard: "internal error"
+    assert "Traceback" not in res.output
+    if res.exception is not None:
+        assert isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+def test_engine_adapter_survives_requests_of_the_wrong_shape():
+    requests = [{"cmd": "start", "version": 1}, {"cmd": "run", "seq": 1, "case": 5}, [1], "x",
+                {"cmd": ["start"]}, {"cmd": "stop"}]
+    res = run("engine-adapter", input="\n".join(json.dumps(r) for r in requests) + "\n")
+    assert res.exit_code == 0
+    answers = [json.loads(line) for line in res.output.splitlines()]
+    assert len(answers) == 5
+    assert answers[1] == {"seq": 1, "errored": {"message": "bad request: `case` must be a JSON object"}}
+    assert all("errored" in a for a in answers[2:])
+
+
+DRAW_HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+DRAW_WHILE_ABLE = DRAW_HEAD + "a player may draw while able to place\n"
+
+
+def draw_cfg(text: str = DRAW_WHILE_ABLE) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+def test_the_adapter_applies_a_draw_step_only_where_the_rule_offers_it():
+    setup = {"hands": [["[1|4]", "[4|5]"], ["[1|5]", "[6|6]"]], "boneyard": ["[0|0]"], "opener": 0}
+    steps = [{"play": "[1|4]"}, {"draw": True}, {"draw": True}]
+    off = run_case({"config": rulelang.compile_bundled("muggins"), "players": 2, "setup": setup, "steps": steps})
+    assert [s.get("reject") for s in off["steps"]] == [None, "must-place", "must-place"]
+    on = run_case({"config": draw_cfg(), "players": 2, "setup": setup, "steps": steps})
+    assert [s.get("reject") for s in on["steps"]] == [None, None, "boneyard-empty"]
+    assert on["steps"][1]["offered"] == ["[1|5] on [1|4] low", "draw"] and on["steps"][1]["seat"] == 1

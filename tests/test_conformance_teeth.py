@@ -2,13 +2,21 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import sys
+import textwrap
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
+from ruleset_text import compiled
 
-from rulelang.conformance import builtin, cases, runner
+from rulelang.conformance import builtin, cases, configs, runner
 from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
+from rulelang.interpreter import deal, legality, settlement, tiles
+from rulelang.statements import settlement as settlement_statements
 
 TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 CASES = cases.lint().cases
@@ -92,3 +100,118 @@ def test_rounding_two_up_in_the_builtin_engine_is_caught(monkeypatch):
     engine = InProcessEngine(builtin.run_case, {"name": "broken"}, {})
     result = runner.run(engine, CASES, expected_failures={})
     assert "pagat-domino-each-loses-own-hand" in _failed(result)
+
+
+LINT = cases.lint()
+
+
+BY_ID = {c.id: c for c in LINT.cases}
+
+
+ROTATING = ["muggins-rotating-double-wraps-after-double-blank",
+            "double-nine-six-rotating-double-wraps-after-double-blank"]
+
+
+DRAW_OUT = ["allfives-no-double-draw-boneyard-runs-out"]
+
+
+HIGHEST = ["double-nine-six-highest-double-opens", "double-nine-six-highest-double-heaviest-tile",
+           "double-nine-six-d12-highest-double-opens", "double-nine-six-d12-highest-double-heaviest-tile"]
+
+
+PIPS = ["double-nine-six-domino-hand-pips-above-six"]
+
+
+NO_MATCH = ["allfives-illegal-no-match-on-the-spinner-and-an-end"]
+
+
+NO_WINNER = ["muggins-house-block-shared-lightest-pays-nothing-to-the-winner"]
+
+
+HEAVIEST = ["muggins-house-heaviest-hand-in-pip-order-per-hand"]
+
+
+PER_TILE = ["allfives-house-one-point-per-tile"]
+
+
+NEW = ROTATING + DRAW_OUT + HIGHEST + PIPS + NO_MATCH + NO_WINNER + HEAVIEST + PER_TILE
+
+
+@contextmanager
+def mutated(func: Callable[..., Any], old: str, new: str) -> Iterator[None]:
+    """FUNC with OLD (once in its source) changed to NEW, in place: every caller runs the changed code."""
+    src = textwrap.dedent(inspect.getsource(func))
+    assert src.count(old) == 1, f"{old!r} is not once in {func.__name__}"
+    namespace = dict(func.__globals__)
+    exec(compile(src.replace(old, new), inspect.getsourcefile(func) or "<mutant>", "exec"), namespace)  # noqa: S102
+    code = func.__code__
+    func.__code__ = namespace[func.__name__].__code__
+    try:
+        yield
+    finally:
+        func.__code__ = code
+
+
+def _outcomes(ids: list[str]) -> dict[str, str]:
+    configs._inline.cache_clear()  # the runner compiles an inline ruleset once a process: a compiler mistake is new
+    engine = InProcessEngine(builtin.run_case, builtin.implementation(), builtin.capabilities())
+    result = runner.run(engine, [BY_ID[i] for i in ids], expected_failures={})
+    return {r.case.id: r.outcome for r in result.results}
+
+
+MUTANTS = {
+    # the rotating double: after [0|0] the top double again (not one round early, not [5|5], not stuck on [0|0])
+    "rotation-modulo-top": (deal.round_double, "round_no % (cfg.tiles + 1)", "round_no % cfg.tiles", ROTATING),
+    "rotation-stops-at-blank": (deal.round_double, "cfg.tiles - round_no % (cfg.tiles + 1)",
+                                "max(cfg.tiles - round_no, 0)", ROTATING),
+    # opening draws until a double turns up, when the boneyard runs out first
+    "draws-stop-one-short": (deal.open_by_double, "for k in range(bend):", "for k in range(bend - 1):", DRAW_OUT),
+    "draws-from-seat-1": (deal.open_by_double, "        seat = 0\n", "        seat = 1\n", DRAW_OUT),
+    "run-out-lead-not-forced": (deal.open_by_double,
+                                "deciding_tile(masks[opener]) if cfg.lead == \"forced\" else -1, tuple(drawn)",
+                                "-1, tuple(drawn)", DRAW_OUT),
+    # the highest double and the heaviest tile on a larger set
+    "highest-of-double-six-only": (deal.deciding_tile, "(_RANK_ORDER_6 if mask <= _SIX else _RANK_ORDER)",
+                                   "_RANK_ORDER_6", HIGHEST),
+    # the hand pips of tiles past the double-six set
+    "pips-of-one-larger-block": (tiles.mask_pips, "for table in _larger_pips_tables():",
+                                 "for table in _larger_pips_tables()[:1]:", PIPS),
+    # the reason a move that does not match a double's side is refused
+    "no-match-unchecked-on-doubles": (legality.diagnose, "if not MASK_ALL[v] >> ti & 1:",
+                                      "if not IS_DOUBLE[t] and not MASK_ALL[v] >> ti & 1:", NO_MATCH),
+    "no-match-on-a-branch-called-closed": (legality.diagnose, "    v = lay.free[key]\n",
+                                           "    v = lay.free[key]\n    if side in (BRANCH_A, BRANCH_B) and not "
+                                           "MASK_ALL[v] >> ti & 1:\n        illegal(\"branch-closed\", \"closed\")\n",
+                                           NO_MATCH),
+    # a block without a winner: a term to the winner pays nothing
+    "heaviest-without-a-winner": (settlement._amounts, "elif wside is not None:  # heaviest", "else:  # heaviest",
+                                  NO_WINNER),
+    # the heaviest hand is a hand amount under `one event per hand`, ordered by its pips
+    "heaviest-after-pooled": (settlement._amounts, "_amount(pips[h], term), h, (0, pips[h], rank[h], k), k))",
+                              "_amount(pips[h], term), h, (1, k), k))", HEAVIEST),
+    # the compiler refusing the smallest amount per tile
+    "one-per-tile-refused": (settlement_statements._check_terms, "term.per_tile < 1", "term.per_tile <= 1", PER_TILE),
+}
+
+
+def test_the_unchanged_engine_passes_the_new_cases():
+    assert set(NEW) <= set(BY_ID)
+    assert set(_outcomes(NEW).values()) == {"pass"}
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_a_deliberate_mistake_fails_its_case(name):
+    func, old, new, ids = MUTANTS[name]
+    if not hasattr(func, "__code__"):
+        pytest.skip("a function of the compiled engine (mypyc) cannot be changed in place: the pure pass runs this")
+    with mutated(func, old, new):
+        outcomes = _outcomes(ids)
+    assert "pass" not in outcomes.values(), outcomes
+    assert set(_outcomes(ids).values()) == {"pass"}  # restored
+
+
+def test_one_point_per_tile_is_the_smallest_amount_and_compiles():
+    config = compiled("allfives", "on domino:\n  credit opponents' hands pooled, 1 point per tile, to the winner\n"
+                                  "  as one event\n")
+    assert config["settlement"]["domino"]["terms"] == [
+        {"kind": "tiles", "hands": "opponents", "pooling": "pooled", "per_tile": 1, "to": "winner", "sign": "credit"}]

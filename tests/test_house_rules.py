@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,79 +68,15 @@ class Rule:
         return f"{self.section} {self.ruleset}"
 
 
-RULES = [
-    Rule("3.1", "entry threshold (ten to get in)", "muggins-ten-in", "2 shown points to get in",
-         r"off the board: every event for it worth less than 2 shown points \(10 raw\)", (("target", "entry"), 10)),
-    Rule("3.2", "bonus for dominoing", "fives-and-threes", "bonus 1 point to the winner",
-         r"scores a bonus of 1 point", (("settlement", "domino", "bonus"), 1)),
-    Rule("3.3", "fixed number of hands", "muggins-three-hands", "the match lasts 3 rounds",
-         r"The match lasts 3 rounds, with no target", (("target", "rounds"), 3)),
-    Rule("3.4", "block winner by fewest tiles", "fewest-tiles.rules",
-         "winner: the fewest tiles, ties broken by lightest hand",
-         r"The hand with the fewest tiles wins the block", (("settlement", "block", "winner"), "fewest-tiles")),
-    Rule("3.5", "team totals on a block", "muggins-team-block", "winner: the lightest side",
-         r"with partners, the sum of both partners' pips", (("settlement", "block", "winner"), "lightest-side"), 4),
-    Rule("3.6", "target by player count", "hoyle-muggins",
-         "target at least 200 raw points with 2 players, 150 with 3 or 4",
-         r"a target that depends on the number of players: 40 shown points \(200 raw\) with 2 players; "
-         r"30 shown points \(150 raw\) with 3 players",
-         (("target", "raw_by_count"), {"2": 200, "3": 150, "4": 150}), 3),
-    Rule("3.7", "double-nine set with more players", "double-nine-six", "tiles double-nine",
-         r"double-nine set: 55 tiles", (("tiles",), 9), 6),
-    Rule("3.8", "limited drawing", "sniff-draw-two.rules", "draw until playable, at most 2 tiles",
-         r"at most 2 tiles a turn", (("draw_limit",), 2)),
-    Rule("3.8", "reserve", "sniff-reserve.rules", "reserve 2 tiles with 2 players, 0 with 3, 0 with 4",
-         r"never drawn: 2 with 2 players", (("reserve",), {"2": 2, "3": 0, "4": 0})),
-    Rule("3.8", "drawing allowed while able to place", "muggins-draw-while-able.rules",
-         "a player may draw while able to place", r"A player who could place may draw instead",
-         (("draw_while_able",), True)),
-    Rule("3.8", "no winning score on the lead", "fives-and-threes-lead-cannot-win.rules",
-         "the opening placement cannot win", r"The opening placement of a round cannot win",
-         (("target", "lead_cannot_win"), True)),
-    Rule("3.8", "knock bonus", "fives-and-threes-knock-bonus.rules",
-         "the next player to place scores 1 point per knock", r"scores 1 point for each knock",
-         (("scoring", "knock_bonus"), 1), 3),
-    Rule("3.8", "block by differences, unrounded", "muggins-differences.rules",
-         "credit each hand the differences to heavier opponents' hands, not rounded",
-         r"differences to every heavier opponent's hand, not rounded",
-         (("settlement", "block", "terms", 0, "kind"), "differences"), 3),
-    Rule("3.9", "a fixed opening seat", "seat-0-opens.rules", "opener of the first round: seat 0",
-         r"The first round is opened by seat 0, always", (("opener", "first_round"), "seat-0")),
-    Rule("3.9", "team totals decide a domino too", "team-domino.rules", "winner: the lightest side",
-         r"After a domino the side with the lower pip total wins",
-         (("settlement", "domino", "winner"), "lightest-side"), 4),
-    Rule("3.9", "team totals decide a block, equal totals a draw", "team-block-draw.rules",
-         "winner: the lightest side", r"equal totals: no winner",
-         (("settlement", "block", "winner"), "lightest-side"), 4),
-    Rule("3.9", "equal hands after a domino score nothing", "equal-hands-domino.rules",
-         "winner: the lightest side", r"equal hands: no winner",
-         (("settlement", "domino", "winner"), "lightest-side")),
-    Rule("3.9", "everyone's hands to the winner", "everyones-hands.rules",
-         "credit everyone's hands pooled, rounded to 5, to the winner",
-         r"Every player's remaining pips, added together",
-         (("settlement", "domino", "terms", 0, "hands"), "everyone"), 4),
-    Rule("3.7", "more than four players on a double-six set", "muggins-five-players.rules", "players 2 to 5",
-         r"For 2, 3, 4 and 5 players", (("players", "counts"), [2, 3, 4, 5]), 5),
-    Rule("published", "opening draws when nobody holds a double", "no-double-draw.rules",
-         "if nobody holds the opening double: each player in turn draws until a double turns up",
-         r"each player in turn draws one tile from the boneyard until a double turns up",
-         (("opener", "no_double"), "draw"), 3),
-    Rule("published", "a new deal when nobody holds a double", "no-double-redeal.rules",
-         "if nobody holds the opening double: the tiles are dealt again",
-         r"the deal is thrown in and the tiles are dealt again", (("opener", "no_double"), "redeal"), 3),
-    Rule("published", "the heaviest hand leads when nobody holds a double", "no-double-heaviest-hand.rules",
-         "if nobody holds the opening double: the heaviest hand leads", r"the holder of the heaviest hand leads",
-         (("opener", "no_double"), "heaviest-hand"), 3),
-    Rule("published", "the lead passes on when nobody holds a double", "no-double-next-seat.rules",
-         "if nobody holds the opening double: the lead passes to the next seat",
-         r"the lead passes to the seat after the previous round's opener", (("opener", "no_double"), "next-seat"), 3),
-    Rule("published", "the double six always starts", "double-six-opens.rules",
-         "opener of the first round: the double six", r"opened by the holder of \[6\|6\], who must lead it",
-         (("opener", "first_round"), "double-six")),
-    Rule("published", "a rotating opening double", "rotating-double.rules",
-         "opener of the first round: the rotating double", r"\[6\|6\] in the match's first round, \[5\|5\] in "
-         r"the second", (("opener", "after_block"), "rotating-double"), 3),
-]
+def _rules() -> list[Rule]:
+    """The table of house rules (tests/data/rulesets/house/rules.toml)."""
+    with (HOUSE / "rules.toml").open("rb") as f:
+        table = tomllib.load(f)["rule"]
+    return [Rule(r["section"], r["rule"], r["ruleset"], r["line"], r["said"], (tuple(r["probe"]), r["value"]),
+                 r.get("players", 2)) for r in table]
+
+
+RULES = _rules()
 STATED = [r for r in RULES if not r.outside]
 OUTSIDE = [r for r in RULES if r.outside]
 runner = CliRunner()
@@ -226,3 +163,15 @@ def test_a_house_rule_outside_the_language_says_so():
             assert "this rule is outside the language" in res.output, res.output
             assert f"family.md {rule.section}" in res.output
             assert "Traceback" not in res.output
+
+
+TEXTS = Path(__file__).parent / "data" / "rulesets" / "house" / "texts"
+
+
+@pytest.mark.parametrize("path", sorted(TEXTS.glob("*.rules")), ids=lambda p: p.stem)
+def test_house_ruleset_checks_explains_and_simulates(path):
+    for args in (["check", str(path)], ["fmt", "--check", str(path)], ["explain", str(path)],
+                 ["simulate", "-n", "3", str(path)]):
+        res = runner.invoke(main, args)
+        assert res.exit_code == 0, (args, res.output)
+    assert "source" in path.read_text(encoding="utf-8")

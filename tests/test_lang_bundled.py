@@ -169,7 +169,7 @@ def test_bundled_found_independent_of_cwd(tmp_path, monkeypatch):
 def test_public_api():
     for name in ["loads", "load", "compile_text", "compile_file", "compile_bundled", "bundled_names",
                  "load_config", "config_schema", "RulesetError", "RulesetSyntaxError", "RulesetCheckError",
-                 "check_text"]:
+                 "check_text", "analyse", "Analysis"]:
         assert name in rulelang.__all__ and hasattr(rulelang, name)
     ruleset = rulelang.loads(bundled_text("exact61"), "exact61.rules")
     assert ruleset.name == "exact61" and ruleset.based_on is None

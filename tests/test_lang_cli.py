@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import stat
 from pathlib import Path
 
 import pytest
@@ -195,3 +196,66 @@ def test_check_analyses_a_valid_file_once(run, tmp_path, monkeypatch):
     result = run("check", str(good))
     assert result.exit_code == 0 and f"{good}: ok" in result.output
     assert seen == [str(good)]
+
+
+def run_guarded(*args, input=None):
+    res = CliRunner().invoke(main, list(args), input=input)
+    assert res.exit_code != 70, res.output  # the last guard: "internal error"
+    assert "Traceback" not in res.output
+    if res.exception is not None:
+        assert isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+def test_compile_output_in_a_missing_folder_names_the_folder_not_a_temp_file(tmp_path):
+    res = run_guarded("compile", "exact61", "-o", str(tmp_path / "nope" / "x.json"))
+    assert res.exit_code == 1
+    assert "no such folder" in res.output and ".tmp" not in res.output
+
+
+def test_compile_output_gets_ordinary_permissions(tmp_path):
+    out = tmp_path / "new.json"
+    assert run_guarded("compile", "exact61", "-o", str(out)).exit_code == 0
+    assert stat.S_IMODE(out.stat().st_mode) & 0o044  # readable by others (umask permitting), not 0600
+
+
+def test_compile_refuses_to_write_over_its_own_input(tmp_path):
+    from rulelang.bundled import bundled_text
+
+    src = tmp_path / "x.rules"
+    text = bundled_text("exact61")
+    src.write_text(text)
+    res = run_guarded("compile", str(src), "-o", str(src))
+    assert res.exit_code == 2 and "would replace it" in res.output
+    assert src.read_text() == text
+
+
+def test_check_accepts_a_compiled_configuration_like_compile_and_explain(tmp_path):
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    assert run_guarded("compile", "pagat", "-o", str(good)).exit_code == 0
+    bad.write_text('"str"')
+    res = run_guarded("check", str(good))
+    assert res.exit_code == 0 and "ok" in res.output
+    res = run_guarded("check", str(bad))
+    assert res.exit_code == 1 and "not a rulelang configuration" in res.output
+
+
+def test_fmt_of_a_bundled_name_says_it_rewrites_files():
+    res = run_guarded("fmt", "exact61")
+    assert res.exit_code == 1 and "bundled ruleset" in res.output
+
+
+def test_fmt_of_comments_alone_adds_no_leading_blank_lines():
+    import rulelang
+
+    assert rulelang.format_text("# just a comment\n") == "# just a comment\n"
+
+
+def test_fmt_through_a_symbolic_link_keeps_the_link(tmp_path):
+    real = tmp_path / "real.rules"
+    real.write_text('ruleset x "X"\nsource "s"\nbased on exact61\ntarget   exactly 61 shown points\n')
+    link = tmp_path / "link.rules"
+    link.symlink_to(real)
+    assert run_guarded("fmt", str(link)).exit_code == 0
+    assert link.is_symlink()
+    assert "target exactly 61 shown points" in real.read_text()

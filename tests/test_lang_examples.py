@@ -51,7 +51,7 @@ def test_every_check_and_syntax_code_has_a_bad_example():
     wanted = {code for code, (layer, _) in CODES.items() if layer in ("syntax", "check")} - {"schema"}
     if not KNOWN:
         # no rule of family.md is outside the language: `outside-language` cannot occur (its
-        # mechanism is tested with a made-up rule in tests/test_family_statements.py)
+        # mechanism is tested with a made-up rule in tests/test_outside_words.py)
         wanted.discard("outside-language")
     assert wanted <= seen, wanted - seen
 

@@ -18,6 +18,9 @@ import allowlist  # noqa: E402 - the bench folder is no package
 import mutation  # noqa: E402
 from mutants import fingerprint, source_of  # noqa: E402
 
+# the mutation tooling's own tests: a CI step of their own (`python -m pytest -m tooling`, .ci/run)
+pytestmark = pytest.mark.tooling
+
 ROOT = BENCH.parent
 
 

@@ -86,6 +86,15 @@ def test_a_file_named_on_the_command_line_is_checked_with_that_one_message():
     assert res.exit_code == 1 and res.stderr.count("not a rulelang ruleset") == 1
 
 
+@pytest.mark.parametrize(("command", "status"), [(["explain"], 1), (["diff", "allfives"], 2)])
+def test_explain_and_diff_of_one_say_it_once_as_check_does(command, status):
+    udev = next(p for p in FOREIGN if p.name == "99-udev.rules")
+    res = CliRunner().invoke(main, [*command, str(udev)])
+    assert res.exit_code == status
+    assert res.stderr.splitlines()[0] == f"{udev}: not a rulelang ruleset (it reads as a udev rules file)"
+    assert "unexpected" not in res.output
+
+
 @pytest.mark.parametrize("hook_id", ["rulelang-check", "rulelang-fmt", "rulelang-fmt-check"])
 def test_the_hooks_skip_them(hook_id, tmp_path):
     folder = _folder(tmp_path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,113 @@ def test_no_command_help_names_a_repository_path():
     for name in [None, *names]:
         result = CliRunner().invoke(main, [name, "--help"] if name else ["--help"])
         assert result.exit_code == 0 and "docs/" not in result.output, name
+
+
+FAMILY_HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+def compiled(body: str) -> dict:
+    return rulelang.compile_text(FAMILY_HEAD + body, "h.rules")
+
+
+def first_error(line: str):
+    errors = rulelang.check_text(FAMILY_HEAD + line + "\n", "h.rules")
+    assert errors, line
+    return errors[0]
+
+
+# Every rule of family.md has a statement (drawing while able to place and the heaviest hand only
+# were the last), so KNOWN is empty; the mechanism is proved with a rule of our own making.
+_MADE_UP = ("the boneyard is shuffled ... again", "reshuffling the boneyard", "nowhere (a test)", "draw until playable")
+
+
+@pytest.fixture
+def made_up_known(monkeypatch):
+    from rulelang import outside
+
+    known = outside._k((_MADE_UP[0],), *_MADE_UP[1:])
+    monkeypatch.setattr(outside, "KNOWN", (known,))
+    return known
+
+
+def test_a_known_rule_of_the_family_is_outside_the_language(made_up_known):
+    line = "  the boneyard is shuffled once again"
+    e = first_error(line)
+    assert e.code == "outside-language" and "outside the language" in e.message and _MADE_UP[1] in e.message
+    assert "nowhere (a test)" in e.hint and "the closest statement is `" in e.hint and "rulelang help language" in e.hint
+    assert e.column == 3  # the whole line
+
+
+def test_the_rules_that_were_outside_now_parse():
+    from rulelang.outside import KNOWN
+
+    # no rule of family.md is left outside: the known rules are misplays, play on the clock and the rules of
+    # published texts the language does not state yet (tests/test_outside_words.py)
+    assert not any(k.search("a player may draw while able to place") for k in KNOWN)
+    assert compiled("a player may draw while able to place\n")["draw_while_able"] is True
+    assert compiled("on block:\n  credit the heaviest opponent's hand only, rounded to 5, to the winner\n")[
+        "settlement"]["block"]["terms"] == [{"kind": "heaviest", "rounding": "round5", "to": "winner", "sign": "credit"}]
+
+
+def test_every_known_rule_names_a_closest_statement_that_parses_and_is_documented(made_up_known):
+    from rulelang.outside import KNOWN, where
+    from rulelang.parser import parse
+
+    docs = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    headings = set(re.findall(r"^#+ (.*)$", docs, re.M))
+    for known in KNOWN:
+        section = "on block:\n  " if known.closest.startswith(("winner", "credit")) else ""
+        ruleset, errors = parse(FAMILY_HEAD + section + known.closest + "\n", "h.rules")
+        assert not errors and ruleset is not None, known.closest
+        assert not known.search(known.closest), known.closest  # the closest is not itself outside
+        assert where(known.closest) in headings, where(known.closest)
+
+
+def test_every_statement_points_at_a_heading_of_the_language_page():
+    from rulelang.outside import where
+    from rulelang.statements import TABLE
+
+    docs = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    headings = set(re.findall(r"^#+ (.*)$", docs, re.M))
+    for entry in TABLE:
+        for example in entry.examples:
+            assert where(example) in headings, (entry.key, example)
+
+
+@pytest.mark.parametrize("line, code, closest", [
+    ("hand 5 tiles each", "unexpected-token", "hand 5 tiles"),
+    ("players 2 to 4, partnerships with 4 across the table", "unexpected-word", "players 2 to 4, partnerships with 4"),
+    ("target at least 61 shown points, checked at the end of a round", "unexpected-token",
+     "target at least 61 shown points"),
+    ("opener after a domino: the winner", "unexpected-token", "opener after a domino: the dominoer"),
+    ("on block:\n  winner: the lightest hand, ties broken by the lightest single tile", "unexpected-token",
+     "winner: the lightest hand, ties broken by lightest tile"),
+])
+def test_a_line_that_goes_on_past_a_statement_names_the_closest(line, code, closest):
+    e = first_error(line)
+    assert e.code == code
+    assert "the statement is complete before it" in e.message or "no statement of the language" in e.message
+    assert f"the closest statement is `{closest}`" in e.hint and "expected the end of the line" not in e.hint
+
+
+@pytest.mark.parametrize("line, hint", [
+    ("players 2 to 4, partnership with 4", "did you mean `partnerships`?"),
+    ("hand five tiles", "expected a number"),
+    ("opener after a domino the dominoer", "expected a colon"),
+])
+def test_slips_of_the_pen_keep_their_plain_hints(line, hint):
+    e = first_error(line)
+    assert e.hint == hint and "outside" not in e.message
+
+
+SCORING_HEAD = 'ruleset house "House"\nsource "s"\nbased on muggins\n'
+
+
+@pytest.mark.parametrize("line", ["drawing while able to play costs 30 points",
+                                  "a player who passes when he could play loses 30 points",
+                                  "misplays are penalised", "a wrong number of tiles costs 100 points"])
+def test_penalties_for_misplays_are_outside_the_language(line):
+    errors = rulelang.check_text(SCORING_HEAD + line + "\n", "t.rules")
+    assert [e.code for e in errors] == ["outside-language"]
+    assert "penalties for misplays" in errors[0].message
+    assert "`a player may draw while able to place`" in errors[0].hint and "rocoh.org" in errors[0].hint

@@ -14,6 +14,8 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
+import rulelang
+from rulelang.interpreter import replay
 from rulelang.playground import create_app  # noqa: E402
 from rulelang.tools.svg import svg_tile_rects  # noqa: E402
 
@@ -329,3 +331,30 @@ def test_under_forfeit_missed_points_are_lost_and_nobody_calls(client):
     assert not any("muggins" in line for line in game["log"]) and game["call"] is None
     assert game["scores"][1]["raw"] == sum(int(m) for m in re.findall(r"for seat 1 \(greedy\).*?\(\+(\d+) raw\)", "\n".join(game["log"])))
     assert client.post(f"/api/games/{game['id']}/call", json={"call": True}).status_code == 409
+
+
+DRAW_HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+DRAW_WHILE_ABLE = DRAW_HEAD + "a player may draw while able to place\n"
+
+
+def draw_cfg(text: str = DRAW_WHILE_ABLE) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+def test_the_playground_offers_draw_as_a_button_and_tells_it():
+    from rulelang.playground.games import Game
+
+    for seed in range(20):
+        game = Game(draw_cfg(), 2, ["greedy"], seed)
+        state = game.state("g")
+        if state["your_turn"] and state["legal"][-1]["move"] == "draw":
+            break
+    else:
+        pytest.fail("no seed gave the human a draw")
+    assert state["legal"][-1]["tile"] is None and state["legal"][-1]["target"] is None
+    game.play("draw")
+    state = game.state("g")
+    assert any("draws a tile instead of placing" in line for line in state["log"])
+    replay(game.transcript())  # a match in progress, checked step by step (TranscriptMismatch otherwise)

@@ -79,6 +79,18 @@ def test_ci_installs_the_pins_then_runs_the_readme_test_command():
     assert -1 < run.find("-r requirements-dev.txt") < run.find(command)
 
 
+def test_ci_checks_the_generated_files_and_runs_the_tooling_tests_as_their_own_step():
+    run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    suite = run.find("pip install '.[test]' && python -m pytest")
+    assert suite > -1 and "\npython -m rulelang.generate --check\n" in run
+    assert run.find("python -m pytest -m tooling") > suite and "python -m pytest -m tooling" in readme
+    # the README's test command deselects them: `-m "not tooling"` in addopts, and the marker is declared
+    options = PROJECT["tool"]["pytest"]["ini_options"]
+    assert "-m 'not tooling'" in options["addopts"]
+    assert any(m.startswith("tooling:") for m in options["markers"])
+
+
 def test_the_classifiers_name_the_python_versions_ci_tests_and_the_wheels_are_built_for():
     versions = _classifier_versions()
     assert versions and PROJECT["project"]["requires-python"] == f">={versions[0]}"

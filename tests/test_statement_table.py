@@ -18,7 +18,7 @@ from rulelang.config.validation import config_schema
 from rulelang.config.vocabulary import literal_values
 from rulelang.errors import CODES
 from rulelang.parser import grammar, parse
-from rulelang.statements import INFO, TABLE, for_rule
+from rulelang.statements import INFO, TABLE, docs, for_rule
 from rulelang.statements.docs import statement_docs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -153,3 +153,11 @@ def test_every_rule_has_a_code_and_known_statements():
     for rule in RULES:
         assert CODES[rule.code][0] == "check"
         assert set(rule.keys) <= set(INFO)
+
+
+def test_the_docs_tool_rewrites_stale_statement_tables(tmp_path):
+    page = tmp_path / "language.md"
+    page.write_text(f"# Language\n\n{docs.BEGIN}\nstale\n{docs.END}\n\nafter\n", encoding="utf-8")
+    assert docs.rewrite(page) is True
+    assert page.read_text(encoding="utf-8") == f"# Language\n\n{docs.statement_docs()}\n\nafter\n"
+    assert docs.rewrite(page) is False

@@ -5,6 +5,7 @@ import json
 import os
 import re
 import sys
+from pathlib import Path
 
 import pexpect
 import pytest
@@ -263,3 +264,139 @@ def test_play_and_replay_announce_a_seat_going_out_while_its_partner_plays_on(tm
     pagat = CliRunner().invoke(main, ["play", "pagat", "-p", "4", "--seed", "1",
                                       "--seat", "0=greedy,1=greedy,2=greedy,3=greedy"])
     assert pagat.exit_code == 0 and "goes out;" not in pagat.output
+
+
+def run(*args, input=None):
+    res = CliRunner().invoke(main, list(args), input=input)
+    assert res.exit_code != 70, res.output  # the last guard: "internal error"
+    assert "Traceback" not in res.output
+    if res.exception is not None:
+        assert isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    """A saved game stopped early (end of input after a few moves)."""
+    path = tmp_path / "game.json"
+    res = run("play", "exact61", "--seed", "1", "--save", str(path), input="1\n" * 8)
+    assert res.exit_code == 0 and path.exists(), res.output
+    return path
+
+
+def test_play_checks_the_save_path_before_the_game(tmp_path):
+    res = run("play", "exact61", "--seed", "1", "--save", str(tmp_path / "no" / "g.json"), input="1\n")
+    assert res.exit_code == 1 and "no such folder" in res.output
+    assert "Round 1" not in res.output  # refused before the game starts
+
+
+def test_play_never_saves_over_the_variant_file(tmp_path):
+    from rulelang.bundled import bundled_text
+
+    src = tmp_path / "v.rules"
+    src.write_text(bundled_text("exact61"))
+    res = run("play", str(src), "--save", str(src), input="")
+    assert res.exit_code == 1 and "would replace it" in res.output
+    assert src.read_text() == bundled_text("exact61")
+
+
+def test_play_asks_again_when_the_file_name_given_on_quit_cannot_be_written(tmp_path):
+    good = tmp_path / "g.json"
+    res = run("play", "exact61", "--seed", "1", input=f"q\n{tmp_path}/no/x.json\n{good}\n")
+    assert res.exit_code == 0
+    assert "Cannot save" in res.output and "Another file name" in res.output
+    assert json.loads(good.read_text())["format"] == "rulelang-transcript/1"
+
+
+def test_play_unreadable_move_message_says_it_once():
+    res = run("play", "exact61", "--seed", "1", input="zz\n")
+    assert "Cannot read 'zz': write a lead as" in res.output
+    assert "cannot read move" not in res.output
+
+
+def test_naming_a_human_seat_seats_no_second_human():
+    from rulelang.tools.session import parse_seats
+
+    assert parse_seats("1=human", 2) == ["greedy", "human"]
+    assert parse_seats("2=human,1=random", 3) == ["greedy", "random", "human"]
+    assert parse_seats("1=random", 2) == ["human", "random"]
+    assert parse_seats(None, 2) == ["human", "greedy"]
+
+
+@pytest.mark.parametrize("bots", ["", "greedy,", ",random"])
+def test_an_empty_bot_name_is_refused(bots):
+    res = CliRunner().invoke(main, ["simulate", "allfives", "--matches", "2", "--bots", bots])
+    assert res.exit_code != 0 and "--bots" in res.output and "Traceback" not in res.output
+
+
+@pytest.mark.parametrize("mutate, needle", [
+    (lambda t: t.update(rounds="x"), "/rounds must be a list"),
+    (lambda t: t["rounds"][0]["turns"].__setitem__(0, "x"), "/rounds/0/turns/0 must be an object"),
+    (lambda t: t["rounds"][0].update(deal=None), "/rounds/0/deal must be an object"),
+    (lambda t: t.update(config=[1]), "/config must be an object"),
+])
+def test_replay_and_render_report_a_transcript_of_the_wrong_shape(game, tmp_path, mutate, needle):
+    t = json.loads(game.read_text())
+    mutate(t)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(t))
+    for args in (["replay", str(bad)], ["render", "--transcript", str(bad), "-o", str(tmp_path / "x.svg")]):
+        res = run(*args)
+        assert res.exit_code == 1 and needle in res.output
+
+
+def test_replay_checks_the_result_and_carried_scores_of_a_game_stopped_early(game, tmp_path):
+    t = json.loads(game.read_text())
+    assert t["result"]["over"] is False and len(t["rounds"]) > 1
+    t["result"]["scores"] = [999, 5]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(t))
+    res = run("replay", "--check-only", str(bad))
+    assert res.exit_code == 1 and "/result/scores/0" in res.output
+    t = json.loads(game.read_text())
+    t["rounds"][1]["deal"]["scores"] = [200, 0]
+    bad.write_text(json.dumps(t))
+    res = run("replay", "--check-only", str(bad))
+    assert res.exit_code == 1 and "/rounds/1/deal/scores/0" in res.output
+
+
+def test_replay_rejects_a_deal_with_a_tile_twice(game, tmp_path):
+    t = json.loads(game.read_text())
+    bone = t["rounds"][0]["deal"]["boneyard"]
+    bone[-1] = t["rounds"][0]["deal"]["hands"][0][0]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(t))
+    res = run("replay", str(bad))
+    assert res.exit_code == 1 and "dealt twice" in res.output
+
+
+def test_replay_prints_odd_metadata_without_crashing(game, tmp_path):
+    t = json.loads(game.read_text())
+    t["x-play"]["seats"] = ["human", 1]
+    path = tmp_path / "meta.json"
+    path.write_text(json.dumps(t))
+    assert run("replay", str(path)).exit_code == 0
+
+
+def test_match_with_an_explicit_deal_rejects_a_tile_twice():
+    import rulelang
+    from rulelang.interpreter import Match
+
+    with pytest.raises(ValueError, match="dealt twice"):
+        Match(rulelang.compile_bundled("allfives"), 2, seed=0,
+              deal=[{"hands": [["[1|2]"], ["[1|2]"]], "boneyard": [], "opener": 0}])
+
+
+DRAW_HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
+
+
+DRAW_WHILE_ABLE = DRAW_HEAD + "a player may draw while able to place\n"
+
+
+def test_play_reads_draw(tmp_path):
+    path = tmp_path / "h.rules"
+    path.write_text(DRAW_WHILE_ABLE, encoding="utf-8")
+    res = CliRunner().invoke(main, ["play", str(path), "--seed", "3", "--seat", "0=human,1=greedy"],
+                             input="1\ndraw\nq\n\n")
+    assert "4) draw" in res.output or ") draw" in res.output
+    assert "seat 0 (you) draws [" in res.output and "instead of placing" in res.output

@@ -5,6 +5,7 @@ import copy
 import json
 import random
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -246,3 +247,77 @@ def test_render_case_file_colon_id_and_rejected_step(tmp_path):
     svg = out.read_text()
     assert [label for label, _ in svg_tile_rects(svg)] == ["[1|4]"]
     assert "rejected (no-match)" in svg
+
+
+def run(*args, input=None):
+    res = CliRunner().invoke(main, list(args), input=input)
+    assert res.exit_code != 70, res.output  # the last guard: "internal error"
+    assert "Traceback" not in res.output
+    if res.exception is not None:
+        assert isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    """A saved game stopped early (end of input after a few moves)."""
+    path = tmp_path / "game.json"
+    res = run("play", "exact61", "--seed", "1", "--save", str(path), input="1\n" * 8)
+    assert res.exit_code == 0 and path.exists(), res.output
+    return path
+
+
+def _one_case_file(tmp_path, **changes) -> Path:
+    case = {"id": "qa-case", "description": "a lead and a placement", "players": 2,
+            "setup": {"hands": [["[1|4]", "[6|6]"], ["[4|4]", "[0|3]"]], "boneyard": ["[0|0]"], "opener": 0},
+            "steps": [{"play": "[1|4]"}, {"play": "[4|4] on [1|4] high"}]}
+    case.update(changes)
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"description": "d", "ruleset": "pagat", "cases": [case]}))
+    return path
+
+
+def test_render_refuses_to_write_over_its_input(game):
+    before = game.read_text()
+    res = run("render", "--transcript", str(game), "-o", str(game))
+    assert res.exit_code == 2 and "input file" in res.output
+    assert game.read_text() == before
+
+
+def test_render_checks_the_output_folder_first(game, tmp_path):
+    res = run("render", "--transcript", str(game), "-o", str(tmp_path / "no" / "x.svg"))
+    assert res.exit_code == 1 and "no such folder" in res.output
+
+
+@pytest.mark.parametrize("doc", [{"cases": [1]}, {"description": "d", "ruleset": "pagat", "cases": [{"id": "x"}]}])
+def test_render_reports_a_case_file_of_the_wrong_shape(tmp_path, doc):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(doc))
+    res = run("render", "--case", str(path), "-o", str(tmp_path / "x.svg"))
+    assert res.exit_code == 1 and "not a valid conformance case file" in res.output
+
+
+@pytest.mark.parametrize("changes, needle", [
+    ({"steps": [{"play": 5}]}, "step 1"),
+    ({"steps": [{"play": "x"}]}, "step 1"),
+    ({"steps": [{"play": "[1|4]"}, {"play": None}]}, "step 2"),
+    ({"description": {"a": 1}}, "wrote"),
+])
+def test_render_a_case_with_malformed_steps(tmp_path, changes, needle):
+    res = run("render", "--case", str(_one_case_file(tmp_path, **changes)), "-o", str(tmp_path / "x.svg"))
+    assert needle in res.output
+
+
+def test_render_a_case_file_without_cases(tmp_path):
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"cases": []}))
+    res = run("render", "--case", str(path), "-o", str(tmp_path / "x.svg"))
+    assert res.exit_code == 1 and "holds no case" in res.output
+
+
+def test_render_a_turn_of_a_transcript_without_turns(tmp_path):
+    saved = tmp_path / "g.json"
+    assert run("play", "exact61", "--seed", "1", input=f"q\n{saved}\n").exit_code == 0
+    res = run("render", "--transcript", str(saved), "--turn", "1", "-o", str(tmp_path / "x.svg"))
+    assert res.exit_code == 1 and "no turns" in res.output
+    assert run("render", "--transcript", str(saved), "--turn", "0", "-o", str(tmp_path / "x.svg")).exit_code == 0

@@ -1,9 +1,15 @@
 """rulelang simulate: determinism across --jobs, statistics on known answers, outputs."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -149,29 +155,68 @@ PAGAT_VS = ["pagat", "-n", "4", "--seed", "3", "--vs", "allfives"]
 PLAIN_ENV = {"COLUMNS": "120", "NO_COLOR": "1", "RULELANG_NO_PROGRESS": "1"}
 
 
-@pytest.mark.parametrize("args, extra, pinned", [
-    (ALLFIVES_3P, [], "allfives-3p.table"),
-    (ALLFIVES_3P, ["--json"], "allfives-3p.json"),
-    (ALLFIVES_3P, ["-o", "{out}.jsonl"], "allfives-3p.jsonl"),
-    (ALLFIVES_3P, ["-o", "{out}.csv"], "allfives-3p.csv"),
-    (PAGAT_VS, [], "pagat-vs-allfives.table"),
-    (PAGAT_VS, ["--json"], "pagat-vs-allfives.json"),
-])
-def test_output_of_a_variant_without_calls_is_unchanged(tmp_path, args, extra, pinned):
-    """The outputs of a variant without the muggins rule, byte for byte as recorded on main before the
-    points of calls were reported (tests/data/simulate/, recorded with COLUMNS=120)."""
-    out = str(tmp_path / "results")
-    extra = [a.format(out=out) for a in extra]
+def _simulated(args: list[str], *extra: str) -> str:
     res = CliRunner().invoke(main, ["simulate", *args, *extra], env=PLAIN_ENV)
     assert res.exit_code == 0, res.output
-    want = (PINNED / pinned).read_bytes()
-    if "--json" in extra:  # recorded before the document carried its format: every other byte is as recorded
-        want = want.replace(b"{\n", b'{\n  "format": "rulelang-simulate/1",\n', 1)
-    if "-o" in extra:
-        assert (Path(extra[-1])).read_bytes() == want
+    return res.stdout
+
+
+def _carries(recorded: object, actual: object, where: str = "") -> None:
+    """`actual` carries every value of `recorded` (a later field may be added, none changed or lost)."""
+    if isinstance(recorded, dict):
+        assert isinstance(actual, dict), where
+        for key, value in recorded.items():
+            assert key in actual, f"{where}/{key} is missing"
+            _carries(value, actual[key], f"{where}/{key}")
+    elif isinstance(recorded, list):
+        assert isinstance(actual, list) and len(actual) == len(recorded), where
+        for i, (r, a) in enumerate(zip(recorded, actual)):
+            _carries(r, a, f"{where}/{i}")
     else:
-        assert res.stdout_bytes == want
-    assert b"call" not in want  # no call field, row or column anywhere
+        assert actual == recorded, f"{where}: {actual!r}, recorded {recorded!r}"
+
+
+def _no_call(value: object) -> bool:
+    """No key, value or column anywhere names a call."""
+    return "call" not in json.dumps(value)
+
+
+def test_the_results_table_of_a_variant_without_calls_renders_as_recorded():
+    """The rendering of the results table, byte for byte as recorded before the points of calls were reported
+    (tests/data/simulate/, recorded with COLUMNS=120): no row of calls."""
+    assert _simulated(ALLFIVES_3P) == (PINNED / "allfives-3p.table").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("args, recorded", [(ALLFIVES_3P, "allfives-3p.json"), (PAGAT_VS, "pagat-vs-allfives.json")])
+def test_the_json_of_a_variant_without_calls_carries_the_recorded_results(args, recorded):
+    doc = json.loads(_simulated(args, "--json"))
+    assert doc["format"] == "rulelang-simulate/1"
+    _carries(json.loads((PINNED / recorded).read_text(encoding="utf-8")), doc)
+    assert _no_call(doc)
+
+
+def test_the_match_files_of_a_variant_without_calls_carry_the_recorded_matches(tmp_path):
+    jsonl, table = tmp_path / "results.jsonl", tmp_path / "results.csv"
+    _simulated(ALLFIVES_3P, "-o", str(jsonl))
+    _simulated(ALLFIVES_3P, "-o", str(table))
+    matches = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
+    _carries([json.loads(line) for line in (PINNED / "allfives-3p.jsonl").read_text(encoding="utf-8").splitlines()],
+             matches)
+    rows = list(csv.DictReader(table.read_text(encoding="utf-8").splitlines()))
+    _carries(list(csv.DictReader((PINNED / "allfives-3p.csv").read_text(encoding="utf-8").splitlines())), rows)
+    assert _no_call(matches) and _no_call(rows)
+
+
+def test_the_comparison_table_carries_each_test_and_its_p_value():
+    """`--vs`: a row per metric with its test and p-value (a star where significant), as the JSON gives them."""
+    tests = json.loads(_simulated(PAGAT_VS, "--json"))["tests"]
+    rows = {line.split("|")[1].strip(): line for line in _simulated(PAGAT_VS).splitlines() if line.startswith("| ")}
+    assert tests and set(rows) >= {t["metric"] for t in tests}
+    for t in tests:
+        shown = "McNemar (exact)" if t["test"] == "mcnemar" else t["test"]
+        cells = [c.strip() for c in rows[t["metric"]].split("|")]
+        assert cells[-3:-1] == [shown, t["p"] + (" *" if t["significant"] else "")], rows[t["metric"]]
+    assert "call" not in _simulated(PAGAT_VS)
 
 
 def test_arena_record_of_a_variant_without_calls_is_unchanged():
@@ -296,3 +341,87 @@ def test_arena_keeps_calls_apart_from_the_settlement():
             assert rd["play"][side] + rd["settle"][side] + rd["call"][side] == rd["end"][side] - rd["start"][side]
         called += sum(rd["call"])
     assert called > 0
+
+
+def run_guarded(*args, input=None):
+    res = CliRunner().invoke(main, list(args), input=input)
+    assert res.exit_code != 70, res.output  # the last guard: "internal error"
+    assert "Traceback" not in res.output
+    if res.exception is not None:
+        assert isinstance(res.exception, SystemExit), repr(res.exception)
+    return res
+
+
+def _workers_of(pid: int) -> list[str] | None:
+    """The child processes of `pid` (Linux's /proc), or None where they cannot be seen."""
+    try:
+        return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return None
+
+
+def _sigint_after(args, seconds):
+    """Ctrl-C to `rulelang ARGS` once its workers run, or after `seconds` where they cannot be seen.
+
+    Bounds are generous (a loaded machine starts the workers slowly): the test is that the run_guarded ends, with 130
+    and nothing left of its process group, not how fast."""
+    p = subprocess.Popen([sys.executable, "-m", "rulelang", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         start_new_session=True, env={**os.environ, "RULELANG_NO_PROGRESS": "1"})
+    try:
+        if _workers_of(p.pid) is None:
+            time.sleep(seconds)
+        else:
+            deadline = time.monotonic() + 120
+            while not _workers_of(p.pid) and p.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            time.sleep(0.2)  # the workers are playing
+        with contextlib.suppress(ProcessLookupError):  # (it ended already: its status says how)
+            os.killpg(p.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the whole process group
+        try:
+            _out, err = p.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"Ctrl-C did not stop `rulelang {' '.join(args)}`")
+        assert _group_gone(p.pid), "a process of the run outlived it"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+    return p.returncode, err.decode()
+
+
+def _group_gone(pgid: int, within: float = 30.0) -> bool:
+    """Whether no process of group `pgid` is left (waiting up to `within` seconds for the dying)."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+def test_simulate_checks_out_and_plots_before_simulating(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    res = run_guarded("simulate", "exact61", "-n", "2", "--out", str(tmp_path / "no" / "r.csv"))
+    assert res.exit_code == 1 and "no such folder" in res.output and "matches" not in res.output
+    res = run_guarded("simulate", "exact61", "-n", "2", "--plots", str(blocker / "sub"))
+    assert res.exit_code == 1 and "is a file" in res.output
+
+
+@pytest.mark.parametrize("alpha", ["2", "0", "-1", "nan"])
+def test_simulate_rejects_a_significance_level_outside_0_1(alpha):
+    res = run_guarded("simulate", "exact61", "-n", "2", "--alpha", alpha)
+    assert res.exit_code == 2 and "--alpha" in res.output
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "pagat", "-n", "100000", "--jobs", "2"],
+    ["balance", "pagat", "-n", "4000", "--jobs", "2"],
+    ["balance", "pagat", "--ladder", "--rungs", "random,greedy", "--link-matches", "4000", "--jobs", "2"],
+], ids=["simulate", "balance", "ladder"])
+def test_ctrl_c_stops_a_parallel_simulation(args):
+    code, err = _sigint_after(args, 2.0)
+    assert code == 130 and "Traceback" not in err, err

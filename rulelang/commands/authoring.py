@@ -7,10 +7,15 @@ reference documents that ship in `rulelang/reference/` (kept identical to
 """
 from __future__ import annotations
 
+import os
+import re
 import sys
+from importlib import resources
 
 import click
 
+import rulelang
+from rulelang.bundled import bundled_names, bundled_text
 from rulelang.commands.complete import UnknownVariant, bundled_only
 
 __all__ = ["show_cmd", "new_cmd", "help_cmd", "lsp_cmd", "TOPICS"]
@@ -29,8 +34,6 @@ TOPICS: dict[str, tuple[str, str, str]] = {
 
 def topic_text(topic: str) -> str:
     """The text of a reference topic, read from the installed package."""
-    from importlib import resources
-
     package, name, _what = TOPICS[topic]
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
@@ -44,8 +47,7 @@ def show_cmd(name: str) -> None:
     or example-js: its source, a starting point for an engine of your own
     (`rulelang show example-python > mine.py`).
     """
-    from rulelang.bundled import bundled_names, bundled_text
-    from rulelang.conformance.example_engines import EXAMPLES
+    from rulelang.conformance.example_engines import EXAMPLES  # 15 ms, for `show` alone
 
     if name in EXAMPLES:
         click.echo(EXAMPLES[name].path.read_text(encoding="utf-8"), nl=False)
@@ -60,8 +62,6 @@ HEADER_KEYS = ("ruleset ", "source ", "based on ")
 
 def starting_text(name: str, title: str, base: str | None) -> str:
     """A new ruleset: based on BASE with BASE's rules as comments to change, or a full copy of All Fives' rules."""
-    import rulelang
-
     body = [line for line in rulelang.config_to_text(rulelang.compile_bundled(base or "allfives")).split("\n")
             if not line.startswith(HEADER_KEYS)]
     while body and not body[0].strip():
@@ -79,7 +79,7 @@ def starting_text(name: str, title: str, base: str | None) -> str:
                  "# `rulelang help language` lists every statement."]
         lines = intro + header + [""] + body
     text = "\n".join(lines).rstrip("\n") + "\n"
-    from rulelang.langapi import canonical
+    from rulelang.formatter import canonical  # the language (lark, the statement table), for `new` alone
 
     formatted, _errors = canonical(text, f"{name}.rules")  # as `fmt` would write it, so hooks leave it alone
     return formatted or text
@@ -94,11 +94,6 @@ def starting_text(name: str, title: str, base: str | None) -> str:
               help="Where to write it (default NAME.rules; - for standard output). An existing file is kept.")
 def new_cmd(name: str, base: str | None, title: str | None, output: str | None) -> None:
     """Write a commented starting ruleset NAME.rules (complete, or --based-on a bundled one)."""
-    import os
-    import re
-
-    from rulelang.bundled import bundled_names
-
     if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
         raise click.BadParameter(f"{name!r}: a ruleset name is lower-case letters, digits and -, "
                                  "starting with a letter (e.g. club-fives)", param_hint="NAME")
@@ -115,7 +110,7 @@ def new_cmd(name: str, base: str | None, title: str | None, output: str | None) 
     if os.path.exists(output):
         click.echo(f"rulelang new: {output} exists; it is kept (choose another name or -o FILE)", err=True)
         sys.exit(1)
-    from rulelang.outfiles import write_atomic
+    from rulelang.outfiles import write_atomic  # tempfile and shutil: for `new` alone
 
     try:
         write_atomic(output, text)

@@ -6,6 +6,7 @@ reported as messages with an exit status, never as a traceback: 0 success,
 """
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sys
@@ -15,7 +16,10 @@ import click
 
 import rulelang
 from rulelang.bundled import bundled_names
+from rulelang.bundled_index import summaries
 from rulelang.commands.complete import bundled_or_file
+from rulelang.commands.jsonout import emit, file_record, versioned
+from rulelang.commands.walk import rulesets_of
 from rulelang.errors import RulesetError
 from rulelang.readinput import processing, read_text
 from rulelang.sources import STDIN_NAME
@@ -24,6 +28,10 @@ from rulelang.sources import read_stdin as _read_stdin
 from rulelang.sources import source as _source
 
 __all__ = ["list_cmd", "check_cmd", "compile_cmd", "fmt_cmd", "explain_cmd", "diff_cmd"]
+
+# Imported in the functions that use them, as `rulelang list` needs none of them (`python -X importtime`,
+# bench/bench_startup.py): the language (rulelang.analysis, formatter, explain: lark's parser and the statement
+# table, 50-190 ms), rich (a terminal only), and foreign.py and outfiles.py (tomllib, tempfile: 8 ms of `list`).
 
 
 # ---------------------------------------------------------------------------
@@ -110,12 +118,8 @@ def _target(config: dict[str, Any]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (`rulelang help tools`).")
 def list_cmd(as_json: bool) -> None:
     """List the bundled rulesets: name, title, players, target."""
-    from rulelang.bundled_index import summaries
-
     records = summaries()
     if as_json:
-        from rulelang.commands.jsonout import emit, versioned
-
         emit(versioned("list", {"rulesets": records}))
         return
     rows = []
@@ -152,7 +156,6 @@ SKIP_NON_RULESETS = click.option(
 def _walk(specs: tuple[str, ...], skip_named: bool) -> tuple[list[str], list[tuple[str, str]]]:
     """The files to work on (folders walked), after saying once on stderr of each one left out that it is not a
     ruleset."""
-    from rulelang.commands.walk import rulesets_of
     from rulelang.foreign import not_a_ruleset
 
     paths, skipped = rulesets_of(list(specs), skip_named)
@@ -219,7 +222,7 @@ def _clip(text: str, limit: int = 300) -> str:
 
 def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) -> int:
     """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
-    from rulelang.langapi import analyse
+    from rulelang.analysis import analyse  # not at the top: see the note there
 
     if spec != "-" and os.path.isdir(spec):
         _say(f"{spec}: no ruleset file (*.rules) in this folder", style="bold red")
@@ -263,8 +266,7 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
 
 def _check_json(specs: list[str], stdin_name: str | None) -> int:
     """`check --json`: one record per file, every error with its position; the exit status."""
-    from rulelang.commands.jsonout import emit, file_record, versioned
-    from rulelang.langapi import analyse
+    from rulelang.analysis import analyse
 
     records = []
     for spec in specs:
@@ -278,7 +280,7 @@ def _check_json(specs: list[str], stdin_name: str | None) -> int:
             kind = "configuration" if spec.endswith(".json") else "file"
             records.append(file_record(exc.filename, exc.errors, kind=kind))
             continue
-        records.append(file_record(filename, analyse(text, filename).errors))
+        records.append(file_record(filename, list(analyse(text, filename).errors)))
     ok = all(r["ok"] for r in records)
     emit(versioned("check", {"ok": ok, "files": records}))
     return 0 if ok else 1
@@ -384,7 +386,7 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_fil
 
 def _fmt_source(path: str) -> str | None:
     """The text of a file `fmt` was given, or None after saying on stderr why it is not formatted."""
-    from rulelang.langapi import not_a_ruleset_error
+    from rulelang.foreign import not_a_ruleset_error
 
     try:
         text = read_text(path)
@@ -405,15 +407,13 @@ def _fmt_source(path: str) -> str | None:
 
 def _unified_diff(old: str, new: str, path: str) -> str:
     """What `fmt` would change in `path`, as `diff -u` (and black and ruff) print it."""
-    import difflib
-
     return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
                                         fromfile=path, tofile=path))
 
 
 def _formatted(text: str, path: str, sort: bool = False) -> str | None:
     """The formatted text, or None after reporting on stderr why there is none."""
-    from rulelang.langapi import canonical
+    from rulelang.formatter import canonical
 
     new, errors = canonical(text, path, sort)
     if new is not None:
@@ -459,7 +459,7 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
 
     Rules inherited from the base (`based on`) are marked.
     """
-    from rulelang.langapi import explain_sections, explain_text
+    from rulelang.explain import explain_config, explain_text
 
     try:
         config, inherited = _config_and_inherited(ruleset)
@@ -468,14 +468,12 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
         sys.exit(1)
     base = config.get("based_on")
     if as_json:
-        from rulelang.commands.jsonout import emit, versioned
-
         emit(versioned("explain", {
             "name": config["name"], "title": config["title"], "source": config["source"], "based_on": base,
             "sections": [{"heading": heading,
                           "rules": [{"key": s.key, "text": s.text, "inherited": bool(s.inherited and base)}
                                     for s in sentences]}
-                         for heading, sentences in explain_sections(config, inherited)]}))
+                         for heading, sentences in explain_config(config, inherited)]}))
         return
     console = _console()
     if console is None:
@@ -486,7 +484,7 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
     if base:
         console.print(f"Based on {base}: rules marked (from {base}) are inherited, the others are stated here.",
                       markup=False)
-    for heading, sentences in explain_sections(config, inherited):
+    for heading, sentences in explain_config(config, inherited):
         console.print()
         console.print(heading, style="bold underline", markup=False)
         for s in sentences:
@@ -506,7 +504,7 @@ def diff_cmd(a: str, b: str, as_json: bool) -> None:
     Exit status, as for diff(1): 0 when they state the same rules, 1 when they
     differ, 2 when one cannot be read or is invalid (or on wrong usage).
     """
-    from rulelang.langapi import diff_configs
+    from rulelang.explain import diff_configs
 
     try:
         ca, _ = _config_and_inherited(a)
@@ -519,8 +517,6 @@ def diff_cmd(a: str, b: str, as_json: bool) -> None:
         la, lb = a, b
     differences = diff_configs(ca, cb)
     if as_json:
-        from rulelang.commands.jsonout import emit, versioned
-
         emit(versioned("diff", {"a": la, "b": lb, "same": not differences,
                                 "differences": [{"what": what, "a": x, "b": y} for what, x, y in differences]}))
         sys.exit(1 if differences else 0)

@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from rulelang.grammar import keywords
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 KEYWORDS_FILE = HERE / "keywords.json"
@@ -53,8 +55,6 @@ def outputs(words: list[str] | None = None) -> dict[Path, str]:
     """Each generated file (the editors' only in a checkout) and the text it must have (WORDS: the keywords,
     by default the loaded grammar's)."""
     if words is None:
-        from rulelang.langapi import keywords
-
         words = keywords()
     out = {KEYWORDS_FILE: dump(keywords_document(words))}
     for path in TEXTMATE_FILES:

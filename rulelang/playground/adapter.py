@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulelang import compile_bundled
-from rulelang.ast import STATEMENTS
+from rulelang.analysis import analyse
+from rulelang.ast import STATEMENTS, Statement
 from rulelang.bundled import bundled_names, bundled_text
-from rulelang.compiler import analyse
 from rulelang.errors import RulesetCheckError, RulesetError
 from rulelang.explain import diff_configs, explain_config, explain_text
 from rulelang.formatter import format_text
@@ -62,7 +62,7 @@ class Analysis:
                 "players": self.config["players"]["counts"] if self.config else None}
 
 
-def _base_of(text: str, filename: str) -> tuple[tuple[str, str] | None, Any]:
+def _base_of(text: str, filename: str) -> tuple[tuple[str, str] | None, Statement | None]:
     """The (kind, ref) of a text's `based on`, with its statement, or (None, None)."""
     with _LOCK:
         ruleset, _errors = parse(text, filename)
@@ -156,8 +156,7 @@ def _analyse_text(text: str, filename: str) -> Analysis:
     result = analyse(text, filename)
     if result.errors or result.config is None:
         return Analysis([diagnostic(e, filename) for e in result.errors])
-    config = result.config
-    inherited = {key for key, st in result.origins.items() if st is None} if result.base_label else set()
+    config, inherited = result.config, result.inherited
     explained = explain_config(config, inherited)
     sections = [{"heading": heading, "sentences": [{"key": s.key, "text": s.text, "inherited": s.inherited}
                                                     for s in sentences]}

@@ -1,31 +1,94 @@
-"""Openers by a double, and more than four players on a double-six set.
-
-- `opener ...: the double six` / `...: the rotating double`: a set opening double, its holder leading it;
-- `if nobody holds the opening double: ...`: the heaviest tile (the default), opening draws, the heaviest
-  hand, the next seat, or a new deal;
-- `players 2 to 5` on a double-six set where the hands fit (players x hand size + reserve <= 28).
-
-Each is also a conformance case (conformance/cases/allfives/openers.json, muggins/openers.json,
-muggins/players.json); these tests prove the language side, the engine beyond the cases, transcripts,
-seeded matches and the errors.
-"""
+"""The engine opens a round as its rules say: who leads, the deals thrown in, the double that must be led."""
 from __future__ import annotations
 
 import random
 
 import pytest
-from click.testing import CliRunner
 
 import rulelang
-from rulelang.cli import main
-from rulelang.explain import explain_text
-from rulelang.formatter import format_text
 from rulelang.interpreter import Config, IllegalMove, Match, Round, play_match, random_player, replay
 from rulelang.interpreter.deal import round_double
 from rulelang.interpreter.errors import ConfigError
 from rulelang.interpreter.tiles import INDEX
 
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
+
+
+REDEAL = HEAD + "the tiles are dealt again when a hand holds 4 or more doubles\n"
+
+
+def cfg(text: str) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+def _doubles(hand: list[str]) -> int:
+    return sum(1 for t in hand if t[1] == t[3])
+
+
+LOWEST = HEAD + ("opener of the first round: the lowest double\nopener after a domino: the lowest double\n"
+                 "opener after a block: the lowest double\n")
+
+
+NEXT_SEAT_DOUBLE = HEAD + ("opener of the first round: the double six\nopener after a domino: the double six\n"
+                           "opener after a block: the double six\n"
+                           "if nobody holds the opening double: the lead passes to the next seat, who must lead its highest double\n")
+
+
+def test_a_seeded_match_throws_in_every_deal_with_a_hand_of_n_doubles_and_records_it():
+    seen = 0
+    for seed in range(40):
+        match = Match(cfg(REDEAL), 2, seed=seed, record=True)
+        while not match.over:
+            match.play(match.legal_moves()[0])
+            if len(match.rounds) >= 2:
+                break
+        for rnd in match.transcript()["rounds"]:
+            assert all(_doubles(h) < 4 for h in rnd["deal"]["hands"])
+            for thrown in rnd.get("thrown_in", []):
+                seen += 1
+                assert max(_doubles(h) for h in thrown["hands"]) >= 4
+    assert seen  # some deal of these seeds was thrown in
+
+
+def test_every_round_of_a_seeded_match_is_opened_by_the_lowest_double_held():
+    rounds = 0
+    for seed in range(15):
+        match = Match(cfg(LOWEST), 3, seed=seed, record=True)
+        while not match.over and len(match.rounds) < 3:
+            match.play(match.legal_moves()[0])
+        for rnd in match.transcript()["rounds"]:
+            hands = rnd["deal"]["hands"]
+            doubles = sorted((t, seat) for seat, h in enumerate(hands) for t in h if t[1] == t[3])
+            if not doubles or not rnd["turns"]:
+                continue
+            rounds += 1
+            first = rnd["turns"][0]
+            assert (first["seat"], first["move"]) == (doubles[0][1], doubles[0][0]), (seed, rnd["turns"][0])
+    assert rounds >= 30
+
+
+def test_in_seeded_matches_the_next_seat_leads_its_own_highest_double_when_nobody_holds_the_double_six():
+    from rulelang.interpreter.deal import deciding_tile
+    from rulelang.interpreter.tiles import BIT, tile_index
+
+    seen = 0
+    for seed in range(40):
+        match = Match(cfg(NEXT_SEAT_DOUBLE), 4, seed=seed, record=True)
+        while not match.over and len(match.rounds) < 3:
+            match.play(match.legal_moves()[0])
+        previous = None
+        for rnd in match.transcript()["rounds"]:
+            hands = rnd["deal"]["hands"]
+            if rnd["turns"] and not any("[6|6]" in h for h in hands):
+                seat = 0 if previous is None else (previous + 1) % 4
+                mask = sum(BIT[tile_index(t)] for t in hands[seat])
+                first = rnd["turns"][0]
+                assert first["seat"] == seat and tile_index(first["move"]) == deciding_tile(mask)
+                seen += 1
+            previous = rnd["turns"][0]["seat"] if rnd["turns"] else previous
+    assert seen
+
+
 NO_DOUBLE = {
     "heaviest-tile": "the heaviest tile leads",
     "draw": "each player in turn draws until a double turns up",
@@ -33,6 +96,8 @@ NO_DOUBLE = {
     "next-seat": "the lead passes to the next seat",
     "redeal": "the tiles are dealt again",
 }
+
+
 NO_DOUBLES_2 = [["[0|1]", "[1|4]"], ["[2|5]", "[0|6]"]]  # two hands without a double
 
 
@@ -54,65 +119,14 @@ def first_lead(rnd: Round) -> tuple[int, list[str]]:
     return rnd.seat_to_move, [str(m) for m in rnd.legal_moves()]
 
 
-# -- the language ------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("value", sorted(NO_DOUBLE))
-def test_no_double_compiles_formats_and_round_trips(value):
-    compiled = rulelang.compile_text(text(value), "h.rules")
-    if value == "heaviest-tile":
-        assert "no_double" not in compiled["opener"]  # the default is omitted: configurations stay as they were
-    else:
-        assert compiled["opener"]["no_double"] == value
-    formatted = format_text(text(value))
-    assert rulelang.compile_text(formatted, "h.rules") == compiled
-    assert format_text(formatted) == formatted
+FIVE = 'ruleset h "H"\nsource "a test"\nbased on muggins\nplayers 2 to 5\n'
 
 
-def test_the_default_leaves_every_bundled_configuration_unchanged():
-    for name in rulelang.bundled_names():
-        assert "no_double" not in rulelang.compile_bundled(name)["opener"], name
+INDEX_TILE = {i: t for t, i in INDEX.items()}
 
 
-@pytest.mark.parametrize("opener,value", [("the double six", "double-six"), ("the rotating double", "rotating-double")])
-def test_set_openers_compile_in_every_opener_statement(opener, value):
-    compiled = rulelang.compile_text(text(opener=opener), "h.rules")
-    assert [compiled["opener"][k] for k in ("first_round", "after_domino", "after_block")] == [value] * 3
-    assert f"opener after a block: {opener}" in format_text(text(opener=opener))
+RULE = {"the double six": "double-six", "the rotating double": "rotating-double"}
 
-
-def test_explain_says_who_leads():
-    said = explain_text(rulelang.compile_text(text("draw"), "h.rules"))
-    assert "If nobody holds the double that opens any round, from seat 0, each player in turn draws" in said
-    said = explain_text(rulelang.compile_text(text("next-seat", "the rotating double"), "h.rules"))
-    assert "[6|6] in the match's first round, [5|5] in the second" in said
-    assert "the seat after the previous round's opener (seat 0 in the match's first round)" in said
-    # without a round opened by a double, the statement changes nothing, and explain says so
-    said = explain_text(rulelang.compile_text(text("redeal", base="muggins"), "h.rules"))
-    assert "No round is opened by a double" in said
-
-
-def test_a_misspelled_value_is_a_syntax_error_and_the_opener_value_is_checked():
-    errors = rulelang.check_text(HEAD + "if nobody holds the opening double: the dealer leads\n", "h.rules")
-    assert errors and errors[0].layer == "syntax"
-    errors = rulelang.check_text(HEAD + "opener of the first round: the double seven\n", "h.rules")
-    assert errors and errors[0].layer == "syntax"
-    # a forced lead is used by the set doubles too (the fallback to the heaviest tile), so it is no error
-    ok = 'ruleset h "H"\nsource "a test"\nbased on muggins\nopener of the first round: the double six\n' \
-         "opener leads the deciding tile\n"
-    assert rulelang.check_text(ok, "h.rules") == []
-
-
-def test_cli_check_and_explain_take_the_statement(tmp_path):
-    runner = CliRunner()
-    path = tmp_path / "h.rules"
-    path.write_text(text("heaviest-hand", "the double six"), encoding="utf-8")
-    res = runner.invoke(main, ["check", str(path)])
-    assert res.exit_code == 0 and "ok" in res.output
-    res = runner.invoke(main, ["explain", str(path)])
-    assert res.exit_code == 0 and "the holder of the heaviest hand leads, any tile" in res.output
-
-
-# -- the engine --------------------------------------------------------------------------------
 
 def test_the_heaviest_tile_stays_the_default():
     rnd = Round(config(), 2, NO_DOUBLES_2, ["[3|3]"])
@@ -232,11 +246,6 @@ def test_existing_seeded_matches_are_unchanged_by_the_default():
         assert a["rounds"] == b["rounds"]
 
 
-# -- more players on a double-six set -------------------------------------------------------------
-
-FIVE = 'ruleset h "H"\nsource "a test"\nbased on muggins\nplayers 2 to 5\n'
-
-
 def test_five_players_with_five_tiles_each_fit_a_double_six_set():
     ok = FIVE + "hand 7 tiles with 2 players, 5 with 3, 5 with 4, 5 with 5\n"
     assert rulelang.check_text(ok, "h.rules") == []
@@ -246,18 +255,6 @@ def test_five_players_with_five_tiles_each_fit_a_double_six_set():
     assert replay(m.transcript()).scores == m.scores
     dealt = Round.deal(cfg, 5, random.Random(1))
     assert dealt.observation(0)["drawable"] == 3  # 28 - 5 x 5
-
-
-def test_a_deal_that_does_not_fit_says_the_arithmetic():
-    errors = rulelang.check_text(FIVE + "hand 6 tiles\n", "h.rules")
-    assert [e.code for e in errors] == ["too-many-tiles"]
-    assert errors[0].message == "5 hands of 6 tiles need 5 x 6 = 30 tiles, but a double-six set has 28"
-    assert errors[0].hint.startswith("deal at most 5 tiles to each of 5 players (5 x 5 = 25 of 28), "
-                                     "or allow at most 4 players with 6 tiles each")
-    errors = rulelang.check_text(FIVE + "hand 5 tiles\nreserve 4 tiles\n", "h.rules")
-    assert errors[0].message == ("5 hands of 5 tiles and a reserve of 4 need 5 x 5 + 4 = 29 tiles, "
-                                 "but a double-six set has 28")
-    assert "(5 x 4 + 4 = 24 of 28)" in errors[0].hint
 
 
 def test_the_engine_refuses_a_configuration_whose_deal_does_not_fit():
@@ -299,11 +296,25 @@ def test_every_opening_leads_a_held_tile_and_draws_from_the_front_of_the_boneyar
             assert len(lead) == 1  # the set double, when its holder leads, is led alone
 
 
-INDEX_TILE = {i: t for t, i in INDEX.items()}
-RULE = {"the double six": "double-six", "the rotating double": "rotating-double"}
-
-
 def test_a_given_opener_under_the_highest_double_leads_its_own_deciding_tile_as_before():
     hands = [["[5|5]", "[4|6]"], ["[6|6]", "[1|2]"]]
     for value in sorted(NO_DOUBLE):
         assert first_lead(Round(config(value), 2, hands, [], opener=0)) == (0, ["[5|5]"]), value
+
+
+AFTER = HEAD + "opener after a domino: the seat after the dominoer\nopener leads any tile\n"
+
+
+def test_the_round_after_a_domino_is_opened_by_the_seat_after_the_dominoer():
+    for players in (2, 3):
+        seen = 0
+        for seed in range(30):
+            match = Match(cfg(AFTER), players, seed=seed, record=True)
+            while not match.over and len(match.rounds) < 6:
+                match.round.run(lambda view, moves: moves[0])
+                match.finish_round()
+            for before, after in zip(match.round_log, match.round_log[1:] + ([match.round] if not match.over else [])):
+                if before.result.kind == "domino":
+                    assert after.opener == (before.result.seat + 1) % players
+                    seen += 1
+        assert seen > 10

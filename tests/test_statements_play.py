@@ -1,0 +1,233 @@
+"""The statements of opening a round and of doubles (rulelang/statements/play.py): how they are written back,
+explained and checked."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from ruleset_text import compiled, refused
+
+import rulelang
+from rulelang.cli import main
+from rulelang.compiler import analyse
+from rulelang.explain import explain_text
+from rulelang.formatter import config_to_text, format_text
+
+
+def _explained(config: dict) -> list[str]:
+    return explain_text(config).splitlines()
+
+
+def test_one_tile_spinner_branches_are_explained():
+    config = compiled("allfives", "each branch of the spinner takes one tile\n")
+    assert ("- Each branch side of the spinner takes one tile only: that tile's free end counts for the rest of the "
+            "round, but nothing may join it.") in _explained(config)
+
+
+def _header(name: str, base: str) -> str:
+    return f'ruleset {name} "{name}"\nsource "a test of the compiler"\nbased on {base}\n'
+
+
+def _errors(text: str, filename: str = "t.rules") -> list[tuple[str, str, str | None]]:
+    result = analyse(text, filename)
+    assert result.config is None and result.errors
+    return [(e.code, e.message, e.hint) for e in result.errors]
+
+
+def _problem(text: str) -> tuple[str, str, str | None]:
+    [found] = _errors(_header("t", "muggins") + text)
+    return found
+
+
+@pytest.mark.parametrize("branching, said", [("every double branches", "every"), ("no double branches", "no")])
+def test_a_sniff_rule_says_which_doubles_branch_here(branching, said):
+    code, message, _ = _problem(f"{branching}\nthe spinner counts each uncovered side\n")
+    assert code == "sniff-needs-first-double"
+    assert message.endswith(f"the only one that branches; here {said} double branches")
+
+
+def _explained_from(config: dict[str, Any], start: str) -> str:
+    [line] = [line for line in explain_text(config).splitlines() if line.startswith("- " + start)]
+    return line[2:]
+
+
+def test_an_opening_placement_that_cannot_win_is_explained():
+    config = compiled("allfives", "the opening placement cannot win\n")
+    assert _explained_from(config, "The opening placement") == (
+        "The opening placement of a round cannot win: its event is discarded if it would reach the target.")
+
+
+def _sentences(config: dict) -> list[str]:
+    """The sentences of `rulelang explain` (without the title, source and headings)."""
+    return [line[2:] for line in explain_text(config).splitlines() if line.startswith("- ")]
+
+
+def test_who_leads_without_the_opening_double_is_explained_even_where_no_round_is_opened_by_a_double():
+    # allfives-pagat opens by lottery and by the dominoer: a stated redeal changes nothing, and explain says so
+    stated = compiled("allfives-pagat", "if nobody holds the opening double: the tiles are dealt again\n")
+    assert "(No round is opened by a double, so nobody holding one changes nothing.)" in _sentences(stated)
+    # the default (the heaviest tile) is not explained at all there
+    assert not [s for s in _sentences(compiled("allfives-pagat", "")) if "opened by a double" in s]
+
+
+def test_a_spinner_always_laid_endwise_is_explained_so():
+    config = compiled("sniff", "the spinner is always laid endwise\n")
+    assert ("- The spinner is always laid endwise: it lies in the line like a non-double and counts its half for "
+            "each free in-line side; its branches open after the line.") in _explained(config)
+
+
+def test_a_missing_opener_after_a_domino_suggests_the_dominoer():
+    text = config_to_text({**rulelang.compile_bundled("allfives"), "based_on": None})
+    without = "\n".join(line for line in text.splitlines() if not line.startswith("opener after a domino"))
+    (e,) = refused(without + "\n")
+    assert (e.code, e.message, e.hint) == ("missing-statement", "missing statement: the opener after a domino",
+                                           "add a line such as `opener after a domino: the dominoer`")
+
+
+PUBLISHED_HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
+
+
+def published_cfg(text: str) -> dict:
+    return rulelang.compile_text(text, "h.rules")
+
+
+LOWEST = PUBLISHED_HEAD + ("opener of the first round: the lowest double\nopener after a domino: the lowest double\n"
+                 "opener after a block: the lowest double\n")
+
+
+NEXT_SEAT_DOUBLE = PUBLISHED_HEAD + ("opener of the first round: the double six\nopener after a domino: the double six\n"
+                           "opener after a block: the double six\n"
+                           "if nobody holds the opening double: the lead passes to the next seat, who must lead its highest double\n")
+
+
+def test_lowest_double_compiles_round_trips_and_is_explained():
+    c = published_cfg(LOWEST)
+    assert c["opener"]["first_round"] == c["opener"]["after_domino"] == c["opener"]["after_block"] == "lowest-double"
+    assert published_cfg(format_text(LOWEST)) == c
+    assert "opener of the first round: the lowest double" in format_text(LOWEST)
+    text = explain_text(c)
+    assert "The first round is opened by the holder of the lowest double ([0|0], else [1|1]" in text
+    assert "A round opened by the highest or the lowest double must lead that double" in text
+    assert "the highest or the lowest" not in explain_text(rulelang.compile_bundled("allfives"))
+
+
+def test_a_forced_lead_without_a_double_opener_names_the_lowest_double():
+    errors = rulelang.check_text(PUBLISHED_HEAD + "opener of the first round: lottery\nopener after a domino: the dominoer\n"
+                                 "opener after a block: lottery\n", "h.rules")
+    assert [e.code for e in errors] == ["forced-lead-unused"]
+    assert "the rotating double or the lowest double" in errors[0].message
+
+
+def test_branching_decided_at_the_lead_compiles_round_trips_and_is_explained():
+    for line, value, words in (("only a leading double branches", "lead", "Only a double led"),
+                               ("every double but the lead branches", "all-but-lead", "a double led to open the "
+                                                                                       "round does not branch")):
+        text = PUBLISHED_HEAD + line + "\n"
+        assert published_cfg(text)["doubles"]["branching"] == value
+        assert published_cfg(format_text(text)) == published_cfg(text) and line in format_text(text)
+        assert words in explain_text(published_cfg(text))
+
+
+def test_a_sniff_rule_names_the_branching_stated():
+    errors = rulelang.check_text(PUBLISHED_HEAD + "only a leading double branches\nthe spinner is always laid endwise\n",
+                                 "h.rules")
+    assert [e.code for e in errors] == ["sniff-needs-first-double"]
+    assert "here only a leading double branches" in errors[0].message
+
+
+def test_next_seat_double_compiles_round_trips_and_is_explained():
+    c = published_cfg(NEXT_SEAT_DOUBLE)
+    assert c["opener"]["no_double"] == "next-seat-double"
+    assert published_cfg(format_text(NEXT_SEAT_DOUBLE)) == c
+    assert "must lead its own highest double" in explain_text(c)
+
+
+HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
+
+
+NO_DOUBLE = {
+    "heaviest-tile": "the heaviest tile leads",
+    "draw": "each player in turn draws until a double turns up",
+    "heaviest-hand": "the heaviest hand leads",
+    "next-seat": "the lead passes to the next seat",
+    "redeal": "the tiles are dealt again",
+}
+
+
+def text(no_double: str | None = None, opener: str | None = None, base: str = "allfives") -> str:
+    out = HEAD.replace("allfives", base)
+    if opener:
+        out += "".join(f"opener {when}: {opener}\n" for when in ("of the first round", "after a domino",
+                                                                  "after a block"))
+    if no_double:
+        out += f"if nobody holds the opening double: {NO_DOUBLE[no_double]}\n"
+    return out
+
+
+@pytest.mark.parametrize("value", sorted(NO_DOUBLE))
+def test_no_double_compiles_formats_and_round_trips(value):
+    compiled = rulelang.compile_text(text(value), "h.rules")
+    if value == "heaviest-tile":
+        assert "no_double" not in compiled["opener"]  # the default is omitted: configurations stay as they were
+    else:
+        assert compiled["opener"]["no_double"] == value
+    formatted = format_text(text(value))
+    assert rulelang.compile_text(formatted, "h.rules") == compiled
+    assert format_text(formatted) == formatted
+
+
+def test_the_default_leaves_every_bundled_configuration_unchanged():
+    for name in rulelang.bundled_names():
+        assert "no_double" not in rulelang.compile_bundled(name)["opener"], name
+
+
+@pytest.mark.parametrize("opener,value", [("the double six", "double-six"), ("the rotating double", "rotating-double")])
+def test_set_openers_compile_in_every_opener_statement(opener, value):
+    compiled = rulelang.compile_text(text(opener=opener), "h.rules")
+    assert [compiled["opener"][k] for k in ("first_round", "after_domino", "after_block")] == [value] * 3
+    assert f"opener after a block: {opener}" in format_text(text(opener=opener))
+
+
+def test_explain_says_who_leads():
+    said = explain_text(rulelang.compile_text(text("draw"), "h.rules"))
+    assert "If nobody holds the double that opens any round, from seat 0, each player in turn draws" in said
+    said = explain_text(rulelang.compile_text(text("next-seat", "the rotating double"), "h.rules"))
+    assert "[6|6] in the match's first round, [5|5] in the second" in said
+    assert "the seat after the previous round's opener (seat 0 in the match's first round)" in said
+    # without a round opened by a double, the statement changes nothing, and explain says so
+    said = explain_text(rulelang.compile_text(text("redeal", base="muggins"), "h.rules"))
+    assert "No round is opened by a double" in said
+
+
+def test_a_misspelled_value_is_a_syntax_error_and_the_opener_value_is_checked():
+    errors = rulelang.check_text(HEAD + "if nobody holds the opening double: the dealer leads\n", "h.rules")
+    assert errors and errors[0].layer == "syntax"
+    errors = rulelang.check_text(HEAD + "opener of the first round: the double seven\n", "h.rules")
+    assert errors and errors[0].layer == "syntax"
+    # a forced lead is used by the set doubles too (the fallback to the heaviest tile), so it is no error
+    ok = 'ruleset h "H"\nsource "a test"\nbased on muggins\nopener of the first round: the double six\n' \
+         "opener leads the deciding tile\n"
+    assert rulelang.check_text(ok, "h.rules") == []
+
+
+def test_cli_check_and_explain_take_the_statement(tmp_path):
+    runner = CliRunner()
+    path = tmp_path / "h.rules"
+    path.write_text(text("heaviest-hand", "the double six"), encoding="utf-8")
+    res = runner.invoke(main, ["check", str(path)])
+    assert res.exit_code == 0 and "ok" in res.output
+    res = runner.invoke(main, ["explain", str(path)])
+    assert res.exit_code == 0 and "the holder of the heaviest hand leads, any tile" in res.output
+
+
+AFTER = PUBLISHED_HEAD + "opener after a domino: the seat after the dominoer\nopener leads any tile\n"
+
+
+def test_the_seat_after_the_dominoer_compiles_round_trips_is_explained_and_only_follows_a_domino():
+    assert published_cfg(AFTER)["opener"]["after_domino"] == "after-dominoer"
+    assert published_cfg(format_text(AFTER)) == published_cfg(AFTER)
+    assert "opened by the seat after the player who dominoed" in explain_text(published_cfg(AFTER))
+    for field in ("of the first round", "after a block"):
+        errors = rulelang.check_text(PUBLISHED_HEAD + f"opener {field}: the seat after the dominoer\n", "h.rules")
+        assert [e.code for e in errors] == ["bad-opener"]
