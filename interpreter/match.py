@@ -88,6 +88,9 @@ class Match:
         if rule == "dominoer":
             assert prev is not None and prev.result is not None
             opener = prev.result.seat  # "opener after a domino: the dominoer"
+        elif rule == "after-dominoer":
+            assert prev is not None and prev.result is not None and prev.result.seat is not None
+            opener = (prev.result.seat + 1) % n  # "opener after a domino: the seat after the dominoer"
         elif rule == "next-seat":
             assert prev is not None
             opener = (prev.opener + 1) % n  # "...: the next seat" after the previous round's opener
@@ -112,7 +115,7 @@ class Match:
         if not tiebreak:
             tiebreak = last
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
-                                   opening, tiebreak, i, None if prev is None else prev.opener)
+                                   opening, tiebreak, i, *_carried(prev))
 
     def finish_round(self) -> None:
         """After the current round ends: record its result; end the match or start the next round."""
@@ -212,6 +215,12 @@ class Match:
             "result": {"over": self.over, "winner": self.winner, "scores": self.scores,
                        "shown_scores": self.shown_scores, "rounds": len(self.rounds)},
         }
+
+
+def _carried(prev: Round | None) -> tuple[int | None, int | None]:
+    """What a round carries from the one before it: that round's opener ("...: the next seat") and the match's
+    first opener ("ties at the top: the side that started the match wins"); nothing for the match's first."""
+    return (None, None) if prev is None else (prev.opener, prev.first_opener)
 
 
 def _round_record(k: int, rnd: Round, thrown: list[dict[str, Any]] | None) -> dict[str, Any]:

@@ -77,7 +77,8 @@ class _Fixed:
 
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
                  "initial_hands", "bone", "bend", "start_scores", "forced", "partners", "mask", "seats", "board",
-                 "draw_until", "on_placement", "on_offered", "on_draws", "on_goes_on", "round_no", "opening_draws")
+                 "draw_until", "on_placement", "on_offered", "on_draws", "on_goes_on", "round_no", "opening_draws",
+                 "first")
 
     def __init__(self, cfg: Config, seating: Seating, players: int, opener: int, opening: str, tiebreak: Tiebreak,
                  record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
@@ -108,6 +109,7 @@ class _Fixed:
         self.on_goes_on = on["goes_on"]
         self.round_no = 0  # the round's number in its match (the rotating double)
         self.opening_draws: tuple[tuple[int, int], ...] = ()  # (seat, tile) drawn to find the opening double
+        self.first = opener  # the opener of the match's first round ("...: the side that started the match wins")
 
 
 @final
@@ -123,7 +125,7 @@ class Round:
     def __init__(self, config: Any, players: int, hands: Sequence[Sequence[Any]], boneyard: Sequence[Any],
                  opener: int | None = None, scores: Sequence[int] | None = None, record: bool = False,
                  rng: random.Random | None = None, *, opening: str | None = None, tiebreak: Tiebreak = False,
-                 round_no: int = 0, previous: int | None = None):
+                 round_no: int = 0, previous: int | None = None, first: int | None = None):
         if config is _BARE:
             return  # from_indices and clone set the state themselves (a compiled class is made only here)
         cfg = as_config(config)
@@ -135,6 +137,8 @@ class Round:
         masks, bone = read_deal(hands, boneyard)
         _check_set(cfg, masks, bone)  # larger sets
         self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous)
+        if first is not None:
+            self._f.first = first  # a later round of its match (None: the round starts the match)
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
@@ -218,7 +222,7 @@ class Round:
     def from_indices(cls, cfg: Config, players: int, hands: Sequence[Sequence[int]], bone: list[int],
                      opener: int | None, scores: Sequence[int] | None, record: bool,
                      rng: random.Random | None, opening: str | None, tiebreak: Tiebreak,
-                     round_no: int = 0, previous: int | None = None) -> Round:
+                     round_no: int = 0, previous: int | None = None, first: int | None = None) -> Round:
         """A round from hands and boneyard as tile indices, trusted (a deal made by the engine)."""
         obj = cls(_BARE, 0, (), ())
         masks = []
@@ -228,6 +232,8 @@ class Round:
                 m |= BIT[i]
             masks.append(m)
         obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous)
+        if first is not None:
+            obj._f.first = first  # a later round of its match (None: the round starts the match)
         return obj
 
     def clone(self) -> Round:
@@ -271,6 +277,11 @@ class Round:
     def opener(self) -> int:
         """The seat that leads."""
         return self._f.opener
+
+    @property
+    def first_opener(self) -> int:
+        """The seat that opened the match's first round (this round's opener when it starts the match)."""
+        return self._f.first
 
     @property
     def opening(self) -> str:
@@ -896,6 +907,8 @@ class Round:
         }
         if self.opening == "rotating-double":
             out["round"] = self._f.round_no  # which double opens it
+        if self._f.board.from_first:
+            out["first_opener"] = self._f.first  # "...: the side that started the match wins" reads it
         if self._f.opening_draws:
             out["opening_draws"] = [[seat, format_tile(TILES[t])] for seat, t in self._f.opening_draws]
         return out
@@ -933,11 +946,12 @@ def _open_by_double(cfg: Config, opening: str, masks: list[int], bone: Sequence[
 
 
 def _turn_order(f: _Fixed) -> tuple[int, ...]:
-    """The sides in turn from the round's opener (only "ties at the top: the side that opened the round wins"
-    reads them)."""
+    """The sides in turn from the round's opener, or from the match's first opener (only "ties at the top: the
+    side that opened the round wins" and "...: the side that started the match wins" read them)."""
     if not f.board.to_opener:
         return ()
-    return tuple(f.sides[(f.opener + k) % f.players] for k in range(f.players))
+    start = f.first if f.board.from_first else f.opener
+    return tuple(f.sides[(start + k) % f.players] for k in range(f.players))
 
 
 def _mask_of(tiles: Sequence[int]) -> int:

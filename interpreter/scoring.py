@@ -12,7 +12,7 @@ class Scoreboard:
     rules asked about each event (`HouseRule.accepts`)."""
 
     __slots__ = ("target", "exact", "overshoot", "floor", "every_event", "by_rounds", "extra_rounds", "to_opener",
-                 "accepts")
+                 "from_first", "accepts")
 
     def __init__(self, cfg: Config, players: int, accepts: tuple[HouseRule, ...]):
         # "target ... with 2 players, 150 with 3 or 4": the raw target of this player count
@@ -24,7 +24,8 @@ class Scoreboard:
         self.by_rounds = cfg.rounds is not None
         self.every_event = cfg.target_check == "every-event" and not self.by_rounds
         self.extra_rounds = cfg.ties == "extra-rounds"
-        self.to_opener = cfg.ties == "round-opener"
+        self.to_opener = cfg.ties in ("round-opener", "match-opener")
+        self.from_first = cfg.ties == "match-opener"  # in turn from the match's first opener, not the round's
         self.accepts = accepts
 
     def apply(self, kind: str, side: int, seat: int | None, old: int, raw: int,
@@ -59,8 +60,8 @@ class Scoreboard:
                          turn_order: Sequence[int] = ()) -> tuple[bool, int | None, bool]:
         """The target checked after settlement: (match over, winning side or None, extra rounds needed).
 
-        `turn_order`: the sides in turn from the round's opener (a tie goes to the first of them that is tied
-        under "ties at the top: the side that opened the round wins")."""
+        `turn_order`: the sides in turn from the round's opener, or from the match's first opener under "ties at
+        the top: the side that started the match wins" (a tie goes to the first of them that is tied)."""
         if self.every_event:
             return False, None, False  # "check the target after every event": checked already
         if self.by_rounds:
@@ -77,7 +78,8 @@ class Scoreboard:
             # "ties at the top: play extra rounds" until one side alone has the highest score
             return False, None, True
         if self.to_opener:
-            # "ties at the top: the side that opened the round wins" (else the first tied side in turn after it)
+            # "ties at the top: the side that opened the round wins" / "...: the side that started the match wins"
+            # (else the first tied side in turn after that opener)
             for side in turn_order:
                 if side in tops:
                     return True, side, False

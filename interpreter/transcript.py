@@ -90,7 +90,8 @@ def _replay_turns(rnd: Round, turns: list[Any], step: int, base: str) -> int:
 def _round_from_deal(cfg: Config, deal: dict[str, Any]) -> Round:
     return Round(cfg, deal["players"], deal["hands"], deal["boneyard"], deal["opener"],
                  deal.get("scores"), record=True, opening=deal.get("opening"),
-                 tiebreak=deal.get("tiebreak", False), round_no=deal.get("round", 0))
+                 tiebreak=deal.get("tiebreak", False), round_no=deal.get("round", 0),
+                 first=deal.get("first_opener"))
 
 
 def replay(transcript: dict[str, Any]) -> Match | Round:

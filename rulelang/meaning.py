@@ -121,7 +121,8 @@ def closest_example(line: str, started: str = "") -> str:
     `started` is the part of the line the parser read before it stopped inside a statement (`opener leads
     the` of `opener leads the highest double`): the statement under way is what the line means, so the
     examples that start with those words come first (`opener leads the deciding tile`), unless those words
-    are fewer than two rule words or a whole statement (the line then goes on to say something else).
+    are fewer than two rule words or a whole statement (the line then goes on to say something else), or
+    another statement says those words too and two more of what the line says after them.
 
     Ranked by the rule words they share (the example's own words count twice,
     its documentation's once), then by the leading words in common, the fewest
@@ -148,7 +149,16 @@ def closest_example(line: str, started: str = "") -> str:
     complete = any(ex.tokens == begun for ex in _examples())  # a whole statement, then something else
     telling = len([t for t in begun if t not in stop]) >= 2  # `the` alone starts too many statements
     under_way = [ex for ex in _examples() if telling and not complete and ex.tokens[:len(begun)] == begun]
-    return max(under_way or _examples(), key=score).text
+    best = max(_examples(), key=score)
+    if under_way:
+        # what the line goes on to say after the words begun: when another statement says the rule words
+        # begun too and two or more of the rest beyond what the one under way says (`a tie at the top goes to
+        # the side that started the match`), the line means that statement, not the one its words began
+        rest = said(" ".join(tokens[len(begun):]))
+        ahead = max(under_way, key=score)
+        if not said(" ".join(begun)) <= best.words or len(rest & best.words) < len(rest & ahead.words) + 2:
+            return ahead.text
+    return best.text
 
 
 def is_slip(word: str, keyword: str) -> bool:

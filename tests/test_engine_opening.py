@@ -300,3 +300,21 @@ def test_a_given_opener_under_the_highest_double_leads_its_own_deciding_tile_as_
     hands = [["[5|5]", "[4|6]"], ["[6|6]", "[1|2]"]]
     for value in sorted(NO_DOUBLE):
         assert first_lead(Round(config(value), 2, hands, [], opener=0)) == (0, ["[5|5]"]), value
+
+
+AFTER = HEAD + "opener after a domino: the seat after the dominoer\nopener leads any tile\n"
+
+
+def test_the_round_after_a_domino_is_opened_by_the_seat_after_the_dominoer():
+    for players in (2, 3):
+        seen = 0
+        for seed in range(30):
+            match = Match(cfg(AFTER), players, seed=seed, record=True)
+            while not match.over and len(match.rounds) < 6:
+                match.round.run(lambda view, moves: moves[0])
+                match.finish_round()
+            for before, after in zip(match.round_log, match.round_log[1:] + ([match.round] if not match.over else [])):
+                if before.result.kind == "domino":
+                    assert after.opener == (before.result.seat + 1) % players
+                    seen += 1
+        assert seen > 10

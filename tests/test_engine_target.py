@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import rulelang
+from rulelang.interpreter import Match
 
 PAGAT = 'ruleset h "H"\nsource "a test"\nbased on pagat\n'
 
@@ -52,3 +53,42 @@ def test_a_tie_goes_to_the_first_tied_side_in_turn_from_the_opener():
     assert board.after_settlement([160, 150, 160], False, (1, 2, 0)) == (True, 2, False)
     drawn = rules_of(Config.from_dict(published_cfg(TIE.replace("the side that opened the round wins", "draw")))).seating(3).board
     assert drawn.after_settlement([150, 160, 160], False, ()) == (True, None, False)
+
+
+STARTED = TIE.replace("the side that opened the round wins", "the side that started the match wins")
+
+
+def _tied_in_the_second_round(text: str) -> Match:
+    """Seat 0 opens round 1 with [1|1] and dominoes on seat 1's [0|0] (nothing scored: 140 all); seat 1 opens
+    round 2 with [5|5] (10: 150), seat 0 answers [0|5] (10: 150) and dominoes on seat 1's [0|0]: both sides hold
+    150 after the settlement (each round opened by the highest double, as allfives has it)."""
+    deals = [{"hands": [["[1|1]"], ["[0|0]"]], "boneyard": [], "opener": 0, "scores": [140, 140]},
+             {"hands": [["[0|5]"], ["[5|5]", "[0|0]"]], "boneyard": [], "opener": 1}]
+    match = Match(published_cfg(text), 2, deal=deals, record=True)
+    for move in ("[1|1]", "[5|5]", "[0|5] on [5|5] line-a"):
+        match.play(move)
+    return match
+
+
+def test_a_tie_goes_to_the_side_that_opened_the_first_round_not_the_last():
+    started = _tied_in_the_second_round(STARTED)
+    assert started.over and started.scores == [150, 150] and started.winner == 0
+    assert [r.opener for r in started.round_log] == [0, 1]
+    assert _tied_in_the_second_round(TIE).winner == 1  # the round's opener
+    assert _tied_in_the_second_round(TIE.replace("the side that opened the round wins", "draw")).winner is None
+
+
+def test_a_match_to_the_starter_replays_round_by_round_and_whole():
+    from rulelang.interpreter.transcript import replay
+    from rulelang.tools.transcripts import new_round
+
+    t = _tied_in_the_second_round(STARTED).transcript()
+    assert [r["deal"]["first_opener"] for r in t["rounds"]] == [0, 0]
+    assert replay(t).winner == 0
+    # a round rebuilt alone (`rulelang replay`'s steps) knows who started the match from its deal
+    rnd = new_round(replay(t).config, t["rounds"][1]["deal"])
+    for turn in t["rounds"][1]["turns"]:
+        rnd.play(turn["move"])
+    assert rnd.winner == 0
+    # other tie rules write no `first_opener`: their transcripts are as before
+    assert "first_opener" not in _tied_in_the_second_round(TIE).transcript()["rounds"][1]["deal"]

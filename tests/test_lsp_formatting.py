@@ -1,6 +1,8 @@
 """`rulelang lsp`: range formatting, and diagnosing again the files based on one that changed (a client session)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("pygls")
@@ -154,3 +156,41 @@ def test_a_burst_of_changes_to_a_base_diagnoses_each_file_based_on_it_once(sessi
 def _last_codes(session, path):
     published = session.published.get(path.as_uri(), [])
     return [d.code for d in published[-1].diagnostics] if published else None
+
+
+def _out_of_order(text: str) -> str:
+    """The text with its one-line statements before the first section reversed, and spaces doubled in them: an
+    author's order that is not the canonical one, and spelling `fmt` normalises."""
+    lines = text.split("\n")
+    first_section = next((i for i, ln in enumerate(lines) if ln.rstrip().endswith(":") and not ln[:1].isspace()),
+                         len(lines))
+    spots = [i for i, ln in enumerate(lines[:first_section])
+             if ln.strip() and not ln.startswith(("#", " ", "ruleset", "source", "based on"))]
+    moved = [lines[i].replace(" ", "  ", 1) for i in reversed(spots)]
+    for i, ln in zip(spots, moved):
+        lines[i] = ln
+    return "\n".join(lines)
+
+
+def _rulesets() -> list[Path]:
+    root = Path(__file__).resolve().parent.parent
+    return sorted((root / "rulesets").glob("*.rules")) + sorted((root / "tests/data/rulesets/house").glob("*.rules"))
+
+
+def test_the_server_formats_every_bundled_and_house_ruleset_as_fmt_does(session):
+    from click.testing import CliRunner
+
+    from rulelang.cli import main
+
+    checked = 0
+    for source in _rulesets():
+        text = _out_of_order(source.read_text(encoding="utf-8"))
+        path = session.root / source.name
+        session.open(path, text)
+        edits = session.request(lsp.TEXT_DOCUMENT_FORMATTING, lsp.DocumentFormattingParams(
+            lsp.TextDocumentIdentifier(uri=path.as_uri()), lsp.FormattingOptions(tab_size=2, insert_spaces=True)))
+        fmt = CliRunner().invoke(main, ["fmt", "--stdin-filename", source.name, "-"], input=text)
+        assert fmt.exit_code == 0, (source.name, fmt.output)
+        assert apply_edits(text, edits or []) == fmt.stdout, source.name
+        checked += 1
+    assert checked > 30

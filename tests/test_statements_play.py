@@ -219,3 +219,15 @@ def test_cli_check_and_explain_take_the_statement(tmp_path):
     assert res.exit_code == 0 and "ok" in res.output
     res = runner.invoke(main, ["explain", str(path)])
     assert res.exit_code == 0 and "the holder of the heaviest hand leads, any tile" in res.output
+
+
+AFTER = PUBLISHED_HEAD + "opener after a domino: the seat after the dominoer\nopener leads any tile\n"
+
+
+def test_the_seat_after_the_dominoer_compiles_round_trips_is_explained_and_only_follows_a_domino():
+    assert published_cfg(AFTER)["opener"]["after_domino"] == "after-dominoer"
+    assert published_cfg(format_text(AFTER)) == published_cfg(AFTER)
+    assert "opened by the seat after the player who dominoed" in explain_text(published_cfg(AFTER))
+    for field in ("of the first round", "after a block"):
+        errors = rulelang.check_text(PUBLISHED_HEAD + f"opener {field}: the seat after the dominoer\n", "h.rules")
+        assert [e.code for e in errors] == ["bad-opener"]

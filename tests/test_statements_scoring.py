@@ -5,7 +5,7 @@ from __future__ import annotations
 from ruleset_text import HEAD, child_errors, compiled, refused
 
 import rulelang
-from rulelang.explain import explain_text
+from rulelang.explain import diff_configs, explain_text
 from rulelang.formatter import config_to_text, format_text
 
 
@@ -129,3 +129,18 @@ def test_ties_to_the_round_opener_compile_round_trip_are_explained_and_need_a_ti
     assert [e.code for e in errors] == ["ties-contradict-check"]
     rounds = rulelang.compile_text(TIE + "the match lasts 3 rounds\n", "h.rules")
     assert "the side that opened the last round wins" in explain_text(rounds)
+
+
+STARTED = TIE.replace("the side that opened the round wins", "the side that started the match wins")
+
+
+def test_ties_to_the_match_starter_compile_round_trip_are_explained_and_need_a_tie():
+    assert published_cfg(STARTED)["target"]["ties"] == "match-opener"
+    assert published_cfg(format_text(STARTED)) == published_cfg(STARTED)
+    assert "the side that opened the first round of the match wins" in explain_text(published_cfg(STARTED))
+    errors = rulelang.check_text(PUBLISHED_HEAD + "ties at the top: the side that started the match wins\n", "h.rules")
+    assert [e.code for e in errors] == ["ties-contradict-check"]
+    rounds = rulelang.compile_text(STARTED + "the match lasts 3 rounds\n", "h.rules")
+    assert "the side that opened the first round wins" in explain_text(rounds)
+    diff = {what: (a, b) for what, a, b in diff_configs(published_cfg(TIE), published_cfg(STARTED))}
+    assert "opened the first round of the match" in diff["ties at the top"][1]

@@ -28,10 +28,10 @@ PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 Drawing = Literal["until-playable", "none"]
 Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0", "double-six",
-                 "rotating-double", "lowest-double"]
+                 "rotating-double", "lowest-double", "after-dominoer"]
 OpenerFirst = Literal["lottery", "highest-double", "seat-0", "double-six", "rotating-double", "lowest-double"]
 OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0", "double-six", "rotating-double",
-                       "lowest-double"]
+                       "lowest-double", "after-dominoer"]
 OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0", "double-six",
                       "rotating-double", "lowest-double"]
 # the openers that name a double: who holds it leads (`opener.no_double` says what happens when nobody does)
@@ -45,7 +45,7 @@ Unit = int  # any N >= 1 raw points make 1 shown point
 TargetMode = Literal["exact", "at-least", "rounds"]
 TargetCheck = Literal["every-event", "after-settlement"]
 Overshoot = Literal["discard", "bounce", "none"]
-Ties = Literal["extra-rounds", "draw", "impossible", "round-opener"]
+Ties = Literal["extra-rounds", "draw", "impossible", "round-opener", "match-opener"]
 Events = Literal["one", "per-term", "per-hand"]
 BlockWinner = Literal["lightest-hand", "none", "fewest-tiles", "lightest-side"]
 TieBreak = Literal["fewest-tiles", "none", "lightest-hand", "lightest-tile"]

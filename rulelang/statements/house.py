@@ -96,7 +96,9 @@ def _explain_rounds(v: int | None, c: Fields) -> str:
     ties = {"extra-rounds": "further complete rounds are played until one side alone has the highest score",
             "draw": "the match is drawn between them",
             "round-opener": "the side that opened the last round wins (if it is not among them, the first of them "
-                            "in turn after the opener)"}.get(c.ties, "the match is drawn between them")
+                            "in turn after the opener)",
+            "match-opener": "the side that opened the first round wins (if it is not among them, the first of "
+                            "them in turn after that opener)"}.get(c.ties, "the match is drawn between them")
     return (f"The match lasts {n} round{'s' if n != 1 else ''}, with no target and no overshoot: after the last "
             f"round the single highest score wins; if it is shared, {ties}.")
 

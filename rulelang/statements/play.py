@@ -17,6 +17,7 @@ OPENER_WORDS = {
     "double-six": "the double six",  # a set opening double
     "rotating-double": "the rotating double",
     "lowest-double": "the lowest double",  # an app's rules
+    "after-dominoer": "the seat after the dominoer",  # an app's rules: "the enemy opened a new round"
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -34,6 +35,7 @@ OPENER_MEANINGS = {
     "lowest-double": "the holder of the lowest double ([0|0], else [1|1], and so on up; under `opener leads the "
                      "deciding tile` it must lead it; if nobody holds a double, `if nobody holds the opening "
                      "double` says who leads: by default the holder of the heaviest tile)",
+    "after-dominoer": "the seat after the player who dominoed (with two players, its opponent)",
 }
 
 
@@ -289,7 +291,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
             "The first round", ("multi-round", "opener-double-six", "opener-rotating-double", "opener-lowest-double"),
             "lottery"),
     _opener("opener_domino", "the opener after a domino", "opener after a domino", OpenerDomino,
-            "After a domino, the next round", ("multi-round",), "the dominoer"),
+            "After a domino, the next round", ("multi-round", "opener-after-dominoer"), "the dominoer"),
     _opener("opener_block", "the opener after a block", "opener after a block", OpenerBlock,
             "After a block, the next round", ("opener-block-winner",), "lottery"),
     choice("lead", "what the opener leads", 2, "lead_stmt",

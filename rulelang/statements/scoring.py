@@ -258,6 +258,9 @@ TIES = {
     "draw": "If the highest score is shared once the target is reached, the match is drawn between them.",
     "round-opener": "If the highest score is shared once the target is reached, the side that opened the round "
                     "wins (if it is not among them, the first of them in turn after the opener).",
+    "match-opener": "If the highest score is shared once the target is reached, the side that opened the first "
+                    "round of the match wins (if it is not among them, the first of them in turn after that "
+                    "opener).",
 }
 
 
@@ -363,14 +366,18 @@ STATEMENTS: tuple[StatementDef, ...] = (
     choice("ties", "ties at the top", 4, "ties_stmt",
            {"ties at the top: play extra rounds": "extra-rounds", "ties at the top: draw": "draw",
             "ties at the top: impossible": "impossible",
-            "ties at the top: the side that opened the round wins": "round-opener"},
+            "ties at the top: the side that opened the round wins": "round-opener",
+            "ties at the top: the side that started the match wins": "match-opener"},
            lambda v, c: TIES[v],
            {"ties at the top: play extra rounds": "a shared top score plays further complete rounds",
             "ties at the top: draw": "a shared top score draws the match",
             "ties at the top: impossible": "the first side to reach the target wins",
             "ties at the top: the side that opened the round wins": "a shared top score goes to the side that "
-            "opened the round in which it arose (not among them: the first of them in turn after the opener)"},
-           tags=("tie-extra-rounds", "target-every-event", "tie-round-opener"), example="ties at the top: impossible"),
+            "opened the round in which it arose (not among them: the first of them in turn after the opener)",
+            "ties at the top: the side that started the match wins": "a shared top score goes to the side that "
+            "opened the match's first round (not among them: the first of them in turn after that opener)"},
+           tags=("tie-extra-rounds", "target-every-event", "tie-round-opener", "tie-match-opener"),
+           example="ties at the top: impossible"),
     StatementDef(
         key="floor", words="the score floor", group=4,
         phrases={"floor_stmt": (NO_FLOOR, FLOOR)},

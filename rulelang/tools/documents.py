@@ -245,6 +245,7 @@ class Deal(TypedDict):
     tiebreak: NotRequired[bool]
     round: NotRequired[int]  # the rotating double: which double opens it
     opening_draws: NotRequired[list[tuple[int, str]]]  # [seat, tile drawn]
+    first_opener: NotRequired[int]  # "ties at the top: the side that started the match wins": the match's first opener
 
 
 class ThrownDeal(TypedDict):

@@ -113,6 +113,7 @@ def opening_lines(cfg: Config, deal: Deal, round_index: int, name: Name = _seat,
 _OPENINGS = {
     "lottery": "lottery",
     "dominoer": "the dominoer",
+    "after-dominoer": "the seat after the dominoer",
     "next-seat": "the next seat",
     "block-winner": "the block winner",
     "seat-0": "seat 0",

@@ -145,7 +145,8 @@ def new_round(cfg: Config, deal: Deal) -> Round:
     number included: without it every round would want the top double)."""
     return Round(cfg, deal["players"], deal["hands"], deal["boneyard"], deal["opener"],
                  deal.get("scores"), record=True, opening=deal.get("opening"),
-                 tiebreak=deal.get("tiebreak", False), round_no=deal.get("round", 0))
+                 tiebreak=deal.get("tiebreak", False), round_no=deal.get("round", 0),
+                 first=deal.get("first_opener"))
 
 
 def step_transcript(t: Transcript, check: bool = False) -> Iterator[Step]:
