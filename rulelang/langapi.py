@@ -40,8 +40,8 @@ def analyse(text: str, filename: str, open_texts: Mapping[str, str] | None = Non
 
     OPEN_TEXTS (path -> text) are files open in an editor: a `based on "PATH"` reads them instead of the disk.
     """
-    from rulelang.compiler import OPEN_TEXTS
-    from rulelang.compiler import analyse as _analyse
+    from rulelang.language.compiler import OPEN_TEXTS
+    from rulelang.language.compiler import analyse as _analyse
 
     other = not_a_ruleset_error(text, filename)
     if other is not None:  # udev, polkit or Snort rules: one error, not a syntax error per line
@@ -59,9 +59,9 @@ def analyse(text: str, filename: str, open_texts: Mapping[str, str] | None = Non
 
 
 def not_a_ruleset_error(text: str, filename: str) -> Any | None:
-    """The `not-a-ruleset` error of a text that is plainly another format (rulelang/foreign.py), else None."""
-    from rulelang.errors import RulesetFileError
-    from rulelang.foreign import foreign_format
+    """The `not-a-ruleset` error of a text that is plainly another format (rulelang/base/foreign.py), else None."""
+    from rulelang.base.errors import RulesetFileError
+    from rulelang.base.foreign import foreign_format
 
     kind = foreign_format(text)
     if kind is None:
@@ -86,8 +86,8 @@ def _readable(analysis: Analysis) -> Any | None:
 def _lines_that_parse(text: str, filename: str) -> Any | None:
     """A text the parser gives up on, read block by block: each statement line (a section header with its
     indented lines) parsed alone, so that what parses of it is known even then."""
-    from rulelang.ast import Ruleset
-    from rulelang.parser import parse
+    from rulelang.language.ast import Ruleset
+    from rulelang.language.parser import parse
 
     lines = text.split("\n")
     statements: list[Any] = []
@@ -117,9 +117,9 @@ def canonical(text: str, filename: str, sort: bool = False) -> tuple[str | None,
     The canonical text is parsed again and must state the same rules; if it
     does not (a bug), the answer is (None, []).
     """
-    from rulelang.ast import ORDER
-    from rulelang.formatter import duplicate_errors, format_ruleset
-    from rulelang.parser import parse
+    from rulelang.language.ast import ORDER
+    from rulelang.language.formatter import duplicate_errors, format_ruleset
+    from rulelang.language.parser import parse
 
     def ordered(statements: Any) -> list[Any]:
         return sorted(statements, key=lambda s: (ORDER.get(s.key, 99), repr(s.value)))
@@ -138,14 +138,14 @@ def canonical(text: str, filename: str, sort: bool = False) -> tuple[str | None,
 
 def keywords() -> list[str]:
     """Every keyword of the grammar."""
-    from rulelang.parser import keywords as _keywords
+    from rulelang.language.parser import keywords as _keywords
 
     return list(_keywords())
 
 
 def statement_examples() -> list[tuple[str, str]]:
     """(what it states, an example line) for every statement, in canonical order."""
-    from rulelang.ast import STATEMENTS
+    from rulelang.language.ast import STATEMENTS
 
     return [(info.words, info.example) for info in STATEMENTS]
 
@@ -190,7 +190,7 @@ def sentence_of(analysis: Analysis, statement: Any) -> str | None:
     not state is inherited), and failing that resolved alone: a sentence that
     needs a rule the text does not state yet is None.
     """
-    from rulelang.statements import INFO
+    from rulelang.language.statements import INFO
 
     config = analysis.config if analysis.config is not None else _lenient_config(analysis)
     if config is None:
@@ -207,8 +207,8 @@ def sentence_of(analysis: Analysis, statement: Any) -> str | None:
 def statement_words(statement: Any) -> str:
     """What a statement states and how `fmt` writes it: `The hand size: hand 6 tiles` (when it cannot be
     explained yet: the text does not state a rule its sentence depends on)."""
-    from rulelang.formatter import statement_lines as canonical_texts
-    from rulelang.statements import INFO
+    from rulelang.language.formatter import statement_lines as canonical_texts
+    from rulelang.language.statements import INFO
 
     words = INFO[statement.key].words
     return f"{words[:1].upper()}{words[1:]}: `{'; '.join(canonical_texts(statement.key, statement.value))}`."
@@ -218,7 +218,7 @@ def _lenient_config(analysis: Analysis) -> dict[str, Any] | None:
     """A configuration of the statements that have no error (see sentence_of), or None."""
     from dataclasses import replace
 
-    from rulelang.compiler import analyse_ruleset, resolve
+    from rulelang.language.compiler import analyse_ruleset, resolve
 
     ruleset = _readable(analysis)
     if ruleset is None:
@@ -243,7 +243,7 @@ def _lenient_config(analysis: Analysis) -> dict[str, Any] | None:
 
 def base_config(analysis: Analysis) -> dict[str, Any] | None:
     """The configuration of the ruleset a text is `based on` (a bundled one or a file), or None."""
-    from rulelang.bundled import bundled_names
+    from rulelang.language.bundled import bundled_names
 
     ruleset = _readable(analysis)
     based = ruleset.get("based_on") if ruleset is not None else None
@@ -253,11 +253,11 @@ def base_config(analysis: Analysis) -> dict[str, Any] | None:
     if kind == "name":
         if ref not in bundled_names():
             return None
-        from rulelang.api import compile_bundled
+        from rulelang.language.api import compile_bundled
 
         return compile_bundled(ref)
-    from rulelang.errors import RulesetError
-    from rulelang.limits import read_ruleset_file
+    from rulelang.base.errors import RulesetError
+    from rulelang.base.limits import read_ruleset_file
 
     path = based_on_path(analysis)
     if path is None:
@@ -281,21 +281,21 @@ def sentence_for(config: dict[str, Any], key: str) -> str | None:
 
 def explain_sections(config: dict[str, Any], inherited: set[str] | None = None) -> list[tuple[str, list[Any]]]:
     """(heading, sentences) of `rulelang explain`; each sentence has .key, .text, .inherited."""
-    from rulelang.explain import explain_config
+    from rulelang.language.explain import explain_config
 
     return list(explain_config(config, inherited or set()))
 
 
 def explain_text(config: dict[str, Any], inherited: set[str] | None = None) -> str:
     """The plain-text explanation, as `rulelang explain` prints it when piped."""
-    from rulelang.explain import explain_text as _explain_text
+    from rulelang.language.explain import explain_text as _explain_text
 
     return str(_explain_text(config, inherited or set()))
 
 
 def diff_configs(a: dict[str, Any], b: dict[str, Any]) -> list[tuple[str, str, str]]:
     """(what, how A says it, how B says it) for every rule on which two configurations differ."""
-    from rulelang.explain import diff_configs as _diff
+    from rulelang.language.explain import diff_configs as _diff
 
     return list(_diff(a, b))
 
@@ -316,8 +316,8 @@ def based_on_path(analysis: Analysis) -> str | None:
 def canonical_lines(analysis: Analysis) -> dict[int, str]:
     """1-based line -> its canonical text (indented in a section, its comment kept), for every line that
     states a rule or opens a section: what `fmt` writes for it, in place (range formatting)."""
-    from rulelang.formatter import INDENT, _split_comment
-    from rulelang.formatter import statement_lines as canonical_texts
+    from rulelang.language.formatter import INDENT, _split_comment
+    from rulelang.language.formatter import statement_lines as canonical_texts
 
     ruleset = _readable(analysis)
     lines = ruleset.text.split("\n") if ruleset is not None else []
@@ -345,7 +345,7 @@ def canonical_lines(analysis: Analysis) -> dict[int, str]:
 def statement_of_line(text: str) -> list[tuple[str, str | None]]:
     """(key, section) of the statement one line of text states: a settlement line may read the same in both
     sections (then both, `on domino:` first); [] when it states none."""
-    from rulelang.parser import parse
+    from rulelang.language.parser import parse
 
     out = []
     for header in ("", "on domino:\n", "on block:\n"):
@@ -360,7 +360,7 @@ def statement_of_line(text: str) -> list[tuple[str, str | None]]:
 
 def code_of(line: str) -> str:
     """A line without its comment (a `#` inside a quoted text is not one)."""
-    from rulelang.formatter import _split_comment
+    from rulelang.language.formatter import _split_comment
 
     return _split_comment(line)[0]
 
@@ -368,7 +368,7 @@ def code_of(line: str) -> str:
 def insertion_line(analysis: Analysis, key: str, section: str | None) -> tuple[int, bool]:
     """Where a statement of KEY goes in the text, in canonical order: (0-based line to insert before, whether
     its section header must be written too)."""
-    from rulelang.statements import ORDER
+    from rulelang.language.statements import ORDER
 
     ruleset = _readable(analysis)
     lines = ruleset.text.split("\n") if ruleset is not None else [""]
@@ -391,7 +391,7 @@ def next_words(context: str) -> set[str] | None:
     terminal names (`HAND`, `NUMBER`, `NAME`, ...), from lark's interactive parser; None where it cannot go on."""
     from lark.exceptions import UnexpectedInput
 
-    from rulelang.grammar import grammar
+    from rulelang.language.grammar import grammar
 
     try:
         interactive: Any = grammar().parse_interactive(context)  # lark leaves the interactive parser untyped
@@ -404,7 +404,7 @@ def next_words(context: str) -> set[str] | None:
 
 def keyword_of(terminal: str) -> str | None:
     """The keyword a terminal stands for (`HAND` -> `hand`), or None for a value (a number, a name, a text)."""
-    from rulelang.grammar import keyword_terminals
+    from rulelang.language.grammar import keyword_terminals
 
     return keyword_terminals().get(terminal)
 
@@ -418,7 +418,7 @@ def set_names() -> list[str]:
 
 def section_examples(section: str | None) -> list[tuple[str, str]]:
     """(what it states, an example line) for every statement of a section (None: outside the sections)."""
-    from rulelang.ast import STATEMENTS
+    from rulelang.language.ast import STATEMENTS
 
     return [(info.words, info.example) for info in STATEMENTS if info.section == section]
 
@@ -452,15 +452,15 @@ class Views:
 
 def section_titles() -> dict[int, str]:
     """Each section's heading (`explain`'s), by group number, in canonical order."""
-    from rulelang.statements import GROUPS
+    from rulelang.language.statements import GROUPS
 
     return dict(GROUPS)
 
 
 def views(text: str, filename: str) -> Views:
     """What an editor's outline, folding ranges and inlay hints show of a text (with or without errors)."""
-    from rulelang.compiler import analyse as _analyse
-    from rulelang.statements import INFO, TABLE
+    from rulelang.language.compiler import analyse as _analyse
+    from rulelang.language.statements import INFO, TABLE
 
     def view(st: Any) -> StatementView:
         info = INFO[st.key]

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from pygments.token import Error, Keyword
 
-from rulelang.bundled import bundled_names, bundled_text
 from rulelang.highlight.generate import TEXTMATE_FILES
 from rulelang.highlight.lexer import RulesetLexer
 from rulelang.langapi import keywords
+from rulelang.language.bundled import bundled_names, bundled_text
 
 yaml = pytest.importorskip("yaml")  # in the test extra (pyyaml)
 

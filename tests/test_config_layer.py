@@ -15,7 +15,7 @@ from rulelang.config.rules import config_problems
 from rulelang.config.schema import generate
 from rulelang.config.validation import config_schema
 from rulelang.interpreter.config import Config
-from rulelang.statements import INFO, TABLE
+from rulelang.language.statements import INFO, TABLE
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYER = ROOT / "rulelang" / "config"

@@ -20,7 +20,7 @@ from ruleset_text import compiled
 from rulelang.conformance import builtin, cases, configs, runner
 from rulelang.conformance.protocol import InProcessEngine
 from rulelang.interpreter import deal, legality, settlement, tiles
-from rulelang.statements import settlement as settlement_statements
+from rulelang.language.statements import settlement as settlement_statements
 
 LINT = cases.lint()
 BY_ID = {c.id: c for c in LINT.cases}

@@ -14,11 +14,11 @@ from click.testing import CliRunner
 import rulelang
 from rulelang.cli import main
 from rulelang.conformance.builtin import run_case
-from rulelang.explain import diff_configs, explain_text
-from rulelang.formatter import format_text
 from rulelang.interpreter import IllegalMove, Match, Move, Round, greedy_player, random_player, replay
 from rulelang.interpreter.settlement import settle
 from rulelang.interpreter.tiles import BIT, DRAW_CODE, INDEX
+from rulelang.language.explain import diff_configs, explain_text
+from rulelang.language.formatter import format_text
 
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
 DRAWING = HEAD + "a player may draw while able to place\n"

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.explain import diff_configs, explain_text
-from rulelang.formatter import format_text
 from rulelang.interpreter import Round
 from rulelang.interpreter.config import ConfigError, as_config
 from rulelang.interpreter.match import play_match
+from rulelang.language.explain import diff_configs, explain_text
+from rulelang.language.formatter import format_text
 
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
 
@@ -125,7 +125,7 @@ _MADE_UP = ("the boneyard is shuffled ... again", "reshuffling the boneyard", "n
 
 @pytest.fixture
 def made_up_known(monkeypatch):
-    from rulelang import outside
+    from rulelang.language import outside
 
     known = outside._k((_MADE_UP[0],), *_MADE_UP[1:])
     monkeypatch.setattr(outside, "KNOWN", (known,))
@@ -141,7 +141,7 @@ def test_a_known_rule_of_the_family_is_outside_the_language(made_up_known):
 
 
 def test_the_rules_that_were_outside_now_parse():
-    from rulelang.outside import KNOWN
+    from rulelang.language.outside import KNOWN
 
     # no rule of family.md is left outside: the known rules are misplays, play on the clock and the rules of
     # published texts the language does not state yet (tests/test_outside_words.py)
@@ -152,8 +152,8 @@ def test_the_rules_that_were_outside_now_parse():
 
 
 def test_every_known_rule_names_a_closest_statement_that_parses_and_is_documented(made_up_known):
-    from rulelang.outside import KNOWN, where
-    from rulelang.parser import parse
+    from rulelang.language.outside import KNOWN, where
+    from rulelang.language.parser import parse
 
     docs = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
     headings = set(re.findall(r"^#+ (.*)$", docs, re.M))
@@ -166,8 +166,8 @@ def test_every_known_rule_names_a_closest_statement_that_parses_and_is_documente
 
 
 def test_every_statement_points_at_a_heading_of_the_language_page():
-    from rulelang.outside import where
-    from rulelang.statements import TABLE
+    from rulelang.language.outside import where
+    from rulelang.language.statements import TABLE
 
     docs = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
     headings = set(re.findall(r"^#+ (.*)$", docs, re.M))

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulelang import readinput
+from rulelang.base import readinput
+from rulelang.base.readinput import InputError, parse_json, read_json, read_text
 from rulelang.cli import main
-from rulelang.readinput import InputError, parse_json, read_json, read_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = "[" * 100_000 + "]" * 100_000

@@ -18,12 +18,12 @@ from click.testing import CliRunner
 
 import rulelang
 from rulelang.cli import main
-from rulelang.explain import explain_text
-from rulelang.formatter import format_text
 from rulelang.interpreter import Config, IllegalMove, Match, Round, play_match, random_player, replay
 from rulelang.interpreter.deal import round_double
 from rulelang.interpreter.errors import ConfigError
 from rulelang.interpreter.tiles import INDEX
+from rulelang.language.explain import explain_text
+from rulelang.language.formatter import format_text
 
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
 NO_DOUBLE = {

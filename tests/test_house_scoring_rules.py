@@ -19,11 +19,11 @@ from click.testing import CliRunner
 import rulelang
 from rulelang import compile_text
 from rulelang.cli import main
-from rulelang.formatter import format_text
 from rulelang.interpreter import IllegalMove, Round, as_config, play_match, random_player, replay
 from rulelang.interpreter.claims import set_miss_rate
 from rulelang.interpreter.settlement import settle
 from rulelang.interpreter.tiles import parse_tile
+from rulelang.language.formatter import format_text
 
 TEXTS = Path(__file__).parent / "data" / "rulesets" / "house" / "texts"
 HEAD = 'ruleset house "House"\nsource "s"\nbased on muggins\n'

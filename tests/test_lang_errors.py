@@ -7,9 +7,9 @@ import pytest
 
 import rulelang
 from rulelang import RulesetCheckError, RulesetError, RulesetErrors, RulesetFileError, RulesetSyntaxError
-from rulelang.bundled import bundled_text
-from rulelang.errors import CODES
-from rulelang.parser import TERMINAL_WORDS, describe_terminal, grammar
+from rulelang.base.errors import CODES
+from rulelang.language.bundled import bundled_text
+from rulelang.language.parser import TERMINAL_WORDS, describe_terminal, grammar
 
 HEAD = 'based on exact61\nruleset house "House rules"\nsource "test"\n'
 
@@ -216,7 +216,7 @@ def test_codes_have_layers():
 
 
 def test_every_statement_example_parses():
-    from rulelang.ast import STATEMENTS
+    from rulelang.language.ast import STATEMENTS
 
     for info in STATEMENTS:
         if info.key in ("ruleset", "source", "based_on"):

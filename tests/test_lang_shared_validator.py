@@ -11,11 +11,11 @@ import rulelang
 from rulelang.config.defaults import without_defaults
 from rulelang.config.rules import config_problems
 from rulelang.config.vocabulary import literal_values
-from rulelang.formatter import config_to_text
 from rulelang.interpreter import Config
 from rulelang.interpreter.errors import ConfigError
-from rulelang.statements import TABLE
-from rulelang.statements.table import set_path
+from rulelang.language.formatter import config_to_text
+from rulelang.language.statements import TABLE
+from rulelang.language.statements.table import set_path
 
 ENUM_FIELDS = [(f.path, literal_values(f.type)) for e in TABLE for f in e.fields if get_origin(f.type) is Literal]
 TERM = st.fixed_dictionaries({

@@ -9,9 +9,9 @@ import pytest
 from ruleset_text import HEAD, compiled, refused
 
 import rulelang
-from rulelang.compiler import analyse
-from rulelang.explain import explain_text
-from rulelang.formatter import config_to_text
+from rulelang.language.compiler import analyse
+from rulelang.language.explain import explain_text
+from rulelang.language.formatter import config_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 def _stated(config: dict) -> list[str]:
@@ -264,7 +264,7 @@ def test_double_six_stated_compiles_as_the_default():
 # -- a ruleset without a base, and the files a `based on` names ------------------------------------------------
 
 def _muggins_without_block() -> str:
-    from rulelang.bundled import bundled_text
+    from rulelang.language.bundled import bundled_text
     return bundled_text("muggins").split("on block:")[0]
 
 
@@ -359,8 +359,8 @@ def test_a_configuration_file_breaking_a_rule_is_refused_with_the_rule(tmp_path)
 
 
 def test_compiling_a_parsed_ruleset_gives_its_configuration_or_raises():
-    from rulelang.compiler import compile_ruleset
-    from rulelang.parser import parse
+    from rulelang.language.compiler import compile_ruleset
+    from rulelang.language.parser import parse
 
     ruleset, errors = parse(HEAD.format(base="pagat") + "hand 6 tiles\n", "t.rules")
     assert errors == [] and ruleset is not None
@@ -374,7 +374,7 @@ def test_compiling_a_parsed_ruleset_gives_its_configuration_or_raises():
 def test_a_missing_domino_section_is_named_with_a_settlement_line_it_could_hold():
     import re
 
-    from rulelang.bundled import bundled_text
+    from rulelang.language.bundled import bundled_text
     text = re.sub(r"on domino:\n(  .*\n)+", "", bundled_text("muggins"))
     (e,) = refused(text)
     assert (e.code, e.message) == ("missing-statement", "missing section `on domino:`")

@@ -12,8 +12,8 @@ import pytest
 
 import rulelang
 from rulelang import langapi
-from rulelang.compiler import analyse, compile_ruleset, validate_config
-from rulelang.parser import parse
+from rulelang.language.compiler import analyse, compile_ruleset, validate_config
+from rulelang.language.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "tests" / "data" / "rulesets" / "bad" / "deep"

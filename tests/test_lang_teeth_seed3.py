@@ -11,14 +11,14 @@ import pytest
 from ruleset_text import HEAD, child_errors, compiled
 
 import rulelang
-import rulelang.compiler
+import rulelang.language.compiler
 from rulelang import langapi
-from rulelang.ast import Term
-from rulelang.compiler import analyse
 from rulelang.config.rules import config_problems, mentions_winner
-from rulelang.explain import explain_text
-from rulelang.formatter import config_to_text
-from rulelang.statements import docs
+from rulelang.language.ast import Term
+from rulelang.language.compiler import analyse
+from rulelang.language.explain import explain_text
+from rulelang.language.formatter import config_to_text
+from rulelang.language.statements import docs
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -193,7 +193,7 @@ def _allfives_without(lines: list[str]) -> list[tuple[str, str, str | None]]:
 
 def test_four_missing_statements_spell_out_a_line_for_each_and_five_do_not():
     four = ["draw until playable", "opener leads the deciding tile", "no overshoot rule", "no score floor"]
-    start = rulelang.compiler.START_FROM_A_VARIANT
+    start = rulelang.language.compiler.START_FROM_A_VARIANT
     assert _allfives_without(four) == [(
         "missing-statement", "missing 4 statements: the drawing rule; what the opener leads; the overshoot rule; "
                              "the score floor",
@@ -248,7 +248,7 @@ def test_a_schema_fault_points_at_no_statement():
 
 
 def test_the_compilers_configuration_type_is_a_dict_of_names():
-    assert rulelang.compiler.Config == dict[str, Any]
+    assert rulelang.language.compiler.Config == dict[str, Any]
 
 
 @pytest.mark.parametrize("line, needs_winner", [

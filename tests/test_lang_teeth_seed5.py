@@ -11,11 +11,11 @@ import pytest
 from ruleset_text import HEAD, child_errors, compiled, refused
 
 import rulelang
-from rulelang.ast import Term
-from rulelang.compiler import analyse
 from rulelang.config.rules import config_problems
-from rulelang.explain import diff_configs, explain_text, term_sentence
-from rulelang.formatter import config_statements
+from rulelang.language.ast import Term
+from rulelang.language.compiler import analyse
+from rulelang.language.explain import diff_configs, explain_text, term_sentence
+from rulelang.language.formatter import config_statements
 
 
 def _sentences(config: dict) -> list[str]:
@@ -204,5 +204,5 @@ def test_a_configuration_problem_is_a_frozen_hashable_value():
 
 def test_the_claims_statements_module_exports_its_public_names():
     space: dict[str, object] = {}
-    exec("from rulelang.statements.claims import *", space)  # noqa: S102 - what a star import of the module gives
+    exec("from rulelang.language.statements.claims import *", space)  # noqa: S102 - what a star import of the module gives
     assert {"STATEMENTS", "WORDS"} <= set(space)

@@ -9,10 +9,10 @@ import pytest
 from ruleset_text import HEAD, compiled, refused
 
 import rulelang
-from rulelang.compiler import analyse
-from rulelang.explain import explain_text
-from rulelang.formatter import config_to_text
-from rulelang.parser import parse
+from rulelang.language.compiler import analyse
+from rulelang.language.explain import explain_text
+from rulelang.language.formatter import config_to_text
+from rulelang.language.parser import parse
 
 
 def _stated(config: dict) -> list[str]:

@@ -246,7 +246,7 @@ def test_importing_the_engine_loads_no_language_module() -> None:
 
 
 def test_importing_the_language_loads_no_engine_module() -> None:
-    loaded = _loaded_by("import rulelang.compiler, rulelang.formatter, rulelang.explain")
+    loaded = _loaded_by("import rulelang.language.compiler, rulelang.language.formatter, rulelang.language.explain")
     assert not [m for m in loaded if part_of(m) == "engine"], loaded
 
 
@@ -271,11 +271,11 @@ def test_every_kind_of_import_is_seen() -> None:
         "from . import svg\n"
         "from ..interpreter import Round\n"
         "if TYPE_CHECKING:\n"
-        "    from rulelang.compiler import analyse\n"
+        "    from rulelang.language.compiler import analyse\n"
         "def f():\n"
         "    import rulelang.players.arena\n"
-        "    importlib.import_module('rulelang.lsp')\n"
+        "    importlib.import_module('rulelang.lsp.server')\n"
     )
     found = {_known(t) for node in ast.walk(ast.parse(source)) for t in _targets(node, "rulelang.tools")} - {None}
-    assert found == {"rulelang.tools.svg", "rulelang.interpreter", "rulelang.compiler", "rulelang.players.arena",
-                     "rulelang.lsp"}
+    assert found == {"rulelang.tools.svg", "rulelang.interpreter", "rulelang.language.compiler", "rulelang.players.arena",
+                     "rulelang.lsp.server"}

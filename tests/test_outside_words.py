@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.errors import RulesetSyntaxError
-from rulelang.outside import KNOWN, known_outside
-from rulelang.statements import TABLE
+from rulelang.base.errors import RulesetSyntaxError
+from rulelang.language.outside import KNOWN, known_outside
+from rulelang.language.statements import TABLE
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
@@ -79,7 +79,7 @@ def test_no_statement_of_the_language_is_taken_for_a_rule_outside_it():
 
 
 def test_every_known_rule_has_a_closest_statement_that_parses():
-    from rulelang.parser import parse
+    from rulelang.language.parser import parse
 
     for known in KNOWN:
         ruleset, errors = parse(HEAD + known.closest + "\n", "h.rules")

@@ -62,7 +62,7 @@ def test_compile_output_gets_ordinary_permissions(tmp_path):
 
 
 def test_compile_refuses_to_write_over_its_own_input(tmp_path):
-    from rulelang.bundled import bundled_text
+    from rulelang.language.bundled import bundled_text
 
     src = tmp_path / "x.rules"
     text = bundled_text("exact61")
@@ -91,7 +91,7 @@ def test_play_checks_the_save_path_before_the_game(tmp_path):
 
 
 def test_play_never_saves_over_the_variant_file(tmp_path):
-    from rulelang.bundled import bundled_text
+    from rulelang.language.bundled import bundled_text
 
     src = tmp_path / "v.rules"
     src.write_text(bundled_text("exact61"))

@@ -4,9 +4,9 @@ by the engine beyond its conformance cases (conformance/cases/*/: tagged with it
 from __future__ import annotations
 
 import rulelang
-from rulelang.explain import diff_configs, explain_text
-from rulelang.formatter import format_text
 from rulelang.interpreter import Match
+from rulelang.language.explain import diff_configs, explain_text
+from rulelang.language.formatter import format_text
 
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
 REDEAL = HEAD + "the tiles are dealt again when a hand holds 4 or more doubles\n"

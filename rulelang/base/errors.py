@@ -155,8 +155,8 @@ CODES: dict[str, tuple[str, str]] = {
     "cannot-read": ("file", "the file cannot be read (a folder, not UTF-8, no permission)"),
     "unknown-ruleset": ("file", "no bundled ruleset has this name"),
     "invalid-config": ("file", "a compiled .json configuration that is not JSON or breaks the schema"),
-    "text-too-large": ("file", "a ruleset text longer than the limit (rulelang/limits.py)"),
-    "line-too-long": ("file", "a line longer than the limit (rulelang/limits.py)"),
+    "text-too-large": ("file", "a ruleset text longer than the limit (rulelang/base/limits.py)"),
+    "line-too-long": ("file", "a line longer than the limit (rulelang/base/limits.py)"),
     "not-a-ruleset": ("file", "a .rules file that is plainly another format (udev, polkit, Snort rules): "
                               "folder walks, the hooks and the language server skip it"),
     "too-many-errors": ("file", "the count of the errors left out once a file has too many to show"),
@@ -165,7 +165,7 @@ CODES: dict[str, tuple[str, str]] = {
     "unexpected-word": ("syntax", "a word that is not a keyword expected here (often misspelt)"),
     "unexpected-token": ("syntax", "a keyword, number or text in the wrong place"),
     "incomplete-statement": ("syntax", "a line that ends before its statement is complete"),
-    "number-too-large": ("syntax", "a number above the limit of the language (rulelang/limits.py)"),
+    "number-too-large": ("syntax", "a number above the limit of the language (rulelang/base/limits.py)"),
     "outside-language": ("syntax", "a rule of the family the language cannot state (the hint names the closest "
                                    "statement)"),
     # check: one statement
@@ -189,7 +189,7 @@ CODES: dict[str, tuple[str, str]] = {
     "unknown-base": ("check", "`based on` a name or file that does not exist"),
     "base-cycle": ("check", "rulesets based on each other in a cycle"),
     "base-invalid": ("check", "the base ruleset has errors"),
-    "base-too-deep": ("check", "a chain of `based on` deeper than the limit (rulelang/limits.py)"),
+    "base-too-deep": ("check", "a chain of `based on` deeper than the limit (rulelang/base/limits.py)"),
     # check: rules against each other
     "target-not-multiple": ("check", "a raw target that is not a whole number of shown points"),
     "unit-mismatch": ("check", "with N raw points to 1 shown point, a multiple, rounding, floor or bonus that "

@@ -6,7 +6,7 @@ socket, which could block or never end) and never past the size limit.
 """
 from __future__ import annotations
 
-from rulelang.errors import RulesetError, RulesetFileError
+from rulelang.base.errors import RulesetError, RulesetFileError
 
 __all__ = ["MAX_BYTES", "MAX_LINE", "MAX_NUMBER", "MAX_BASE_DEPTH", "MAX_ERRORS", "read_ruleset_file", "read_text_file",
            "text_error", "cap_errors"]
@@ -31,10 +31,10 @@ def read_ruleset_file(path: str) -> str:
 def read_text_file(path: str) -> str:
     """A regular file of at most MAX_BYTES characters of UTF-8 (raises RulesetFileError).
 
-    Read through `rulelang.readinput` (regular files only, never blocking, bounded), with the
+    Read through `rulelang.base.readinput` (regular files only, never blocking, bounded), with the
     language's own error codes and words.
     """
-    from rulelang.readinput import FolderError, InputError, TooLargeError, read_bytes
+    from rulelang.base.readinput import FolderError, InputError, TooLargeError, read_bytes
 
     try:
         data = read_bytes(path, MAX_BYTES * 4)  # UTF-8: at most 4 bytes a character

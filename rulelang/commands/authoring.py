@@ -44,8 +44,8 @@ def show_cmd(name: str) -> None:
     or example-js: its source, a starting point for an engine of your own
     (`rulelang show example-python > mine.py`).
     """
-    from rulelang.bundled import bundled_names, bundled_text
     from rulelang.conformance.example_engines import EXAMPLES
+    from rulelang.language.bundled import bundled_names, bundled_text
 
     if name in EXAMPLES:
         click.echo(EXAMPLES[name].path.read_text(encoding="utf-8"), nl=False)
@@ -97,7 +97,7 @@ def new_cmd(name: str, base: str | None, title: str | None, output: str | None) 
     import os
     import re
 
-    from rulelang.bundled import bundled_names
+    from rulelang.language.bundled import bundled_names
 
     if not re.fullmatch(r"[a-z][a-z0-9-]*", name):
         raise click.BadParameter(f"{name!r}: a ruleset name is lower-case letters, digits and -, "
@@ -115,7 +115,7 @@ def new_cmd(name: str, base: str | None, title: str | None, output: str | None) 
     if os.path.exists(output):
         click.echo(f"rulelang new: {output} exists; it is kept (choose another name or -o FILE)", err=True)
         sys.exit(1)
-    from rulelang.outfiles import write_atomic
+    from rulelang.base.outfiles import write_atomic
 
     try:
         write_atomic(output, text)
@@ -155,7 +155,7 @@ def lsp_cmd(stdio: bool) -> None:
     base ruleset. Needs the `lsp` extra: pip install 'rulelang[lsp]'.
     """
     try:
-        from rulelang.lsp import serve
+        from rulelang.lsp.server import serve
     except ImportError as exc:
         click.echo(f"rulelang lsp: the language server needs pygls ({exc.name or exc} is not installed): "
                    "pip install 'rulelang[lsp]'", err=True)

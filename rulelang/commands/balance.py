@@ -137,7 +137,7 @@ def balance_cmd(variant: str, other: str | None, players: int | None, matches: i
 
 def _check_outputs(alpha: float, resume: bool, out: str | None, out_alias: str | None, html: str | None) -> str | None:
     """The -o file, once the options and the places to write are known to be right."""
-    from rulelang.outfiles import output_problem
+    from rulelang.base.outfiles import output_problem
 
     if alpha != alpha:
         raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")
@@ -170,7 +170,7 @@ def _variants(data: dict[str, Any], cfg: Any, other: str | None, players: int) -
 
 
 def _write_html(html: str, rep: dict[str, Any], parts: Any, names: dict[str, str], cfg: Any) -> None:
-    from rulelang.outfiles import write_atomic
+    from rulelang.base.outfiles import write_atomic
     from rulelang.tools.balance_html import html_report
 
     try:

@@ -71,7 +71,7 @@ def run(variants: dict[str, Any], names: dict[str, str], cfg: Any, players: int,
     if opts.out:
         click.echo(f"results: {opts.out} ({len(kept)} matches reused)" if opts.resume else f"results: {opts.out}", err=True)
     if opts.html:
-        from rulelang.outfiles import write_atomic
+        from rulelang.base.outfiles import write_atomic
         from rulelang.tools.balance_html import ladder_html
 
         try:

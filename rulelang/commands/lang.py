@@ -14,14 +14,14 @@ from typing import Any
 import click
 
 import rulelang
-from rulelang.bundled import bundled_names
+from rulelang.base.errors import RulesetError
+from rulelang.base.readinput import processing, read_text
 from rulelang.commands.complete import bundled_or_file
-from rulelang.errors import RulesetError
-from rulelang.readinput import processing, read_text
-from rulelang.sources import STDIN_NAME
-from rulelang.sources import config_and_inherited as _config_and_inherited
-from rulelang.sources import read_stdin as _read_stdin
-from rulelang.sources import source as _source
+from rulelang.language.bundled import bundled_names
+from rulelang.language.sources import STDIN_NAME
+from rulelang.language.sources import config_and_inherited as _config_and_inherited
+from rulelang.language.sources import read_stdin as _read_stdin
+from rulelang.language.sources import source as _source
 
 __all__ = ["list_cmd", "check_cmd", "compile_cmd", "fmt_cmd", "explain_cmd", "diff_cmd"]
 
@@ -71,7 +71,7 @@ def _report(error: RulesetError, err: bool = False) -> None:
 
 def _write_atomic(path: str, text: str) -> None:
     """Write a file so that a reader sees the old or the new content, never half of it."""
-    from rulelang.outfiles import write_atomic
+    from rulelang.base.outfiles import write_atomic
 
     write_atomic(path, text)
 
@@ -110,7 +110,7 @@ def _target(config: dict[str, Any]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (`rulelang help tools`).")
 def list_cmd(as_json: bool) -> None:
     """List the bundled rulesets: name, title, players, target."""
-    from rulelang.bundled_index import summaries
+    from rulelang.language.bundled_index import summaries
 
     records = summaries()
     if as_json:
@@ -152,8 +152,8 @@ SKIP_NON_RULESETS = click.option(
 def _walk(specs: tuple[str, ...], skip_named: bool) -> tuple[list[str], list[tuple[str, str]]]:
     """The files to work on (folders walked), after saying once on stderr of each one left out that it is not a
     ruleset."""
+    from rulelang.base.foreign import not_a_ruleset
     from rulelang.commands.walk import rulesets_of
-    from rulelang.foreign import not_a_ruleset
 
     paths, skipped = rulesets_of(list(specs), skip_named)
     for path, kind in skipped:
@@ -290,7 +290,7 @@ def _check_json(specs: list[str], stdin_name: str | None) -> int:
               help="Write the JSON here (- for standard output).")
 def compile_cmd(ruleset: str, output: str | None) -> None:
     """Compile a ruleset to its configuration (JSON on stdout, or -o FILE)."""
-    from rulelang.outfiles import same_file
+    from rulelang.base.outfiles import same_file
 
     if output == "-":
         output = None  # the usual Unix spelling of standard output

@@ -115,7 +115,7 @@ def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, see
 
 def _check_outputs(alpha: float, out: str | None, out_alias: str | None, as_json: bool, plots: str | None) -> str | None:
     """The -o file (or -), once the options and the places to write are known to be right."""
-    from rulelang.outfiles import output_problem
+    from rulelang.base.outfiles import output_problem
 
     if alpha != alpha:  # NaN passes FloatRange
         raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")

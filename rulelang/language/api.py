@@ -10,13 +10,13 @@ import os
 from functools import cache
 from typing import Any
 
-from rulelang.ast import Ruleset
-from rulelang.bundled import bundled_filename, bundled_names, bundled_text
-from rulelang.compiler import analyse
+from rulelang.base.errors import RulesetError, RulesetFileError, raise_errors
+from rulelang.base.limits import read_ruleset_file, read_text_file
+from rulelang.base.readinput import parse_json
 from rulelang.config.rules import config_problems
-from rulelang.errors import RulesetError, RulesetFileError, raise_errors
-from rulelang.limits import read_ruleset_file, read_text_file
-from rulelang.readinput import parse_json
+from rulelang.language.ast import Ruleset
+from rulelang.language.bundled import bundled_filename, bundled_names, bundled_text
+from rulelang.language.compiler import analyse
 
 __all__ = ["check_text", "loads", "load", "compile_text", "compile_file", "compile_bundled", "load_config_dict"]
 

@@ -1,8 +1,8 @@
 """The parsed form of a ruleset: frozen dataclasses that keep their source spans.
 
 A `Ruleset` is a sequence of `Statement`s, each with a `key` (what it states,
-e.g. ``"players"``, an entry of the statement table, rulelang/statements), a
-`value` of that statement's value type (rulelang/statements/values.py) and the
+e.g. ``"players"``, an entry of the statement table, rulelang/language/statements), a
+`value` of that statement's value type (rulelang/language/statements/values.py) and the
 `Span` of its line.
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulelang.statements import INFO, ORDER, TABLE, StatementDef
-from rulelang.statements.values import NO_SPAN, PerCount, Span, Term
+from rulelang.language.statements import INFO, ORDER, TABLE, StatementDef
+from rulelang.language.statements.values import NO_SPAN, PerCount, Span, Term
 
 __all__ = ["Span", "NO_SPAN", "PerCount", "Term", "Statement", "Ruleset", "STATEMENTS", "StatementInfo", "INFO",
            "ORDER"]

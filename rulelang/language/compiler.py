@@ -20,18 +20,18 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from rulelang.ast import Ruleset, Span, Statement
-from rulelang.bundled import bundled_filename, bundled_names, bundled_text
+from rulelang.base.errors import RulesetCheckError, RulesetError, raise_errors
+from rulelang.base.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
 from rulelang.config.defaults import empty_config
 from rulelang.config.rules import Problem, rule_problems
 from rulelang.config.validation import config_schema, schema_problems
 from rulelang.config.vocabulary import FORMAT, TILES_IN_SET
-from rulelang.errors import RulesetCheckError, RulesetError, raise_errors
-from rulelang.limits import MAX_BASE_DEPTH, cap_errors, read_ruleset_file, text_error
-from rulelang.parser import parse
-from rulelang.statements import INFO, ORDER, TABLE, StatementDef
-from rulelang.unapplied_warnings import cannot_apply_warnings
-from rulelang.unit_warnings import inherited_amount_warnings
+from rulelang.language.ast import Ruleset, Span, Statement
+from rulelang.language.bundled import bundled_filename, bundled_names, bundled_text
+from rulelang.language.parser import parse
+from rulelang.language.statements import INFO, ORDER, TABLE, StatementDef
+from rulelang.language.unapplied_warnings import cannot_apply_warnings
+from rulelang.language.unit_warnings import inherited_amount_warnings
 
 __all__ = ["OPEN_TEXTS", "Compiled", "Config", "analyse", "analyse_ruleset", "compile_ruleset", "config_schema",
            "validate_config", "resolve", "FORMAT", "TILES_IN_SET"]

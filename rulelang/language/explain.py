@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rulelang.formatter import config_statements
-from rulelang.statements import GROUPS, INFO, TABLE
-from rulelang.statements.settlement import term_sentence
-from rulelang.statements.table import get_path
+from rulelang.language.formatter import config_statements
+from rulelang.language.statements import GROUPS, INFO, TABLE
+from rulelang.language.statements.settlement import term_sentence
+from rulelang.language.statements.table import get_path
 
 __all__ = ["Sentence", "explain_config", "explain_text", "diff_configs", "describe", "term_sentence"]
 

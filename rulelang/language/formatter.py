@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.ast import Ruleset, Statement
-from rulelang.statements import INFO, ORDER, TABLE
-from rulelang.statements.settlement import term_text
+from rulelang.language.ast import Ruleset, Statement
+from rulelang.language.statements import INFO, ORDER, TABLE
+from rulelang.language.statements.settlement import term_text
 
 __all__ = ["config_to_text", "config_statements", "format_ruleset", "format_text", "statement_lines", "term_text"]
 
@@ -231,8 +231,8 @@ def _order(st: Statement) -> float:
 def format_text(text: str, filename: str = "<string>", sort: bool = False) -> str:
     """The formatted text of a ruleset (the author's order; with `sort`, the canonical order); raises
     RulesetError on a syntax error."""
-    from rulelang.errors import raise_errors
-    from rulelang.parser import parse
+    from rulelang.base.errors import raise_errors
+    from rulelang.language.parser import parse
 
     ruleset, errors = parse(text, filename)
     raise_errors(errors)
@@ -243,7 +243,7 @@ def format_text(text: str, filename: str = "<string>", sort: bool = False) -> st
 
 def duplicate_errors(ruleset: Ruleset) -> list[Any]:
     """Statements or sections given twice: `fmt` cannot know which to keep, so it refuses."""
-    from rulelang.compiler import _Checker, check_statements
+    from rulelang.language.compiler import _Checker, check_statements
 
     ck = _Checker(ruleset)
     check_statements(ck)

@@ -77,7 +77,7 @@ def tables_text(raw: str | None = None) -> str:
     doc = {**_stamp(text), "data": data, "memo": memo}
     out = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
     if json.loads(out, object_pairs_hook=_int_keys) != _as_lists(doc):
-        raise RuntimeError(f"lark {lark.__version__}'s parser tables do not survive JSON: rulelang.grammar needs work")
+        raise RuntimeError(f"lark {lark.__version__}'s parser tables do not survive JSON: rulelang.language.grammar needs work")
     return out
 
 

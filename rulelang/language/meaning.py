@@ -2,7 +2,7 @@
 
 A line that does not parse is compared with every example statement by what it
 says, not by spelling alone: its words are put in the language's words
-(`rulelang/words.toml`: "the player to the left" is `the next seat`), and an
+(`rulelang/language/words.toml`: "the player to the left" is `the next seat`), and an
 example scores by the words they share, its statement's documentation words
 counting too ("the last tiles of the boneyard are never drawn" is the meaning
 of `reserve`). A word the rules use is never taken for a misspelling of a
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
-from rulelang.grammar import keyword_set
-from rulelang.statements import TABLE
+from rulelang.language.grammar import keyword_set
+from rulelang.language.statements import TABLE
 
 __all__ = ["closest_example", "is_slip", "said"]
 

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rulelang.meaning import closest_example
-from rulelang.statements import GROUPS, TABLE
-from rulelang.statements.docs import SECTION_TITLES
+from rulelang.language.meaning import closest_example
+from rulelang.language.statements import GROUPS, TABLE
+from rulelang.language.statements.docs import SECTION_TITLES
 
 __all__ = ["Known", "KNOWN", "known_outside", "closest", "where"]
 
@@ -134,7 +134,7 @@ def where(example: str) -> str:
 
 
 def closest(line: str, started: str = "") -> str:
-    """The example statement nearest to a line by what it says (rulelang/meaning.py); `started`: the words of
+    """The example statement nearest to a line by what it says (rulelang/language/meaning.py); `started`: the words of
     a statement under way where the parser stopped."""
     return closest_example(line, started)
 

@@ -11,12 +11,12 @@ from typing import Any
 from lark import Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput
 
-from rulelang.ast import Ruleset, Span, Statement
-from rulelang.errors import RulesetError, RulesetFileError, RulesetSyntaxError
-from rulelang.grammar import grammar, keywords
-from rulelang.limits import MAX_DIGITS, MAX_NUMBER, text_error
-from rulelang.statements import PHRASES, Phrase, Words, for_rule
-from rulelang.syntax_errors import TERMINAL_WORDS, describe_terminal, syntax_error
+from rulelang.base.errors import RulesetError, RulesetFileError, RulesetSyntaxError
+from rulelang.base.limits import MAX_DIGITS, MAX_NUMBER, text_error
+from rulelang.language.ast import Ruleset, Span, Statement
+from rulelang.language.grammar import grammar, keywords
+from rulelang.language.statements import PHRASES, Phrase, Words, for_rule
+from rulelang.language.syntax_errors import TERMINAL_WORDS, describe_terminal, syntax_error
 
 __all__ = ["grammar", "parse", "parse_tree", "TERMINAL_WORDS", "describe_terminal", "keywords"]
 

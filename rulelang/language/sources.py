@@ -5,9 +5,9 @@ import os
 import sys
 from typing import Any
 
-from rulelang.bundled import bundled_filename, bundled_names, bundled_text
-from rulelang.errors import RulesetFileError
-from rulelang.readinput import read_text
+from rulelang.base.errors import RulesetFileError
+from rulelang.base.readinput import read_text
+from rulelang.language.bundled import bundled_filename, bundled_names, bundled_text
 
 __all__ = ["STDIN_NAME", "read_stdin", "source", "config_and_inherited"]
 
@@ -49,8 +49,8 @@ def config_and_inherited(spec: str) -> tuple[dict[str, Any], set[str]]:
         import rulelang
 
         return rulelang.load_config_dict(spec), set()
-    from rulelang.compiler import analyse
-    from rulelang.errors import raise_errors
+    from rulelang.base.errors import raise_errors
+    from rulelang.language.compiler import analyse
 
     text, filename = source(spec)
     result = analyse(text, filename)

@@ -4,7 +4,7 @@ The code of an error follows from the grammar (a keyword out of place, a word
 the language does not know, a statement that ends too early); similarity only
 suggests the nearest expected keyword in the hint. A line that states a known
 rule of the family the language cannot state says so, with the closest
-statement (rulelang/outside.py).
+statement (rulelang/language/outside.py).
 """
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from lark import Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from rulelang.errors import RulesetSyntaxError
-from rulelang.grammar import keyword_set, keyword_terminals, statement_starts
-from rulelang.meaning import is_slip
-from rulelang.outside import closest, known_outside, pointer
+from rulelang.base.errors import RulesetSyntaxError
+from rulelang.language.grammar import keyword_set, keyword_terminals, statement_starts
+from rulelang.language.meaning import is_slip
+from rulelang.language.outside import closest, known_outside, pointer
 
 __all__ = ["TERMINAL_WORDS", "describe_terminal", "syntax_error"]
 

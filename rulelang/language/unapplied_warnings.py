@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.ast import Ruleset, Statement
+from rulelang.base.errors import RulesetError, RulesetWarning
 from rulelang.config.vocabulary import DOUBLE_OPENERS
-from rulelang.errors import RulesetError, RulesetWarning
+from rulelang.language.ast import Ruleset, Statement
 
 __all__ = ["cannot_apply_warnings"]
 

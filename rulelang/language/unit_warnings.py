@@ -11,9 +11,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rulelang.ast import Ruleset, Statement
-from rulelang.errors import RulesetError, RulesetWarning
-from rulelang.statements import INFO
+from rulelang.base.errors import RulesetError, RulesetWarning
+from rulelang.language.ast import Ruleset, Statement
+from rulelang.language.statements import INFO
 
 Config = dict[str, Any]
 

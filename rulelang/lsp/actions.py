@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from rulelang import langapi
-from rulelang.bundled import bundled_names
+from rulelang.language.bundled import bundled_names
 
 __all__ = ["Edit", "fixes_of", "restatements", "restate_edit"]
 
@@ -125,7 +125,7 @@ def restate_edit(analysis: langapi.Analysis, texts: list[str],
 
 def restatements(analysis: langapi.Analysis) -> list[tuple[str, Edit]]:
     """(the canonical text, the edit) for every rule the text inherits from its base: "restate it here"."""
-    from rulelang.formatter import statement_lines
+    from rulelang.language.formatter import statement_lines
 
     out = []
     for st in analysis.in_force:

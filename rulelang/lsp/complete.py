@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from rulelang import langapi
-from rulelang.bundled import bundled_names
+from rulelang.language.bundled import bundled_names
 
 __all__ = ["Offer", "offers"]
 

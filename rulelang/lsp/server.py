@@ -30,9 +30,11 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.workspace import TextDocument
 
-from rulelang import langapi, lsp_actions, lsp_complete
+from rulelang import langapi
 from rulelang._version import __version__
-from rulelang.bundled import bundled_filename, bundled_names
+from rulelang.language.bundled import bundled_filename, bundled_names
+from rulelang.lsp import actions as lsp_actions
+from rulelang.lsp import complete as lsp_complete
 
 __all__ = ["server", "serve", "diagnostics_of", "filename_of"]
 
@@ -537,8 +539,8 @@ def serve() -> None:
 
 
 def _register_views() -> None:
-    """The outline, folding, semantic tokens and inlay hints (rulelang/lsp_views.py), added once the server exists."""
-    from rulelang import lsp_views
+    """The outline, folding, semantic tokens and inlay hints (rulelang/lsp/views.py), added once the server exists."""
+    from rulelang.lsp import views as lsp_views
 
     lsp_views.register(server)
 

@@ -1,6 +1,6 @@
 """The language server's views of a ruleset: outline, folding, semantic tokens and inlay hints.
 
-`register(server)` adds the features to `rulelang.lsp`'s server (it calls it once
+`register(server)` adds the features to `rulelang.lsp.server`'s server (it calls it once
 it is built, so this module never imports the server). Each feature reads the
 open document's text: the outline and folding follow the ruleset's sections
 (the statement table's groups, `explain`'s headings), the semantic tokens are the
@@ -28,9 +28,9 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from rulelang import langapi
-from rulelang.bundled import bundled_filename, bundled_names
 from rulelang.config.vocabulary import SET_TILES
 from rulelang.highlight.generate import textmate_grammar
+from rulelang.language.bundled import bundled_filename, bundled_names
 
 __all__ = ["register", "line_tokens", "TOKEN_TYPES", "TOKEN_MODIFIERS", "SECTION_NAMES"]
 
@@ -76,8 +76,8 @@ class _Doc:
 
 def _open(ls: LanguageServer, uri: str) -> _Doc | None:
     """The open document of a URI, or None: a file the client has not opened is not read from disk, and one
-    that is plainly another format (rulelang/foreign.py) is left alone."""
-    from rulelang.foreign import foreign_format
+    that is plainly another format (rulelang/base/foreign.py) is left alone."""
+    from rulelang.base.foreign import foreign_format
 
     if unquote(uri) not in ls.workspace.text_documents:
         return None

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import rulelang
+from rulelang.base.readinput import read_json
 from rulelang.interpreter import Config, IllegalMove, Match, Round
-from rulelang.readinput import read_json
 from rulelang.tools.configs import ToolError, load_config_dict
 
 CASES_DIR = Path(__file__).parents[1] / "conformance" / "cases"  # rulelang/conformance: the suite, installed or linked

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulelang.readinput import InputError, parse_json, read_text
+from rulelang.base.readinput import InputError, parse_json, read_text
 from rulelang.tools.configs import ToolError
 
 LIMIT = 1 << 30  # a results file read back at most this large

@@ -5,7 +5,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from rulelang.outfiles import write_atomic
+from rulelang.base.outfiles import write_atomic
 from rulelang.tools.plots import histogram, line_chart
 from rulelang.tools.simulation import Summary
 

@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from rulelang.base.outfiles import write_atomic
+from rulelang.base.procs import run_in_workers
 from rulelang.interpreter import Config
-from rulelang.outfiles import write_atomic
 from rulelang.players.arena import play_match
-from rulelang.procs import run_in_workers
 from rulelang.tools import resume
 from rulelang.tools.configs import ToolError
 from rulelang.tools.playernames import make_player

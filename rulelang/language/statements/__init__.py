@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.statements import claims, deal, header, house, play, scoring, settlement
-from rulelang.statements.table import GROUPS, Doc, Field, Issue, Part, Phrase, StatementDef, Words
+from rulelang.language.statements import claims, deal, header, house, play, scoring, settlement
+from rulelang.language.statements.table import GROUPS, Doc, Field, Issue, Part, Phrase, StatementDef, Words
 
 __all__ = ["TABLE", "INFO", "ORDER", "PARTS", "PHRASES", "GROUPS", "Part", "StatementDef", "Field", "Doc", "Issue", "Phrase",
            "Words", "for_rule"]

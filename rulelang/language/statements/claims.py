@@ -6,7 +6,7 @@ placements score as they always did, so existing configurations stay the same.
 from __future__ import annotations
 
 from rulelang.config.vocabulary import Claims
-from rulelang.statements.table import Config, Doc, Phrase, StatementDef
+from rulelang.language.statements.table import Config, Doc, Phrase, StatementDef
 
 __all__ = ["STATEMENTS", "WORDS"]
 

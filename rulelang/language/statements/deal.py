@@ -6,9 +6,9 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from rulelang.config.vocabulary import SET_NAMES, SET_TILES, Drawing
-from rulelang.statements.phrase import examples, fill
-from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice, flag, number
-from rulelang.statements.values import Counts, PerCount, Players
+from rulelang.language.statements.phrase import examples, fill
+from rulelang.language.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice, flag, number
+from rulelang.language.statements.values import Counts, PerCount, Players
 
 ALLOWED_COUNTS = tuple(range(2, 13))  # any count whose deal fits in the set (config/rules.py, too-many-tiles)
 

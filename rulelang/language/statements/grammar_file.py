@@ -1,9 +1,9 @@
-"""The grammar file (rulelang/ruleset.lark), generated from the phrases of the statement table.
+"""The grammar file (rulelang/language/ruleset.lark), generated from the phrases of the statement table.
 
 Each statement's phrases are its grammar rule(s); the `?statement` and
 `?settle_line` alternatives, the section rules and one keyword terminal for
 every word the phrases use follow from the table. The rest of the file (the
-values, the punctuation, the comments) is the frame, rulelang/statements/frame.lark.
+values, the punctuation, the comments) is the frame, rulelang/language/statements/frame.lark.
 `python -m rulelang.generate` writes it; tests/test_generated.py fails when it is stale.
 """
 from __future__ import annotations
@@ -12,15 +12,15 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from rulelang.statements import GROUPS, PARTS, TABLE
-from rulelang.statements.phrase import keywords, lark, terminal_name
+from rulelang.language.statements import GROUPS, PARTS, TABLE
+from rulelang.language.statements.phrase import keywords, lark, terminal_name
 
 __all__ = ["FRAME", "GRAMMAR", "grammar_text", "keywords_in"]
 
 FRAME = Path(__file__).with_name("frame.lark")
 GRAMMAR = Path(__file__).resolve().parents[1] / "ruleset.lark"
 _PLAIN = {"COMMA", "COLON", "SEMICOLON"}
-_KEYWORD_LINE = re.compile(r'^[A-Z][A-Z_]*: "([a-z\']+)"$', re.M)  # a one-word keyword, as rulelang/grammar.py reads it
+_KEYWORD_LINE = re.compile(r'^[A-Z][A-Z_]*: "([a-z\']+)"$', re.M)  # a one-word keyword, as rulelang/language/grammar.py reads it
 
 
 def keywords_in(grammar: str) -> list[str]:
@@ -49,7 +49,7 @@ def _rules() -> dict[str, tuple[str, ...]]:
 
 
 def grammar_text() -> str:
-    """The text of rulelang/ruleset.lark."""
+    """The text of rulelang/language/ruleset.lark."""
     rules = _rules()
     top = [e for e in TABLE if e.section is None]
     sections = list(dict.fromkeys(e.section for e in TABLE if e.section is not None))

@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from rulelang.statements.phrase import fill
-from rulelang.statements.table import Config, Doc, Issue, Phrase, StatementDef
-from rulelang.statements.values import Based, Named
+from rulelang.language.statements.phrase import fill
+from rulelang.language.statements.table import Config, Doc, Issue, Phrase, StatementDef
+from rulelang.language.statements.values import Based, Named
 
 RULESET, SOURCE = "ruleset {NAME} {TEXT}", "source {TEXT}"
 BASED = {"name": "based on {NAME}", "path": "based on {TEXT}"}

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from rulelang.statements.phrase import fill
-from rulelang.statements.scoring import MEASURES, counts_named_twice, measure_words, points_text, with_player_counts
-from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, flag, number
+from rulelang.language.statements.phrase import fill
+from rulelang.language.statements.scoring import MEASURES, counts_named_twice, measure_words, points_text, with_player_counts
+from rulelang.language.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, flag, number
 
 __all__ = ["SCORING", "PARTS", "Entry"]
 

@@ -9,11 +9,11 @@
 - `{N}` is a number (`{N:1,5}`: the numbers of its examples, one example
   each), `{SIGNED}` a number with a sign, `{NAME}` a name, `{TEXT}` a quoted
   text, `{NL}` the end of a line, `{part}` a part of a phrase with a grammar
-  rule of its own (`Part`, rulelang/statements/table.py);
+  rule of its own (`Part`, rulelang/language/statements/table.py);
 - `,` `:` `;` are punctuation; `(` `)` `|` `?` `*` `+` group as in lark, and
   `-> name` at the end names the alternative (its reader's name).
 
-rulelang/statements/grammar_file.py writes the grammar (ruleset.lark) from
+rulelang/language/statements/grammar_file.py writes the grammar (ruleset.lark) from
 the phrases of the statement table.
 """
 from __future__ import annotations

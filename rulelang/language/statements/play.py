@@ -18,7 +18,7 @@ from rulelang.config.vocabulary import (
     SpinnerOrientation,
     TerminalCount,
 )
-from rulelang.statements.table import Config, Doc, Part, StatementDef, choice, get_path
+from rulelang.language.statements.table import Config, Doc, Part, StatementDef, choice, get_path
 
 OPENER_WORDS = {
     "lottery": "lottery",

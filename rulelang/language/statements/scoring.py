@@ -7,9 +7,9 @@ from typing import Literal
 
 from rulelang.config.fields import DIVIDED_MULTIPLE
 from rulelang.config.vocabulary import Overshoot, RoundEnd, TargetCheck, Ties
-from rulelang.statements.phrase import examples, fill
-from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice
-from rulelang.statements.values import Scoring, Target, UnitValue
+from rulelang.language.statements.phrase import examples, fill
+from rulelang.language.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, choice
+from rulelang.language.statements.values import Scoring, Target, UnitValue
 
 
 def points_text(raw: int, unit: int) -> str:
@@ -151,7 +151,7 @@ TARGETS = {"exact": "target exactly {N} {target_measure}", "at-least": "target a
 def _read_target(p: Phrase) -> Target:
     t = Target("exact" if p.has("EXACTLY") else "at-least", p.numbers[0], MEASURES[p.parts[0].text])
     if len(p.parts) > 1:  # a target per player count
-        later, groups = p.parts[1]  # rulelang.statements.house.PHRASES["target_counts"]
+        later, groups = p.parts[1]  # rulelang.language.statements.house.PHRASES["target_counts"]
         t = t._replace(by_count=tuple(zip((p.numbers[0],) + later, groups)))
     return t
 

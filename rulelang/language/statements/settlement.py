@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rulelang.config.vocabulary import Events, Sign
-from rulelang.statements.phrase import fill
-from rulelang.statements.scoring import points_text
-from rulelang.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, number
-from rulelang.statements.values import EventsValue, Term, Winner
+from rulelang.language.statements.phrase import fill
+from rulelang.language.statements.scoring import points_text
+from rulelang.language.statements.table import Config, Doc, Issue, Part, Phrase, StatementDef, number
+from rulelang.language.statements.values import EventsValue, Term, Winner
 
 HAND_SETS = {"opponents' hands": "opponents", "partner's hand": "partner", "own hand": "own",
              "everyone's hands": "everyone"}

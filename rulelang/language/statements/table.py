@@ -1,12 +1,12 @@
 """What a statement of the language is: one `StatementDef` says everything about it.
 
-Its phrases (templates, rulelang/statements/phrase.py: the grammar rules
+Its phrases (templates, rulelang/language/statements/phrase.py: the grammar rules
 that read it are generated from them), how a parse reads to its value,
 the configuration fields it sets (with their Literal types), its canonical
 spelling (`fmt`), its sentence (`explain`), its own checks, its documentation
 rows, examples and the conformance tags that exercise it. The parser, the
 formatter, the explainer, the compiler and docs/language.md are all driven by
-these entries (rulelang/statements/__init__.py lists them in canonical order).
+these entries (rulelang/language/statements/__init__.py lists them in canonical order).
 """
 from __future__ import annotations
 
@@ -19,9 +19,9 @@ from lark import Token
 
 from rulelang.config.declared import typed
 from rulelang.config.vocabulary import literal_values
-from rulelang.statements.phrase import examples as examples_of
-from rulelang.statements.phrase import fill, items
-from rulelang.statements.values import Span
+from rulelang.language.statements.phrase import examples as examples_of
+from rulelang.language.statements.phrase import fill, items
+from rulelang.language.statements.values import Span
 
 __all__ = ["StatementDef", "Part", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "number", "flag", "get_path",
            "set_path", "GROUPS", "Config"]
