@@ -65,9 +65,9 @@ def area_files(skip: tuple[str, ...] = NOT_RULES) -> dict[str, list[Path]]:
     """The modules of each area (the engine's found by walking `interpreter/`)."""
     return {
         "engine": sorted(p for p in (REPO / "interpreter").rglob("*.py") if p.stem not in skip),
-        "compiler": [REPO / "rulelang" / "compiler.py"],
+        "compiler": [REPO / "rulelang" / "language" / "compiler.py"],
         "checks": [REPO / "rulelang" / "config" / "rules.py", REPO / "rulelang" / "config" / "validation.py"],
-        "statements": sorted((REPO / "rulelang" / "statements").glob("*.py")),
+        "statements": sorted((REPO / "rulelang" / "language" / "statements").glob("*.py")),
     }
 
 

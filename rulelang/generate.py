@@ -104,8 +104,8 @@ def parser_tables(read: Callable[[Path], str]) -> dict[Path, str]:
     grammar are current)."""
     from rulelang.language.grammar import GRAMMAR_FILE, TABLES_FILE, tables_current, tables_text
 
-    path = ROOT / "rulelang" / TABLES_FILE
-    grammar = read(ROOT / "rulelang" / GRAMMAR_FILE)
+    path = ROOT / "rulelang" / "language" / TABLES_FILE
+    grammar = read(ROOT / "rulelang" / "language" / GRAMMAR_FILE)
     old = read(path) if path.is_file() else ""
     return {path: old if tables_current(old, grammar) else tables_text(grammar)}
 

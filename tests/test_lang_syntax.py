@@ -114,7 +114,7 @@ def test_the_parser_is_read_from_the_shipped_json_tables():
 
     from rulelang.language import grammar
 
-    raw = (ROOT / "rulelang" / grammar.TABLES_FILE).read_text(encoding="utf-8")
+    raw = (ROOT / "rulelang" / "language" / grammar.TABLES_FILE).read_text(encoding="utf-8")
     text = grammar.grammar_source()[0]
     if json.loads(raw)["lark"] == lark.__version__:  # the lark the tables were built by: they are loaded
         assert grammar.grammar().source_path == "<deserialized>"  # lark's loader of tables, not a build

@@ -256,6 +256,14 @@ def test_the_map_names_only_modules_that_exist() -> None:
     assert not missing, f"tests/layers.toml names modules that do not exist: {missing}"
 
 
+def test_the_map_places_packages_not_single_modules() -> None:
+    """A part is made of packages (`pkg.*`) and of modules of `rulelang/` itself: a module inside a package takes
+    its package's part, so that the folders show the layers."""
+    single = [entry for names in layer_map()[1].values() for entry in names
+              if not entry.endswith(".*") and entry.count(".") > 1]
+    assert not single, f"tests/layers.toml places single modules of a package: {single}; place the package"
+
+
 def test_the_facade_serves_every_public_name() -> None:
     import rulelang
 

@@ -23,7 +23,7 @@ LOOK_AT = 20  # meaningful lines are looked for among the first LOOK_AT lines
 
 @functools.lru_cache(maxsize=1)
 def _formats() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    data = tomllib.loads(resources.files("rulelang").joinpath("foreign-formats.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads(resources.files("rulelang.base").joinpath("foreign-formats.toml").read_text(encoding="utf-8"))
     return tuple((f["name"], re.compile(f["first_line"])) for f in data["format"])
 
 

@@ -76,7 +76,7 @@ def summaries() -> list[dict[str, Any]]:
 def main() -> None:
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "rulesets" / INDEX_NAME
+    path = Path(__file__).resolve().parents[2] / "rulesets" / INDEX_NAME
     path.write_text(json.dumps(build(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {path}")
 

@@ -41,7 +41,7 @@ _KEYWORD_LINE = re.compile(r'^([A-Z][A-Z_]*): "([a-z\']+)"$', re.M)
 @cache
 def grammar_source(raw: str | None = None) -> tuple[str, dict[str, str]]:
     """The grammar text (RAW, else the shipped ruleset.lark) with bounded keywords, and terminal name -> keyword."""
-    text = raw if raw is not None else (resources.files("rulelang") / GRAMMAR_FILE).read_text(encoding="utf-8")
+    text = raw if raw is not None else (resources.files("rulelang.language") / GRAMMAR_FILE).read_text(encoding="utf-8")
     keywords = {m.group(1): m.group(2) for m in _KEYWORD_LINE.finditer(text)}
     text = _KEYWORD_LINE.sub(lambda m: f"{m.group(1)}: /{re.escape(m.group(2))}{KEYWORD_BOUNDARY}/", text)
     text = text.replace("NUMBER: /[0-9]+/", f"NUMBER: /[0-9]+{KEYWORD_BOUNDARY}/")
@@ -117,7 +117,7 @@ def _shipped(grammar_text: str) -> Lark | None:
     if os.environ.get("RULELANG_NO_PARSER_CACHE"):
         return None
     try:
-        doc = _current((resources.files("rulelang") / TABLES_FILE).read_text(encoding="utf-8"), grammar_text)
+        doc = _current((resources.files("rulelang.language") / TABLES_FILE).read_text(encoding="utf-8"), grammar_text)
         if doc is None:
             return None
         # lark's own loader of serialised tables (what its standalone parsers call), given JSON, not a pickle

@@ -36,7 +36,7 @@ class _Words:
 
 @cache
 def _words() -> _Words:
-    data = tomllib.loads(files("rulelang").joinpath("words.toml").read_text(encoding="utf-8"))
+    data = tomllib.loads(files("rulelang.language").joinpath("words.toml").read_text(encoding="utf-8"))
     synonyms = sorted(((tuple(k.split()), tuple(v.split())) for k, v in data["synonyms"].items()),
                       key=lambda kv: -len(kv[0]))
     opposites: dict[str, set[str]] = {}
