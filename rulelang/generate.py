@@ -1,8 +1,8 @@
 """Regenerate every generated file of the checkout: `python -m rulelang.generate [--check]`.
 
 One list, `GENERATORS`: each returns the files it makes and the text each
-must have. A later generator sees the texts of the earlier ones (the shipped
-copies of docs/ are copied after docs/language.md's tables are rewritten).
+must have. A later generator sees the texts of the earlier ones (the parser's
+tables are built from the grammar as generated first).
 `--check` writes nothing and exits 1 when a file is stale;
 tests/test_generated.py runs the same check.
 """
@@ -69,11 +69,6 @@ def engine_api(read: Callable[[Path], str]) -> dict[Path, str]:
     return {path: rewrite(read(path))}
 
 
-def reference_copies(read: Callable[[Path], str]) -> dict[Path, str]:
-    """The reference documents shipped in the package (`rulelang help TOPIC`): copies of docs/*.md."""
-    return {ROOT / "rulelang" / "reference" / doc.name: read(doc) for doc in sorted((ROOT / "docs").glob("*.md"))}
-
-
 def pypi_readme(read: Callable[[Path], str]) -> dict[Path, str]:
     """README.pypi.md, the package's long description: the README with its relative links and images made
     absolute on the repository (pyproject.toml's `[project.urls] Repository`), which PyPI cannot resolve."""
@@ -111,7 +106,7 @@ def parser_tables(read: Callable[[Path], str]) -> dict[Path, str]:
 
 
 GENERATORS: tuple[Generator, ...] = (grammar_file, config_schema, config_fields, highlighting, statement_tables,
-                                     engine_api, reference_copies, bundled_index, parser_tables, pypi_readme)
+                                     engine_api, bundled_index, parser_tables, pypi_readme)
 
 
 def expected() -> dict[Path, str]:

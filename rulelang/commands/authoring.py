@@ -2,8 +2,8 @@
 
 `show` prints a bundled ruleset (the files are package data); `new` writes a
 commented starting file; `help` prints the
-reference documents that ship in `rulelang/reference/` (kept identical to
-`docs/` by a test); `lsp` starts the language server.
+reference documents, docs/*.md, which the wheel ships as `rulelang/docs/` (a link
+to the repository's docs/, so they are stored once); `lsp` starts the language server.
 """
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ __all__ = ["show_cmd", "new_cmd", "help_cmd", "lsp_cmd", "TOPICS"]
 
 # topic -> (package, file, what it is)
 TOPICS: dict[str, tuple[str, str, str]] = {
-    "language": ("rulelang.reference", "language.md", "the ruleset language: every statement, error codes"),
-    "config": ("rulelang.reference", "config.md", "the compiled configuration (JSON) and its schema"),
-    "tools": ("rulelang.reference", "tools.md", "the commands: options, output shapes, exit codes"),
-    "engine-api": ("rulelang.reference", "engine-api.md", "the interpreter's Python API"),
+    "language": ("rulelang", "docs/language.md", "the ruleset language: every statement, error codes"),
+    "config": ("rulelang", "docs/config.md", "the compiled configuration (JSON) and its schema"),
+    "tools": ("rulelang", "docs/tools.md", "the commands: options, output shapes, exit codes"),
+    "engine-api": ("rulelang", "docs/engine-api.md", "the interpreter's Python API"),
     "conformance": ("rulelang.conformance", "README.md", "the conformance suite: cases, tags, reports"),
     "protocol": ("rulelang.conformance", "PROTOCOL.md", "the engine protocol (JSON lines) for other engines"),
-    "engine-authors": ("rulelang.reference", "engine-authors.md", "write a conforming engine: a tutorial"),
+    "engine-authors": ("rulelang", "docs/engine-authors.md", "write a conforming engine: a tutorial"),
 }
 
 
