@@ -1,9 +1,9 @@
 """Commands that make the installed package self-sufficient for authors: show, new, help, lsp.
 
 `show` prints a bundled ruleset (the files are package data); `new` writes a
-commented starting file; `help` prints the
-reference documents, docs/*.md, which the wheel ships as `rulelang/docs/` (a link
-to the repository's docs/, so they are stored once); `lsp` starts the language server.
+commented starting file; `help` prints the reference documents: the
+repository's docs/*.md, stored once and shipped as the package's `docs` folder
+(a link to docs/, read as `rulelang.docs`); `lsp` starts the language server.
 """
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ __all__ = ["show_cmd", "new_cmd", "help_cmd", "lsp_cmd", "TOPICS"]
 
 # topic -> (package, file, what it is)
 TOPICS: dict[str, tuple[str, str, str]] = {
-    "language": ("rulelang", "docs/language.md", "the ruleset language: every statement, error codes"),
-    "config": ("rulelang", "docs/config.md", "the compiled configuration (JSON) and its schema"),
-    "tools": ("rulelang", "docs/tools.md", "the commands: options, output shapes, exit codes"),
-    "engine-api": ("rulelang", "docs/engine-api.md", "the interpreter's Python API"),
+    "language": ("rulelang.docs", "language.md", "the ruleset language: every statement, error codes"),
+    "config": ("rulelang.docs", "config.md", "the compiled configuration (JSON) and its schema"),
+    "tools": ("rulelang.docs", "tools.md", "the commands: options, output shapes, exit codes"),
+    "engine-api": ("rulelang.docs", "engine-api.md", "the interpreter's Python API"),
     "conformance": ("rulelang.conformance", "README.md", "the conformance suite: cases, tags, reports"),
     "protocol": ("rulelang.conformance", "PROTOCOL.md", "the engine protocol (JSON lines) for other engines"),
-    "engine-authors": ("rulelang", "docs/engine-authors.md", "write a conforming engine: a tutorial"),
+    "engine-authors": ("rulelang.docs", "engine-authors.md", "write a conforming engine: a tutorial"),
 }
 
 
