@@ -263,7 +263,7 @@ def main(argv=None) -> int:
     configs = {p.stem: load_config(p) for p in sorted(BUNDLED.glob("*.json"))}
     if args.bundled:
         import rulelang
-        from rulelang.bundled import bundled_names
+        from rulelang.language.bundled import bundled_names
 
         for name in bundled_names():
             if name not in configs:

@@ -11,8 +11,8 @@
     python bench/allowlist.py                                 # the allow-list entries up for review
 
 Areas: `engine` (every module under `interpreter/` that holds rules), `compiler`
-(`rulelang/compiler.py`), `checks` (`rulelang/config/rules.py`, `validation.py`)
-and `statements` (`rulelang/statements/`). Every change cosmic-ray's operators
+(`rulelang/language/compiler.py`), `checks` (`rulelang/config/rules.py`, `validation.py`)
+and `statements` (`rulelang/language/statements/`). Every change cosmic-ray's operators
 make (bench/cosmic.py), and every change of the project's operators that none of
 cosmic-ray's makes (bench/mutants.py `SPECIFIC`), on every node of every line
 gives a mutant; `--source project` takes the project's operators alone. `bench/judge.py` judges each in a fresh process: an engine
@@ -65,9 +65,9 @@ def area_files(skip: tuple[str, ...] = NOT_RULES) -> dict[str, list[Path]]:
     """The modules of each area (the engine's found by walking `interpreter/`)."""
     return {
         "engine": sorted(p for p in (REPO / "interpreter").rglob("*.py") if p.stem not in skip),
-        "compiler": [REPO / "rulelang" / "compiler.py"],
+        "compiler": [REPO / "rulelang" / "language" / "compiler.py"],
         "checks": [REPO / "rulelang" / "config" / "rules.py", REPO / "rulelang" / "config" / "validation.py"],
-        "statements": sorted((REPO / "rulelang" / "statements").glob("*.py")),
+        "statements": sorted((REPO / "rulelang" / "language" / "statements").glob("*.py")),
     }
 
 
@@ -90,7 +90,7 @@ def every_mutant_id(skip: tuple[str, ...] = NOT_RULES) -> set[str]:
 
 def area_of(m: Mutant) -> str:
     return "engine" if m.rel.startswith("interpreter/") else (
-        "compiler" if m.rel == "rulelang/compiler.py" else "statements" if "/statements/" in m.rel else "checks")
+        "compiler" if m.rel == "rulelang/language/compiler.py" else "statements" if "/statements/" in m.rel else "checks")
 
 
 # ----------------------------------------------------------------------------- the unmutated runs, once

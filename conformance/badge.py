@@ -11,7 +11,7 @@ from pathlib import Path
 from string import Template
 from xml.sax.saxutils import escape
 
-from rulelang.outfiles import write_atomic
+from rulelang.base.outfiles import write_atomic
 
 from .report import passed_of
 from .runner import RunResult

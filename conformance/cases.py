@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, cast
 
-from rulelang.readinput import read_json
+from rulelang.base.readinput import read_json
 
 
 def step_words(step: dict[str, Any]) -> str:

@@ -67,7 +67,7 @@ class Found:
 
 def text_of(config: dict[str, Any]) -> str:
     """A ruleset text that compiles to CONFIG (every statement written out)."""
-    from rulelang.formatter import config_statements, statement_lines, statements_to_text
+    from rulelang.language.formatter import config_statements, statement_lines, statements_to_text
 
     said = {k: statement_lines(k, v) for k, v in config_statements(config) if k != "based_on"}
     return statements_to_text(said)

@@ -33,9 +33,9 @@ from typing import Any
 
 import rulelang
 from rulelang.config.reading import read_record
-from rulelang.formatter import config_statements, statement_lines, statements_to_text
 from rulelang.interpreter import Match, greedy_player
-from rulelang.statements import INFO, TABLE
+from rulelang.language.formatter import config_statements, statement_lines, statements_to_text
+from rulelang.language.statements import INFO, TABLE
 
 from .builtin import run_case
 from .cases import Case
@@ -256,7 +256,7 @@ def draft(spec: str, seeds: int = 40, positions: bool = True) -> Suite:
 # ---------------------------------------------------------------------------
 # Targeted positions: for each statement the ruleset states, a position where it decides
 #
-# Driven by the statement table (rulelang/statements): a statement's other
+# Driven by the statement table (rulelang/language/statements): a statement's other
 # spellings (its `examples`) give alternative configurations, the ruleset with
 # that one line changed. A position decides for the statement when the
 # built-in engine, replaying the same deal and moves under an alternative,

@@ -19,7 +19,7 @@ from string import Template
 from typing import Any
 
 from rulelang._version import __version__
-from rulelang.outfiles import write_atomic
+from rulelang.base.outfiles import write_atomic
 
 from .cases import features
 from .report import failure_text, passed_of, skip_reasons

@@ -13,9 +13,9 @@ import re
 from typing import Any
 
 import rulelang
-from rulelang.explain import diff_configs
-from rulelang.formatter import config_statements, config_to_text, statement_lines, statements_to_text
-from rulelang.statements import INFO
+from rulelang.language.explain import diff_configs
+from rulelang.language.formatter import config_statements, config_to_text, statement_lines, statements_to_text
+from rulelang.language.statements import INFO
 
 from .identify import FieldResult, Identification
 

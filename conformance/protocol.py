@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
-from rulelang.readinput import parse_json
+from rulelang.base.readinput import parse_json
 
 from . import reaper
 

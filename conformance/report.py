@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from rulelang.outfiles import write_atomic
+from rulelang.base.outfiles import write_atomic
 
 from .cases import step_words
 from .runner import OUTCOMES, CaseResult, RunResult

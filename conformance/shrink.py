@@ -313,10 +313,10 @@ def write(shrunk: Shrunk, folder: Path) -> Path:
     """Write the shrunk case as a case file FOLDER/VARIANT/ID.json, linted as every case file is first (ValueError
     with the problems if it does not lint: nothing is written).
 
-    Written atomically, as every output is (rulelang/outfiles.py): a run killed meanwhile leaves the file whole
+    Written atomically, as every output is (rulelang/base/outfiles.py): a run killed meanwhile leaves the file whole
     or absent, a symbolic link at the path is replaced (never written through onto its target), a FIFO too
     (never opened, so never waited on)."""
-    from rulelang.outfiles import write_atomic
+    from rulelang.base.outfiles import write_atomic
 
     case = shrunk.original
     name = f"{shrunk.data['id']}.json"

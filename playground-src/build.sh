@@ -1,5 +1,6 @@
 #!/bin/sh
-# Build the playground's static files into rulelang/playground/static/ (committed, shipped in the wheel).
+# Bundle the playground's script into rulelang/playground/static/ (committed, shipped in the wheel).
+# The page and its style (index.html, playground.css) are stored there only, as they are served.
 # Needs node and npm once: `npm ci && sh build.sh` (or `npm run build`).
 set -eu
 cd "$(dirname "$0")"
@@ -10,5 +11,4 @@ npx esbuild src/main.js --bundle --minify --format=esm --target=es2020 \
   --legal-comments=none --metafile=meta.json --outfile="$OUT/playground.js"
 node notices.js meta.json > "$OUT/THIRD-PARTY.txt"
 rm -f meta.json
-cp src/index.html src/playground.css "$OUT/"
 echo "built $OUT: $(wc -c < "$OUT/playground.js") bytes of JavaScript"

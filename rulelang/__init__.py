@@ -21,8 +21,9 @@ import importlib
 TYPE_CHECKING = False  # not `typing`'s: importing typing takes long enough for a Ctrl-C to land in it (interrupt.py)
 if TYPE_CHECKING:
     from rulelang._version import __version__
-    from rulelang.analysis import Analysis, analyse
-    from rulelang.api import (
+    from rulelang.base.errors import RulesetCheckError, RulesetError, RulesetErrors, RulesetFileError, RulesetSyntaxError
+    from rulelang.language.analysis import Analysis, analyse
+    from rulelang.language.api import (
         check_text,
         compile_bundled,
         compile_file,
@@ -31,41 +32,40 @@ if TYPE_CHECKING:
         load_config_dict,
         loads,
     )
-    from rulelang.ast import Ruleset
-    from rulelang.bundled import bundled_filename as bundled_filename
-    from rulelang.bundled import bundled_names
-    from rulelang.bundled import bundled_text as bundled_text
-    from rulelang.compiler import config_schema, validate_config
-    from rulelang.errors import RulesetCheckError, RulesetError, RulesetErrors, RulesetFileError, RulesetSyntaxError
-    from rulelang.formatter import config_to_text, format_text
+    from rulelang.language.ast import Ruleset
+    from rulelang.language.bundled import bundled_filename as bundled_filename
+    from rulelang.language.bundled import bundled_names
+    from rulelang.language.bundled import bundled_text as bundled_text
+    from rulelang.language.compiler import config_schema, validate_config
+    from rulelang.language.formatter import config_to_text, format_text
 
     load_config = load_config_dict
 
 # public name -> the module that defines it
 _WHERE = {
     "__version__": "rulelang._version",
-    "Ruleset": "rulelang.ast",
-    "Analysis": "rulelang.analysis",
-    "analyse": "rulelang.analysis",
-    "RulesetError": "rulelang.errors",
-    "RulesetSyntaxError": "rulelang.errors",
-    "RulesetCheckError": "rulelang.errors",
-    "RulesetFileError": "rulelang.errors",
-    "RulesetErrors": "rulelang.errors",
-    "loads": "rulelang.api",
-    "load": "rulelang.api",
-    "check_text": "rulelang.api",
-    "compile_text": "rulelang.api",
-    "compile_file": "rulelang.api",
-    "compile_bundled": "rulelang.api",
-    "load_config_dict": "rulelang.api",
-    "bundled_names": "rulelang.bundled",
-    "bundled_text": "rulelang.bundled",  # served, not listed in __all__: as before
-    "bundled_filename": "rulelang.bundled",
-    "config_schema": "rulelang.compiler",
-    "validate_config": "rulelang.compiler",
-    "config_to_text": "rulelang.formatter",
-    "format_text": "rulelang.formatter",
+    "Ruleset": "rulelang.language.ast",
+    "Analysis": "rulelang.language.analysis",
+    "analyse": "rulelang.language.analysis",
+    "RulesetError": "rulelang.base.errors",
+    "RulesetSyntaxError": "rulelang.base.errors",
+    "RulesetCheckError": "rulelang.base.errors",
+    "RulesetFileError": "rulelang.base.errors",
+    "RulesetErrors": "rulelang.base.errors",
+    "loads": "rulelang.language.api",
+    "load": "rulelang.language.api",
+    "check_text": "rulelang.language.api",
+    "compile_text": "rulelang.language.api",
+    "compile_file": "rulelang.language.api",
+    "compile_bundled": "rulelang.language.api",
+    "load_config_dict": "rulelang.language.api",
+    "bundled_names": "rulelang.language.bundled",
+    "bundled_text": "rulelang.language.bundled",  # served, not listed in __all__: as before
+    "bundled_filename": "rulelang.language.bundled",
+    "config_schema": "rulelang.language.compiler",
+    "validate_config": "rulelang.language.compiler",
+    "config_to_text": "rulelang.language.formatter",
+    "format_text": "rulelang.language.formatter",
 }
 # former names, kept while callers move
 _ALIASES = {"load_config": "load_config_dict"}

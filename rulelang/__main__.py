@@ -2,7 +2,7 @@
 try:
     from rulelang.launch import main
 except KeyboardInterrupt:  # a Ctrl-C while the launcher itself is imported: as launch.py says it
-    from rulelang import interrupt
+    from rulelang.base import interrupt
 
     interrupt.report()
     raise SystemExit(interrupt.EXIT_STATUS) from None

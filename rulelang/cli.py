@@ -15,9 +15,9 @@ from typing import Any, NoReturn
 
 import click
 
-from rulelang import interrupt
 from rulelang._version import __version__
-from rulelang.readinput import forget, input_of
+from rulelang.base import interrupt
+from rulelang.base.readinput import forget, input_of
 
 __all__ = ["main", "LazyGroup", "COMMANDS"]
 
@@ -99,7 +99,7 @@ class LazyGroup(click.Group):
             if interrupt.during_interrupt(exc):
                 _interrupted(ctx)
             raise
-        except KeyboardInterrupt:  # Ctrl-C: stop as shells expect of an interrupted command (rulelang/interrupt.py)
+        except KeyboardInterrupt:  # Ctrl-C: stop as shells expect of an interrupted command (rulelang/base/interrupt.py)
             _interrupted(ctx)
         except BrokenPipeError:  # `rulelang ... | head`: the reader left; stop quietly as Unix tools do
             _quiet_stdout()
@@ -126,7 +126,7 @@ def with_color_option(command: click.Command) -> click.Command:
 
 
 def _interrupted(ctx: click.Context) -> NoReturn:
-    """Ctrl-C, or an error it caused: the line of rulelang/interrupt.py and exit 130."""
+    """Ctrl-C, or an error it caused: the line of rulelang/base/interrupt.py and exit 130."""
     interrupt.report()
     ctx.exit(interrupt.EXIT_STATUS)
 

@@ -1,8 +1,8 @@
 """Regenerate every generated file of the checkout: `python -m rulelang.generate [--check]`.
 
 One list, `GENERATORS`: each returns the files it makes and the text each
-must have. A later generator sees the texts of the earlier ones (the shipped
-copies of docs/ are copied after docs/language.md's tables are rewritten).
+must have. A later generator sees the texts of the earlier ones (the parser's
+tables are built from the grammar as generated first).
 `--check` writes nothing and exits 1 when a file is stale;
 tests/test_generated.py runs the same check.
 """
@@ -30,15 +30,15 @@ def config_schema(read: Callable[[Path], str]) -> dict[Path, str]:
 def config_fields(read: Callable[[Path], str]) -> dict[Path, str]:
     """The table of every field in docs/config.md, from rulelang/config/fields.py."""
     from rulelang.config.docs import rewrite
-    from rulelang.statements import INFO
+    from rulelang.language.statements import INFO
 
     path = ROOT / "docs" / "config.md"
     return {path: rewrite(read(path), lambda key: INFO[key].words)}
 
 
 def grammar_file(read: Callable[[Path], str]) -> dict[Path, str]:
-    """The grammar (rulelang/ruleset.lark), from the phrases of the statement table."""
-    from rulelang.statements.grammar_file import GRAMMAR, grammar_text
+    """The grammar (rulelang/language/ruleset.lark), from the phrases of the statement table."""
+    from rulelang.language.statements.grammar_file import GRAMMAR, grammar_text
 
     return {GRAMMAR: grammar_text()}
 
@@ -46,14 +46,14 @@ def grammar_file(read: Callable[[Path], str]) -> dict[Path, str]:
 def highlighting(read: Callable[[Path], str]) -> dict[Path, str]:
     """The highlight keywords and the editors' TextMate grammars, from the grammar's keywords."""
     from rulelang.highlight.generate import outputs
-    from rulelang.statements.grammar_file import GRAMMAR, keywords_in
+    from rulelang.language.statements.grammar_file import GRAMMAR, keywords_in
 
     return outputs(keywords_in(read(GRAMMAR)))
 
 
 def statement_tables(read: Callable[[Path], str]) -> dict[Path, str]:
     """The statement tables of docs/language.md, from the statement table."""
-    from rulelang.statements.docs import BEGIN, END, statement_docs
+    from rulelang.language.statements.docs import BEGIN, END, statement_docs
 
     path = ROOT / "docs" / "language.md"
     head, _, rest = read(path).partition(BEGIN)
@@ -67,11 +67,6 @@ def engine_api(read: Callable[[Path], str]) -> dict[Path, str]:
 
     path = ROOT / "docs" / "engine-api.md"
     return {path: rewrite(read(path))}
-
-
-def reference_copies(read: Callable[[Path], str]) -> dict[Path, str]:
-    """The reference documents shipped in the package (`rulelang help TOPIC`): copies of docs/*.md."""
-    return {ROOT / "rulelang" / "reference" / doc.name: read(doc) for doc in sorted((ROOT / "docs").glob("*.md"))}
 
 
 def pypi_readme(read: Callable[[Path], str]) -> dict[Path, str]:
@@ -93,7 +88,7 @@ def pypi_readme(read: Callable[[Path], str]) -> dict[Path, str]:
 
 def bundled_index(read: Callable[[Path], str]) -> dict[Path, str]:
     """The summary of the bundled rulesets that `rulelang list` reads."""
-    from rulelang.bundled_index import INDEX_NAME, build
+    from rulelang.language.bundled_index import INDEX_NAME, build
 
     return {ROOT / "rulesets" / INDEX_NAME: json.dumps(build(), indent=1, ensure_ascii=False) + "\n"}
 
@@ -102,16 +97,16 @@ def parser_tables(read: Callable[[Path], str]) -> dict[Path, str]:
     """The parser's JSON tables, shipped beside the grammar, from the grammar as generated above; rebuilt only
     when the grammar changed (lark numbers the states differently from one build to the next: tables of the same
     grammar are current)."""
-    from rulelang.grammar import GRAMMAR_FILE, TABLES_FILE, tables_current, tables_text
+    from rulelang.language.grammar import GRAMMAR_FILE, TABLES_FILE, tables_current, tables_text
 
-    path = ROOT / "rulelang" / TABLES_FILE
-    grammar = read(ROOT / "rulelang" / GRAMMAR_FILE)
+    path = ROOT / "rulelang" / "language" / TABLES_FILE
+    grammar = read(ROOT / "rulelang" / "language" / GRAMMAR_FILE)
     old = read(path) if path.is_file() else ""
     return {path: old if tables_current(old, grammar) else tables_text(grammar)}
 
 
 GENERATORS: tuple[Generator, ...] = (grammar_file, config_schema, config_fields, highlighting, statement_tables,
-                                     engine_api, reference_copies, bundled_index, parser_tables, pypi_readme)
+                                     engine_api, bundled_index, parser_tables, pypi_readme)
 
 
 def expected() -> dict[Path, str]:

@@ -1,5 +1,5 @@
 """The `rulelang` console script and `python -m rulelang`: the command line (rulelang/cli.py), started so that
-a Ctrl-C at any moment ends as rulelang/interrupt.py says, not with Python's traceback.
+a Ctrl-C at any moment ends as rulelang/base/interrupt.py says, not with Python's traceback.
 
 Importing the command line takes a while (click, then the command's modules); this module imports nothing
 slow, so that a Ctrl-C during that import is caught here. `rulelang.cli:main` stays the click group for
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from rulelang import interrupt
+from rulelang.base import interrupt
 
 
 def main(prog_name: str | None = None) -> None:

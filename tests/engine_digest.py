@@ -15,10 +15,10 @@ import random
 import sys
 
 import rulelang
-from rulelang.bundled import bundled_names
 from rulelang.interpreter import Config, IllegalMove, Round, greedy_player, play_match, random_player, replay
 from rulelang.interpreter.build import engine_build
 from rulelang.interpreter.tiles import TILES, lead_code, move_from_code
+from rulelang.language.bundled import bundled_names
 
 
 def _hash(value: object) -> str:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import rulelang
-from rulelang.compiler import analyse
+from rulelang.language.compiler import analyse
 
 HEAD = 'ruleset t "t"\nsource "s"\nbased on {base}\n'
 

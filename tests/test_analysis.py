@@ -1,4 +1,4 @@
-"""The public analysis of a ruleset text (rulelang/analysis.py): one typed result a file, made once.
+"""The public analysis of a ruleset text (rulelang/language/analysis.py): one typed result a file, made once.
 
 `rulelang check` (text and `--json`), the language server and the playground
 read their errors, warnings and configuration from one `Analysis`; a text the
@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import rulelang.analysis
-import rulelang.compiler
-from rulelang.analysis import Analysis, analyse
-from rulelang.bundled import bundled_text
+import rulelang.language.analysis
+import rulelang.language.compiler
+from rulelang.base.jsontypes import ConfigJSON
 from rulelang.cli import main
-from rulelang.formatter import canonical_lines
-from rulelang.jsontypes import ConfigJSON
+from rulelang.language.analysis import Analysis, analyse
+from rulelang.language.bundled import bundled_text
+from rulelang.language.formatter import canonical_lines
 
 FOREIGN = Path(__file__).parent / "data" / "foreign" / "99-udev.rules"
 WARNED = 'ruleset t "t"\nsource "s"\nbased on muggins\npoints are shown raw\n'  # valid, with a warning
@@ -38,7 +38,7 @@ def _any_in(hint: object) -> bool:
 def test_the_analysis_is_frozen_and_no_field_is_typed_any():
     hints = typing.get_type_hints(Analysis)
     assert set(hints) == {f.name for f in dataclasses.fields(Analysis)}
-    # the configuration's JSON is typed at the JSON boundary (rulelang.jsontypes.ConfigJSON), not by the analysis
+    # the configuration's JSON is typed at the JSON boundary (rulelang.base.jsontypes.ConfigJSON), not by the analysis
     assert hints["config"] == ConfigJSON | None
     assert [name for name, hint in hints.items() if name != "config" and _any_in(hint)] == []
     analysis = analyse(bundled_text("pagat"), "pagat.rules")
@@ -48,15 +48,15 @@ def test_the_analysis_is_frozen_and_no_field_is_typed_any():
 
 @pytest.fixture
 def analyses(monkeypatch):
-    """The file name of every text the compiler's pipeline analyses (rulelang.compiler.analyse)."""
+    """The file name of every text the compiler's pipeline analyses (rulelang.language.compiler.analyse)."""
     seen: list[str] = []
-    real = rulelang.compiler.analyse
+    real = rulelang.language.compiler.analyse
 
-    def counting(text: str, filename: str = "<string>") -> rulelang.compiler.Compiled:
+    def counting(text: str, filename: str = "<string>") -> rulelang.language.compiler.Compiled:
         seen.append(filename)
         return real(text, filename)
 
-    monkeypatch.setattr(rulelang.compiler, "analyse", counting)
+    monkeypatch.setattr(rulelang.language.compiler, "analyse", counting)
     return seen
 
 

@@ -54,8 +54,8 @@ def test_it_finds_mutants_in_every_rule_module_and_the_language():
     res = _run("--list")
     assert res.returncode == 0, res.stderr
     files = {line.split(":")[0] for line in res.stdout.splitlines() if line.startswith(("interpreter/", "rulelang/"))}
-    assert {"interpreter/round.py", "interpreter/settlement.py", "rulelang/compiler.py", "rulelang/config/rules.py",
-            "rulelang/config/validation.py", "rulelang/statements/deal.py"} <= files
+    assert {"interpreter/round.py", "interpreter/settlement.py", "rulelang/language/compiler.py", "rulelang/config/rules.py",
+            "rulelang/config/validation.py", "rulelang/language/statements/deal.py"} <= files
     assert not any(f.endswith(("transcript.py", "players.py", "errors.py")) for f in files)
 
 
@@ -125,7 +125,7 @@ def test_every_listed_equivalent_mutant_has_a_reason_and_a_unique_id():
 @pytest.mark.skipif(COMPILED_IN_TREE, reason="the engine is compiled into the checkout: the script refuses to run")
 def test_a_language_mistake_that_changes_a_configuration_is_killed_by_a_case(tmp_path):
     # `placements score multiples of N` no longer sets the multiple: the compiled configurations change
-    res = _run("--match", "rulelang/statements/scoring.py::_set_scoring::multiple = v.multiple if v.multiple is not None else c.multiple::IsNot->Is",
+    res = _run("--match", "rulelang/language/statements/scoring.py::_set_scoring::multiple = v.multiple if v.multiple is not None else c.multiple::IsNot->Is",
                "--json", str(tmp_path / "m.json"))
     assert res.returncode == 0, res.stdout + res.stderr
     doc = json.loads((tmp_path / "m.json").read_text())
@@ -138,7 +138,7 @@ def test_a_language_mistake_that_changes_a_configuration_is_killed_by_a_case(tmp
 def test_a_configuration_change_no_case_sees_is_judged_by_the_language_tests(tmp_path):
     # the base's label (`based_on`, metadata no engine reads) set to None: every child's configuration changes,
     # every case passes
-    res = _run("--match", "rulelang/compiler.py::analyse_ruleset::base_label = based.value.ref::assign->None",
+    res = _run("--match", "rulelang/language/compiler.py::analyse_ruleset::base_label = based.value.ref::assign->None",
                "--json", str(tmp_path / "m.json"))
     assert res.returncode == 0, res.stdout + res.stderr
     [verdict] = json.loads((tmp_path / "m.json").read_text())["verdicts"]

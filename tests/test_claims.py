@@ -15,10 +15,10 @@ from ruleset_text import compiled
 from rulelang import compile_text
 from rulelang.cli import main
 from rulelang.config.defaults import without_defaults
-from rulelang.explain import explain_text
-from rulelang.formatter import format_text
 from rulelang.interpreter import IllegalMove, Match, Move, Round, as_config, play_match, random_player, replay
 from rulelang.interpreter.claims import set_miss_rate
+from rulelang.language.explain import explain_text
+from rulelang.language.formatter import format_text
 
 BASE = 'ruleset house "House"\nsource "s"\nbased on muggins\n'
 MUGGINS = BASE + "points must be claimed; missed points go to the next opponent\n"
@@ -404,7 +404,7 @@ def test_forfeited_claims_are_explained():
 
 def test_the_claims_statements_module_exports_its_public_names():
     space: dict[str, object] = {}
-    exec("from rulelang.statements.claims import *", space)  # noqa: S102 - what a star import of the module gives
+    exec("from rulelang.language.statements.claims import *", space)  # noqa: S102 - what a star import of the module gives
     assert {"STATEMENTS", "WORDS"} <= set(space)
 
 

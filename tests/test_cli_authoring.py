@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulelang.bundled import bundled_names, bundled_text
 from rulelang.cli import main
+from rulelang.language.bundled import bundled_names, bundled_text
 
 ROOT = Path(__file__).resolve().parents[1]
 LSP_DATA = Path(__file__).parent / "data" / "lsp"
@@ -37,7 +37,7 @@ def test_check_reads_standard_input_with_a_name_for_messages():
 
 
 def test_fmt_reads_standard_input_and_writes_the_canonical_text():
-    from rulelang.formatter import canonical
+    from rulelang.language.formatter import canonical
 
     result = run("fmt", "-", input=UNFORMATTED)
     assert result.exit_code == 0
@@ -167,7 +167,7 @@ def test_help_lists_topics_and_prints_the_installed_reference():
 def test_lsp_without_pygls_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pygls", None)
     monkeypatch.setitem(sys.modules, "pygls.lsp.server", None)
-    monkeypatch.delitem(sys.modules, "rulelang.lsp", raising=False)
+    monkeypatch.delitem(sys.modules, "rulelang.lsp.server", raising=False)
     result = CliRunner().invoke(main, ["lsp"])
     assert result.exit_code == 1 and "pip install 'rulelang[lsp]'" in result.output
 
@@ -192,8 +192,8 @@ def test_help_lists_every_command_with_its_summary():
 
 
 def test_bundled_index_is_current():
-    """Run `python -m rulelang.bundled_index` after changing a bundled ruleset."""
-    from rulelang import bundled_index
+    """Run `python -m rulelang.language.bundled_index` after changing a bundled ruleset."""
+    from rulelang.language import bundled_index
 
     stored = json.loads((ROOT / "rulesets" / "index.json").read_text(encoding="utf-8"))
     assert stored == bundled_index.build()

@@ -185,7 +185,7 @@ def _completions(args: list[str], incomplete: str) -> list[tuple[str, str]]:
 
 
 def test_shell_completion_offers_bundled_names_where_a_ruleset_is_taken_and_files_too():
-    from rulelang.bundled import bundled_names
+    from rulelang.language.bundled import bundled_names
 
     muggins = [("plain", n) for n in bundled_names() if n.startswith("mug")]
     assert muggins and _completions(["check"], "mug") == [*muggins, ("file", "mug")]

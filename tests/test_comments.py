@@ -38,5 +38,5 @@ def test_no_source_file_carries_a_history_tag():
 
 def test_the_walk_sees_the_package():
     seen = {p.relative_to(ROOT).as_posix() for p in _sources()}
-    assert {"rulelang/ruleset.lark", "interpreter/round.py", "conformance/runner.py"} <= seen
+    assert {"rulelang/language/ruleset.lark", "interpreter/round.py", "conformance/runner.py"} <= seen
     assert not any(s.startswith(("rulelang/interpreter/", "rulelang/conformance/")) for s in seen)

@@ -15,7 +15,7 @@ from rulelang.config.rules import config_problems
 from rulelang.config.schema import generate
 from rulelang.config.validation import config_schema
 from rulelang.interpreter.config import Config
-from rulelang.statements import INFO, TABLE
+from rulelang.language.statements import INFO, TABLE
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYER = ROOT / "rulelang" / "config"
@@ -207,16 +207,16 @@ def test_a_cross_field_rule_is_declared_once_for_the_schema_and_the_language():
 
 @pytest.mark.parametrize("name", rulelang.bundled_names())
 def test_a_compiled_configuration_read_into_its_record_is_written_back_byte_for_byte(name):
-    from rulelang.statements.record import read_record, record_json
+    from rulelang.language.statements.record import read_record, record_json
 
     data = rulelang.compile_bundled(name)
     assert json.dumps(record_json(read_record(data)), indent=2) == json.dumps(data, indent=2)
 
 
 def test_the_compiler_writes_an_optional_field_where_it_always_has():
-    from rulelang.statements.record import record_json
+    from rulelang.language.statements.record import record_json
 
-    result = rulelang.compiler.analyse(
+    result = rulelang.language.compiler.analyse(
         'ruleset order "Order"\nsource "a test"\n'
         "based on allfives\nthe round ends when both partners go out\npoints must be claimed; missed points go "
         "to the next opponent\ntiles double-nine\nplacements score multiples of 5 or 3, one point per multiple\n"
@@ -228,9 +228,9 @@ def test_the_compiler_writes_an_optional_field_where_it_always_has():
 
 
 def test_an_optional_field_holds_its_declared_default_in_the_record_and_is_not_written():
-    from rulelang.statements.record import empty_record, record_json
+    from rulelang.language.statements.record import empty_record, record_json
 
-    record = rulelang.compiler.resolve([])
+    record = rulelang.language.compiler.resolve([])
     for d in declared():
         if not d.spec.required and not callable(d.spec.default):
             assert getattr(record, d.attr) == getattr(empty_record(), d.attr) == _read_default(d), d.attr
@@ -245,7 +245,7 @@ def _read_default(d):
 
 
 def test_a_simple_statement_resolves_and_reads_its_declared_field():
-    from rulelang.statements.record import empty_record
+    from rulelang.language.statements.record import empty_record
 
     for key, value in (("redeal_doubles", 5), ("knock_bonus", 3), ("draw_while_able", True), ("claims", "forfeit"),
                        ("overshoot", "bounce"), ("spinner_count", "uncovered-sides")):
@@ -257,7 +257,7 @@ def test_a_simple_statement_resolves_and_reads_its_declared_field():
 
 
 def test_diff_reads_both_configurations_into_records_so_a_written_default_is_no_difference():
-    from rulelang.explain import diff_configs
+    from rulelang.language.explain import diff_configs
 
     plain = rulelang.compile_bundled("allfives")
     written = json.loads(json.dumps(plain))

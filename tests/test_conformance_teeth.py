@@ -16,7 +16,7 @@ from ruleset_text import compiled
 from rulelang.conformance import builtin, cases, configs, runner
 from rulelang.conformance.protocol import InProcessEngine, SubprocessEngine
 from rulelang.interpreter import deal, legality, settlement, tiles
-from rulelang.statements import settlement as settlement_statements
+from rulelang.language.statements import settlement as settlement_statements
 
 TOY = Path(__file__).parents[1] / "conformance" / "examples" / "toy_engine.py"
 CASES = cases.lint().cases

@@ -21,7 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 import rulelang
-from rulelang import interrupt, launch
+from rulelang import launch
+from rulelang.base import interrupt
 from rulelang.cli import main
 
 LINE = "\nrulelang: interrupted\n"
@@ -189,7 +190,7 @@ def test_a_pool_stopped_while_a_worker_sends_a_result_lets_the_process_end(tmp_p
     (the pool's thread, waiting for the rest of a half-sent result, once kept it alive for ever)."""
     script = textwrap.dedent("""
         import threading
-        from rulelang.procs import run_in_workers
+        from rulelang.base.procs import run_in_workers
 
         def big(_task):
             return b"x" * 300_000

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import rulelang
 from rulelang import compile_text
-from rulelang.explain import explain_text
 from rulelang.interpreter import Round
 from rulelang.interpreter.match import play_match
 from rulelang.interpreter.settlement import settle
 from rulelang.interpreter.tiles import BIT, INDEX, parse_tile
+from rulelang.language.explain import explain_text
 
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
 

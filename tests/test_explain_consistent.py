@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.errors import RulesetWarning
-from rulelang.explain import explain_text
+from rulelang.base.errors import RulesetWarning
+from rulelang.language.explain import explain_text
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUSE = ROOT / "tests" / "data" / "rulesets" / "house"
@@ -68,7 +68,7 @@ def test_the_rule_in_force_is_said_once_where_the_issue_found_two():
 
 
 def _warnings(text: str, filename: str = "t.rules") -> list[RulesetWarning]:
-    from rulelang.compiler import analyse
+    from rulelang.language.compiler import analyse
 
     return [w for w in analyse(text, filename).warnings if isinstance(w, RulesetWarning)]
 
@@ -97,6 +97,6 @@ def test_what_applies_is_not_warned_about():
 def test_every_no_double_fallback_has_its_words_under_every_double_opener():
     """A fallback added to the vocabulary is said wherever a double opens (the highest, a set double)."""
     from rulelang.config.vocabulary import NoDouble, literal_values
-    from rulelang.statements.play import FALLBACK_WORDS
+    from rulelang.language.statements.play import FALLBACK_WORDS
 
     assert set(FALLBACK_WORDS) == set(literal_values(NoDouble))

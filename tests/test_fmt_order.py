@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 import rulelang
 from rulelang.cli import main
-from rulelang.formatter import format_text
+from rulelang.language.formatter import format_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).parent / "data" / "fmt"

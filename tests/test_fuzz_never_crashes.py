@@ -19,9 +19,9 @@ sys.path.insert(0, str(Path(__file__).parent / "fuzz"))
 
 import fuzzlib  # noqa: E402
 
+from rulelang.base.readinput import parse_json  # noqa: E402
 from rulelang.cli import main  # noqa: E402
 from rulelang.conformance import runner  # noqa: E402
-from rulelang.readinput import parse_json  # noqa: E402
 
 FUZZ = settings(derandomize=True, deadline=None, max_examples=60, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -28,7 +28,7 @@ from click.testing import CliRunner
 import rulelang
 from rulelang.cli import main
 from rulelang.interpreter import Config, Match, greedy_player, random_player, replay
-from rulelang.outside import known_outside
+from rulelang.language.outside import known_outside
 
 HOUSE = Path(__file__).parent / "data" / "rulesets" / "house"
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from rulelang import readinput
+from rulelang.base import readinput
+from rulelang.base.readinput import InputError, parse_json, read_json, read_text
 from rulelang.cli import main
-from rulelang.readinput import InputError, parse_json, read_json, read_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -99,16 +99,16 @@ def test_check_goes_on_after_an_internal_error_and_names_the_file(tmp_path, monk
     good, bad = tmp_path / "good.rules", tmp_path / "bad.rules"
     good.write_text(Path(ROOT / "rulesets" / "exact61.rules").read_text())
     bad.write_text("ruleset bad \"Bad\"\n")
-    import rulelang.analysis
+    import rulelang.language.analysis
 
-    real = rulelang.analysis.analyse  # `check` analyses each file once, through it
+    real = rulelang.language.analysis.analyse  # `check` analyses each file once, through it
 
     def crashing(text, filename="<string>", open_texts=None):
         if filename.endswith("bad.rules"):
             raise IndexError("list index out of range")
         return real(text, filename, open_texts)
 
-    monkeypatch.setattr(rulelang.analysis, "analyse", crashing)
+    monkeypatch.setattr(rulelang.language.analysis, "analyse", crashing)
     monkeypatch.delenv("RULELANG_DEBUG", raising=False)
     res = _cli("check", str(bad), str(good))
     assert res.exit_code == 70

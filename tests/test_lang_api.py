@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 import rulelang
-import rulelang.compiler
+import rulelang.language.compiler
 from rulelang.config.rules import config_problems
 
 
@@ -20,10 +20,10 @@ def test_the_checks_modules_export_their_public_names():
 
 def test_the_compiler_resolves_into_the_typed_record_and_writes_its_json_at_the_boundary():
     from rulelang.config.fields import Fields
-    from rulelang.statements.record import record_json
+    from rulelang.language.statements.record import record_json
 
-    result = rulelang.compiler.analyse(rulelang.bundled_text("exact61"), "exact61.rules")
-    assert isinstance(result.record, Fields) and not hasattr(rulelang.compiler, "Config")
+    result = rulelang.language.compiler.analyse(rulelang.bundled_text("exact61"), "exact61.rules")
+    assert isinstance(result.record, Fields) and not hasattr(rulelang.language.compiler, "Config")
     assert result.record.knock_bonus == 0 and result.record.divisors == (result.record.multiple,)  # defaults, typed
     assert record_json(result.record) == result.config == rulelang.compile_bundled("exact61")
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.bundled import bundled_text
-from rulelang.compiler import compile_ruleset, validate_config
-from rulelang.formatter import config_to_text, format_text
+from rulelang.language.bundled import bundled_text
+from rulelang.language.compiler import compile_ruleset, validate_config
+from rulelang.language.formatter import config_to_text, format_text
 
 CONFIGS = Path(__file__).parent / "data" / "configs"
 SOURCE_VARIANTS = ["exact61", "pagat", "allfives"]

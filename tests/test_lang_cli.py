@@ -9,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 import rulelang
-from rulelang.bundled import bundled_text
 from rulelang.cli import main
+from rulelang.language.bundled import bundled_text
 
 DATA = Path(__file__).parent / "data" / "rulesets"
 
@@ -180,19 +180,19 @@ def test_diff_bad_input(run, tmp_path):
 
 def test_check_analyses_a_valid_file_once(run, tmp_path, monkeypatch):
     """`check` reads its errors and its warnings from one analysis of the file."""
-    import rulelang.compiler
+    import rulelang.language.compiler
 
     good = tmp_path / "good.rules"
     good.write_text(bundled_text("pagat"), encoding="utf-8")
     seen: list[str] = []
-    real = rulelang.compiler.analyse
+    real = rulelang.language.compiler.analyse
 
     def counting(text: str, filename: str = "<string>"):
         seen.append(filename)
         return real(text, filename)
 
-    monkeypatch.setattr(rulelang.compiler, "analyse", counting)
-    monkeypatch.setattr("rulelang.api.analyse", counting)
+    monkeypatch.setattr(rulelang.language.compiler, "analyse", counting)
+    monkeypatch.setattr("rulelang.language.api.analyse", counting)
     result = run("check", str(good))
     assert result.exit_code == 0 and f"{good}: ok" in result.output
     assert seen == [str(good)]
@@ -220,7 +220,7 @@ def test_compile_output_gets_ordinary_permissions(tmp_path):
 
 
 def test_compile_refuses_to_write_over_its_own_input(tmp_path):
-    from rulelang.bundled import bundled_text
+    from rulelang.language.bundled import bundled_text
 
     src = tmp_path / "x.rules"
     text = bundled_text("exact61")

@@ -10,10 +10,10 @@ import pytest
 from ruleset_text import HEAD, compiled, refused
 
 import rulelang
-import rulelang.compiler
-from rulelang.compiler import analyse, compile_ruleset, validate_config
+import rulelang.language.compiler
 from rulelang.config.rules import config_problems
-from rulelang.parser import parse
+from rulelang.language.compiler import analyse, compile_ruleset, validate_config
+from rulelang.language.parser import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,8 +105,8 @@ def test_a_configuration_file_breaking_a_rule_is_refused_with_the_rule(tmp_path)
 
 
 def test_compiling_a_parsed_ruleset_gives_its_configuration_or_raises():
-    from rulelang.compiler import compile_ruleset
-    from rulelang.parser import parse
+    from rulelang.language.compiler import compile_ruleset
+    from rulelang.language.parser import parse
 
     ruleset, errors = parse(HEAD.format(base="pagat") + "hand 6 tiles\n", "t.rules")
     assert errors == [] and ruleset is not None
@@ -139,7 +139,7 @@ def test_a_compiled_configuration_whose_raw_target_is_not_its_smallest_counts_is
 
 def test_four_missing_statements_spell_out_a_line_for_each_and_five_do_not():
     four = ["draw until playable", "opener leads the deciding tile", "no overshoot rule", "no score floor"]
-    start = rulelang.compiler.START_FROM_A_VARIANT
+    start = rulelang.language.compiler.START_FROM_A_VARIANT
     assert _allfives_without(four) == [(
         "missing-statement", "missing 4 statements: the drawing rule; what the opener leads; the overshoot rule; "
                              "the score floor",

@@ -10,10 +10,10 @@ from ruleset_text import refused
 
 import rulelang
 from rulelang import RulesetCheckError, RulesetError, RulesetErrors, RulesetFileError, RulesetSyntaxError
-from rulelang.bundled import bundled_text
-from rulelang.errors import CODES
-from rulelang.parser import TERMINAL_WORDS, describe_terminal, grammar
-from rulelang.statements import TABLE
+from rulelang.base.errors import CODES
+from rulelang.language.bundled import bundled_text
+from rulelang.language.parser import TERMINAL_WORDS, describe_terminal, grammar
+from rulelang.language.statements import TABLE
 
 HEAD = 'based on exact61\nruleset house "House rules"\nsource "test"\n'
 
@@ -200,7 +200,7 @@ def test_codes_have_layers():
 
 
 def test_every_statement_example_parses():
-    from rulelang.ast import STATEMENTS
+    from rulelang.language.ast import STATEMENTS
 
     for info in STATEMENTS:
         if info.key in ("ruleset", "source", "based_on"):

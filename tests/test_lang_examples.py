@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.errors import CODES
-from rulelang.formatter import format_text
-from rulelang.outside import KNOWN
+from rulelang.base.errors import CODES
+from rulelang.language.formatter import format_text
+from rulelang.language.outside import KNOWN
 
 DATA = Path(__file__).parent / "data" / "rulesets"
 BAD = sorted((DATA / "bad").glob("*.rules"))

@@ -9,11 +9,11 @@ from click.testing import CliRunner
 from ruleset_text import HEAD, child_errors, refused
 
 import rulelang
-import rulelang.compiler
-from rulelang.analysis import analyse as analyse_for_tools
+import rulelang.language.compiler
 from rulelang.cli import main
-from rulelang.compiler import analyse, compile_ruleset
-from rulelang.parser import parse
+from rulelang.language.analysis import analyse as analyse_for_tools
+from rulelang.language.compiler import analyse, compile_ruleset
+from rulelang.language.parser import parse
 
 BASE = ('ruleset base "Base"\nsource "s"\nbased on allfives\nplayers 2 or 3\nhand 5 tiles\n')
 
@@ -46,7 +46,7 @@ def test_a_chain_inherits_from_every_level(tmp_path):
 
 
 def test_ruleset_compile_does_not_parse_again(monkeypatch):
-    from rulelang.bundled import bundled_text
+    from rulelang.language.bundled import bundled_text
 
     expected = rulelang.compile_bundled("exact61")
     ruleset, errors = parse(bundled_text("exact61"), "exact61.rules")
@@ -55,9 +55,9 @@ def test_ruleset_compile_does_not_parse_again(monkeypatch):
     def no_parse(*args, **kwargs):
         raise AssertionError("parsed again")
 
-    monkeypatch.setattr("rulelang.parser.parse", no_parse)
-    monkeypatch.setattr("rulelang.compiler.parse", no_parse)
-    monkeypatch.setattr("rulelang.parser.parse_tree", no_parse)
+    monkeypatch.setattr("rulelang.language.parser.parse", no_parse)
+    monkeypatch.setattr("rulelang.language.compiler.parse", no_parse)
+    monkeypatch.setattr("rulelang.language.parser.parse_tree", no_parse)
     assert compile_ruleset(ruleset) == expected
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.limits import MAX_BASE_DEPTH, MAX_BYTES, MAX_ERRORS, MAX_LINE
+from rulelang.base.limits import MAX_BASE_DEPTH, MAX_BYTES, MAX_ERRORS, MAX_LINE
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD = 'based on allfives\nruleset house "H"\nsource "s"\n'

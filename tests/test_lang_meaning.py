@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 import rulelang
-from rulelang.errors import RulesetSyntaxError
-from rulelang.meaning import closest_example, is_slip, said
+from rulelang.base.errors import RulesetSyntaxError
+from rulelang.language.meaning import closest_example, is_slip, said
 
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on muggins\n'
 

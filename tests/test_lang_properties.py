@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rulelang
-from rulelang.bundled import bundled_names, bundled_text
-from rulelang.compiler import validate_config
-from rulelang.formatter import config_to_text, format_text
-from rulelang.parser import keywords, parse
+from rulelang.language.bundled import bundled_names, bundled_text
+from rulelang.language.compiler import validate_config
+from rulelang.language.formatter import config_to_text, format_text
+from rulelang.language.parser import keywords, parse
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

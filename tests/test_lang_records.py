@@ -8,9 +8,9 @@ import pickle
 import pytest
 
 import rulelang
-from rulelang.ast import Statement
-from rulelang.bundled import package_root
-from rulelang.statements.values import Span, Term
+from rulelang.language.ast import Statement
+from rulelang.language.bundled import package_root
+from rulelang.language.statements.values import Span, Term
 
 
 def _exact61() -> rulelang.Ruleset:

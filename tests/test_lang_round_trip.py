@@ -8,8 +8,8 @@ import pytest
 from ruleset_text import compiled
 
 import rulelang
-from rulelang.compiler import analyse
-from rulelang.formatter import config_to_text
+from rulelang.language.compiler import analyse
+from rulelang.language.formatter import config_to_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,10 +11,10 @@ import rulelang
 from rulelang.config.defaults import without_defaults
 from rulelang.config.rules import config_problems
 from rulelang.config.vocabulary import literal_values
-from rulelang.formatter import config_to_text
 from rulelang.interpreter import Config
 from rulelang.interpreter.errors import ConfigError
-from rulelang.statements import TABLE
+from rulelang.language.formatter import config_to_text
+from rulelang.language.statements import TABLE
 
 
 def set_path(config, path, value):

@@ -56,7 +56,7 @@ def test_explain_says_nothing_irrelevant():
 def test_diff_still_names_a_rule_that_does_not_apply_on_one_side():
     import copy
 
-    from rulelang.explain import diff_configs
+    from rulelang.language.explain import diff_configs
 
     a = rulelang.compile_bundled("muggins")
     b = copy.deepcopy(a)

@@ -57,7 +57,7 @@ def _old_cache_file(cache_home: Path) -> Path:
 
     import lark
 
-    from rulelang.grammar import grammar_source
+    from rulelang.language.grammar import grammar_source
 
     digest = hashlib.sha256(f"{lark.__version__}\n{grammar_source()[0]}".encode()).hexdigest()[:16]
     return cache_home / "rulelang" / f"rulelang-parser-{digest}.lark-cache"
@@ -112,9 +112,9 @@ def test_the_parser_writes_no_file_and_follows_no_link(tmp_path):
 def test_the_parser_is_read_from_the_shipped_json_tables():
     import lark
 
-    from rulelang import grammar
+    from rulelang.language import grammar
 
-    raw = (ROOT / "rulelang" / grammar.TABLES_FILE).read_text(encoding="utf-8")
+    raw = (ROOT / "rulelang" / "language" / grammar.TABLES_FILE).read_text(encoding="utf-8")
     text = grammar.grammar_source()[0]
     if json.loads(raw)["lark"] == lark.__version__:  # the lark the tables were built by: they are loaded
         assert grammar.grammar().source_path == "<deserialized>"  # lark's loader of tables, not a build
@@ -128,7 +128,7 @@ def test_the_parser_is_read_from_the_shipped_json_tables():
 
 
 def test_the_shipped_tables_parse_every_bundled_ruleset_as_a_fresh_build_does():
-    from rulelang import grammar
+    from rulelang.language import grammar
 
     text = grammar.grammar_source()[0]
     shipped, built = grammar._shipped(text), grammar._build(text)

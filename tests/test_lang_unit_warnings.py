@@ -5,7 +5,7 @@ from click.testing import CliRunner
 
 import rulelang
 from rulelang.cli import main
-from rulelang.compiler import analyse
+from rulelang.language.compiler import analyse
 
 HEAD = 'ruleset t "t"\nsource "s"\nbased on {base}\n'
 
@@ -36,7 +36,7 @@ def test_restating_the_amount_or_keeping_the_unit_is_silent():
 
 
 def test_no_bundled_ruleset_warns():
-    from rulelang.bundled import bundled_names, bundled_text
+    from rulelang.language.bundled import bundled_names, bundled_text
 
     for name in bundled_names():
         assert analyse(bundled_text(name), f"{name}.rules").warnings == [], name

@@ -52,7 +52,7 @@ def test_the_set_bounds_players_and_tiles():
 def test_fmt_explain_and_diff_say_the_set():
     text = rulelang.format_text(HEAD + "hand 5 tiles\ntiles double-nine\n")
     assert "tiles double-nine\n" in text
-    from rulelang.explain import diff_configs, explain_text
+    from rulelang.language.explain import diff_configs, explain_text
 
     d9 = rulelang.compile_bundled("double-nine-six")
     assert "double-nine set: 55 tiles" in explain_text(d9)

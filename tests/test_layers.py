@@ -246,7 +246,7 @@ def test_importing_the_engine_loads_no_language_module() -> None:
 
 
 def test_importing_the_language_loads_no_engine_module() -> None:
-    loaded = _loaded_by("import rulelang.compiler, rulelang.formatter, rulelang.explain")
+    loaded = _loaded_by("import rulelang.language.compiler, rulelang.language.formatter, rulelang.language.explain")
     assert not [m for m in loaded if part_of(m) == "engine"], loaded
 
 
@@ -254,6 +254,14 @@ def test_the_map_names_only_modules_that_exist() -> None:
     missing = [entry for names in layer_map()[1].values() for entry in names
                if entry.removesuffix(".*") not in modules() and not entry.endswith(".*")]
     assert not missing, f"tests/layers.toml names modules that do not exist: {missing}"
+
+
+def test_the_map_places_packages_not_single_modules() -> None:
+    """A part is made of packages (`pkg.*`) and of modules of `rulelang/` itself: a module inside a package takes
+    its package's part, so that the folders show the layers."""
+    single = [entry for names in layer_map()[1].values() for entry in names
+              if not entry.endswith(".*") and entry.count(".") > 1]
+    assert not single, f"tests/layers.toml places single modules of a package: {single}; place the package"
 
 
 def test_the_facade_serves_every_public_name() -> None:
@@ -271,11 +279,11 @@ def test_every_kind_of_import_is_seen() -> None:
         "from . import svg\n"
         "from ..interpreter import Round\n"
         "if TYPE_CHECKING:\n"
-        "    from rulelang.compiler import analyse\n"
+        "    from rulelang.language.compiler import analyse\n"
         "def f():\n"
         "    import rulelang.players.arena\n"
-        "    importlib.import_module('rulelang.lsp')\n"
+        "    importlib.import_module('rulelang.lsp.server')\n"
     )
     found = {_known(t) for node in ast.walk(ast.parse(source)) for t in _targets(node, "rulelang.tools")} - {None}
-    assert found == {"rulelang.tools.svg", "rulelang.interpreter", "rulelang.compiler", "rulelang.players.arena",
-                     "rulelang.lsp"}
+    assert found == {"rulelang.tools.svg", "rulelang.interpreter", "rulelang.language.compiler", "rulelang.players.arena",
+                     "rulelang.lsp.server"}

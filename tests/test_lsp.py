@@ -127,7 +127,7 @@ def test_completion_offers_statement_starts(session):
 
 
 def test_formatting_gives_the_canonical_text(session):
-    from rulelang.formatter import canonical
+    from rulelang.language.formatter import canonical
 
     edits = session["formatting"]
     assert len(edits) == 1

@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("pygls")
 
-from rulelang.lsp import EXIT_BROKEN, MAX_FRAME  # noqa: E402
+from rulelang.lsp.server import EXIT_BROKEN, MAX_FRAME  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BOUND = 60.0  # seconds to wait for one answer

@@ -121,8 +121,8 @@ def test_outline_is_the_sections_in_order(session):
 
 
 def test_every_section_has_an_outline_name():
-    from rulelang.lsp_views import SECTION_NAMES
-    from rulelang.statements import GROUPS
+    from rulelang.language.statements import GROUPS
+    from rulelang.lsp.views import SECTION_NAMES
 
     assert sorted(GROUPS) == list(range(len(SECTION_NAMES)))
 
@@ -206,7 +206,7 @@ def test_semantic_tokens_match_the_highlighting_lexer():
     from pygments.token import Comment, Keyword, Name, Number, String
 
     from rulelang.highlight.lexer import RulesetLexer
-    from rulelang.lsp_views import TOKEN_TYPES, line_tokens
+    from rulelang.lsp.views import TOKEN_TYPES, line_tokens
 
     classes = {Comment: "comment", String: "string", Keyword: "keyword", Number: "number", Name: "namespace"}
 
@@ -222,7 +222,7 @@ def test_semantic_tokens_match_the_highlighting_lexer():
 
 def test_every_textmate_scope_has_a_token_type_or_is_punctuation():
     from rulelang.highlight.generate import textmate_grammar
-    from rulelang.lsp_views import SCOPE_TYPES
+    from rulelang.lsp.views import SCOPE_TYPES
 
     for pattern in textmate_grammar(["a"])["patterns"]:
         name = pattern["name"]

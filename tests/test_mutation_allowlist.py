@@ -98,14 +98,14 @@ def test_a_change_of_the_judged_statement_changes_its_fingerprint():
 
 def test_the_forms_of_code_an_entry_can_name():
     assert source_of("interpreter/rules.py::<module>::MAX_PLAYERS").startswith("MAX_PLAYERS = ")
-    assert source_of("rulelang/statements/deal.py::<module>::PARTS[partnership]").startswith('Part("partnership"')
-    assert 'key="unit"' in source_of("rulelang/statements/scoring.py::<module>::STATEMENTS[unit]")
-    assert source_of("rulelang/statements/docs.py::<module>::__main__").startswith('if __name__ == "__main__"')
-    assert source_of("rulelang/ruleset.lark::rounds_stmt").startswith("rounds_stmt: ")
+    assert source_of("rulelang/language/statements/deal.py::<module>::PARTS[partnership]").startswith('Part("partnership"')
+    assert 'key="unit"' in source_of("rulelang/language/statements/scoring.py::<module>::STATEMENTS[unit]")
+    assert source_of("rulelang/language/statements/docs.py::<module>::__main__").startswith('if __name__ == "__main__"')
+    assert source_of("rulelang/language/ruleset.lark::rounds_stmt").startswith("rounds_stmt: ")
     rules = source_of("rulelang/config/rules.py::<module>::@rule")
     assert rules.count("@rule(") > 10 and "def mentions_winner" not in rules
     for gone in ("interpreter/rules.py::<module>", "interpreter/rules.py::<module>::NOT_THERE",
-                 "rulelang/ruleset.lark::not_a_rule", "rulelang/statements/deal.py::<module>::PHRASES[nope]"):
+                 "rulelang/language/ruleset.lark::not_a_rule", "rulelang/language/statements/deal.py::<module>::PHRASES[nope]"):
         with pytest.raises(KeyError):
             source_of(gone)
 

@@ -12,8 +12,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from rulelang.base.foreign import foreign_format
 from rulelang.cli import main
-from rulelang.foreign import foreign_format
 
 ROOT = Path(__file__).resolve().parent.parent
 FOREIGN = sorted((Path(__file__).parent / "data" / "foreign").glob("*.rules"))
@@ -112,8 +112,8 @@ def test_the_language_server_says_it_once_as_information(monkeypatch):
     from lsprotocol import types as lsp
     from pygls.workspace import TextDocument
 
-    from rulelang import lsp as server
-    from rulelang.lsp import diagnostics_of
+    from rulelang.lsp import server
+    from rulelang.lsp.server import diagnostics_of
 
     monkeypatch.setattr(server, "_open_texts", lambda ls: {})  # no client session: no other open files
 
@@ -130,7 +130,7 @@ def test_the_language_servers_views_leave_them_alone():
     from lsprotocol import types as lsp
     from pygls.workspace import TextDocument
 
-    from rulelang import lsp_views
+    from rulelang.lsp import views as lsp_views
 
     for path in [*FOREIGN, CLUB]:
         document = TextDocument(path.as_uri(), path.read_text(encoding="utf-8"))

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rulelang.outfiles import output_problem, write_atomic
+from rulelang.base.outfiles import output_problem, write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 

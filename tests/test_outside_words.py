@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 import rulelang
-from rulelang.errors import RulesetSyntaxError
-from rulelang.outside import KNOWN, known_outside
-from rulelang.statements import TABLE
+from rulelang.base.errors import RulesetSyntaxError
+from rulelang.language.outside import KNOWN, known_outside
+from rulelang.language.statements import TABLE
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
@@ -92,7 +92,7 @@ def test_no_statement_of_the_language_is_taken_for_a_rule_outside_it():
 
 
 def test_every_known_rule_has_a_closest_statement_that_parses():
-    from rulelang.parser import parse
+    from rulelang.language.parser import parse
 
     for known in KNOWN:
         ruleset, errors = parse(HEAD + known.closest + "\n", "h.rules")
@@ -162,7 +162,7 @@ _MADE_UP = ("the boneyard is shuffled ... again", "reshuffling the boneyard", "n
 
 @pytest.fixture
 def made_up_known(monkeypatch):
-    from rulelang import outside
+    from rulelang.language import outside
 
     known = outside._k((_MADE_UP[0],), *_MADE_UP[1:])
     monkeypatch.setattr(outside, "KNOWN", (known,))
@@ -178,7 +178,7 @@ def test_a_known_rule_of_the_family_is_outside_the_language(made_up_known):
 
 
 def test_the_rules_that_were_outside_now_parse():
-    from rulelang.outside import KNOWN
+    from rulelang.language.outside import KNOWN
 
     # no rule of family.md is left outside: the known rules are misplays, play on the clock and the rules of
     # published texts the language does not state yet (tests/test_outside_words.py)
@@ -189,8 +189,8 @@ def test_the_rules_that_were_outside_now_parse():
 
 
 def test_every_known_rule_names_a_closest_statement_that_parses_and_is_documented(made_up_known):
-    from rulelang.outside import KNOWN, where
-    from rulelang.parser import parse
+    from rulelang.language.outside import KNOWN, where
+    from rulelang.language.parser import parse
 
     docs = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
     headings = set(re.findall(r"^#+ (.*)$", docs, re.M))
@@ -203,8 +203,8 @@ def test_every_known_rule_names_a_closest_statement_that_parses_and_is_documente
 
 
 def test_every_statement_points_at_a_heading_of_the_language_page():
-    from rulelang.outside import where
-    from rulelang.statements import TABLE
+    from rulelang.language.outside import where
+    from rulelang.language.statements import TABLE
 
     docs = (Path(__file__).parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
     headings = set(re.findall(r"^#+ (.*)$", docs, re.M))

@@ -55,13 +55,9 @@ def test_page_and_bundle_are_served(client):
     assert client.get("/static/playground.css").status_code == 200
 
 
-@pytest.mark.skipif(not (Path(__file__).parent.parent / "playground-src").is_dir(), reason="needs the source tree")
-def test_built_page_matches_its_sources():
-    # playground-src/build.sh copies the page and its style and bundles the script; run it after editing them
-    src = Path(__file__).parent.parent / "playground-src" / "src"
+def test_the_bundle_names_its_third_party_code():
+    # playground-src/build.sh bundles the script and writes the notices of what it bundled beside it
     static = Path(__file__).parent.parent / "rulelang" / "playground" / "static"
-    for name in ("index.html", "playground.css"):
-        assert (static / name).read_text(encoding="utf-8") == (src / name).read_text(encoding="utf-8"), name
     assert "@codemirror/view" in (static / "THIRD-PARTY.txt").read_text(encoding="utf-8")
 
 

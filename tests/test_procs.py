@@ -10,7 +10,7 @@ import traceback
 
 import pytest
 
-from rulelang.procs import run_in_workers
+from rulelang.base.procs import run_in_workers
 
 
 def _slow(seconds: float) -> float:

@@ -155,6 +155,12 @@ def test_the_pure_wheel_is_built_by_one_command(tmp_path: Path):
     assert "Provides-Extra: dask" in metadata and 'extra == "dask"' in metadata  # `rulelang[dask]` installs Dask
     assert not [n for n in names if n.endswith((".so", ".pyd", ".c"))]
     assert "rulelang/interpreter/round.py" in names and "rulelang/playground/static/playground.js" in names
+    # the documents and the playground's page and style, stored once in the repository, are in the wheel
+    docs = {f"rulelang/docs/{p.name}" for p in (ROOT / "docs").glob("*.md")}
+    assert docs and docs <= set(names), sorted(docs - set(names))
+    assert {"rulelang/playground/static/index.html", "rulelang/playground/static/playground.css",
+            "rulelang/playground/templates/sheet.html", "rulelang/language/ruleset.lark"} <= set(names)
+    assert not [n for n in names if n.startswith("rulelang/docs/") and n.count("/") > 2]  # not docs/design/, docs/img/
 
 
 # -- the pre-commit hooks -------------------------------------------------------------------

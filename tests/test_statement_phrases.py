@@ -1,4 +1,4 @@
-"""A statement's phrase is written once (rulelang/statements/phrase.py): the grammar, `fmt` and the examples follow."""
+"""A statement's phrase is written once (rulelang/language/statements/phrase.py): the grammar, `fmt` and the examples follow."""
 from __future__ import annotations
 
 import re
@@ -6,10 +6,10 @@ import re
 import pytest
 
 import rulelang
-from rulelang.grammar import keyword_terminals
-from rulelang.statements import INFO, PARTS, TABLE
-from rulelang.statements.grammar_file import FRAME, GRAMMAR, grammar_text
-from rulelang.statements.phrase import examples, fill, items, lark, terminal_name
+from rulelang.language.grammar import keyword_terminals
+from rulelang.language.statements import INFO, PARTS, TABLE
+from rulelang.language.statements.grammar_file import FRAME, GRAMMAR, grammar_text
+from rulelang.language.statements.phrase import examples, fill, items, lark, terminal_name
 
 KNOCK = "the next player to place scores {N:1,5} point[s] per knock"
 
@@ -84,7 +84,7 @@ def test_a_number_statement_is_spelt_from_its_phrase():
 
 
 def test_explain_says_one_point_in_the_singular():
-    from rulelang.explain import explain_text
+    from rulelang.language.explain import explain_text
 
     config = rulelang.compile_text('ruleset h "H"\nsource "s"\nbased on fives-and-threes\n1 point to get in\n'
                                    "the next player to place scores 1 point per knock\n")
@@ -94,7 +94,7 @@ def test_explain_says_one_point_in_the_singular():
 
 
 def test_completion_offers_the_form_the_number_needs():
-    from rulelang.lsp_complete import offers
+    from rulelang.lsp.complete import offers
 
     assert [o.label for o in offers(["hand 1 "], 0, 7)] == ["tile"]
     assert [o.label for o in offers(["hand 5 "], 0, 7)] == ["tiles"]

@@ -13,14 +13,14 @@ from typing import Any, Literal, get_origin
 import pytest
 
 import rulelang
+from rulelang.base.errors import CODES
 from rulelang.config.reading import read_record
 from rulelang.config.rules import RULES
 from rulelang.config.validation import config_schema
 from rulelang.config.vocabulary import literal_values
-from rulelang.errors import CODES
-from rulelang.parser import grammar, parse
-from rulelang.statements import INFO, TABLE, docs, for_rule
-from rulelang.statements.docs import statement_docs
+from rulelang.language.parser import grammar, parse
+from rulelang.language.statements import INFO, TABLE, docs, for_rule
+from rulelang.language.statements.docs import statement_docs
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRIES = [pytest.param(e, id=e.key) for e in TABLE]
@@ -123,7 +123,7 @@ def test_every_leaf_of_the_schema_is_set_by_a_statement():
 
 def test_docs_list_every_statement():
     docs = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
-    assert statement_docs() in docs, "docs/language.md is stale: run python -m rulelang.statements.docs"
+    assert statement_docs() in docs, "docs/language.md is stale: run python -m rulelang.language.statements.docs"
     for entry in TABLE:
         assert entry.docs, entry.key
         for doc in entry.docs:

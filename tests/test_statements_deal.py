@@ -1,4 +1,4 @@
-"""The statements of the players and the deal (rulelang/statements/deal.py: tile set, player counts, hand size,
+"""The statements of the players and the deal (rulelang/language/statements/deal.py: tile set, player counts, hand size,
 reserve): written back, explained, and the hints of a deal that does not fit."""
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 from ruleset_text import HEAD, child_errors, compiled, refused
 
 import rulelang
-from rulelang.compiler import analyse
-from rulelang.explain import diff_configs, explain_text
-from rulelang.formatter import config_to_text, format_text
+from rulelang.language.compiler import analyse
+from rulelang.language.explain import diff_configs, explain_text
+from rulelang.language.formatter import config_to_text, format_text
 
 
 def _file_errors(tmp_path: Path, base: str, extra: str = "") -> list[tuple[str, int | None, str, str | None]]:

@@ -1,13 +1,13 @@
-"""The house rules of the match (rulelang/statements/house.py: entry threshold, least placement, doubles left in
+"""The house rules of the match (rulelang/language/statements/house.py: entry threshold, least placement, doubles left in
 hand, extra rounds on a tie, draw limit, knock bonus, number of rounds): written back, explained and checked."""
 from __future__ import annotations
 
 from ruleset_text import HEAD, compiled, refused
 
 import rulelang
-from rulelang.analysis import analyse as analyse_for_tools
-from rulelang.explain import diff_configs, explain_text
-from rulelang.formatter import config_statements, config_to_text, format_text
+from rulelang.language.analysis import analyse as analyse_for_tools
+from rulelang.language.explain import diff_configs, explain_text
+from rulelang.language.formatter import config_statements, config_to_text, format_text
 
 
 def _stated(config: dict) -> list[str]:

@@ -1,4 +1,4 @@
-"""The statements of opening a round and of doubles (rulelang/statements/play.py): how they are written back,
+"""The statements of opening a round and of doubles (rulelang/language/statements/play.py): how they are written back,
 explained and checked."""
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from ruleset_text import compiled, refused
 
 import rulelang
 from rulelang.cli import main
-from rulelang.compiler import analyse
-from rulelang.explain import explain_text
-from rulelang.formatter import config_to_text, format_text
+from rulelang.language.compiler import analyse
+from rulelang.language.explain import explain_text
+from rulelang.language.formatter import config_to_text, format_text
 
 
 def _explained(config: dict) -> list[str]:

@@ -1,12 +1,12 @@
-"""The statements of scoring and the target (rulelang/statements/scoring.py: scoring in play, unit, target, floor,
+"""The statements of scoring and the target (rulelang/language/statements/scoring.py: scoring in play, unit, target, floor,
 round end): written back, explained and checked."""
 from __future__ import annotations
 
 from ruleset_text import HEAD, child_errors, compiled, refused
 
 import rulelang
-from rulelang.explain import diff_configs, explain_text
-from rulelang.formatter import config_to_text, format_text
+from rulelang.language.explain import diff_configs, explain_text
+from rulelang.language.formatter import config_to_text, format_text
 
 
 def _stated(config: dict) -> list[str]:

@@ -1,4 +1,4 @@
-"""The settlement sections (rulelang/statements/settlement.py, `on domino:` and `on block:`): their terms written
+"""The settlement sections (rulelang/language/statements/settlement.py, `on domino:` and `on block:`): their terms written
 back, explained and checked, bonuses and winners included."""
 from __future__ import annotations
 
@@ -11,15 +11,15 @@ from ruleset_text import HEAD, child_errors, compiled, refused
 
 import rulelang
 from rulelang import compile_text
-from rulelang.ast import Term
 from rulelang.cli import main
-from rulelang.compiler import analyse
 from rulelang.config.rules import mentions_winner
-from rulelang.explain import diff_configs, explain_text, term_sentence
-from rulelang.formatter import config_to_text, format_text
 from rulelang.interpreter import Round
 from rulelang.interpreter.config import ConfigError, as_config
-from rulelang.parser import parse
+from rulelang.language.ast import Term
+from rulelang.language.compiler import analyse
+from rulelang.language.explain import diff_configs, explain_text, term_sentence
+from rulelang.language.formatter import config_to_text, format_text
+from rulelang.language.parser import parse
 
 
 def _sentences(config: dict) -> list[str]:
@@ -97,7 +97,7 @@ def _explained(config: dict) -> list[str]:
 
 
 def _muggins_without_block() -> str:
-    from rulelang.bundled import bundled_text
+    from rulelang.language.bundled import bundled_text
     return bundled_text("muggins").split("on block:")[0]
 
 
@@ -126,7 +126,7 @@ def test_a_domino_section_of_a_bonus_alone_needs_its_events_line_and_the_rest_is
 def test_a_missing_domino_section_is_named_with_a_settlement_line_it_could_hold():
     import re
 
-    from rulelang.bundled import bundled_text
+    from rulelang.language.bundled import bundled_text
     text = re.sub(r"on domino:\n(  .*\n)+", "", bundled_text("muggins"))
     (e,) = refused(text)
     assert (e.code, e.message) == ("missing-statement", "missing section `on domino:`")

@@ -291,7 +291,7 @@ def test_play_checks_the_save_path_before_the_game(tmp_path):
 
 
 def test_play_never_saves_over_the_variant_file(tmp_path):
-    from rulelang.bundled import bundled_text
+    from rulelang.language.bundled import bundled_text
 
     src = tmp_path / "v.rules"
     src.write_text(bundled_text("exact61"))

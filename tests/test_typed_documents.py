@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rulelang.bundled_index import RulesetSummary
 from rulelang.commands.jsonout import ErrorRecord, FileRecord
+from rulelang.language.bundled_index import RulesetSummary
 from rulelang.tools import documents as d
 from rulelang.tools import simjson
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from rulelang.bundled import bundled_names, bundled_text
+from rulelang.language.bundled import bundled_names, bundled_text
 
 ROOT = Path(__file__).resolve().parent.parent
 EXT = ROOT / "editors" / "vscode"

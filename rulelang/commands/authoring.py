@@ -1,9 +1,9 @@
 """Commands that make the installed package self-sufficient for authors: show, new, help, lsp.
 
 `show` prints a bundled ruleset (the files are package data); `new` writes a
-commented starting file; `help` prints the
-reference documents that ship in `rulelang/reference/` (kept identical to
-`docs/` by a test); `lsp` starts the language server.
+commented starting file; `help` prints the reference documents: the
+repository's docs/*.md, stored once and shipped as the package's `docs` folder
+(a link to docs/, read as `rulelang.docs`); `lsp` starts the language server.
 """
 from __future__ import annotations
 
@@ -15,20 +15,20 @@ from importlib import resources
 import click
 
 import rulelang
-from rulelang.bundled import bundled_names, bundled_text
 from rulelang.commands.complete import UnknownVariant, bundled_only
+from rulelang.language.bundled import bundled_names, bundled_text
 
 __all__ = ["show_cmd", "new_cmd", "help_cmd", "lsp_cmd", "TOPICS"]
 
 # topic -> (package, file, what it is)
 TOPICS: dict[str, tuple[str, str, str]] = {
-    "language": ("rulelang.reference", "language.md", "the ruleset language: every statement, error codes"),
-    "config": ("rulelang.reference", "config.md", "the compiled configuration (JSON) and its schema"),
-    "tools": ("rulelang.reference", "tools.md", "the commands: options, output shapes, exit codes"),
-    "engine-api": ("rulelang.reference", "engine-api.md", "the interpreter's Python API"),
+    "language": ("rulelang.docs", "language.md", "the ruleset language: every statement, error codes"),
+    "config": ("rulelang.docs", "config.md", "the compiled configuration (JSON) and its schema"),
+    "tools": ("rulelang.docs", "tools.md", "the commands: options, output shapes, exit codes"),
+    "engine-api": ("rulelang.docs", "engine-api.md", "the interpreter's Python API"),
     "conformance": ("rulelang.conformance", "README.md", "the conformance suite: cases, tags, reports"),
     "protocol": ("rulelang.conformance", "PROTOCOL.md", "the engine protocol (JSON lines) for other engines"),
-    "engine-authors": ("rulelang.reference", "engine-authors.md", "write a conforming engine: a tutorial"),
+    "engine-authors": ("rulelang.docs", "engine-authors.md", "write a conforming engine: a tutorial"),
 }
 
 
@@ -79,7 +79,7 @@ def starting_text(name: str, title: str, base: str | None) -> str:
                  "# `rulelang help language` lists every statement."]
         lines = intro + header + [""] + body
     text = "\n".join(lines).rstrip("\n") + "\n"
-    from rulelang.formatter import canonical  # the language (lark, the statement table), for `new` alone
+    from rulelang.language.formatter import canonical  # the language (lark, the statement table), for `new` alone
 
     formatted, _errors = canonical(text, f"{name}.rules")  # as `fmt` would write it, so hooks leave it alone
     return formatted or text
@@ -110,7 +110,7 @@ def new_cmd(name: str, base: str | None, title: str | None, output: str | None) 
     if os.path.exists(output):
         click.echo(f"rulelang new: {output} exists; it is kept (choose another name or -o FILE)", err=True)
         sys.exit(1)
-    from rulelang.outfiles import write_atomic  # tempfile and shutil: for `new` alone
+    from rulelang.base.outfiles import write_atomic  # tempfile and shutil: for `new` alone
 
     try:
         write_atomic(output, text)
@@ -150,7 +150,7 @@ def lsp_cmd(stdio: bool) -> None:
     base ruleset. Needs the `lsp` extra: pip install 'rulelang[lsp]'.
     """
     try:
-        from rulelang.lsp import serve
+        from rulelang.lsp.server import serve
     except ImportError as exc:
         click.echo(f"rulelang lsp: the language server needs pygls ({exc.name or exc} is not installed): "
                    "pip install 'rulelang[lsp]'", err=True)

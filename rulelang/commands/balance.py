@@ -13,8 +13,8 @@ from rulelang.commands.progress import chosen_mode, progress_option
 from rulelang.tools.configs import ToolError, load_engine_config, player_count
 
 if TYPE_CHECKING:
+    from rulelang.base.jsontypes import ConfigJSON
     from rulelang.interpreter import Config
-    from rulelang.jsontypes import ConfigJSON
     from rulelang.tools.documents import BalanceReport, Parts, Study, StudyMatch
     from rulelang.tools.study import Task
 
@@ -144,7 +144,7 @@ def balance_cmd(variant: str, other: str | None, players: int | None, matches: i
 
 def _check_outputs(alpha: float, resume: bool, out: str | None, out_alias: str | None, html: str | None) -> str | None:
     """The -o file, once the options and the places to write are known to be right."""
-    from rulelang.outfiles import output_problem
+    from rulelang.base.outfiles import output_problem
 
     if alpha != alpha:
         raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")
@@ -177,7 +177,7 @@ def _variants(data: ConfigJSON, cfg: Config, other: str | None, players: int) ->
 
 
 def _write_html(html: str, rep: BalanceReport, parts: Parts, names: dict[str, str], cfg: Config) -> None:
-    from rulelang.outfiles import write_atomic
+    from rulelang.base.outfiles import write_atomic
     from rulelang.tools.balance_html import html_report
 
     try:

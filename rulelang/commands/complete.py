@@ -20,7 +20,7 @@ class UnknownVariant(ClickException):
 
 def bundled_only(_ctx: Context, _param: Parameter, incomplete: str) -> list[CompletionItem]:
     """The bundled ruleset names starting with what was typed (`allf<TAB>` -> allfives, allfives-block...)."""
-    from rulelang.bundled import bundled_names
+    from rulelang.language.bundled import bundled_names
 
     return [CompletionItem(name) for name in bundled_names() if name.startswith(incomplete)]
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def _read_json(path: str, what: str) -> object:
     """A JSON document given by an option, or a one-line error and exit 2."""
-    from rulelang.readinput import read_json
+    from rulelang.base.readinput import read_json
 
     try:
         return read_json(path)  # a regular file, bounded in size and nesting
@@ -303,7 +303,7 @@ def _engine_argv(engine_cmd: str | None) -> list[str] | None:
 
 def _check_outputs(report_path: str | None, junit_path: str | None) -> None:
     """Both report files can be written, and are not the same file."""
-    from rulelang.outfiles import output_problem, same_file
+    from rulelang.base.outfiles import output_problem, same_file
 
     for opt, path in (("--report", report_path), ("--junit", junit_path)):
         if path is not None and (problem := output_problem(path)):
@@ -314,7 +314,7 @@ def _check_outputs(report_path: str | None, junit_path: str | None) -> None:
 
 def _check_published(html_path: str | None, badge_path: str | None, *others: str | None) -> None:
     """The HTML report and the badge can be written, and neither is another output file of the run."""
-    from rulelang.outfiles import output_problem, same_file
+    from rulelang.base.outfiles import output_problem, same_file
 
     for opt, path in (("--html", html_path), ("--badge", badge_path)):
         if path is None:

@@ -48,7 +48,7 @@ def identify_cmd(engine_cmd: str, like: str | None, out_path: str | None, as_jso
     or when it did not start, hung or answered garbage, or FILE cannot be
     written; 2 on wrong usage (an unknown variant, no variant claimed).
     """
-    from rulelang.outfiles import output_problem
+    from rulelang.base.outfiles import output_problem
 
     started = time.monotonic()
     _check_seconds(timeout, start_timeout, deadline)
@@ -78,7 +78,7 @@ def identify_cmd(engine_cmd: str, like: str | None, out_path: str | None, as_jso
     if not found.complete:
         _fail("the engine did not answer every case (see above): no ruleset is written")
     if out_path is not None and text is not None:
-        from rulelang.outfiles import write_atomic
+        from rulelang.base.outfiles import write_atomic
 
         try:
             write_atomic(out_path, text)

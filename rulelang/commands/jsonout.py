@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TypedDict
 import click
 
 if TYPE_CHECKING:
-    from rulelang.errors import RulesetError
+    from rulelang.base.errors import RulesetError
 
 __all__ = ["error_record", "file_record", "emit", "versioned", "schema_file", "KINDS"]
 

@@ -13,8 +13,8 @@ from rulelang.tools import ladder, study
 from rulelang.tools.configs import ToolError
 
 if TYPE_CHECKING:
+    from rulelang.base.jsontypes import ConfigJSON
     from rulelang.interpreter import Config
-    from rulelang.jsontypes import ConfigJSON
     from rulelang.tools.documents import LadderMatch, Study
 
 
@@ -76,7 +76,7 @@ def run(variants: dict[str, ConfigJSON], names: dict[str, str], cfg: Config, pla
     if opts.out:
         click.echo(f"results: {opts.out} ({len(kept)} matches reused)" if opts.resume else f"results: {opts.out}", err=True)
     if opts.html:
-        from rulelang.outfiles import write_atomic
+        from rulelang.base.outfiles import write_atomic
         from rulelang.tools.balance_html import ladder_html
 
         try:

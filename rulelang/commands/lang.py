@@ -15,22 +15,22 @@ from typing import Any
 import click
 
 import rulelang
-from rulelang.bundled import bundled_names
-from rulelang.bundled_index import summaries
+from rulelang.base.errors import RulesetError
+from rulelang.base.readinput import processing, read_text
 from rulelang.commands.complete import bundled_or_file
 from rulelang.commands.jsonout import emit, file_record, versioned
 from rulelang.commands.walk import rulesets_of
-from rulelang.errors import RulesetError
-from rulelang.readinput import processing, read_text
-from rulelang.sources import STDIN_NAME
-from rulelang.sources import config_and_inherited as _config_and_inherited
-from rulelang.sources import read_stdin as _read_stdin
-from rulelang.sources import source as _source
+from rulelang.language.bundled import bundled_names
+from rulelang.language.bundled_index import summaries
+from rulelang.language.sources import STDIN_NAME
+from rulelang.language.sources import config_and_inherited as _config_and_inherited
+from rulelang.language.sources import read_stdin as _read_stdin
+from rulelang.language.sources import source as _source
 
 __all__ = ["list_cmd", "check_cmd", "compile_cmd", "fmt_cmd", "explain_cmd", "diff_cmd"]
 
 # Imported in the functions that use them, as `rulelang list` needs none of them (`python -X importtime`,
-# bench/bench_startup.py): the language (rulelang.analysis, formatter, explain: lark's parser and the statement
+# bench/bench_startup.py): the language (rulelang.language.analysis, formatter, explain: lark's parser and the statement
 # table, 50-190 ms), rich (a terminal only), and foreign.py and outfiles.py (tomllib, tempfile: 8 ms of `list`).
 
 
@@ -79,7 +79,7 @@ def _report(error: RulesetError, err: bool = False) -> None:
 
 def _write_atomic(path: str, text: str) -> None:
     """Write a file so that a reader sees the old or the new content, never half of it."""
-    from rulelang.outfiles import write_atomic
+    from rulelang.base.outfiles import write_atomic
 
     write_atomic(path, text)
 
@@ -156,7 +156,7 @@ SKIP_NON_RULESETS = click.option(
 def _walk(specs: tuple[str, ...], skip_named: bool) -> tuple[list[str], list[tuple[str, str]]]:
     """The files to work on (folders walked), after saying once on stderr of each one left out that it is not a
     ruleset."""
-    from rulelang.foreign import not_a_ruleset
+    from rulelang.base.foreign import not_a_ruleset
 
     paths, skipped = rulesets_of(list(specs), skip_named)
     for path, kind in skipped:
@@ -222,7 +222,7 @@ def _clip(text: str, limit: int = 300) -> str:
 
 def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) -> int:
     """Check one ruleset (or compiled configuration) and print what was found: 1 if it is invalid, else 0."""
-    from rulelang.analysis import analyse  # not at the top: see the note there
+    from rulelang.language.analysis import analyse  # not at the top: see the note there
 
     if spec != "-" and os.path.isdir(spec):
         _say(f"{spec}: no ruleset file (*.rules) in this folder", style="bold red")
@@ -266,7 +266,7 @@ def _check_one(spec: str, stdin_name: str | None = None, quiet: bool = False) ->
 
 def _check_json(specs: list[str], stdin_name: str | None) -> int:
     """`check --json`: one record per file, every error with its position; the exit status."""
-    from rulelang.analysis import analyse
+    from rulelang.language.analysis import analyse
 
     records = []
     for spec in specs:
@@ -292,7 +292,7 @@ def _check_json(specs: list[str], stdin_name: str | None) -> int:
               help="Write the JSON here (- for standard output).")
 def compile_cmd(ruleset: str, output: str | None) -> None:
     """Compile a ruleset to its configuration (JSON on stdout, or -o FILE)."""
-    from rulelang.outfiles import same_file
+    from rulelang.base.outfiles import same_file
 
     if output == "-":
         output = None  # the usual Unix spelling of standard output
@@ -386,7 +386,7 @@ def fmt_cmd(files: tuple[str, ...], check_only: bool, show_diff: bool, stdin_fil
 
 def _fmt_source(path: str) -> str | None:
     """The text of a file `fmt` was given, or None after saying on stderr why it is not formatted."""
-    from rulelang.foreign import not_a_ruleset_error
+    from rulelang.base.foreign import not_a_ruleset_error
 
     try:
         text = read_text(path)
@@ -413,7 +413,7 @@ def _unified_diff(old: str, new: str, path: str) -> str:
 
 def _formatted(text: str, path: str, sort: bool = False) -> str | None:
     """The formatted text, or None after reporting on stderr why there is none."""
-    from rulelang.formatter import canonical
+    from rulelang.language.formatter import canonical
 
     new, errors = canonical(text, path, sort)
     if new is not None:
@@ -459,7 +459,7 @@ def explain_cmd(ruleset: str, as_json: bool) -> None:
 
     Rules inherited from the base (`based on`) are marked.
     """
-    from rulelang.explain import explain_config, explain_text
+    from rulelang.language.explain import explain_config, explain_text
 
     try:
         config, inherited = _config_and_inherited(ruleset)
@@ -504,7 +504,7 @@ def diff_cmd(a: str, b: str, as_json: bool) -> None:
     Exit status, as for diff(1): 0 when they state the same rules, 1 when they
     differ, 2 when one cannot be read or is invalid (or on wrong usage).
     """
-    from rulelang.explain import diff_configs
+    from rulelang.language.explain import diff_configs
 
     try:
         ca, _ = _config_and_inherited(a)

@@ -32,7 +32,7 @@ def play_cmd(variant: str, players: int | None, seats: str | None, seed: int | N
     import os
     import random
 
-    from rulelang.outfiles import output_problem, same_file
+    from rulelang.base.outfiles import output_problem, same_file
     from rulelang.tools.session import Game, parse_seats
 
     if save is not None and (problem := output_problem(save)):

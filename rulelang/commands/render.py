@@ -29,7 +29,7 @@ def render_cmd(transcript: str | None, turn: int | None, case: str | None, step:
     """Draw a layout as SVG: tiles with pips, doubles crosswise, branching doubles
     outlined in orange, counted ends as filled numbers, legal attach points as
     hollow points, and a legend."""
-    from rulelang.outfiles import output_problem, write_atomic
+    from rulelang.base.outfiles import output_problem, write_atomic
     from rulelang.tools.svg import round_svg
 
     if out is not None and out_alias is not None:
@@ -64,7 +64,7 @@ def render_cmd(transcript: str | None, turn: int | None, case: str | None, step:
 
 
 def _refuse_input_as_output(out: str, source: str) -> None:
-    from rulelang.outfiles import same_file
+    from rulelang.base.outfiles import same_file
 
     if out != "-" and os.path.exists(source) and same_file(out, source):
         raise click.BadParameter(f"{out} is the input file: writing the SVG there would replace it", param_hint="-o")

@@ -12,8 +12,8 @@ from rulelang.commands.progress import chosen_mode, progress_option
 from rulelang.tools.configs import ToolError, ToolUsageError, load_engine_config, player_count
 
 if TYPE_CHECKING:
+    from rulelang.base.jsontypes import ConfigJSON
     from rulelang.interpreter import Config
-    from rulelang.jsontypes import ConfigJSON
     from rulelang.tools.documents import SimMatch
     from rulelang.tools.simulation import Journal, StreamJournal, Summary
 
@@ -118,7 +118,7 @@ def simulate_cmd(variant: str, matches: int, players: int | None, bots: str, see
 
 def _check_outputs(alpha: float, out: str | None, out_alias: str | None, as_json: bool, plots: str | None) -> str | None:
     """The -o file (or -), once the options and the places to write are known to be right."""
-    from rulelang.outfiles import output_problem
+    from rulelang.base.outfiles import output_problem
 
     if alpha != alpha:  # NaN passes FloatRange
         raise click.BadParameter("nan is not a significance level between 0 and 1", param_hint="--alpha")

@@ -39,8 +39,8 @@ def expand(specs: list[str]) -> list[str]:
 
 
 def _format_of(path: str) -> str | None:
-    """The other format the file at PATH plainly is (rulelang/foreign.py), from its first lines; None if unreadable."""
-    from rulelang.foreign import foreign_format
+    """The other format the file at PATH plainly is (rulelang/base/foreign.py), from its first lines; None if unreadable."""
+    from rulelang.base.foreign import foreign_format
 
     try:
         with open(path, "rb") as f:

@@ -9,7 +9,7 @@ engine's type; the JSON Schema of the value follows from it (a `Literal` is
 an enum, `Annotated[int, Schema({"minimum": 1})]` adds keywords) unless `schema=`
 gives it. Required fields are in the order the compiler writes them; an
 optional one is written after them, in the order of the statements, at the end
-of its object or `before=` a sibling (rulelang/statements/record.py).
+of its object or `before=` a sibling (rulelang/language/statements/record.py).
 
 `CONSTRAINTS` holds the schema's rules across fields of one object (a
 JSON Schema `if`/`then`); one the language also reports in its own words is

@@ -42,7 +42,7 @@ class Spec:
 
     path: tuple[str, ...]  # ("target", "overshoot")
     doc: str  # one line: what the field says
-    statement: str | None  # the key of the statement that sets it (rulelang/statements), if any
+    statement: str | None  # the key of the statement that sets it (rulelang/language/statements), if any
     default: Any  # the JSON value an absent field stands for (REQUIRED: never absent); may be a function of the config
     empty: Any  # the value in the compiler's empty configuration (required fields)
     schema: Mapping[str, Any] | None  # the value's JSON Schema, when the annotation does not give it

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from rulelang.grammar import keywords
+from rulelang.language.grammar import keywords
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -23,7 +23,7 @@ EDGE_AFTER = "(?![A-Za-z0-9_'-])"
 
 
 def keywords_document(keywords: list[str]) -> dict[str, Any]:
-    return {"comment": "generated from rulelang/ruleset.lark by python -m rulelang.generate",
+    return {"comment": "generated from rulelang/language/ruleset.lark by python -m rulelang.generate",
             "keywords": sorted(keywords)}
 
 
@@ -35,7 +35,7 @@ def textmate_grammar(keywords: list[str]) -> dict[str, Any]:
         "name": "rulelang",
         "scopeName": "source.rulelang",
         "fileTypes": ["rules"],
-        "comment": "generated from rulelang/ruleset.lark by python -m rulelang.generate",
+        "comment": "generated from rulelang/language/ruleset.lark by python -m rulelang.generate",
         "patterns": [
             {"name": "comment.line.number-sign.rulelang", "match": "#.*$"},
             {"name": "string.quoted.double.rulelang", "match": '"[^"]*"'},

@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from rulelang import compile_bundled
-from rulelang.analysis import analyse
-from rulelang.ast import STATEMENTS, Statement
-from rulelang.bundled import bundled_names, bundled_text
-from rulelang.errors import RulesetCheckError, RulesetError
-from rulelang.explain import diff_configs, explain_config, explain_text
-from rulelang.formatter import format_text
-from rulelang.jsontypes import ConfigJSON
-from rulelang.parser import keywords, parse
-from rulelang.readinput import TooLargeError, read_text
+from rulelang.base.errors import RulesetCheckError, RulesetError
+from rulelang.base.jsontypes import ConfigJSON
+from rulelang.base.readinput import TooLargeError, read_text
+from rulelang.language.analysis import analyse
+from rulelang.language.ast import STATEMENTS, Statement
+from rulelang.language.bundled import bundled_names, bundled_text
+from rulelang.language.explain import diff_configs, explain_config, explain_text
+from rulelang.language.formatter import format_text
+from rulelang.language.parser import keywords, parse
 
 __all__ = ["Analysis", "analyse_text", "format_ruleset_text", "language_words", "variants", "variant_text",
            "diagnostic", "MAX_BASE_DEPTH"]
@@ -163,7 +163,7 @@ def analyse_text(text: str, filename: str, root: str) -> Analysis:
 
     The lock is held for language calls only, never while a file of the
     workspace is read here (the compiler's own reads of base files go through
-    rulelang.readinput: regular files only, opened without blocking).
+    rulelang.base.readinput: regular files only, opened without blocking).
     """
     outside = _confined(text, filename, root)
     if outside is not None:

@@ -11,8 +11,8 @@ import time
 from collections import OrderedDict
 from dataclasses import replace
 
+from rulelang.base.jsontypes import ConfigJSON
 from rulelang.interpreter import Config, IllegalMove, Match, Move, Round, Turn
-from rulelang.jsontypes import ConfigJSON
 from rulelang.players.arena import TableHistory
 from rulelang.playground.limits import GAME_IDLE_SECONDS, MAX_GAMES, ApiError
 from rulelang.tools import textboard as tb

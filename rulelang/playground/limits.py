@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 
-from rulelang.readinput import parse_json
+from rulelang.base.readinput import parse_json
 
 MAX_BODY = 256 * 1024  # bytes of one request body
 MAX_TRANSCRIPT = 4 * 1024 * 1024  # bytes of an uploaded transcript (a long match)

@@ -10,9 +10,9 @@ import os
 import stat
 from pathlib import Path
 
-from rulelang.outfiles import write_atomic
+from rulelang.base.outfiles import write_atomic
+from rulelang.base.readinput import TooLargeError, read_text
 from rulelang.playground.limits import MAX_PATH, MAX_TEXT, ApiError
-from rulelang.readinput import TooLargeError, read_text
 
 SUFFIX = ".rules"
 MAX_FILES = 500  # files listed at most

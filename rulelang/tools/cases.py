@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import cast
 
 import rulelang
+from rulelang.base.jsontypes import ConfigJSON
+from rulelang.base.readinput import read_json
 from rulelang.interpreter import Config, IllegalMove, Match, Round
-from rulelang.jsontypes import ConfigJSON
-from rulelang.readinput import read_json
 from rulelang.tools.configs import ToolError, load_config_dict
 from rulelang.tools.documents import Case, CaseFile
 

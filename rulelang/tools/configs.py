@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 import rulelang
+from rulelang.base.jsontypes import ConfigJSON
 from rulelang.interpreter import Config
-from rulelang.jsontypes import ConfigJSON
 
 
 class ToolError(click.ClickException):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NotRequired, TypedDict
 
-from rulelang.jsontypes import ConfigJSON
+from rulelang.base.jsontypes import ConfigJSON
 
 
 class SimRound(TypedDict):

@@ -8,7 +8,7 @@ message, exit 1, the file left as it was), never taken for an empty run.
 """
 from __future__ import annotations
 
-from rulelang.readinput import InputError, parse_json, read_text
+from rulelang.base.readinput import InputError, parse_json, read_text
 from rulelang.tools.configs import ToolError
 
 LIMIT = 1 << 30  # a results file read back at most this large

@@ -12,9 +12,9 @@ from typing import TextIO, TypedDict, Unpack
 
 import click
 
+from rulelang.base.outfiles import write_atomic
 from rulelang.interpreter import Config, IllegalMove, Match, Move, Round, Tile, Turn
 from rulelang.interpreter.players import FastPlayer
-from rulelang.outfiles import write_atomic
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolUsageError

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 
-from rulelang.outfiles import write_atomic
+from rulelang.base.outfiles import write_atomic
 from rulelang.tools.documents import SimMatch
 from rulelang.tools.plots import histogram, line_chart
 from rulelang.tools.simulation import Summary

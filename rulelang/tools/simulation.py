@@ -17,12 +17,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, cast
 
+from rulelang.base.jsontypes import ConfigJSON
+from rulelang.base.outfiles import write_atomic
+from rulelang.base.procs import run_in_workers
 from rulelang.interpreter import Config, Event, Match, Round
 from rulelang.interpreter.claims import set_miss_rate
 from rulelang.interpreter.players import FastPlayer
-from rulelang.jsontypes import ConfigJSON
-from rulelang.outfiles import write_atomic
-from rulelang.procs import run_in_workers
 from rulelang.tools import resume, stats
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError

@@ -20,11 +20,11 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING, TypeVar, cast
 
+from rulelang.base.jsontypes import ConfigJSON
+from rulelang.base.outfiles import write_atomic
+from rulelang.base.procs import run_in_workers
 from rulelang.interpreter import Config
-from rulelang.jsontypes import ConfigJSON
-from rulelang.outfiles import write_atomic
 from rulelang.players.arena import play_match
-from rulelang.procs import run_in_workers
 from rulelang.tools import resume
 from rulelang.tools.configs import ToolError
 from rulelang.tools.documents import Parts, Study, StudyMatch

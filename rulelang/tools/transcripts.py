@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import cast
 
+from rulelang.base.readinput import InputError, read_json
 from rulelang.interpreter import (
     Config,
     ConfigError,
@@ -25,7 +26,6 @@ from rulelang.interpreter import (
     first_difference,
     replay,
 )
-from rulelang.readinput import InputError, read_json
 from rulelang.tools.configs import ToolError
 from rulelang.tools.documents import Deal, RoundRecord, Transcript, TurnRecord
 

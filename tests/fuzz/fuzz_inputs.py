@@ -59,7 +59,7 @@ def _worker_init(opts: dict[str, Any]) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGVTALRM, _on_hang)
-    from rulelang.procs import die_with_parent
+    from rulelang.base.procs import die_with_parent
 
     die_with_parent(os.getppid())
     for warm in fuzzlib.KINDS:  # load the grammar, the cases and the schema before measuring memory
@@ -195,7 +195,7 @@ def _campaign(args: argparse.Namespace, opts: dict[str, Any]) -> int:
     indices = list(range(args.start, args.start + args.count))
     batch = 500
     ctx = mp.get_context("fork")
-    from rulelang.procs import prepare
+    from rulelang.base.procs import prepare
 
     prepare()
     pool = ctx.Pool(args.jobs, initializer=_worker_init, initargs=(opts,), maxtasksperchild=500)

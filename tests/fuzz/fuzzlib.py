@@ -36,8 +36,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = sorted((ROOT / "rulesets").glob("*.rules"))
 CASE_FILES = sorted((ROOT / "conformance" / "cases").glob("*/*.json"))
-LANGUAGE_FILES = ("rulelang/parser.py", "rulelang/compiler.py", "rulelang/ast.py", "rulelang/errors.py",
-                  "rulelang/formatter.py", "rulelang/explain.py", "rulelang/statements.py")
+LANGUAGE_FILES = ("rulelang/language/parser.py", "rulelang/language/compiler.py", "rulelang/language/ast.py", "rulelang/base/errors.py",
+                  "rulelang/language/formatter.py", "rulelang/language/explain.py", "rulelang/language/statements.py")
 KINDS = ("mutated", "grammar", "case", "answer", "hostile")
 
 
@@ -65,7 +65,7 @@ def _bundled_texts() -> list[str]:
 
 @cache
 def _keywords() -> list[str]:
-    from rulelang.parser import grammar
+    from rulelang.language.parser import grammar
 
     words = [t.pattern.value for t in grammar().terminals if type(t.pattern).__name__ == "PatternStr"]
     return sorted(set(words))
@@ -140,7 +140,7 @@ def _mutation(rng: random.Random, text: str) -> str:
 
 def grammar_text(rng: random.Random, statements: int | None = None) -> str:
     """A text generated from the grammar's rules: mostly grammatical, seldom valid."""
-    from rulelang.parser import grammar
+    from rulelang.language.parser import grammar
 
     g = grammar()
     rules: dict[str, list[list[Any]]] = {}
@@ -242,8 +242,8 @@ def _hostile_text(rng: random.Random, text: str) -> str:
 
 def check_ruleset_file(data: bytes) -> None:
     """What `rulelang check FILE` and `compile FILE` do with a file's bytes: read, check, compile, explain, format."""
-    from rulelang.errors import RulesetError
-    from rulelang.limits import read_ruleset_file
+    from rulelang.base.errors import RulesetError
+    from rulelang.base.limits import read_ruleset_file
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "fuzz.rules")
@@ -383,7 +383,7 @@ def check_ruleset(text: str, path: str | None = None) -> None:
 
 def _check_at(text: str, path: str) -> None:
     import rulelang
-    from rulelang.errors import RulesetError
+    from rulelang.base.errors import RulesetError
 
     errors = rulelang.check_text(text, path)
     if not errors:
@@ -391,7 +391,7 @@ def _check_at(text: str, path: str) -> None:
             config = rulelang.compile_text(text, path)
         except RulesetError:
             return
-        from rulelang.explain import explain_text
+        from rulelang.language.explain import explain_text
 
         explain_text(config, set())
         rulelang.format_text(text, path)

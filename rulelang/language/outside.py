@@ -1,0 +1,170 @@
+"""Rules outside the language: what a syntax error says when a line states a rule the language lacks.
+
+Two cases:
+
+- a known rule of the family (family.md, or a published rule text) that the
+  language does not state: `KNOWN` recognises its usual phrasing, and the error (code
+  `outside-language`) names the rule, where it is described, and the
+  closest statement the language has;
+- a line that starts like a statement but goes on in a way no statement
+  does: the parser's error keeps its code (`unexpected-word` /
+  `unexpected-token`) and says that no statement reads like this, naming the
+  closest statement (`closest`) instead of only the words it expected.
+
+Both point at the heading of the statement's table in `rulelang help language`
+(the reference an installed user has; docs/language.md in the repository).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rulelang.language.meaning import closest_example
+from rulelang.language.statements import GROUPS, TABLE
+from rulelang.language.statements.docs import SECTION_TITLES
+
+__all__ = ["Known", "KNOWN", "known_outside", "closest", "where"]
+
+HELP = "`rulelang help language`, which lists every statement"
+
+
+@dataclass(frozen=True)
+class Known:
+    """A rule of the family the language cannot state, recognised by its usual phrasing."""
+
+    words: tuple[tuple[re.Pattern[str], ...], ...]  # phrasings: each a series of patterns found in order
+    rule: str  # what the rule is, in a few words
+    source: str  # where family.md describes it
+    closest: str  # the nearest statement the language has (a line that parses)
+
+    def search(self, text: str) -> bool:
+        """Whether one of its phrasings is in the text: each pattern found after the one before (linear time:
+        no pattern spans a gap, so a long hostile line cannot make it backtrack)."""
+        for series in self.words:
+            at = 0
+            for pattern in series:
+                m = pattern.search(text, at)
+                if m is None:
+                    break
+                at = m.end()
+            else:
+                return True
+        return False
+
+
+def _k(phrasings: tuple[str, ...], rule: str, source: str, closest: str) -> Known:
+    """`phrasings`: each a series of word patterns separated by ` ... ` (anything may come between)."""
+    return Known(tuple(tuple(re.compile(rf"\b(?:{part})\b", re.I) for part in p.split(" ... "))
+                       for p in phrasings), rule, source, closest)
+
+
+# Rules of family.md and of the published rule texts surveyed for the family that the language does not
+# state (a line matching one is reported as outside the language when it does not parse). Remove an entry
+# when its statement is added. An entry is `_k(phrasings, rule, where it is described, the closest statement)`.
+_PENALTY = "(penalt\\w*|penali[sz]\\w*|costs?|loses?|lose|forfeits?|pays?|scores? nothing|deducted)"
+KNOWN: tuple[Known, ...] = (
+    # Tournament penalties for misplays: the engine refuses an illegal move (`illegal-move`), so a misplay
+    # is never made and cannot be scored; a mode accepting misplays would change `play`, the playground
+    # and the protocol's steps (docs/design/family.md, "Penalties for misplays").
+    _k(("(drew|draws?|drawing|pass|passes|passed|passing|knock\\w*) ... (while|when|though|but|and) ... "
+        "(able|can|could) ... " + _PENALTY,
+        _PENALTY + " ... (drew|draws?|drawing|pass|passes|passed|passing) ... (able|can|could)",
+        "misplay\\w* ... " + _PENALTY, "(penali[sz]\\w*|penalt\\w*) ... misplay\\w*",
+        "(wrong|incorrect) (number|count) of (tiles|bones|dominoes) ... " + _PENALTY,
+        _PENALTY + " ... (wrong|incorrect) (number|count) of (tiles|bones|dominoes)",
+        "(overdraw\\w*|underdraw\\w*|over-draw\\w*|under-draw\\w*) ... " + _PENALTY,
+        _PENALTY + " ... (overdraw\\w*|underdraw\\w*|over-draw\\w*|under-draw\\w*)"),
+       "penalties for misplays (drawing or passing while able to place, a wrong number of tiles): the engine "
+       "refuses every illegal move instead of scoring it, so no misplay is ever made",
+       "a tournament text, rocoh.org's house rules (7-9: 30 points for drawing or passing while able to play, "
+       "100 for a wrong count; so too the EGO domino tournament: 100 points for a bogus move)",
+       "a player may draw while able to place"),
+    # Playing out of turn: the engine gives the turn to one seat at a time, so nobody can play out of turn.
+    _k(("out of turn", "(plays?|played|playing|places?|placed|leads?|led) (before|ahead of) (his|her|their) turn",
+        "(wrong|false) (turn|lead)"),
+       "a penalty for playing out of turn (the turn or the tile lost): the engine gives the turn to one seat at a "
+       "time, in seat order, so nobody plays out of turn",
+       "a tournament text, rocoh.org's house rules (a player who plays out of turn loses his turn)",
+       "opener after a domino: the next seat"),
+    # A wrong count: a score miscounted or over-claimed. The muggins rule states what happens to a claim.
+    _k(("(wrong|incorrect|false|bad|mistaken) (count|score|total|claim) ... " + _PENALTY,
+        _PENALTY + " ... (wrong|incorrect|false|bad|mistaken) (count|score|total|claim)",
+        "(miscount\\w*|mis-count\\w*|counts? wrongly|counted wrongly)"),
+       "a penalty for a wrong count: the engine scores every placement at its true value; a score that must be "
+       "claimed, and what an over-claim costs, is the muggins rule",
+       "a tournament text, rocoh.org's house rules (100 points for a wrong count)",
+       "points must be claimed; missed points are lost only when an opponent calls"),
+    # An exposed tile and a misdeal: the engine deals and draws from the set exactly, face down.
+    _k(("(exposed|exposes?|exposing|shows?|showed|shown|turned up|turns? up|flipped) (a |an |his |her |their )?"
+        "(tiles?|bones?|dominoe?s?) ... (penalt\\w*|penali[sz]\\w*|costs?|loses?|lose|forfeits?|pays?|"
+        "dealt again|redeal\\w*|goes|go|must|is|are|kept|keeps?|taken|takes?)",
+        "(exposed|face-up|face up) (tiles?|bones?|dominoe?s?)",
+        "misdeal\\w*", "(wrong|incorrect) (deal|number of tiles dealt)"),
+       "an exposed tile or a misdeal (a tile shown, a wrong number of tiles dealt): the engine deals and draws "
+       "every tile face down and in the right number, so no tile is exposed and no deal is wrong",
+       "a tournament text, rocoh.org's house rules, and the rule books' misdeal rules (Hoyle)",
+       "if nobody holds the opening double: the tiles are dealt again"),
+    # Play on the clock: a match ends after a time, the highest score wins.
+    _k(("\\d+ (minutes?|mins?|hours?|seconds?)", "(on|against) the clock", "time (limit|is up|runs out|expires)",
+        "(timed|time-limited) (match|game|play)", "(chess )?clock"),
+       "a match played on the clock (7 minutes, the highest score wins): the engine counts rounds, never time",
+       "a tournament text (a timed match, the highest score at the end of the time wins)",
+       "the match lasts 3 rounds"),
+    # Rules of published texts measured in docs/measurements/published-texts-2.md that no statement states.
+    _k(("alternat\\w* ... (even )?between (rounds|hands|games)",),
+       "turns alternating across rounds: after a domino the seat after the dominoer opens (a statement), but "
+       "after a block no statement names the next seat in turn after the last to play",
+       "an open-source game's rules (play alternates even between rounds)",
+       "opener after a domino: the seat after the dominoer"),
+    _k(("(round|game|hand) (is over|ends|is finished) ... (not found|cannot be found|finds? no|draws? no|"
+        "cannot draw|can't draw)",),
+       "a round that ends when one player's draws find no tile that plays: a player who draws the boneyard out "
+       "passes, and the round blocks only when no seat can place",
+       "a published text (Digitain's All Fives: 'the game is over if the needed bone is not found')",
+       "draw until playable"),
+    _k(("(first player|opener|leader|starting player) must (set|lead|play|pose) a double",),
+       "a first player who sets a double of his choice, drawing until he holds one: the opening double is the "
+       "highest, the lowest or a set one, and without it the table draws in turn, the lead passes or the deal "
+       "is thrown in",
+       "a published text (dominorules.com's Merry-Go-Round)",
+       "if nobody holds the opening double: each player in turn draws until a double turns up"),
+    _k(("(plays?|tiles?) must be (made|played|placed|laid) (on|against) (the|all|each|both) ... "
+        "(double|spinner|sides)",),
+       "plays forced onto the set double until all four of its sides are taken: a spinner's branches open after "
+       "its line, but a play may go on any open end",
+       "a published text (dominorules.com's Merry-Go-Round)",
+       "branches open after the line"),
+    _k(("(other|later|subsequent|remaining|following) doubles ... (counts?|scores?|worth) ... (one|single) "
+        "(half|end|side)",),
+       "later doubles counting one half beside a spinner counting both: a terminal double counts both halves or "
+       "one, the spinner as a terminal double",
+       "an open-source game's rules (the lead [5|5] scores 10; a later [4|4] counts 4)",
+       "a terminal double counts one half"),
+)
+
+
+def known_outside(line: str) -> Known | None:
+    """The known rule outside the language that this line states, if any."""
+    text = line.split("#", 1)[0]
+    return next((k for k in KNOWN if k.search(text)), None)
+
+
+def where(example: str) -> str:
+    """The heading of the language reference (`rulelang help language`, docs/language.md) whose statement
+    table documents this example line."""
+    for entry in TABLE:
+        if example in entry.examples:
+            return GROUPS[entry.group] + (f" ({SECTION_TITLES[entry.section]})" if entry.section else "")
+    return "Statements"
+
+
+def closest(line: str, started: str = "") -> str:
+    """The example statement nearest to a line by what it says (rulelang/language/meaning.py); `started`: the words of
+    a statement under way where the parser stopped."""
+    return closest_example(line, started)
+
+
+def pointer(example: str) -> str:
+    """`the closest statement is ... (its heading in rulelang help language)`: the end of a hint. An installed
+    user has the reference as `rulelang help TOPIC`, never a repository's docs/ folder."""
+    return f"the closest statement is `{example}` (under \"{where(example)}\" in {HELP})"
