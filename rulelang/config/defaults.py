@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from functools import cache
+
 from rulelang.base.jsontypes import ConfigJSON
 from rulelang.config.declared import declared
 

@@ -10,15 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import NotRequired, TypedDict
+from typing import NotRequired, Protocol, TypedDict, runtime_checkable
 
 from rulelang.base.jsontypes import ConfigJSON
 from rulelang.interpreter import Config, Match, Move, Round, Tile, Turn
-from rulelang.interpreter.players import FastPlayer
+from rulelang.interpreter.players import Scorer
 from rulelang.interpreter.round import Player
 from rulelang.players.tiles import fitting_tiles
 
 MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
+
+
+@runtime_checkable
+class Picks(Protocol):
+    """A player with the engine's fast entry point `pick(round, codes)` (the bundled players)."""
+
+    def pick(self, rnd: Scorer, codes: list[int]) -> int: ...
 
 
 class Step(TypedDict, total=False):
@@ -154,7 +161,7 @@ class TableHistory:
         return self._current().view(seat, self.match.round)
 
 
-def _fast_choice(player: FastPlayer, rnd: Round, legal: list[Move]) -> Move:
+def _fast_choice(player: Picks, rnd: Round, legal: list[Move]) -> Move:
     """A bundled player's choice through `pick(round, codes)`, as the engine's fast path asks it."""
     codes = rnd.legal_codes()
     return legal[codes.index(player.pick(rnd, codes))]
@@ -169,7 +176,7 @@ def _play_round_with_history(match: Match, cfg: Config, seat_players: Sequence[P
         assert seat is not None  # the round goes on
         p = seat_players[seat]
         fits = fitting_tiles(rnd.layout) if rnd.layout.tiles else []
-        if isinstance(p, FastPlayer):  # the engine's bundled players: the same choice as `Match.run` makes
+        if isinstance(p, Picks):  # the engine's bundled players: the same choice as `Match.run` makes
             move = _fast_choice(p, rnd, rnd.legal_moves())
         else:
             obs = match.observation(seat)
