@@ -161,13 +161,17 @@ def main(argv: list[str] | None = None) -> int:
         print("rulelang.generate: run it in a checkout of rulelang (no pyproject.toml beside the package)",
               file=sys.stderr)
         return 2
-    if not opts.check and GENERATORS[0] is statement_fields:
-        fields = statement_fields(lambda p: p.read_text(encoding="utf-8"))
-        if stale(fields):  # `Fields` changed: the rest is made from it by a process that imports it anew
-            FIELDS.write_text(fields[FIELDS], encoding="utf-8")
-            print(f"wrote {FIELDS.relative_to(ROOT)}")
-            return subprocess.run([sys.executable, "-m", "rulelang.generate"], cwd=ROOT).returncode
-    files = expected()
+    try:
+        if not opts.check and GENERATORS[0] is statement_fields:
+            fields = statement_fields(lambda p: p.read_text(encoding="utf-8"))
+            if stale(fields):  # `Fields` changed: the rest is made from it by a process that imports it anew
+                FIELDS.write_text(fields[FIELDS], encoding="utf-8")
+                print(f"wrote {FIELDS.relative_to(ROOT)}")
+                return subprocess.run([sys.executable, "-m", "rulelang.generate"], cwd=ROOT).returncode
+        files = expected()
+    except ValueError as err:  # a source a generator cannot read (the markers of a generated block lost)
+        print(f"rulelang.generate: {err}", file=sys.stderr)
+        return 2
     old = stale(files)
     for path in old:
         where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path

@@ -78,3 +78,13 @@ def test_a_new_tag_from_an_entry_is_added_to_features_json(monkeypatch):
     monkeypatch.setattr("rulelang.language.statements.TABLE", tuple(extra if s is knock else s for s in TABLE))
     made = json.loads(generate.feature_tags(lambda p: p.read_text(encoding="utf-8"))[generate.FEATURES])
     assert list(made["tags"])[-1] == "new-tag" and made["tags"]["new-tag"] == "what an engine must do"
+
+
+def test_lost_markers_exit_2_with_the_message_and_no_traceback(monkeypatch, capsys):
+    def broken(read):
+        return generate.statement_fields(lambda p: "class Fields:\n    pass\n")
+
+    monkeypatch.setattr(generate, "GENERATORS", (broken,))
+    assert generate.main(["--check"]) == 2
+    err = capsys.readouterr().err
+    assert "lost its generated block's markers" in err and "Traceback" not in err
