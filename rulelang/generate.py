@@ -4,13 +4,17 @@ One list, `GENERATORS`: each returns the files it makes and the text each
 must have. A later generator sees the texts of the earlier ones (the parser's
 tables are built from the grammar as generated first).
 `--check` writes nothing and exits 1 when a file is stale;
-tests/test_generated.py runs the same check.
+tests/test_generated.py runs the same check. The first, `statement_fields`,
+writes the fields statement entries declare into rulelang/config/fields.py;
+when it changes that file, the others are made again by a fresh process
+(they read `Fields` as imported).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import re
+import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -18,6 +22,29 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 Texts = Mapping[Path, str]
 Generator = Callable[[Callable[[Path], str]], dict[Path, str]]
+
+
+FIELDS = ROOT / "rulelang" / "config" / "fields.py"
+FEATURES = ROOT / "conformance" / "features.json"
+
+
+def statement_fields(read: Callable[[Path], str]) -> dict[Path, str]:
+    """The generated block of `Fields` (rulelang/config/fields.py), from the fields statement entries declare."""
+    from rulelang.config.stated import block, rewrite
+    from rulelang.language.statements import TABLE
+
+    return {FIELDS: rewrite(read(FIELDS), block((s.key, d) for s in TABLE for d in s.declares))}
+
+
+def feature_tags(read: Callable[[Path], str]) -> dict[Path, str]:
+    """conformance/features.json with the lines of the tags statement entries introduce (`features=`); its other
+    tags stay as written, a new one is added at the end."""
+    from rulelang.language.statements import TABLE
+
+    doc = json.loads(read(FEATURES))
+    for s in TABLE:
+        doc["tags"].update(s.features)
+    return {FEATURES: json.dumps(doc, indent=2, ensure_ascii=False) + "\n"}
 
 
 def config_schema(read: Callable[[Path], str]) -> dict[Path, str]:
@@ -105,7 +132,7 @@ def parser_tables(read: Callable[[Path], str]) -> dict[Path, str]:
     return {path: old if tables_current(old, grammar) else tables_text(grammar)}
 
 
-GENERATORS: tuple[Generator, ...] = (grammar_file, config_schema, config_fields, highlighting, statement_tables,
+GENERATORS: tuple[Generator, ...] = (statement_fields, feature_tags, grammar_file, config_schema, config_fields, highlighting, statement_tables,
                                      engine_api, bundled_index, parser_tables, pypi_readme)
 
 
@@ -134,7 +161,17 @@ def main(argv: list[str] | None = None) -> int:
         print("rulelang.generate: run it in a checkout of rulelang (no pyproject.toml beside the package)",
               file=sys.stderr)
         return 2
-    files = expected()
+    try:
+        if not opts.check and GENERATORS[0] is statement_fields:
+            fields = statement_fields(lambda p: p.read_text(encoding="utf-8"))
+            if stale(fields):  # `Fields` changed: the rest is made from it by a process that imports it anew
+                FIELDS.write_text(fields[FIELDS], encoding="utf-8")
+                print(f"wrote {FIELDS.relative_to(ROOT)}")
+                return subprocess.run([sys.executable, "-m", "rulelang.generate"], cwd=ROOT).returncode
+        files = expected()
+    except ValueError as err:  # a source a generator cannot read (the markers of a generated block lost)
+        print(f"rulelang.generate: {err}", file=sys.stderr)
+        return 2
     old = stale(files)
     for path in old:
         where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path

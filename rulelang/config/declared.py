@@ -19,16 +19,27 @@ class Declared(NamedTuple):
 
 
 def fields_of(cls: type[Any], with_hints: bool = True) -> tuple[Declared, ...]:
-    """The declared fields of a declaration class, in order (derived attributes left out)."""
+    """The declared fields of a declaration class, in order, a field of a nested object beside its siblings
+    (derived attributes left out)."""
     from typing import get_type_hints  # evaluates every annotation: only the schema and the engine need them
 
     hints = get_type_hints(cls, include_extras=True) if with_hints else {}
-    out = []
+    out: list[Declared] = []
     for f in dataclasses.fields(cls):
         spec = spec_of(f)
         if spec is not None:
-            out.append(Declared(f.name, spec, hints.get(f.name)))
+            out.insert(_place(out, spec.path), Declared(f.name, spec, hints.get(f.name)))
     return tuple(out)
+
+
+def _place(earlier: list[Declared], path: tuple[str, ...]) -> int:
+    """Where a field goes: just after the last earlier field of its object when that object is nested (a field
+    declared by a statement entry, at the end of `Fields`, joins its siblings in the schema and docs), else last."""
+    if len(path) > 1:
+        for i in range(len(earlier) - 1, -1, -1):
+            if earlier[i].spec.path[:-1] == path[:-1]:
+                return i + 1
+    return len(earlier)
 
 
 @cache

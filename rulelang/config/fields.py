@@ -10,6 +10,9 @@ an enum, `Annotated[int, Schema({"minimum": 1})]` adds keywords) unless `schema=
 gives it. Required fields are in the order the compiler writes them; an
 optional one is written after them, in the order of the statements, at the end
 of its object or `before=` a sibling (rulelang/language/statements/record.py).
+A new statement's field is declared in its statement entry instead (`field=`,
+`FieldDecl`): the block at the end of `Fields` is generated from the entries
+(rulelang/config/stated.py, `python -m rulelang.generate`).
 
 `CONSTRAINTS` holds the schema's rules across fields of one object (a
 JSON Schema `if`/`then`); one the language also reports in its own words is
@@ -218,8 +221,6 @@ class Fields:
     minimum: Annotated[int, Schema({"minimum": 2})] | None = declare(
         "scoring.minimum", "the raw points a placement must earn to score (fewer score nothing)", "placement_minimum",
         default=None)
-    knock_bonus: Natural = declare("scoring.knock_bonus", "raw points the next placer scores per pass",
-                                   "knock_bonus", default=0)
     hand_doubles: HandDoubles = declare("scoring.hand_doubles", "what a double left in hand counts", "hand_doubles",
                                         default="both-halves")
     target: Positive = declare("target.raw", "the target, in raw points", "target")
@@ -251,8 +252,6 @@ class Fields:
     domino_with_last_placement: bool = declare(
         "settlement.domino.with_last_placement", "the last placement joins the domino's event", "domino_events",
         empty=False)
-    domino_bonus: Natural = declare("settlement.domino.bonus", "raw points the winner's side earns for a domino",
-                                    "domino_bonus", default=0)
     block_winner: BlockWinner = declare("settlement.block.winner", "who wins a block", "block_winner")
     block_tie_break: TieBreak = declare("settlement.block.tie_break", "how tied lightest hands are told apart",
                                         "block_winner")
@@ -262,6 +261,12 @@ class Fields:
     block_terms: tuple[Term, ...] = declare("settlement.block.terms", "the amounts a block pays", "block_terms",
                                             empty=[])
     block_events: Events = declare("settlement.block.events", "how a block's amounts make events", "block_events")
+    # BEGIN fields declared by statement entries (python -m rulelang.generate writes them; edit the entry)
+    knock_bonus: Natural = declare(
+        "scoring.knock_bonus", "raw points the next placer scores per pass", "knock_bonus", default=0)
+    domino_bonus: Natural = declare(
+        "settlement.domino.bonus", "raw points the winner's side earns for a domino", "domino_bonus", default=0)
+    # END fields declared by statement entries
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
-__all__ = ["Spec", "Schema", "REQUIRED", "declare", "derived", "spec_of"]
+__all__ = ["Spec", "Schema", "REQUIRED", "FieldDecl", "declare", "derived", "spec_of"]
 
 
 class _Required:
@@ -67,6 +67,30 @@ class Spec:
     def default_for(self, config: Mapping[str, object]) -> object:
         """The JSON value this absent field stands for in `config`."""
         return self.default(config) if callable(self.default) else self.default
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FieldDecl:
+    """A field a statement entry declares beside its phrase (`field=` of `number`, `flag`, `choice`).
+
+    `python -m rulelang.generate` writes it into `Fields` as a `declare(...)` line
+    (rulelang/config/stated.py), so the engine's typed `Config` and mypy see it:
+    `type` is its annotation as fields.py spells it (`Natural`, `Positive | None`,
+    a `Literal` of rulelang/config/vocabulary.py), `default` its JSON default
+    (REQUIRED: every configuration writes it), `attr` the engine's attribute
+    (the statement's key when None), `before` as `declare`'s.
+    """
+
+    path: str  # dotted: "scoring.knock_bonus"
+    type: str
+    doc: str
+    default: object = REQUIRED
+    attr: str | None = None
+    before: str | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
 
 
 def declare(path: str, doc: str, statement: str | None = None, *, default: object = REQUIRED, empty: object = None,

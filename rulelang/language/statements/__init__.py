@@ -1,9 +1,10 @@
 """The statement table: every statement of the language, once, in canonical order.
 
 Adding a statement = one `StatementDef` in one of the modules below, with its
-phrase (its grammar rule in ruleset.lark is generated from it: `python -m
-rulelang.generate`), the engine code that obeys it, and a conformance case
-tagged with it. See docs/language.md, "Adding a statement".
+phrase, its field (`field=`) and its feature tag (`features=`): its grammar
+rule, its `Fields` line and its features.json line are generated from them
+(`python -m rulelang.generate`); then the engine code that obeys it, a
+conformance case tagged with it and a changelog line. See docs/language.md, "Adding a statement".
 """
 from __future__ import annotations
 

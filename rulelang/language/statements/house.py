@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from rulelang.language.statements.phrase import fill
 from rulelang.language.statements.scoring import MEASURES, counts_named_twice, measure_words, points_text, with_player_counts
-from rulelang.language.statements.table import Doc, Fields, Issue, Part, Phrase, StatementDef, flag, number, reads_field, sets_field
+from rulelang.language.statements.table import Doc, FieldDecl, Fields, Issue, Part, Phrase, StatementDef, flag, number, reads_field, sets_field
 from rulelang.language.statements.values import Measure
 
 __all__ = ["SCORING", "PARTS", "Entry"]
@@ -281,7 +281,12 @@ SCORING: tuple[StatementDef, ...] = (
                   "who places after one or more knocks (passes) scores N raw points per knock since the last "
                   "placement, in that placement's event; not written, knocks score nothing",
                   "`scoring.knock_bonus` (raw; omitted when 0)"),),
-        tags=("knock-bonus",), required=False, meta={"default": None}),
+        field=FieldDecl("scoring.knock_bonus", "Natural", "raw points the next placer scores per pass", default=0),
+        features={"knock-bonus": "scoring.knock_bonus (`the next player to place scores N points per knock`): the "
+                  "player who places after one or more knocks (passes) scores N raw per knock since the last "
+                  "placement, in that placement's event (folded into the domino event with the last placement) "
+                  "(family.md 3.8, Sadman)"},
+        required=False, meta={"default": None}),
     StatementDef(
         key="placement_minimum", words="the least a placement scores", group=4,
         phrases={"minimum_stmt": (MINIMUM,)},

@@ -14,6 +14,7 @@ from rulelang.language.statements.phrase import fill
 from rulelang.language.statements.scoring import points_text
 from rulelang.language.statements.table import (
     Doc,
+    FieldDecl,
     Fields,
     Issue,
     Part,
@@ -421,7 +422,12 @@ STATEMENTS: tuple[StatementDef, ...] = (
         docs=(Doc("`bonus 1 point to the winner` / `bonus N points to the winner`", "the player (or side) that "
                   "goes out scores N raw points more, in the winner side's settlement event; a section with a "
                   "bonus line needs no term line", "`settlement.domino.bonus: N` (0, omitted, when not stated)"),),
-        tags=("domino-bonus",), required=False, meta={"default": 0}),
+        field=FieldDecl("settlement.domino.bonus", "Natural", "raw points the winner's side earns for a domino",
+                        default=0),
+        features={"domino-bonus": "settlement.domino.bonus: the side that goes out scores a fixed bonus (the Fives "
+                  "and Threes chip-out point), in one event with the last placement when folded; a block gives no "
+                  "bonus"},
+        required=False, meta={"default": 0}),
     StatementDef(
         key="domino_events", words="how a domino's settlement makes events", group=5, section="domino",
         phrases=EVENTS, read=_read_events, fmt=_fmt_events, explain=_explain_events,

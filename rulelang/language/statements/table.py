@@ -23,12 +23,13 @@ from lark import Token
 from rulelang.config.declared import Declared, declared, typed
 from rulelang.config.fields import Fields
 from rulelang.config.reading import with_field
+from rulelang.config.spec import FieldDecl
 from rulelang.config.vocabulary import literal_values
 from rulelang.language.statements.phrase import examples as examples_of
 from rulelang.language.statements.phrase import fill, items
 from rulelang.language.statements.values import Span
 
-__all__ = ["StatementDef", "Part", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "number", "flag",
+__all__ = ["FieldDecl", "StatementDef", "Part", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "number", "flag",
            "GROUPS", "Fields", "field_of", "sets_field", "reads_field", "reads_stated"]
 
 # Groups: the order of `fmt`'s blocks and `explain`'s headings.
@@ -189,6 +190,8 @@ class StatementDef:
     required: bool = True  # must a ruleset without `based on` state it?
     inherited: bool = True  # does a child inherit it from its base?
     meta: Mapping[str, object] = field(default_factory=dict)  # anything else a statement needs to say
+    declares: tuple[FieldDecl, ...] = ()  # fields declared here, not in fields.py (generated into `Fields`)
+    features: Mapping[str, str] = field(default_factory=dict)  # tags it introduces -> features.json's line
 
     @property
     def rules(self) -> tuple[str, ...]:
@@ -215,16 +218,18 @@ class StatementDef:
 def choice(key: str, words: str, group: int, rule: str, phrases: Mapping[str, Hashable],
            explain: Callable[[Any, Fields], str], meanings: Mapping[str, str], tags: tuple[str, ...],
            allowed: object = None, check_code: str = "", section: str | None = None,
-           example: str | None = None, grammar: tuple[str, ...] | None = None) -> StatementDef:
+           example: str | None = None, grammar: tuple[str, ...] | None = None,
+           field: FieldDecl | None = None, features: Mapping[str, str] | None = None) -> StatementDef:
     """A statement that is one of a few fixed phrases, each a value of its one declared field.
 
     `phrases` maps each canonical phrase to its value (and is the grammar rule's
     phrases, unless `grammar` gives them with a part: `opener of the first round:
     {opener_value}`); `meanings` each phrase to its documentation. With `allowed`
     (a Literal type narrower than the field's), a phrase that parses but cannot
-    apply here is the fault `check_code`.
+    apply here is the fault `check_code`. `field` declares its field here
+    (`FieldDecl`), `features` the tags it introduces with their lines.
     """
-    place = field_of(key).spec.dotted
+    place = field.path if field is not None else field_of(key).spec.dotted
     values = {v: p for p, v in phrases.items()}
     ok = set(literal_values(allowed)) if allowed is not None else None
 
@@ -244,22 +249,30 @@ def choice(key: str, words: str, group: int, rule: str, phrases: Mapping[str, Ha
     return StatementDef(key=key, words=words, group=group, phrases={rule: grammar or tuple(phrases)}, read=read,
                         fmt=lambda v: [values[v]], explain=explain,
                         resolve=sets_field(key), from_config=reads_field(key), examples=examples, docs=docs, tags=tags,
-                        check=check, section=section)
+                        check=check, section=section, declares=(field,) if field is not None else (),
+                        features=features or {})
 
 
 def _one_field(key: str, rest: dict[str, Any]) -> dict[str, Any]:
-    """`resolve` and `from_config` from the statement's one declared field, unless given."""
+    """`resolve` and `from_config` from the statement's one field, unless given; `field=` (a `FieldDecl`) declares
+    that field in the entry, and `features=` the tags it introduces (its `tags` unless given)."""
+    own = rest.pop("field", None)
+    if own is not None:
+        rest["declares"] = (own,)
+    if "features" in rest and "tags" not in rest:
+        rest["tags"] = tuple(rest["features"])
     if "resolve" not in rest:
         rest["resolve"] = sets_field(key)
     if "from_config" not in rest:
-        rest["from_config"] = reads_stated(key) if not field_of(key).spec.required else reads_field(key)
+        required = own.required if own is not None else field_of(key).spec.required
+        rest["from_config"] = reads_field(key) if required else reads_stated(key)
     return rest
 
 
 def number(key: str, words: str, group: int, rule: str, phrase: str, **rest: Any) -> StatementDef:
     """A statement that is one phrase with one number: its reader, `fmt` and examples come from the phrase
     (`the match lasts {N:3,1} round[s]`: `the match lasts 3 rounds`, then `the match lasts 1 round`), and, unless
-    given, `resolve` and `from_config` from its one declared field."""
+    given, `resolve` and `from_config` from its one field (declared here with `field=`, or in fields.py)."""
     if [i.text for i in items(phrase) if i.kind == "slot"] != ["N"]:
         raise ValueError(f"{phrase!r}: a number statement's phrase has one number, `{{N}}`, and no part")
     return StatementDef(key=key, words=words, group=group, phrases={rule: (phrase,)}, read=lambda p: p.numbers[0],
