@@ -739,15 +739,9 @@ class Round:
                     else:
                         self._pre[0] = drawn
                     return
-            # nothing to place and nothing to draw: blocked if no one can place, else pass
-            if f.block_unfound:
-                # "draw until playable, or the round is blocked": "the game is over if the needed bone is not
-                # found" (the boneyard drawn out now or before)
-                self._seat = s
-                self._block(s, drawn)
-                return
+            # nothing to place or draw: blocked if no one can place (or "..., or the round is blocked"), else pass
             for x in hands:
-                if x & ends:
+                if x & ends and not f.block_unfound:
                     break
             else:
                 if drawn is None or not f.on_draws or self._bi >= f.bend:
