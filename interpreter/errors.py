@@ -32,6 +32,7 @@ class IllegalMove(EngineError):
         "claims-off", "negative-claim", "no-calls", "late-call", "not-caller", "nothing-to-take",
         "orientation-not-allowed", "dead-end",  # the sniff
         "boneyard-empty",  # a draw move with nothing left to draw
+        "spinner-first",  # a side held back while the spinner is filled first
     )
 
     def __init__(self, code: str, message: str, legal: Iterable[object] = ()):

@@ -59,7 +59,7 @@ class Tables:
     """What the layout reads of its configuration, derived once per configuration (`Rules.layout`)."""
 
     __slots__ = ("dv", "branch_every", "branch_first", "branch_lead", "branch_after_lead", "at_once", "orient",
-                 "uncovered", "one_tile", "sniff", "n_tiles", "mask")
+                 "uncovered", "one_tile", "sniff", "n_tiles", "mask", "fill_first")
 
     def __init__(self, cfg: Config):
         self.n_tiles = SETS[cfg.tiles]  # larger sets: the set is the first n_tiles indices
@@ -77,6 +77,9 @@ class Tables:
         self.branch_after_lead = cfg.branching == "all-but-lead"
         # "branches open at once" / "branches open after the line"
         self.at_once = cfg.branch_sides == "at-once"
+        # "branches open after the line, the spinner filled first": also, until the round's first spinner has a
+        # tile on each of its four sides, no other side takes one
+        self.fill_first = cfg.branch_sides == "spinner-first"
         # the sniff: "the spinner is always laid crosswise" (0) / "... always laid endwise" (1) /
         # "... laid crosswise or endwise, as its player chooses" (2)
         self.orient = {"crosswise": 0, "endwise": 1, "choice": 2}[cfg.spinner_orientation]
@@ -92,7 +95,8 @@ class Layout:
     """The tiles placed in a round: free sides, counted sum, attach points (changed only by `place`)."""
 
     __slots__ = ("placed", "free", "total", "spin", "_spin_next", "_in_line", "_r", "_connections",
-                 "orienting", "_sniff", "_mode", "_uncov", "dead")  # the sniff
+                 "orienting", "_sniff", "_mode", "_uncov", "dead",  # the sniff
+                 "_fill", "held")  # the spinner filled first
 
     def __init__(self, rules: Tables, copy_of: Layout | None = None):
         if copy_of is not None:
@@ -117,6 +121,10 @@ class Layout:
         # "each branch of the spinner takes one tile": the free ends of tiles on branch sides, counted but
         # closed (key -> value, like `free`)
         self.dead: dict[int, int] = {}
+        # "the spinner filled first": the spinner being filled (-1: none yet; -2: the rule is off, or it is
+        # filled), and the other free sides held back meanwhile (kept counted in `dead`)
+        self._fill = -1 if rules.fill_first else -2
+        self.held: list[int] = []
 
     def copy(self) -> Layout:
         """An independent copy (for a cloned round)."""
@@ -137,6 +145,8 @@ class Layout:
         self._mode = other._mode
         self._uncov = other._uncov
         self.dead = other.dead.copy()
+        self._fill = other._fill
+        self.held = other.held.copy()
 
     # -- the one place the layout changes --------------------------------------------
 
@@ -191,6 +201,8 @@ class Layout:
                 self.dead[k] = free.pop(k)
         self.total = total
         self.placed.append(code)
+        if self._fill >= 0:
+            self._hold()
         return total
 
     def _lead(self, ti: int, ew: bool, code: int) -> int:
@@ -213,7 +225,27 @@ class Layout:
             self._spin_next = True  # "every double but the lead branches": every double after it
         self.total = total
         self.placed.append(code)
+        if self._fill >= 0:
+            self._hold()
         return total
+
+    def _hold(self) -> None:
+        """"the spinner filled first": hold back every free side but the spinner's until a tile lies on each
+        of its four sides, then free them (Merry-Go-Round: "the succeeding plays must be made on it until all
+        four sides have been played on"). Held sides still count: they wait in `dead`."""
+        t = self._fill
+        free = self.free
+        dead = self.dead
+        others = [k for k in free if k >> 3 != t]
+        for k in others:
+            dead[k] = free.pop(k)
+            self.held.append(k)
+        if free or self._in_line[t]:
+            return  # a side of the spinner is still free, or its branches are not open yet
+        for k in self.held:
+            free[k] = dead.pop(k)
+        self.held = []
+        self._fill = -2
 
     @property
     def ends(self) -> int:
@@ -228,6 +260,8 @@ class Layout:
         """Make double `ti` a branching double (doubles.branching); return what it counts now."""
         r = self._r
         self.spin |= BIT[ti]
+        if self._fill == -1:
+            self._fill = ti  # "the spinner filled first": the round's first spinner
         if r.branch_first:
             self._spin_next = False  # "only the first double branches": later doubles do not
             self.orienting = False

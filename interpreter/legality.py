@@ -96,6 +96,9 @@ def diagnose(rnd: Position, move: Move) -> int:
     if not exists:
         illegal("no-such-side", f"{format_tile(move.target)} has no side {move.side}")
     if key not in lay.free:
+        if key in lay.held:  # "branches open after the line, the spinner filled first"
+            illegal("spinner-first", f"{move.side} of {format_tile(move.target)} waits: every side of the "
+                    "spinner takes a tile first")
         if key in lay.dead:  # "each branch of the spinner takes one tile"
             illegal("dead-end", f"{move.side} of {format_tile(move.target)} ends a branch of the spinner: it counts, "
                     "but nothing may join it")

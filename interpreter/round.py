@@ -78,7 +78,7 @@ class _Fixed:
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
                  "initial_hands", "bone", "bend", "start_scores", "forced", "partners", "mask", "seats", "board",
                  "draw_until", "on_placement", "on_offered", "on_draws", "on_goes_on", "round_no", "opening_draws",
-                 "first")
+                 "first", "block_unfound")
 
     def __init__(self, cfg: Config, seating: Seating, players: int, opener: int, opening: str, tiebreak: Tiebreak,
                  record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
@@ -101,7 +101,9 @@ class _Fixed:
         self.seats = seating.seats  # what the settlement asks of the seating (interpreter.settlement.Seats)
         self.board = seating.board  # the target rules of this player count (interpreter.scoring.Scoreboard)
         self.mask = r.layout.mask  # larger sets: the set's masks (placement_codes)
-        self.draw_until = cfg.drawing == "until-playable"  # "draw until playable" / "no drawing"
+        self.draw_until = cfg.drawing != "none"  # "draw until playable" / "no drawing"
+        # "draw until playable, or the round is blocked": a seat whose draws find no tile that plays blocks it
+        self.block_unfound = cfg.drawing == "until-found"
         on = r.hooks.by_point  # the house rules, per fixed point (interpreter.hooks.POINTS)
         self.on_placement = on["placement"]
         self.on_offered = on["offered"]
@@ -737,9 +739,9 @@ class Round:
                     else:
                         self._pre[0] = drawn
                     return
-            # nothing to place and nothing to draw: blocked if no one can place, else pass
+            # nothing to place or draw: blocked if no one can place (or "..., or the round is blocked"), else pass
             for x in hands:
-                if x & ends:
+                if x & ends and not f.block_unfound:
                     break
             else:
                 if drawn is None or not f.on_draws or self._bi >= f.bend:

@@ -144,3 +144,36 @@ def test_drawing_while_able_with_the_muggins_rule():
         drew += sum(turn["move"] == "draw" for r in t["rounds"] for turn in r["turns"])
         replay(t)  # a draw move claims nothing; transcripts still replay step by step
     assert drew > 0
+
+
+# -- `draw until playable, or the round is blocked` (Digitain: "the game is over if the needed bone is not found")
+
+def test_a_player_whose_draws_find_nothing_blocks_the_round_instead_of_passing():
+    """In seeded matches under the rule nobody ever passes: a seat that cannot place once the boneyard is drawn
+    out ends the round blocked; under `draw until playable` seats pass (the test has teeth)."""
+    import random
+
+    found = cfg('ruleset h "H"\nsource "a test"\nbased on allfives\ndraw until playable, or the round is blocked\n')
+    plain = rulelang.compile_bundled("allfives")
+    passes = {True: 0, False: 0}
+    blocked = {True: 0, False: 0}
+    for seed in range(60):
+        for config, rule in ((found, True), (plain, False)):
+            rnd = Round.deal(config, 2, random.Random(seed), record=True)
+            player = greedy_player(seed)
+            while not rnd.over:
+                rnd.play(player(rnd.observation(rnd.seat_to_move), rnd.legal_moves()))
+            passes[rule] += sum(len(t.passed) for t in rnd.turns)
+            blocked[rule] += rnd.result.kind == "blocked"
+    assert passes[True] == 0 and passes[False] > 0
+    assert blocked[True] > blocked[False]
+
+
+def test_the_round_blocks_when_the_boneyard_is_drawn_out_without_a_tile_that_plays():
+    config = cfg('ruleset h "H"\nsource "a test"\nbased on allfives\ndraw until playable, or the round is blocked\n')
+    rnd = Round(config, 2, [["[6|6]", "[0|1]", "[1|1]"], ["[4|6]", "[3|6]", "[0|2]"]], ["[0|3]", "[1|2]"], opener=0,
+                record=True)
+    rnd.play("[6|6]")
+    rnd.play("[4|6] on [6|6] line-a")
+    assert rnd.over and rnd.hands[1] == [(0, 2), (3, 6)]  # seat 1's [3|6] would have played
+    assert sorted(rnd.hands[0]) == [(0, 1), (0, 3), (1, 1), (1, 2)]  # seat 0 drew the boneyard out

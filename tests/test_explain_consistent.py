@@ -87,6 +87,13 @@ def test_any_tile_under_set_doubles_is_warned_about():
     assert "applies never" in w.message
 
 
+def test_the_spinner_filled_first_without_a_spinner_is_warned_about():
+    [w] = _warnings(HEAD + "no double branches\nbranches open after the line, the spinner filled first\n")
+    assert w.code == "cannot-apply" and w.line == 5 and "never applies" in w.message
+    assert "only the first double branches" in (w.hint or "")
+    assert _warnings(HEAD + "branches open after the line, the spinner filled first\n") == []
+
+
 def test_what_applies_is_not_warned_about():
     assert _warnings(HEAD + "if nobody holds the opening double: the heaviest hand leads\n") == []
     assert _warnings(HEAD + ROTATING) == []  # `opener leads ...` inherited: the base's to state

@@ -44,11 +44,8 @@ OUTSIDE = [
     # rules of the texts measured in docs/measurements/published-texts-2.md that no statement states
     ("play alternates between the players even between rounds", "turns alternating across rounds",
      "opener after a domino: the seat after the dominoer"),
-    ("the game is over if the needed bone is not found", "one player's draws find no tile", "draw until playable"),
     ("the first player must set a double", "a double of his choice",
      "if nobody holds the opening double: each player in turn draws until a double turns up"),
-    ("the next plays must be made on the set double until all four sides are taken", "plays forced onto the set double",
-     "branches open after the line"),
     ("later doubles count one half", "later doubles counting one half", "a terminal double counts one half"),
 ]
 
@@ -74,6 +71,10 @@ def test_a_rule_outside_the_language_is_named_with_its_closest_statement(line, r
     ("a tie at the top goes to the side that started the match", "ties at the top: the side that started the match wins"),
     ("a tie at the top goes to the side that opened first", "ties at the top: the side that opened the round wins"),
     ("a tie at the top is decided by 2 more rounds", "a tie at the top plays 3 extra rounds"),
+    # Digitain's and dominorules.com's words for the two play statements
+    ("the game is over if the needed bone is not found", "draw until playable, or the round is blocked"),
+    ("the next plays must be made on the set double until all four sides are taken",
+     "branches open after the line, the spinner filled first"),
     # an app's words for `opener after a domino: the seat after the dominoer`
     ("the enemy opened a new round with any stone", "opener after a domino: the seat after the dominoer"),
 ])

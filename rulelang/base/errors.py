@@ -228,5 +228,5 @@ CODES: dict[str, tuple[str, str]] = {
                                          "shown points (a target, an entry threshold, a bonus, a penalty)"),
     "cannot-apply": ("warning", "a statement that cannot apply in this game (`if nobody holds the opening double: "
                                 "...` where no round is opened by a double; `opener leads any tile` where every "
-                                "round is opened by a set double)"),
+                                "round is opened by a set double; the spinner filled first where no double branches)"),
 }

@@ -242,7 +242,7 @@ _whole_shown("unit-mismatch", "knock_bonus", "a knock bonus", lambda c: c.knock_
 
 @rule("draw-while-able-needs-drawing", "draw_while_able", "drawing")
 def _draw_while_able(c: Fields) -> Iterator[Problem]:
-    if c.draw_while_able and c.drawing != "until-playable":
+    if c.draw_while_able and c.drawing == "none":
         yield _p("draw-while-able-needs-drawing", "without drawing there is nothing to draw while able to place",
                  "write `draw until playable`, or remove this line", "draw_while_able")
 

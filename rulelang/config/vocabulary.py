@@ -26,7 +26,7 @@ SET_NAMES: dict[int, str] = {6: "double-six", 9: "double-nine", 12: "double-twel
 TileSet = Literal[9, 12]  # the sets a configuration may name; double-six (6) is the default, never written
 PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
-Drawing = Literal["until-playable", "none"]
+Drawing = Literal["until-playable", "none", "until-found"]
 Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0", "double-six",
                  "rotating-double", "lowest-double", "after-dominoer"]
 OpenerFirst = Literal["lottery", "highest-double", "seat-0", "double-six", "rotating-double", "lowest-double"]
@@ -39,7 +39,7 @@ DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double", "lowest-dou
 NoDouble = Literal["heaviest-tile", "draw", "heaviest-hand", "next-seat", "redeal", "next-seat-double"]
 Lead = Literal["any", "forced"]
 Branching = Literal["every", "first", "none", "lead", "all-but-lead"]
-BranchSides = Literal["after-line", "at-once"]
+BranchSides = Literal["after-line", "at-once", "spinner-first"]
 TerminalCount = Literal["both-halves", "one-half"]
 Unit = int  # any N >= 1 raw points make 1 shown point
 TargetMode = Literal["exact", "at-least", "rounds"]

@@ -116,24 +116,12 @@ KNOWN: tuple[Known, ...] = (
        "after a block no statement names the next seat in turn after the last to play",
        "an open-source game's rules (play alternates even between rounds)",
        "opener after a domino: the seat after the dominoer"),
-    _k(("(round|game|hand) (is over|ends|is finished) ... (not found|cannot be found|finds? no|draws? no|"
-        "cannot draw|can't draw)",),
-       "a round that ends when one player's draws find no tile that plays: a player who draws the boneyard out "
-       "passes, and the round blocks only when no seat can place",
-       "a published text (Digitain's All Fives: 'the game is over if the needed bone is not found')",
-       "draw until playable"),
     _k(("(first player|opener|leader|starting player) must (set|lead|play|pose) a double",),
        "a first player who sets a double of his choice, drawing until he holds one: the opening double is the "
        "highest, the lowest or a set one, and without it the table draws in turn, the lead passes or the deal "
        "is thrown in",
        "a published text (dominorules.com's Merry-Go-Round)",
        "if nobody holds the opening double: each player in turn draws until a double turns up"),
-    _k(("(plays?|tiles?) must be (made|played|placed|laid) (on|against) (the|all|each|both) ... "
-        "(double|spinner|sides)",),
-       "plays forced onto the set double until all four of its sides are taken: a spinner's branches open after "
-       "its line, but a play may go on any open end",
-       "a published text (dominorules.com's Merry-Go-Round)",
-       "branches open after the line"),
     _k(("(other|later|subsequent|remaining|following) doubles ... (counts?|scores?|worth) ... (one|single) "
         "(half|end|side)",),
        "later doubles counting one half beside a spinner counting both: a terminal double counts both halves or "

@@ -3,7 +3,8 @@
 - `if nobody holds the opening double: ...` where no round is opened by a double: nobody ever looks for one;
 - `opener leads any tile` where every round is opened by the double six or the rotating double: its holder
   must lead it, so the line applies only when nobody holds it and the heaviest tile leads (never, when
-  another fallback is stated).
+  another fallback is stated);
+- `branches open after the line, the spinner filled first` where no double branches: there is no spinner to fill.
 
 Only a statement written in the file itself is warned about: an inherited one is its base's to state.
 """
@@ -43,4 +44,9 @@ def cannot_apply_warnings(ruleset: Ruleset, cfg: Fields, own: dict[str, Statemen
             f"every round is opened by a set double, whose holder must lead it: `opener leads any tile` applies {when}",
             "`rulelang explain` says who leads what; to make the heaviest tile's holder lead that tile, write "
             "`opener leads the deciding tile`"))
+    if "branch_sides" in own and cfg.branch_sides == "spinner-first" and cfg.branching == "none":
+        out.append(_warning(
+            ruleset, own["branch_sides"],
+            "no double branches, so `branches open after the line, the spinner filled first` never applies",
+            "remove the line, or make a double a spinner: write `only the first double branches`"))
     return out

@@ -186,6 +186,10 @@ def _explain_drawing(v: str, c: Fields) -> str:
     if v == "until-playable":
         return ("A player who cannot place draws from the boneyard one tile at a time until a drawn tile "
                 "fits, and must place that tile at once; a player passes only when the boneyard is empty.")
+    if v == "until-found":
+        return ("A player who cannot place draws from the boneyard one tile at a time until a drawn tile "
+                "fits, and must place that tile at once; a player who cannot place with the boneyard drawn out "
+                "does not pass: the round ends blocked at once.")
     return "Nobody draws: a player who cannot place passes."
 
 
@@ -267,10 +271,14 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "the last tiles of the boneyard are never drawn", "`reserve`")),
         tags=("draw",), meta={"per_count": True}),
     choice("drawing", "the drawing rule", 1, "drawing_stmt",
-           {"draw until playable": "until-playable", "no drawing": "none"}, _explain_drawing,
+           {"draw until playable": "until-playable", "no drawing": "none",
+            "draw until playable, or the round is blocked": "until-found"}, _explain_drawing,
            {"draw until playable": "draw one at a time until a tile fits, and place it",
-            "no drawing": "a player who cannot place passes (block game)"},
-           tags=("draw", "no-drawing")),
+            "no drawing": "a player who cannot place passes (block game)",
+            "draw until playable, or the round is blocked": "draw until a tile fits; a player who draws the "
+            "boneyard out (or finds it empty) without one blocks the round at once instead of passing (\"the game "
+            "is over if the needed bone is not found\")"},
+           tags=("draw", "no-drawing", "draw-or-block")),
 )
 
 

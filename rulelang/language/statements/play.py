@@ -187,6 +187,10 @@ def _explain_branch_sides(v: str, c: Fields) -> str:
         return ""  # no double branches: when branches open says nothing about this game
     if v == "at-once":
         return "A spinner's side branches are open as soon as it is placed."
+    if v == "spinner-first":
+        return ("A spinner's side branches open only once both its in-line sides are occupied; until each of "
+                "the four sides of the round's first spinner has a tile, every placement goes on it (the "
+                "other ends wait, still counted).")
     return "A spinner's side branches open only once both its in-line sides are occupied."
 
 
@@ -320,11 +324,15 @@ STATEMENTS: tuple[StatementDef, ...] = (
             "every double but the lead branches": "every double is a spinner except one led to open the round"},
            tags=("branching-every", "branching-first", "branching-lead", "branching-all-but-lead")),
     choice("branch_sides", "when branches open", 3, "branch_sides_stmt",
-           {"branches open after the line": "after-line", "branches open at once": "at-once"},
+           {"branches open after the line": "after-line", "branches open at once": "at-once",
+            "branches open after the line, the spinner filled first": "spinner-first"},
            _explain_branch_sides,
            {"branches open after the line": "a spinner's branches open once its in-line sides are occupied",
-            "branches open at once": "a spinner's branches are open as soon as it is placed"},
-           tags=("branch-after-line", "branch-at-once")),
+            "branches open at once": "a spinner's branches are open as soon as it is placed",
+            "branches open after the line, the spinner filled first": "as after the line, and until each of the "
+            "round's first spinner's four sides has a tile, no other end takes one (Merry-Go-Round: \"the "
+            "succeeding plays must be made on it until all four sides have been played on\")"},
+           tags=("branch-after-line", "branch-at-once", "spinner-first")),
     choice("terminal_count", "what a terminal double counts", 3, "terminal_stmt",
            {"a terminal double counts both halves": "both-halves",
             "a terminal double counts one half": "one-half"},
