@@ -378,6 +378,13 @@ class Round:
         return TILES[self._only] if self._only >= 0 and not self.over else None
 
     @property
+    def after_last_placer(self) -> int:
+        """Once blocked, the seat after the last to place: the first seat that passed since the last placement,
+        else the seat the block was found at ("opener after a block: the seat after the last to place")."""
+        pre = self._pre
+        return int(pre[1][0]) if pre is not None and pre[1] else self._seat
+
+    @property
     def drawn_before_move(self) -> list[tuple[int, int]]:
         """Tiles the seat to move drew from the boneyard since the last placement (front first)."""
         if self._pre is None or self.over:

@@ -318,3 +318,22 @@ def test_the_round_after_a_domino_is_opened_by_the_seat_after_the_dominoer():
                     assert after.opener == (before.result.seat + 1) % players
                     seen += 1
         assert seen > 10
+
+
+LAST = HEAD + "opener after a block: the seat after the last to place\nopener leads any tile\n"
+
+
+def test_the_round_after_a_block_is_opened_by_the_seat_after_the_last_to_place():
+    seen = 0
+    for players in (2, 3, 4):
+        for seed in range(60):
+            match = Match(cfg(LAST), players, seed=seed, record=True)
+            while not match.over and len(match.rounds) < 6:
+                match.round.run(lambda view, moves: moves[0])
+                match.finish_round()
+            for before, after in zip(match.round_log, match.round_log[1:] + ([match.round] if not match.over else [])):
+                if before.result.kind == "blocked":
+                    placer = [t.seat for t in before.turns if str(t.move) != "draw"][-1]
+                    assert after.opener == (placer + 1) % players
+                    seen += 1
+    assert seen > 10

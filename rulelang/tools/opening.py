@@ -114,6 +114,7 @@ _OPENINGS = {
     "lottery": "lottery",
     "dominoer": "the dominoer",
     "after-dominoer": "the seat after the dominoer",
+    "after-last-placer": "the seat after the last to place",
     "next-seat": "the next seat",
     "block-winner": "the block winner",
     "seat-0": "seat 0",
