@@ -111,11 +111,6 @@ KNOWN: tuple[Known, ...] = (
        "a tournament text (a timed match, the highest score at the end of the time wins)",
        "the match lasts 3 rounds"),
     # Rules of published texts measured in docs/measurements/published-texts-2.md that no statement states.
-    _k(("alternat\\w* ... (even )?between (rounds|hands|games)",),
-       "turns alternating across rounds: after a domino the seat after the dominoer opens (a statement), but "
-       "after a block no statement names the next seat in turn after the last to play",
-       "an open-source game's rules (play alternates even between rounds)",
-       "opener after a domino: the seat after the dominoer"),
     _k(("(round|game|hand) (is over|ends|is finished) ... (not found|cannot be found|finds? no|draws? no|"
         "cannot draw|can't draw)",),
        "a round that ends when one player's draws find no tile that plays: a player who draws the boneyard out "
