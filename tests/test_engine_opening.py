@@ -337,3 +337,23 @@ def test_the_round_after_a_block_is_opened_by_the_seat_after_the_last_to_place()
                     assert after.opener == (placer + 1) % players
                     seen += 1
     assert seen > 10
+
+
+def test_a_replay_says_the_round_after_a_block_was_opened_by_the_seat_after_the_last_to_place():
+    from rulelang.tools.opening import opening_lines
+
+    config = Config.from_dict(cfg(LAST))
+    for seed in range(100):
+        match = Match(cfg(LAST), 3, seed=seed, record=True)
+        while not match.over and len(match.rounds) < 4:
+            match.round.run(lambda view, moves: moves[0])
+            match.finish_round()
+        rounds = match.transcript()["rounds"]
+        after = [k for k in range(1, len(rounds)) if rounds[k - 1]["result"]["kind"] == "blocked"]
+        if after:
+            deal = rounds[after[0]]["deal"]
+            assert deal["opening"] == "after-last-placer"
+            assert opening_lines(config, deal, after[0]) == [f"seat {deal['opener']} opens (the seat after the last to "
+                                                             "place)"]
+            return
+    raise AssertionError("no block in 100 matches")
