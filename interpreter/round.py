@@ -22,7 +22,8 @@ from . import tiles
 from .claims import CLAIM_ALL, Claims, bot_claim, claims_of
 from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
 from .config import as_config
-from .deal import DOUBLE_OPENERS, deal_masks, deciding_tile, highest_holder, open_by_double, read_deal, thrown_in
+from .deal import DOUBLE_OPENERS, DOUBLES, deal_masks, deciding_tile, highest_holder, open_by_double, read_deal, thrown_in
+from .deal import draws_to_a_double
 from .deal import deal_tiles as deal_tiles  # re-exported: interpreter.round.deal_tiles stays importable
 from .errors import IllegalMove
 from .hooks import Drawing, GoneOut, TurnBegun, placed
@@ -174,6 +175,10 @@ class Round:
         if cfg.lead == "forced" and opening == "highest-double" and not drawn and forced < 0 and (
                 cfg.no_double == "heaviest-tile"):
             forced = deciding_tile(masks[opener])
+        if cfg.lead == "double" and forced < 0 and not drawn:
+            # "opener leads any double, drawing until one turns up": holding none, it draws one first
+            masks = list(masks)
+            drawn = draws_to_a_double(masks, opener, bone, max(0, len(bone) - seating.reserve))
         # 2. What the round never changes (shared by its clones)
         dealt = masks if not drawn else [m & ~_drawn_bits(drawn, s) for s, m in enumerate(masks)]
         self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, dealt, bone, scores, forced)
@@ -423,6 +428,9 @@ class Round:
                 # opener.lead: "opener leads the deciding tile" -> only it; "... any tile" -> the whole hand
                 if self._f.forced >= 0:
                     codes = [lead_code(self._f.forced)]
+                elif self._f.config.lead == "double" and self._hands[self._seat] & DOUBLES:
+                    # "opener leads any double, ...": its doubles only
+                    codes = [i << TILE_SHIFT | LEAD_KEY for i in mask_indices(self._hands[self._seat] & DOUBLES)]
                 else:
                     # (lead_code, inline: a code per tile of the hand, once a round)
                     codes = [i << TILE_SHIFT | LEAD_KEY for i in mask_indices(self._hands[self._seat])]

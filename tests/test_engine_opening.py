@@ -357,3 +357,46 @@ def test_a_replay_says_the_round_after_a_block_was_opened_by_the_seat_after_the_
                                                              "place)"]
             return
     raise AssertionError("no block in 100 matches")
+
+
+SET = HEAD + ("opener of the first round: lottery\nopener after a domino: the next seat\nopener after a block: the next "
+              "seat\nopener leads any double, drawing until one turns up\n")
+
+
+def test_the_opener_sets_a_double_of_its_choice_drawing_until_it_holds_one():
+    drew = chose = 0
+    for players in (2, 3, 4):
+        for seed in range(40):
+            rnd = Round.deal(cfg(SET), players, random.Random(seed))
+            deal = rnd.deal_dict()
+            seat, lead = first_lead(rnd)
+            dealt = [(a, b) for a, b in (tuple(int(x) for x in t.strip("[]").split("|")) for t in deal["hands"][seat])]
+            draws = deal.get("opening_draws", [])
+            assert all(s == seat for s, _ in draws)  # only the opener draws
+            if any(a == b for a, b in dealt):
+                assert not draws
+                held = sorted(f"[{a}|{b}]" for a, b in dealt if a == b)
+                assert sorted(lead) == held  # any double it holds, and only those
+                chose += len(held) > 1
+            else:
+                drew += 1
+                last = draws[-1][1]
+                assert all(t[1] != t[3] for _, t in draws[:-1])
+                if last[1] == last[3]:
+                    assert lead == [last]  # drew until a double turned up, and leads it
+                else:  # the boneyard ran out first: any tile
+                    assert len(draws) == len(deal["boneyard"]) and len(lead) == len(dealt) + len(draws)
+    assert drew > 5 and chose > 5
+
+
+def test_a_lead_that_is_not_a_double_is_refused_while_the_opener_holds_one():
+    rnd = Round(cfg(SET), 2, [["[5|5]", "[1|2]"], ["[3|4]", "[0|6]"]], ["[2|3]"], opener=0)
+    with pytest.raises(IllegalMove) as e:
+        rnd.play("[1|2]")
+    assert e.value.code == "forced-lead"
+    rnd = Round(cfg(SET), 2, [["[1|2]", "[4|5]"], ["[3|4]", "[0|6]"]], ["[2|3]", "[6|6]", "[1|1]"], opener=0)
+    assert first_lead(rnd) == (0, ["[6|6]"])
+    assert rnd.deal_dict()["opening_draws"] == [[0, "[2|3]"], [0, "[6|6]"]]
+    assert rnd.hands[0] == [(1, 2), (2, 3), (4, 5), (6, 6)]
+    rnd = Round(cfg(SET), 2, [["[1|2]"], ["[3|4]"]], ["[2|3]"], opener=0)  # the boneyard out first: any tile
+    assert first_lead(rnd) == (0, ["[1|2]", "[2|3]"])

@@ -243,3 +243,15 @@ def test_the_seat_after_the_last_to_place_compiles_round_trips_is_explained_and_
     for field in ("of the first round", "after a domino"):
         errors = rulelang.check_text(PUBLISHED_HEAD + f"opener {field}: the seat after the last to place\n", "h.rules")
         assert [e.code for e in errors] == ["bad-opener"]
+
+
+SET_DOUBLE = PUBLISHED_HEAD + ("opener of the first round: lottery\nopener after a domino: the next seat\n"
+                               "opener after a block: the next seat\nopener leads any double, drawing until one turns up\n")
+
+
+def test_a_double_of_the_openers_choice_compiles_round_trips_and_is_explained():
+    assert published_cfg(SET_DOUBLE)["opener"]["lead"] == "double"
+    assert published_cfg(format_text(SET_DOUBLE)) == published_cfg(SET_DOUBLE)
+    words = explain_text(published_cfg(SET_DOUBLE))
+    assert "The opener leads a double of its choice; holding none, it draws from the boneyard until it draws one" in words
+    assert "may lead any tile" not in words

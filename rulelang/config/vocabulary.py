@@ -37,7 +37,7 @@ OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", 
 # the openers that name a double: who holds it leads (`opener.no_double` says what happens when nobody does)
 DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double", "lowest-double")
 NoDouble = Literal["heaviest-tile", "draw", "heaviest-hand", "next-seat", "redeal", "next-seat-double"]
-Lead = Literal["any", "forced"]
+Lead = Literal["any", "forced", "double"]
 Branching = Literal["every", "first", "none", "lead", "all-but-lead"]
 BranchSides = Literal["after-line", "at-once"]
 TerminalCount = Literal["both-halves", "one-half"]
