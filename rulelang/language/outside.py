@@ -117,12 +117,6 @@ KNOWN: tuple[Known, ...] = (
        "passes, and the round blocks only when no seat can place",
        "a published text (Digitain's All Fives: 'the game is over if the needed bone is not found')",
        "draw until playable"),
-    _k(("(first player|opener|leader|starting player) must (set|lead|play|pose) a double",),
-       "a first player who sets a double of his choice, drawing until he holds one: the opening double is the "
-       "highest, the lowest or a set one, and without it the table draws in turn, the lead passes or the deal "
-       "is thrown in",
-       "a published text (dominorules.com's Merry-Go-Round)",
-       "if nobody holds the opening double: each player in turn draws until a double turns up"),
     _k(("(plays?|tiles?) must be (made|played|placed|laid) (on|against) (the|all|each|both) ... "
         "(double|spinner|sides)",),
        "plays forced onto the set double until all four of its sides are taken: a spinner's branches open after "
