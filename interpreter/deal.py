@@ -220,12 +220,14 @@ def _by_heaviest_tile(cfg: Config, masks: Sequence[int]) -> Opening:
     return Opening(opener, deciding_tile(masks[opener]) if cfg.lead == "forced" else -1, ())
 
 
-def draws_to_a_double(masks: list[int], seat: int, bone: Sequence[int], bend: int) -> tuple[tuple[int, int], ...]:
+def draws_to_a_double(masks: list[int], seat: int, bone: Sequence[int],
+                      bend: int) -> tuple[list[int], tuple[tuple[int, int], ...]]:
     """`opener leads any double, drawing until one turns up`: an opener holding no double draws from the front of
-    the boneyard (its first `bend` tiles) until it draws one (the boneyard out: it stops); the draws join `masks`
-    in place and are returned as opening draws, (seat, tile) each."""
+    the boneyard (its first `bend` tiles) until it draws one (the boneyard out: it stops). The hands with the
+    draws, and the draws as opening draws, (seat, tile) each."""
     if masks[seat] & DOUBLES:
-        return ()
+        return masks, ()
+    masks = list(masks)
     drawn = []
     for k in range(bend):
         t = bone[k]
@@ -233,7 +235,7 @@ def draws_to_a_double(masks: list[int], seat: int, bone: Sequence[int], bend: in
         drawn.append((seat, t))
         if IS_DOUBLE[t]:
             break
-    return tuple(drawn)
+    return masks, tuple(drawn)
 
 
 def open_by_double(cfg: Config, rule: str, masks: list[int], bone: Sequence[int], bend: int, round_no: int,

@@ -113,10 +113,7 @@ class Match:
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
         # "the match lasts N rounds": the last round is decided like a tie-break round
         last = cfg.rounds is not None and i + 1 >= cfg.rounds
-        # (the value as given, False, True or a countdown: round.Tiebreak)
-        tiebreak: Tiebreak = self._tiebreak
-        if not tiebreak:
-            tiebreak = last
+        tiebreak: Tiebreak = self._tiebreak or last  # (as given, False, True or a countdown: round.Tiebreak)
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
                                    opening, tiebreak, i, *_carried(prev))
 
