@@ -937,8 +937,8 @@ class Round:
 def _start_scores(scores: Sequence[int] | None, nsides: int) -> Sequence[int]:
     """A round's starting scores, one per side (none given: 0 each)."""
     if scores is None:
-        return [0] * nsides
-    if len(scores) != nsides:
+        scores = [0] * nsides
+    elif len(scores) != nsides:
         raise ValueError(f"{nsides} starting scores expected, got {len(scores)}")
     return scores
 
