@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     names = list(variants)
     for n in names[2:]:
         assert str(variants[n].__file__).endswith(".so"), f"{n}: not compiled ({variants[n].__file__})"
-    lr = engine.Round.deal(cfg, 2, random.Random(0))._f.rules.layout  # the engine's tables for All Fives
+    lr = importlib.import_module("rulelang.interpreter.rules").rules_of(cfg).layout  # the engine's All Fives tables
     assert not (lr.sniff or lr.one_tile) and lr.n_tiles == 28
     flags = (lr.dv[:28], lr.branch_every, lr.branch_first, lr.branch_lead, lr.branch_after_lead, lr.at_once)
     tables = {n: (variants[n].Tables(*flags)) for n in names}

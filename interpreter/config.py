@@ -12,8 +12,8 @@ import dataclasses
 import json
 import os
 from collections.abc import Mapping
-from typing import Any
 
+from rulelang.base.jsontypes import ConfigJSON
 from rulelang.config.fields import Fields
 from rulelang.config.reading import freeze, read_fields
 from rulelang.config.rules import config_problems
@@ -28,13 +28,13 @@ __all__ = ["Config", "load_config", "as_config"]
 class Config(Fields):
     """A validated configuration: every declared field as a read-only attribute; `to_dict()` gives the JSON."""
 
-    domino: Mapping[str, Any] = derived()  # settlement.domino, read-only (interpreter.settlement.Plan reads it)
-    block: Mapping[str, Any] = derived()  # settlement.block, read-only
-    _data: dict[str, Any] = derived()
+    domino: Mapping[str, object] = derived()  # settlement.domino, read-only (interpreter.settlement.Plan reads it)
+    block: Mapping[str, object] = derived()  # settlement.block, read-only
+    _data: ConfigJSON = derived()
     _json: str = derived()
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Config:
+    def from_dict(cls, data: ConfigJSON) -> Config:
         """Validate `data` (the schema, then the rules); build a Config."""
         if isinstance(data, Config):
             return data
@@ -42,7 +42,7 @@ class Config(Fields):
         return cls.trusted(data)
 
     @classmethod
-    def trusted(cls, data: dict[str, Any]) -> Config:
+    def trusted(cls, data: ConfigJSON) -> Config:
         """A Config of `data` without validating it (use `from_dict`)."""
         data = copy.deepcopy(data)
         config = cls(**read_fields(data))
@@ -53,7 +53,7 @@ class Config(Fields):
         s(config, "_json", json.dumps(data, sort_keys=True))
         return config
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ConfigJSON:
         """The configuration as a JSON-ready dict (a copy)."""
         return copy.deepcopy(self._data)
 
@@ -81,7 +81,7 @@ class Config(Fields):
         return f"Config({self.name!r})"
 
 
-def _check(data: dict[str, Any]) -> None:
+def _check(data: ConfigJSON) -> None:
     """The one validator the language uses too: the schema, then the rules.
 
     The error's `code` is the fault's own (`invalid-config` for the schema), as the language reports it.
@@ -106,7 +106,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     return Config.from_dict(data)
 
 
-def as_config(value: Any) -> Config:
+def as_config(value: Config | ConfigJSON | str | os.PathLike[str]) -> Config:
     """Accept a Config, a dict or a path."""
     if isinstance(value, Config):
         return value

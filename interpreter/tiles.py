@@ -137,13 +137,13 @@ def parse_tile(text: object) -> tuple[int, int]:
     return (a, b) if a <= b else (b, a)
 
 
-def format_tile(tile: Any) -> str:
+def format_tile(tile: Sequence[object]) -> str:
     """Format (1, 4) as "[1|4]"."""
     a, b = tile
     return f"[{a}|{b}]"
 
 
-def as_tile(value: Any) -> tuple[int, int]:
+def as_tile(value: str | Sequence[int | str]) -> tuple[int, int]:
     """Accept a tile as a tuple, a list or text; return the normalised tuple."""
     if isinstance(value, str):
         return parse_tile(value)

@@ -10,7 +10,7 @@ from .round import Round
 from .tiles import Move, format_tile
 
 
-def first_difference(expected: Any, got: Any, path: str = "") -> tuple[str, Any, Any] | None:
+def first_difference(expected: object, got: object, path: str = "") -> tuple[str, object, object] | None:
     """The first JSON path where two JSON-like values differ, as (path, expected, got), or None.
 
     Keys starting with "x-" (annotations a tool may add to a transcript) are not compared."""
@@ -42,13 +42,13 @@ def first_difference(expected: Any, got: Any, path: str = "") -> tuple[str, Any,
     return None if expected == got else (path, expected, got)
 
 
-def _check(step: int, expected: Any, got: Any, path: str) -> None:
+def _check(step: int, expected: object, got: object, path: str) -> None:
     d = first_difference(expected, got, path)
     if d:
         raise TranscriptMismatch(step, d[0], d[1], d[2])
 
 
-def _pre_turn(rnd: Round) -> dict[str, Any]:
+def _pre_turn(rnd: Round) -> dict[str, object]:
     """The part of a turn known before its move is played."""
     return {
         "seat": rnd.seat_to_move,

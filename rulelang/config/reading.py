@@ -21,7 +21,7 @@ __all__ = ["freeze", "thaw", "read_fields", "read_record", "with_field"]
 Reader = Callable[[Any], Any]
 
 
-def freeze(value: object) -> Any:
+def freeze(value: object) -> object:
     """JSON data made read-only: dicts as mappings, lists as tuples."""
     if isinstance(value, dict):
         return MappingProxyType({k: freeze(v) for k, v in value.items()})
@@ -30,7 +30,7 @@ def freeze(value: object) -> Any:
     return value
 
 
-def thaw(value: object) -> Any:
+def thaw(value: object) -> object:
     """A field's value as JSON data (the inverse of `freeze`): tuples as lists, mappings as objects with text keys."""
     if isinstance(value, Mapping):
         return {str(k): thaw(v) for k, v in value.items()}
@@ -39,7 +39,7 @@ def thaw(value: object) -> Any:
     return value
 
 
-def _by_count(value: Mapping[str, Any]) -> Mapping[int, Any]:
+def _by_count(value: Mapping[str, object]) -> Mapping[int, object]:
     return MappingProxyType({int(k): v for k, v in value.items()})
 
 
@@ -62,7 +62,7 @@ def _plan() -> tuple[tuple[str, tuple[str, ...], bool, Spec, Reader | None], ...
                  for d in typed())
 
 
-def read_fields(data: Mapping[str, Any]) -> dict[str, Any]:
+def read_fields(data: Mapping[str, object]) -> dict[str, Any]:
     """The engine's value of every declared field of a valid configuration (attribute -> value)."""
     out: dict[str, Any] = {}
     for attr, path, required, spec, read in _plan():
@@ -77,7 +77,7 @@ def read_fields(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def read_record(data: Mapping[str, Any]) -> Fields:
+def read_record(data: Mapping[str, object]) -> Fields:
     """A valid configuration dict as the typed record of its fields (an absent optional field: its default)."""
     return Fields(**read_fields(data))
 

@@ -27,10 +27,10 @@ HEAD = {
 _JSON_TYPES = {bool: "boolean", int: "integer", str: "string"}
 
 
-def type_schema(tp: Any, optional: bool = False) -> dict[str, Any]:
+def type_schema(tp: Any, optional: bool = False) -> dict[str, object]:
     """The JSON Schema of a value of the Python type `tp` (an absent optional field is never null)."""
-    extras: dict[str, Any] = {}
-    node: dict[str, Any]
+    extras: dict[str, object] = {}
+    node: dict[str, object]
     if get_origin(tp) is Annotated:
         tp, *meta = get_args(tp)
         for m in meta:
@@ -62,14 +62,14 @@ def type_schema(tp: Any, optional: bool = False) -> dict[str, Any]:
     return {**node, **extras}
 
 
-def _value_schema(d: Declared) -> dict[str, Any]:
+def _value_schema(d: Declared) -> dict[str, object]:
     return dict(d.spec.schema) if d.spec.schema is not None else type_schema(d.hint, not d.spec.required)
 
 
 def _object(fields: list[tuple[tuple[str, ...], Declared]], where: str,
-            constraints: dict[str, dict[str, Any]]) -> dict[str, Any]:
+            constraints: dict[str, dict[str, object]]) -> dict[str, object]:
     """The object holding `fields` (paths relative to it), with nested objects for longer paths."""
-    properties: dict[str, Any] = {}
+    properties: dict[str, object] = {}
     required: set[str] = set()
     groups: dict[str, list[tuple[tuple[str, ...], Declared]]] = {}
     for path, d in fields:
@@ -87,20 +87,20 @@ def _object(fields: list[tuple[tuple[str, ...], Declared]], where: str,
         properties[name] = _object(members, inner, constraints)
         if any(d.spec.required for _, d in members):
             required.add(name)
-    node: dict[str, Any] = {"type": "object", "additionalProperties": False,
+    node: dict[str, object] = {"type": "object", "additionalProperties": False,
                             "required": [name for name in properties if name in required]}
     node.update(constraints.get(where, {}))
     node["properties"] = properties
     return node
 
 
-def generate() -> dict[str, Any]:
+def generate() -> dict[str, object]:
     """The configuration's JSON Schema, from the declarations."""
     from rulelang.config.fields import CONSTRAINTS
 
     return {**HEAD, **_object([(d.spec.path, d) for d in typed()], "", CONSTRAINTS)}
 
 
-def dump(schema: dict[str, Any]) -> str:
+def dump(schema: dict[str, object]) -> str:
     """The committed file's text."""
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["Spec", "Schema", "REQUIRED", "declare", "derived", "spec_of"]
 
@@ -22,7 +22,7 @@ class _Required:
         return "REQUIRED"
 
 
-REQUIRED: Any = _Required()
+REQUIRED: Final = _Required()
 META = "rulelang-config"
 
 
@@ -33,7 +33,7 @@ class Schema:
     Compared by identity (`Annotated` hashes its extras; a mapping has no hash).
     """
 
-    keywords: Mapping[str, Any]
+    keywords: Mapping[str, object]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -43,11 +43,11 @@ class Spec:
     path: tuple[str, ...]  # ("target", "overshoot")
     doc: str  # one line: what the field says
     statement: str | None  # the key of the statement that sets it (rulelang/language/statements), if any
-    default: Any  # the JSON value an absent field stands for (REQUIRED: never absent); may be a function of the config
-    empty: Any  # the value in the compiler's empty configuration (required fields)
+    default: object  # the JSON value an absent field stands for (REQUIRED: never absent); may be a function of the config
+    empty: object  # the value in the compiler's empty configuration (required fields)
     schema: Mapping[str, Any] | None  # the value's JSON Schema, when the annotation does not give it
     read: Callable[[Any], Any] | None  # JSON value -> the engine's value (None: the annotation's shape decides)
-    used_when: Callable[[Mapping[str, Any]], bool] | None  # an optional field that means nothing otherwise
+    used_when: Callable[[Mapping[str, object]], bool] | None  # an optional field that means nothing otherwise
     before: str | None = None  # an optional field the compiler writes just before this sibling (else at the end)
 
     @property
@@ -64,14 +64,14 @@ class Spec:
         """`/target/overshoot` (a JSON pointer)."""
         return "/" + "/".join(self.path)
 
-    def default_for(self, config: Mapping[str, Any]) -> Any:
+    def default_for(self, config: Mapping[str, object]) -> object:
         """The JSON value this absent field stands for in `config`."""
         return self.default(config) if callable(self.default) else self.default
 
 
-def declare(path: str, doc: str, statement: str | None = None, *, default: Any = REQUIRED, empty: Any = None,
+def declare(path: str, doc: str, statement: str | None = None, *, default: object = REQUIRED, empty: object = None,
             schema: Mapping[str, Any] | None = None, read: Callable[[Any], Any] | None = None,
-            used_when: Callable[[Mapping[str, Any]], bool] | None = None, before: str | None = None) -> Any:
+            used_when: Callable[[Mapping[str, object]], bool] | None = None, before: str | None = None) -> Any:
     """A configuration field at dotted `path`; see `Spec` for the rest."""
     spec = Spec(tuple(path.split(".")), doc, statement, default, empty, schema, read, used_when, before)
     return dataclasses.field(metadata={META: spec})
@@ -82,7 +82,7 @@ def derived() -> Any:
     return dataclasses.field(init=False, repr=False, compare=False)
 
 
-def spec_of(f: dataclasses.Field[Any]) -> Spec | None:
+def spec_of(f: dataclasses.Field[object]) -> Spec | None:
     """The Spec of a dataclass field, or None for a derived attribute."""
     got = f.metadata.get(META)
     return got if isinstance(got, Spec) else None

@@ -7,7 +7,10 @@ used, as they cost start-up time.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from jsonschema.protocols import Validator
 
 __all__ = ["SCHEMA_FILE", "schema_text", "config_schema", "schema_problems"]
 
@@ -22,16 +25,16 @@ def schema_text() -> str:
     return resources.files("rulelang").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
 
 
-def config_schema() -> dict[str, Any]:
+def config_schema() -> dict[str, object]:
     """The JSON Schema of the compiled configuration (a fresh copy)."""
     import json
 
-    schema: dict[str, Any] = json.loads(schema_text())
+    schema: dict[str, object] = json.loads(schema_text())
     return schema
 
 
 @cache
-def _validator() -> Any:
+def _validator() -> Validator:
     import json
 
     import jsonschema
@@ -41,7 +44,7 @@ def _validator() -> Any:
     return cls(schema)
 
 
-def schema_problems(config: Any) -> list[tuple[str, str]]:
+def schema_problems(config: object) -> list[tuple[str, str]]:
     """Schema violations of a configuration as (JSON pointer, message), sorted by path."""
     out = []
     for err in sorted(_validator().iter_errors(config), key=lambda e: list(e.absolute_path)):

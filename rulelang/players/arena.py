@@ -10,13 +10,70 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import NotRequired, Protocol, TypedDict, runtime_checkable
 
+from rulelang.base.jsontypes import ConfigJSON
 from rulelang.interpreter import Config, Match, Move, Round, Tile, Turn
-from rulelang.interpreter.players import FastPlayer
+from rulelang.interpreter.players import Scorer
+from rulelang.interpreter.round import Player
 from rulelang.players.tiles import fitting_tiles
 
 MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
+
+
+@runtime_checkable
+class Picks(Protocol):
+    """A player with the engine's fast entry point `pick(round, codes)` (the bundled players)."""
+
+    def pick(self, rnd: Scorer, codes: list[int]) -> int: ...
+
+
+class Step(TypedDict, total=False):
+    """A step of the public history: a placement (`move`), or a seat's draws or pass against the tiles that fitted."""
+
+    seat: int
+    move: str
+    drew: list[Tile] | int  # the tiles drawn; how many, in another seat's view
+    fits: list[Tile]
+    passed: bool
+    voluntary: bool  # a draw move (`a player may draw while able to place`)
+
+
+class History(TypedDict):
+    """What a seat knows of the current round (`observation["history"]`)."""
+
+    round: int
+    opener: int
+    scores: list[int]
+    tiebreak: object  # the round's `tiebreak` (False, True or a fixed extra round k > 1)
+    hands: list[int]
+    boneyard: int
+    steps: list[Step]
+
+
+class RoundRecord(TypedDict):
+    """A round of `play_match`'s record: how it ended and the raw points of play, settlement and calls per side."""
+
+    kind: str
+    opener: int
+    turns: int
+    play: list[int]
+    settle: list[int]
+    start: list[int]
+    end: list[int]
+    call: NotRequired[list[int]]  # only where opponents may call (the muggins rule)
+
+
+class MatchRecord(TypedDict):
+    """`play_match`'s JSON-ready record of one match."""
+
+    finished: bool
+    winner: int | None
+    scores: list[int]
+    rounds: int
+    lead_changes: int
+    round_details: list[RoundRecord]
+    race: NotRequired[list[list[int]]]  # the sides' scores event by event, when asked
 
 
 class PublicLog:
@@ -24,10 +81,10 @@ class PublicLog:
 
     def __init__(self, rnd: Round, round_no: int):
         obs = rnd.observation(rnd.opener)
-        self.head = {"round": round_no, "opener": rnd.opener, "scores": list(rnd.scores),
+        self.head: History = {"round": round_no, "opener": rnd.opener, "scores": list(rnd.scores),
                      "tiebreak": rnd.tiebreak, "hands": list(obs["hand_counts"]),  # an int k > 1: a fixed extra round
-                     "boneyard": obs["boneyard"]}
-        self.steps: list[dict[str, Any]] = []
+                     "boneyard": obs["boneyard"], "steps": []}
+        self.steps: list[Step] = []
         # after a draw move: (seat, passes and draws already recorded, whether they were voluntary)
         self._done: tuple[int, list[int], list[Tile], bool] | None = None
 
@@ -53,10 +110,11 @@ class PublicLog:
         self._done = None
         self.steps.append({"seat": turn.seat, "move": str(turn.move)})
 
-    def view(self, seat: int, rnd: Round) -> dict[str, Any]:
+    def view(self, seat: int, rnd: Round) -> History:
         """What `seat` knows of the round so far, the draws and passes since the last placement included."""
-        pending: list[dict[str, Any]] = []
-        if not rnd.over and rnd.layout.tiles:
+        pending: list[Step] = []
+        mover = rnd.seat_to_move  # None only when the round is over
+        if mover is not None and rnd.layout.tiles:
             fits = fitting_tiles(rnd.layout)
             done = self._done  # after a draw move: those steps are recorded already
             skip = len(done[1]) if done else 0
@@ -64,11 +122,12 @@ class PublicLog:
                 pending.append({"seat": s, "drew": list(drew), "fits": fits, "passed": True})
             drawn = rnd.drawn_before_move[len(done[2]) if done else 0:]
             if drawn:
-                pending.append({"seat": rnd.seat_to_move, "drew": list(drawn), "fits": fits, "passed": False})
-        steps = []
+                pending.append({"seat": mover, "drew": list(drawn), "fits": fits, "passed": False})
+        steps: list[Step] = []
         for st in self.steps + pending:
-            if "drew" in st and st["seat"] != seat:
-                st = {**st, "drew": len(st["drew"])}
+            tiles = st.get("drew")
+            if isinstance(tiles, list) and st["seat"] != seat:
+                st = {**st, "drew": len(tiles)}
             steps.append(st)
         return {**self.head, "steps": steps}
 
@@ -97,18 +156,18 @@ class TableHistory:
         log.record(turn, fits, rnd)
         return turn
 
-    def view(self, seat: int) -> dict[str, Any]:
+    def view(self, seat: int) -> History:
         """What `seat` knows of the current round (`observation["history"]`)."""
         return self._current().view(seat, self.match.round)
 
 
-def _fast_choice(player: FastPlayer, rnd: Round, legal: list[Move]) -> Move:
+def _fast_choice(player: Picks, rnd: Round, legal: list[Move]) -> Move:
     """A bundled player's choice through `pick(round, codes)`, as the engine's fast path asks it."""
     codes = rnd.legal_codes()
     return legal[codes.index(player.pick(rnd, codes))]
 
 
-def _play_round_with_history(match: Match, cfg: Config, seat_players: Sequence[Any]) -> None:
+def _play_round_with_history(match: Match, cfg: Config, seat_players: Sequence[Player]) -> None:
     """Play the match's current round move by move, telling the players that want it the public history."""
     rnd = match.round
     log = PublicLog(rnd, len(match.rounds))
@@ -117,7 +176,7 @@ def _play_round_with_history(match: Match, cfg: Config, seat_players: Sequence[A
         assert seat is not None  # the round goes on
         p = seat_players[seat]
         fits = fitting_tiles(rnd.layout) if rnd.layout.tiles else []
-        if hasattr(p, "pick"):  # the engine's bundled players: the same choice as `Match.run` makes
+        if isinstance(p, Picks):  # the engine's bundled players: the same choice as `Match.run` makes
             move = _fast_choice(p, rnd, rnd.legal_moves())
         else:
             obs = match.observation(seat)
@@ -164,14 +223,14 @@ class _Scoreboard:
             self.path.append(list(self.scores))
 
 
-def play_match(config: Config | dict[str, Any], players: int, seed: int, seat_players: Sequence[Any],
-               race: bool = False, max_rounds: int = MAX_ROUNDS) -> dict[str, Any]:
+def play_match(config: Config | ConfigJSON, players: int, seed: int, seat_players: Sequence[Player],
+               race: bool = False, max_rounds: int = MAX_ROUNDS) -> MatchRecord:
     """Play one match; a JSON-ready record (winner, per-round details, lead changes, optional score race)."""
     cfg = Config.from_dict(config) if isinstance(config, dict) else config
     match = Match(cfg, players, seed)
     board = _Scoreboard(max(cfg.sides_of(players)) + 1, race)
     history = any(getattr(p, "wants_history", False) for p in seat_players)
-    rounds: list[dict[str, Any]] = []
+    rounds: list[RoundRecord] = []
     while not match.over and len(match.rounds) < max_rounds:
         rnd = match.round
         start = rnd.scores
@@ -181,13 +240,13 @@ def play_match(config: Config | dict[str, Any], players: int, seed: int, seat_pl
             match.run(list(seat_players), max_rounds=len(match.rounds) + 1)
         res = rnd.result
         play, settle, call = board.round_points(rnd)
-        detail: dict[str, Any] = {"kind": res.kind if res else "unfinished", "opener": rnd.opener,
+        detail: RoundRecord = {"kind": res.kind if res else "unfinished", "opener": rnd.opener,
                                   "turns": rnd.placements, "play": play, "settle": settle,
                                   "start": start, "end": rnd.scores}
         if cfg.claims in ("muggins", "any-opponent"):  # only where opponents may call: other variants' records keep their shape
             detail["call"] = call
         rounds.append(detail)
-    out: dict[str, Any] = {
+    out: MatchRecord = {
         "finished": bool(match.over), "winner": match.winner if match.over else None,
         "scores": list(match.scores), "rounds": len(rounds), "lead_changes": board.changes,
         "round_details": rounds,

@@ -14,7 +14,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from rulelang.base.jsontypes import ConfigJSON
 from rulelang.interpreter import Config, Move, Round
+from rulelang.interpreter.players import Seed
 from rulelang.players.belief import Knowledge, sample_round
 from rulelang.players.rollout import rollout_bots, value
 from rulelang.players.searchbase import SearchPlayer
@@ -24,7 +26,7 @@ class _Node:
     __slots__ = ("children", "visits", "avail", "total", "side")
 
     def __init__(self, side: int):
-        self.children: dict[tuple[int, Any], _Node] = {}
+        self.children: dict[tuple[int, Move], _Node] = {}
         self.visits = 0
         self.avail = 1
         self.total = 0.0
@@ -34,7 +36,7 @@ class _Node:
 class InformationSetMCTS(SearchPlayer):
     """A search player (`SearchPlayer`): needs `observation["history"]` (see arena)."""
 
-    def __init__(self, config: Config | dict[str, Any], seed: Any = 0, iterations: int = 200, seconds: float | None = None,
+    def __init__(self, config: Config | ConfigJSON, seed: Seed = 0, iterations: int = 200, seconds: float | None = None,
                  exploration: float = 0.7, pool: int = 16):
         super().__init__(config, seed, seconds)
         self.iterations = max(1, iterations)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from rulelang.base.jsontypes import ConfigJSON
 from rulelang.interpreter import Config, Move
+from rulelang.interpreter.players import Seed
 from rulelang.players.belief import Knowledge, sample_round
 from rulelang.players.rollout import rollout_bots, value
 from rulelang.players.searchbase import SearchPlayer
@@ -19,7 +21,7 @@ from rulelang.players.searchbase import SearchPlayer
 class DeterminizedSearch(SearchPlayer):
     """A search player (`SearchPlayer`): needs `observation["history"]` (see arena)."""
 
-    def __init__(self, config: Config | dict[str, Any], seed: Any = 0, determinizations: int = 12, seconds: float | None = None):
+    def __init__(self, config: Config | ConfigJSON, seed: Seed = 0, determinizations: int = 12, seconds: float | None = None):
         super().__init__(config, seed, seconds)
         self.determinizations = max(1, determinizations)
 

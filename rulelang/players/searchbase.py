@@ -6,7 +6,9 @@ import random
 import time
 from typing import Any
 
+from rulelang.base.jsontypes import ConfigJSON
 from rulelang.interpreter import Config, Move
+from rulelang.interpreter.players import Seed
 from rulelang.players.rollout import scale_of
 
 
@@ -18,7 +20,7 @@ class SearchPlayer:
 
     wants_history = True
 
-    def __init__(self, config: Config | dict[str, Any], seed: Any = 0, seconds: float | None = None):
+    def __init__(self, config: Config | ConfigJSON, seed: Seed = 0, seconds: float | None = None):
         self.config = Config.from_dict(config) if isinstance(config, dict) else config
         self.rng = random.Random(seed)
         self.seconds = seconds

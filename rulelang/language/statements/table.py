@@ -13,7 +13,7 @@ these entries (rulelang/language/statements/__init__.py lists them in canonical 
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -48,7 +48,7 @@ class Field:
     """One place of the configuration a statement sets, and the type of its value."""
 
     path: tuple[str, ...]
-    type: Any  # its declared annotation (rulelang/config/fields.py): a Literal type, int, tuple[...], ...
+    type: object  # its declared annotation (rulelang/config/fields.py): a Literal type, int, tuple[...], ...
 
     @property
     def pointer(self) -> str:
@@ -87,8 +87,8 @@ class Part:
 
     rule: str
     phrases: tuple[str, ...]  # the rule's alternatives
-    read: Callable[[Phrase], Any] | None = None  # None: it reads to its canonical words (`Words`)
-    named: Mapping[str, Callable[[Phrase], Any]] = field(default_factory=dict)  # readers of `-> name` alternatives
+    read: Callable[[Phrase], object] | None = None  # None: it reads to its canonical words (`Words`)
+    named: Mapping[str, Callable[[Phrase], object]] = field(default_factory=dict)  # readers of `-> name` alternatives
 
 
 def _canonical(parts: Iterable[str]) -> str:
@@ -142,29 +142,29 @@ def field_of(key: str) -> Declared:
     return next(d for d in declared() if d.spec.statement == key)
 
 
-def sets_field(key: str) -> Callable[[Any, Fields], Fields]:
+def sets_field(key: str) -> Callable[[object, Fields], Fields]:
     """`resolve` of a statement of one field: its value is the field's."""
-    def resolve(value: Any, config: Fields) -> Fields:
+    def resolve(value: object, config: Fields) -> Fields:
         return with_field(config, field_of(key).attr, value)
     return resolve
 
 
-def reads_field(key: str) -> Callable[[Fields], Any]:
+def reads_field(key: str) -> Callable[[Fields], object]:
     """`from_config` of a statement of one field: the field's value."""
     return lambda config: getattr(config, field_of(key).attr)
 
 
-def reads_stated(key: str) -> Callable[[Fields], Any]:
+def reads_stated(key: str) -> Callable[[Fields], object]:
     """`from_config` of an optional statement of one field: the field's value, None at its declared default
     (the statement is not written)."""
-    def from_config(config: Fields) -> Any:
+    def from_config(config: Fields) -> object:
         d = field_of(key)
         value = getattr(config, d.attr)
         return None if value == d.spec.default else value
     return from_config
 
 
-def _no_check(value: Any) -> Iterator[Issue]:
+def _no_check(value: object) -> Iterator[Issue]:
     return iter(())
 
 
@@ -176,11 +176,11 @@ class StatementDef:
     words: str  # what it is called in messages: "when branches open"
     group: int  # GROUPS
     phrases: Mapping[str, tuple[str, ...]]  # grammar rule (ruleset.lark) -> its phrases, the rule's alternatives
-    read: Callable[[Phrase], Any]  # parse -> value
+    read: Callable[[Phrase], object]  # parse -> value
     fmt: Callable[[Any], list[str]]  # value -> canonical line(s)
     explain: Callable[[Any, Fields], str]  # value (read back from a configuration) -> a sentence
     resolve: Callable[[Any, Fields], Fields]  # the configuration being built, with the value set
-    from_config: Callable[[Fields], Any]  # the value that states a configuration's fields
+    from_config: Callable[[Fields], object]  # the value that states a configuration's fields
     examples: tuple[str, ...]  # lines that parse to it; the first is the hint for a missing one
     docs: tuple[Doc, ...]  # rows of docs/language.md
     tags: tuple[str, ...]  # conformance feature tags (conformance/features.json) that exercise it
@@ -188,7 +188,7 @@ class StatementDef:
     section: str | None = None  # "domino" / "block": a line of that settlement section
     required: bool = True  # must a ruleset without `based on` state it?
     inherited: bool = True  # does a child inherit it from its base?
-    meta: Mapping[str, Any] = field(default_factory=dict)  # anything else a statement needs to say
+    meta: Mapping[str, object] = field(default_factory=dict)  # anything else a statement needs to say
 
     @property
     def rules(self) -> tuple[str, ...]:
@@ -212,9 +212,9 @@ class StatementDef:
         return self.examples[0]
 
 
-def choice(key: str, words: str, group: int, rule: str, phrases: Mapping[str, Any],
+def choice(key: str, words: str, group: int, rule: str, phrases: Mapping[str, Hashable],
            explain: Callable[[Any, Fields], str], meanings: Mapping[str, str], tags: tuple[str, ...],
-           allowed: Any = None, check_code: str = "", section: str | None = None,
+           allowed: object = None, check_code: str = "", section: str | None = None,
            example: str | None = None, grammar: tuple[str, ...] | None = None) -> StatementDef:
     """A statement that is one of a few fixed phrases, each a value of its one declared field.
 
@@ -228,10 +228,10 @@ def choice(key: str, words: str, group: int, rule: str, phrases: Mapping[str, An
     values = {v: p for p, v in phrases.items()}
     ok = set(literal_values(allowed)) if allowed is not None else None
 
-    def read(p: Phrase) -> Any:
+    def read(p: Phrase) -> object:
         return phrases[p.text]
 
-    def check(value: Any) -> Iterator[Issue]:
+    def check(value: Hashable) -> Iterator[Issue]:
         if ok is not None and value not in ok:
             spelled = " or ".join(f"`{values[v].split(': ')[-1]}`" for v in literal_values(allowed))
             yield Issue(check_code, f"{words} cannot be {values[value].split(': ')[-1]}", f"expected {spelled}")
