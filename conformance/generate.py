@@ -137,6 +137,7 @@ def config_tags(config: dict[str, Any]) -> set[str]:
         (dbl["terminal_count"] == "one-half", "terminal-one-half"), (op["lead"] == "forced", "forced-lead"),
         ("next-seat" in (op["after_domino"], op["after_block"]), "opener-next-seat"),
         ("lowest-double" in op.values(), "opener-lowest-double"), (op.get("after_domino") == "after-dominoer", "opener-after-dominoer"),
+        (op.get("after_block") == "after-last-placer", "opener-after-last-placer"), (op["lead"] == "double", "lead-double"),
         (op["after_block"] == "block-winner", "opener-block-winner"), ("seat-0" in op.values(), "opener-seat-0"),
         (config["drawing"] == "none", "no-drawing"), (config.get("draw_limit") is not None, "draw-limit"),
         (bool(config.get("draw_while_able")), "draw-while-able"), (config.get("redeal_doubles") is not None, "many-doubles-redeal"),

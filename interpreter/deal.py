@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .config import Config
 from .tiles import (
@@ -29,7 +29,8 @@ _RANK_ORDER = sorted(range(N_TILES), key=lambda t: (IS_DOUBLE[t], PIPS[t] if not
 # -- larger sets: the same order over the double-six set alone (its masks never go past bit 27)
 _RANK_ORDER_6 = [t for t in _RANK_ORDER if t < SETS[6]]
 _SIX = (1 << SETS[6]) - 1
-
+# every double of the largest set, as a hand mask ("opener leads any double, ...")
+DOUBLES: Final = sum(BIT[i] for i, double in enumerate(IS_DOUBLE) if double)
 
 def set_tiles(cfg: Config) -> int:
     """How many tiles the configuration's set has (its first indices): 28, 55 or 91."""
@@ -217,6 +218,24 @@ def _by_lowest_double(cfg: Config, masks: Sequence[int]) -> Opening:
 def _by_heaviest_tile(cfg: Config, masks: Sequence[int]) -> Opening:
     opener = highest_holder(masks)  # the highest double held, else the heaviest tile
     return Opening(opener, deciding_tile(masks[opener]) if cfg.lead == "forced" else -1, ())
+
+
+def draws_to_a_double(masks: list[int], seat: int, bone: Sequence[int],
+                      bend: int) -> tuple[list[int], tuple[tuple[int, int], ...]]:
+    """`opener leads any double, drawing until one turns up`: an opener holding no double draws from the front of
+    the boneyard (its first `bend` tiles) until it draws one (the boneyard out: it stops). The hands with the
+    draws, and the draws as opening draws, (seat, tile) each."""
+    if masks[seat] & DOUBLES:
+        return masks, ()
+    masks = list(masks)
+    drawn = []
+    for k in range(bend):
+        t = bone[k]
+        masks[seat] |= BIT[t]
+        drawn.append((seat, t))
+        if IS_DOUBLE[t]:
+            break
+    return masks, tuple(drawn)
 
 
 def open_by_double(cfg: Config, rule: str, masks: list[int], bone: Sequence[int], bend: int, round_no: int,

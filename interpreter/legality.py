@@ -78,6 +78,9 @@ def diagnose(rnd: Position, move: Move) -> int:
         forced = rnd.forced_tile
         if forced is not None and move.tile != forced:
             illegal("forced-lead", f"the lead must be {format_tile(forced)}")
+        if forced is None and rnd.config.lead == "double" and move.tile[0] != move.tile[1] and any(
+                a == b for a, b in rnd.hands[seat]):
+            illegal("forced-lead", "the lead must be a double (`opener leads any double, drawing until one turns up`)")
         return _orientation(rnd, move, ti, lead_code(ti), illegal)
     if move.target is None or move.side is None:  # (a Move has both or neither)
         illegal("must-lead", "the round is led already: name a target tile and side")

@@ -91,6 +91,9 @@ class Match:
         elif rule == "after-dominoer":
             assert prev is not None and prev.result is not None and prev.result.seat is not None
             opener = (prev.result.seat + 1) % n  # "opener after a domino: the seat after the dominoer"
+        elif rule == "after-last-placer":
+            assert prev is not None and prev.result is not None
+            opener = prev.after_last_placer  # "opener after a block: the seat after the last to place"
         elif rule == "next-seat":
             assert prev is not None
             opener = (prev.opener + 1) % n  # "...: the next seat" after the previous round's opener
@@ -110,10 +113,7 @@ class Match:
             opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
         # "the match lasts N rounds": the last round is decided like a tie-break round
         last = cfg.rounds is not None and i + 1 >= cfg.rounds
-        # (the value as given, False, True or a countdown: round.Tiebreak)
-        tiebreak: Tiebreak = self._tiebreak
-        if not tiebreak:
-            tiebreak = last
+        tiebreak: Tiebreak = self._tiebreak or last  # (as given, False, True or a countdown: round.Tiebreak)
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
                                    opening, tiebreak, i, *_carried(prev))
 

@@ -22,7 +22,7 @@ from . import tiles
 from .claims import CLAIM_ALL, Claims, bot_claim, claims_of
 from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
 from .config import as_config
-from .deal import DOUBLE_OPENERS, deal_masks, deciding_tile, highest_holder, open_by_double, read_deal, thrown_in
+from .deal import DOUBLE_OPENERS, DOUBLES, deal_masks, deciding_tile, draws_to_a_double, highest_holder, open_by_double, read_deal, thrown_in
 from .deal import deal_tiles as deal_tiles  # re-exported: interpreter.round.deal_tiles stays importable
 from .errors import IllegalMove
 from .hooks import Drawing, GoneOut, TurnBegun, placed
@@ -147,11 +147,7 @@ class Round:
                tiebreak: Tiebreak, round_no: int = 0, previous: int | None = None) -> None:
         """Initialise from hands as bitmasks and the boneyard as tile indices."""
         seating = rules_of(cfg).seating(players)  # the tables of this player count, found once
-        nsides = seating.nsides
-        if scores is None:
-            scores = [0] * nsides
-        elif len(scores) != nsides:
-            raise ValueError(f"{nsides} starting scores expected, got {len(scores)}")
+        scores = _start_scores(scores, seating.nsides)
         # 1. The opener, and the tile it must lead under `lead: forced`.
         opening = opening or cfg.opener_first
         forced = -1
@@ -176,6 +172,8 @@ class Round:
         if cfg.lead == "forced" and opening == "highest-double" and not drawn and forced < 0 and (
                 cfg.no_double == "heaviest-tile"):
             forced = deciding_tile(masks[opener])
+        if cfg.lead == "double" and forced < 0 and not drawn:  # "opener leads any double, drawing until one ..."
+            masks, drawn = draws_to_a_double(masks, opener, bone, max(0, len(bone) - seating.reserve))
         # 2. What the round never changes (shared by its clones)
         dealt = masks if not drawn else [m & ~_drawn_bits(drawn, s) for s, m in enumerate(masks)]
         self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, dealt, bone, scores, forced)
@@ -380,6 +378,13 @@ class Round:
         return TILES[self._only] if self._only >= 0 and not self.over else None
 
     @property
+    def after_last_placer(self) -> int:
+        """Once blocked, the seat after the last to place: the first seat that passed since the last placement,
+        else the seat the block was found at ("opener after a block: the seat after the last to place")."""
+        pre = self._pre
+        return int(pre[1][0]) if pre is not None and pre[1] else self._seat
+
+    @property
     def drawn_before_move(self) -> list[tuple[int, int]]:
         """Tiles the seat to move drew from the boneyard since the last placement (front first)."""
         if self._pre is None or self.over:
@@ -418,6 +423,9 @@ class Round:
                 # opener.lead: "opener leads the deciding tile" -> only it; "... any tile" -> the whole hand
                 if self._f.forced >= 0:
                     codes = [lead_code(self._f.forced)]
+                elif self._f.config.lead == "double" and self._hands[self._seat] & DOUBLES:
+                    # "opener leads any double, ...": its doubles only
+                    codes = [i << TILE_SHIFT | LEAD_KEY for i in mask_indices(self._hands[self._seat] & DOUBLES)]
                 else:
                     # (lead_code, inline: a code per tile of the hand, once a round)
                     codes = [i << TILE_SHIFT | LEAD_KEY for i in mask_indices(self._hands[self._seat])]
@@ -926,6 +934,15 @@ class Round:
             "turns": [t.to_dict() for t in self.turns],
             "result": self.result.to_dict() if self.result else None,
         }
+
+
+def _start_scores(scores: Sequence[int] | None, nsides: int) -> Sequence[int]:
+    """A round's starting scores, one per side (none given: 0 each)."""
+    if scores is None:
+        scores = [0] * nsides
+    elif len(scores) != nsides:
+        raise ValueError(f"{nsides} starting scores expected, got {len(scores)}")
+    return scores
 
 
 def _open_by_double(cfg: Config, opening: str, masks: list[int], bone: Sequence[int], bend: int,

@@ -318,3 +318,85 @@ def test_the_round_after_a_domino_is_opened_by_the_seat_after_the_dominoer():
                     assert after.opener == (before.result.seat + 1) % players
                     seen += 1
         assert seen > 10
+
+
+LAST = HEAD + "opener after a block: the seat after the last to place\nopener leads any tile\n"
+
+
+def test_the_round_after_a_block_is_opened_by_the_seat_after_the_last_to_place():
+    seen = 0
+    for players in (2, 3, 4):
+        for seed in range(60):
+            match = Match(cfg(LAST), players, seed=seed, record=True)
+            while not match.over and len(match.rounds) < 6:
+                match.round.run(lambda view, moves: moves[0])
+                match.finish_round()
+            for before, after in zip(match.round_log, match.round_log[1:] + ([match.round] if not match.over else [])):
+                if before.result.kind == "blocked":
+                    placer = [t.seat for t in before.turns if str(t.move) != "draw"][-1]
+                    assert after.opener == (placer + 1) % players
+                    seen += 1
+    assert seen > 10
+
+
+def test_a_replay_says_the_round_after_a_block_was_opened_by_the_seat_after_the_last_to_place():
+    from rulelang.tools.opening import opening_lines
+
+    config = Config.from_dict(cfg(LAST))
+    for seed in range(100):
+        match = Match(cfg(LAST), 3, seed=seed, record=True)
+        while not match.over and len(match.rounds) < 4:
+            match.round.run(lambda view, moves: moves[0])
+            match.finish_round()
+        rounds = match.transcript()["rounds"]
+        after = [k for k in range(1, len(rounds)) if rounds[k - 1]["result"]["kind"] == "blocked"]
+        if after:
+            deal = rounds[after[0]]["deal"]
+            assert deal["opening"] == "after-last-placer"
+            assert opening_lines(config, deal, after[0]) == [f"seat {deal['opener']} opens (the seat after the last to "
+                                                             "place)"]
+            return
+    raise AssertionError("no block in 100 matches")
+
+
+SET = HEAD + ("opener of the first round: lottery\nopener after a domino: the next seat\nopener after a block: the next "
+              "seat\nopener leads any double, drawing until one turns up\n")
+
+
+def test_the_opener_sets_a_double_of_its_choice_drawing_until_it_holds_one():
+    drew = chose = 0
+    for players in (2, 3, 4):
+        for seed in range(40):
+            rnd = Round.deal(cfg(SET), players, random.Random(seed))
+            deal = rnd.deal_dict()
+            seat, lead = first_lead(rnd)
+            dealt = [(a, b) for a, b in (tuple(int(x) for x in t.strip("[]").split("|")) for t in deal["hands"][seat])]
+            draws = deal.get("opening_draws", [])
+            assert all(s == seat for s, _ in draws)  # only the opener draws
+            if any(a == b for a, b in dealt):
+                assert not draws
+                held = sorted(f"[{a}|{b}]" for a, b in dealt if a == b)
+                assert sorted(lead) == held  # any double it holds, and only those
+                chose += len(held) > 1
+            else:
+                drew += 1
+                last = draws[-1][1]
+                assert all(t[1] != t[3] for _, t in draws[:-1])
+                if last[1] == last[3]:
+                    assert lead == [last]  # drew until a double turned up, and leads it
+                else:  # the boneyard ran out first: any tile
+                    assert len(draws) == len(deal["boneyard"]) and len(lead) == len(dealt) + len(draws)
+    assert drew > 5 and chose > 5
+
+
+def test_a_lead_that_is_not_a_double_is_refused_while_the_opener_holds_one():
+    rnd = Round(cfg(SET), 2, [["[5|5]", "[1|2]"], ["[3|4]", "[0|6]"]], ["[2|3]"], opener=0)
+    with pytest.raises(IllegalMove) as e:
+        rnd.play("[1|2]")
+    assert e.value.code == "forced-lead"
+    rnd = Round(cfg(SET), 2, [["[1|2]", "[4|5]"], ["[3|4]", "[0|6]"]], ["[2|3]", "[6|6]", "[1|1]"], opener=0)
+    assert first_lead(rnd) == (0, ["[6|6]"])
+    assert rnd.deal_dict()["opening_draws"] == [[0, "[2|3]"], [0, "[6|6]"]]
+    assert rnd.hands[0] == [(1, 2), (2, 3), (4, 5), (6, 6)]
+    rnd = Round(cfg(SET), 2, [["[1|2]"], ["[3|4]"]], ["[2|3]"], opener=0)  # the boneyard out first: any tile
+    assert first_lead(rnd) == (0, ["[1|2]", "[2|3]"])

@@ -231,3 +231,27 @@ def test_the_seat_after_the_dominoer_compiles_round_trips_is_explained_and_only_
     for field in ("of the first round", "after a block"):
         errors = rulelang.check_text(PUBLISHED_HEAD + f"opener {field}: the seat after the dominoer\n", "h.rules")
         assert [e.code for e in errors] == ["bad-opener"]
+
+
+LAST = PUBLISHED_HEAD + "opener after a block: the seat after the last to place\nopener leads any tile\n"
+
+
+def test_the_seat_after_the_last_to_place_compiles_round_trips_is_explained_and_only_follows_a_block():
+    assert published_cfg(LAST)["opener"]["after_block"] == "after-last-placer"
+    assert published_cfg(format_text(LAST)) == published_cfg(LAST)
+    assert "opened by the seat after the last player to place a tile" in explain_text(published_cfg(LAST))
+    for field in ("of the first round", "after a domino"):
+        errors = rulelang.check_text(PUBLISHED_HEAD + f"opener {field}: the seat after the last to place\n", "h.rules")
+        assert [e.code for e in errors] == ["bad-opener"]
+
+
+SET_DOUBLE = PUBLISHED_HEAD + ("opener of the first round: lottery\nopener after a domino: the next seat\n"
+                               "opener after a block: the next seat\nopener leads any double, drawing until one turns up\n")
+
+
+def test_a_double_of_the_openers_choice_compiles_round_trips_and_is_explained():
+    assert published_cfg(SET_DOUBLE)["opener"]["lead"] == "double"
+    assert published_cfg(format_text(SET_DOUBLE)) == published_cfg(SET_DOUBLE)
+    words = explain_text(published_cfg(SET_DOUBLE))
+    assert "The opener leads a double of its choice; holding none, it draws from the boneyard until it draws one" in words
+    assert "may lead any tile" not in words

@@ -111,17 +111,6 @@ KNOWN: tuple[Known, ...] = (
        "a tournament text (a timed match, the highest score at the end of the time wins)",
        "the match lasts 3 rounds"),
     # Rules of published texts measured in docs/measurements/published-texts-2.md that no statement states.
-    _k(("alternat\\w* ... (even )?between (rounds|hands|games)",),
-       "turns alternating across rounds: after a domino the seat after the dominoer opens (a statement), but "
-       "after a block no statement names the next seat in turn after the last to play",
-       "an open-source game's rules (play alternates even between rounds)",
-       "opener after a domino: the seat after the dominoer"),
-    _k(("(first player|opener|leader|starting player) must (set|lead|play|pose) a double",),
-       "a first player who sets a double of his choice, drawing until he holds one: the opening double is the "
-       "highest, the lowest or a set one, and without it the table draws in turn, the lead passes or the deal "
-       "is thrown in",
-       "a published text (dominorules.com's Merry-Go-Round)",
-       "if nobody holds the opening double: each player in turn draws until a double turns up"),
     _k(("(other|later|subsequent|remaining|following) doubles ... (counts?|scores?|worth) ... (one|single) "
         "(half|end|side)",),
        "later doubles counting one half beside a spinner counting both: a terminal double counts both halves or "

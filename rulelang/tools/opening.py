@@ -86,7 +86,10 @@ def opening_lines(cfg: Config, deal: Deal, round_index: int, name: Name = _seat,
     opening = deal.get("opening") or ""
     opener = deal["opener"]
     if opening not in DOUBLE_OPENERS:
-        return [f"{name(opener)} opens ({_OPENINGS.get(opening, opening)})"]
+        # "opener leads any double, drawing until one turns up": the opener's draws before its lead
+        return [f"{name(opener)} opens ({_OPENINGS.get(opening, opening)})"] + [
+            f"  {name(s)} draws {t if _tile(t)[0] == _tile(t)[1] or reveal(s) else 'a tile'} (an opening draw: "
+            "`opener leads any double, drawing until one turns up`)" for s, t in deal.get("opening_draws") or []]
     want, what = _what(cfg, deal, round_index)
     hands = deal.get("hands", [])
     if _held(hands, want):
@@ -114,6 +117,7 @@ _OPENINGS = {
     "lottery": "lottery",
     "dominoer": "the dominoer",
     "after-dominoer": "the seat after the dominoer",
+    "after-last-placer": "the seat after the last to place",
     "next-seat": "the next seat",
     "block-winner": "the block winner",
     "seat-0": "seat 0",

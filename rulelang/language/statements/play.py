@@ -18,6 +18,7 @@ OPENER_WORDS = {
     "rotating-double": "the rotating double",
     "lowest-double": "the lowest double",  # an app's rules
     "after-dominoer": "the seat after the dominoer",  # an app's rules: "the enemy opened a new round"
+    "after-last-placer": "the seat after the last to place",  # an open-source game: "alternates ... between rounds"
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -36,6 +37,7 @@ OPENER_MEANINGS = {
                      "deciding tile` it must lead it; if nobody holds a double, `if nobody holds the opening "
                      "double` says who leads: by default the holder of the heaviest tile)",
     "after-dominoer": "the seat after the player who dominoed (with two players, its opponent)",
+    "after-last-placer": "the seat after the last player to place a tile (turns go on alternating across rounds)",
 }
 
 
@@ -88,6 +90,10 @@ def _set_doubles(c: Fields) -> list[str]:
 
 def _explain_lead(v: str, c: Fields) -> str:
     sets = _set_doubles(c)
+    if v == "double":
+        rest = (f"; a round opened by {' or '.join(sets)} leads it" if sets else "")
+        return ("The opener leads a double of its choice; holding none, it draws from the boneyard until it draws "
+                "one, and leads it (the boneyard out first, any tile)" + rest + ".")
     if v == "forced":
         # "...: the lowest double" (an app's rules) opens some round
         doubles = "the highest or the lowest double" if "lowest-double" in openers(c) else "the highest double"
@@ -297,13 +303,18 @@ STATEMENTS: tuple[StatementDef, ...] = (
     _opener("opener_domino", "the opener after a domino", "opener after a domino", OpenerDomino,
             "After a domino, the next round", ("multi-round", "opener-after-dominoer"), "the dominoer"),
     _opener("opener_block", "the opener after a block", "opener after a block", OpenerBlock,
-            "After a block, the next round", ("opener-block-winner",), "lottery"),
+            "After a block, the next round", ("opener-block-winner", "opener-after-last-placer"), "lottery"),
     choice("lead", "what the opener leads", 2, "lead_stmt",
-           {"opener leads any tile": "any", "opener leads the deciding tile": "forced"}, _explain_lead,
+           {"opener leads any tile": "any", "opener leads the deciding tile": "forced",
+            "opener leads any double, drawing until one turns up": "double"}, _explain_lead,
            {"opener leads any tile": "the opener leads any tile",
             "opener leads the deciding tile": "a round opened by the highest (or the lowest) double leads that "
-                                              "tile"},
-           tags=("forced-lead",)),
+                                              "tile",
+            # a published text (dominorules.com's Merry-Go-Round): "The first player must set a double"
+            "opener leads any double, drawing until one turns up": "the opener leads a double of its choice; "
+                                                                   "holding none, it draws from the boneyard until "
+                                                                   "it draws one, and leads it"},
+           tags=("forced-lead", "lead-double")),
     replace(choice("no_double", "who leads when nobody holds the opening double", 2, "no_double_stmt", NO_DOUBLE,
                    _explain_no_double,
                    {p: NO_DOUBLE_MEANINGS[v] for p, v in NO_DOUBLE.items()},
