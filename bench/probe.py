@@ -67,7 +67,7 @@ LARGER_SETS = ("double-nine", "double-twelve")
 REFUSALS = ("round-over", "not-in-hand", "must-lead", "forced-lead", "must-play-drawn", "not-on-layout",
             "no-such-side", "branch-closed", "side-occupied", "dead-end", "no-match", "orientation-not-allowed",
             "must-place", "boneyard-empty", "claims-off", "negative-claim", "no-calls", "late-call", "not-caller",
-            "nothing-to-take")
+            "nothing-to-take", "spinner-first")
 ILLEGAL = 0.15  # chance of an illegal attempt before a turn
 CALL = 0.35  # chance of a call after a placement, under the muggins rule
 WRONG_CLAIM = 0.3  # chance that a claim is off by one unit
