@@ -61,3 +61,14 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     s = Session(tmp_path_factory.mktemp("lsp"))
     yield s
     s.close()
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    """A saved game stopped early (end of input after a few moves): what `replay` and `render` read."""
+    from cli_run import run
+
+    path = tmp_path / "game.json"
+    res = run("play", "exact61", "--seed", "1", "--save", str(path), input="1\n" * 8)
+    assert res.exit_code == 0 and path.exists(), res.output
+    return path

@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from cli_run import run
 from click.testing import CliRunner
 
 from rulelang.cli import main
@@ -131,15 +132,6 @@ def test_cases_outside_the_claimed_features_are_skipped_and_strict_counts_them()
 
 
 PAGAT_CASE = "pagat-diagram-22"
-
-
-def run(*args, input=None):
-    res = CliRunner().invoke(main, list(args), input=input)
-    assert res.exit_code != 70, res.output  # the last guard: "internal error"
-    assert "Traceback" not in res.output
-    if res.exception is not None:
-        assert isinstance(res.exception, SystemExit), repr(res.exception)
-    return res
 
 
 def _engine(tmp_path: Path, name: str, body: str) -> str:

@@ -8,10 +8,9 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_run import run
 
 import rulelang
-from rulelang.cli import main
 from rulelang.conformance import cases, runner
 from rulelang.conformance.builtin import run_case
 from rulelang.conformance.protocol import PROTOCOL_VERSION, SubprocessEngine, serve
@@ -162,15 +161,6 @@ def test_an_in_process_engine_that_loops_is_stopped_by_the_case_timeout_and_the_
     assert outcomes[hang_id] == "error"
     assert [r.error for r in result.results if r.case.id == hang_id][0]["kind"] == "timeout"
     assert [o for i, o in outcomes.items() if i != hang_id] == ["pass", "pass"]
-
-
-def run(*args, input=None):
-    res = CliRunner().invoke(main, list(args), input=input)
-    assert res.exit_code != 70, res.output  # the last guard: "internal error"
-    assert "Traceback" not in res.output
-    if res.exception is not None:
-        assert isinstance(res.exception, SystemExit), repr(res.exception)
-    return res
 
 
 def test_engine_adapter_survives_requests_of_the_wrong_shape():

@@ -6,6 +6,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from cli_run import run as run_guarded
 from click.testing import CliRunner
 
 import rulelang
@@ -196,15 +197,6 @@ def test_check_analyses_a_valid_file_once(run, tmp_path, monkeypatch):
     result = run("check", str(good))
     assert result.exit_code == 0 and f"{good}: ok" in result.output
     assert seen == [str(good)]
-
-
-def run_guarded(*args, input=None):
-    res = CliRunner().invoke(main, list(args), input=input)
-    assert res.exit_code != 70, res.output  # the last guard: "internal error"
-    assert "Traceback" not in res.output
-    if res.exception is not None:
-        assert isinstance(res.exception, SystemExit), repr(res.exception)
-    return res
 
 
 def test_compile_output_in_a_missing_folder_names_the_folder_not_a_temp_file(tmp_path):

@@ -5,6 +5,7 @@ import os
 from pathlib import Path
 
 import pytest
+from cli_run import run
 from click.testing import CliRunner
 from ruleset_text import HEAD, child_errors, refused
 
@@ -63,9 +64,7 @@ def test_ruleset_compile_does_not_parse_again(monkeypatch):
 
 @pytest.mark.parametrize("line", ["players 2 to 4", "players 2 or 4", "players 4"])
 def test_fmt_accepts_players_without_a_partnership_clause(tmp_path, line):
-    from click.testing import CliRunner
 
-    from rulelang.cli import main
 
     path = tmp_path / "h.rules"
     path.write_text('based on allfives\nruleset h "H"\nsource "s"\n' + line + "\n")
@@ -263,15 +262,6 @@ def test_a_child_must_still_name_itself():
     (e,) = refused('source "s"\nbased on allfives\n')
     assert (e.code, e.message, e.hint) == ("missing-statement", "missing statement: the ruleset's name and title",
                                            'add a line such as `ruleset my-fives "My Fives"`')
-
-
-def run(*args, input=None):
-    res = CliRunner().invoke(main, list(args), input=input)
-    assert res.exit_code != 70, res.output  # the last guard: "internal error"
-    assert "Traceback" not in res.output
-    if res.exception is not None:
-        assert isinstance(res.exception, SystemExit), repr(res.exception)
-    return res
 
 
 @pytest.mark.parametrize("content, needle", [(b"\xff\xfe\x00bin", "not UTF-8"), (None, "is a folder")])

@@ -5,10 +5,10 @@ import json
 import os
 import re
 import sys
-from pathlib import Path
 
 import pexpect
 import pytest
+from cli_run import run
 from click.testing import CliRunner
 
 from rulelang.cli import main
@@ -264,24 +264,6 @@ def test_play_and_replay_announce_a_seat_going_out_while_its_partner_plays_on(tm
     pagat = CliRunner().invoke(main, ["play", "pagat", "-p", "4", "--seed", "1",
                                       "--seat", "0=greedy,1=greedy,2=greedy,3=greedy"])
     assert pagat.exit_code == 0 and "goes out;" not in pagat.output
-
-
-def run(*args, input=None):
-    res = CliRunner().invoke(main, list(args), input=input)
-    assert res.exit_code != 70, res.output  # the last guard: "internal error"
-    assert "Traceback" not in res.output
-    if res.exception is not None:
-        assert isinstance(res.exception, SystemExit), repr(res.exception)
-    return res
-
-
-@pytest.fixture
-def game(tmp_path) -> Path:
-    """A saved game stopped early (end of input after a few moves)."""
-    path = tmp_path / "game.json"
-    res = run("play", "exact61", "--seed", "1", "--save", str(path), input="1\n" * 8)
-    assert res.exit_code == 0 and path.exists(), res.output
-    return path
 
 
 def test_play_checks_the_save_path_before_the_game(tmp_path):

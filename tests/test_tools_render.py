@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from cli_run import run
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -247,24 +248,6 @@ def test_render_case_file_colon_id_and_rejected_step(tmp_path):
     svg = out.read_text()
     assert [label for label, _ in svg_tile_rects(svg)] == ["[1|4]"]
     assert "rejected (no-match)" in svg
-
-
-def run(*args, input=None):
-    res = CliRunner().invoke(main, list(args), input=input)
-    assert res.exit_code != 70, res.output  # the last guard: "internal error"
-    assert "Traceback" not in res.output
-    if res.exception is not None:
-        assert isinstance(res.exception, SystemExit), repr(res.exception)
-    return res
-
-
-@pytest.fixture
-def game(tmp_path) -> Path:
-    """A saved game stopped early (end of input after a few moves)."""
-    path = tmp_path / "game.json"
-    res = run("play", "exact61", "--seed", "1", "--save", str(path), input="1\n" * 8)
-    assert res.exit_code == 0 and path.exists(), res.output
-    return path
 
 
 def _one_case_file(tmp_path, **changes) -> Path:

@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from cli_run import run as run_guarded
 from click.testing import CliRunner
 
 from rulelang.cli import main
@@ -341,15 +342,6 @@ def test_arena_keeps_calls_apart_from_the_settlement():
             assert rd["play"][side] + rd["settle"][side] + rd["call"][side] == rd["end"][side] - rd["start"][side]
         called += sum(rd["call"])
     assert called > 0
-
-
-def run_guarded(*args, input=None):
-    res = CliRunner().invoke(main, list(args), input=input)
-    assert res.exit_code != 70, res.output  # the last guard: "internal error"
-    assert "Traceback" not in res.output
-    if res.exception is not None:
-        assert isinstance(res.exception, SystemExit), repr(res.exception)
-    return res
 
 
 def _workers_of(pid: int) -> list[str] | None:
