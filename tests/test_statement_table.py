@@ -164,3 +164,21 @@ def test_the_docs_tool_rewrites_stale_statement_tables(tmp_path):
     assert docs.rewrite(page) is True
     assert page.read_text(encoding="utf-8") == f"# Language\n\n{docs.statement_docs()}\n\nafter\n"
     assert docs.rewrite(page) is False
+
+
+@pytest.mark.parametrize("line, least, message, hint", [
+    ("the match lasts 0 rounds", "the match lasts 1 round", "the match must last at least 1 round",
+     "write `the match lasts 3 rounds`"),
+    ("the next player to place scores 0 points per knock", "the next player to place scores 1 point per knock",
+     "a knock must score at least 1 point", "write `the next player to place scores 1 point per knock`"),
+    ("the tiles are dealt again when a hand holds 1 or more doubles",
+     "the tiles are dealt again when a hand holds 2 or more doubles",
+     "a deal thrown in for a hand of doubles needs at least 2 doubles in that hand",
+     "write `the tiles are dealt again when a hand holds 5 or more doubles`"),
+])
+def test_a_number_below_its_least_is_a_bad_number_whose_hint_is_the_phrase(line, least, message, hint):
+    base = 'ruleset t "t"\nsource "s"\nbased on fives-and-threes\n'  # shown points of 1: a knock of 1 is whole
+    errors = rulelang.check_text(base + line + "\n", "t.rules")
+    assert [(e.code, e.line, e.message, e.hint) for e in errors] == [("bad-number", 4, message, hint)]
+    # the least itself is allowed (a match of rounds then asks for other statements, which is not this check)
+    assert "bad-number" not in [e.code for e in rulelang.check_text(base + least + "\n", "t.rules")]

@@ -8,7 +8,7 @@ from typing import Literal, NamedTuple, cast
 from rulelang.config.reading import with_field
 from rulelang.config.vocabulary import SET_NAMES, SET_TILES, Drawing, PlayerCount
 from rulelang.language.statements.phrase import examples, fill
-from rulelang.language.statements.table import Doc, Fields, Issue, Part, Phrase, StatementDef, choice, field_of, flag, number
+from rulelang.language.statements.table import Doc, Fields, Issue, Part, Phrase, StatementDef, at_least, choice, field_of, flag, number
 from rulelang.language.statements.values import Counts, PerCount, Players
 
 ALLOWED_COUNTS = tuple(range(2, 13))  # any count whose deal fits in the set (config/rules.py, too-many-tiles)
@@ -369,12 +369,6 @@ STATEMENTS = STATEMENTS + (
 REDEAL_DOUBLES = "the tiles are dealt again when a hand holds {N:5,4} or more double[s]"
 
 
-def _check_redeal_doubles(v: int) -> Iterator[Issue]:
-    if v < 2:
-        yield Issue("bad-number", "a deal thrown in for a hand of doubles needs at least 2 doubles in that hand",
-                    f"write `{fill(REDEAL_DOUBLES, 5)}`")
-
-
 def _explain_redeal_doubles(v: int | None, c: Fields) -> str:
     n = c.redeal_doubles
     if n is None:
@@ -386,7 +380,8 @@ def _explain_redeal_doubles(v: int | None, c: Fields) -> str:
 STATEMENTS = STATEMENTS + (
     number(
         "redeal_doubles", "the deal thrown in for a hand of doubles", 1, "redeal_doubles_stmt", REDEAL_DOUBLES,
-        explain=_explain_redeal_doubles, check=_check_redeal_doubles,
+        explain=_explain_redeal_doubles,
+        check=at_least(2, "a deal thrown in for a hand of doubles needs at least 2 doubles in that hand", REDEAL_DOUBLES, 5),
         docs=(Doc("`the tiles are dealt again when a hand holds 5 or more doubles`", "a deal in which one hand holds "
                   "N or more doubles is thrown in and dealt again (a club's house rules: 4; an open-source engine "
                   "and a tournament's rules: 5 or more); not written, every deal is played",

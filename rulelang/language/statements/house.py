@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from rulelang.language.statements.phrase import fill
 from rulelang.language.statements.scoring import MEASURES, counts_named_twice, measure_words, points_text, with_player_counts
-from rulelang.language.statements.table import Doc, FieldDecl, Fields, Issue, Part, Phrase, StatementDef, flag, number, reads_field, sets_field
+from rulelang.language.statements.table import Doc, FieldDecl, Fields, Issue, Part, Phrase, StatementDef, at_least, flag, number, reads_field, sets_field
 from rulelang.language.statements.values import Measure
 
 __all__ = ["SCORING", "PARTS", "Entry"]
@@ -80,11 +80,6 @@ def _explain_entry(v: Entry | None, c: Fields) -> str:
 
 ROUNDS = "the match lasts {N:3,1} round[s]"
 
-def _check_rounds(v: int) -> Iterator[Issue]:
-    if v < 1:
-        yield Issue("bad-number", "the match must last at least 1 round", f"write `{fill(ROUNDS, 3)}`")
-
-
 def _set_rounds(v: int, c: Fields) -> Fields:
     return replace(c, target_mode="rounds", rounds=v)
 
@@ -115,12 +110,6 @@ def _explain_lead_win(v: bool | None, c: Fields) -> str:
 # -- the knock bonus (family.md 3.8, Sadman) ------------------------------------------
 
 KNOCK = "the next player to place scores {N:1,5} point[s] per knock"
-
-def _check_knock(v: int) -> Iterator[Issue]:
-    if v < 1:
-        yield Issue("bad-number", "a knock must score at least 1 point",
-                    f"write `{fill(KNOCK, 1)}`")
-
 
 def _explain_knock(v: int | None, c: Fields) -> str:
     raw = c.knock_bonus
@@ -262,7 +251,7 @@ SCORING: tuple[StatementDef, ...] = (
         "rounds", "the number of rounds", 4, "rounds_stmt", ROUNDS,
         explain=_explain_rounds, resolve=_set_rounds,
         from_config=lambda c: c.rounds if c.target_mode == "rounds" else None,
-        check=_check_rounds,
+        check=at_least(1, "the match must last at least 1 round", ROUNDS, 3),
         docs=(Doc("`the match lasts 3 rounds`", "a fixed number of rounds: no target check and no overshoot; after "
                   "the last round the single highest score wins, a shared one follows `ties at the top` (the "
                   "target statement is kept but not used)", "`target.mode: rounds`, `target.rounds`"),),
@@ -276,7 +265,7 @@ SCORING: tuple[StatementDef, ...] = (
         tags=("lead-cannot-win",), required=False, meta={"default": None}),
     number(
         "knock_bonus", "the knock bonus", 4, "knock_stmt", KNOCK,
-        explain=_explain_knock, check=_check_knock,
+        explain=_explain_knock, check=at_least(1, "a knock must score at least 1 point", KNOCK, 1),
         docs=(Doc("`the next player to place scores 1 point per knock`", "the knock bonus (Sadman): the player "
                   "who places after one or more knocks (passes) scores N raw points per knock since the last "
                   "placement, in that placement's event; not written, knocks score nothing",

@@ -29,7 +29,7 @@ from rulelang.language.statements.phrase import examples as examples_of
 from rulelang.language.statements.phrase import fill, items
 from rulelang.language.statements.values import Span
 
-__all__ = ["FieldDecl", "StatementDef", "Part", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "number", "flag",
+__all__ = ["FieldDecl", "StatementDef", "Part", "Field", "Doc", "Issue", "Phrase", "Words", "choice", "number", "flag", "at_least",
            "GROUPS", "Fields", "field_of", "sets_field", "reads_field", "reads_stated"]
 
 # Groups: the order of `fmt`'s blocks and `explain`'s headings.
@@ -277,6 +277,15 @@ def number(key: str, words: str, group: int, rule: str, phrase: str, **rest: Any
         raise ValueError(f"{phrase!r}: a number statement's phrase has one number, `{{N}}`, and no part")
     return StatementDef(key=key, words=words, group=group, phrases={rule: (phrase,)}, read=lambda p: p.numbers[0],
                         fmt=lambda v: [fill(phrase, v)], examples=examples_of(phrase), **_one_field(key, rest))
+
+
+def at_least(least: int, message: str, phrase: str, example: int) -> Callable[[int], Iterator[Issue]]:
+    """The `check` of a number statement whose number has a least value: `bad-number` with MESSAGE below it, and
+    the phrase written with EXAMPLE as the hint."""
+    def check(v: int) -> Iterator[Issue]:
+        if v < least:
+            yield Issue("bad-number", message, f"write `{fill(phrase, example)}`")
+    return check
 
 
 def flag(key: str, words: str, group: int, rule: str, phrase: str, **rest: Any) -> StatementDef:
