@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from ruleset_text import NO_DOUBLE, opening_text
 
 import rulelang
 from rulelang.interpreter import Config, IllegalMove, Match, Round, play_match, random_player, replay
@@ -89,30 +90,15 @@ def test_in_seeded_matches_the_next_seat_leads_its_own_highest_double_when_nobod
     assert seen
 
 
-NO_DOUBLE = {
-    "heaviest-tile": "the heaviest tile leads",
-    "draw": "each player in turn draws until a double turns up",
-    "heaviest-hand": "the heaviest hand leads",
-    "next-seat": "the lead passes to the next seat",
-    "redeal": "the tiles are dealt again",
-}
 
 
 NO_DOUBLES_2 = [["[0|1]", "[1|4]"], ["[2|5]", "[0|6]"]]  # two hands without a double
 
 
-def text(no_double: str | None = None, opener: str | None = None, base: str = "allfives") -> str:
-    out = HEAD.replace("allfives", base)
-    if opener:
-        out += "".join(f"opener {when}: {opener}\n" for when in ("of the first round", "after a domino",
-                                                                  "after a block"))
-    if no_double:
-        out += f"if nobody holds the opening double: {NO_DOUBLE[no_double]}\n"
-    return out
 
 
 def config(no_double: str | None = None, opener: str | None = None, base: str = "allfives") -> Config:
-    return Config.from_dict(rulelang.compile_text(text(no_double, opener, base), "h.rules"))
+    return Config.from_dict(rulelang.compile_text(opening_text(no_double, opener, base), "h.rules"))
 
 
 def first_lead(rnd: Round) -> tuple[int, list[str]]:
@@ -268,7 +254,7 @@ def test_the_engine_refuses_a_configuration_whose_deal_does_not_fit():
 @pytest.mark.parametrize("value", sorted(NO_DOUBLE))
 @pytest.mark.parametrize("opener", ["the highest double", "the double six", "the rotating double"])
 def test_every_opening_leads_a_held_tile_and_draws_from_the_front_of_the_boneyard(value, opener):
-    base = text(value, opener) + "hand 3 tiles\nreserve 4 tiles\n"  # small hands: nobody holding it is common
+    base = opening_text(value, opener) + "hand 3 tiles\nreserve 4 tiles\n"  # small hands: nobody holding it is common
     cfg = Config.from_dict(rulelang.compile_text(base, "h.rules"))
     rng = random.Random(5)
     for _ in range(60):

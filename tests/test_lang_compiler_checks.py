@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from ruleset_text import HEAD, compiled, refused
+from ruleset_text import HEAD, compile_errors, compiled, header, refused
 
 import rulelang
 import rulelang.language.compiler
@@ -18,27 +18,17 @@ from rulelang.language.parser import parse
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _header(name: str, base: str) -> str:
-    return f'ruleset {name} "{name}"\nsource "a test of the compiler"\nbased on {base}\n'
-
-
-def _errors(text: str, filename: str = "t.rules") -> list[tuple[str, str, str | None]]:
-    result = analyse(text, filename)
-    assert result.config is None and result.errors
-    return [(e.code, e.message, e.hint) for e in result.errors]
-
-
 def test_a_misplaced_line_does_not_stop_the_checks_of_the_lines_after_it():
-    text = _header("t", "allfives") + ("on block:\n  bonus 10 points to the winner\n"
+    text = header("t", "allfives") + ("on block:\n  bonus 10 points to the winner\n"
                                         "target at least 150 points\ntarget at least 200 points\n")
-    assert [(c, m) for c, m, _ in _errors(text)] == [
+    assert [(c, m) for c, m, _ in compile_errors(text)] == [
         ("misplaced-line", "a block has nobody who goes out: the bonus is for a domino"),
         ("duplicate-statement", "the target is given twice (first on line 6)")]
 
 
 def test_a_broken_line_is_reported_alone_not_also_as_a_missing_statement():
     text = (ROOT / "rulesets" / "allfives.rules").read_text(encoding="utf-8").replace("no reserve", "no reserve at all")
-    assert [c for c, _, _ in _errors(text)] == ["unexpected-token"]
+    assert [c for c, _, _ in compile_errors(text)] == ["unexpected-token"]
 
 
 def test_a_text_the_parser_gives_up_on_has_errors_and_no_ruleset():
@@ -49,7 +39,7 @@ def test_a_text_the_parser_gives_up_on_has_errors_and_no_ruleset():
 
 def test_a_parsed_ruleset_without_its_text_still_gets_its_errors():
     # a tool may compile a parsed ruleset whose text it did not keep: the error has no source line to show
-    ruleset, _ = parse(_header("t", "allfives") + "target at least 150 points\ntarget at least 200 points\n", "t.rules")
+    ruleset, _ = parse(header("t", "allfives") + "target at least 150 points\ntarget at least 200 points\n", "t.rules")
     assert ruleset is not None
     with pytest.raises(rulelang.RulesetError) as err:
         compile_ruleset(replace(ruleset, text=""))

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from cli_run import run
 from click.testing import CliRunner
-from ruleset_text import HEAD, child_errors, refused
+from ruleset_text import HEAD, child_errors, compile_errors, header, refused
 
 import rulelang
 import rulelang.language.compiler
@@ -134,20 +134,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DEEP = ROOT / "tests" / "data" / "rulesets" / "bad" / "deep"
 
 
-def _header(name: str, base: str) -> str:
-    return f'ruleset {name} "{name}"\nsource "a test of the compiler"\nbased on {base}\n'
-
-
-def _errors(text: str, filename: str = "t.rules") -> list[tuple[str, str, str | None]]:
-    result = analyse(text, filename)
-    assert result.config is None and result.errors
-    return [(e.code, e.message, e.hint) for e in result.errors]
-
-
 def test_a_cycle_through_the_text_itself_names_it_first_and_last(tmp_path):
-    (tmp_path / "a.rules").write_text(_header("a", '"b.rules"'), encoding="utf-8")
-    (tmp_path / "b.rules").write_text(_header("b", '"a.rules"'), encoding="utf-8")
-    [(code, message, hint)] = _errors((tmp_path / "a.rules").read_text(encoding="utf-8"), str(tmp_path / "a.rules"))
+    (tmp_path / "a.rules").write_text(header("a", '"b.rules"'), encoding="utf-8")
+    (tmp_path / "b.rules").write_text(header("b", '"a.rules"'), encoding="utf-8")
+    [(code, message, hint)] = compile_errors((tmp_path / "a.rules").read_text(encoding="utf-8"), str(tmp_path / "a.rules"))
     assert code == "base-cycle"
     assert message == "a cycle of `based on`: `a.rules` -> `b.rules` -> `a.rules`"
     assert hint == "remove one `based on` of the cycle"
@@ -155,10 +145,10 @@ def test_a_cycle_through_the_text_itself_names_it_first_and_last(tmp_path):
 
 def test_a_cycle_further_down_the_chain_names_only_the_rulesets_in_it(tmp_path):
     # a -> b -> c -> b: `a` is not part of the cycle, and the cycle is found when `c` names `b` again
-    (tmp_path / "a.rules").write_text(_header("a", '"b.rules"'), encoding="utf-8")
-    (tmp_path / "b.rules").write_text(_header("b", '"c.rules"'), encoding="utf-8")
-    (tmp_path / "c.rules").write_text(_header("c", '"b.rules"'), encoding="utf-8")
-    [(code, message, _)] = _errors((tmp_path / "a.rules").read_text(encoding="utf-8"), str(tmp_path / "a.rules"))
+    (tmp_path / "a.rules").write_text(header("a", '"b.rules"'), encoding="utf-8")
+    (tmp_path / "b.rules").write_text(header("b", '"c.rules"'), encoding="utf-8")
+    (tmp_path / "c.rules").write_text(header("c", '"b.rules"'), encoding="utf-8")
+    [(code, message, _)] = compile_errors((tmp_path / "a.rules").read_text(encoding="utf-8"), str(tmp_path / "a.rules"))
     assert (code, message) == ("base-cycle", "a cycle of `based on`: `b.rules` -> `c.rules` -> `b.rules`")
 
 
@@ -167,9 +157,9 @@ def test_a_text_without_a_file_is_not_the_file_of_that_name_in_the_current_folde
     # a text given as `<string>` based on x.rules, based on a file that happens to be named `<string>`:
     # the cycle is x.rules -> the file `<string>` -> x.rules, and the text itself is not in it
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "x.rules").write_text(_header("x", '"<string>"'), encoding="utf-8")
-    (tmp_path / "<string>").write_text(_header("s", '"x.rules"'), encoding="utf-8")
-    [(code, message, _)] = _errors(_header("t", '"x.rules"'), "<string>")
+    (tmp_path / "x.rules").write_text(header("x", '"<string>"'), encoding="utf-8")
+    (tmp_path / "<string>").write_text(header("s", '"x.rules"'), encoding="utf-8")
+    [(code, message, _)] = compile_errors(header("t", '"x.rules"'), "<string>")
     assert (code, message) == ("base-cycle", "a cycle of `based on`: `x.rules` -> `<string>` -> `x.rules`")
 
 
@@ -184,8 +174,8 @@ def test_a_chain_of_exactly_the_most_bases_compiles_and_one_more_is_too_deep():
 
 def test_a_base_whose_own_base_is_missing_is_reported_at_that_base_line(tmp_path):
     base = tmp_path / "b.rules"
-    base.write_text("# a base whose base is gone\n" + _header("b", '"gone.rules"'), encoding="utf-8")
-    [(code, message, hint)] = _errors(_header("t", '"b.rules"'), str(tmp_path / "t.rules"))
+    base.write_text("# a base whose base is gone\n" + header("b", '"gone.rules"'), encoding="utf-8")
+    [(code, message, hint)] = compile_errors(header("t", '"b.rules"'), str(tmp_path / "t.rules"))
     assert (code, message) == ("base-invalid", "the base ruleset `b.rules` has errors")
     assert hint == f"first: {base}:4:1: there is no ruleset file `gone.rules`"
 
@@ -193,14 +183,14 @@ def test_a_base_whose_own_base_is_missing_is_reported_at_that_base_line(tmp_path
 def test_the_configuration_of_a_child_names_its_base():
     assert rulelang.compile_bundled("muggins-claims")["based_on"] == "muggins"
     assert rulelang.compile_bundled("allfives")["based_on"] is None
-    config = analyse(_header("t", "allfives-pagat") + "target at least 200 points\n", "t.rules").config
+    config = analyse(header("t", "allfives-pagat") + "target at least 200 points\n", "t.rules").config
     assert config is not None and config["based_on"] == "allfives-pagat"
 
 
 def test_an_inherited_rule_on_the_last_line_of_a_base_without_a_final_newline_is_quoted(tmp_path):
-    (tmp_path / "b.rules").write_text(_header("b", "allfives") + "on domino:\n  credit opponents' hands separately, "
+    (tmp_path / "b.rules").write_text(header("b", "allfives") + "on domino:\n  credit opponents' hands separately, "
                                       "rounded to 5, to the winner\n  bonus 3 points to the winner", encoding="utf-8")
-    [(code, message, hint)] = _errors(_header("t", '"b.rules"') + "5 raw points make 1 shown point\n",
+    [(code, message, hint)] = compile_errors(header("t", '"b.rules"') + "5 raw points make 1 shown point\n",
                                       str(tmp_path / "t.rules"))
     assert code == "unit-mismatch"
     assert message == "a bonus of 3 raw points is not a whole number of shown points (inherited from `b.rules`)"
@@ -209,7 +199,7 @@ def test_an_inherited_rule_on_the_last_line_of_a_base_without_a_final_newline_is
 
 
 def test_the_authoring_tools_analyse_a_child_whose_base_cannot_be_read(tmp_path):
-    analysis = analyse_for_tools(_header("t", '"gone.rules"'), str(tmp_path / "t.rules"))
+    analysis = analyse_for_tools(header("t", '"gone.rules"'), str(tmp_path / "t.rules"))
     assert [(e.code, e.message) for e in analysis.errors] == [("unknown-base", "there is no ruleset file `gone.rules`")]
     assert analysis.config is None and analysis.inherited == set() and analysis.base_label == "gone.rules"
 

@@ -6,11 +6,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from ruleset_text import compiled, refused
+from ruleset_text import NO_DOUBLE, compiled, one_problem, opening_text, refused
 
 import rulelang
 from rulelang.cli import main
-from rulelang.language.compiler import analyse
 from rulelang.language.explain import explain_text
 from rulelang.language.formatter import config_to_text, format_text
 
@@ -25,24 +24,9 @@ def test_one_tile_spinner_branches_are_explained():
             "round, but nothing may join it.") in _explained(config)
 
 
-def _header(name: str, base: str) -> str:
-    return f'ruleset {name} "{name}"\nsource "a test of the compiler"\nbased on {base}\n'
-
-
-def _errors(text: str, filename: str = "t.rules") -> list[tuple[str, str, str | None]]:
-    result = analyse(text, filename)
-    assert result.config is None and result.errors
-    return [(e.code, e.message, e.hint) for e in result.errors]
-
-
-def _problem(text: str) -> tuple[str, str, str | None]:
-    [found] = _errors(_header("t", "muggins") + text)
-    return found
-
-
 @pytest.mark.parametrize("branching, said", [("every double branches", "every"), ("no double branches", "no")])
 def test_a_sniff_rule_says_which_doubles_branch_here(branching, said):
-    code, message, _ = _problem(f"{branching}\nthe spinner counts each uncovered side\n")
+    code, message, _ = one_problem(f"{branching}\nthe spinner counts each uncovered side\n")
     assert code == "sniff-needs-first-double"
     assert message.endswith(f"the only one that branches; here {said} double branches")
 
@@ -143,36 +127,20 @@ def test_next_seat_double_compiles_round_trips_and_is_explained():
     assert "must lead its own highest double" in explain_text(c)
 
 
-HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
 
 
-NO_DOUBLE = {
-    "heaviest-tile": "the heaviest tile leads",
-    "draw": "each player in turn draws until a double turns up",
-    "heaviest-hand": "the heaviest hand leads",
-    "next-seat": "the lead passes to the next seat",
-    "redeal": "the tiles are dealt again",
-}
 
 
-def text(no_double: str | None = None, opener: str | None = None, base: str = "allfives") -> str:
-    out = HEAD.replace("allfives", base)
-    if opener:
-        out += "".join(f"opener {when}: {opener}\n" for when in ("of the first round", "after a domino",
-                                                                  "after a block"))
-    if no_double:
-        out += f"if nobody holds the opening double: {NO_DOUBLE[no_double]}\n"
-    return out
 
 
 @pytest.mark.parametrize("value", sorted(NO_DOUBLE))
 def test_no_double_compiles_formats_and_round_trips(value):
-    compiled = rulelang.compile_text(text(value), "h.rules")
+    compiled = rulelang.compile_text(opening_text(value), "h.rules")
     if value == "heaviest-tile":
         assert "no_double" not in compiled["opener"]  # the default is omitted: configurations stay as they were
     else:
         assert compiled["opener"]["no_double"] == value
-    formatted = format_text(text(value))
+    formatted = format_text(opening_text(value))
     assert rulelang.compile_text(formatted, "h.rules") == compiled
     assert format_text(formatted) == formatted
 
@@ -184,26 +152,26 @@ def test_the_default_leaves_every_bundled_configuration_unchanged():
 
 @pytest.mark.parametrize("opener,value", [("the double six", "double-six"), ("the rotating double", "rotating-double")])
 def test_set_openers_compile_in_every_opener_statement(opener, value):
-    compiled = rulelang.compile_text(text(opener=opener), "h.rules")
+    compiled = rulelang.compile_text(opening_text(opener=opener), "h.rules")
     assert [compiled["opener"][k] for k in ("first_round", "after_domino", "after_block")] == [value] * 3
-    assert f"opener after a block: {opener}" in format_text(text(opener=opener))
+    assert f"opener after a block: {opener}" in format_text(opening_text(opener=opener))
 
 
 def test_explain_says_who_leads():
-    said = explain_text(rulelang.compile_text(text("draw"), "h.rules"))
+    said = explain_text(rulelang.compile_text(opening_text("draw"), "h.rules"))
     assert "If nobody holds the double that opens any round, from seat 0, each player in turn draws" in said
-    said = explain_text(rulelang.compile_text(text("next-seat", "the rotating double"), "h.rules"))
+    said = explain_text(rulelang.compile_text(opening_text("next-seat", "the rotating double"), "h.rules"))
     assert "[6|6] in the match's first round, [5|5] in the second" in said
     assert "the seat after the previous round's opener (seat 0 in the match's first round)" in said
     # without a round opened by a double, the statement changes nothing, and explain says so
-    said = explain_text(rulelang.compile_text(text("redeal", base="muggins"), "h.rules"))
+    said = explain_text(rulelang.compile_text(opening_text("redeal", base="muggins"), "h.rules"))
     assert "No round is opened by a double" in said
 
 
 def test_a_misspelled_value_is_a_syntax_error_and_the_opener_value_is_checked():
-    errors = rulelang.check_text(HEAD + "if nobody holds the opening double: the dealer leads\n", "h.rules")
+    errors = rulelang.check_text(PUBLISHED_HEAD + "if nobody holds the opening double: the dealer leads\n", "h.rules")
     assert errors and errors[0].layer == "syntax"
-    errors = rulelang.check_text(HEAD + "opener of the first round: the double seven\n", "h.rules")
+    errors = rulelang.check_text(PUBLISHED_HEAD + "opener of the first round: the double seven\n", "h.rules")
     assert errors and errors[0].layer == "syntax"
     # a forced lead is used by the set doubles too (the fallback to the heaviest tile), so it is no error
     ok = 'ruleset h "H"\nsource "a test"\nbased on muggins\nopener of the first round: the double six\n' \
@@ -214,7 +182,7 @@ def test_a_misspelled_value_is_a_syntax_error_and_the_opener_value_is_checked():
 def test_cli_check_and_explain_take_the_statement(tmp_path):
     runner = CliRunner()
     path = tmp_path / "h.rules"
-    path.write_text(text("heaviest-hand", "the double six"), encoding="utf-8")
+    path.write_text(opening_text("heaviest-hand", "the double six"), encoding="utf-8")
     res = runner.invoke(main, ["check", str(path)])
     assert res.exit_code == 0 and "ok" in res.output
     res = runner.invoke(main, ["explain", str(path)])

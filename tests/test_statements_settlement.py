@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from ruleset_text import HEAD, child_errors, compiled, refused
+from ruleset_text import HEAD, child_errors, compiled, header, one_problem, refused
 
 import rulelang
 from rulelang import compile_text
@@ -152,48 +152,33 @@ def test_a_bonus_says_point_or_points():
     assert any("scores a bonus of 2 points," in s for s in _explained(two))
 
 
-def _header(name: str, base: str) -> str:
-    return f'ruleset {name} "{name}"\nsource "a test of the compiler"\nbased on {base}\n'
-
-
-def _errors(text: str, filename: str = "t.rules") -> list[tuple[str, str, str | None]]:
-    result = analyse(text, filename)
-    assert result.config is None and result.errors
-    return [(e.code, e.message, e.hint) for e in result.errors]
-
-
-def _problem(text: str) -> tuple[str, str, str | None]:
-    [found] = _errors(_header("t", "muggins") + text)
-    return found
-
-
 def test_points_per_tile_must_be_a_multiple_of_the_shown_unit():
-    assert _problem("on domino:\n  credit opponents' hands pooled, 3 points per tile, to the winner\n"
+    assert one_problem("on domino:\n  credit opponents' hands pooled, 3 points per tile, to the winner\n"
                     "  as one event\n") == (
         "unit-mismatch", "3 points per tile can give raw scores that are not multiples of 5",
         "with 5 raw points to 1 shown point, count a multiple of 5 per tile")
-    assert analyse(_header("t", "muggins") + "on domino:\n  credit opponents' hands pooled, 5 points per tile, "
+    assert analyse(header("t", "muggins") + "on domino:\n  credit opponents' hands pooled, 5 points per tile, "
                    "to the winner\n  as one event\n", "t.rules").errors == []
 
 
 def test_a_divided_settlement_needs_raw_play_points():
-    assert _problem("on domino:\n  credit opponents' hands separately, rounded to 5 and divided by 5, to the winner\n"
+    assert one_problem("on domino:\n  credit opponents' hands separately, rounded to 5 and divided by 5, to the winner\n"
                     "  as one event\n") == (
         "unit-mismatch", "a hand rounded to 5 and divided by 5 can give raw scores that are not multiples of 5",
         "a settlement in another unit than play needs play to score raw: write `points are shown raw`")
 
 
 def test_a_bonus_of_several_raw_points_is_plural():
-    assert _problem("on domino:\n  credit opponents' hands separately, rounded to 5, to the winner\n"
+    assert one_problem("on domino:\n  credit opponents' hands separately, rounded to 5, to the winner\n"
                     "  bonus 2 points to the winner\n")[1] == \
         "a bonus of 2 raw points is not a whole number of shown points"
-    assert _problem("on domino:\n  credit opponents' hands separately, rounded to 5, to the winner\n"
+    assert one_problem("on domino:\n  credit opponents' hands separately, rounded to 5, to the winner\n"
                     "  bonus 1 point to the winner\n")[1] == \
         "a bonus of 1 raw point is not a whole number of shown points"
 
 
 def test_a_block_without_a_winner_cannot_pay_everyones_hands_to_the_winner():
-    assert _problem("on block:\n  winner: none\n  credit everyone's hands separately, rounded to 5, to the winner\n"
+    assert one_problem("on block:\n  winner: none\n  credit everyone's hands separately, rounded to 5, to the winner\n"
                     "  as one event\n")[:2] == (
         "terms-need-winner", "a block without a winner gives nothing to this term")
 
