@@ -29,8 +29,7 @@ _RANK_ORDER = sorted(range(N_TILES), key=lambda t: (IS_DOUBLE[t], PIPS[t] if not
 # -- larger sets: the same order over the double-six set alone (its masks never go past bit 27)
 _RANK_ORDER_6 = [t for t in _RANK_ORDER if t < SETS[6]]
 _SIX = (1 << SETS[6]) - 1
-# every double of the largest set, as a hand mask ("opener leads any double, ...")
-DOUBLES: Final = sum(BIT[i] for i, double in enumerate(IS_DOUBLE) if double)
+
 
 def set_tiles(cfg: Config) -> int:
     """How many tiles the configuration's set has (its first indices): 28, 55 or 91."""
@@ -154,6 +153,9 @@ def _read_deal_slowly(hands: Sequence[Sequence[Any]], boneyard: Sequence[Any]) -
 
 DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double", "lowest-double")
 _SET_DOUBLES = {top: sum(BIT[t] for t in range(n) if IS_DOUBLE[t]) for top, n in SETS.items()}
+# every double of the largest set, as a hand mask: a hand of a smaller set holds only its own ("opener leads any
+# double, ...")
+DOUBLES: Final = _SET_DOUBLES[12]
 _RANK = {t: r for r, t in enumerate(_RANK_ORDER)}  # 0: the highest double
 
 
