@@ -27,7 +27,6 @@ from rulelang.language.bundled import bundled_names
 from rulelang.language.compiler import OPEN_TEXTS, analyse_ruleset, resolve
 from rulelang.language.parser import parse
 from rulelang.language.statements import INFO, ORDER
-from rulelang.language.statements.record import read_record
 
 __all__ = ["Analysis", "analyse"]
 
@@ -49,6 +48,7 @@ class Analysis:
     inherited: frozenset[str] = frozenset()  # the keys of the statements in force that its base states
     foreign: bool = False  # plainly another format (udev, polkit or Snort rules: rulelang/base/foreign.py)
     open_texts: Mapping[str, str] = field(default_factory=dict)  # the editor's texts it was checked with
+    record: Fields | None = None  # the configuration's typed record, as the compiler resolved it (with `config`)
 
     @cached_property
     def ruleset(self) -> Ruleset | None:
@@ -84,7 +84,7 @@ class Analysis:
         not state is inherited), and failing that resolved alone: a sentence that
         needs a rule the text does not state yet is None.
         """
-        config = read_record(self.config) if self.config is not None else self._lenient_config
+        config = self.record if self.record is not None else self._lenient_config
         if config is None:
             return None
         entry = INFO[statement.key]
@@ -179,7 +179,7 @@ def analyse(text: str, filename: str = "<string>", open_texts: Mapping[str, str]
         OPEN_TEXTS.reset(token)
     inherited = frozenset(key for key, st in result.origins.items() if st is None) if result.base_label else frozenset()
     return Analysis(text, filename, tuple(result.errors), tuple(result.warnings), result.ruleset, result.config,
-                    result.statements, inherited, open_texts=texts)
+                    result.statements, inherited, open_texts=texts, record=result.record)
 
 
 def _lines_that_parse(text: str, filename: str) -> Ruleset | None:

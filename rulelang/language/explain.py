@@ -36,8 +36,10 @@ def describe(key: str, v: object, config: Fields) -> str:
 
 def explain_config(config: ConfigJSON, inherited: Set[str] | None = None) -> list[tuple[str, list[Sentence]]]:
     """Sections of sentences (heading, sentences) describing a configuration."""
-    inherited = inherited or set()
-    record = read_record(config)
+    return _sections(read_record(config), inherited or set())
+
+
+def _sections(record: Fields, inherited: Set[str]) -> list[tuple[str, list[Sentence]]]:
     groups: dict[int, list[Sentence]] = {}
     for key, value in record_statements(record):
         info = INFO[key]
@@ -56,7 +58,7 @@ def explain_text(config: ConfigJSON, inherited: Set[str] | None = None) -> str:
     out = [f"{record.title} ({record.name})", f"Source: {record.source}"]
     if base:
         out.append(f"Based on {base}: rules marked (from {base}) are inherited, the others are stated here.")
-    for heading, sentences in explain_config(config, inherited):
+    for heading, sentences in _sections(record, inherited or set()):
         out.append("")
         out.append(heading)
         for s in sentences:
