@@ -3,7 +3,7 @@
 Everything else is in pyproject.toml. The compiled modules are the same source
 files, type-checked and translated by mypyc (rulelang/interpreter/*.py stay the
 pure Python reference, and a machine without a compiler installs them as they
-are: each extension is optional). `pip install . -C pure-python=true` or
+are: each extension is optional). `pip install . --config-settings=pure-python=true` or
 `RULELANG_PURE_PYTHON=1 pip install .` skips the compilation (the build backend,
 build_backend/rulelang_build.py, then sets RULELANG_PURE_PYTHON for this file and
 does not ask pip for mypy); `rulelang --version` tells which engine is installed.

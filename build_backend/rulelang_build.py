@@ -6,8 +6,8 @@ mypy either (an install that takes seconds, works offline, or where mypy has no
 wheel). Two ways to ask, both read here:
 
 - the build's config setting `pure-python` (PEP 517 `config_settings`), which
-  any front end passes: `pip install . -C pure-python=true`, or
-  `pip wheel --no-deps -w dist . -C pure-python=true` for the `py3-none-any`
+  any front end passes: `pip install . --config-settings=pure-python=true`, or
+  `pip wheel --no-deps -w dist . --config-settings=pure-python=true` for the `py3-none-any`
   wheel; the pre-commit hooks (.pre-commit-hooks.yaml) pass it, since `check`
   and `fmt` never run the engine;
 - the environment variable `RULELANG_PURE_PYTHON=1`.
