@@ -143,7 +143,8 @@ def _refusals(match: Any, seat: int, legal: list[Any]) -> list[dict[str, Any]]:
 def _waiting(match: Any, seat: int) -> list[dict[str, Any]]:
     """A move of the seat's onto a side that counts but takes no tile, where the layout has one: held back
     while the spinner is filled first (`spinner-first`), or the end of a branch that takes one tile
-    (`dead-end`); a random side hits one about once in 250,000 steps (bench/README.md)."""
+    (`dead-end`): random sides hit one once in an earlier probe's 131,074 steps, and never in the
+    259,913 of the next (bench/README.md)."""
     from rulelang.interpreter import format_tile
     from rulelang.interpreter.tiles import SIDES, TILES
 

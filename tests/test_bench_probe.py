@@ -148,7 +148,7 @@ def _case_ruleset(path: str, case_id: str) -> dict:
 
 def test_the_probe_aims_at_a_side_that_waits_for_the_spinner_and_at_a_dead_end():
     # `spinner-first` and `dead-end` refuse a move onto a side that still counts but takes no tile: the probe
-    # aims an attempt at one wherever the layout has one (a random side hit one about once in 250,000 steps)
+    # aims an attempt at one wherever the layout has one (random sides hit one once in 391,000 steps: bench/README.md)
     filled_first = _case_ruleset("conformance/cases/allfives/spinner-first.json", "allfives-spinner-filled-first")
     stubby = _case_ruleset("conformance/cases/sniff/probe.json", "sniff-mutant-probe-double-blank-laid-endwise")
     codes = {}
