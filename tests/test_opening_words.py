@@ -127,6 +127,7 @@ def test_the_playground_notes_each_rounds_thrown_in_deals_from_that_round_alone(
     monkeypatch.undo()
     rounds = game.match.transcript()["rounds"][:4]
     assert [len(r.get("thrown_in", [])) for r in rounds] == [3, 0, 0, 1]
+    assert [game.match.thrown_in(k) for k in range(4)] == [r.get("thrown_in", []) for r in rounds]
     for k, rnd in enumerate(rounds):  # the same words as from the match's transcript
         lines = (thrown_in_lines(cfg, rnd["deal"], k, rnd.get("thrown_in"), game.seat_name, reveal=lambda s: False)
                  + opening_lines(cfg, rnd["deal"], k, game.seat_name, reveal=lambda s: s == 0))
