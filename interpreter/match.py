@@ -199,6 +199,11 @@ class Match:
 
     # -- transcripts ------------------------------------------------------------------------------
 
+    def thrown_in(self, k: int) -> list[dict[str, Any]]:
+        """The deals thrown in before round `k`'s own (`...: the tiles are dealt again`), as the transcript's
+        `thrown_in` records them: one round's, without building the whole match's transcript."""
+        return [dict(d) for d in self._thrown.get(k, [])]
+
     def transcript(self) -> dict[str, Any]:
         """The match as a JSON-ready dict: config, seed, every round, the result; needs record=True."""
         if not self.record:

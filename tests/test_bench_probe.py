@@ -140,6 +140,25 @@ def test_the_probe_offers_every_refusal_the_protocol_defines(small_probe):
             "nothing-to-take"} <= set(codes)
 
 
+def _case_ruleset(path: str, case_id: str) -> dict:
+    """The ruleset a case of the suite states inline (the probe plays every one of them)."""
+    data = json.loads((ROOT / path).read_text(encoding="utf-8"))
+    return next(c["ruleset"] for c in data["cases"] if c["id"] == case_id)
+
+
+def test_the_probe_aims_at_a_side_that_waits_for_the_spinner_and_at_a_dead_end():
+    # `spinner-first` and `dead-end` refuse a move onto a side that still counts but takes no tile: the probe
+    # aims an attempt at one wherever the layout has one (random sides hit one once in 391,000 steps: bench/README.md)
+    filled_first = _case_ruleset("conformance/cases/allfives/spinner-first.json", "allfives-spinner-filled-first")
+    stubby = _case_ruleset("conformance/cases/sniff/probe.json", "sniff-mutant-probe-double-blank-laid-endwise")
+    codes = {}
+    for ruleset, code in ((filled_first, "spinner-first"), (stubby, "dead-end")):
+        entries, dropped = probe.build([{"ruleset": ruleset}], extra=False)
+        assert dropped == [] and entries
+        codes[code] = probe.refusal_codes(entries).get(code, 0)
+    assert all(codes.values()), codes
+
+
 def test_a_long_match_plays_several_rounds_to_the_target(small_probe):
     entries, _ = small_probe
     long = [e for e in entries if e["request"]["id"].endswith(tuple(f"-{s}" for s in probe.LONG_SEEDS))]

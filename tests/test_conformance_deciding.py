@@ -164,3 +164,28 @@ def test_a_deciding_case_id_keeps_the_hyphen_of_a_word_and_spells_a_sign():
 
     assert slug("seat-0") == "seat-0"  # was seatminus-0
     assert (slug(-1), slug([1, 2]), slug("one-half"), slug([])) == ("minus-1", "1-2", "one-half", "empty")
+
+
+def test_a_covered_pair_can_be_searched_again_for_a_shorter_case() -> None:
+    # `--pair KEY` searches a pair even when a case decides it already: "draw until playable" against "..., or the
+    # round is blocked" was decided at step 84 of a five-round match; a dealt position where the next seat cannot
+    # place with nothing to draw decides it at the lead
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    key = 'drawing: "until-playable" vs "until-found"'
+    res = subprocess.run([sys.executable, str(root / "conformance" / "authoring" / "deciding.py"), "--pair", key,
+                          "--tries", "60", "--bases", "1", "--dry-run"], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    # (a new id beside the ones there: -2 before the case was added, -3 now)
+    assert re.search(r"decide-drawing-until-playable-vs-until-found-\d: 1 steps, against \['until-found'\]", res.stderr)
+    assert "1 pairs searched" in res.stdout
+    decided = [c for c in _deciding() if c.data["decides"]["field"] == "drawing"
+               and c.data["decides"]["value"] == "until-playable" and "until-found" in c.data["decides"]["against"]]
+    assert min(len(c.data["steps"]) for c in decided) == 1
+    bad = subprocess.run([sys.executable, str(root / "conformance" / "authoring" / "deciding.py"), "--pair", "no: 1 vs 2",
+                          "--dry-run"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "no pair 'no: 1 vs 2'" in bad.stderr and "Traceback" not in bad.stderr

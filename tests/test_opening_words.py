@@ -106,3 +106,31 @@ def test_the_playground_log_says_how_each_round_opened():
     draws = [line for line in game.log if line.endswith("(an opening draw)")]
     assert draws and all(line.startswith("seat ") for line in draws)
     assert any(" opens: drew [" in line for line in game.log)
+
+
+def test_the_playground_notes_each_rounds_thrown_in_deals_from_that_round_alone(monkeypatch):
+    # the opening note of a round reads that round's deal and the deals thrown in before it, never the whole
+    # match's transcript (which grows with every turn played)
+    from rulelang.interpreter import Match
+    from rulelang.playground.games import Game
+    from rulelang.tools.opening import opening_lines, thrown_in_lines
+
+    compiled = rulelang.compile_file(ROOT / "tests" / "data" / "playground" / "three-doubles-redeal.rules")
+    cfg = Config.from_dict(compiled)
+    whole = Match.transcript
+    reads: list[int] = []
+    monkeypatch.setattr(Match, "transcript", lambda self: reads.append(1) or whole(self))
+    game = Game(compiled, 2, ["greedy"], 1)  # seed 1: deals thrown in before rounds 1 and 4
+    while not game.match.over and game.round_no <= 4:
+        game.play(game.state("g")["legal"][0]["move"])
+    assert reads == []
+    monkeypatch.undo()
+    rounds = game.match.transcript()["rounds"][:4]
+    assert [len(r.get("thrown_in", [])) for r in rounds] == [3, 0, 0, 1]
+    assert [game.match.thrown_in(k) for k in range(4)] == [r.get("thrown_in", []) for r in rounds]
+    for k, rnd in enumerate(rounds):  # the same words as from the match's transcript
+        lines = (thrown_in_lines(cfg, rnd["deal"], k, rnd.get("thrown_in"), game.seat_name, reveal=lambda s: False)
+                 + opening_lines(cfg, rnd["deal"], k, game.seat_name, reveal=lambda s: s == 0))
+        note = [f"Round {k + 1}: {lines[0].strip()}"] + [line.strip() for line in lines[1:]]
+        at = game.log.index(note[0])
+        assert game.log[at: at + len(note)] == note

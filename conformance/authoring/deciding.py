@@ -1,6 +1,9 @@
 """Search deciding cases for the pairs `rulelang cases coverage` lists as uncovered, and write them to the suite.
 
     python conformance/authoring/deciding.py [--field FIELD ...] [--tries N] [--dry-run]
+    python conformance/authoring/deciding.py --pair 'drawing: "until-playable" vs "until-found"' --tries 60 --bases 1
+
+(`--pair KEY`: that pair even when a case decides it, for a shorter case beside the others.)
 
 For each uncovered pair (F, a, b) (conformance/deciding.py) it searches seeded
 matches under F = a that the twin F = b observes otherwise, shrinks the first
@@ -77,10 +80,10 @@ def describe(field: str, value: Any, against: list[Any], steps: list[dict[str, A
 def _case(found: deciding_search.Found, against: list[Any], taken: set[str]) -> dict[str, Any]:
     p, data = found.pair, found.data
     cid = f"decide-{deciding_search.slug(p.field)}-{deciding_search.slug(p.a)}-vs-{deciding_search.slug(p.b)}"[:ID_MAX]
-    cid = cid.rstrip("-")
+    cid = base = cid.rstrip("-")
     k = 2
-    while cid in taken:
-        cid = f"{cid[:ID_MAX - 4]}-{k}"
+    while cid in taken:  # the next free number (`-3` after `-2`, not `-2-3`)
+        cid = f"{base[:ID_MAX - 4]}-{k}"
         k += 1
     taken.add(cid)
     others = " or ".join(json.dumps(v) for v in against)
@@ -217,6 +220,9 @@ def _against(found: deciding_search.Found, done: set[str]) -> list[Any]:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--field", action="append", default=[])
+    ap.add_argument("--pair", action="append", default=[], metavar="KEY",
+                    help='search this pair even if a case decides it (`rulelang cases coverage` spells KEY: '
+                         '\'drawing: "until-playable" vs "until-found"\'): a shorter case, added beside the others')
     ap.add_argument("--tries", type=int, default=25, help="seeded matches per base ruleset")
     ap.add_argument("--bases", type=int, default=8, help="base rulesets tried per pair at most")
     ap.add_argument("--widen", type=int, default=0, help="also the first N bases with one other rule changed")
@@ -235,6 +241,13 @@ def main(argv: list[str]) -> int:
     k, n = map(int, args.part.split("/"))
     share = {f for i, f in enumerate(sorted({p.field for p in cov.uncovered})) if i % n == k - 1}
     todo = [p for p in cov.uncovered if (not args.field or p.field in args.field) and p.field in share]
+    if args.pair:  # named pairs, decided or not: a new case joins the ones there (their ids and data unchanged)
+        by_key = {p.key: p for p in deciding.pairs()}
+        unknown = [key for key in args.pair if key not in by_key]
+        if unknown:
+            print(f"no pair {unknown[0]!r}: `rulelang cases coverage` lists the pairs and their keys", file=sys.stderr)
+            return 2
+        todo = [by_key[key] for key in args.pair]
     taken = {c.id for c in report.cases}
     done: set[str] = set()
     found_cases: list[dict[str, Any]] = []
@@ -261,7 +274,7 @@ def main(argv: list[str]) -> int:
         if not rep.ok:
             print("\n".join(rep.errors), file=sys.stderr)
             return 1
-    print(f"{len(todo)} uncovered pairs searched; {len(missed)} not found: " + "; ".join(missed))
+    print(f"{len(todo)} {'' if args.pair else 'uncovered '}pairs searched; {len(missed)} not found: " + "; ".join(missed))
     return 0
 
 

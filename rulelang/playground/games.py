@@ -10,6 +10,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import replace
+from typing import cast
 
 from rulelang.base.jsontypes import ConfigJSON
 from rulelang.interpreter import Config, IllegalMove, Match, Move, Round, Turn
@@ -17,12 +18,12 @@ from rulelang.players.arena import TableHistory
 from rulelang.playground.limits import GAME_IDLE_SECONDS, MAX_GAMES, ApiError
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
-from rulelang.tools.documents import CallWindow
+from rulelang.tools.documents import CallWindow, ThrownDeal
 from rulelang.tools.opening import opening_lines, thrown_in_lines
 from rulelang.tools.playernames import PLAYGROUND_STRONG, make_player
 from rulelang.tools.session import _partner_words
 from rulelang.tools.svg import round_svg
-from rulelang.tools.transcripts import deal_of, transcript_of
+from rulelang.tools.transcripts import deal_of
 
 HUMAN = 0  # the seat the user plays
 MAX_LOG = 300  # lines of the event log sent back
@@ -253,7 +254,7 @@ class Game:
         holds the opening double and the opening draws (the bots' hidden tiles are not shown)."""
         index = self.round_no - 1
         deal = deal_of(self.match.round)
-        thrown = transcript_of(self.match)["rounds"][index].get("thrown_in")
+        thrown = cast(list[ThrownDeal], self.match.thrown_in(index))  # this round's alone, not the whole match's
         lines = (thrown_in_lines(self.cfg, deal, index, thrown, self.seat_name, reveal=lambda s: False)
                  + opening_lines(self.cfg, deal, index, self.seat_name, reveal=lambda s: s == HUMAN))
         self.log += [f"Round {self.round_no}: {lines[0].strip()}"] + [line.strip() for line in lines[1:]]
