@@ -21,7 +21,7 @@ class Match:
     """Rounds of one variant, dealt from `random.Random(seed)`, or from explicit deals."""
 
     def __init__(self, config: Any, players: int, seed: Any = None, record: bool = False,
-                 deal: DealSpec | None = None, *, trust_openers: bool = True):
+                 deal: DealSpec | None = None, *, trust_openers: bool = True, opener: int | None = None):
         cfg = as_config(config)
         if players not in cfg.counts:
             raise ValueError(f"{cfg.name} is played by {', '.join(map(str, cfg.counts))} players, not {players}")
@@ -43,6 +43,8 @@ class Match:
         self.deal_index = 0
         # trust_openers False (replay): a given opener only settles a lottery; otherwise the rule decides
         self._explicit_openers = trust_openers
+        # a game of a series: its first round's opener, given by the series' rule (interpreter/series.py)
+        self._game_opener = opener
         self._sides = cfg.sides_of(players)
         nsides = max(self._sides) + 1
         first = deals[0] if deals else {}
@@ -73,7 +75,7 @@ class Match:
                 hands, bone = deal_tiles(cfg, n, self.rng)
             # "if nobody holds the opening double: the tiles are dealt again", "the tiles are dealt again when a
             # hand holds N or more doubles": the next deal replaces this one
-            if not redeals(cfg, rule) or (
+            if not redeals(cfg, rule) or (i == 0 and self._game_opener is not None) or (
                     given is not None and given.get("opener") is not None and self._explicit_openers) or (
                     not thrown_in(cfg, rule, [sum(BIT[t] for t in h) for h in hands], i)):
                 break
@@ -106,7 +108,9 @@ class Match:
         else:
             opening = "lottery"  # "...: lottery"; "the block winner" without a winner falls back to it
             opener = None
-        if given is not None and given.get("opener") is not None and (
+        if i == 0 and self._game_opener is not None:
+            opener = self._game_opener  # "opener of a later game: ...": the series gives it, no lots drawn
+        elif given is not None and given.get("opener") is not None and (
                 self._explicit_openers or opening == "lottery"):
             opener = given["opener"]
         elif opening == "lottery":

@@ -1,13 +1,16 @@
 """Replaying transcripts: rebuild the game from its recorded chance and moves, check every step."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .errors import IllegalMove, TranscriptMismatch
 from .match import Match
 from .round import Round
 from .tiles import Move, format_tile
+
+if TYPE_CHECKING:
+    from .series import Series
 
 
 def first_difference(expected: object, got: object, path: str = "") -> tuple[str, object, object] | None:
@@ -94,11 +97,15 @@ def _round_from_deal(cfg: Config, deal: dict[str, Any]) -> Round:
                  first=deal.get("first_opener"))
 
 
-def replay(transcript: dict[str, Any]) -> Match | Round:
-    """Reproduce a transcript (of a Match or a Round); TranscriptMismatch at the first difference."""
+def replay(transcript: dict[str, Any]) -> Match | Round | Series:
+    """Reproduce a transcript (of a Match, a Round or a series of games); TranscriptMismatch at the first
+    difference."""
     if not isinstance(transcript, dict) or "config" not in transcript:
         raise TranscriptMismatch(0, "", "a transcript object with a config", transcript)
     cfg = Config.from_dict(transcript["config"])
+    if "games" in transcript:  # "the match is the best of N games": each game a match (interpreter/series.py)
+        from .series import replay_series
+        return replay_series(cfg, transcript)
     if "rounds" in transcript:
         return _replay_match(cfg, transcript)
     deal = _need(transcript, "deal", 0, "")
