@@ -20,7 +20,11 @@ from .records import Event, RoundResult, Turn, shown_points
 from .round import Bots, Round
 from .tiles import Move
 
-__all__ = ["Series", "new_match", "series_result", "game_seed", "replay_series"]
+__all__ = ["Series", "new_match", "series_result", "game_seed", "replay_series", "OPENED_BY"]
+
+# what a series transcript's `"opener": {"by": ...}` says, in the words of `opener of a later game: ...`
+OPENED_BY = {"draw-loser": "the loser of the last draw", "game-loser": "the loser of the last game",
+             "game-winner": "the winner of the last game"}
 
 # chance as data: per game, its deals (one per round, as `Match(deal=...)` takes them)
 GameDeals = Sequence[Sequence[dict[str, Any]]]
