@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .config import Config, as_config
-from .errors import IllegalMove, TranscriptMismatch
+from .config import as_config
+from .errors import IllegalMove
 from .match import Match
 from .records import Event, RoundResult, Turn, shown_points
 from .round import Bots, Round
 from .tiles import Move
 
-__all__ = ["Series", "new_match", "series_result", "game_seed", "replay_series", "OPENED_BY"]
+__all__ = ["Series", "new_match", "series_result", "game_seed", "OPENED_BY"]
 
 # what a series transcript's `"opener": {"by": ...}` says, in the words of `opener of a later game: ...`
 OPENED_BY = {"draw-loser": "the loser of the last draw", "game-loser": "the loser of the last game",
@@ -223,56 +223,3 @@ def new_match(config: Any, players: int, seed: Any = None, record: bool = False)
     if cfg.series_games is not None:
         return Series(cfg, players, seed, record=record)
     return Match(cfg, players, seed, record=record)
-
-
-def replay_series(cfg: Config, t: dict[str, Any]) -> Series:
-    """Reproduce a series' transcript (`games`); TranscriptMismatch at the first difference."""
-    from .transcript import _check, _need, _replay_turns  # the match's replay, game by game (no import cycle)
-
-    games = _need(t, "games", 0, "")
-    if not isinstance(games, list) or not games:
-        raise TranscriptMismatch(0, "/games", games, "a list of games")
-    deals = [[_need(r, "deal", 0, f"/games/{k}/rounds/{i}") for i, r in enumerate(_need(g, "rounds", 0, f"/games/{k}"))]
-             for k, g in enumerate(games)]
-    try:
-        s = Series(cfg, _need(t, "players", 0, ""), t.get("seed"), record=True, deals=deals, trust_openers=False)
-    except (ValueError, KeyError, TypeError) as e:
-        raise TranscriptMismatch(0, "/games/0/rounds/0/deal", deals[0][0] if deals[0] else None,
-                                 f"invalid deal: {e}") from None
-    step = 0
-    for k, g in enumerate(games):
-        gbase = f"/games/{k}"
-        if s.over or len(s.games) != k:
-            raise TranscriptMismatch(step, gbase, g, None)
-        _check(step, g.get("opener"), s.opener_record(k), f"{gbase}/opener")
-        rounds = g["rounds"]
-        for i, r in enumerate(rounds):
-            base = f"{gbase}/rounds/{i}"
-            if s.game.over:
-                raise TranscriptMismatch(step, base, r, None)
-            _check(step, r["deal"], s.round.deal_dict(), f"{base}/deal")
-            rnd = s.round
-            turns = r.get("turns", [])
-            step = _replay_turns(rnd, turns, step, base)
-            if r.get("result") is None and not rnd.over and k == len(games) - 1 and i == len(rounds) - 1:
-                _check(step, t.get("result"), s.transcript()["result"], "/result")  # a series still in progress
-                return s
-            if not rnd.over:
-                raise TranscriptMismatch(step, f"{base}/turns/{len(turns)}", None, [str(m) for m in rnd.legal_moves()])
-            assert rnd.result is not None  # set whenever the round is over
-            _check(step, r.get("result"), rnd.result.to_dict(), f"{base}/result")
-            game = s.game
-            try:
-                s.finish_round()  # the next round of the game, or the next game, from the next recorded deal
-            except (ValueError, KeyError, TypeError) as e:
-                raise TranscriptMismatch(step, f"{base}/deal", r["deal"], f"invalid deal: {e}") from None
-            if game.over:
-                if i != len(rounds) - 1:
-                    raise TranscriptMismatch(step, f"{gbase}/rounds/{i + 1}", rounds[i + 1], None)
-                _check(step, g.get("result"), game.transcript()["result"], f"{gbase}/result")
-        if len(s.games) != k + 1:
-            raise TranscriptMismatch(step, f"{gbase}/rounds/{len(rounds)}", None, "the game goes on")
-    if not s.over:
-        raise TranscriptMismatch(step, f"/games/{len(games)}", None, "the match goes on")
-    _check(step, t.get("result"), s.transcript()["result"], "/result")
-    return s
