@@ -108,18 +108,25 @@ class Match:
         else:
             opening = "lottery"  # "...: lottery"; "the block winner" without a winner falls back to it
             opener = None
-        if i == 0 and self._game_opener is not None:
-            opener = self._game_opener  # "opener of a later game: ...": the series gives it, no lots drawn
-        elif given is not None and given.get("opener") is not None and (
-                self._explicit_openers or opening == "lottery"):
-            opener = given["opener"]
-        elif opening == "lottery":
-            opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
+        opener = self._given_opener(i, given, opening, opener)
         # "the match lasts N rounds": the last round is decided like a tie-break round
         last = cfg.rounds is not None and i + 1 >= cfg.rounds
         tiebreak: Tiebreak = self._tiebreak or last  # (as given, False, True or a countdown: round.Tiebreak)
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
                                    opening, tiebreak, i, *_carried(prev))
+
+    def _given_opener(self, i: int, given: dict[str, Any] | None, opening: str, opener: int | None) -> int | None:
+        """The round's opener once what is given is applied: a series' game opener, a deal's opener, else the
+        lottery's draw; else the rule's `opener` (None: the Round finds the holder of its double)."""
+        if i == 0 and self._game_opener is not None:
+            return self._game_opener  # "opener of a later game: ...": the series gives it, no lots drawn
+        if given is not None and given.get("opener") is not None and (
+                self._explicit_openers or opening == "lottery"):
+            seat: int | None = given["opener"]  # (as given: a case's seat)
+            return seat
+        if opening == "lottery":
+            return int(self.rng.random() * self.players)  # a uniform seat from the seeded generator
+        return opener
 
     def finish_round(self) -> None:
         """After the current round ends: record its result; end the match or start the next round."""
