@@ -89,3 +89,16 @@ def test_the_playground_refuses_a_series_with_a_clear_message():
         Game(compile_file(LEEK), 2, ["greedy"], 1)
     assert err.value.status == 400
     assert "a match of 3 games, which the playground does not play yet" in str(err.value)
+
+
+def test_simulate_json_has_the_games_per_match_and_keeps_its_schema():
+    import jsonschema
+
+    res = run("simulate", LEEK, "-n", "4", "--seed", "2", "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.output)
+    assert doc["summary"]["games_per_match"]["n"] == 4 and 2 <= doc["summary"]["games_per_match"]["mean"] <= 3
+    schema = json.loads((Path(__file__).parent.parent / "rulelang" / "schema" / "simulate.schema.json").read_text())
+    jsonschema.validate(doc, schema)
+    plain = json.loads(run("simulate", "fives-and-threes", "-n", "2", "--json").output)
+    assert "games_per_match" not in plain["summary"]
