@@ -128,3 +128,19 @@ def test_a_match_transcript_has_no_games():
     config = compiled("fives-and-threes", "")
     t = Match(config, 2, 1, record=True).run(_bots()).transcript()
     assert "games" not in t and "games_won" not in t["result"]
+
+
+def test_a_game_opener_given_by_the_series_is_not_thrown_in_for_want_of_a_double():
+    # as a case's given opener (PROTOCOL.md 3.9): the deal stands and the given seat leads
+    config = compiled("fives-and-threes", "players 2\nopener of the first round: the highest double\n"
+                                          "if nobody holds the opening double: the tiles are dealt again\n"
+                                          "the match is the best of 3 games\n"
+                                          "opener of a later game: the loser of the last game\n")
+    no_doubles = {"hands": [["[0|1]", "[0|2]", "[0|3]", "[0|4]", "[0|5]", "[0|6]", "[1|2]"],
+                            ["[1|3]", "[1|4]", "[1|5]", "[1|6]", "[2|3]", "[2|4]", "[2|5]"]],
+                  "boneyard": [], "scores": [0, 0]}
+    s = Series(config, 2, 5, record=True, deals=[[], [no_doubles]]).run(_bots())
+    second = s.transcript()["games"][1]["rounds"][0]
+    assert "thrown_in" not in second
+    assert second["deal"]["hands"] == no_doubles["hands"]
+    assert second["deal"]["opener"] == s.openers[1] == 1 - s.games[0].winner
