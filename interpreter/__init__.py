@@ -8,13 +8,14 @@ from .points import round5
 from .records import Event, RoundResult, Turn, shown_points
 from .round import Round
 from .rules import Rules, rules_of
+from .series import Series, new_match
 from .settlement import Plan, block_winner, settle
 from .tiles import Move, Tile, format_tile, parse_tile
 from .transcript import first_difference, replay
 
 __all__ = [
     "Config", "ConfigError", "EngineError", "Event", "IllegalMove", "Layout", "Match", "Move", "Plan",
-    "Round", "RoundResult", "Rules", "Tile", "TranscriptMismatch", "Turn", "as_config", "block_winner",
-    "format_tile", "first_difference", "greedy_player", "load_config", "parse_tile", "play_match", "play_round",
+    "Round", "RoundResult", "Rules", "Series", "Tile", "TranscriptMismatch", "Turn", "as_config", "block_winner",
+    "format_tile", "first_difference", "greedy_player", "load_config", "new_match", "parse_tile", "play_match", "play_round",
     "random_player", "replay", "round5", "rules_of", "settle", "shown_points",
 ]

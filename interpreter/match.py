@@ -21,7 +21,7 @@ class Match:
     """Rounds of one variant, dealt from `random.Random(seed)`, or from explicit deals."""
 
     def __init__(self, config: Any, players: int, seed: Any = None, record: bool = False,
-                 deal: DealSpec | None = None, *, trust_openers: bool = True):
+                 deal: DealSpec | None = None, *, trust_openers: bool = True, opener: int | None = None):
         cfg = as_config(config)
         if players not in cfg.counts:
             raise ValueError(f"{cfg.name} is played by {', '.join(map(str, cfg.counts))} players, not {players}")
@@ -43,6 +43,8 @@ class Match:
         self.deal_index = 0
         # trust_openers False (replay): a given opener only settles a lottery; otherwise the rule decides
         self._explicit_openers = trust_openers
+        # a game of a series: its first round's opener, given by the series' rule (interpreter/series.py)
+        self._game_opener = opener
         self._sides = cfg.sides_of(players)
         nsides = max(self._sides) + 1
         first = deals[0] if deals else {}
@@ -73,7 +75,7 @@ class Match:
                 hands, bone = deal_tiles(cfg, n, self.rng)
             # "if nobody holds the opening double: the tiles are dealt again", "the tiles are dealt again when a
             # hand holds N or more doubles": the next deal replaces this one
-            if not redeals(cfg, rule) or (
+            if not redeals(cfg, rule) or (i == 0 and self._game_opener is not None) or (
                     given is not None and given.get("opener") is not None and self._explicit_openers) or (
                     not thrown_in(cfg, rule, [sum(BIT[t] for t in h) for h in hands], i)):
                 break
@@ -106,16 +108,25 @@ class Match:
         else:
             opening = "lottery"  # "...: lottery"; "the block winner" without a winner falls back to it
             opener = None
-        if given is not None and given.get("opener") is not None and (
-                self._explicit_openers or opening == "lottery"):
-            opener = given["opener"]
-        elif opening == "lottery":
-            opener = int(self.rng.random() * n)  # a uniform seat from the seeded generator
+        opener = self._given_opener(i, given, opening, opener)
         # "the match lasts N rounds": the last round is decided like a tie-break round
         last = cfg.rounds is not None and i + 1 >= cfg.rounds
         tiebreak: Tiebreak = self._tiebreak or last  # (as given, False, True or a countdown: round.Tiebreak)
         return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
                                    opening, tiebreak, i, *_carried(prev))
+
+    def _given_opener(self, i: int, given: dict[str, Any] | None, opening: str, opener: int | None) -> int | None:
+        """The round's opener once what is given is applied: a series' game opener, a deal's opener, else the
+        lottery's draw; else the rule's `opener` (None: the Round finds the holder of its double)."""
+        if i == 0 and self._game_opener is not None:
+            return self._game_opener  # "opener of a later game: ...": the series gives it, no lots drawn
+        if given is not None and given.get("opener") is not None and (
+                self._explicit_openers or opening == "lottery"):
+            seat: int | None = given["opener"]  # (as given: a case's seat)
+            return seat
+        if opening == "lottery":
+            return int(self.rng.random() * self.players)  # a uniform seat from the seeded generator
+        return opener
 
     def finish_round(self) -> None:
         """After the current round ends: record its result; end the match or start the next round."""

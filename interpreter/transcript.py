@@ -7,6 +7,7 @@ from .config import Config
 from .errors import IllegalMove, TranscriptMismatch
 from .match import Match
 from .round import Round
+from .series import Series
 from .tiles import Move, format_tile
 
 
@@ -94,11 +95,14 @@ def _round_from_deal(cfg: Config, deal: dict[str, Any]) -> Round:
                  first=deal.get("first_opener"))
 
 
-def replay(transcript: dict[str, Any]) -> Match | Round:
-    """Reproduce a transcript (of a Match or a Round); TranscriptMismatch at the first difference."""
+def replay(transcript: dict[str, Any]) -> Match | Round | Series:
+    """Reproduce a transcript (of a Match, a Round or a series of games); TranscriptMismatch at the first
+    difference."""
     if not isinstance(transcript, dict) or "config" not in transcript:
         raise TranscriptMismatch(0, "", "a transcript object with a config", transcript)
     cfg = Config.from_dict(transcript["config"])
+    if "games" in transcript:  # "the match is the best of N games": each game a match (interpreter/series.py)
+        return _replay_series(cfg, transcript)
     if "rounds" in transcript:
         return _replay_match(cfg, transcript)
     deal = _need(transcript, "deal", 0, "")
@@ -160,3 +164,54 @@ def _replay_match(cfg: Config, t: dict[str, Any]) -> Match:
         raise TranscriptMismatch(step, f"/rounds/{len(rounds)}", None, "the match goes on")
     _check(step, t.get("result"), m.transcript()["result"], "/result")
     return m
+
+
+def _replay_series(cfg: Config, t: dict[str, Any]) -> Series:
+    """Reproduce a series' transcript (`games`); TranscriptMismatch at the first difference."""
+    games = _need(t, "games", 0, "")
+    if not isinstance(games, list) or not games:
+        raise TranscriptMismatch(0, "/games", games, "a list of games")
+    deals = [[_need(r, "deal", 0, f"/games/{k}/rounds/{i}") for i, r in enumerate(_need(g, "rounds", 0, f"/games/{k}"))]
+             for k, g in enumerate(games)]
+    try:
+        s = Series(cfg, _need(t, "players", 0, ""), t.get("seed"), record=True, deals=deals, trust_openers=False)
+    except (ValueError, KeyError, TypeError) as e:
+        raise TranscriptMismatch(0, "/games/0/rounds/0/deal", deals[0][0] if deals[0] else None,
+                                 f"invalid deal: {e}") from None
+    step = 0
+    for k, g in enumerate(games):
+        gbase = f"/games/{k}"
+        if s.over or len(s.games) != k:
+            raise TranscriptMismatch(step, gbase, g, None)
+        _check(step, g.get("opener"), s.opener_record(k), f"{gbase}/opener")
+        rounds = g["rounds"]
+        for i, r in enumerate(rounds):
+            base = f"{gbase}/rounds/{i}"
+            if s.game.over:
+                raise TranscriptMismatch(step, base, r, None)
+            _check(step, r["deal"], s.round.deal_dict(), f"{base}/deal")
+            rnd = s.round
+            turns = r.get("turns", [])
+            step = _replay_turns(rnd, turns, step, base)
+            if r.get("result") is None and not rnd.over and k == len(games) - 1 and i == len(rounds) - 1:
+                _check(step, t.get("result"), s.transcript()["result"], "/result")  # a series still in progress
+                return s
+            if not rnd.over:
+                raise TranscriptMismatch(step, f"{base}/turns/{len(turns)}", None, [str(m) for m in rnd.legal_moves()])
+            assert rnd.result is not None  # set whenever the round is over
+            _check(step, r.get("result"), rnd.result.to_dict(), f"{base}/result")
+            game = s.game
+            try:
+                s.finish_round()  # the next round of the game, or the next game, from the next recorded deal
+            except (ValueError, KeyError, TypeError) as e:
+                raise TranscriptMismatch(step, f"{base}/deal", r["deal"], f"invalid deal: {e}") from None
+            if game.over:
+                if i != len(rounds) - 1:
+                    raise TranscriptMismatch(step, f"{gbase}/rounds/{i + 1}", rounds[i + 1], None)
+                _check(step, g.get("result"), game.transcript()["result"], f"{gbase}/result")
+        if len(s.games) != k + 1:
+            raise TranscriptMismatch(step, f"{gbase}/rounds/{len(rounds)}", None, "the game goes on")
+    if not s.over:
+        raise TranscriptMismatch(step, f"/games/{len(games)}", None, "the match goes on")
+    _check(step, t.get("result"), s.transcript()["result"], "/result")
+    return s

@@ -221,6 +221,8 @@ CODES: dict[str, tuple[str, str]] = {
                                              "that every deal meets"),
     "placement-minimum-cannot-apply": ("check", "a least a placement scores where placements score nothing, or "
                                                 "where no placement scores less"),
+    "series-opener-cannot-apply": ("check", "`opener of a later game: ...` without a series of games, with other "
+                                            "than 2 players, or the loser of the draw without a lottery"),
     "tie-rounds-need-extra-rounds": ("check", "a number of extra rounds on a tie without `ties at the top: play "
                                               "extra rounds`"),
     # warning: the ruleset compiles, but may not mean what it says

@@ -36,6 +36,7 @@ from rulelang.config.vocabulary import (
     Events,
     Format,
     Formula,
+    GameOpener,
     HandDoubles,
     HandSet,
     Lead,
@@ -264,6 +265,13 @@ class Fields:
     # BEGIN fields declared by statement entries (python -m rulelang.generate writes them; edit the entry)
     knock_bonus: Natural = declare(
         "scoring.knock_bonus", "raw points the next placer scores per pass", "knock_bonus", default=0)
+    series_games: Positive | None = declare(
+        "target.games",
+        "the number of games of a series (best of N); not written, a match is one game",
+        "series_games",
+        default=None)
+    game_opener: GameOpener = declare(
+        "target.game_opener", "who opens each game of a series after the first", "game_opener", default="first-round")
     domino_bonus: Natural = declare(
         "settlement.domino.bonus", "raw points the winner's side earns for a domino", "domino_bonus", default=0)
     # END fields declared by statement entries

@@ -290,6 +290,26 @@ def _placement_minimum(c: Fields) -> Iterator[Problem]:
                  "placement_minimum")
 
 
+@rule("series-opener-cannot-apply", "game_opener", "series_games", "opener_first", "players")
+def _game_opener(c: Fields) -> Iterator[Problem]:
+    # "opener of a later game: ..." (docs/design/series.md): there must be later games; the loser of a draw and
+    # the loser or winner of a game are one player only with 2 players; a draw for the opener is the lottery's
+    v = c.game_opener
+    if v == "first-round":
+        return
+    if c.series_games is None:
+        yield _p("series-opener-cannot-apply", "a match of one game has no later game to open",
+                 "write `the match is the best of 3 games`, or remove this line", "game_opener")
+        return
+    if tuple(c.counts) != (2,):
+        yield _p("series-opener-cannot-apply", "the loser or winner of a draw or a game is one player only with 2 "
+                 "players", "write `players 2`, or `opener of a later game: as the first game`", "game_opener")
+    if v == "draw-loser" and c.opener_first != "lottery":
+        yield _p("series-opener-cannot-apply", "the players draw for the opener only under `opener of the first "
+                 "round: lottery`", "write `opener of the first round: lottery`, or another game opener",
+                 "game_opener")
+
+
 @rule("exact-needs-overshoot", "target", "overshoot")
 def _exact(c: Fields) -> Iterator[Problem]:
     if c.target_mode == "exact" and c.overshoot == "none":

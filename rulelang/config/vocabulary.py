@@ -14,7 +14,7 @@ __all__ = [
     "TerminalCount", "Unit", "TargetMode", "TargetCheck", "Overshoot", "Ties", "Events", "BlockWinner",
     "TieBreak", "HandSet", "Pooling", "Rounding", "Receiver", "Sign", "TermKind",
     "Formula", "RoundEnd", "PartnersTie", "SpinnerOrientation", "SpinnerCount", "SpinnerBranches",
-    "DominoWinner", "HandDoubles", "Claims", "DOUBLE_OPENERS", "NoDouble",
+    "DominoWinner", "HandDoubles", "GameOpener", "Claims", "DOUBLE_OPENERS", "NoDouble",
 ]
 
 FORMAT = "rulelang-config/1"
@@ -64,6 +64,8 @@ SpinnerCount = Literal["terminal", "uncovered-sides"]
 SpinnerBranches = Literal["unlimited", "one-tile"]
 DominoWinner = Literal["dominoer", "lightest-side"]
 HandDoubles = Literal["both-halves", "one-half"]
+# who opens a later game of a series (`opener of a later game: ...`, docs/design/series.md)
+GameOpener = Literal["first-round", "draw-loser", "game-loser", "game-winner"]
 
 
 def literal_values(tp: Any) -> tuple[Any, ...]:

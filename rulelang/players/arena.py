@@ -16,6 +16,7 @@ from rulelang.base.jsontypes import ConfigJSON
 from rulelang.interpreter import Config, Match, Move, Round, Tile, Turn
 from rulelang.interpreter.players import Scorer
 from rulelang.interpreter.round import Player
+from rulelang.interpreter.series import Series, new_match
 from rulelang.players.tiles import fitting_tiles
 
 MAX_ROUNDS = 400  # a match still running after this many rounds is recorded as unfinished
@@ -74,6 +75,7 @@ class MatchRecord(TypedDict):
     lead_changes: int
     round_details: list[RoundRecord]
     race: NotRequired[list[list[int]]]  # the sides' scores event by event, when asked
+    games_won: NotRequired[list[int]]  # a series of games: games won per side (`winner` is the series')
 
 
 class PublicLog:
@@ -167,10 +169,10 @@ def _fast_choice(player: Picks, rnd: Round, legal: list[Move]) -> Move:
     return legal[codes.index(player.pick(rnd, codes))]
 
 
-def _play_round_with_history(match: Match, cfg: Config, seat_players: Sequence[Player]) -> None:
+def _play_round_with_history(match: Match | Series, cfg: Config, seat_players: Sequence[Player]) -> None:
     """Play the match's current round move by move, telling the players that want it the public history."""
     rnd = match.round
-    log = PublicLog(rnd, len(match.rounds))
+    log = PublicLog(rnd, len((match.game if isinstance(match, Series) else match).rounds))  # (a series: in its game)
     while not rnd.over:
         seat = rnd.seat_to_move
         assert seat is not None  # the round goes on
@@ -227,7 +229,7 @@ def play_match(config: Config | ConfigJSON, players: int, seed: int, seat_player
                race: bool = False, max_rounds: int = MAX_ROUNDS) -> MatchRecord:
     """Play one match; a JSON-ready record (winner, per-round details, lead changes, optional score race)."""
     cfg = Config.from_dict(config) if isinstance(config, dict) else config
-    match = Match(cfg, players, seed)
+    match = new_match(cfg, players, seed)  # a Series under "the match is the best of N games"
     board = _Scoreboard(max(cfg.sides_of(players)) + 1, race)
     history = any(getattr(p, "wants_history", False) for p in seat_players)
     rounds: list[RoundRecord] = []
@@ -253,4 +255,6 @@ def play_match(config: Config | ConfigJSON, players: int, seed: int, seat_player
     }
     if board.path is not None:
         out["race"] = board.path
+    if isinstance(match, Series):
+        out["games_won"] = list(match.won)
     return out

@@ -42,6 +42,9 @@ class Game:
             self.cfg = Config.from_dict(config)
         except Exception as exc:  # ConfigError and friends: the configuration does not make a game
             raise ApiError(400, f"this ruleset cannot be played: {exc}") from None
+        if self.cfg.series_games is not None:  # "the match is the best of N games": not played here yet
+            raise ApiError(400, f"{self.cfg.name} is a match of {self.cfg.series_games} games, which the playground "
+                           "does not play yet: play it with `rulelang play`")
         if players not in self.cfg.counts:
             allowed = ", ".join(str(n) for n in self.cfg.counts)
             raise ApiError(400, f"{self.cfg.name} is played by {allowed} players, not {players}")

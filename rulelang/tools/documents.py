@@ -34,6 +34,8 @@ class SimMatch(TypedDict):
     shown_scores: list[float]
     rounds: int
     round_details: list[SimRound]
+    games_won: NotRequired[list[int]]  # a series of games: games won per side (`winner` is the series')
+    games: NotRequired[int]  # a series of games: the games played
     miss_rate: NotRequired[float]
     race: NotRequired[list[list[int]]]
 
@@ -280,6 +282,8 @@ class Result(TypedDict, total=False):
     shown_scores: list[float]
     rounds: int
     kind: str
+    games_won: list[int]  # a series of games: games won per side
+    games: int  # a series of games: the games finished
 
 
 class RoundRecord(TypedDict):
@@ -291,18 +295,35 @@ class RoundRecord(TypedDict):
     thrown_in: NotRequired[list[ThrownDeal]]
 
 
+class GameOpener(TypedDict):
+    """A game of a series whose first opener the series gave: the seat, and the rule (`target.game_opener`)."""
+
+    seat: int
+    by: str
+
+
+class GameRecord(TypedDict):
+    """A game of a series transcript: a match's seed, rounds and result (and its opener, when given)."""
+
+    seed: object
+    opener: NotRequired[GameOpener]
+    rounds: list[RoundRecord]
+    result: NotRequired[Result | None]
+
+
 Transcript = TypedDict("Transcript", {
     "format": NotRequired[str],
     "config": ConfigJSON,
     "players": NotRequired[int],
     "seed": NotRequired[int],
     "rounds": NotRequired[list[RoundRecord]],  # a match's
+    "games": NotRequired[list[GameRecord]],  # a series' ("the match is the best of N games")
     "deal": NotRequired[Deal],  # a single round's, with its turns and result at the top
     "turns": NotRequired[list[TurnRecord]],
     "result": NotRequired[Result | None],
     "x-play": NotRequired[dict[str, object]],  # `rulelang play`: the variant, seats and seed it was started with
 })
-"""A saved game: a match's rounds, or one round (`deal`, `turns`, `result`)."""
+"""A saved game: a match's rounds, a series' games, or one round (`deal`, `turns`, `result`)."""
 
 
 class CallWindow(TypedDict):

@@ -15,13 +15,14 @@ import click
 from rulelang.base.outfiles import write_atomic
 from rulelang.interpreter import Config, IllegalMove, Match, Move, Round, Tile, Turn
 from rulelang.interpreter.players import FastPlayer
+from rulelang.interpreter.series import OPENED_BY, Series, new_match
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolUsageError
-from rulelang.tools.documents import CallWindow, Result, RoundRecord, Transcript
+from rulelang.tools.documents import CallWindow, GameRecord, Result, RoundRecord, Transcript
 from rulelang.tools.opening import opening_lines, thrown_in_lines
 from rulelang.tools.simulation import _derive
-from rulelang.tools.transcripts import Step, deal_of, rounds_of, step_transcript, transcript_of
+from rulelang.tools.transcripts import Place, Step, deal_of, places_of, rounds_of, step_transcript, transcript_of
 
 SEAT_KINDS = ("human", "random", "greedy")
 
@@ -116,7 +117,8 @@ class Game:
         self.unit = config.unit
         # the points preview of each legal move; hidden where points must be claimed (it would claim them)
         self.show_points = config.claims == "none" if show_points is None else show_points
-        self.match = Match(config, players, seed, record=True)
+        # "the match is the best of N games": a Series, each game a Match (interpreter/series.py)
+        self.match: Match | Series = new_match(config, players, seed, record=True)
         self.side_of = list(config.sides_of(players))
         self.partners = max(self.side_of) + 1 != players
         self.bots: list[FastPlayer | None] = [None if k == "human" else BOTS[k](_derive("play-bot", seed, s))
@@ -208,10 +210,14 @@ class Game:
             rnd = m.round
             if rnd is not current:
                 current = rnd
-                round_no += 1
+                round_no = len(self._game().rounds) + 1  # (in a series, the round of its game)
+                if isinstance(m, Series) and round_no == 1:
+                    self._say_game_start(m)
                 self.say("")
+                given = m.opener_record(len(m.games)) if isinstance(m, Series) and round_no == 1 else None
+                why = OPENED_BY[given["by"]] if given is not None else getattr(rnd, "opening", "")
                 self.say(f"=== Round {round_no} ===  seat {rnd.opener} opens"
-                         f" ({getattr(rnd, 'opening', '')}); boneyard {len(rnd.boneyard)} tiles", bold=True)
+                         f" ({why}); boneyard {len(rnd.boneyard)} tiles", bold=True)
                 self._say_opening(rnd, round_no - 1)
                 if rnd.forced_tile is not None:
                     self.say(f"The lead is forced: {tb.fmt_tile(rnd.forced_tile)}")
@@ -228,6 +234,7 @@ class Game:
             claims = rnd.config.claims != "none"  # the muggins rule (family.md 2.3)
             if claims and move.claim is None and not move.draw:  # (a draw move claims nothing)
                 move = self._claim(rnd, seat, move)
+            game = self._game()
             turn = m.play(move)
             self.turn_no += 1
             self._report_turn(rnd, turn)
@@ -235,12 +242,33 @@ class Game:
                 self._calls(rnd)
             if rnd.over:
                 self._report_round(rnd, round_no)
+                if isinstance(m, Series) and (m.over or m.game is not game):
+                    self._say_game_end(m, game)
+
+    def _game(self) -> Match:
+        """The game being played: the match itself, or the current game of a series."""
+        return self.match.game if isinstance(self.match, Series) else self.match
+
+    def _say_game_start(self, m: Series) -> None:
+        """A game of a series begins: its number and who starts it, when the series' rule says so."""
+        k = len(m.games)
+        self.say("")
+        self.say(f"##### Game {k + 1} of at most {self.cfg.series_games} #####", bold=True)
+        given = m.opener_record(k)
+        if given is not None:
+            self.say(f"{self.seat_name(given['seat'])} starts it ({OPENED_BY[given['by']]}).")
+
+    def _say_game_end(self, m: Series, game: Match) -> None:
+        names = self.side_names()
+        who = "a draw" if game.winner is None else f"{names[game.winner]} wins it"
+        self.say(f"Game {m.games.index(game) + 1} over: {who}; games won: "
+                 + ", ".join(f"{n} {w}" for n, w in zip(names, m.won)) + ".", bold=True)
 
     def _say_opening(self, rnd: Round, index: int) -> None:
         """How the round opened: the deals thrown in, the fallback used and the opening draws (a bot's hidden
         tiles are not shown)."""
         deal = deal_of(rnd)
-        thrown = transcript_of(self.match)["rounds"][index].get("thrown_in")
+        thrown = transcript_of(self._game())["rounds"][index].get("thrown_in")
         for line in (thrown_in_lines(self.cfg, deal, index, thrown, reveal=lambda s: False)
                      + opening_lines(self.cfg, deal, index, reveal=lambda s: s in self.humans)):
             self.say(line)
@@ -476,7 +504,7 @@ class Game:
             else:
                 what = f"the round is blocked; {self.seat_name(res.seat)} has the lightest hand"
         else:
-            what = "the target is reached: the match ends at once"
+            what = f"the target is reached: the {'game' if isinstance(self.match, Series) else 'match'} ends at once"
         self.say(f"Round {round_no} over: {what}.", bold=True)
         for s, (hand, pips) in enumerate(zip(res.hands or rnd.hands, res.hand_pips)):
             self.say(f"  seat {s} holds {tb.hand_line(hand)} ({pips} pips)")
@@ -487,6 +515,10 @@ class Game:
         self.say("")
         if m.winner is None:
             self.say("Match over: a draw.", bold=True)
+        elif isinstance(m, Series):  # "the match is the best of N games": the series' winner, and its games
+            won = sorted(m.won, reverse=True)
+            self.say(f"Match over: {self.side_names()[m.winner]} wins the series, {won[0]} games to {won[1]} "
+                     f"(best of {self.cfg.series_games}).", bold=True)
         else:
             self.say(f"Match over: {self.side_names()[m.winner]} wins.", bold=True)
         self.show_scores()
@@ -587,10 +619,16 @@ class _Replay:
     unit: int
     boards: bool
     tally: bool
+    places: list[Place]  # where each round lies (its game in a series, its index there)
+    games: list[GameRecord]  # a series' games (empty for a match)
 
     def round_start(self, index: int) -> None:
         deal = self.rounds[index]["deal"]
         unit = self.unit
+        place = self.places[index]
+        if place.game is not None and place.index == 0:
+            self.game_start(place.game)
+        index = place.index  # (in a series, the round's index in its game)
         self.echo("")
         self.echo(f"=== Round {index + 1} ===  seat {deal['opener']} opens; start scores "
                   + ", ".join(f"{self.names[i]} {tb.fmt_shown(s / unit if unit != 1 else s)}"
@@ -603,7 +641,32 @@ class _Replay:
             self.echo(f"  {line}")
 
     def round_end(self, st: Step) -> None:
-        _print_round_end(st, self.echo, self.names, self.unit, self.tally, self.boards)
+        place = self.places[st.round_index]
+        _print_round_end(st, self.echo, self.names, self.unit, self.tally, self.boards, place.index + 1)
+        if place.game is not None and place.index == len(self.games[place.game]["rounds"]) - 1:
+            self.game_end(place.game)
+
+    def game_start(self, k: int) -> None:
+        """A game of a series begins: its number, and who starts it when the series' rule gave the seat."""
+        self.echo("")
+        self.echo(f"##### Game {k + 1} of at most {self.config.series_games} #####")
+        given = self.games[k].get("opener")
+        if given is not None:
+            self.echo(f"seat {given['seat']} starts it ({OPENED_BY.get(given['by'], given['by'])})")
+
+    def game_end(self, k: int) -> None:
+        """A game of a series is over: who won it, and the games won so far."""
+        res = self.games[k].get("result") or {}
+        if not res.get("over"):
+            return
+        won = [0] * self.nsides
+        for g in self.games[:k + 1]:
+            w = (g.get("result") or {}).get("winner")
+            if w is not None:
+                won[w] += 1
+        w = res.get("winner")
+        self.echo(f"Game {k + 1} over: " + ("a draw" if w is None else f"{self.names[w]} wins it") + "; games won: "
+                  + ", ".join(f"{n} {c}" for n, c in zip(self.names, won)))
 
     def turn(self, st: Step, seen: tuple[int, int] | None) -> tuple[int, int] | None:
         """Print one turn; the passes and draws told so far when it was a draw move (else None)."""
@@ -636,11 +699,16 @@ class _Replay:
     def match_end(self, t: Transcript) -> None:
         res: Result = t.get("result") or {}
         self.echo("")
-        if "rounds" not in t:
+        if "rounds" not in t and "games" not in t:
             return
         if res.get("over"):
             w = res.get("winner")
-            self.echo("Match over: " + ("a draw." if w is None else f"{self.names[w]} wins."))
+            if "games" in t and w is not None:  # a series: its winner and the games won
+                won = sorted(res.get("games_won") or [0, 0], reverse=True)
+                self.echo(f"Match over: {self.names[w]} wins the series, {won[0]} games to {won[1]} (best of "
+                          f"{self.config.series_games}).")
+            else:
+                self.echo("Match over: " + ("a draw." if w is None else f"{self.names[w]} wins."))
         else:
             self.echo("The match was stopped before its end.")
         scores = res.get("scores") or []
@@ -665,7 +733,7 @@ def print_replay(t: Transcript, echo: Echo = click.echo, boards: bool = False, t
     partners = bool(side_of) and max(side_of) + 1 != players
     nsides = (max(side_of) + 1) if side_of else 0
     names = [f"team {s}" if partners else f"seat {s}" for s in range(nsides)]
-    out = _Replay(echo, cfg, rounds, names, nsides, cfg.unit, boards, tally)
+    out = _Replay(echo, cfg, rounds, names, nsides, cfg.unit, boards, tally, places_of(t), list(t.get("games", [])))
     echo(_replay_header(t, cfg, players))
     current = -1
     last: Step | None = None
@@ -690,7 +758,8 @@ def _partner_words(sides: Sequence[int], seat: int, name: Callable[[int], str]) 
     return f"{who} {'plays' if len(partners) == 1 else 'play'} on (the round ends when both partners go out)"
 
 
-def _print_round_end(st: Step, echo: Echo, names: list[str], unit: int, tally: bool, boards: bool) -> None:
+def _print_round_end(st: Step, echo: Echo, names: list[str], unit: int, tally: bool, boards: bool,
+                     number: int) -> None:
     rnd = st.round
     if not boards:
         echo("  final layout:")
@@ -703,7 +772,7 @@ def _print_round_end(st: Step, echo: Echo, names: list[str], unit: int, tally: b
     who = f"seat {res.seat}" if res.seat is not None else "nobody"
     kind = {"domino": f"{who} dominoes", "blocked": f"blocked, winner {who}",
             "target": "the target is reached"}.get(res.kind, res.kind)
-    echo(f"Round {st.round_index + 1} over: {kind}; hands left "
+    echo(f"Round {number} over: {kind}; hands left "
          + ", ".join(f"seat {s}: {p} pips" for s, p in enumerate(res.hand_pips)))
     for line in tb.score_lines(res.scores, unit, names[:len(res.scores)], tally):
         echo(line)

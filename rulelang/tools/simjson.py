@@ -62,6 +62,7 @@ class SummaryRecord(TypedDict):
     points_per_round: Points
     unit: int
     target: int | None
+    games_per_match: NotRequired[Spread]  # a series of games ("the match is the best of N games") only
 
 
 class Test(TypedDict):
@@ -92,7 +93,7 @@ def summary_record(s: Summary) -> SummaryRecord:
     points: Points = {"play": _spread(s.placement_per_round), "settlement": _spread(s.settlement_per_round)}
     if s.call_per_round is not None:  # the muggins rule: points taken by calls
         points["call"] = _spread(s.call_per_round)
-    return {
+    out: SummaryRecord = {
         "variant": s.variant,
         "matches": s.matches,
         "partnerships": s.partnerships,
@@ -107,6 +108,9 @@ def summary_record(s: Summary) -> SummaryRecord:
         "unit": s.unit,
         "target": s.target,
     }
+    if s.games_per_match is not None:  # a series of games: the games each match took
+        out["games_per_match"] = _spread(s.games_per_match)
+    return out
 
 
 def _test(metric: str, result: stats.TestResult, alpha: float) -> Test:

@@ -20,9 +20,10 @@ from typing import IO, cast
 from rulelang.base.jsontypes import ConfigJSON
 from rulelang.base.outfiles import write_atomic
 from rulelang.base.procs import run_in_workers
-from rulelang.interpreter import Config, Event, Match, Round
+from rulelang.interpreter import Config, Event, Round
 from rulelang.interpreter.claims import set_miss_rate
 from rulelang.interpreter.players import FastPlayer
+from rulelang.interpreter.series import Series, new_match
 from rulelang.tools import resume, stats
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolError
@@ -82,7 +83,7 @@ class _Plan:
     def __init__(self, config_dict: ConfigJSON, players: int, bots: Sequence[str], miss_rate: float = 0.0):
         self.cfg = Config.from_dict(config_dict)
         self.miss_rate = miss_rate  # the muggins rule: how often a bot misses a scoring placement's points
-        self.match = Match
+        self.match = new_match  # a Match, or a Series under `the match is the best of N games`
         self.players = players
         self.bots = list(bots)
         self.factories = [BOTS[b] for b in self.bots]
@@ -184,6 +185,9 @@ def _play(plan: _Plan, seed: int, index: int, history: bool) -> SimMatch:
         "rounds": len(rounds),
         "round_details": rounds,
     }
+    if isinstance(match, Series):  # "the match is the best of N games": `winner` is the series', `scores` the last game's
+        out["games_won"] = list(match.won)
+        out["games"] = len(match.games)
     if plan.miss_rate:  # a study with --miss-rate says so in each match (--resume refuses a file of another)
         out["miss_rate"] = plan.miss_rate
     if history:
@@ -279,6 +283,9 @@ class Summary:
     # the muggins rule (`has_calls`): points taken by calls, per round and per match; None without calls
     call_per_round: list[float] | None = None
     match_call_per_round: list[float] | None = None
+    # "the match is the best of N games": N, and the games each match took; None for a match of one game
+    series_games: int | None = None
+    games_per_match: list[float] | None = None
 
     def win_rate(self, side: int) -> float:
         return self.wins[side] / self.matches if self.matches else float("nan")
@@ -338,6 +345,8 @@ def summarize(results: Sequence[SimMatch], config: Config, players: int) -> Summ
         match_play_per_round=per_match["play"], match_settlement_per_round=per_match["settle"],
         match_blocked_share=per_match["blocked"], match_discarded_share=per_match["discarded"],
         call_per_round=cl if calls else None, match_call_per_round=per_match["call"] if calls else None,
+        series_games=config.series_games,
+        games_per_match=[r.get("games", 1) for r in results] if config.series_games is not None else None,
     )
 
 
@@ -362,6 +371,9 @@ def summary_rows(s: Summary) -> list[tuple[str, str, str]]:
         rows.append(("drawn matches", str(s.draws), ""))
     if s.unfinished:
         rows.append(("unfinished matches", str(s.unfinished), f"stopped after {MAX_ROUNDS} rounds"))
+    if s.games_per_match is not None:  # a series: the win rates above are the series'
+        g = stats.summarize(s.games_per_match)
+        rows.append(("games per match", g.fmt(), f"best of {s.series_games}; a match is won by its games"))
     r = stats.summarize(s.rounds_per_match)
     rows.append(("rounds per match", r.fmt(), f"min {r.minimum:g}, max {r.maximum:g}" if r.n else ""))
     t = stats.summarize(s.turns_per_round)

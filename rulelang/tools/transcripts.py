@@ -26,6 +26,7 @@ from rulelang.interpreter import (
     first_difference,
     replay,
 )
+from rulelang.interpreter.series import Series
 from rulelang.tools.configs import ToolError
 from rulelang.tools.documents import Deal, RoundRecord, Transcript, TurnRecord
 
@@ -48,15 +49,16 @@ def load_transcript(path: str) -> Transcript:
         raise TranscriptError(f"{path} is not a rulelang transcript: {exc}") from None
     except OSError as exc:
         raise TranscriptError(f"cannot read transcript {path}: {exc}") from None
-    if not isinstance(data, dict) or "config" not in data or not ("rounds" in data or "deal" in data):
-        raise TranscriptError(f"{path} is not a rulelang transcript (no config, rounds or deal)")
+    if not isinstance(data, dict) or "config" not in data or not ("rounds" in data or "games" in data
+                                                                   or "deal" in data):
+        raise TranscriptError(f"{path} is not a rulelang transcript (no config, rounds, games or deal)")
     problem = _shape_problem(data)
     if problem:
         raise TranscriptError(f"{path} is not a valid rulelang transcript: {problem}")
     return cast(Transcript, data)  # its shape checked above; its content, by the engine's replay
 
 
-def transcript_of(game: Match | Round) -> Transcript:
+def transcript_of(game: Match | Round | Series) -> Transcript:
     """The engine's transcript of a game (record=True), typed."""
     return cast(Transcript, game.transcript())
 
@@ -70,7 +72,18 @@ def _shape_problem(t: dict[str, object]) -> str | None:
     """Where the transcript's structure is wrong (a JSON path and what is expected), or None."""
     if not isinstance(t["config"], dict):
         return "/config must be an object (a compiled configuration)"
-    if "rounds" in t:
+    if "games" in t:  # a series of games: each game's rounds, in order
+        games = t["games"]
+        if not isinstance(games, list) or not games:
+            return "/games must be a list of games (a series' transcript)"
+        rounds = []
+        for k, g in enumerate(games):
+            if not isinstance(g, dict) or not isinstance(g.get("rounds"), list) or not g["rounds"]:
+                return f"/games/{k} must be an object with its rounds (a game)"
+            rounds += [(f"/games/{k}/rounds/{i}", r) for i, r in enumerate(g["rounds"])]
+        if t.get("result") is not None and not isinstance(t["result"], dict):
+            return "/result must be an object"
+    elif "rounds" in t:
         if not isinstance(t["rounds"], list):
             return "/rounds must be a list of rounds"
         rounds = [(f"/rounds/{i}", r) for i, r in enumerate(t["rounds"])]
@@ -97,13 +110,34 @@ def _shape_problem(t: dict[str, object]) -> str | None:
 
 
 def rounds_of(t: Transcript) -> list[RoundRecord]:
+    """Every round of a transcript in order (a series' games one after the other)."""
+    if "games" in t:
+        return [r for g in t["games"] for r in g["rounds"]]
     if "rounds" in t:
         return list(t["rounds"])
     return [{"deal": t["deal"], "turns": t.get("turns", []), "result": t.get("result")}]
 
 
-def is_finished(t: Transcript) -> bool:
+@dataclass(frozen=True)
+class Place:
+    """Where a round of `rounds_of` lies: its game (None outside a series), its index there, its JSON path."""
+
+    game: int | None
+    index: int
+    path: str
+
+
+def places_of(t: Transcript) -> list[Place]:
+    """The place of each round of `rounds_of(t)`, in the same order."""
+    if "games" in t:
+        return [Place(k, i, f"/games/{k}/rounds/{i}") for k, g in enumerate(t["games"]) for i in range(len(g["rounds"]))]
     if "rounds" in t:
+        return [Place(None, i, f"/rounds/{i}") for i in range(len(t["rounds"]))]
+    return [Place(None, 0, "")]
+
+
+def is_finished(t: Transcript) -> bool:
+    if "rounds" in t or "games" in t:
         return bool((t.get("result") or {}).get("over"))
     return t.get("result") is not None
 
@@ -126,7 +160,7 @@ def _mismatch_text(exc: TranscriptMismatch) -> str:
             f"the transcript has {exc.expected!r}, the rules give {exc.got!r}")
 
 
-def check_transcript(t: Transcript) -> Match | Round:
+def check_transcript(t: Transcript) -> Match | Round | Series:
     """Validate a transcript; TranscriptError naming the step if it contradicts the rules."""
     try:
         # the engine's replay checks a match stopped early too (its last round in progress):
@@ -153,8 +187,8 @@ def step_transcript(t: Transcript, check: bool = False) -> Iterator[Step]:
     """Yield the state after every recorded turn (rounds rebuilt from their deals)."""
     cfg = Config.from_dict(t["config"])
     number = 0
-    for ri, r in enumerate(rounds_of(t)):
-        base = f"/rounds/{ri}" if "rounds" in t else ""
+    for ri, (r, place) in enumerate(zip(rounds_of(t), places_of(t))):
+        base = place.path
         try:
             rnd = new_round(cfg, r["deal"])
         except (KeyError, TypeError, ValueError) as exc:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rulelang.language.statements import claims, deal, header, house, play, scoring, settlement
+from rulelang.language.statements import claims, deal, header, house, play, scoring, series, settlement
 from rulelang.language.statements.table import GROUPS, Doc, Field, Issue, Part, Phrase, StatementDef, Words
 
 __all__ = ["TABLE", "INFO", "ORDER", "PARTS", "PHRASES", "GROUPS", "Part", "StatementDef", "Field", "Doc", "Issue", "Phrase",
@@ -20,6 +20,7 @@ __all__ = ["TABLE", "INFO", "ORDER", "PARTS", "PHRASES", "GROUPS", "Part", "Stat
 # Canonical order: the order `fmt` writes and explain tells.
 TABLE: tuple[StatementDef, ...] = (
     header.STATEMENTS + deal.STATEMENTS + play.STATEMENTS + scoring.STATEMENTS + house.SCORING  # house rules of the match
+    + series.STATEMENTS  # a match played as a series of games
     + claims.STATEMENTS  # the muggins rule
     + settlement.STATEMENTS
 )
