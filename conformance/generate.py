@@ -143,7 +143,7 @@ def config_tags(config: dict[str, Any]) -> set[str]:
         (bool(config.get("draw_while_able")), "draw-while-able"), (config.get("redeal_doubles") is not None, "many-doubles-redeal"),
         (any(config.get("reserve", {}).values()), "reserve"), (not sc["in_play"], "no-placement-score"),
         (sc.get("multiple") == 3, "multiple-3"), (sc.get("formula") == "per-multiple", "formula-per-multiple"),
-        (sc.get("formula") == "face-value", "formula-face-value"),
+        (sc.get("formula") == "face-value", "formula-face-value"), (sc.get("formula") == "face-value-once", "formula-face-value-once"),
         (sc["unit"] == 5, "unit-5"), (sc["unit"] == 1, "unit-1"), (sc["unit"] == 3, "unit-3"),
         (tgt.get("mode") == "exact", "target-exact"), (tgt.get("mode") == "rounds", "fixed-rounds"),
         (tgt.get("overshoot") == "discard", "overshoot-discard"), (tgt.get("overshoot") == "bounce", "overshoot-bounce"),

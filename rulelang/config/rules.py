@@ -227,11 +227,15 @@ _unit_terms("block", "block_terms")
 
 # -- scoring formulas, bonuses and drawing ------------------------------------------------
 
+_FORMULA_WORDS = {"per-multiple": "one point per multiple", "face-value": "at face value",
+                  "face-value-once": "at face value, once"}
+
+
 @rule("formula-needs-raw-points", "unit", "scoring")
 def _formula_unit(c: Fields) -> Iterator[Problem]:
     formula = c.formula
     if c.in_play and formula != "value" and c.unit != 1:
-        yield _p("formula-needs-raw-points", f"placements scoring {'one point per multiple' if formula == 'per-multiple' else 'at face value'} "
+        yield _p("formula-needs-raw-points", f"placements scoring {_FORMULA_WORDS[formula]} "
                  f"are already shown points: they cannot be divided by {c.unit}",
                  "write `points are shown raw`", "scoring")
 

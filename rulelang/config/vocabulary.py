@@ -55,7 +55,7 @@ Rounding = str  # "none" or "roundN", N >= 2 (the schema's pattern)
 Receiver = Literal["winner", "owner"]
 Sign = Literal["credit", "debit"]
 TermKind = Literal["hands", "differences", "heaviest", "tiles", "net"]
-Formula = Literal["value", "per-multiple", "face-value"]
+Formula = Literal["value", "per-multiple", "face-value", "face-value-once"]
 RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]
 Claims = Literal["none", "muggins", "forfeit", "any-opponent", "lost-if-called"]
