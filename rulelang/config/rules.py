@@ -323,10 +323,11 @@ def _ties(c: Fields) -> Iterator[Problem]:
 
 @rule("forced-lead-unused", "lead", "opener_first", "opener_domino", "opener_block")
 def _forced(c: Fields) -> Iterator[Problem]:
-    if c.lead == "forced" and not set(DOUBLE_OPENERS) & {c.opener_first, c.opener_after_domino,
-                                                         c.opener_after_block}:
+    # "...: the heaviest tile" has a deciding tile too: the heaviest tile itself
+    if c.lead == "forced" and not {*DOUBLE_OPENERS, "heaviest-tile"} & {c.opener_first, c.opener_after_domino,
+                                                                       c.opener_after_block}:
         yield _p("forced-lead-unused", "a forced lead needs a round opened by a double (the highest double, the "
-                 "double six, the rotating double or the lowest double)",
+                 "double six, the rotating double or the lowest double) or by the heaviest tile",
                  "write `opener leads any tile`", "lead")
 
 
