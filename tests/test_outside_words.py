@@ -43,6 +43,29 @@ OUTSIDE = [
     ("the match is played against the clock", "on the clock", "the match lasts 3 rounds"),
     # rules of the texts measured in docs/measurements/published-texts-2.md that no statement states
     ("later doubles count one half", "later doubles counting one half", "a terminal double counts one half"),
+    # the Leek Domino League's misplays (docs/measurements/published-texts-3b.md, text 9), in its words and others'
+    ("If on turnover any player is found to be holding a domino which could previously have been played then that "
+     "player must peg back 8 holes", "holding a tile that could have been played", "a player may draw while able to place"),
+    ("If on turnover any player is found to be holding a domino which could previously have been played then that "
+     "player must peg back 8 holes. If the player has not got at least 8pts, then his opponent pegs 8 holes on.",
+     "holding a tile that could have been played", "a player may draw while able to place"),
+    ("a player holding a playable tile pegs back 8 holes", "holding a tile that could have been played",
+     "a player may draw while able to place"),
+    ("a player found holding a domino that could have been played loses 8 points",
+     "holding a tile that could have been played", "a player may draw while able to place"),
+    ("8 holes back for holding a playable domino", "holding a tile that could have been played",
+     "a player may draw while able to place"),
+    ("if a player passes while holding a playable tile, his opponent pegs 8 holes on",
+     "holding a tile that could have been played", "a player may draw while able to place"),
+    ("If a player plays a domino that will not go at the end played, but will go at the other end, he/she will be "
+     "allowed to reverse", "a tile played at an end where it does not go", "draw until playable"),
+    ("a tile played at the wrong end may be reversed", "a tile played at an end where it does not go",
+     "draw until playable"),
+    ("a domino played at the wrong end may be turned round", "a tile played at an end where it does not go",
+     "draw until playable"),
+    ("a domino that does not go at the end played may be moved to the other end",
+     "a tile played at an end where it does not go", "draw until playable"),
+    ("a tile may be reversed to the other end", "a tile played at an end where it does not go", "draw until playable"),
 ]
 
 
