@@ -101,6 +101,11 @@ def test_a_rule_outside_the_language_is_named_with_its_closest_statement(line, r
     # dominorules.com's Merry-Go-Round: "The first player must set a double"
     ("opener leads a double of his choice", "opener leads any double, drawing until one turns up"),
     ("the first player must set a double", "opener leads any double, drawing until one turns up"),
+    # Majestic Hotel Harrogate's words for the heaviest tile, Gareth Edwards' for face value once
+    ("the player with the highest number of dots on a domino places the first tile",
+     "opener of the first round: the heaviest tile"),
+    ("the player with the heaviest domino plays first", "opener of the first round: the heaviest tile"),
+    ("a multiple of five or three scores its own value", "placements score multiples of 5 or 3 at face value, once"),
 ])
 def test_a_near_miss_names_the_statement_it_starts(line, closest):
     e = _error(line)
