@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, NamedTuple
 
 from .config import Config
@@ -47,14 +47,37 @@ def deciding_tile(mask: int) -> int:
 
 def highest_holder(masks: Sequence[int]) -> int:
     """The seat holding the highest double, else the heaviest tile."""
+    return holder_of(masks, deciding_tile)
+
+
+def holder_of(masks: Sequence[int], rank: Callable[[int], int]) -> int:
+    """The seat holding the tile `rank` picks from all the hands together."""
     held = 0
     for m in masks:
         held |= m
-    b = BIT[deciding_tile(held)]
+    b = BIT[rank(held)]
     for seat, m in enumerate(masks):
         if m & b:
             return seat
     raise AssertionError("unreachable")
+
+
+# "opener ...: the heaviest tile": every tile from the heaviest down (most pips; equal pips: the larger high half), a
+# double ranked like any other tile (Majestic Hotel Harrogate: "the highest number of dots on a domino")
+_WEIGHT_ORDER = sorted(range(N_TILES), key=lambda t: (PIPS[t], HI[t]), reverse=True)
+
+
+def heaviest_tile(mask: int) -> int:
+    """The heaviest tile of a hand (most pips; equal pips: the larger high half; a double is ranked like any other tile)."""
+    for t in _WEIGHT_ORDER:
+        if mask & BIT[t]:
+            return t
+    raise ValueError("empty hand")
+
+
+# the openers by a tile, each with the tile that ranks a hand: the holder of the top one opens, and under
+# `opener leads the deciding tile` leads its own
+BY_TILE: Final[dict[str, Callable[[int], int]]] = {"highest-double": deciding_tile, "heaviest-tile": heaviest_tile}
 
 
 def deal_tiles(cfg: Config, players: int, rng: random.Random) -> tuple[list[list[int]], list[int]]:

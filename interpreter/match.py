@@ -103,8 +103,8 @@ class Match:
             opener = prev.result.seat  # "opener after a block: the block winner"
         elif rule == "seat-0":
             opener = 0  # "...: seat 0": a fixed opening seat
-        elif rule in DOUBLE_OPENERS:
-            opener = None  # "...: the highest double" (or a set double): the Round finds its holder
+        elif rule in DOUBLE_OPENERS or rule == "heaviest-tile":
+            opener = None  # "...: the highest double" (or a set double, or the heaviest tile): the Round finds its holder
         else:
             opening = "lottery"  # "...: lottery"; "the block winner" without a winner falls back to it
             opener = None

@@ -41,6 +41,11 @@ def _scoring(cfg: Config) -> Callable[[int], int]:
             # "placements score multiples of 5 or 3 at face value": s once for each divisor of s
             return s * sum(1 for d in divisors if s % d == 0) if s > 0 else 0
         return face_value
+    if cfg.formula == "face-value-once":
+        def face_value_once(s: int) -> int:
+            # "placements score multiples of 5 or 3 at face value, once": s once when some divisor divides it
+            return s if s > 0 and any(s % d == 0 for d in divisors) else 0
+        return face_value_once
     n = cfg.multiple
 
     def multiples(s: int) -> int:

@@ -22,7 +22,7 @@ from . import tiles
 from .claims import CLAIM_ALL, Claims, bot_claim, claims_of
 from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
 from .config import as_config
-from .deal import DOUBLE_OPENERS, DOUBLES, deal_masks, deciding_tile, draws_to_a_double, highest_holder, open_by_double, read_deal, thrown_in
+from .deal import BY_TILE, DOUBLE_OPENERS, DOUBLES, deal_masks, deciding_tile, draws_to_a_double, holder_of, open_by_double, read_deal, thrown_in
 from .deal import deal_tiles as deal_tiles  # re-exported: interpreter.round.deal_tiles stays importable
 from .errors import IllegalMove
 from .hooks import Drawing, GoneOut, TurnBegun, placed
@@ -157,8 +157,8 @@ class Round:
             opener, forced, drawn = _open_by_double(cfg, opening, masks, bone, max(0, len(bone) - seating.reserve),
                                                     opener, players, round_no, previous)
         elif opener is None:
-            if opening == "highest-double":
-                opener = highest_holder(masks)
+            if opening in BY_TILE:  # the holder of the highest double (else of the heaviest tile), or of the heaviest tile
+                opener = holder_of(masks, BY_TILE[opening])
             elif opening == "seat-0":
                 opener = 0  # "...: seat 0"
             elif rng is not None:
@@ -167,11 +167,10 @@ class Round:
                 raise ValueError("no opener given, and no generator for the lottery")
         if not 0 <= opener < players:
             raise ValueError(f"no seat {opener}")
-        # opener.lead ("opener leads the deciding tile"): a round opened by the highest double
-        # must lead the tile that decided it; "opener leads any tile": no constraint
-        if cfg.lead == "forced" and opening == "highest-double" and not drawn and forced < 0 and (
-                cfg.no_double == "heaviest-tile"):
-            forced = deciding_tile(masks[opener])
+        # opener.lead ("opener leads the deciding tile"): a round opened by the highest double (else `_open_by_double`
+        # did), or by the heaviest tile, must lead the tile that decided it; "opener leads any tile": no constraint
+        if cfg.lead == "forced" and opening in BY_TILE and (opening == "heaviest-tile" or cfg.no_double == "heaviest-tile"):
+            forced = BY_TILE[opening](masks[opener])
         if cfg.lead == "double" and forced < 0 and not drawn:  # "opener leads any double, drawing until one ..."
             masks, drawn = draws_to_a_double(masks, opener, bone, max(0, len(bone) - seating.reserve))
         # 2. What the round never changes (shared by its clones)

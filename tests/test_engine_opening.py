@@ -386,3 +386,67 @@ def test_a_lead_that_is_not_a_double_is_refused_while_the_opener_holds_one():
     assert rnd.hands[0] == [(1, 2), (2, 3), (4, 5), (6, 6)]
     rnd = Round(cfg(SET), 2, [["[1|2]"], ["[3|4]"]], ["[2|3]"], opener=0)  # the boneyard out first: any tile
     assert first_lead(rnd) == (0, ["[1|2]", "[2|3]"])
+
+
+# Majestic Hotel Harrogate's rules: "The player with the highest number of dots on a domino places the first tile"
+HEAVIEST = HEAD + ("opener of the first round: the heaviest tile\nopener after a domino: the heaviest tile\n"
+                   "opener after a block: the heaviest tile\n")
+
+
+def _heaviest(text: str = "opener leads the deciding tile\n") -> Config:
+    return Config.from_dict(cfg(HEAVIEST + text))
+
+
+def test_the_holder_of_the_heaviest_tile_opens_a_double_coming_before_no_heavier_tile():
+    # [6|5] (11 pips) before [5|5] (10), which the highest double would put first
+    assert first_lead(Round(_heaviest(), 2, [["[5|5]", "[1|2]"], ["[6|5]", "[0|0]"]], [])) == (1, ["[5|6]"])
+    assert first_lead(Round(config(), 2, [["[5|5]", "[1|2]"], ["[6|5]", "[0|0]"]], [])) == (0, ["[5|5]"])
+    # equal pips: the larger high half ([6|4] before [5|5]); a double heavier than every other tile opens
+    assert first_lead(Round(_heaviest(), 2, [["[5|5]", "[1|2]"], ["[6|4]", "[0|0]"]], [])) == (1, ["[4|6]"])
+    assert first_lead(Round(_heaviest(), 2, [["[6|6]", "[1|2]"], ["[6|5]", "[0|0]"]], [])) == (0, ["[6|6]"])
+    # a larger set: the heaviest of its tiles
+    nine = Config.from_dict(cfg(HEAVIEST + "opener leads the deciding tile\ntiles double-nine\n"))
+    assert first_lead(Round(nine, 2, [["[9|8]", "[1|2]"], ["[9|9]", "[0|0]"]], [])) == (1, ["[9|9]"])
+
+
+def test_under_any_tile_the_holder_of_the_heaviest_tile_leads_any_of_its_tiles():
+    rnd = Round(_heaviest("opener leads any tile\n"), 2, [["[5|5]", "[1|2]"], ["[6|5]", "[0|0]"]], [])
+    assert first_lead(rnd) == (1, ["[0|0]", "[5|6]"])
+
+
+def test_a_given_opener_under_the_heaviest_tile_leads_its_own_heaviest_tile():
+    assert first_lead(Round(_heaviest(), 2, [["[5|5]", "[1|2]"], ["[6|5]", "[0|0]"]], [], opener=0)) == (0, ["[5|5]"])
+
+
+def test_every_round_of_a_seeded_match_is_opened_by_the_heaviest_tile_held_and_replays():
+    from rulelang.interpreter.tiles import tile_index
+
+    def weight(t: str) -> tuple[int, int]:
+        a, b = (int(x) for x in t.strip("[]").split("|"))
+        return a + b, max(a, b)
+
+    rounds = 0
+    for seed in range(12):
+        match = Match(_heaviest(), 3, seed=seed, record=True)
+        match.run([random_player(seed * 10 + s) for s in range(3)], max_rounds=300)
+        for rnd in match.transcript()["rounds"]:
+            hands = rnd["deal"]["hands"]
+            heaviest = max(((weight(t), t, seat) for seat, h in enumerate(hands) for t in h))
+            rounds += 1
+            first = rnd["turns"][0]
+            assert first["seat"] == heaviest[2] and tile_index(first["move"]) == tile_index(heaviest[1]), (seed, first)
+            assert rnd["deal"]["opening"] == "heaviest-tile"
+        again = replay(match.transcript())
+        assert again.scores == match.scores and again.winner == match.winner
+    assert rounds >= 24
+
+
+def test_a_replay_names_the_heaviest_tile_that_opened_and_a_hidden_hand_keeps_it_hidden():
+    from rulelang.tools.opening import opening_lines
+
+    config = _heaviest()
+    rnd = Round(config, 2, [["[5|5]", "[1|2]"], ["[6|5]", "[0|0]"]], [], record=True)
+    deal = rnd.deal_dict()
+    assert deal["opening"] == "heaviest-tile"
+    assert opening_lines(config, deal, 0) == ["seat 1 opens: holds the heaviest tile, [5|6]"]
+    assert opening_lines(config, deal, 0, reveal=lambda seat: seat == 0) == ["seat 1 opens (the heaviest tile)"]

@@ -49,3 +49,16 @@ def test_every_count_below_the_least_scores_nothing_in_the_engine_and_the_playgr
     plain, nofives = rules_of(Config.from_dict(published_cfg(PUBLISHED_HEAD))), rules_of(Config.from_dict(published_cfg(NO_FIVES)))
     assert plain.points[5] == 5 and nofives.points[5] == 0
     assert all(n == (p if p >= 10 else 0) for p, n in zip(plain.points, nofives.points))
+
+
+def test_a_count_that_is_a_multiple_of_5_or_3_scores_its_own_value_once_at_face_value_once():
+    from rulelang.interpreter.config import Config
+    from rulelang.interpreter.rules import rules_of
+
+    base = PUBLISHED_HEAD.replace("allfives", "threes-and-fives")
+    once = rules_of(Config.from_dict(published_cfg(base + "placements score multiples of 5 or 3 at face value, once\n")))
+    twice = rules_of(Config.from_dict(published_cfg(base)))
+    # "if the open ends total 15, that's 15 points. Six adds up to 6 points" (Gareth Edwards' blog)
+    assert [once.points[s] for s in (15, 6, 10, 7, 30, 0)] == [15, 6, 10, 0, 30, 0]
+    assert [twice.points[s] for s in (15, 6, 30)] == [30, 6, 60]
+    assert all(o == (s if s % 5 == 0 or s % 3 == 0 else 0) for s, o in enumerate(once.points))

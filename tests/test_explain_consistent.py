@@ -26,6 +26,13 @@ COMBINED = {f"{opener}-{k}-{lead}": HEAD + text + f"if nobody holds the opening 
                                  ("rotating", ROTATING))
             for k, fallback in enumerate(FALLBACKS)
             for lead, lead_words in (("any", "any tile"), ("forced", "the deciding tile"))}
+# the heaviest tile opens (Majestic Hotel Harrogate), alone and beside the highest double, under either lead
+HEAVIEST = ("opener of the first round: the heaviest tile\nopener after a domino: the heaviest tile\n"
+            "opener after a block: the heaviest tile\n")
+COMBINED |= {f"heaviest-{lead}": HEAD + HEAVIEST + f"opener leads {words}\n"
+             for lead, words in (("any", "any tile"), ("forced", "the deciding tile"))}
+COMBINED |= {f"heaviest-first-{lead}": HEAD + "opener of the first round: the heaviest tile\n" + f"opener leads {words}\n"
+             for lead, words in (("any", "any tile"), ("forced", "the deciding tile"))}
 
 
 def _explained(ruleset: str) -> str:
@@ -38,6 +45,11 @@ def _explained(ruleset: str) -> str:
 def _contradictions(text: str) -> list[str]:
     """The known pairs of sentences that say two rules for one case."""
     found = []
+    if "must lead that tile" in text and "- The opener may lead any tile." in text:
+        found.append("a tile that must be led, and the opener may lead any tile")
+    if "a double ranked like any other tile" in text and "the highest double held comes before" in text.split(
+            "If nobody holds the double")[0]:
+        found.append("a double before every other tile, and before none")
     if "who must lead it" in text and "- The opener may lead any tile." in text:
         found.append("a set double must be led, and the opener may lead any tile")
     if "`if nobody holds the opening double`" in text:

@@ -34,9 +34,9 @@ def test_the_player_to_the_left_is_the_next_seat():
 
 
 def test_a_real_word_is_not_taken_for_a_misspelt_keyword_of_another_meaning():
-    e = _error("opener of the first round: the heaviest tile")
-    assert "did you mean" not in e.hint
-    assert "the closest statement is `opener of the first round: the highest double`" in e.hint  # its fallback
+    e = _error("opener of the first round: the heaviest double")
+    assert "did you mean" not in e.hint  # `heaviest` is not a misspelt `highest`
+    assert "the closest statement is `opener of the first round: the heaviest tile`" in e.hint
     assert "did you mean" not in _error("play passes to the left").hint  # `play` is not a misspelt `players`
 
 

@@ -43,6 +43,29 @@ OUTSIDE = [
     ("the match is played against the clock", "on the clock", "the match lasts 3 rounds"),
     # rules of the texts measured in docs/measurements/published-texts-2.md that no statement states
     ("later doubles count one half", "later doubles counting one half", "a terminal double counts one half"),
+    # the Leek Domino League's misplays (docs/measurements/published-texts-3b.md, text 9), in its words and others'
+    ("If on turnover any player is found to be holding a domino which could previously have been played then that "
+     "player must peg back 8 holes", "holding a tile that could have been played", "a player may draw while able to place"),
+    ("If on turnover any player is found to be holding a domino which could previously have been played then that "
+     "player must peg back 8 holes. If the player has not got at least 8pts, then his opponent pegs 8 holes on.",
+     "holding a tile that could have been played", "a player may draw while able to place"),
+    ("a player holding a playable tile pegs back 8 holes", "holding a tile that could have been played",
+     "a player may draw while able to place"),
+    ("a player found holding a domino that could have been played loses 8 points",
+     "holding a tile that could have been played", "a player may draw while able to place"),
+    ("8 holes back for holding a playable domino", "holding a tile that could have been played",
+     "a player may draw while able to place"),
+    ("if a player passes while holding a playable tile, his opponent pegs 8 holes on",
+     "holding a tile that could have been played", "a player may draw while able to place"),
+    ("If a player plays a domino that will not go at the end played, but will go at the other end, he/she will be "
+     "allowed to reverse", "a tile played at an end where it does not go", "draw until playable"),
+    ("a tile played at the wrong end may be reversed", "a tile played at an end where it does not go",
+     "draw until playable"),
+    ("a domino played at the wrong end may be turned round", "a tile played at an end where it does not go",
+     "draw until playable"),
+    ("a domino that does not go at the end played may be moved to the other end",
+     "a tile played at an end where it does not go", "draw until playable"),
+    ("a tile may be reversed to the other end", "a tile played at an end where it does not go", "draw until playable"),
 ]
 
 
@@ -78,6 +101,11 @@ def test_a_rule_outside_the_language_is_named_with_its_closest_statement(line, r
     # dominorules.com's Merry-Go-Round: "The first player must set a double"
     ("opener leads a double of his choice", "opener leads any double, drawing until one turns up"),
     ("the first player must set a double", "opener leads any double, drawing until one turns up"),
+    # Majestic Hotel Harrogate's words for the heaviest tile, Gareth Edwards' for face value once
+    ("the player with the highest number of dots on a domino places the first tile",
+     "opener of the first round: the heaviest tile"),
+    ("the player with the heaviest domino plays first", "opener of the first round: the heaviest tile"),
+    ("a multiple of five or three scores its own value", "placements score multiples of 5 or 3 at face value, once"),
 ])
 def test_a_near_miss_names_the_statement_it_starts(line, closest):
     e = _error(line)

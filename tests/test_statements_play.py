@@ -223,3 +223,30 @@ def test_a_double_of_the_openers_choice_compiles_round_trips_and_is_explained():
     words = explain_text(published_cfg(SET_DOUBLE))
     assert "The opener leads a double of its choice; holding none, it draws from the boneyard until it draws one" in words
     assert "may lead any tile" not in words
+
+
+# Majestic Hotel Harrogate's rules: "The player with the highest number of dots on a domino places the first tile"
+HEAVIEST = PUBLISHED_HEAD + ("opener of the first round: the heaviest tile\nopener after a domino: the heaviest tile\n"
+                             "opener after a block: the heaviest tile\nopener leads the deciding tile\n")
+
+
+def test_the_heaviest_tile_compiles_round_trips_and_is_explained():
+    c = published_cfg(HEAVIEST)
+    assert c["opener"]["first_round"] == c["opener"]["after_domino"] == c["opener"]["after_block"] == "heaviest-tile"
+    assert published_cfg(format_text(HEAVIEST)) == c
+    assert "opener of the first round: the heaviest tile" in format_text(HEAVIEST)
+    text = explain_text(c)
+    assert ("The first round is opened by the holder of the heaviest tile (most pips, a double ranked like any other "
+            "tile; equal pips: the larger high half, so [6|4] before [5|5])") in text
+    assert "A round opened by the heaviest tile must lead that tile; other rounds lead any tile." in text
+    assert "highest double" not in text
+    anyway = explain_text(published_cfg(HEAVIEST.replace("the deciding tile", "any tile")))
+    assert "- The opener may lead any tile." in anyway
+
+
+def test_a_forced_lead_is_used_by_the_heaviest_tile_and_nobody_holding_a_double_never_applies():
+    assert rulelang.check_text(HEAVIEST, "h.rules") == []
+    from rulelang.language.compiler import analyse
+
+    warnings = analyse(HEAVIEST + "if nobody holds the opening double: the heaviest hand leads\n", "h.rules").warnings
+    assert [w.code for w in warnings] == ["cannot-apply"]

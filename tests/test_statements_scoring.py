@@ -144,3 +144,38 @@ def test_ties_to_the_match_starter_compile_round_trip_are_explained_and_need_a_t
     assert "the side that opened the first round wins" in explain_text(rounds)
     diff = {what: (a, b) for what, a, b in diff_configs(published_cfg(TIE), published_cfg(STARTED))}
     assert "opened the first round of the match" in diff["ties at the top"][1]
+
+
+# Gareth Edwards, "Learning fives and threes in the pub": "So if the open ends total 15, that's 15 points. Six adds
+# up to 6 points." A count that is a multiple of 5 or of 3 scores its own value, once.
+ONCE = PUBLISHED_HEAD.replace("allfives", "threes-and-fives") + "placements score multiples of 5 or 3 at face value, once\n"
+
+
+def test_face_value_once_compiles_round_trips_and_is_explained():
+    c = published_cfg(ONCE)
+    assert (c["scoring"]["formula"], c["scoring"]["divisors"]) == ("face-value-once", [5, 3])
+    assert published_cfg(format_text(ONCE)) == c
+    assert "placements score multiples of 5 or 3 at face value, once" in format_text(ONCE)
+    said = explain_text(c)
+    assert "a positive sum scores itself once when 5 or 3 divides it (15 scores 15, not 15 + 15)" in said
+    assert "(15 scores 15 + 15 = 30)" in explain_text(rulelang.compile_bundled("threes-and-fives"))  # unchanged
+    diff = {what: (a, b) for what, a, b in diff_configs(rulelang.compile_bundled("threes-and-fives"), c)}
+    assert "15 scores 15" in diff["scoring in play"][1]
+
+
+def test_face_value_once_with_one_divisor_is_the_multiple_itself():
+    c = published_cfg(PUBLISHED_HEAD + "placements score multiples of 5 at face value, once\n"
+                      "points are shown raw\ntarget at least 305 points\n")
+    assert (c["scoring"]["formula"], c["scoring"].get("divisors", [5])) == ("face-value-once", [5])
+    assert "a positive sum scores itself once when 5 divides it" in explain_text(c)
+
+
+def test_face_value_once_needs_raw_points_and_is_offered_for_an_ambiguous_formula():
+    errors = rulelang.check_text(PUBLISHED_HEAD.replace("allfives", "exact61")
+                                 + "placements score multiples of 5 or 3 at face value, once\n", "h.rules")
+    assert [(e.code, e.message) for e in errors] == [(
+        "formula-needs-raw-points", "placements scoring at face value, once are already shown points: they cannot "
+        "be divided by 5")]
+    (e,) = refused(PUBLISHED_HEAD.replace("allfives", "threes-and-fives") + "placements score multiples of 5 or 3\n")
+    assert e.code == "ambiguous-formula"
+    assert "or `placements score multiples of 5 or 3 at face value, once` (15 scores 15)" in (e.hint or "")

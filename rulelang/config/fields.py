@@ -216,7 +216,7 @@ class Fields:
                                  f"(under the divisor formulas, {DIVIDED_MULTIPLE}: the divisors decide)", "scoring",
                                  empty=5)
     divisors: Annotated[tuple[Positive, ...], Schema({"minItems": 1, "uniqueItems": True})] = declare(
-        "scoring.divisors", "the divisors of the per-multiple and face-value formulas", "scoring",
+        "scoring.divisors", "the divisors of the formulas per-multiple, face-value and face-value-once", "scoring",
         default=_one_multiple, used_when=_formula_divides, before="unit")
     unit: Positive = declare("scoring.unit", "the raw points that make one shown point", "unit")
     minimum: Annotated[int, Schema({"minimum": 2})] | None = declare(
@@ -307,7 +307,7 @@ CONSTRAINTS: dict[str, dict[str, Any]] = {
         {"if": {"properties": {"in_play": {"const": False}}},
          "then": {"properties": {"multiple": {"const": 5}, "formula": {"const": "value"},
                                  "divisors": {"const": [5]}}}},
-        {"if": {"required": ["formula"], "properties": {"formula": {"enum": ["per-multiple", "face-value"]}}},
+        {"if": {"required": ["formula"], "properties": {"formula": {"enum": ["per-multiple", "face-value", "face-value-once"]}}},
          "then": {"properties": {"multiple": {"const": DIVIDED_MULTIPLE}}}}]},
     "target": {"if": {"properties": {"mode": {"const": "rounds"}}},
                "then": {"required": ["rounds"]},

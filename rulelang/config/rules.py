@@ -227,11 +227,15 @@ _unit_terms("block", "block_terms")
 
 # -- scoring formulas, bonuses and drawing ------------------------------------------------
 
+_FORMULA_WORDS = {"per-multiple": "one point per multiple", "face-value": "at face value",
+                  "face-value-once": "at face value, once"}
+
+
 @rule("formula-needs-raw-points", "unit", "scoring")
 def _formula_unit(c: Fields) -> Iterator[Problem]:
     formula = c.formula
     if c.in_play and formula != "value" and c.unit != 1:
-        yield _p("formula-needs-raw-points", f"placements scoring {'one point per multiple' if formula == 'per-multiple' else 'at face value'} "
+        yield _p("formula-needs-raw-points", f"placements scoring {_FORMULA_WORDS[formula]} "
                  f"are already shown points: they cannot be divided by {c.unit}",
                  "write `points are shown raw`", "scoring")
 
@@ -339,10 +343,11 @@ def _ties(c: Fields) -> Iterator[Problem]:
 
 @rule("forced-lead-unused", "lead", "opener_first", "opener_domino", "opener_block")
 def _forced(c: Fields) -> Iterator[Problem]:
-    if c.lead == "forced" and not set(DOUBLE_OPENERS) & {c.opener_first, c.opener_after_domino,
-                                                         c.opener_after_block}:
+    # "...: the heaviest tile" has a deciding tile too: the heaviest tile itself
+    if c.lead == "forced" and not {*DOUBLE_OPENERS, "heaviest-tile"} & {c.opener_first, c.opener_after_domino,
+                                                                       c.opener_after_block}:
         yield _p("forced-lead-unused", "a forced lead needs a round opened by a double (the highest double, the "
-                 "double six, the rotating double or the lowest double)",
+                 "double six, the rotating double or the lowest double) or by the heaviest tile",
                  "write `opener leads any tile`", "lead")
 
 

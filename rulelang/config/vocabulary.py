@@ -28,12 +28,13 @@ PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 Drawing = Literal["until-playable", "none", "until-found"]
 Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0", "double-six",
-                 "rotating-double", "lowest-double", "after-dominoer", "after-last-placer"]
-OpenerFirst = Literal["lottery", "highest-double", "seat-0", "double-six", "rotating-double", "lowest-double"]
+                 "rotating-double", "lowest-double", "after-dominoer", "after-last-placer", "heaviest-tile"]
+OpenerFirst = Literal["lottery", "highest-double", "seat-0", "double-six", "rotating-double", "lowest-double",
+                      "heaviest-tile"]
 OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0", "double-six", "rotating-double",
-                       "lowest-double", "after-dominoer"]
+                       "lowest-double", "after-dominoer", "heaviest-tile"]
 OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0", "double-six",
-                      "rotating-double", "lowest-double", "after-last-placer"]
+                      "rotating-double", "lowest-double", "after-last-placer", "heaviest-tile"]
 # the openers that name a double: who holds it leads (`opener.no_double` says what happens when nobody does)
 DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double", "lowest-double")
 NoDouble = Literal["heaviest-tile", "draw", "heaviest-hand", "next-seat", "redeal", "next-seat-double"]
@@ -55,7 +56,7 @@ Rounding = str  # "none" or "roundN", N >= 2 (the schema's pattern)
 Receiver = Literal["winner", "owner"]
 Sign = Literal["credit", "debit"]
 TermKind = Literal["hands", "differences", "heaviest", "tiles", "net"]
-Formula = Literal["value", "per-multiple", "face-value"]
+Formula = Literal["value", "per-multiple", "face-value", "face-value-once"]
 RoundEnd = Literal["player-out", "side-out"]
 PartnersTie = Literal["side-wins", "no-winner"]
 Claims = Literal["none", "muggins", "forfeit", "any-opponent", "lost-if-called"]

@@ -62,6 +62,10 @@ def _k(phrasings: tuple[str, ...], rule: str, source: str, closest: str) -> Know
 # state (a line matching one is reported as outside the language when it does not parse). Remove an entry
 # when its statement is added. An entry is `_k(phrasings, rule, where it is described, the closest statement)`.
 _PENALTY = "(penalt\\w*|penali[sz]\\w*|costs?|loses?|lose|forfeits?|pays?|scores? nothing|deducted)"
+# holding back a tile that could have been played, and what it costs (a league pegs holes back)
+_HELD = "(holding|holds?|held|hold|keeping|keeps?|kept)"
+_PLAYABLE = "(playable|could|can|might|able)"
+_PEGGED = _PENALTY[:-1] + "|peg\\w*|holes?)"
 KNOWN: tuple[Known, ...] = (
     # Tournament penalties for misplays: the engine refuses an illegal move (`illegal-move`), so a misplay
     # is never made and cannot be scored; a mode accepting misplays would change `play`, the playground
@@ -110,6 +114,27 @@ KNOWN: tuple[Known, ...] = (
        "a match played on the clock (7 minutes, the highest score wins): the engine counts rounds, never time",
        "a tournament text (a timed match, the highest score at the end of the time wins)",
        "the match lasts 3 rounds"),
+    # The Leek Domino League's misplays (docs/measurements/published-texts-3b.md, text 9). Holding back a playable
+    # tile, found when the hands are turned over: the engine never lets a player pass while it can place.
+    _k((_HELD + " ... " + _PLAYABLE + " ... " + _PEGGED, _PEGGED + " ... " + _HELD + " ... " + _PLAYABLE),
+       "a penalty for holding a tile that could have been played (found when the hands are turned over: 8 holes "
+       "pegged back, or on to the opponent): the engine never lets a player pass while it can place, nor draw "
+       "unless a statement allows it, so holding back a playable tile is never a misplay",
+       "a league's rules, the Leek Domino League's (\"holding a domino which could previously have been played ... "
+       "must peg back 8 holes\", http://www.leekdominoleague.org.uk/rules1.html)",
+       "a player may draw while able to place"),
+    # A tile played at an end where it does not go, reversed to the other end: the engine offers a tile only where it
+    # goes and refuses it elsewhere, so the misplay is never made; a tile that goes at no end is drawn for.
+    _k(("(will not|won't|does not|doesn't|did not|didn't|cannot|can't|can not|not) (go|goes|fit|fits|match|matches) "
+        "... (other|opposite) end",
+        "(wrong|other|opposite) end ... (revers\\w*|turn\\w* (round|around|over)|mov\\w*|switch\\w*|swap\\w*)",
+        "(revers\\w*|mov\\w*|switch\\w*|swap\\w*) ... (wrong|other|opposite) end",
+        "(played|placed|put|laid|lays?|plays?) (at|on|to) the wrong end"),
+       "a tile played at an end where it does not go, reversed to the other end (a misplay put right): the engine "
+       "offers a tile only at an end where it goes and refuses it elsewhere, so it is never played at the wrong end",
+       "a league's rules, the Leek Domino League's (\"If a player plays a domino that will not go at the end played, "
+       "but will go at the other end, he/she will be allowed to reverse\", http://www.leekdominoleague.org.uk/rules1.html)",
+       "draw until playable"),
     # Rules of published texts measured in docs/measurements/published-texts-2.md that no statement states.
     _k(("(other|later|subsequent|remaining|following) doubles ... (counts?|scores?|worth) ... (one|single) "
         "(half|end|side)",),

@@ -55,6 +55,11 @@ def _highest_double(hands: Sequence[Sequence[str]]) -> str:
     return f"the highest double, [{d}|{d}]"
 
 
+def _heaviest(hand: Sequence[str]) -> str:
+    """The heaviest tile of a hand: most pips, then the larger high half (a double is ranked like any other tile)."""
+    return max(hand, key=lambda t: (sum(_tile(t)), max(_tile(t))))
+
+
 def _pips(hand: Sequence[str]) -> int:
     return sum(sum(_tile(t)) for t in hand)
 
@@ -86,8 +91,11 @@ def opening_lines(cfg: Config, deal: Deal, round_index: int, name: Name = _seat,
     opening = deal.get("opening") or ""
     opener = deal["opener"]
     if opening not in DOUBLE_OPENERS:
+        how = f" ({_OPENINGS.get(opening, opening)})"
+        if opening == "heaviest-tile" and reveal(opener):  # "...: the heaviest tile": the tile that decided
+            how = f": holds the heaviest tile, {_heaviest(deal.get('hands', [])[opener])}"
         # "opener leads any double, drawing until one turns up": the opener's draws before its lead
-        return [f"{name(opener)} opens ({_OPENINGS.get(opening, opening)})"] + [
+        return [f"{name(opener)} opens{how}"] + [
             f"  {name(s)} draws {t if _tile(t)[0] == _tile(t)[1] or reveal(s) else 'a tile'} (an opening draw: "
             "`opener leads any double, drawing until one turns up`)" for s, t in deal.get("opening_draws") or []]
     want, what = _what(cfg, deal, round_index)
@@ -121,4 +129,5 @@ _OPENINGS = {
     "next-seat": "the next seat",
     "block-winner": "the block winner",
     "seat-0": "seat 0",
+    "heaviest-tile": "the heaviest tile",
 }

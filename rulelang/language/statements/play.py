@@ -19,6 +19,7 @@ OPENER_WORDS = {
     "lowest-double": "the lowest double",  # an app's rules
     "after-dominoer": "the seat after the dominoer",  # an app's rules: "the enemy opened a new round"
     "after-last-placer": "the seat after the last to place",  # an open-source game: "alternates ... between rounds"
+    "heaviest-tile": "the heaviest tile",  # Majestic Hotel Harrogate: "the highest number of dots on a domino"
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -38,6 +39,8 @@ OPENER_MEANINGS = {
                      "double` says who leads: by default the holder of the heaviest tile)",
     "after-dominoer": "the seat after the player who dominoed (with two players, its opponent)",
     "after-last-placer": "the seat after the last player to place a tile (turns go on alternating across rounds)",
+    "heaviest-tile": "the holder of the heaviest tile (most pips, a double ranked like any other tile; equal pips: "
+                     "the larger high half, so [6|4] before [5|5])",
 }
 
 
@@ -71,7 +74,7 @@ def opener_meaning(v: str, c: Fields) -> str:
 
 
 def _opener(key: str, words: str, head: str, allowed: object, when: str,
-            tags: tuple[str, ...], example: str) -> StatementDef:
+            tags: tuple[str, ...], example: str, features: dict[str, str] | None = None) -> StatementDef:
     def explain(v: str, c: Fields) -> str:
         return f"{when} is opened by {opener_meaning(v, c)}."
 
@@ -79,7 +82,7 @@ def _opener(key: str, words: str, head: str, allowed: object, when: str,
     meanings = {f"{head}: {w}": OPENER_MEANINGS[v] for v, w in OPENER_WORDS.items()}
     return choice(key, words, 2, f"{key}_stmt", phrases, explain, meanings, tags,
                   allowed=allowed, check_code="bad-opener", example=f"{head}: {example}",
-                  grammar=(f"{head}: {{opener_value}}",))
+                  grammar=(f"{head}: {{opener_value}}",), features=features)
 
 
 def _set_doubles(c: Fields) -> list[str]:
@@ -95,15 +98,20 @@ def _explain_lead(v: str, c: Fields) -> str:
         return ("The opener leads a double of its choice; holding none, it draws from the boneyard until it draws "
                 "one, and leads it (the boneyard out first, any tile)" + rest + ".")
     if v == "forced":
+        # "...: the heaviest tile" (Majestic Hotel Harrogate) opens some round: it leads that tile
+        heaviest = "heaviest-tile" in openers(c)
+        if heaviest and not set(DOUBLE_OPENERS) & set(openers(c)):
+            return "A round opened by the heaviest tile must lead that tile; other rounds lead any tile."
+        also = "; a round opened by the heaviest tile must lead that tile" if heaviest else ""
         # "...: the lowest double" (an app's rules) opens some round
         doubles = "the highest or the lowest double" if "lowest-double" in openers(c) else "the highest double"
         if sets:
             return (f"A round opened by {' or '.join(sets)} must lead it; a round opened by {doubles}, or "
-                    "by the heaviest tile when nobody holds the opening double, must lead that tile; other rounds "
-                    "lead any tile.")
+                    f"by the heaviest tile when nobody holds the opening double, must lead that tile{also}; other "
+                    "rounds lead any tile.")
         if c.no_double not in ("heaviest-tile", "draw"):
-            return f"A round opened by {doubles} must lead that double; other rounds lead any tile."
-        return (f"A round opened by {doubles} must lead that double (or that heaviest tile); "
+            return f"A round opened by {doubles} must lead that double{also}; other rounds lead any tile."
+        return (f"A round opened by {doubles} must lead that double (or that heaviest tile){also}; "
                 "other rounds lead any tile.")
     if sets:
         return (f"A round opened by {' or '.join(sets)} must lead it; otherwise the opener may lead any tile "
@@ -298,8 +306,12 @@ SNIFF: tuple[StatementDef, ...] = (
 
 STATEMENTS: tuple[StatementDef, ...] = (
     _opener("opener_first", "the opener of the first round", "opener of the first round", OpenerFirst,
-            "The first round", ("multi-round", "opener-double-six", "opener-rotating-double", "opener-lowest-double"),
-            "lottery"),
+            "The first round", ("multi-round", "opener-double-six", "opener-rotating-double", "opener-lowest-double",
+                                "opener-heaviest-tile"),
+            "lottery", {"opener-heaviest-tile": "opener heaviest-tile (`opener of the first round: the heaviest tile`, "
+                        "and after a domino or a block): the holder of the heaviest tile dealt (most pips; equal pips: "
+                        "the larger high half; a double is ranked like any other tile) opens, leading it under `opener "
+                        "leads the deciding tile` (Majestic Hotel Harrogate's rules)"}),
     _opener("opener_domino", "the opener after a domino", "opener after a domino", OpenerDomino,
             "After a domino, the next round", ("multi-round", "opener-after-dominoer"), "the dominoer"),
     _opener("opener_block", "the opener after a block", "opener after a block", OpenerBlock,
@@ -308,8 +320,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
            {"opener leads any tile": "any", "opener leads the deciding tile": "forced",
             "opener leads any double, drawing until one turns up": "double"}, _explain_lead,
            {"opener leads any tile": "the opener leads any tile",
-            "opener leads the deciding tile": "a round opened by the highest (or the lowest) double leads that "
-                                              "tile",
+            "opener leads the deciding tile": "a round opened by the highest (or the lowest) double, or by the "
+                                              "heaviest tile, leads that tile",
             # a published text (dominorules.com's Merry-Go-Round): "The first player must set a double"
             "opener leads any double, drawing until one turns up": "the opener leads a double of its choice; "
                                                                    "holding none, it draws from the boneyard until "

@@ -26,9 +26,9 @@ def _read_scoring(p: Phrase) -> Scoring:
     if not p.numbers:
         return Scoring(False, None)
     nums = tuple(p.numbers)
-    # `..., one point per multiple` / `... at face value`; several divisors need one of them
-    formula: Formula | Literal["ambiguous"] = "per-multiple" if p.has("PER") else "face-value" if p.has("FACE") \
-        else "ambiguous" if len(nums) > 1 else "value"
+    # `..., one point per multiple` / `... at face value` / `... at face value, once`; several divisors need one
+    formula: Formula | Literal["ambiguous"] = "per-multiple" if p.has("PER") else "face-value-once" if p.has("ONCE") \
+        else "face-value" if p.has("FACE") else "ambiguous" if len(nums) > 1 else "value"
     if formula == "value":
         return Scoring(True, nums[0], formula)
     return Scoring(True, None, formula, nums)  # the divisors say it all: `multiple` keeps its fixed 5
@@ -44,14 +44,15 @@ def _check_scoring(v: Scoring) -> Iterator[Issue]:
         which = "both" if len(v.divisors) == 2 else "several of them"
         yield Issue("ambiguous-formula", f"multiples of {spelled}: say how a count that is a multiple of {which} scores",
                     f"write `placements score multiples of {spelled}, one point per multiple` ({both} scores "
-                    f"{both // a} + {both // b}) or `placements score multiples of {spelled} at face value` "
-                    f"({both} scores {both} + {both})")
+                    f"{both // a} + {both // b}), `placements score multiples of {spelled} at face value` "
+                    f"({both} scores {both} + {both}) or `placements score multiples of {spelled} at face value, "
+                    f"once` ({both} scores {both})")
     elif len(set(v.divisors)) < len(v.divisors):
         yield Issue("bad-number", "a divisor is given twice", "name each multiple once")
 
 
 def _set_scoring(v: Scoring, c: Fields) -> Fields:
-    if v.formula == "per-multiple" or v.formula == "face-value":  # the divisors decide: `multiple` keeps 5
+    if v.formula in ("per-multiple", "face-value", "face-value-once"):  # the divisors decide: `multiple` keeps 5
         return replace(c, in_play=v.in_play, formula=v.formula, multiple=DIVIDED_MULTIPLE, divisors=v.divisors)
     multiple = v.multiple if v.multiple is not None else c.multiple
     return replace(c, in_play=v.in_play, multiple=multiple, divisors=(multiple,))
@@ -71,8 +72,8 @@ def _fmt_scoring(v: Scoring) -> list[str]:
     if v.formula == "value":
         return [f"placements score multiples of {v.multiple}"]
     spelled = " or ".join(str(d) for d in v.divisors)
-    ending = ", one point per multiple" if v.formula == "per-multiple" else \
-        " at face value" if v.formula == "face-value" else ""
+    ending = {"per-multiple": ", one point per multiple", "face-value": " at face value",
+              "face-value-once": " at face value, once"}.get(v.formula, "")
     return [f"placements score multiples of {spelled}{ending}"]
 
 
@@ -91,6 +92,10 @@ def _explain_scoring(v: Scoring, c: Fields) -> str:
             parts = ", and itself again when ".join(f"{d} divides it" for d in divisors)
             worked = " + ".join(str(both) for _ in divisors)
             return start + f"a positive sum scores itself when {parts} ({both} scores {worked} = {both * len(divisors)})."
+        if formula == "face-value-once":  # a published text: "if the open ends total 15, that's 15 points"
+            spelled = " or ".join(str(d) for d in divisors)
+            worked = f" ({both} scores {both}, not {' + '.join(str(both) for _ in divisors)})" if len(divisors) > 1 else ""
+            return start + f"a positive sum scores itself once when {spelled} divides it{worked}."
         return start + f"a positive multiple of {m} scores that many {raw}points."
     return "Placements never score: points come only from settling rounds."
 
@@ -301,7 +306,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
         phrases={"scoring_stmt": ("placements score multiples of {N}", "placements score nothing",
                                   "placements score multiples of {N} (or {N})+",  # ambiguous: an error
                                   "placements score multiples of {N} (or {N})*, one point per multiple",
-                                  "placements score multiples of {N} (or {N})* at face value")},
+                                  "placements score multiples of {N} (or {N})* at face value",
+                                  "placements score multiples of {N} (or {N})* at face value, once")},
         read=_read_scoring,
         fmt=_fmt_scoring,
         explain=_explain_scoring,
@@ -309,7 +315,8 @@ STATEMENTS: tuple[StatementDef, ...] = (
         from_config=_scoring_from_config,
         examples=("placements score multiples of 5", "placements score nothing",
                   "placements score multiples of 5 or 3, one point per multiple",
-                  "placements score multiples of 5 or 3 at face value"),
+                  "placements score multiples of 5 or 3 at face value",
+                  "placements score multiples of 5 or 3 at face value, once"),
         docs=(Doc("`placements score multiples of 5`", "a placement whose counted ends sum to a positive multiple "
                   "of 5 scores that sum (any multiple: `multiples of 3`)",
                   "`scoring.in_play: true`, `scoring.multiple: 5`"),
@@ -320,8 +327,16 @@ STATEMENTS: tuple[StatementDef, ...] = (
                   "`scoring.formula: per-multiple`, `scoring.divisors: [5, 3]`"),
               Doc("`placements score multiples of 5 or 3 at face value`", "a positive sum scores itself once "
                   "per divisor that divides it (15 scores 30); needs `points are shown raw`",
-                  "`scoring.formula: face-value`, `scoring.divisors: [5, 3]`")),
-        tags=("placement-score", "no-placement-score", "multiple-3", "formula-per-multiple", "formula-face-value")),
+                  "`scoring.formula: face-value`, `scoring.divisors: [5, 3]`"),
+              # Gareth Edwards' blog: "if the open ends total 15, that's 15 points. Six adds up to 6 points."
+              Doc("`placements score multiples of 5 or 3 at face value, once`", "a positive sum that some divisor "
+                  "divides scores itself once (15 scores 15, 6 scores 6, 7 nothing; with one divisor the same as "
+                  "`placements score multiples of N`); needs `points are shown raw`",
+                  "`scoring.formula: face-value-once`, `scoring.divisors: [5, 3]`")),
+        features={"formula-face-value-once": "scoring.formula face-value-once: a placement scores the count S once "
+                  "when some divisor (5, 3) divides it (15 scores 15, 6 scores 6, 7 nothing)"},
+        tags=("placement-score", "no-placement-score", "multiple-3", "formula-per-multiple", "formula-face-value",
+              "formula-face-value-once")),
     StatementDef(
         key="unit", words="the scoring unit", group=4,
         phrases={"unit_stmt": (UNIT, UNIT_RAW)},

@@ -99,7 +99,7 @@ class PerCount:
 class Scoring(NamedTuple):
     """Whether placements score, the multiple they score (None: not stated), and the formula.
 
-    `formula` is "value" (the count scores itself), "per-multiple", "face-value", or
+    `formula` is "value" (the count scores itself), "per-multiple", "face-value", "face-value-once", or
     "ambiguous" (several divisors without an ending: an error); `divisors` is empty
     for "value" (the configuration's default, `[multiple]`).
     """
