@@ -134,3 +134,28 @@ def test_the_playground_notes_each_rounds_thrown_in_deals_from_that_round_alone(
         note = [f"Round {k + 1}: {lines[0].strip()}"] + [line.strip() for line in lines[1:]]
         at = game.log.index(note[0])
         assert game.log[at: at + len(note)] == note
+
+
+def test_a_deal_thrown_in_for_its_doubles_says_so():
+    # `the tiles are dealt again when a hand holds N or more doubles`: the reason given is the hand's doubles,
+    # not the no-double fallback, which this ruleset does not state
+    lines = _seed_with(_config(str(ROOT / "tests" / "data" / "playground" / "three-doubles-redeal.rules")),
+                       lambda line: line.startswith("  deal 1 thrown in"))
+    at = next(i for i, line in enumerate(lines) if line.startswith("  deal 1 thrown in"))
+    said = re.match(r"  deal 1 thrown in: seat (\d) holds (\d) doubles "
+                    r"\(the tiles are dealt again when a hand holds 3 or more doubles\)$", lines[at])
+    assert said, lines[at]
+    dealt = lines[at + 1 + int(said.group(1))]
+    assert dealt.startswith(f"    seat {said.group(1)} was dealt [")
+    assert sum(a == b for a, b in re.findall(r"\[(\d+)\|(\d+)\]", dealt)) == int(said.group(2)) >= 3
+
+
+def test_the_lowest_double_opener_names_the_lowest_double_held():
+    cfg = Config.from_dict(rulelang.compile_text(
+        'ruleset low "L"\nsource "a test"\nbased on allfives\nopener of the first round: the lowest double\n',
+        "low.rules"))
+    lines = _replayed(cfg, 2, 0)
+    dealt = [TILE.findall(line) for line in lines[:lines.index(next(x for x in lines if x.startswith("Turn ")))]
+             if re.match(r"\s+seat \d is dealt", line)]
+    lowest = min(int(t[1]) for hand in dealt for t in hand if t[1] == t[3])
+    assert f"opens: holds the lowest double, [{lowest}|{lowest}]" in "\n".join(lines)

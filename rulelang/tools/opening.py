@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from rulelang.config.vocabulary import DOUBLE_OPENERS
 from rulelang.interpreter import Config
 from rulelang.tools.documents import Deal, ThrownDeal
 
@@ -15,7 +16,6 @@ __all__ = ["opening_lines", "thrown_in_lines", "wanted_double"]
 
 Name = Callable[[int], str]
 
-DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double")
 # the rule (its statement's words) and what it did, for each fallback when nobody holds the opening double
 FALLBACK = {
     "heaviest-tile": "the heaviest tile leads",
@@ -49,10 +49,12 @@ def _held(hands: Sequence[Sequence[str]], want: str | None) -> bool:
     return any((t == want) if want else _tile(t)[0] == _tile(t)[1] for h in hands for t in h)
 
 
-def _highest_double(hands: Sequence[Sequence[str]]) -> str:
-    """The highest double of the hands, as `the highest double, [d|d]`."""
-    d = max(_tile(t)[0] for h in hands for t in h if _tile(t)[0] == _tile(t)[1])
-    return f"the highest double, [{d}|{d}]"
+def _deciding_double(hands: Sequence[Sequence[str]], opening: str) -> str:
+    """The double of the hands that decided the opener: `the highest double, [d|d]` (`the lowest double, ...`
+    under `...: the lowest double`)."""
+    doubles = [_tile(t)[0] for h in hands for t in h if _tile(t)[0] == _tile(t)[1]]
+    which, d = ("lowest", min(doubles)) if opening == "lowest-double" else ("highest", max(doubles))
+    return f"the {which} double, [{d}|{d}]"
 
 
 def _heaviest(hand: Sequence[str]) -> str:
@@ -77,10 +79,23 @@ def thrown_in_lines(cfg: Config, deal: Deal, round_index: int, thrown: Sequence[
     _want, what = _what(cfg, deal, round_index)
     out: list[str] = []
     for k, old in enumerate(thrown or (), start=1):
-        out.append(f"deal {k} thrown in: nobody holds {what} (if nobody holds the opening double: "
-                   f"{FALLBACK['redeal']})")
-        out += [f"  {name(s)} was dealt {' '.join(h)}" for s, h in enumerate(old.get("hands", [])) if reveal(s)]
+        hands = old.get("hands", [])
+        out.append(f"deal {k} thrown in: {_why_thrown_in(cfg, hands, what)}")
+        out += [f"  {name(s)} was dealt {' '.join(h)}" for s, h in enumerate(hands) if reveal(s)]
     return out
+
+
+def _why_thrown_in(cfg: Config, hands: Sequence[Sequence[str]], what: str, name: Name = _seat) -> str:
+    """Why a deal was thrown in, as the engine tests it (interpreter/deal.py `thrown_in`): a hand holding N or
+    more doubles first, else nobody holding the double that opens the round."""
+    least = cfg.redeal_doubles
+    if least is not None:
+        for s, hand in enumerate(hands):
+            doubles = sum(a == b for a, b in map(_tile, hand))
+            if doubles >= least:
+                return (f"{name(s)} holds {doubles} doubles (the tiles are dealt again when a hand holds {least} "
+                        "or more doubles)")
+    return f"nobody holds {what} (if nobody holds the opening double: {FALLBACK['redeal']})"
 
 
 def opening_lines(cfg: Config, deal: Deal, round_index: int, name: Name = _seat,
@@ -101,7 +116,7 @@ def opening_lines(cfg: Config, deal: Deal, round_index: int, name: Name = _seat,
     want, what = _what(cfg, deal, round_index)
     hands = deal.get("hands", [])
     if _held(hands, want):
-        return [f"{name(opener)} opens: holds {want or _highest_double(hands)}"]
+        return [f"{name(opener)} opens: holds {want or _deciding_double(hands, opening)}"]
     how = cfg.no_double
     default = " (the default)" if how == "heaviest-tile" else ""
     out = [f"nobody holds {what}, so `if nobody holds the opening double: {FALLBACK[how]}` applies{default}"]

@@ -268,7 +268,7 @@ class Game:
         """How the round opened: the deals thrown in, the fallback used and the opening draws (a bot's hidden
         tiles are not shown)."""
         deal = deal_of(rnd)
-        thrown = transcript_of(self._game())["rounds"][index].get("thrown_in")
+        thrown = self._game().thrown_in(index)  # this round's alone, not the whole match's transcript
         for line in (thrown_in_lines(self.cfg, deal, index, thrown, reveal=lambda s: False)
                      + opening_lines(self.cfg, deal, index, reveal=lambda s: s in self.humans)):
             self.say(line)
