@@ -488,7 +488,8 @@ class Round:
             "players": self.players,
             "target": self._f.board.target,
             "unit": self._f.config.unit,
-        } | ({} if self._claims is None else self._claims.observe(self.over, seat))  # the muggins rule
+        } | ({} if self._claims is None else self._claims.observe(self.over, seat)) | (  # the muggins rule
+            {"first_opener": self._f.first} if self._f.board.from_first else {})  # "...: the side that started the match wins"
 
     # -- changing it ---------------------------------------------------------------
 
