@@ -81,7 +81,7 @@ class _Fixed:
                  "first", "block_unfound")
 
     def __init__(self, cfg: Config, seating: Seating, players: int, opener: int, opening: str, tiebreak: Tiebreak,
-                 record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
+                 record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int, first: int | None):
         self.config = cfg
         self.rules = r = seating.rules
         self.points = r.points
@@ -111,7 +111,8 @@ class _Fixed:
         self.on_goes_on = on["goes_on"]
         self.round_no = 0  # the round's number in its match (the rotating double)
         self.opening_draws: tuple[tuple[int, int], ...] = ()  # (seat, tile) drawn to find the opening double
-        self.first = opener  # the opener of the match's first round ("...: the side that started the match wins")
+        # the opener of the match's first round ("...: the side that started the match wins"; None: this round's)
+        self.first = opener if first is None else first
 
 
 @final
@@ -138,14 +139,13 @@ class Round:
             raise ValueError(f"{players} hands expected, got {len(hands)}")
         masks, bone = read_deal(hands, boneyard)
         _check_set(cfg, masks, bone)  # larger sets
-        self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous)
-        if first is not None:
-            self._f.first = first  # a later round of its match (None: the round starts the match)
+        self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous,
+                    first)
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
-               tiebreak: Tiebreak, round_no: int = 0, previous: int | None = None) -> None:
-        """Initialise from hands as bitmasks and the boneyard as tile indices."""
+               tiebreak: Tiebreak, round_no: int = 0, previous: int | None = None, first: int | None = None) -> None:
+        """Initialise from hands as bitmasks and the boneyard as tile indices (`first`: the match's first opener)."""
         seating = rules_of(cfg).seating(players)  # the tables of this player count, found once
         scores = _start_scores(scores, seating.nsides)
         # 1. The opener, and the tile it must lead under `lead: forced`.
@@ -176,7 +176,7 @@ class Round:
             masks, drawn = draws_to_a_double(masks, opener, bone, max(0, len(bone) - seating.reserve))
         # 2. What the round never changes (shared by its clones)
         dealt = masks if not drawn else [m & ~_drawn_bits(drawn, s) for s, m in enumerate(masks)]
-        self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, dealt, bone, scores, forced)
+        self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, dealt, bone, scores, forced, first)
         self._f.round_no = round_no
         self._f.opening_draws = drawn
         self._hands = masks
@@ -231,9 +231,7 @@ class Round:
             for i in h:
                 m |= BIT[i]
             masks.append(m)
-        obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous)
-        if first is not None:
-            obj._f.first = first  # a later round of its match (None: the round starts the match)
+        obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous, first)
         return obj
 
     def clone(self) -> Round:
