@@ -22,7 +22,7 @@ from . import tiles
 from .claims import CLAIM_ALL, Claims, bot_claim, claims_of
 from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
 from .config import as_config
-from .deal import DOUBLE_OPENERS, DOUBLES, deal_masks, deciding_tile, draws_to_a_double, highest_holder, open_by_double, read_deal, thrown_in
+from .deal import DOUBLE_OPENERS, DOUBLES, deal_masks, deciding_tile, draws_to_a_double, highest_holder, mask_of, open_by_double, read_deal, thrown_in
 from .deal import deal_tiles as deal_tiles  # re-exported: interpreter.round.deal_tiles stays importable
 from .errors import IllegalMove
 from .hooks import Drawing, GoneOut, TurnBegun, placed
@@ -224,13 +224,17 @@ class Round:
                      rng: random.Random | None, opening: str | None, tiebreak: Tiebreak,
                      round_no: int = 0, previous: int | None = None, first: int | None = None) -> Round:
         """A round from hands and boneyard as tile indices, trusted (a deal made by the engine)."""
+        return cls.from_masks(cfg, players, [mask_of(h) for h in hands], bone, opener, scores, record, rng, opening,
+                              tiebreak, round_no, previous, first)
+
+    @classmethod
+    def from_masks(cls, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
+                   scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
+                   tiebreak: Tiebreak, round_no: int = 0, previous: int | None = None,
+                   first: int | None = None) -> Round:
+        """A round from hands as bitmasks of tile indices and the boneyard as tile indices, trusted (a deal made
+        by the engine: `Match` deals so)."""
         obj = cls(_BARE, 0, (), ())
-        masks = []
-        for h in hands:
-            m = 0
-            for i in h:
-                m |= BIT[i]
-            masks.append(m)
         obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous, first)
         return obj
 
@@ -972,16 +976,9 @@ def _turn_order(f: _Fixed) -> tuple[int, ...]:
     return tuple(f.sides[(start + k) % f.players] for k in range(f.players))
 
 
-def _mask_of(tiles: Sequence[int]) -> int:
-    m = 0
-    for i in tiles:
-        m |= BIT[i]
-    return m
-
-
 def _drawn_bits(drawn: Sequence[tuple[int, int]], seat: int) -> int:
     """The tiles `seat` drew in the opening draws, as a mask."""
-    return _mask_of([t for s, t in drawn if s == seat])
+    return mask_of([t for s, t in drawn if s == seat])
 
 
 # -- larger sets (family.md 3.7) ------------------------------------------------------------
