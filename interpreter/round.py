@@ -750,9 +750,9 @@ class Round:
                     else:
                         self._pre[0] = drawn
                     return
-            # nothing to place or draw: blocked if no one can place (or "..., or the round is blocked"), else pass
-            for x in hands:
-                if x & ends and not f.block_unfound:
+            # nothing to place or draw: blocked if no one can place (at once under "..., or the round is blocked"), else pass
+            for x in ([] if f.block_unfound else hands):
+                if x & ends:
                     break
             else:
                 if drawn is None or not f.on_draws or self._bi >= f.bend:
