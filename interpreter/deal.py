@@ -87,6 +87,14 @@ def deal_tiles(cfg: Config, players: int, rng: random.Random) -> tuple[list[list
     return [d[k * h:(k + 1) * h] for k in range(players)], d[players * h:]
 
 
+def mask_of(indices: Sequence[int]) -> int:
+    """Tile indices as a bitmask (a hand given as indices: an explicit deal, a seat's opening draws)."""
+    m = 0
+    for i in indices:
+        m |= BIT[i]
+    return m
+
+
 def deal_masks(cfg: Config, players: int, rng: random.Random) -> tuple[list[int], list[int]]:
     """The deal of `deal_tiles` (the same tiles from the same generator) with the hands as bitmasks, made as
     they are dealt: a random round's set-up reads them so, and the index lists are never built."""

@@ -6,12 +6,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from .config import as_config
-from .deal import DOUBLE_OPENERS, deal_tiles, redeals, set_tiles, thrown_in
+from .deal import DOUBLE_OPENERS, deal_masks, mask_of, redeals, set_tiles, thrown_in
 from .errors import IllegalMove
 from .players import random_player
 from .records import Event, RoundResult, Turn, shown_points
 from .round import Bots, Player, Round, Tiebreak
-from .tiles import BIT, INDEX, TILES, Move, as_tile, format_tile
+from .tiles import INDEX, TILES, Move, as_tile, format_tile, mask_indices
 
 # chance as data: one deal (a dict) or a list of deals, one per round
 DealSpec = dict[str, Any] | Sequence[dict[str, Any]]
@@ -66,21 +66,22 @@ class Match:
         while True:
             given = self._deals[self._dealt] if self._dealt < len(self._deals) else None
             self._dealt += 1
-            # 1. deal: an explicit deal, else Fisher-Yates from the match's generator
+            # 1. deal: an explicit deal, else Fisher-Yates from the match's generator (the hands as bitmasks)
             if given is not None:
                 hands = [[_idx(t) for t in h] for h in given["hands"]]
                 bone = [_idx(t) for t in given["boneyard"]]
                 _check_deal(n, hands, bone, set_tiles(cfg))
+                masks = [mask_of(h) for h in hands]
             else:
-                hands, bone = deal_tiles(cfg, n, self.rng)
+                masks, bone = deal_masks(cfg, n, self.rng)
             # "if nobody holds the opening double: the tiles are dealt again", "the tiles are dealt again when a
             # hand holds N or more doubles": the next deal replaces this one
             if not redeals(cfg, rule) or (i == 0 and self._game_opener is not None) or (
                     given is not None and given.get("opener") is not None and self._explicit_openers) or (
-                    not thrown_in(cfg, rule, [sum(BIT[t] for t in h) for h in hands], i)):
+                    not thrown_in(cfg, rule, masks, i)):
                 break
             self._thrown.setdefault(i, []).append(
-                {"hands": [[format_tile(TILES[t]) for t in sorted(h)] for h in hands],
+                {"hands": [[format_tile(TILES[t]) for t in mask_indices(m)] for m in masks],
                  "boneyard": [format_tile(TILES[t]) for t in bone]})
         self.deal_index = self._dealt - 1  # which deal the round is played from (thrown-in ones counted)
         # 2. opener
@@ -112,8 +113,8 @@ class Match:
         # "the match lasts N rounds": the last round is decided like a tie-break round
         last = cfg.rounds is not None and i + 1 >= cfg.rounds
         tiebreak: Tiebreak = self._tiebreak or last  # (as given, False, True or a countdown: round.Tiebreak)
-        return Round.from_indices(cfg, n, hands, bone, opener, self._scores, self.record, None,
-                                   opening, tiebreak, i, *_carried(prev))
+        return Round.from_masks(cfg, n, masks, bone, opener, self._scores, self.record, None,
+                                opening, tiebreak, i, *_carried(prev))
 
     def _given_opener(self, i: int, given: dict[str, Any] | None, opening: str, opener: int | None) -> int | None:
         """The round's opener once what is given is applied: a series' game opener, a deal's opener, else the

@@ -22,7 +22,7 @@ from . import tiles
 from .claims import CLAIM_ALL, Claims, bot_claim, claims_of
 from .config import Config as Config  # re-exported: interpreter.round.Config stays importable
 from .config import as_config
-from .deal import BY_TILE, DOUBLE_OPENERS, DOUBLES, deal_masks, deciding_tile, draws_to_a_double, holder_of, open_by_double, read_deal, thrown_in
+from .deal import BY_TILE, DOUBLE_OPENERS, DOUBLES, deal_masks, deciding_tile, draws_to_a_double, holder_of, mask_of, open_by_double, read_deal, thrown_in
 from .deal import deal_tiles as deal_tiles  # re-exported: interpreter.round.deal_tiles stays importable
 from .errors import IllegalMove
 from .hooks import Drawing, GoneOut, TurnBegun, placed
@@ -81,7 +81,7 @@ class _Fixed:
                  "first", "block_unfound")
 
     def __init__(self, cfg: Config, seating: Seating, players: int, opener: int, opening: str, tiebreak: Tiebreak,
-                 record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
+                 record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int, first: int | None):
         self.config = cfg
         self.rules = r = seating.rules
         self.points = r.points
@@ -111,7 +111,8 @@ class _Fixed:
         self.on_goes_on = on["goes_on"]
         self.round_no = 0  # the round's number in its match (the rotating double)
         self.opening_draws: tuple[tuple[int, int], ...] = ()  # (seat, tile) drawn to find the opening double
-        self.first = opener  # the opener of the match's first round ("...: the side that started the match wins")
+        # the opener of the match's first round ("...: the side that started the match wins"; None: this round's)
+        self.first = opener if first is None else first
 
 
 @final
@@ -138,14 +139,13 @@ class Round:
             raise ValueError(f"{players} hands expected, got {len(hands)}")
         masks, bone = read_deal(hands, boneyard)
         _check_set(cfg, masks, bone)  # larger sets
-        self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous)
-        if first is not None:
-            self._f.first = first  # a later round of its match (None: the round starts the match)
+        self._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous,
+                    first)
 
     def _setup(self, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
                scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
-               tiebreak: Tiebreak, round_no: int = 0, previous: int | None = None) -> None:
-        """Initialise from hands as bitmasks and the boneyard as tile indices."""
+               tiebreak: Tiebreak, round_no: int = 0, previous: int | None = None, first: int | None = None) -> None:
+        """Initialise from hands as bitmasks and the boneyard as tile indices (`first`: the match's first opener)."""
         seating = rules_of(cfg).seating(players)  # the tables of this player count, found once
         scores = _start_scores(scores, seating.nsides)
         # 1. The opener, and the tile it must lead under `lead: forced`.
@@ -175,7 +175,7 @@ class Round:
             masks, drawn = draws_to_a_double(masks, opener, bone, max(0, len(bone) - seating.reserve))
         # 2. What the round never changes (shared by its clones)
         dealt = masks if not drawn else [m & ~_drawn_bits(drawn, s) for s, m in enumerate(masks)]
-        self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, dealt, bone, scores, forced)
+        self._f = _Fixed(cfg, seating, players, opener, opening, tiebreak, record, dealt, bone, scores, forced, first)
         self._f.round_no = round_no
         self._f.opening_draws = drawn
         self._hands = masks
@@ -223,16 +223,18 @@ class Round:
                      rng: random.Random | None, opening: str | None, tiebreak: Tiebreak,
                      round_no: int = 0, previous: int | None = None, first: int | None = None) -> Round:
         """A round from hands and boneyard as tile indices, trusted (a deal made by the engine)."""
+        return cls.from_masks(cfg, players, [mask_of(h) for h in hands], bone, opener, scores, record, rng, opening,
+                              tiebreak, round_no, previous, first)
+
+    @classmethod
+    def from_masks(cls, cfg: Config, players: int, masks: list[int], bone: list[int], opener: int | None,
+                   scores: Sequence[int] | None, record: bool, rng: random.Random | None, opening: str | None,
+                   tiebreak: Tiebreak, round_no: int = 0, previous: int | None = None,
+                   first: int | None = None) -> Round:
+        """A round from hands as bitmasks of tile indices and the boneyard as tile indices, trusted (a deal made
+        by the engine: `Match` deals so)."""
         obj = cls(_BARE, 0, (), ())
-        masks = []
-        for h in hands:
-            m = 0
-            for i in h:
-                m |= BIT[i]
-            masks.append(m)
-        obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous)
-        if first is not None:
-            obj._f.first = first  # a later round of its match (None: the round starts the match)
+        obj._setup(cfg, players, masks, bone, opener, scores, record, rng, opening, tiebreak, round_no, previous, first)
         return obj
 
     def clone(self) -> Round:
@@ -487,7 +489,8 @@ class Round:
             "players": self.players,
             "target": self._f.board.target,
             "unit": self._f.config.unit,
-        } | ({} if self._claims is None else self._claims.observe(self.over, seat))  # the muggins rule
+        } | ({} if self._claims is None else self._claims.observe(self.over, seat)) | (  # the muggins rule
+            {"first_opener": self._f.first} if self._f.board.from_first else {})  # "...: the side that started the match wins"
 
     # -- changing it ---------------------------------------------------------------
 
@@ -746,9 +749,9 @@ class Round:
                     else:
                         self._pre[0] = drawn
                     return
-            # nothing to place or draw: blocked if no one can place (or "..., or the round is blocked"), else pass
-            for x in hands:
-                if x & ends and not f.block_unfound:
+            # nothing to place or draw: blocked if no one can place (at once under "..., or the round is blocked"), else pass
+            for x in ([] if f.block_unfound else hands):
+                if x & ends:
                     break
             else:
                 if drawn is None or not f.on_draws or self._bi >= f.bend:
@@ -972,16 +975,9 @@ def _turn_order(f: _Fixed) -> tuple[int, ...]:
     return tuple(f.sides[(start + k) % f.players] for k in range(f.players))
 
 
-def _mask_of(tiles: Sequence[int]) -> int:
-    m = 0
-    for i in tiles:
-        m |= BIT[i]
-    return m
-
-
 def _drawn_bits(drawn: Sequence[tuple[int, int]], seat: int) -> int:
     """The tiles `seat` drew in the opening draws, as a mask."""
-    return _mask_of([t for s, t in drawn if s == seat])
+    return mask_of([t for s, t in drawn if s == seat])
 
 
 # -- larger sets (family.md 3.7) ------------------------------------------------------------

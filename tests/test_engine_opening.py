@@ -51,6 +51,23 @@ def test_a_seeded_match_throws_in_every_deal_with_a_hand_of_n_doubles_and_record
     assert seen  # some deal of these seeds was thrown in
 
 
+def test_a_seeded_match_deals_from_its_generator_what_deal_tiles_deals_thrown_in_deals_included():
+    from rulelang.interpreter.deal import deal_tiles
+    from rulelang.interpreter.tiles import TILES, format_tile
+
+    config = Config.from_dict(cfg(REDEAL))
+    thrown = 0
+    for seed in range(40):
+        first = Match(config, 2, seed=seed, record=True).transcript()["rounds"][0]
+        rng = random.Random(seed)
+        for deal in [*first.get("thrown_in", []), first["deal"]]:
+            hands, bone = deal_tiles(config, 2, rng)
+            assert deal["hands"] == [[format_tile(TILES[t]) for t in sorted(h)] for h in hands]
+            assert deal["boneyard"] == [format_tile(TILES[t]) for t in bone]
+        thrown += len(first.get("thrown_in", []))
+    assert thrown
+
+
 def test_every_round_of_a_seeded_match_is_opened_by_the_lowest_double_held():
     rounds = 0
     for seed in range(15):

@@ -92,3 +92,19 @@ def test_a_match_to_the_starter_replays_round_by_round_and_whole():
     assert rnd.winner == 0
     # other tie rules write no `first_opener`: their transcripts are as before
     assert "first_opener" not in _tied_in_the_second_round(TIE).transcript()["rounds"][1]["deal"]
+
+
+def test_a_round_s_first_opener_is_the_one_given_else_its_own_opener():
+    from rulelang.interpreter import Round
+    from rulelang.interpreter.config import Config
+    from rulelang.interpreter.tiles import INDEX
+
+    cfg = Config.from_dict(published_cfg(STARTED))
+    hands, bone = [["[0|5]"], ["[5|5]", "[0|0]"]], ["[1|2]"]
+    as_indices = [[INDEX[(int(t[1]), int(t[3]))] for t in h] for h in hands], [INDEX[(1, 2)]]
+    for first, expected in ((None, 1), (0, 0), (1, 1)):  # the highest double, [5|5], opens: seat 1
+        by_tiles = Round(cfg, 2, hands, bone, first=first)
+        by_indices = Round.from_indices(cfg, 2, *as_indices, None, None, True, None, None, False, first=first)
+        assert (by_tiles.opener, by_tiles.first_opener) == (1, expected)
+        assert (by_indices.opener, by_indices.first_opener) == (1, expected)
+        assert by_indices.deal_dict()["first_opener"] == expected

@@ -193,3 +193,63 @@ def test_the_strength_benchmark_times_decisions_and_counts_playouts():
                           "--matches", "2", "--json"], capture_output=True, text=True, timeout=300, cwd=root)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout)[0]["playouts_per_decision"] >= 2 * 2  # two roll-outs of at least two moves
+
+
+# "ties at the top: the side that started the match wins": seat 0 opens round 1 and dominoes at once (nobody
+# scores: 140 to 145); seat 1 opens round 2 with [0|5] (150), seat 0 answers [0|6], seat 1 [1|6]. Seat 0 holds
+# its last tile, [1|5]: on [1|6] it scores 10 and ties the match at 150, which goes to seat 0, the side that
+# started the match; on [0|5] it scores nothing and seat 1 wins.
+STARTED = ('ruleset h "H"\nsource "a test"\nbased on allfives\n'
+           "opener of the first round: lottery\nopener after a domino: lottery\nopener leads any tile\n"
+           "check the target after settlement\nties at the top: the side that started the match wins\n"
+           "on domino:\n  nobody scores\n")
+
+
+def _tie_to_the_starter_in_round_2():
+    """Seat 0's observation and history at its last tile in round 2, and the real round."""
+    from rulelang import compile_text
+    from rulelang.interpreter import Match
+    from rulelang.players.tiles import ALL_TILES
+
+    dealt = ["[0|6]", "[1|5]", "[0|5]", "[1|6]", "[2|3]"]
+    rest = [t for t in (f"[{a}|{b}]" for a, b in ALL_TILES) if t not in dealt]
+    deals = [{"hands": [["[1|1]"], ["[0|0]"]], "boneyard": [], "opener": 0, "scores": [140, 145]},
+             {"hands": [dealt[:2], dealt[2:]], "boneyard": rest, "opener": 1}]
+    match = Match(compile_text(STARTED, "h.rules"), 2, deal=deals)
+    match.play("[1|1]")
+    rnd = match.round
+    log = PublicLog(rnd, 1)
+    for move in ("[0|5]", "[0|6] on [0|5] low", "[1|6] on [0|6] high"):
+        _step(rnd, log, move)
+    obs = match.observation(0)
+    obs["history"] = log.view(0, rnd)
+    assert (rnd.opener, rnd.first_opener, rnd.scores) == (1, 0, [140, 150])
+    return match.config, obs, rnd
+
+
+def test_a_sample_of_a_later_round_knows_which_side_started_the_match():
+    cfg, obs, rnd = _tie_to_the_starter_in_round_2()
+    tie = "[1|5] on [1|6] low"
+    real = rnd.clone()
+    real.play(tie)
+    assert real.match_over and real.scores == [150, 150] and real.winner == 0
+    rng = random.Random(3)
+    for _ in range(5):
+        det = sample_round(cfg, obs, rng)
+        assert det is not None and det.first_opener == 0
+        det.play(tie)
+        assert det.winner == 0  # the sample judges the tie as the match does
+
+
+def test_the_search_player_takes_a_tie_that_goes_to_the_side_that_started_the_match():
+    cfg, obs, _ = _tie_to_the_starter_in_round_2()
+    assert [str(m) for m in obs["legal"]] == ["[1|5] on [0|5] high", "[1|5] on [1|6] low"]
+    player = make_player("pimc:4", cfg, 7)
+    assert str(player(obs, obs["legal"])) == "[1|5] on [1|6] low"
+    assert player.failed == 0
+
+
+def test_the_observation_names_the_match_s_first_opener_only_under_the_rule():
+    assert _tie_to_the_starter_in_round_2()[1]["first_opener"] == 0  # a public fact at the table
+    rnd = Round.deal(CFG, 2, random.Random(1), opener=0, opening="lottery")
+    assert "first_opener" not in rnd.observation(0)

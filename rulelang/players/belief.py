@@ -40,6 +40,8 @@ class Knowledge:
         self.me: int = obs["seat"]
         self.players: int = obs["players"]
         self.head = hist
+        # the match's first opener ("ties at the top: the side that started the match wins"; None elsewhere)
+        self.first: int | None = obs.get("first_opener")
         n = self.players
         move_parse = Move.parse
         self.moves: list[tuple[int, Move]] = []  # (seat, Move) in order
@@ -166,7 +168,7 @@ def _replay(config: Config, k: Knowledge, hands: list[list[Tile]], boneyard: lis
     head = k.head
     try:
         rnd = Round(config, k.players, hands, boneyard, head["opener"], head["scores"],
-                    opening="lottery", tiebreak=head["tiebreak"])
+                    opening="lottery", tiebreak=head["tiebreak"], first=k.first)
         for seat, mv in k.moves:
             if rnd.seat_to_move != seat:
                 return None
