@@ -8,7 +8,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TextIO, TypedDict, Unpack
+from typing import TextIO, TypedDict, Unpack, cast
 
 import click
 
@@ -19,7 +19,7 @@ from rulelang.interpreter.series import OPENED_BY, Series, new_match
 from rulelang.tools import textboard as tb
 from rulelang.tools.bots import BOTS
 from rulelang.tools.configs import ToolUsageError
-from rulelang.tools.documents import CallWindow, GameRecord, Result, RoundRecord, Transcript
+from rulelang.tools.documents import CallWindow, GameRecord, Result, RoundRecord, ThrownDeal, Transcript
 from rulelang.tools.opening import opening_lines, thrown_in_lines
 from rulelang.tools.simulation import _derive
 from rulelang.tools.transcripts import Place, Step, deal_of, places_of, rounds_of, step_transcript, transcript_of
@@ -268,7 +268,7 @@ class Game:
         """How the round opened: the deals thrown in, the fallback used and the opening draws (a bot's hidden
         tiles are not shown)."""
         deal = deal_of(rnd)
-        thrown = self._game().thrown_in(index)  # this round's alone, not the whole match's transcript
+        thrown = cast(list[ThrownDeal], self._game().thrown_in(index))  # this round's alone, not the whole match's
         for line in (thrown_in_lines(self.cfg, deal, index, thrown, reveal=lambda s: False)
                      + opening_lines(self.cfg, deal, index, reveal=lambda s: s in self.humans)):
             self.say(line)
