@@ -121,6 +121,7 @@ class Round:
     __slots__ = (
         "_f", "turns", "over", "result", "match_over", "winner", "_hands", "_bi", "_scores", "_layout",
         "_seat", "_only", "_events", "_pre", "_legal", "_needs_tiebreak", "_settle_events", "_final_drawn",
+        "_placer",  # once blocked, the seat that placed the last tile ("opener after a block: the last to place")
         "_claims",  # what was claimed and who may call (interpreter.claims.Claims), or None: points are not claimed
     )
 
@@ -189,6 +190,7 @@ class Round:
         self._only = -1  # the tile just drawn, which alone may be placed
         self._events: list[EventRow] = []
         self._pre: _Pending | None = None
+        self._placer = -1  # the last to place before a seat had to draw or pass (Round.last_placer)
         self._legal: list[int] | None = None  # the legal move codes, cached until the state changes
         self.over = False
         self.result: RoundResult | None = None
@@ -249,6 +251,7 @@ class Round:
         o._events = self._events.copy()
         pre = self._pre
         o._pre = None if pre is None else [list(x) for x in pre]
+        o._placer = self._placer
         o._legal = self._legal  # never changed in place
         o.over = self.over
         o.result = self.result
@@ -383,6 +386,11 @@ class Round:
         else the seat the block was found at ("opener after a block: the seat after the last to place")."""
         pre = self._pre
         return int(pre[1][0]) if pre is not None and pre[1] else self._seat
+
+    @property
+    def last_placer(self) -> int:
+        """Once blocked, the seat that placed the round's last tile ("opener after a block: the last to place")."""
+        return self._placer
 
     @property
     def drawn_before_move(self) -> list[tuple[int, int]]:
@@ -623,6 +631,7 @@ class Round:
                     self._seat = nxt
                     self._legal = None if f.on_offered else codes  # (the house rules' moves join the list)
                 else:
+                    self._placer = seat  # (read once the round is blocked: Round.last_placer)
                     self._advance(nxt)
         if not want:
             return None

@@ -386,3 +386,24 @@ def test_a_lead_that_is_not_a_double_is_refused_while_the_opener_holds_one():
     assert rnd.hands[0] == [(1, 2), (2, 3), (4, 5), (6, 6)]
     rnd = Round(cfg(SET), 2, [["[1|2]"], ["[3|4]"]], ["[2|3]"], opener=0)  # the boneyard out first: any tile
     assert first_lead(rnd) == (0, ["[1|2]", "[2|3]"])
+
+
+LAST_PLACER = HEAD + "opener after a block: the last to place\nopener leads any tile\n"
+
+
+def test_the_round_after_a_block_is_opened_by_the_last_to_place():
+    # onlinedomino.nl: "after a block, whoever played the round's last tile leads"
+    seen = 0
+    for players in (2, 3, 4):
+        for seed in range(60):
+            match = Match(cfg(LAST_PLACER), players, seed=seed, record=True)
+            while not match.over and len(match.rounds) < 6:
+                match.round.run(lambda view, moves: moves[0])
+                match.finish_round()
+            for before, after in zip(match.round_log, match.round_log[1:] + ([match.round] if not match.over else [])):
+                if before.result.kind == "blocked":
+                    placer = [t.seat for t in before.turns if str(t.move) != "draw"][-1]
+                    assert before.last_placer == placer
+                    assert after.opener == placer
+                    seen += 1
+    assert seen > 10

@@ -75,6 +75,8 @@ def test_a_rule_outside_the_language_is_named_with_its_closest_statement(line, r
     ("the enemy opened a new round with any stone", "opener after a domino: the seat after the dominoer"),
     # an open-source game's "play alternates ... even between rounds", after a block
     ("opener after a block: the player after the last to play", "opener after a block: the seat after the last to place"),
+    # onlinedomino.nl's "whoever played the round's last tile" leads after a block
+    ("opener after a block: the player who played the last tile", "opener after a block: the last to place"),
     # dominorules.com's Merry-Go-Round: "The first player must set a double"
     ("opener leads a double of his choice", "opener leads any double, drawing until one turns up"),
     ("the first player must set a double", "opener leads any double, drawing until one turns up"),

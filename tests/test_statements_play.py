@@ -223,3 +223,17 @@ def test_a_double_of_the_openers_choice_compiles_round_trips_and_is_explained():
     words = explain_text(published_cfg(SET_DOUBLE))
     assert "The opener leads a double of its choice; holding none, it draws from the boneyard until it draws one" in words
     assert "may lead any tile" not in words
+
+
+LAST_PLACER = PUBLISHED_HEAD + "opener after a block: the last to place\nopener leads any tile\n"
+
+
+def test_the_last_to_place_compiles_round_trips_is_explained_and_only_follows_a_block():
+    # onlinedomino.nl: "In het geval van een Block mag diegene beginnen die in die ronde de laatste steen speelde"
+    assert published_cfg(LAST_PLACER)["opener"]["after_block"] == "last-placer"
+    assert published_cfg(format_text(LAST_PLACER)) == published_cfg(LAST_PLACER)
+    assert ("After a block, the next round is opened by the player who placed the round's last tile"
+            in explain_text(published_cfg(LAST_PLACER)))
+    for field in ("of the first round", "after a domino"):
+        errors = rulelang.check_text(PUBLISHED_HEAD + f"opener {field}: the last to place\n", "h.rules")
+        assert [e.code for e in errors] == ["bad-opener"]

@@ -28,12 +28,12 @@ PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 Drawing = Literal["until-playable", "none", "until-found"]
 Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0", "double-six",
-                 "rotating-double", "lowest-double", "after-dominoer", "after-last-placer"]
+                 "rotating-double", "lowest-double", "after-dominoer", "after-last-placer", "last-placer"]
 OpenerFirst = Literal["lottery", "highest-double", "seat-0", "double-six", "rotating-double", "lowest-double"]
 OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0", "double-six", "rotating-double",
                        "lowest-double", "after-dominoer"]
 OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0", "double-six",
-                      "rotating-double", "lowest-double", "after-last-placer"]
+                      "rotating-double", "lowest-double", "after-last-placer", "last-placer"]
 # the openers that name a double: who holds it leads (`opener.no_double` says what happens when nobody does)
 DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double", "lowest-double")
 NoDouble = Literal["heaviest-tile", "draw", "heaviest-hand", "next-seat", "redeal", "next-seat-double"]

@@ -19,6 +19,7 @@ OPENER_WORDS = {
     "lowest-double": "the lowest double",  # an app's rules
     "after-dominoer": "the seat after the dominoer",  # an app's rules: "the enemy opened a new round"
     "after-last-placer": "the seat after the last to place",  # an open-source game: "alternates ... between rounds"
+    "last-placer": "the last to place",  # onlinedomino.nl: "diegene ... die in die ronde de laatste steen speelde"
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -38,6 +39,7 @@ OPENER_MEANINGS = {
                      "double` says who leads: by default the holder of the heaviest tile)",
     "after-dominoer": "the seat after the player who dominoed (with two players, its opponent)",
     "after-last-placer": "the seat after the last player to place a tile (turns go on alternating across rounds)",
+    "last-placer": "the player who placed the round's last tile",
 }
 
 
@@ -303,7 +305,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     _opener("opener_domino", "the opener after a domino", "opener after a domino", OpenerDomino,
             "After a domino, the next round", ("multi-round", "opener-after-dominoer"), "the dominoer"),
     _opener("opener_block", "the opener after a block", "opener after a block", OpenerBlock,
-            "After a block, the next round", ("opener-block-winner", "opener-after-last-placer"), "lottery"),
+            "After a block, the next round", ("opener-block-winner", "opener-after-last-placer", "opener-last-placer"), "lottery"),
     choice("lead", "what the opener leads", 2, "lead_stmt",
            {"opener leads any tile": "any", "opener leads the deciding tile": "forced",
             "opener leads any double, drawing until one turns up": "double"}, _explain_lead,
