@@ -388,15 +388,16 @@ def test_a_lead_that_is_not_a_double_is_refused_while_the_opener_holds_one():
     assert first_lead(rnd) == (0, ["[1|2]", "[2|3]"])
 
 
-LAST_PLACER = HEAD + "opener after a block: the last to place\nopener leads any tile\n"
+LAST_PLACER = HEAD + "opener after a block: the last to place\n"
 
 
-def test_the_round_after_a_block_is_opened_by_the_last_to_place():
+@pytest.mark.parametrize("lead", ["opener leads any tile", "opener leads any double, drawing until one turns up"])
+def test_the_round_after_a_block_is_opened_by_the_last_to_place(lead):
     # onlinedomino.nl: "after a block, whoever played the round's last tile leads"
     seen = 0
     for players in (2, 3, 4):
-        for seed in range(60):
-            match = Match(cfg(LAST_PLACER), players, seed=seed, record=True)
+        for seed in range(90):
+            match = Match(cfg(LAST_PLACER + lead + "\n"), players, seed=seed, record=True)
             while not match.over and len(match.rounds) < 6:
                 match.round.run(lambda view, moves: moves[0])
                 match.finish_round()
@@ -405,5 +406,7 @@ def test_the_round_after_a_block_is_opened_by_the_last_to_place():
                     placer = [t.seat for t in before.turns if str(t.move) != "draw"][-1]
                     assert before.last_placer == placer
                     assert after.opener == placer
+                    if "double" in lead and after.turns:  # the last to place leads a double (drawn if need be)
+                        assert after.turns[0].seat == placer and after.turns[0].move.tile[0] == after.turns[0].move.tile[1]
                     seen += 1
     assert seen > 10
