@@ -134,6 +134,7 @@ def config_tags(config: dict[str, Any]) -> set[str]:
         (dbl["branching"] == "lead", "branching-lead"), (dbl["branching"] == "all-but-lead", "branching-all-but-lead"),
         (dbl["branch_sides"] == "after-line", "branch-after-line"), (dbl["branch_sides"] == "at-once", "branch-at-once"),
         (dbl["branch_sides"] == "spinner-first", "spinner-first"), (config["drawing"] == "until-found", "draw-or-block"),
+        (config["drawing"] == "draw-and-pass", "draw-and-pass"),
         (dbl["terminal_count"] == "one-half", "terminal-one-half"), (op["lead"] == "forced", "forced-lead"),
         ("next-seat" in (op["after_domino"], op["after_block"]), "opener-next-seat"),
         ("lowest-double" in op.values(), "opener-lowest-double"), (op.get("after_domino") == "after-dominoer", "opener-after-dominoer"),

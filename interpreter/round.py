@@ -78,7 +78,7 @@ class _Fixed:
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
                  "initial_hands", "bone", "bend", "start_scores", "forced", "partners", "mask", "seats", "board",
                  "draw_until", "on_placement", "on_offered", "on_draws", "on_goes_on", "round_no", "opening_draws",
-                 "first", "block_unfound")
+                 "first", "block_unfound", "draw_pass")
 
     def __init__(self, cfg: Config, seating: Seating, players: int, opener: int, opening: str, tiebreak: Tiebreak,
                  record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int):
@@ -104,6 +104,9 @@ class _Fixed:
         self.draw_until = cfg.drawing != "none"  # "draw until playable" / "no drawing"
         # "draw until playable, or the round is blocked": a seat whose draws find no tile that plays blocks it
         self.block_unfound = cfg.drawing == "until-found"
+        # "draw 1 tile and pass": the drawn tile is not placed in that turn, even if it fits (its house rule
+        # draws the one tile)
+        self.draw_pass = cfg.drawing == "draw-and-pass"
         on = r.hooks.by_point  # the house rules, per fixed point (interpreter.hooks.POINTS)
         self.on_placement = on["placement"]
         self.on_offered = on["offered"]
@@ -748,7 +751,7 @@ class Round:
                 drawn = got
                 hands[s] = h
                 self._bi = bi
-                if h & ends:
+                if h & ends and not f.draw_pass:
                     self._seat = s
                     self._only = drawn[-1]  # only the drawn tile may be placed
                     if self._pre is None:

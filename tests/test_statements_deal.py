@@ -248,3 +248,14 @@ def test_a_deal_that_does_not_fit_says_the_arithmetic():
     assert errors[0].message == ("5 hands of 5 tiles and a reserve of 4 need 5 x 5 + 4 = 29 tiles, "
                                  "but a double-six set has 28")
     assert "(5 x 4 + 4 = 24 of 28)" in errors[0].hint
+
+
+def test_draw_one_tile_and_pass_compiles_round_trips_and_is_explained():
+    # FIDO (dominospiel.de): "Kann sie keinen Stein anlegen, zieht sie einen aus dem Stock und setzt aus"
+    config = compiled("muggins", "draw 1 tile and pass\n")
+    assert config["drawing"] == "draw-and-pass" and "draw_limit" not in config
+    assert "draw 1 tile and pass" in config_to_text(config)
+    assert ("A player who cannot place draws one tile from the boneyard and passes, even when the drawn tile fits "
+            "(it may be placed in a later turn); with nothing left to draw, the player passes.") in explain_text(config)
+    [error] = refused(HEAD.format(base="muggins") + "draw 2 tiles and pass\n")
+    assert error.code == "bad-number" and "draw 1 tile and pass" in (error.hint or "")

@@ -26,7 +26,7 @@ SET_NAMES: dict[int, str] = {6: "double-six", 9: "double-nine", 12: "double-twel
 TileSet = Literal[9, 12]  # the sets a configuration may name; double-six (6) is the default, never written
 PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
-Drawing = Literal["until-playable", "none", "until-found"]
+Drawing = Literal["until-playable", "none", "until-found", "draw-and-pass"]
 Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0", "double-six",
                  "rotating-double", "lowest-double", "after-dominoer", "after-last-placer", "last-placer"]
 OpenerFirst = Literal["lottery", "highest-double", "seat-0", "double-six", "rotating-double", "lowest-double"]

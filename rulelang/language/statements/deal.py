@@ -340,6 +340,60 @@ def _with_draw_limit(entry: StatementDef) -> StatementDef:
 STATEMENTS = STATEMENTS[:-1] + (_with_draw_limit(STATEMENTS[-1]),)
 
 
+# -- `draw 1 tile and pass` (drawing: draw-and-pass; FIDO, dominospiel.de: "Kann sie keinen Stein anlegen, zieht sie
+# einen aus dem Stock und setzt aus, das heißt die nächste SpielerIn ist an der Reihe") ---------------------------
+
+DRAW_PASS = "draw {N:1} tile[s] and pass"
+
+
+class DrawPass(NamedTuple):
+    """A player who cannot place draws `tiles` tiles and passes, whatever they are (only 1 is stated)."""
+
+    tiles: int
+
+
+def _with_draw_pass(entry: StatementDef) -> StatementDef:
+    """The drawing statement, which also reads `draw 1 tile and pass`."""
+    def read(p: Phrase) -> object:
+        return DrawPass(p.numbers[0]) if p.has("PASS") else entry.read(p)
+
+    def fmt(v: object) -> list[str]:
+        return [fill(DRAW_PASS, v.tiles)] if isinstance(v, DrawPass) else entry.fmt(v)
+
+    def explain(v: object, c: Fields) -> str:
+        if c.drawing == "draw-and-pass":
+            return ("A player who cannot place draws one tile from the boneyard and passes, even when the drawn tile "
+                    "fits (it may be placed in a later turn); with nothing left to draw, the player passes.")
+        return entry.explain(v, c)
+
+    def resolve(v: object, c: Fields) -> Fields:
+        return replace(c, drawing="draw-and-pass", draw_limit=None) if isinstance(v, DrawPass) else entry.resolve(v, c)
+
+    def from_config(c: Fields) -> object:
+        return DrawPass(1) if c.drawing == "draw-and-pass" else entry.from_config(c)
+
+    def check(v: object) -> Iterator[Issue]:
+        if isinstance(v, DrawPass):
+            if v.tiles != 1:
+                yield Issue("bad-number", "a player who cannot place draws 1 tile and passes (no rule text draws more "
+                            "before passing)", f"write `{fill(DRAW_PASS, 1)}`, or `{fill(DRAW_LIMIT, v.tiles)}` to "
+                            "place a drawn tile that fits")
+            return
+        yield from entry.check(v)
+
+    return replace(
+        entry, phrases={rule: phrases + (DRAW_PASS,) for rule, phrases in entry.phrases.items()},
+        read=read, fmt=fmt, explain=explain, resolve=resolve, from_config=from_config, check=check,
+        examples=entry.examples + examples(DRAW_PASS),
+        docs=entry.docs + (Doc("`draw 1 tile and pass`", "a player who cannot place draws one tile and passes, even "
+                               "when it fits (it may be placed in a later turn); with nothing to draw, the player "
+                               "passes", "`drawing: draw-and-pass`"),),
+        tags=entry.tags + ("draw-and-pass",))
+
+
+STATEMENTS = STATEMENTS[:-1] + (_with_draw_pass(STATEMENTS[-1]),)
+
+
 # -- `a player may draw while able to place` (draw_while_able, family.md 3.8, puzzle-place.net) ---
 
 def _explain_draw_while_able(v: bool | None, c: Fields) -> str:
