@@ -43,6 +43,20 @@ OUTSIDE = [
     ("the match is played against the clock", "on the clock", "the match lasts 3 rounds"),
     # rules of the texts measured in docs/measurements/published-texts-2.md that no statement states
     ("later doubles count one half", "later doubles counting one half", "a terminal double counts one half"),
+    # rules of the texts measured in docs/measurements/published-texts-3c.md that no statement states (Akamon's
+    # Dominó a Cincos, in English as a rules author would write them): duplicate play, "Tú y tu oponente jugaréis
+    # siempre la misma partida contra la misma CPU ... Cada jugador recibe un juego y un tablero idénticos"
+    ("you and your opponent always play the same game against the same CPU", "duplicate play", "players 2"),
+    ("each player receives an identical hand and board", "duplicate play", "players 2"),
+    ("both players play the same deal at separate tables and compare scores", "duplicate play", "players 2"),
+    ("duplicate play: the higher score wins", "duplicate play", "players 2"),
+    # and "En caso de empate, se dará por ganadora a la persona que haya empezado a jugar antes"
+    ("in case of a tie, the person who started playing earlier wins", "started playing earlier in time",
+     "ties at the top: the side that started the match wins"),
+    ("a tie goes to whoever began to play first", "started playing earlier in time",
+     "ties at the top: the side that started the match wins"),
+    ("on a tie the player who started sooner wins", "started playing earlier in time",
+     "ties at the top: the side that started the match wins"),
 ]
 
 

@@ -237,7 +237,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         read=_read_players, fmt=_fmt_players, explain=_explain_players,
         resolve=_set_players, from_config=_players_from_config, check=_check_players,
         examples=("players 2 to 4, partnerships with 4", "players 2 to 4", "players 2 or 4", "players 4",
-                  "players 2 to 4, no partnerships"),
+                  "players 2 to 4, no partnerships", "players 2"),
         docs=(Doc("`players 2 to 4` / `players 2 or 4` / `players 4`",
                   "the player counts allowed (2 to 12, as many as the set's tiles deal: five with five "
                   "tiles each on double-six)",
