@@ -999,7 +999,7 @@ def _drawn_bits(drawn: Sequence[tuple[int, int]], seat: int) -> int:
 
 # -- larger sets (family.md 3.7) ------------------------------------------------------------
 
-_SET_NAMES = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
+_SET_NAMES = {6: "double-six", 9: "double-nine", 12: "double-twelve", 15: "double-fifteen", 18: "double-eighteen"}
 
 
 def _check_set(cfg: Config, masks: Sequence[int], bone: Sequence[int]) -> None:

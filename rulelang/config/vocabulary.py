@@ -21,9 +21,10 @@ FORMAT = "rulelang-config/1"
 Format = Literal["rulelang-config/1"]
 TILES_IN_SET = 28
 # The tile sets: highest pip -> tiles in the set, its name (a set seats as many players as its tiles deal).
-SET_TILES: dict[int, int] = {6: 28, 9: 55, 12: 91}
-SET_NAMES: dict[int, str] = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
-TileSet = Literal[9, 12]  # the sets a configuration may name; double-six (6) is the default, never written
+SET_TILES: dict[int, int] = {6: 28, 9: 55, 12: 91, 15: 136, 18: 190}
+SET_NAMES: dict[int, str] = {6: "double-six", 9: "double-nine", 12: "double-twelve", 15: "double-fifteen",
+                             18: "double-eighteen"}
+TileSet = Literal[9, 12, 15, 18]  # the sets a configuration may name; double-six (6) is the default, never written
 PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 Drawing = Literal["until-playable", "none", "until-found", "draw-and-pass"]

@@ -154,8 +154,8 @@ def _per_count_check(words: str, least: int) -> Callable[[PerCount], Iterator[Is
         sizes = [v.uniform] if v.uniform is not None else [s for _, s in v.by_count]
         if least and any(s < least for s in sizes):
             yield Issue("bad-number", "a hand needs at least 1 tile", "write e.g. `hand 5 tiles`")
-        if any(s > SET_TILES[12] for s in sizes):  # larger sets: the set's own limit is a rule (checks.py)
-            yield Issue("too-many-tiles", f"a double-twelve set, the largest, has only {SET_TILES[12]} tiles")
+        if any(s > SET_TILES[18] for s in sizes):  # larger sets: the set's own limit is a rule (checks.py)
+            yield Issue("too-many-tiles", f"a double-eighteen set, the largest, has only {SET_TILES[18]} tiles")
     return check
 
 
@@ -193,7 +193,8 @@ def _explain_drawing(v: str, c: Fields) -> str:
     return "Nobody draws: a player who cannot place passes."
 
 
-# -- larger sets (family.md 3.7): `tiles double-six` (default) / `tiles double-nine` / `tiles double-twelve`
+# -- larger sets (family.md 3.7): `tiles double-six` (default) / `tiles double-nine` / `tiles double-twelve` /
+# `tiles double-fifteen` / `tiles double-eighteen` (FIDO, dominospiel.de: "beim Doppel-Achtzehner")
 
 _SET_OF_NAME = {name: top for top, name in SET_NAMES.items()}
 TILES = "tiles {NAME}"
@@ -202,11 +203,12 @@ TILES = "tiles {NAME}"
 def _check_tiles(v: str) -> Iterator[Issue]:
     if v not in _SET_OF_NAME:
         yield Issue("unknown-set", f"there is no {v} set in the language",
-                    "write `tiles double-six`, `tiles double-nine` or `tiles double-twelve`")
+                    "write `tiles double-six`, `tiles double-nine`, `tiles double-twelve`, `tiles double-fifteen` "
+                    "or `tiles double-eighteen`")
 
 
 def _set_tiles(v: str, c: Fields) -> Fields:
-    return replace(c, tiles=cast("Literal[6, 9, 12]", _SET_OF_NAME.get(v, 6)))  # `_check_tiles` names the sets
+    return replace(c, tiles=cast("Literal[6, 9, 12, 15, 18]", _SET_OF_NAME.get(v, 6)))  # `_check_tiles` names the sets
 
 
 def _explain_tiles(v: str | None, c: Fields) -> str:
@@ -220,11 +222,13 @@ TILES_STATEMENT = StatementDef(
     read=lambda p: str(p.tokens[1]), fmt=lambda v: [fill(TILES, v)], explain=_explain_tiles,
     resolve=_set_tiles,
     from_config=lambda c: SET_NAMES[c.tiles] if c.tiles != 6 else None, check=_check_tiles,
-    examples=("tiles double-nine", "tiles double-six", "tiles double-twelve"),
-    docs=(Doc("`tiles double-six` / `tiles double-nine` / `tiles double-twelve`",
-              "the set: 28, 55 or 91 tiles (double-six when not stated); any player count from 2 to 12 whose "
+    examples=("tiles double-nine", "tiles double-six", "tiles double-twelve", "tiles double-fifteen",
+              "tiles double-eighteen"),
+    docs=(Doc("`tiles double-six` / `tiles double-nine` / `tiles double-twelve` / `tiles double-fifteen` / "
+              "`tiles double-eighteen`",
+              "the set: 28, 55, 91, 136 or 190 tiles (double-six when not stated); any player count from 2 to 12 whose "
               "hands and reserve fit in its tiles (five players with five tiles each on double-six: 25 of 28)",
-              "`tiles: 9` / `tiles: 12` (omitted for double-six)"),),
+              "`tiles: 9` / `tiles: 12` / `tiles: 15` / `tiles: 18` (omitted for double-six)"),),
     tags=("larger-set",), required=False, meta={"default": "double-six"})
 # -- end larger sets
 
