@@ -61,7 +61,7 @@ TIED_TRIES = 400  # random attempts at a tied deal before the match falls back t
 MAX_ROUNDS = 3
 MAX_STEPS = 300  # steps of one match at most (observations and attempts included)
 LONG_STEPS = 1500  # steps of a long match at most (most end at the target before; bench/README.md says how many)
-LARGER_SETS = ("double-nine", "double-twelve", "double-fifteen", "double-eighteen")
+LARGER_SETS = ("double-nine", "double-twelve")
 # every reason a step can be refused (conformance/PROTOCOL.md 3.11, 3.13, 3.14): the probe offers each where the
 # state allows it (tests/test_bench_probe.py checks that its answers hold every one)
 REFUSALS = ("round-over", "not-in-hand", "must-lead", "forced-lead", "must-play-drawn", "not-on-layout",

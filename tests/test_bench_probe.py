@@ -161,16 +161,6 @@ def test_the_probe_plays_every_bundled_and_house_ruleset_and_the_larger_sets():
     assert {"allfives-double-nine", "allfives-double-twelve", "muggins-claims-double-twelve"} <= set(names)
     tiles = {name: compiled(r).get("tiles", 6) for name, r in names.items()}  # every one compiles
     assert tiles["allfives-double-twelve"] == 12 and tiles["sniff-double-nine"] == 9
-    assert tiles["allfives-double-eighteen"] == 18 and tiles["muggins-double-fifteen"] == 15
-
-
-def test_a_game_on_the_double_eighteen_set_deals_its_tiles():
-    ruleset = dict(probe.rulesets([], extra=True))["allfives-double-eighteen"]
-    entries, dropped = probe.build([{"ruleset": ruleset}], short_seeds=(), tied_seeds=(), doubles_seeds=(),
-                                   long_seeds=(), partners_seeds=(), extra=False)
-    assert dropped == [] and entries
-    halves = {int(x) for e in entries for h in e["request"]["setup"]["hands"] for t in h for x in t.strip("[]").split("|")}
-    assert max(halves) > 12  # tiles of the double-eighteen set are dealt
 
 
 def test_a_game_on_a_larger_set_replays_as_it_was_played():
