@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-TOP = 12  # the largest set's top half (double-twelve): a written tile with a half above it is no tile
+TOP = 18  # the largest set's top half (double-eighteen): a written tile with a half above it is no tile
 _BAR = re.compile(r"(?<!\d)(\d{1,2})\s*\|\s*(\d{1,2})(?!\d)")  # [a|b], [b|a], [a | b], a|b
 _COMMA = re.compile(r"\[\s*(\d{1,2})\s*,\s*(\d{1,2})\s*\]")  # [a,b] written in a text
 _HORIZONTAL, _VERTICAL = 0x1F031, 0x1F063  # DOMINO TILE HORIZONTAL-00-00 / VERTICAL-00-00; the backs name nothing

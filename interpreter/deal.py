@@ -186,7 +186,7 @@ DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double", "lowest-dou
 _SET_DOUBLES = {top: sum(BIT[t] for t in range(n) if IS_DOUBLE[t]) for top, n in SETS.items()}
 # every double of the largest set, as a hand mask: a hand of a smaller set holds only its own ("opener leads any
 # double, ...")
-DOUBLES: Final = _SET_DOUBLES[12]
+DOUBLES: Final = _SET_DOUBLES[max(SETS)]
 _RANK = {t: r for r, t in enumerate(_RANK_ORDER)}  # 0: the highest double
 
 

@@ -55,6 +55,18 @@ class DrawLimit(HouseRule):
         return min(room, self.limit)
 
 
+class DrawAndPass(HouseRule):
+    """"draw 1 tile and pass": a seat that cannot place draws one tile and passes (the round does not let it place
+    the drawn tile in that turn, even if it fits)."""
+
+    @classmethod
+    def compile(cls, cfg: Config) -> HouseRule | None:
+        return cls() if cfg.drawing == "draw-and-pass" else None
+
+    def draws(self, at: Drawing, room: int) -> int:
+        return min(room, 1)
+
+
 class SideOut(HouseRule):
     """"the round ends when both partners go out": a seat gone out leaves the round to its partners."""
 
@@ -110,7 +122,7 @@ class LeadCannotWin(HouseRule):
 # opening placement is asked. (The muggins rule's claims are the round's own state, credited before
 # any placement hook: interpreter.claims.)
 HOUSE_RULES: tuple[type[HouseRule], ...] = (
-    KnockBonus, DrawWhileAble, DrawLimit, SideOut, HalfDoubles, Entry, LeadCannotWin,
+    KnockBonus, DrawWhileAble, DrawLimit, DrawAndPass, SideOut, HalfDoubles, Entry, LeadCannotWin,
 )
 
 

@@ -446,7 +446,11 @@ def placement_codes(free: dict[int, int], hand: int, mask: tuple[int, ...] = MAS
         m = hand & mask[v]
         if m:
             if m & (m - 1):  # two tiles or more fit there: their codes, ascending, from the table
-                for c in SHIFTED[m]:
+                try:
+                    shifted = SHIFTED[m]
+                except KeyError:  # the double-fifteen and double-eighteen sets: made on first use
+                    shifted = _shifted_of(m)
+                for c in shifted:
                     codes.append(c | key)
             else:  # one tile (the usual case): its index by arithmetic (compiled: no boxed key, no look-up)
                 codes.append((m.bit_length() - 1) << TILE_SHIFT | key)
@@ -498,13 +502,29 @@ SHIFTED: Final = _shifted_table()
 
 
 _SHIFTED_FOR: set[int] = {SETS[6]}  # the sets (by tile count) SHIFTED covers
+# the largest set whose subsets are made ahead: a value of double-fifteen is on 16 tiles (65,536 subsets), of
+# double-eighteen on 19: theirs are made on first use (`_shifted_of`)
+_AHEAD = SETS[12]
+
+
+def _shifted_of(m: int) -> tuple[int, ...]:
+    """SHIFTED[m] made and kept on a miss (the tiles of the double-fifteen and double-eighteen sets)."""
+    out = []
+    rest = m
+    while rest:
+        low = rest & -rest
+        out.append(move_code(low.bit_length() - 1, 0))
+        rest ^= low
+    codes = SHIFTED[m] = tuple(out)
+    return codes
 
 
 def extend_shifted(n_tiles: int) -> None:
-    """Add the subsets of a larger set (family.md 3.7) to SHIFTED, once per process (interpreter.rules).
+    """Add the subsets of a larger set (family.md 3.7) to SHIFTED, once per process (interpreter.rules); the
+    largest sets' are made on first use instead (`_shifted_of`).
 
     Done ahead, not on a miss, so that `placement_codes` stays a plain look-up for double-six."""
-    if n_tiles in _SHIFTED_FOR:
+    if n_tiles in _SHIFTED_FOR or n_tiles > _AHEAD:
         return
     for v in range(N_VALUES):
         idx = [i for i in range(n_tiles) if MASK_ALL[v] >> i & 1]

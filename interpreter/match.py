@@ -94,9 +94,9 @@ class Match:
         elif rule == "after-dominoer":
             assert prev is not None and prev.result is not None and prev.result.seat is not None
             opener = (prev.result.seat + 1) % n  # "opener after a domino: the seat after the dominoer"
-        elif rule == "after-last-placer":
+        elif rule in ("after-last-placer", "last-placer"):  # "opener after a block: the (seat after the) last to place"
             assert prev is not None and prev.result is not None
-            opener = prev.after_last_placer  # "opener after a block: the seat after the last to place"
+            opener = prev.after_last_placer if rule == "after-last-placer" else prev.last_placer
         elif rule == "next-seat":
             assert prev is not None
             opener = (prev.opener + 1) % n  # "...: the next seat" after the previous round's opener

@@ -78,7 +78,7 @@ class _Fixed:
     __slots__ = ("config", "rules", "points", "players", "sides", "opener", "opening", "tiebreak", "record",
                  "initial_hands", "bone", "bend", "start_scores", "forced", "partners", "mask", "seats", "board",
                  "draw_until", "on_placement", "on_offered", "on_draws", "on_goes_on", "round_no", "opening_draws",
-                 "first", "block_unfound")
+                 "first", "block_unfound", "draw_pass")
 
     def __init__(self, cfg: Config, seating: Seating, players: int, opener: int, opening: str, tiebreak: Tiebreak,
                  record: bool, masks: list[int], bone: list[int], scores: Sequence[int], forced: int, first: int | None):
@@ -104,6 +104,9 @@ class _Fixed:
         self.draw_until = cfg.drawing != "none"  # "draw until playable" / "no drawing"
         # "draw until playable, or the round is blocked": a seat whose draws find no tile that plays blocks it
         self.block_unfound = cfg.drawing == "until-found"
+        # "draw 1 tile and pass": the drawn tile is not placed in that turn, even if it fits (its house rule
+        # draws the one tile)
+        self.draw_pass = cfg.drawing == "draw-and-pass"
         on = r.hooks.by_point  # the house rules, per fixed point (interpreter.hooks.POINTS)
         self.on_placement = on["placement"]
         self.on_offered = on["offered"]
@@ -122,6 +125,7 @@ class Round:
     __slots__ = (
         "_f", "turns", "over", "result", "match_over", "winner", "_hands", "_bi", "_scores", "_layout",
         "_seat", "_only", "_events", "_pre", "_legal", "_needs_tiebreak", "_settle_events", "_final_drawn",
+        "_placer",  # once blocked, the seat that placed the last tile ("opener after a block: the last to place")
         "_claims",  # what was claimed and who may call (interpreter.claims.Claims), or None: points are not claimed
     )
 
@@ -188,6 +192,7 @@ class Round:
         self._only = -1  # the tile just drawn, which alone may be placed
         self._events: list[EventRow] = []
         self._pre: _Pending | None = None
+        self._placer = -1  # the last to place before a seat had to draw or pass (Round.last_placer)
         self._legal: list[int] | None = None  # the legal move codes, cached until the state changes
         self.over = False
         self.result: RoundResult | None = None
@@ -250,6 +255,7 @@ class Round:
         o._events = self._events.copy()
         pre = self._pre
         o._pre = None if pre is None else [list(x) for x in pre]
+        o._placer = self._placer
         o._legal = self._legal  # never changed in place
         o.over = self.over
         o.result = self.result
@@ -384,6 +390,11 @@ class Round:
         else the seat the block was found at ("opener after a block: the seat after the last to place")."""
         pre = self._pre
         return int(pre[1][0]) if pre is not None and pre[1] else self._seat
+
+    @property
+    def last_placer(self) -> int:
+        """Once blocked, the seat that placed the round's last tile ("opener after a block: the last to place")."""
+        return self._placer
 
     @property
     def drawn_before_move(self) -> list[tuple[int, int]]:
@@ -625,6 +636,7 @@ class Round:
                     self._seat = nxt
                     self._legal = None if f.on_offered else codes  # (the house rules' moves join the list)
                 else:
+                    self._placer = seat  # (read once the round is blocked: Round.last_placer)
                     self._advance(nxt)
         if not want:
             return None
@@ -741,7 +753,7 @@ class Round:
                 drawn = got
                 hands[s] = h
                 self._bi = bi
-                if h & ends:
+                if h & ends and not f.draw_pass:
                     self._seat = s
                     self._only = drawn[-1]  # only the drawn tile may be placed
                     if self._pre is None:
@@ -982,7 +994,7 @@ def _drawn_bits(drawn: Sequence[tuple[int, int]], seat: int) -> int:
 
 # -- larger sets (family.md 3.7) ------------------------------------------------------------
 
-_SET_NAMES = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
+_SET_NAMES = {6: "double-six", 9: "double-nine", 12: "double-twelve", 15: "double-fifteen", 18: "double-eighteen"}
 
 
 def _check_set(cfg: Config, masks: Sequence[int], bone: Sequence[int]) -> None:

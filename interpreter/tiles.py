@@ -17,14 +17,15 @@ from typing import Any, ClassVar, Final
 Tile = tuple[int, int]  # (low, high), 0 <= low <= high <= the set's highest pip
 
 # -- Tile tables (index <-> tile) ----------------------------------------------
-# -- larger sets (family.md 3.7): the tables hold the double-twelve set, nested so that the
+# -- larger sets (family.md 3.7): the tables hold the double-eighteen set, nested so that the
 # first 28 indices are the double-six set in its sort order (so a double-six round's indices,
 # bitmasks, codes and seeded deals are exactly those of before), the next 27 complete the
-# double-nine set and the last 36 the double-twelve set. Within a larger set, index order is
+# double-nine set, the next 36 the double-twelve set, the next 45 the double-fifteen set and the
+# last 54 the double-eighteen set. Within a larger set, index order is
 # no longer tile order: the API sorts with `SORT_KEY` where it promises sorted tiles.
 
-SETS: dict[int, int] = {6: 28, 9: 55, 12: 91}  # highest pip -> tiles in the set (its first indices)
-N_VALUES = 13  # half values 0..12: the largest set, double-twelve
+SETS: dict[int, int] = {6: 28, 9: 55, 12: 91, 15: 136, 18: 190}  # highest pip -> tiles in the set (its first indices)
+N_VALUES = 19  # half values 0..18: the largest set, double-eighteen
 
 
 def _nested_tiles() -> tuple[tuple[int, int], ...]:
@@ -76,19 +77,19 @@ SIDE_CODE: dict[str, int] = {s: i for i, s in enumerate(SIDES)}
 # target tile, then side. Read and make codes with the helpers below (`code_tile`, `code_key`,
 # `lead_code`, `move_code`, `key_tile`, `key_side`); the hot loops of interpreter.round and
 # interpreter.layout spell the same operations with these named constants, inline.
-TILE_SHIFT: Final = 10  # the tile index sits above the key's bits
-KEY_BITS: Final = 0x3FF  # the bits of a code that hold its key (a side key, or LEAD_KEY)
-TILE_BITS: Final = 0x7F  # the bits of `code >> TILE_SHIFT` that hold the tile (ENDWISE is above them)
+TILE_SHIFT: Final = 11  # the tile index sits above the key's bits
+KEY_BITS: Final = 0x7FF  # the bits of a code that hold its key (a side key, or LEAD_KEY)
+TILE_BITS: Final = 0xFF  # the bits of `code >> TILE_SHIFT` that hold the tile (ENDWISE is above them)
 SIDE_SHIFT: Final = 3  # a side key is `target << SIDE_SHIFT | side`
 SIDE_BITS: Final = 7
-LEAD_KEY: Final = 0x3FF  # the key of a lead: no target (every key bit set: above every side key)
+LEAD_KEY: Final = 0x7FF  # the key of a lead: no target (every key bit set: above every side key)
 # the sniff: a spinner laid endwise has this bit in its move code, above the tile
-# (tile indices are below 128); a code without it is crosswise, as every move was before
-ENDWISE: Final = 1 << 17
+# (tile indices are below 256); a code without it is crosswise, as every move was before
+ENDWISE: Final = 1 << 19
 ORIENTATIONS = ("crosswise", "endwise")
 # drawing while able to place (family.md 3.8): the draw move's code, above every placement's
 # (so it sorts last); offered only under `a player may draw while able to place`
-DRAW_CODE: Final = 1 << 18
+DRAW_CODE: Final = 1 << 20
 
 
 def code_tile(code: int) -> int:
@@ -132,8 +133,8 @@ def parse_tile(text: object) -> tuple[int, int]:
     if not m:
         raise ValueError(f"not a tile: {text!r} (expected a tile like [1|4], halves 0 to 6)")
     a, b = int(m.group(1)), int(m.group(2))
-    if a > 12 or b > 12:  # larger sets: two-digit halves up to 12 ([10|12])
-        raise ValueError(f"not a tile: {text!r} (halves are 0 to 6, up to 12 in larger sets)")
+    if a > 18 or b > 18:  # larger sets: two-digit halves up to 18 ([10|18])
+        raise ValueError(f"not a tile: {text!r} (halves are 0 to 6, up to 18 in larger sets)")
     return (a, b) if a <= b else (b, a)
 
 
@@ -152,8 +153,8 @@ def as_tile(value: str | Sequence[int | str]) -> tuple[int, int]:
         a, b = int(a), int(b)
     except (TypeError, ValueError):
         raise ValueError(f"not a tile: {value!r}") from None
-    if not (0 <= a <= 12 and 0 <= b <= 12):  # larger sets: up to double-twelve
-        raise ValueError(f"not a tile: {value!r} (halves must be 0 to 6, up to 12 in larger sets)")
+    if not (0 <= a <= 18 and 0 <= b <= 18):  # larger sets: up to double-eighteen
+        raise ValueError(f"not a tile: {value!r} (halves must be 0 to 6, up to 18 in larger sets)")
     return (a, b) if a <= b else (b, a)
 
 
@@ -241,7 +242,7 @@ def masks_pips(masks: Sequence[int]) -> list[int]:
     return out
 
 
-_TILE_RE = re.compile(r"\[\s*(\d|1[0-2])\s*\|\s*(\d|1[0-2])\s*\]")  # larger sets: halves up to 12
+_TILE_RE = re.compile(r"\[\s*(\d|1[0-8])\s*\|\s*(\d|1[0-8])\s*\]")  # larger sets: halves up to 18
 _MOVE_RE = re.compile(r"\s*(\[[^\]]*\])(?:\s+on\s+(\[[^\]]*\])\s+([a-z-]+))?(?:\s+(endwise|crosswise))?\s*")
 _CLAIM_RE = re.compile(r"(.*?)\s+claim\s+(-?\d+)\s*")  # the muggins rule: "... claim 2"
 
@@ -386,7 +387,7 @@ def in_tile_order(codes: list[int]) -> list[int]:
     """Move codes sorted by tile, target tile, side (crosswise, then endwise); a double-six list of
     crosswise moves (already in that order) as it is."""
     for c in codes:
-        if c >> TILE_SHIFT >= 28 or _SIX_KEYS <= code_key(c) < LEAD_KEY:  # (an endwise code's tile part is >= 128)
+        if c >> TILE_SHIFT >= 28 or _SIX_KEYS <= code_key(c) < LEAD_KEY:  # (an endwise code's tile part is >= 256)
             return sorted(codes, key=_code_key)
     return codes
 # -- end larger sets

@@ -119,8 +119,8 @@ def test_scores_and_move_points_are_numbers_not_tiles():
 
 def test_the_notations_read_as_the_tile_they_name():
     view = {"a": "[5|2]", "b": "2 | 5", "c": "\U0001F044", "d": "\U0001F088", "e": [[2, 5]], "f": "[2, 5]",
-            "g": "[10|12]", "h": "[13|2] 123|4"}
-    assert [t for _, t in named_tiles(view, "$")] == ["[2|5]"] * 6 + ["[10|12]"]
+            "g": "[10|12]", "h": "[19|2] 123|4", "i": "[18|13]"}  # halves up to 18: the double-eighteen set
+    assert [t for _, t in named_tiles(view, "$")] == ["[2|5]"] * 6 + ["[10|12]", "[13|18]"]
 
 
 def test_the_table_is_the_case_moves_of_the_round():

@@ -177,3 +177,51 @@ def test_the_round_blocks_when_the_boneyard_is_drawn_out_without_a_tile_that_pla
     rnd.play("[4|6] on [6|6] line-a")
     assert rnd.over and rnd.hands[1] == [(0, 2), (3, 6)]  # seat 1's [3|6] would have played
     assert sorted(rnd.hands[0]) == [(0, 1), (0, 3), (1, 1), (1, 2)]  # seat 0 drew the boneyard out
+
+
+# -- `draw 1 tile and pass` (FIDO, dominospiel.de: "Kann sie keinen Stein anlegen, zieht sie einen aus dem Stock und
+# setzt aus, das heißt die nächste SpielerIn ist an der Reihe")
+
+DRAW_PASS = 'ruleset h "H"\nsource "a test"\nbased on muggins\ndraw 1 tile and pass\n'
+AT_MOST_ONE = 'ruleset h "H"\nsource "a test"\nbased on muggins\ndraw until playable, at most 1 tile\n'
+
+
+def _after_the_lead(text: str, bone: list[str]) -> Round:
+    rnd = Round(cfg(text), 2, [["[6|6]", "[1|6]", "[1|1]"], ["[4|5]", "[3|3]"]], bone, opener=0, record=True)
+    rnd.play("[6|6]")
+    return rnd
+
+
+def test_a_player_who_cannot_place_draws_one_tile_and_passes_even_when_it_fits():
+    rnd = _after_the_lead(DRAW_PASS, ["[2|6]", "[0|3]"])
+    assert rnd.seat_to_move == 0  # seat 1 drew [2|6], which fits, and sat out
+    assert (2, 6) in rnd.hands[1] and rnd.boneyard == [(0, 3)]
+    rnd.play("[1|6] on [6|6] line-a")
+    assert rnd.turns[-1].passed == [1] and rnd.turns[-1].pass_drawn == [[(2, 6)]] and rnd.turns[-1].drawn == []
+    # the drawn tile is placed in a later turn, as any tile of the hand
+    assert "[2|6] on [6|6] line-b" in [str(m) for m in rnd.legal_moves()]
+    # under `draw until playable, at most 1 tile` the same draw is placed at once (the test has teeth)
+    other = _after_the_lead(AT_MOST_ONE, ["[2|6]", "[0|3]"])
+    assert other.seat_to_move == 1 and {m.tile for m in other.legal_moves()} == {(2, 6)}
+
+
+def test_with_nothing_to_draw_the_player_passes_and_the_round_blocks_when_nobody_can_place():
+    rnd = Round(cfg(DRAW_PASS), 2, [["[6|6]", "[1|6]", "[2|2]"], ["[4|5]", "[3|3]"]], [], opener=0, record=True)
+    rnd.play("[6|6]")
+    assert rnd.seat_to_move == 0 and rnd.hands[1] == [(3, 3), (4, 5)]  # seat 1 passed without drawing
+    rnd.play("[1|6] on [6|6] line-a")
+    assert rnd.over and rnd.result.kind == "blocked"
+
+
+def test_seeded_matches_under_draw_one_and_pass_never_place_a_tile_drawn_in_the_same_turn():
+    config = cfg(DRAW_PASS)
+    passes_with_a_draw = 0
+    for seed in range(8):
+        m = Match(config, 3, seed, record=True)
+        m.run([random_player(seed), greedy_player(seed), random_player(seed + 5)])
+        for rnd in m.round_log:
+            for turn in rnd.turns:
+                assert turn.drawn == [] and all(len(d) <= 1 for d in turn.pass_drawn)
+                passes_with_a_draw += sum(1 for d in turn.pass_drawn if d)
+        replay(m.transcript())  # transcripts replay step by step
+    assert passes_with_a_draw > 0

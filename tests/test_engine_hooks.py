@@ -232,14 +232,17 @@ def test_the_settlement_functions_take_no_flag_per_rule() -> None:
 
 
 def _bare_code_ops(path: Path) -> list[str]:
-    """`x >> 10`, `x << 10` and the literal 0x3FF: a move code read or made without its helpers."""
+    """`x >> 11`, `x << 11` and the literal 0x7FF (TILE_SHIFT and KEY_BITS, 10 and 0x3FF before the double-eighteen
+    set): a move code read or made without its helpers."""
+    from rulelang.interpreter.tiles import KEY_BITS, TILE_SHIFT
+
     bad = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.LShift, ast.RShift))
-                and isinstance(node.right, ast.Constant) and node.right.value == 10):
+                and isinstance(node.right, ast.Constant) and node.right.value == TILE_SHIFT):
             bad.append(f"line {node.lineno}: {ast.unparse(node)}")
-        if isinstance(node, ast.Constant) and node.value == 0x3FF and type(node.value) is int:
-            bad.append(f"line {node.lineno}: 0x3FF")
+        if isinstance(node, ast.Constant) and node.value == KEY_BITS and type(node.value) is int:
+            bad.append(f"line {node.lineno}: {KEY_BITS:#X}")
     return bad
 
 
@@ -247,7 +250,7 @@ def _bare_code_ops(path: Path) -> list[str]:
 def test_move_codes_are_read_and_made_by_name(path: Path) -> None:
     bad = _bare_code_ops(path)
     if path.name == "tiles.py":  # the constants' own definitions: KEY_BITS and LEAD_KEY, each named
-        assert len(bad) == 2 and all(b.endswith("0x3FF") for b in bad), bad
+        assert len(bad) == 2 and all(b.endswith("0X7FF") for b in bad), bad
     else:
         assert not bad, bad
 

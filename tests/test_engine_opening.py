@@ -467,3 +467,25 @@ def test_a_replay_names_the_heaviest_tile_that_opened_and_a_hidden_hand_keeps_it
     assert deal["opening"] == "heaviest-tile"
     assert opening_lines(config, deal, 0) == ["seat 1 opens: holds the heaviest tile, [5|6]"]
     assert opening_lines(config, deal, 0, reveal=lambda seat: seat == 0) == ["seat 1 opens (the heaviest tile)"]
+LAST_PLACER = HEAD + "opener after a block: the last to place\n"
+
+
+@pytest.mark.parametrize("lead", ["opener leads any tile", "opener leads any double, drawing until one turns up"])
+def test_the_round_after_a_block_is_opened_by_the_last_to_place(lead):
+    # onlinedomino.nl: "after a block, whoever played the round's last tile leads"
+    seen = 0
+    for players in (2, 3, 4):
+        for seed in range(90):
+            match = Match(cfg(LAST_PLACER + lead + "\n"), players, seed=seed, record=True)
+            while not match.over and len(match.rounds) < 6:
+                match.round.run(lambda view, moves: moves[0])
+                match.finish_round()
+            for before, after in zip(match.round_log, match.round_log[1:] + ([match.round] if not match.over else [])):
+                if before.result.kind == "blocked":
+                    placer = [t.seat for t in before.turns if str(t.move) != "draw"][-1]
+                    assert before.last_placer == placer
+                    assert after.opener == placer
+                    if "double" in lead and after.turns:  # the last to place leads a double (drawn if need be)
+                        assert after.turns[0].seat == placer and after.turns[0].move.tile[0] == after.turns[0].move.tile[1]
+                    seen += 1
+    assert seen > 10

@@ -172,7 +172,7 @@ def test_bad_move_text():
     with pytest.raises(ValueError):
         Move.parse("[1|4] onto [1|1] line-a")
     with pytest.raises(ValueError):
-        Move.parse("[1|13]")  # larger sets: halves up to 12 ([1|9] is a double-nine tile)
+        Move.parse("[1|19]")  # larger sets: halves up to 18 ([1|13] is a double-fifteen tile)
     with pytest.raises(ValueError):
         Move.parse("[1|4] on [1|1] sideways")
     assert Move.parse("[4|1] on [1|1] branch-a") == Move((1, 4), (1, 1), "branch-a")

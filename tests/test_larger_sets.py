@@ -1,4 +1,4 @@
-"""Larger sets (family.md 3.7): the `tiles` statement, the engine on double-nine and double-twelve, render and play."""
+"""Larger sets (family.md 3.7): the `tiles` statement, the engine on double-nine to double-eighteen, render and play."""
 from __future__ import annotations
 
 import os
@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 import rulelang
 from rulelang.cli import main
+from rulelang.config.vocabulary import SET_NAMES
 from rulelang.interpreter import Config, Move, Round
 from rulelang.interpreter.tiles import SETS, TILES
 from rulelang.tools.svg import svg_tile_rects
@@ -60,9 +61,10 @@ def test_fmt_explain_and_diff_say_the_set():
     assert ("the tile set", ) == tuple(r[0] for r in rows if r[0] == "the tile set")
 
 
-@pytest.mark.parametrize("top,players", [(9, 6), (9, 10), (12, 12), (12, 2)])
+@pytest.mark.parametrize("top,players", [(9, 6), (9, 10), (12, 12), (12, 2), (15, 4), (18, 2), (18, 12)])
 def test_random_rounds_use_the_whole_set_and_only_it(top, players):
-    cfg = Config.from_dict(rulelang.compile_bundled("double-nine-six") if top == 9 else rulelang.compile_text(TWELVE))
+    cfg = Config.from_dict(rulelang.compile_bundled("double-nine-six") if top == 9 else rulelang.compile_text(
+        TWELVE if top == 12 else TWELVE.replace("double-twelve", SET_NAMES[top])))
     for seed in range(20):
         rng = random.Random(seed)
         rnd = Round.deal(cfg, players, rng)
@@ -88,7 +90,7 @@ def test_highest_double_opener_and_two_digit_notation():
     with pytest.raises(ValueError, match="not in the double-nine set"):
         Round(rulelang.compile_bundled("double-nine-six"), 2, [["[10|10]"], ["[1|1]"]], [], 0)
     with pytest.raises(ValueError):
-        Move.parse("[13|1]")
+        Move.parse("[19|1]")  # halves up to 18: the double-eighteen set
 
 
 def test_render_a_six_player_double_nine_position(tmp_path):
@@ -154,3 +156,60 @@ def test_a_double_nine_match_replays_and_lists_in_tile_order(players):
             offered = [Move.parse(m) for m in turn["offered"]]
             assert offered == sorted(offered, key=Move.sort_key)
     replay(transcript)
+
+
+# -- the double-fifteen and double-eighteen sets (FIDO, dominospiel.de: "beim Doppel-Achtzehner wird auf den
+# Divisor 11 gespielt; ... auf 110. Dies ergibt durch 11 geteilt den Wert 10")
+
+FIDO = HEAD + ("tiles double-eighteen\nplayers 2 to 12, no partnerships\nhand 7 tiles\nevery double branches\n"
+               "placements score multiples of 11\n11 raw points make 1 shown point\ntarget at least 100 shown points\n"
+               "on domino:\n  credit opponents' hands separately, rounded to 11, to the winner\n  as one event\n"
+               "on block:\n  winner: the lightest hand, ties broken by fewest tiles\n"
+               "  credit opponents' hands separately, rounded to 11, to the winner\n  as one event\n")
+
+
+def test_the_double_fifteen_and_double_eighteen_sets_compile_and_say_their_tiles():
+    from rulelang.language.explain import explain_text
+
+    assert rulelang.compile_text(HEAD + "tiles double-fifteen\n")["tiles"] == 15
+    config = rulelang.compile_text(FIDO)
+    assert config["tiles"] == 18 and "tiles double-eighteen\n" in rulelang.format_text(FIDO)
+    assert "double-eighteen set: 190 tiles, halves 0 to 18" in explain_text(config)
+    assert "double-fifteen set: 136 tiles" in explain_text(rulelang.compile_text(HEAD + "tiles double-fifteen\n"))
+    assert _codes(HEAD + "tiles double-twenty\n") == ["unknown-set"]
+    # 12 hands of 16 need 192 tiles: a double-eighteen set has 190
+    errors = rulelang.check_text(HEAD + "tiles double-eighteen\nplayers 2 to 12\nhand 16 tiles\n", "x.rules")
+    assert [e.code for e in errors] == ["too-many-tiles"] and "double-eighteen set has 190" in errors[0].message
+
+
+def test_two_digit_halves_up_to_18_and_a_double_eighteen_match_on_divisor_11():
+    import json
+
+    from rulelang.interpreter import Match, greedy_player, replay
+
+    assert str(Move.parse("[18|13]")) == "[13|18]"
+    with pytest.raises(ValueError):
+        Move.parse("[19|1]")
+    rnd = Round(Config.from_dict(rulelang.compile_text(FIDO)), 2, [["[18|18]", "[1|2]"], ["[7|18]", "[0|0]"]], [], 0)
+    rnd.play("[18|18]")
+    rnd.play("[7|18] on [18|18] line-a")
+    with pytest.raises(ValueError, match="not in the double-twelve set"):
+        Round(rulelang.compile_text(TWELVE), 2, [["[13|13]"], ["[1|1]"]], [], 0)
+    for players in (2, 5):
+        match = Match(Config.from_dict(rulelang.compile_text(FIDO)), players, seed=players, record=True)
+        bot = greedy_player(players)
+        while not match.over:
+            match.play(bot(match.observation(match.seat_to_move), match.legal_moves()))
+        transcript = json.loads(json.dumps(match.transcript()))
+        assert all(e["raw"] % 11 == 0 for r in transcript["rounds"] for t in r["turns"] for e in t.get("events", [])
+                   if e["kind"] == "placement")
+        replay(transcript)
+
+
+def test_render_a_double_eighteen_position_with_its_pips(tmp_path):
+    out = tmp_path / "d18.svg"
+    res = CliRunner().invoke(main, ["render", "--case", "allfives-double-eighteen-divisor-11", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    svg = out.read_text()
+    assert sorted(label for label, _ in svg_tile_rects(svg)) == ["[18|18]", "[8|18]"]
+    assert svg.count('class="pip"') == 18 + 18 + 8 + 18  # every half drawn with its pips

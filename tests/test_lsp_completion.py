@@ -75,7 +75,7 @@ def test_bundled_names_after_based_on(session):
 
 
 def test_set_names_after_tiles(session):
-    assert _labels(session, 6) == ["double-six", "double-nine", "double-twelve"]
+    assert _labels(session, 6) == ["double-six", "double-nine", "double-twelve", "double-fifteen", "double-eighteen"]
 
 
 def test_a_section_line_start_offers_the_section_statements(session):

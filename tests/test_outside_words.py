@@ -66,6 +66,20 @@ OUTSIDE = [
     ("a domino that does not go at the end played may be moved to the other end",
      "a tile played at an end where it does not go", "draw until playable"),
     ("a tile may be reversed to the other end", "a tile played at an end where it does not go", "draw until playable"),
+    # rules of the texts measured in docs/measurements/published-texts-3c.md that no statement states (Akamon's
+    # Dominó a Cincos, in English as a rules author would write them): duplicate play, "Tú y tu oponente jugaréis
+    # siempre la misma partida contra la misma CPU ... Cada jugador recibe un juego y un tablero idénticos"
+    ("you and your opponent always play the same game against the same CPU", "duplicate play", "players 2"),
+    ("each player receives an identical hand and board", "duplicate play", "players 2"),
+    ("both players play the same deal at separate tables and compare scores", "duplicate play", "players 2"),
+    ("duplicate play: the higher score wins", "duplicate play", "players 2"),
+    # and "En caso de empate, se dará por ganadora a la persona que haya empezado a jugar antes"
+    ("in case of a tie, the person who started playing earlier wins", "started playing earlier in time",
+     "ties at the top: the side that started the match wins"),
+    ("a tie goes to whoever began to play first", "started playing earlier in time",
+     "ties at the top: the side that started the match wins"),
+    ("on a tie the player who started sooner wins", "started playing earlier in time",
+     "ties at the top: the side that started the match wins"),
 ]
 
 
@@ -98,6 +112,8 @@ def test_a_rule_outside_the_language_is_named_with_its_closest_statement(line, r
     ("the enemy opened a new round with any stone", "opener after a domino: the seat after the dominoer"),
     # an open-source game's "play alternates ... even between rounds", after a block
     ("opener after a block: the player after the last to play", "opener after a block: the seat after the last to place"),
+    # onlinedomino.nl's "whoever played the round's last tile" leads after a block
+    ("opener after a block: the player who played the last tile", "opener after a block: the last to place"),
     # dominorules.com's Merry-Go-Round: "The first player must set a double"
     ("opener leads a double of his choice", "opener leads any double, drawing until one turns up"),
     ("the first player must set a double", "opener leads any double, drawing until one turns up"),

@@ -132,11 +132,19 @@ def test_double_six_stated_compiles_as_the_default():
     assert compiled("muggins", "tiles double-nine\nhand 7 tiles\n")["tiles"] == 9
 
 
-def test_a_deal_too_large_for_a_double_twelve_set_offers_no_larger_set():
-    # 2 x 50 = 100 of 91: double-twelve is the largest set, so the hint names no other
+def test_a_deal_too_large_for_a_double_twelve_set_offers_the_larger_sets():
+    # 2 x 50 = 100 of 91: the double-fifteen and double-eighteen sets are larger
     assert child_errors("allfives", "tiles double-twelve\nplayers 2\nhand 50 tiles\n") == [(
         "too-many-tiles", 6, 1, "2 hands of 50 tiles need 2 x 50 = 100 tiles, but a double-twelve set has 91",
-        "deal at most 45 tiles to each of 2 players (2 x 45 = 90 of 91)")]
+        "deal at most 45 tiles to each of 2 players (2 x 45 = 90 of 91), or write `tiles double-fifteen` / "
+        "`tiles double-eighteen`")]
+
+
+def test_a_deal_too_large_for_a_double_eighteen_set_offers_no_larger_set():
+    # 2 x 100 = 200 of 190: double-eighteen is the largest set, so the hint names no other
+    assert child_errors("allfives", "tiles double-eighteen\nplayers 2\nhand 100 tiles\n") == [(
+        "too-many-tiles", 6, 1, "2 hands of 100 tiles need 2 x 100 = 200 tiles, but a double-eighteen set has 190",
+        "deal at most 95 tiles to each of 2 players (2 x 95 = 190 of 190)")]
 
 
 def test_a_reserve_per_player_count_must_name_exactly_the_allowed_counts():
@@ -154,8 +162,8 @@ def test_a_hand_of_1_tile_is_allowed_and_of_0_tiles_refused():
 
 
 def test_a_hand_larger_than_the_largest_set_names_its_size():
-    (e,) = refused(HEAD.format(base="allfives") + "tiles double-twelve\nplayers 2\nhand 92 tiles\n")
-    assert (e.code, e.message) == ("too-many-tiles", "a double-twelve set, the largest, has only 91 tiles")
+    (e,) = refused(HEAD.format(base="allfives") + "tiles double-eighteen\nplayers 2\nhand 191 tiles\n")
+    assert (e.code, e.message) == ("too-many-tiles", "a double-eighteen set, the largest, has only 190 tiles")
 
 
 PUBLISHED_HEAD = 'ruleset h "H"\nsource "a test"\nbased on allfives\n'
@@ -248,3 +256,14 @@ def test_a_deal_that_does_not_fit_says_the_arithmetic():
     assert errors[0].message == ("5 hands of 5 tiles and a reserve of 4 need 5 x 5 + 4 = 29 tiles, "
                                  "but a double-six set has 28")
     assert "(5 x 4 + 4 = 24 of 28)" in errors[0].hint
+
+
+def test_draw_one_tile_and_pass_compiles_round_trips_and_is_explained():
+    # FIDO (dominospiel.de): "Kann sie keinen Stein anlegen, zieht sie einen aus dem Stock und setzt aus"
+    config = compiled("muggins", "draw 1 tile and pass\n")
+    assert config["drawing"] == "draw-and-pass" and "draw_limit" not in config
+    assert "draw 1 tile and pass" in config_to_text(config)
+    assert ("A player who cannot place draws one tile from the boneyard and passes, even when the drawn tile fits "
+            "(it may be placed in a later turn); with nothing left to draw, the player passes.") in explain_text(config)
+    [error] = refused(HEAD.format(base="muggins") + "draw 2 tiles and pass\n")
+    assert error.code == "bad-number" and "draw 1 tile and pass" in (error.hint or "")

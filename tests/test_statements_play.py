@@ -250,3 +250,15 @@ def test_a_forced_lead_is_used_by_the_heaviest_tile_and_nobody_holding_a_double_
 
     warnings = analyse(HEAVIEST + "if nobody holds the opening double: the heaviest hand leads\n", "h.rules").warnings
     assert [w.code for w in warnings] == ["cannot-apply"]
+LAST_PLACER = PUBLISHED_HEAD + "opener after a block: the last to place\nopener leads any tile\n"
+
+
+def test_the_last_to_place_compiles_round_trips_is_explained_and_only_follows_a_block():
+    # onlinedomino.nl: "In het geval van een Block mag diegene beginnen die in die ronde de laatste steen speelde"
+    assert published_cfg(LAST_PLACER)["opener"]["after_block"] == "last-placer"
+    assert published_cfg(format_text(LAST_PLACER)) == published_cfg(LAST_PLACER)
+    assert ("After a block, the next round is opened by the player who placed the round's last tile"
+            in explain_text(published_cfg(LAST_PLACER)))
+    for field in ("of the first round", "after a domino"):
+        errors = rulelang.check_text(PUBLISHED_HEAD + f"opener {field}: the last to place\n", "h.rules")
+        assert [e.code for e in errors] == ["bad-opener"]

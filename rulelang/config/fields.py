@@ -71,7 +71,7 @@ Natural = Annotated[int, Schema({"minimum": 0})]
 Text = Annotated[str, Schema({"minLength": 1})]
 RoundingRule = Annotated[str, Schema({"pattern": "^(none|round([2-9]|[1-9][0-9]+))$"})]  # N >= 2, as the language says
 PER_COUNT = {"type": "object", "additionalProperties": False,
-             "patternProperties": {"^([2-9]|1[012])$": {"type": "integer", "minimum": 0, "maximum": 91}},
+             "patternProperties": {"^([2-9]|1[012])$": {"type": "integer", "minimum": 0, "maximum": 190}},
              "minProperties": 1}
 BY_COUNT = {"type": "object", "minProperties": 1,
             "patternProperties": {"^[1-9][0-9]*$": {"type": "integer", "minimum": 1}}, "additionalProperties": False}
@@ -173,7 +173,7 @@ class Fields:
     title: Text = declare("title", "the ruleset's title", "ruleset", empty="")
     source: Text = declare("source", "where the rules come from", "source", empty="")
     based_on: str | None = declare("based_on", "the base ruleset the text names (for explain)", "based_on")
-    tiles: Literal[6, 9, 12] = declare("tiles", "the set's highest pip (double-six when absent)", "tiles", default=6,
+    tiles: Literal[6, 9, 12, 15, 18] = declare("tiles", "the set's highest pip (double-six when absent)", "tiles", default=6,
                          schema={"enum": list(literal_values(TileSet))})
     counts: Annotated[tuple[PlayerCount, ...], Schema({"minItems": 1, "uniqueItems": True})] = declare(
         "players.counts", "the player counts the variant allows", "players", empty=[], read=_sorted_tuple)

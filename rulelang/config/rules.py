@@ -136,9 +136,10 @@ def _tiles(c: Fields) -> Iterator[Problem]:
                 "deal fewer tiles for this player count")
         if 2 <= most < n:
             hint += f", or allow at most {most} players with {hand} tiles each"
-        if top != 12:
-            hint += ", or write `tiles double-nine` / `tiles double-twelve`" if top == 6 else \
-                ", or write `tiles double-twelve`"
+        larger = {6: "double-nine` / `tiles double-twelve", 9: "double-twelve",
+                  12: "double-fifteen` / `tiles double-eighteen", 15: "double-eighteen"}.get(top)
+        if larger:
+            hint += f", or write `tiles {larger}`"
         yield _p("too-many-tiles", f"{n} hands of {hand} tiles{extra} need {n} x {hand}"
                  f"{f' + {reserve}' if reserve else ''} = {n * hand + reserve} tiles, "
                  f"but a {SET_NAMES[top]} set has {in_set}", hint, *at)

@@ -21,20 +21,22 @@ FORMAT = "rulelang-config/1"
 Format = Literal["rulelang-config/1"]
 TILES_IN_SET = 28
 # The tile sets: highest pip -> tiles in the set, its name (a set seats as many players as its tiles deal).
-SET_TILES: dict[int, int] = {6: 28, 9: 55, 12: 91}
-SET_NAMES: dict[int, str] = {6: "double-six", 9: "double-nine", 12: "double-twelve"}
-TileSet = Literal[9, 12]  # the sets a configuration may name; double-six (6) is the default, never written
+SET_TILES: dict[int, int] = {6: 28, 9: 55, 12: 91, 15: 136, 18: 190}
+SET_NAMES: dict[int, str] = {6: "double-six", 9: "double-nine", 12: "double-twelve", 15: "double-fifteen",
+                             18: "double-eighteen"}
+TileSet = Literal[9, 12, 15, 18]  # the sets a configuration may name; double-six (6) is the default, never written
 PlayerCount = Literal[2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
 
-Drawing = Literal["until-playable", "none", "until-found"]
+Drawing = Literal["until-playable", "none", "until-found", "draw-and-pass"]
 Opener = Literal["lottery", "highest-double", "dominoer", "next-seat", "block-winner", "seat-0", "double-six",
-                 "rotating-double", "lowest-double", "after-dominoer", "after-last-placer", "heaviest-tile"]
+                 "rotating-double", "lowest-double", "after-dominoer", "after-last-placer", "heaviest-tile",
+                 "last-placer"]
 OpenerFirst = Literal["lottery", "highest-double", "seat-0", "double-six", "rotating-double", "lowest-double",
                       "heaviest-tile"]
 OpenerDomino = Literal["dominoer", "lottery", "highest-double", "next-seat", "seat-0", "double-six", "rotating-double",
                        "lowest-double", "after-dominoer", "heaviest-tile"]
 OpenerBlock = Literal["lottery", "highest-double", "next-seat", "block-winner", "seat-0", "double-six",
-                      "rotating-double", "lowest-double", "after-last-placer", "heaviest-tile"]
+                      "rotating-double", "lowest-double", "after-last-placer", "heaviest-tile", "last-placer"]
 # the openers that name a double: who holds it leads (`opener.no_double` says what happens when nobody does)
 DOUBLE_OPENERS = ("highest-double", "double-six", "rotating-double", "lowest-double")
 NoDouble = Literal["heaviest-tile", "draw", "heaviest-hand", "next-seat", "redeal", "next-seat-double"]

@@ -142,6 +142,30 @@ KNOWN: tuple[Known, ...] = (
        "one, the spinner as a terminal double",
        "an open-source game's rules (the lead [5|5] scores 10; a later [4|4] counts 4)",
        "a terminal double counts one half"),
+    # Rules of published texts measured in docs/measurements/published-texts-3c.md that no statement states.
+    # Duplicate play: the engine plays one deal with every seat at one table.
+    _k(("duplicate (play|plays|game|games|deals?|dominoe?s?|format|matche?s?|scoring)",
+        "(same|identical) (game|deal|hands?|board|tiles|match) ... (against|versus|vs) ... "
+        "(cpu|computer|machine|bot|robot|ai)",
+        "(each|every|both) (players?|opponents?) ... (receives?|gets?|got|plays?|is dealt|are dealt) ... "
+        "(identical|the same) (game|deal|hands?|board|tiles|match)",
+        "(separate|different) tables"),
+       "duplicate play (two players each play the same deal against a computer seat at separate tables and "
+       "compare their scores): the engine plays one deal with every seat at one table, and the game of one "
+       "player against the computer is a 2-player game",
+       "an app's help centre (Akamon's Dominó a Cincos: you and your opponent always play the same game against "
+       "the same CPU, each with an identical deal and board)",
+       "players 2"),
+    # A tie won by whoever started playing earlier in time (players at separate tables): the engine keeps no
+    # time; at one table the seat that started playing first is the opener of the match's first round.
+    _k(("(tie|ties|tied|equal) ... (started|start|starts|began|begun|begins|begin) (playing|to play) "
+        "(earlier|first|sooner|before)",
+        "(tie|ties|tied|equal) ... (started|starts|began|begun|joined) (earlier|sooner)",
+        "(earlier|first) in time"),
+       "a tie won by whoever started playing earlier in time (players at separate tables): the engine keeps no "
+       "time, and its tie rules name sides at one table",
+       "an app's help centre (Akamon's Dominó a Cincos: on a tie, the person who started playing earlier wins)",
+       "ties at the top: the side that started the match wins"),
 )
 
 

@@ -141,6 +141,7 @@ _OPENINGS = {
     "dominoer": "the dominoer",
     "after-dominoer": "the seat after the dominoer",
     "after-last-placer": "the seat after the last to place",
+    "last-placer": "the last to place",
     "next-seat": "the next seat",
     "block-winner": "the block winner",
     "seat-0": "seat 0",

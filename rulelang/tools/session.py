@@ -593,8 +593,8 @@ def _move_number(text: str) -> int | None:
 def _loose_tile(text: str) -> Tile | None:
     """'15', '1|5', '1-5', '[5|1]' -> (1, 5); None otherwise."""
     m = re.fullmatch(r"\[?\s*([0-6])\s*[|/,\- ]?\s*([0-6])\s*\]?", text.strip())
-    if not m:  # larger sets: halves up to 12, written with a separator ('9|9', '[10|12]', '10-12')
-        m = re.fullmatch(r"\[?\s*(\d|1[0-2])\s*[|/,\- ]\s*(\d|1[0-2])\s*\]?", text.strip())
+    if not m:  # larger sets: halves up to 18, written with a separator ('9|9', '[10|12]', '10-12')
+        m = re.fullmatch(r"\[?\s*(\d|1[0-8])\s*[|/,\- ]\s*(\d|1[0-8])\s*\]?", text.strip())
     if not m:
         return None
     a, b = int(m.group(1)), int(m.group(2))

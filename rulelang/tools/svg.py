@@ -50,6 +50,17 @@ PIPS.update({
     11: [p for p in _GRID4 if p != (0, 0.2)],
     12: _GRID4,
 })
+# the double-fifteen and double-eighteen sets (FIDO's double-eighteen): halves 13 to 18, on grids of 3 x 5 and 3 x 6
+_GRID5 = [(a, c) for a in (-0.5, 0, 0.5) for c in (-0.64, -0.32, 0, 0.32, 0.64)]
+_GRID6 = [(a, c) for a in (-0.5, 0, 0.5) for c in (-0.65, -0.39, -0.13, 0.13, 0.39, 0.65)]
+PIPS.update({
+    13: [p for p in _GRID5 if p not in ((0, -0.32), (0, 0.32))],
+    14: [p for p in _GRID5 if p != (0, 0)],
+    15: _GRID5,
+    16: [p for p in _GRID6 if p not in ((0, -0.13), (0, 0.13))],
+    17: [p for p in _GRID6 if p != (0, 0.13)],
+    18: _GRID6,
+})
 # -- end larger sets
 
 
@@ -105,7 +116,7 @@ def _draw_tile(cv: _Canvas, pl: Placed, spinner: bool) -> str:
             else:
                 x, y = cx + da, cy + dc
             px, py = cv.px(x, y)
-            r = "2.6" if value < 10 else "1.9"  # larger sets: four pips across still fit
+            r = "2.6" if value < 10 else "1.9" if value <= 12 else "1.5"  # larger sets: four or more pips across fit
             out.append(f'<circle class="pip" cx="{_num(px)}" cy="{_num(py)}" r="{r}" fill="#222"/>')
     out.append(f'<title>{fmt_tile(pl.tile)}</title>')
     out.append("</g>")

@@ -154,8 +154,8 @@ def _per_count_check(words: str, least: int) -> Callable[[PerCount], Iterator[Is
         sizes = [v.uniform] if v.uniform is not None else [s for _, s in v.by_count]
         if least and any(s < least for s in sizes):
             yield Issue("bad-number", "a hand needs at least 1 tile", "write e.g. `hand 5 tiles`")
-        if any(s > SET_TILES[12] for s in sizes):  # larger sets: the set's own limit is a rule (checks.py)
-            yield Issue("too-many-tiles", f"a double-twelve set, the largest, has only {SET_TILES[12]} tiles")
+        if any(s > SET_TILES[18] for s in sizes):  # larger sets: the set's own limit is a rule (checks.py)
+            yield Issue("too-many-tiles", f"a double-eighteen set, the largest, has only {SET_TILES[18]} tiles")
     return check
 
 
@@ -193,7 +193,8 @@ def _explain_drawing(v: str, c: Fields) -> str:
     return "Nobody draws: a player who cannot place passes."
 
 
-# -- larger sets (family.md 3.7): `tiles double-six` (default) / `tiles double-nine` / `tiles double-twelve`
+# -- larger sets (family.md 3.7): `tiles double-six` (default) / `tiles double-nine` / `tiles double-twelve` /
+# `tiles double-fifteen` / `tiles double-eighteen` (FIDO, dominospiel.de: "beim Doppel-Achtzehner")
 
 _SET_OF_NAME = {name: top for top, name in SET_NAMES.items()}
 TILES = "tiles {NAME}"
@@ -202,11 +203,12 @@ TILES = "tiles {NAME}"
 def _check_tiles(v: str) -> Iterator[Issue]:
     if v not in _SET_OF_NAME:
         yield Issue("unknown-set", f"there is no {v} set in the language",
-                    "write `tiles double-six`, `tiles double-nine` or `tiles double-twelve`")
+                    "write `tiles double-six`, `tiles double-nine`, `tiles double-twelve`, `tiles double-fifteen` "
+                    "or `tiles double-eighteen`")
 
 
 def _set_tiles(v: str, c: Fields) -> Fields:
-    return replace(c, tiles=cast("Literal[6, 9, 12]", _SET_OF_NAME.get(v, 6)))  # `_check_tiles` names the sets
+    return replace(c, tiles=cast("Literal[6, 9, 12, 15, 18]", _SET_OF_NAME.get(v, 6)))  # `_check_tiles` names the sets
 
 
 def _explain_tiles(v: str | None, c: Fields) -> str:
@@ -220,11 +222,13 @@ TILES_STATEMENT = StatementDef(
     read=lambda p: str(p.tokens[1]), fmt=lambda v: [fill(TILES, v)], explain=_explain_tiles,
     resolve=_set_tiles,
     from_config=lambda c: SET_NAMES[c.tiles] if c.tiles != 6 else None, check=_check_tiles,
-    examples=("tiles double-nine", "tiles double-six", "tiles double-twelve"),
-    docs=(Doc("`tiles double-six` / `tiles double-nine` / `tiles double-twelve`",
-              "the set: 28, 55 or 91 tiles (double-six when not stated); any player count from 2 to 12 whose "
+    examples=("tiles double-nine", "tiles double-six", "tiles double-twelve", "tiles double-fifteen",
+              "tiles double-eighteen"),
+    docs=(Doc("`tiles double-six` / `tiles double-nine` / `tiles double-twelve` / `tiles double-fifteen` / "
+              "`tiles double-eighteen`",
+              "the set: 28, 55, 91, 136 or 190 tiles (double-six when not stated); any player count from 2 to 12 whose "
               "hands and reserve fit in its tiles (five players with five tiles each on double-six: 25 of 28)",
-              "`tiles: 9` / `tiles: 12` (omitted for double-six)"),),
+              "`tiles: 9` / `tiles: 12` / `tiles: 15` / `tiles: 18` (omitted for double-six)"),),
     tags=("larger-set",), required=False, meta={"default": "double-six"})
 # -- end larger sets
 
@@ -237,7 +241,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
         read=_read_players, fmt=_fmt_players, explain=_explain_players,
         resolve=_set_players, from_config=_players_from_config, check=_check_players,
         examples=("players 2 to 4, partnerships with 4", "players 2 to 4", "players 2 or 4", "players 4",
-                  "players 2 to 4, no partnerships"),
+                  "players 2 to 4, no partnerships", "players 2"),
         docs=(Doc("`players 2 to 4` / `players 2 or 4` / `players 4`",
                   "the player counts allowed (2 to 12, as many as the set's tiles deal: five with five "
                   "tiles each on double-six)",
@@ -338,6 +342,60 @@ def _with_draw_limit(entry: StatementDef) -> StatementDef:
 
 
 STATEMENTS = STATEMENTS[:-1] + (_with_draw_limit(STATEMENTS[-1]),)
+
+
+# -- `draw 1 tile and pass` (drawing: draw-and-pass; FIDO, dominospiel.de: "Kann sie keinen Stein anlegen, zieht sie
+# einen aus dem Stock und setzt aus, das heißt die nächste SpielerIn ist an der Reihe") ---------------------------
+
+DRAW_PASS = "draw {N:1} tile[s] and pass"
+
+
+class DrawPass(NamedTuple):
+    """A player who cannot place draws `tiles` tiles and passes, whatever they are (only 1 is stated)."""
+
+    tiles: int
+
+
+def _with_draw_pass(entry: StatementDef) -> StatementDef:
+    """The drawing statement, which also reads `draw 1 tile and pass`."""
+    def read(p: Phrase) -> object:
+        return DrawPass(p.numbers[0]) if p.has("PASS") else entry.read(p)
+
+    def fmt(v: object) -> list[str]:
+        return [fill(DRAW_PASS, v.tiles)] if isinstance(v, DrawPass) else entry.fmt(v)
+
+    def explain(v: object, c: Fields) -> str:
+        if c.drawing == "draw-and-pass":
+            return ("A player who cannot place draws one tile from the boneyard and passes, even when the drawn tile "
+                    "fits (it may be placed in a later turn); with nothing left to draw, the player passes.")
+        return entry.explain(v, c)
+
+    def resolve(v: object, c: Fields) -> Fields:
+        return replace(c, drawing="draw-and-pass", draw_limit=None) if isinstance(v, DrawPass) else entry.resolve(v, c)
+
+    def from_config(c: Fields) -> object:
+        return DrawPass(1) if c.drawing == "draw-and-pass" else entry.from_config(c)
+
+    def check(v: object) -> Iterator[Issue]:
+        if isinstance(v, DrawPass):
+            if v.tiles != 1:
+                yield Issue("bad-number", "a player who cannot place draws 1 tile and passes (no rule text draws more "
+                            "before passing)", f"write `{fill(DRAW_PASS, 1)}`, or `{fill(DRAW_LIMIT, v.tiles)}` to "
+                            "place a drawn tile that fits")
+            return
+        yield from entry.check(v)
+
+    return replace(
+        entry, phrases={rule: phrases + (DRAW_PASS,) for rule, phrases in entry.phrases.items()},
+        read=read, fmt=fmt, explain=explain, resolve=resolve, from_config=from_config, check=check,
+        examples=entry.examples + examples(DRAW_PASS),
+        docs=entry.docs + (Doc("`draw 1 tile and pass`", "a player who cannot place draws one tile and passes, even "
+                               "when it fits (it may be placed in a later turn); with nothing to draw, the player "
+                               "passes", "`drawing: draw-and-pass`"),),
+        tags=entry.tags + ("draw-and-pass",))
+
+
+STATEMENTS = STATEMENTS[:-1] + (_with_draw_pass(STATEMENTS[-1]),)
 
 
 # -- `a player may draw while able to place` (draw_while_able, family.md 3.8, puzzle-place.net) ---

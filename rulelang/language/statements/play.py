@@ -20,6 +20,7 @@ OPENER_WORDS = {
     "after-dominoer": "the seat after the dominoer",  # an app's rules: "the enemy opened a new round"
     "after-last-placer": "the seat after the last to place",  # an open-source game: "alternates ... between rounds"
     "heaviest-tile": "the heaviest tile",  # Majestic Hotel Harrogate: "the highest number of dots on a domino"
+    "last-placer": "the last to place",  # onlinedomino.nl: "diegene ... die in die ronde de laatste steen speelde"
 }
 OPENER_MEANINGS = {
     "lottery": "a seat drawn by lottery",
@@ -41,6 +42,7 @@ OPENER_MEANINGS = {
     "after-last-placer": "the seat after the last player to place a tile (turns go on alternating across rounds)",
     "heaviest-tile": "the holder of the heaviest tile (most pips, a double ranked like any other tile; equal pips: "
                      "the larger high half, so [6|4] before [5|5])",
+    "last-placer": "the player who placed the round's last tile",
 }
 
 
@@ -315,7 +317,7 @@ STATEMENTS: tuple[StatementDef, ...] = (
     _opener("opener_domino", "the opener after a domino", "opener after a domino", OpenerDomino,
             "After a domino, the next round", ("multi-round", "opener-after-dominoer"), "the dominoer"),
     _opener("opener_block", "the opener after a block", "opener after a block", OpenerBlock,
-            "After a block, the next round", ("opener-block-winner", "opener-after-last-placer"), "lottery"),
+            "After a block, the next round", ("opener-block-winner", "opener-after-last-placer", "opener-last-placer"), "lottery"),
     choice("lead", "what the opener leads", 2, "lead_stmt",
            {"opener leads any tile": "any", "opener leads the deciding tile": "forced",
             "opener leads any double, drawing until one turns up": "double"}, _explain_lead,
