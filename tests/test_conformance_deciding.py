@@ -180,8 +180,11 @@ def test_a_covered_pair_can_be_searched_again_for_a_shorter_case() -> None:
     res = subprocess.run([sys.executable, str(root / "conformance" / "authoring" / "deciding.py"), "--pair", key,
                           "--tries", "60", "--bases", "1", "--dry-run"], capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stderr
-    # (a new id beside the ones there: -2 before the case was added, -3 now)
-    assert re.search(r"decide-drawing-until-playable-vs-until-found-\d: 1 steps, against \['until-found'\]", res.stderr)
+    # (a new id beside the ones there: -2 before the case was added, -3 now); how far the shrinker gets depends on
+    # its time budget (1 step on a quiet machine, 3 seen under load): shorter than the 84 steps before, in any case
+    found = re.search(r"decide-drawing-until-playable-vs-until-found-\d: (\d+) steps, against \['until-found'\]",
+                      res.stderr)
+    assert found and int(found.group(1)) < 84, res.stderr
     assert "1 pairs searched" in res.stdout
     decided = [c for c in _deciding() if c.data["decides"]["field"] == "drawing"
                and c.data["decides"]["value"] == "until-playable" and "until-found" in c.data["decides"]["against"]]
