@@ -326,19 +326,25 @@ def test_the_round_after_a_domino_is_opened_by_the_seat_after_the_dominoer():
 LAST = HEAD + "opener after a block: the seat after the last to place\nopener leads any tile\n"
 
 
-def test_the_round_after_a_block_is_opened_by_the_seat_after_the_last_to_place():
-    seen = 0
+def _after_blocks(text: str, seeds: int):
+    """(players, the blocked round, the round after it, the seat that placed last in the blocked one) over seeded
+    matches of up to 6 rounds of `text`, 2 to 4 players, every seat playing its first legal move."""
     for players in (2, 3, 4):
-        for seed in range(60):
-            match = Match(cfg(LAST), players, seed=seed, record=True)
+        for seed in range(seeds):
+            match = Match(cfg(text), players, seed=seed, record=True)
             while not match.over and len(match.rounds) < 6:
                 match.round.run(lambda view, moves: moves[0])
                 match.finish_round()
             for before, after in zip(match.round_log, match.round_log[1:] + ([match.round] if not match.over else [])):
                 if before.result.kind == "blocked":
-                    placer = [t.seat for t in before.turns if str(t.move) != "draw"][-1]
-                    assert after.opener == (placer + 1) % players
-                    seen += 1
+                    yield players, before, after, [t.seat for t in before.turns if str(t.move) != "draw"][-1]
+
+
+def test_the_round_after_a_block_is_opened_by_the_seat_after_the_last_to_place():
+    seen = 0
+    for players, _before, after, placer in _after_blocks(LAST, 60):
+        assert after.opener == (placer + 1) % players
+        seen += 1
     assert seen > 10
 
 
@@ -474,18 +480,10 @@ LAST_PLACER = HEAD + "opener after a block: the last to place\n"
 def test_the_round_after_a_block_is_opened_by_the_last_to_place(lead):
     # onlinedomino.nl: "after a block, whoever played the round's last tile leads"
     seen = 0
-    for players in (2, 3, 4):
-        for seed in range(90):
-            match = Match(cfg(LAST_PLACER + lead + "\n"), players, seed=seed, record=True)
-            while not match.over and len(match.rounds) < 6:
-                match.round.run(lambda view, moves: moves[0])
-                match.finish_round()
-            for before, after in zip(match.round_log, match.round_log[1:] + ([match.round] if not match.over else [])):
-                if before.result.kind == "blocked":
-                    placer = [t.seat for t in before.turns if str(t.move) != "draw"][-1]
-                    assert before.last_placer == placer
-                    assert after.opener == placer
-                    if "double" in lead and after.turns:  # the last to place leads a double (drawn if need be)
-                        assert after.turns[0].seat == placer and after.turns[0].move.tile[0] == after.turns[0].move.tile[1]
-                    seen += 1
+    for _players, before, after, placer in _after_blocks(LAST_PLACER + lead + "\n", 90):
+        assert before.last_placer == placer
+        assert after.opener == placer
+        if "double" in lead and after.turns:  # the last to place leads a double (drawn if need be)
+            assert after.turns[0].seat == placer and after.turns[0].move.tile[0] == after.turns[0].move.tile[1]
+        seen += 1
     assert seen > 10
