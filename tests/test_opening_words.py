@@ -159,3 +159,13 @@ def test_the_lowest_double_opener_names_the_lowest_double_held():
              if re.match(r"\s+seat \d is dealt", line)]
     lowest = min(int(t[1]) for hand in dealt for t in hand if t[1] == t[3])
     assert f"opens: holds the lowest double, [{lowest}|{lowest}]" in "\n".join(lines)
+
+
+def test_the_seat_holding_too_many_doubles_is_named_as_the_caller_names_seats():
+    from rulelang.tools.opening import thrown_in_lines
+
+    cfg = _config(str(ROOT / "tests" / "data" / "playground" / "three-doubles-redeal.rules"))
+    deal = {"opener": 0, "opening": "highest-double", "hands": []}
+    thrown = [{"hands": [["[0|1]"], ["[0|0]", "[1|1]", "[2|2]"]]}]
+    lines = thrown_in_lines(cfg, deal, 0, thrown, name=lambda s: f"player {s + 1}")
+    assert lines[0].startswith("deal 1 thrown in: player 2 holds 3 doubles")

@@ -80,7 +80,7 @@ def thrown_in_lines(cfg: Config, deal: Deal, round_index: int, thrown: Sequence[
     out: list[str] = []
     for k, old in enumerate(thrown or (), start=1):
         hands = old.get("hands", [])
-        out.append(f"deal {k} thrown in: {_why_thrown_in(cfg, hands, what)}")
+        out.append(f"deal {k} thrown in: {_why_thrown_in(cfg, hands, what, name)}")
         out += [f"  {name(s)} was dealt {' '.join(h)}" for s, h in enumerate(hands) if reveal(s)]
     return out
 
